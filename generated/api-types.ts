@@ -1,0 +1,6840 @@
+// DO NOT EDIT: generated from openapi/openapi.yaml by `npm run generate`.
+/* eslint-disable */
+export interface paths {
+    "/api/auth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a player account
+         * @description Creates an active, non-admin `local_password` user and returns its
+         *     first API key (shown once). `username`, `password` and `email` are
+         *     required; `first_name` is optional. Usernames and emails are unique
+         *     without regard to case; a taken one gives 409.
+         */
+        post: operations["registerUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log in with username or email
+         * @description `username` takes either the username or the email. A successful login
+         *     revokes every earlier active key of the user and returns a new one.
+         *     Wrong credentials and inactive accounts both give 401 with the same
+         *     detail, so the answer does not reveal which accounts exist.
+         */
+        post: operations["loginUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log out (revoke the key used)
+         * @description Revokes the API key sent with this request; other keys are untouched.
+         */
+        post: operations["logoutUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Obtain a Bearer key for the operator UI
+         * @description Called by the operator UI under `/admin` with its session cookie (set
+         *     by the UI's login form for an active admin) and the CSRF token of that
+         *     session in the `X-CSRF-Token` header. Returns a fresh API key of the
+         *     signed-in admin for the UI's calls to the JSON API. A missing or
+         *     expired session gives 401; a session whose user is no longer an
+         *     active admin gives 403.
+         */
+        post: operations["createAdminApiSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/brands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List brands
+         * @description All brands ordered by name (then id). `q` matches case-insensitively
+         *     as a substring of the name, primary color, secondary color, logo
+         *     filename or id.
+         */
+        get: operations["listBrands"];
+        put?: never;
+        /**
+         * [Admin] Create a brand
+         * @description Multipart form. `name` (unique, case-insensitive) and `primary_color`
+         *     are required, `secondary_color` and the `logo` file are optional.
+         *     Colors are `#RGB` or `#RRGGBB` (any case; stored as lowercase
+         *     `#rrggbb`); anything else gives 400. The logo must be a PNG, JPEG,
+         *     GIF or WebP image of at most 2 MiB, recognized from its bytes, not its
+         *     name or declared type (400 otherwise). It is stored in the configured
+         *     bucket at `brands/{id}/{filename}`; without a configured bucket an
+         *     upload gives 503.
+         */
+        post: operations["createBrand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/brands/{brand_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Brand id. */
+                brand_id: components["parameters"]["BrandId"];
+            };
+            cookie?: never;
+        };
+        /** Get a brand */
+        get: operations["getBrand"];
+        put?: never;
+        post?: never;
+        /**
+         * [Admin] Delete a brand
+         * @description Deletes the brand and its stored logo. Its question sponsorship slots
+         *     are deleted with it, and matches it sponsored lose their sponsor;
+         *     issuances already stamped keep their snapshot. A brand with a logo
+         *     cannot be deleted without a configured bucket (503), so no logo is
+         *     left behind.
+         */
+        delete: operations["deleteBrand"];
+        options?: never;
+        head?: never;
+        /**
+         * [Admin] Update a brand
+         * @description Multipart partial update: omitted fields are unchanged. A new `logo`
+         *     replaces the stored one (the old object is deleted when its key
+         *     differs); `clear_logo=true` removes it. Sending both gives 400.
+         *     Touching the logo (upload, or clearing an existing one) without a
+         *     configured bucket gives 503.
+         */
+        patch: operations["updateBrand"];
+        trace?: never;
+    };
+    "/api/brands/{brand_id}/question-sponsorships": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Brand id. */
+                brand_id: components["parameters"]["BrandId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a brand's question sponsorship slots
+         * @description Without `match_ids`, every slot of the brand. With `match_ids`
+         *     (repeatable), only slots on those matches; an explicitly empty list
+         *     (`?match_ids=`) returns no rows. Ordered by match, then question
+         *     number, then creation.
+         */
+        get: operations["listBrandQuestionSponsorships"];
+        put?: never;
+        /**
+         * [Admin] Assign question sponsorship slots to matches
+         * @description Places this brand's slots on each of `match_ids`, all in one
+         *     transaction. Give either `slots` or `random_percent`, not both (400).
+         *
+         *     Slot strategies:
+         *     - `question_number`: `target` is the 1-based number of the match's
+         *       regular (non-pivotal) question the slot sponsors. A number already
+         *       taken on the match by any brand gives 409; a number outside
+         *       1..`question_max_count` gives 400.
+         *     - `period`: `target` is a period key of the league's sport (for
+         *       football `1`, `2`, `et1`, `et2`). The slot sponsors the first
+         *       unsponsored question issued in that period. With `best_effort`
+         *       (default true) a slot left unused when the period ends moves on to
+         *       the next question issued; without it the slot lapses.
+         *     - `next_available`: no `target`; sponsors the next unsponsored
+         *       question issued.
+         *
+         *     `random_percent` places round(question_max_count x percent / 100)
+         *     `question_number` slots on each match, on numbers drawn at random among
+         *     those still free. With `replace_existing_for_brand` (default true) the
+         *     brand's existing slots on those matches are removed first; empty
+         *     `slots` with replace clears them. Per match, slots (of all brands)
+         *     never exceed its `question_max_count` (409). A match that has started
+         *     or is closed is not editable (400).
+         */
+        post: operations["assignBrandQuestionSponsorships"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/question-definitions/sample-catalog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Canonical feed event types of a league, with a sample event each
+         * @description The normalized event types a definition of this league can trigger on
+         *     or resolve from, each with its fields and, unless
+         *     `include_samples=false`, one sample event (normalized from recorded
+         *     match data) to author and preview templates and expressions against.
+         *     A slug the service does not support gives 400 naming it.
+         */
+        get: operations["getQuestionSampleCatalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/question-definitions/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [Admin] Render a question from a sample event
+         * @description Renders the question text and choice labels exactly as the live
+         *     engine would when the trigger fires, from either an inline
+         *     `sample_event` or the league's sample of `sample_event_type` (see the
+         *     sample catalog), with optional `store_state` (the per-match state
+         *     store's contents) and `issuance_state_extract` (expressions whose
+         *     results are snapshotted into the issuance). Persists nothing.
+         *     A template or expression that fails gives 400 with the failing field
+         *     and the engine's message; a sample event type the league's catalog
+         *     lacks gives 404.
+         */
+        post: operations["previewQuestionDefinition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/question-definitions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [Admin] Export every in-game definition as CSV
+         * @description Every in-game definition of every league, archived ones included,
+         *     ordered by league and name. Columns: the live fields of a definition
+         *     plus `league` (the slug); object and array fields are JSON strings.
+         *     A cell whose text starts with `=`, `+`, `-`, `@`, tab or carriage
+         *     return is prefixed with a single quote so spreadsheets do not run it
+         *     as a formula; the import removes exactly that prefix again, so an
+         *     export imports back with no changes. Streamed as it is read.
+         */
+        get: operations["exportQuestionDefinitions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/question-definitions/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [Admin] Import in-game definitions from CSV
+         * @description Multipart with one `file` in the export's format (UTF-8, at most
+         *     5 MiB and 2,000 rows). A row with a blank `id` creates a definition; a
+         *     row with the id of an existing definition updates it; an unknown id is
+         *     a row error. Definitions absent from the file are left alone.
+         *     `dry_run` (default true) only reports what would happen. With
+         *     `dry_run=false` every create and update is applied in one
+         *     transaction, and a single row error refuses the whole import with 400
+         *     and the same preview body. A file that cannot be read as CSV, lacks
+         *     required columns or exceeds a limit gives 400 with a detail (the
+         *     `errors` list names the row where there is one). Updating a definition
+         *     never rewrites the snapshots of issuances already made from it.
+         */
+        post: operations["importQuestionDefinitions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/question-definitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a league's in-game definitions
+         * @description Summaries ordered by name. Archived definitions are left out unless
+         *     `include_inactive=true`. `q` matches case-insensitively as a
+         *     substring of the name or the id. Date ranges are from inclusive and
+         *     to exclusive, and each pair must be given together (400 otherwise).
+         */
+        get: operations["listQuestionDefinitions"];
+        put?: never;
+        /**
+         * [Admin] Create an in-game definition
+         * @description Names are unique within a league (case-insensitive; 409). Templates and
+         *     expressions are compiled on save: one that does not compile gives 400
+         *     naming the field. `group_id` must be a group of the same league (400).
+         */
+        post: operations["createQuestionDefinition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/question-definitions/{definition_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Definition id. */
+                definition_id: components["parameters"]["DefinitionId"];
+            };
+            cookie?: never;
+        };
+        /** Get an in-game definition */
+        get: operations["getQuestionDefinition"];
+        /**
+         * [Admin] Replace an in-game definition
+         * @description Full replace of the editable fields (the same body as create); fields
+         *     left out take their defaults. The league, id, archive state and
+         *     timestamps are server-managed. Open issuances keep their snapshot.
+         */
+        put: operations["replaceQuestionDefinition"];
+        post?: never;
+        /**
+         * [Admin] Delete an in-game definition
+         * @description Only a definition that no issuance and no sponsorship slot references
+         *     can be deleted; otherwise 409 with a detail that states the counts and
+         *     advises archiving instead. Deleting scrubs the id from the league's
+         *     and every match's allowlist.
+         */
+        delete: operations["deleteQuestionDefinition"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/question-definitions/{definition_id}/clone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Definition id. */
+                definition_id: components["parameters"]["DefinitionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [Admin] Clone an in-game definition
+         * @description Copies the definition into the same league under `name` (default:
+         *     the original name followed by ` (copy)`). The copy is not archived.
+         *     An empty or blank name gives 400; a name taken in the league 409.
+         */
+        post: operations["cloneQuestionDefinition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/question-definitions/{definition_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Definition id. */
+                definition_id: components["parameters"]["DefinitionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [Admin] Archive an in-game definition
+         * @description Sets `is_archived=true`; the definition is hidden from the default list and never issued. `is_active` is unchanged. Idempotent.
+         */
+        post: operations["archiveQuestionDefinition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/question-definitions/{definition_id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Definition id. */
+                definition_id: components["parameters"]["DefinitionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [Admin] Un-archive an in-game definition
+         * @description Sets `is_archived=false`; the definition reappears in the list. `is_active` is unchanged. Idempotent.
+         */
+        post: operations["activateQuestionDefinition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/match-question-definitions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [Admin] Export every Match question definition as CSV
+         * @description Every Match question definition of every league, inactive ones
+         *     included, ordered by league and name; the live fields plus `league`,
+         *     JSON fields as JSON strings, formula-safe as in the in-game export.
+         */
+        get: operations["exportMatchQuestionDefinitions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/match-question-definitions/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [Admin] Import Match question definitions from CSV
+         * @description Same rules as the in-game import (blank id creates, unknown id is a row error, `dry_run` default true, all-or-nothing apply, same limits).
+         */
+        post: operations["importMatchQuestionDefinitions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/match-question-definitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a league's Match question definitions
+         * @description Ordered by name. Only active definitions unless
+         *     `include_inactive=true`. Same `q` and date-range filters as the
+         *     in-game list.
+         */
+        get: operations["listMatchQuestionDefinitions"];
+        put?: never;
+        /** [Admin] Create a Match question definition */
+        post: operations["createMatchQuestionDefinition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/match-question-definitions/{definition_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Definition id. */
+                definition_id: components["parameters"]["DefinitionId"];
+            };
+            cookie?: never;
+        };
+        /** Get a Match question definition */
+        get: operations["getMatchQuestionDefinition"];
+        /** [Admin] Replace a Match question definition */
+        put: operations["replaceMatchQuestionDefinition"];
+        post?: never;
+        /**
+         * [Admin] Delete a Match question definition
+         * @description 204 when no Match question issuance references it; otherwise 409 with the count, advising archiving. Deleting scrubs the id from the league's and every match's allowlist.
+         */
+        delete: operations["deleteMatchQuestionDefinition"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/match-question-definitions/{definition_id}/clone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Definition id. */
+                definition_id: components["parameters"]["DefinitionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [Admin] Clone a Match question definition
+         * @description Default name is the original name followed by ` (copy)`; an empty name gives 400, a taken one 409.
+         */
+        post: operations["cloneMatchQuestionDefinition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/match-question-definitions/{definition_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Definition id. */
+                definition_id: components["parameters"]["DefinitionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [Admin] Archive a Match question definition
+         * @description Sets `is_active=false`; the definition is no longer issued. Idempotent.
+         */
+        post: operations["archiveMatchQuestionDefinition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/match-question-definitions/{definition_id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Definition id. */
+                definition_id: components["parameters"]["DefinitionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [Admin] Activate a Match question definition
+         * @description Sets `is_active=true`; the definition may be issued again. Idempotent.
+         */
+        post: operations["activateMatchQuestionDefinition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/question-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [Admin] List a league's question groups
+         * @description Ordered by slug. An unsupported league slug gives 400 naming it; a supported league missing from this database gives 404.
+         */
+        get: operations["listQuestionGroups"];
+        put?: never;
+        /**
+         * [Admin] Create a question group
+         * @description `slug`: 1 to 64 characters of lowercase letters, digits, `-` and `_`,
+         *     starting with a letter or digit (400 otherwise), unique within the
+         *     league (409), and immutable afterwards. `period_distribution` maps the
+         *     league sport's period keys to non-negative integers (400 otherwise).
+         */
+        post: operations["createQuestionGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/question-groups/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [Admin] Export every question group as CSV
+         * @description Every group of every league, ordered by league and slug, with a `league` column; JSON fields as JSON strings, formula-safe.
+         */
+        get: operations["exportQuestionGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/question-groups/{group_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Question group id. */
+                group_id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /** [Admin] Get a question group */
+        get: operations["getQuestionGroup"];
+        put?: never;
+        post?: never;
+        /**
+         * [Admin] Delete a question group
+         * @description Refused with 409 (stating the count) while definitions reference the group.
+         */
+        delete: operations["deleteQuestionGroup"];
+        options?: never;
+        head?: never;
+        /**
+         * [Admin] Update a question group
+         * @description Partial update; omitted fields are unchanged and `null` clears an override. `slug` may be sent only with its current value (400 otherwise).
+         */
+        patch: operations["updateQuestionGroup"];
+        trace?: never;
+    };
+    "/api/leagues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List leagues with their question defaults
+         * @description Every league the service supports, ordered by slug.
+         */
+        get: operations["listLeagues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leagues/{league_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description League id (UUID) or slug. */
+                league_id: components["parameters"]["LeagueId"];
+            };
+            cookie?: never;
+        };
+        /** Get a league */
+        get: operations["getLeague"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * [Admin] Update a league's question defaults
+         * @description Partial update: omitted fields are unchanged. A
+         *     `default_question_period_distribution` that is not an object mapping
+         *     the sport's period keys to non-negative integers gives 400. Allowlist
+         *     ids must be definitions of this league (400).
+         */
+        patch: operations["updateLeague"];
+        trace?: never;
+    };
+    "/api/leagues/{league_id}/question-inheritance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description League id (UUID) or slug. */
+                league_id: components["parameters"]["LeagueId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * [Admin] Inspect how question settings are inherited in a league
+         * @description Read-only. League defaults, the groups, the definitions of `kind`
+         *     (restricted to `definition_id` when given) and, per definition, each
+         *     effective setting with the level it comes from (`league`, `group` or
+         *     `definition`).
+         */
+        get: operations["getLeagueQuestionInheritance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List matches with question totals
+         * @description Ordered by `scheduled`, then id. Without `scheduled_from` and
+         *     `scheduled_to` the range is the current UTC calendar day, except with
+         *     `followed=true`, which lists every match the caller follows. The two
+         *     range bounds are given together (400 otherwise); from is inclusive,
+         *     to exclusive. `followed` (true or false) needs a valid key (401
+         *     otherwise). Totals per row: `sponsored_question_count`,
+         *     `question_issuance_count` (regular questions) and
+         *     `pivotal_moment_issuance_count`. At most 1,000 rows.
+         */
+        get: operations["listMatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/matches/{match_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * [Admin] Delete a test match
+         * @description Deletes a test match with everything that hangs off it (listeners,
+         *     issuances, answers, follows, slots). A real match cannot be deleted:
+         *     409 with a detail saying so.
+         */
+        delete: operations["deleteMatch"];
+        options?: never;
+        head?: never;
+        /**
+         * [Admin] Update match overrides, allowlists, sponsor and flags
+         * @description Partial update; omitted fields are unchanged and `null` clears an
+         *     override (the league default applies again). Allowlist ids must be
+         *     definitions of the match's league (400). An unknown
+         *     `sponsor_brand_id` gives 404. Returns the detail view.
+         */
+        patch: operations["updateMatch"];
+        trace?: never;
+    };
+    "/api/matches/{match_id}/follow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Follow a match
+         * @description Idempotent: following a match already followed returns the same
+         *     follow. A new follow of a real match takes one slot of the caller's
+         *     daily quota (`match_daily_follow_count`, counted per calendar day of
+         *     `match_follow_timezone`, UTC when blank); test matches take none, and
+         *     re-following a match whose follow was kept as a spent row takes none.
+         *     409 when the quota is used up or the match is closed.
+         */
+        post: operations["followMatch"];
+        /**
+         * Unfollow a match
+         * @description Before the match starts (or for a test match) the follow is deleted
+         *     and its quota slot refunded (`refunded=true`). After a real match has
+         *     started the follow is kept as a spent row (`following=false`) with no
+         *     refund. 404 when the match does not exist or the caller does not
+         *     follow it.
+         */
+        delete: operations["unfollowMatch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/matches/{match_id}/question-issuances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * In-game question issuances of a match
+         * @description In-game issuances only, ordered by issue time. Admins get open and resolved (and voided or revoked) ones; other users get resolved and voided ones only.
+         */
+        get: operations["listMatchQuestionIssuances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/matches/{match_id}/question-inheritance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * [Admin] Inspect effective question settings of a match
+         * @description As the league inspection, plus the match's overrides and allowlists
+         *     (sources may be `match`), and for every issuance of `kind` on the
+         *     match its decision trace: each gate it passed, in order.
+         */
+        get: operations["getMatchQuestionInheritance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/matches/{match_id}/question-issuance-denials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * [Admin] Blocked issuance attempts of a match
+         * @description Attempts whose trigger matched but which a gate closed, newest first
+         *     (at most `limit`). Triggers that did not match are silent misses and
+         *     are not recorded. `failed_step` is the id of the first closed gate:
+         *     `listener_running`, `definition_allowed`, `match_cap`,
+         *     `period_quota`, `min_interval`, `group_lane`, `probability`,
+         *     `render`.
+         */
+        get: operations["listMatchQuestionIssuanceDenials"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/matches/{match_id}/event-timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * [Admin] Event timeline of a match with question markers
+         * @description The stream events the match's listeners consumed (latest version of
+         *     each provider event, deletions left out) in feed order, and a marker
+         *     for every question issued, resolved, voided or revoked on the match,
+         *     placed at the event that caused it. `types` narrows the events (not
+         *     the markers).
+         */
+        get: operations["getMatchEventTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/matches/{match_id}/clone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [Admin] Clone a closed match into a test match
+         * @description Creates a test match (`is_test=true`, scheduled now) from a closed
+         *     match: question settings, allowlists, `sponsor_brand_id` and question
+         *     sponsorships are copied, the caller is recorded as creator and
+         *     auto-followed (no quota), and a listener is enqueued that replays the
+         *     original's recorded events. 409 when the match is not closed or has
+         *     no recorded events. Unavailable when the service runs with
+         *     `APP_ENV=main` (production): 403 with a detail saying so.
+         */
+        post: operations["cloneMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/matches/{match_id}/start-listener": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [Admin] Enqueue a listener for a test match
+         * @description Enqueues a listener that replays the events the test match was
+         *     cloned from (any process claims it). Idempotent while a listener of
+         *     the match is queued or running (that one is returned). 409 for a real
+         *     match (real matches are dispatched automatically) or a test match
+         *     with nothing to replay. Unavailable with `APP_ENV=main`: 403.
+         */
+        post: operations["startMatchListener"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/matches/{match_id}/stop-listener": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [Admin] Stop the match listeners and close open rows
+         * @description Stops every queued or running listener of the match (a queued one is
+         *     revoked, a running one stopped), and revokes the match's open
+         *     in-game issuances (answers to them score nothing). Idempotent.
+         */
+        post: operations["stopMatchListener"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/match-listeners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [Admin] Listeners grouped by match
+         * @description Matches of a league whose kick-off lies in the UTC range (from
+         *     inclusive, to exclusive; both or neither, default the current UTC
+         *     day), each with its listeners, newest first. Matches without
+         *     listeners are included (an empty list) so operators see what has not
+         *     been dispatched.
+         */
+        get: operations["listMatchListeners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/match-listeners/{listener_id}/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Listener id. */
+                listener_id: components["parameters"]["ListenerId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * [Admin] Text log of a listener
+         * @description The listener's log lines, oldest first; `after` returns only lines with a higher `line_no` (for polling).
+         */
+        get: operations["getMatchListenerLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/match-listeners/{listener_id}/log/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Listener id. */
+                listener_id: components["parameters"]["ListenerId"];
+            };
+            cookie?: never;
+        };
+        /** [Admin] Download the text log of a listener */
+        get: operations["downloadMatchListenerLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/match-listeners/{listener_id}/events/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Listener id. */
+                listener_id: components["parameters"]["ListenerId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * [Admin] Download the event recording of a listener
+         * @description Every feed message the listener consumed, in order, as normalized events (updates and deletes included), as a JSON attachment.
+         */
+        get: operations["downloadMatchListenerEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's profile */
+        get: operations["getCurrentUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the caller's profile
+         * @description Only `email`, the name fields, `postal_address`, `date_of_birth`,
+         *     `match_follow_timezone`, `notify_on_issuance` and `notify_on_resolve`
+         *     can be set; any other field (such as `is_admin`) is rejected with
+         *     422. A taken email gives 409. `match_follow_timezone` must be an IANA
+         *     zone name (422 otherwise); blank or null means UTC.
+         */
+        patch: operations["updateCurrentUser"];
+        trace?: never;
+    };
+    "/api/users/me/points": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's points
+         * @description All-time and per-period totals (see `UserPoints`).
+         */
+        get: operations["getCurrentUserPoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register or refresh a push device
+         * @description Registers a device of the caller under its client-chosen `device_id`
+         *     (201), or refreshes the device already registered under that id
+         *     (200). A `web` device carries its Web Push `subscription`; `ios` and
+         *     `android` devices carry their provider `token` (400 when the one the
+         *     platform needs is missing).
+         */
+        post: operations["registerCurrentUserDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/devices/{device_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client-chosen device id used at registration. */
+                device_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a push device
+         * @description Idempotent; removing a device that is not registered (or belongs to someone else) also answers 204 and changes nothing.
+         */
+        delete: operations["deleteCurrentUserDevice"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [Admin] List users
+         * @description `q` matches case-insensitively as a substring of username, email,
+         *     first or last name, or the id. `user_count` is the number of users
+         *     matching the filters (before `offset` and `limit`).
+         */
+        get: operations["listUsers"];
+        put?: never;
+        /**
+         * [Admin] Create a user
+         * @description Creates an active user (admin or not). A taken username or email gives 409.
+         */
+        post: operations["createUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        /** [Admin] Get a user */
+        get: operations["getUser"];
+        put?: never;
+        post?: never;
+        /**
+         * [Admin] Deactivate a user
+         * @description Soft-deactivates the account (`is_active=false`; the row and its
+         *     history stay) and revokes all its keys, so its login then answers
+         *     401. Idempotent. Deactivating yourself gives 409.
+         */
+        delete: operations["deactivateUser"];
+        options?: never;
+        head?: never;
+        /**
+         * [Admin] Update a user
+         * @description Partial update. Setting `is_active=false` deactivates the account
+         *     and revokes all its keys; a new `password` also revokes them. An
+         *     admin cannot remove their own admin flag or deactivate themselves
+         *     (409), so the service is never left without the admin doing it.
+         */
+        patch: operations["updateUser"];
+        trace?: never;
+    };
+    "/api/users/{user_id}/points": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        /** [Admin] A user's points */
+        get: operations["getUserPoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{user_id}/question-answers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * [Admin] A user's answer history
+         * @description The same rows and rules as the caller's own history (`GET /api/question-answers`).
+         */
+        get: operations["listUserQuestionAnswers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/push-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [Admin] Push notification settings
+         * @description The stored settings (gates and message templates) in force, with the code defaults beside them.
+         */
+        get: operations["getPushSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * [Admin] Update push notification settings
+         * @description Deep partial update of `stored_settings`: omitted fields are
+         *     unchanged. Templates are Liquid and are compiled on save; one that
+         *     does not compile gives 400 naming it.
+         */
+        patch: operations["updatePushSettings"];
+        trace?: never;
+    };
+    "/api/push-settings/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** [Admin] Restore the code defaults of the push settings */
+        post: operations["resetPushSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/push-delivery-attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * [Admin] Push delivery attempts
+         * @description Newest first. With `user_id` or `email` (case-insensitive exact
+         *     match), the attempts of that user; 404 when no user matches. Without
+         *     either, the latest attempts of everyone.
+         */
+        get: operations["listPushDeliveryAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/question-answers/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's open questions
+         * @description Unresolved open issuances of both kinds on matches the caller
+         *     follows, on matches in a live status (`live`, `break`) or scheduled
+         *     within the sliding window from 12 hours ago to 48 hours ahead (UTC),
+         *     ordered by closing time. In-game questions disappear when their answer
+         *     window has passed; Match questions when they lock at kick-off.
+         */
+        get: operations["listOpenQuestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/question-answers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's answer history
+         * @description Both kinds, newest answer first. With `limit`, locked pending Match
+         *     answers (kick-off passed, not yet resolved) come first and are not
+         *     counted toward the limit; the `limit` newest other answers follow.
+         *     `match_id` restricts to one match.
+         */
+        get: operations["listQuestionAnswers"];
+        /**
+         * Answer a question (create or replace)
+         * @description One answer per user and issuance; sending another replaces it (200),
+         *     the first creates it (201). 400 when the choice is not one of the
+         *     issuance's; 403 when the caller has a daily follow quota and does not
+         *     follow the match (in-game questions always need a follow); 404 unknown
+         *     issuance; 409 already resolved (or voided, or revoked); 410 when the
+         *     answer window has expired (Match questions: locked at kick-off).
+         */
+        put: operations["upsertQuestionAnswer"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-feedback/form": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The feedback form catalog */
+        get: operations["getUserFeedbackForm"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List feedback
+         * @description Newest first. A player sees only their own rows (the `user_id`
+         *     filter is ignored for them); an admin sees everyone's and may filter.
+         *     `feedback_count` is the number of rows matching the filters.
+         */
+        get: operations["listUserFeedback"];
+        put?: never;
+        /**
+         * File feedback on a resolved answer
+         * @description The subject must be one of the caller's own answers, already resolved
+         *     (or voided); otherwise 404 (not the caller's or unknown) or 409 (not
+         *     resolved yet). The topic must be one of the subject type's topics and
+         *     the description at most `description_max_length` characters (400
+         *     otherwise).
+         */
+        post: operations["createUserFeedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-feedback/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Feedback id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get one feedback row (owner or admin)
+         * @description Another player's row answers 404, so ids of others' feedback are not confirmed.
+         */
+        get: operations["getUserFeedback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description Body of every failure except request validation errors. */
+        Error: {
+            /**
+             * @description What went wrong and, where it helps, what to do next.
+             * @example brand not found
+             */
+            detail: string;
+        };
+        /** @description Body of 422 answers. */
+        ValidationError: {
+            detail: components["schemas"]["ValidationErrorItem"][];
+        };
+        ValidationErrorItem: {
+            /**
+             * @description Where the problem is, starting with `body`, `query`, `path` or `header`.
+             * @example [
+             *       "body",
+             *       "email"
+             *     ]
+             */
+            loc: (string | number)[];
+            /**
+             * @description Human-readable message.
+             * @example must match format "email"
+             */
+            msg: string;
+            /**
+             * @description Machine-readable error type (the failed JSON Schema keyword, or `json_invalid`).
+             * @example format
+             */
+            type: string;
+        };
+        /** @description An API key, shown only in this response, and the user it belongs to. */
+        Token: {
+            /**
+             * @description The key; send it as `Authorization: Bearer <api_key>`. Store it: it is never shown again.
+             * @example qp_3Jx1uP8kz4mW0vN7bQ2sT5yH9cL6dF1aG8eR4tY0uI2
+             */
+            api_key: string;
+            /**
+             * @example bearer
+             * @enum {string}
+             */
+            token_type: "bearer";
+            user: components["schemas"]["User"];
+        };
+        RegisterRequest: {
+            username: components["schemas"]["Username"];
+            password: components["schemas"]["Password"];
+            email: components["schemas"]["Email"];
+            /** @example Alice */
+            first_name?: string | null;
+        };
+        LoginRequest: {
+            /**
+             * @description Username or email.
+             * @example alice
+             */
+            username: string;
+            /**
+             * Format: password
+             * @example correct horse battery staple
+             */
+            password: string;
+        };
+        /**
+         * @description 3 to 32 letters, digits, `.`, `_` or `-`; unique without regard to case.
+         * @example alice
+         */
+        Username: string;
+        /**
+         * Format: password
+         * @description 8 to 256 characters.
+         * @example correct horse battery staple
+         */
+        Password: string;
+        /**
+         * Format: email
+         * @description Unique without regard to case; stored in lowercase.
+         * @example alice@example.com
+         */
+        Email: string;
+        /**
+         * Format: iana-timezone
+         * @description IANA time zone name (for example `Europe/Berlin`); blank or null means UTC.
+         * @example Europe/Berlin
+         */
+        Timezone: string | null;
+        User: {
+            /**
+             * Format: uuid
+             * @example 3f1b2c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @description May be null on accounts created without one.
+             * @example alice
+             */
+            username: string | null;
+            /** @example alice@example.com */
+            email: string;
+            /** @example Alice */
+            first_name: string | null;
+            /** @example Liddell */
+            last_name: string | null;
+            /**
+             * @description Free-form postal address.
+             * @example 1 Main Street, Springfield
+             */
+            postal_address: string | null;
+            /**
+             * Format: date
+             * @example 1990-04-01
+             */
+            date_of_birth: string | null;
+            /**
+             * @description Time zone of the daily follow quota and of the points periods; blank or null means UTC.
+             * @example Europe/Berlin
+             */
+            match_follow_timezone: string | null;
+            /**
+             * @description Real matches the user may newly follow per day; null means unrestricted.
+             * @example 3
+             */
+            match_daily_follow_count: number | null;
+            /** @example true */
+            notify_on_issuance: boolean;
+            /** @example true */
+            notify_on_resolve: boolean;
+            /** @example false */
+            is_admin: boolean;
+            /** @example true */
+            is_active: boolean;
+            /**
+             * @example local_password
+             * @enum {string}
+             */
+            auth_provider: "local_password";
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00Z
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T18:30:00Z
+             */
+            last_login_at: string | null;
+        };
+        /** @description The fields a player may change on their own profile. */
+        UserSelfPatch: {
+            email?: components["schemas"]["Email"];
+            /** @example Alice */
+            first_name?: string | null;
+            /** @example Liddell */
+            last_name?: string | null;
+            /** @example 1 Main Street, Springfield */
+            postal_address?: string | null;
+            /**
+             * Format: date
+             * @example 1990-04-01
+             */
+            date_of_birth?: string | null;
+            match_follow_timezone?: components["schemas"]["Timezone"];
+            /** @example true */
+            notify_on_issuance?: boolean;
+            /** @example false */
+            notify_on_resolve?: boolean;
+        };
+        UserCreate: {
+            username: components["schemas"]["Username"];
+            password: components["schemas"]["Password"];
+            email: components["schemas"]["Email"];
+            /** @example Bob */
+            first_name?: string | null;
+            /** @example Operator */
+            last_name?: string | null;
+            /** @example 2 Side Street, Springfield */
+            postal_address?: string | null;
+            /**
+             * Format: date
+             * @example 1985-02-03
+             */
+            date_of_birth?: string | null;
+            match_follow_timezone?: components["schemas"]["Timezone"];
+            /**
+             * @description Daily follow quota; null means unrestricted.
+             * @default 3
+             * @example 3
+             */
+            match_daily_follow_count: number | null;
+            /**
+             * @default true
+             * @example true
+             */
+            notify_on_issuance: boolean;
+            /**
+             * @default true
+             * @example true
+             */
+            notify_on_resolve: boolean;
+            /**
+             * @default false
+             * @example false
+             */
+            is_admin: boolean;
+        };
+        UserAdminPatch: {
+            username?: components["schemas"]["Username"];
+            password?: components["schemas"]["Password"];
+            email?: components["schemas"]["Email"];
+            /** @example Bob */
+            first_name?: string | null;
+            /** @example Operator */
+            last_name?: string | null;
+            /** @example 2 Side Street, Springfield */
+            postal_address?: string | null;
+            /**
+             * Format: date
+             * @example 1985-02-03
+             */
+            date_of_birth?: string | null;
+            match_follow_timezone?: components["schemas"]["Timezone"];
+            /**
+             * @description Daily follow quota; null means unrestricted.
+             * @example 5
+             */
+            match_daily_follow_count?: number | null;
+            /** @example true */
+            notify_on_issuance?: boolean;
+            /** @example true */
+            notify_on_resolve?: boolean;
+            /** @example true */
+            is_admin?: boolean;
+            /**
+             * @description false deactivates the account and revokes its keys; true reactivates it (the user then logs in again).
+             * @example true
+             */
+            is_active?: boolean;
+        };
+        UserList: {
+            users: components["schemas"]["User"][];
+            /**
+             * @description Users matching the filters, before offset and limit.
+             * @example 1
+             */
+            user_count: number;
+        };
+        PointsTotals: {
+            /**
+             * @description Points scored.
+             * @example 120
+             */
+            points: number;
+            /**
+             * @description Answers given.
+             * @example 14
+             */
+            answered_count: number;
+            /**
+             * @description Answers whose question has resolved (voided ones not counted).
+             * @example 12
+             */
+            resolved_count: number;
+            /**
+             * @description Correct answers.
+             * @example 7
+             */
+            correct_count: number;
+        };
+        PeriodPoints: {
+            /**
+             * @description Calendar period in the user's time zone (weeks start on Monday).
+             * @example this_week
+             * @enum {string}
+             */
+            period: "today" | "this_week" | "this_month" | "this_year";
+            /**
+             * Format: date-time
+             * @example 2026-11-16T00:00:00Z
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-23T00:00:00Z
+             */
+            ends_at: string;
+            /** @example 40 */
+            points: number;
+            /**
+             * @description Answers whose question resolved in the period.
+             * @example 5
+             */
+            answered_count: number;
+            /** @example 5 */
+            resolved_count: number;
+            /** @example 3 */
+            correct_count: number;
+        };
+        /**
+         * @description Points of resolved answers, counted at resolution time. Periods are
+         *     calendar periods in the user's `match_follow_timezone` (UTC when
+         *     blank), containing the current instant; an answer belongs to the
+         *     period in which its question resolved.
+         */
+        UserPoints: {
+            /**
+             * Format: uuid
+             * @example 3f1b2c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            user_id: string;
+            /**
+             * @description The time zone the periods are computed in.
+             * @example Europe/Berlin
+             */
+            timezone: string;
+            all_time: components["schemas"]["PointsTotals"];
+            periods: components["schemas"]["PeriodPoints"][];
+        };
+        /** @description A browser's PushSubscription (`subscription.toJSON()`). */
+        WebPushSubscription: {
+            /**
+             * Format: uri
+             * @example https://push.example.com/send/abc123
+             */
+            endpoint: string;
+            /** @example null */
+            expiration_time?: number | null;
+            keys: {
+                /** @example BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM */
+                p256dh: string;
+                /** @example tBHItJI5svbpez7KI4CCXg */
+                auth: string;
+            };
+        };
+        DeviceRegistration: {
+            /**
+             * @description Client-chosen id, stable per installation.
+             * @example pixel-8-7f3a
+             */
+            device_id: string;
+            /**
+             * @example web
+             * @enum {string}
+             */
+            platform: "web" | "ios" | "android";
+            /**
+             * @description Provider registration token (ios, android).
+             * @example null
+             */
+            token?: string | null;
+            /** @description Web Push subscription (web). */
+            subscription?: components["schemas"]["WebPushSubscription"] | components["schemas"]["NullValue"];
+            /** @example 1.4.2 */
+            app_version?: string | null;
+        };
+        Device: {
+            /** @example pixel-8-7f3a */
+            device_id: string;
+            /**
+             * @example web
+             * @enum {string}
+             */
+            platform: "web" | "ios" | "android";
+            /** @example 1.4.2 */
+            app_version: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T18:00:00Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T18:05:00Z
+             */
+            updated_at: string;
+        };
+        /**
+         * @description JSON null.
+         * @example null
+         * @enum {object|null}
+         */
+        NullValue: never | null;
+        Brand: {
+            /**
+             * Format: uuid
+             * @example 9b2f8f3e-4c1a-4d5b-8e6f-7a8b9c0d1e2f
+             */
+            id: string;
+            /** @example Acme Sports Drinks */
+            name: string;
+            /**
+             * @description Lowercase `#rrggbb`.
+             * @example #ff5500
+             */
+            primary_color: string;
+            /**
+             * @description Lowercase `#rrggbb`.
+             * @example #002244
+             */
+            secondary_color: string | null;
+            /**
+             * @description File name of the stored logo (sanitized upload name).
+             * @example acme-logo.png
+             */
+            logo_filename: string | null;
+            /**
+             * @description Media type recognized from the logo's bytes.
+             * @example image/png
+             */
+            logo_content_type: string | null;
+            /**
+             * @description Public URL of the object `brands/{id}/{filename}` in the bucket.
+             * @example https://cdn.example.com/brands/9b2f8f3e-4c1a-4d5b-8e6f-7a8b9c0d1e2f/acme-logo.png
+             */
+            logo_url: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-02T08:30:00Z
+             */
+            updated_at: string;
+        };
+        /** @description The brand as stamped on a match or an issuance. */
+        BrandSummary: {
+            /**
+             * Format: uuid
+             * @example 9b2f8f3e-4c1a-4d5b-8e6f-7a8b9c0d1e2f
+             */
+            id: string;
+            /** @example Acme Sports Drinks */
+            name: string;
+            /** @example #ff5500 */
+            primary_color: string;
+            /** @example #002244 */
+            secondary_color: string | null;
+            /** @example https://cdn.example.com/brands/9b2f8f3e-4c1a-4d5b-8e6f-7a8b9c0d1e2f/acme-logo.png */
+            logo_url: string | null;
+        };
+        /** @description A brand, or null. */
+        NullableBrandSummary: components["schemas"]["BrandSummary"] | components["schemas"]["NullValue"];
+        BrandCreateForm: {
+            /**
+             * @description Unique without regard to case; surrounding blanks are trimmed and a blank name gives 400.
+             * @example Acme Sports Drinks
+             */
+            name: string;
+            /**
+             * @description `#RGB` or `#RRGGBB`; otherwise 400.
+             * @example #FF5500
+             */
+            primary_color: string;
+            /**
+             * @description `#RGB` or `#RRGGBB`; otherwise 400. Empty means none.
+             * @example #024
+             */
+            secondary_color?: string;
+            /**
+             * Format: binary
+             * @description PNG, JPEG, GIF or WebP, at most 2 MiB.
+             */
+            logo?: string;
+        };
+        BrandUpdateForm: {
+            /** @example Acme Sports Drinks */
+            name?: string;
+            /** @example #FF5500 */
+            primary_color?: string;
+            /**
+             * @description An empty value removes the secondary color.
+             * @example #002244
+             */
+            secondary_color?: string;
+            /**
+             * Format: binary
+             * @description Replaces the logo. Not together with `clear_logo=true`.
+             */
+            logo?: string;
+            /**
+             * @description Removes the stored logo. Not together with `logo`.
+             * @example false
+             */
+            clear_logo?: boolean;
+        };
+        /**
+         * @description How a slot picks its question (see the assignment operation).
+         * @example question_number
+         * @enum {string}
+         */
+        SponsorshipStrategy: "question_number" | "period" | "next_available";
+        /** @description The slot target: a question number (integer, strategy `question_number`) or a period key (string, strategy `period`); absent or null for `next_available`. */
+        SponsorshipTarget: number | string | components["schemas"]["NullValue"];
+        QuestionSponsorshipSlotInput: {
+            strategy: components["schemas"]["SponsorshipStrategy"];
+            target?: components["schemas"]["SponsorshipTarget"];
+            /**
+             * @description `period` strategy: move on to the next question when the period passes without one (default true).
+             * @default true
+             * @example true
+             */
+            best_effort: boolean;
+        };
+        QuestionSponsorshipAssignment: {
+            /**
+             * @example [
+             *       "7d444840-9dc0-11d1-b245-5ffdce74fad2"
+             *     ]
+             */
+            match_ids: string[];
+            /**
+             * @example [
+             *       {
+             *         "strategy": "question_number",
+             *         "target": 1
+             *       },
+             *       {
+             *         "strategy": "period",
+             *         "target": "2",
+             *         "best_effort": true
+             *       }
+             *     ]
+             */
+            slots?: components["schemas"]["QuestionSponsorshipSlotInput"][];
+            /**
+             * @description Instead of `slots`, place round(question_max_count x percent / 100) slots at random question numbers.
+             * @example 50
+             */
+            random_percent?: number;
+            /**
+             * @description Remove this brand's existing slots on the matches first.
+             * @default true
+             * @example true
+             */
+            replace_existing_for_brand: boolean;
+        };
+        QuestionSponsorship: {
+            /**
+             * Format: uuid
+             * @example 1e2d3c4b-5a69-4788-9a0b-1c2d3e4f5a6b
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 9b2f8f3e-4c1a-4d5b-8e6f-7a8b9c0d1e2f
+             */
+            brand_id: string;
+            /**
+             * Format: uuid
+             * @example 7d444840-9dc0-11d1-b245-5ffdce74fad2
+             */
+            match_id: string;
+            strategy: components["schemas"]["SponsorshipStrategy"];
+            target: components["schemas"]["SponsorshipTarget"];
+            /** @example true */
+            best_effort: boolean;
+            /**
+             * Format: uuid
+             * @description The issuance this slot was stamped on, once issued.
+             * @example null
+             */
+            question_issuance_id: string | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            stamped_at: string | null;
+            brand: components["schemas"]["BrandSummary"];
+            /**
+             * Format: date-time
+             * @example 2026-11-19T10:00:00Z
+             */
+            created_at: string;
+        };
+        QuestionSponsorshipAssignmentResult: {
+            /**
+             * Format: uuid
+             * @example 9b2f8f3e-4c1a-4d5b-8e6f-7a8b9c0d1e2f
+             */
+            brand_id: string;
+            matches: {
+                /**
+                 * Format: uuid
+                 * @example 7d444840-9dc0-11d1-b245-5ffdce74fad2
+                 */
+                match_id: string;
+                /** @example 0 */
+                removed_count: number;
+                /** @example 2 */
+                created_count: number;
+                /** @description All slots of this brand on the match after the assignment. */
+                slots: components["schemas"]["QuestionSponsorship"][];
+            }[];
+        };
+        /**
+         * @description Maximum regular questions per period, keyed by the sport's period keys (see `League.periods`). Periods left out are not capped.
+         * @example {
+         *       "1": 5,
+         *       "2": 5
+         *     }
+         */
+        PeriodDistribution: {
+            [key: string]: number;
+        };
+        /**
+         * @description An object mapping period keys of the league's sport to non-negative integers, e.g. `{"1": 5, "2": 5}`. Any other shape (not an object, an unknown period key, a value that is not a non-negative integer) gives 400.
+         * @example {
+         *       "1": 5,
+         *       "2": 5
+         *     }
+         */
+        PeriodDistributionInput: unknown;
+        /**
+         * @example [
+         *       "2c5e7a90-1b3d-4f6a-8c2e-9d0f1a2b3c4d"
+         *     ]
+         */
+        UuidList: string[];
+        /** @description A list of definition ids, or null for "no allowlist". */
+        NullableUuidList: components["schemas"]["UuidList"] | components["schemas"]["NullValue"];
+        League: {
+            /**
+             * Format: uuid
+             * @example 0c6f3d2a-7b8e-4f9a-a1b2-c3d4e5f6a7b8
+             */
+            id: string;
+            /**
+             * @description Lowercase league abbreviation.
+             * @example wc
+             */
+            slug: string;
+            /** @example FIFA World Cup */
+            name: string;
+            /**
+             * @example football
+             * @enum {string}
+             */
+            sport: "football" | "american_football" | "basketball" | "baseball" | "ice_hockey";
+            /**
+             * @description Period keys of the sport, in playing order.
+             * @example [
+             *       "1",
+             *       "2",
+             *       "et1",
+             *       "et2",
+             *       "pen"
+             *     ]
+             */
+            periods: string[];
+            /**
+             * @description Regular (non-pivotal) in-game questions per match.
+             * @example 10
+             */
+            default_question_max_count: number;
+            /**
+             * @description Minimum wall-clock seconds between two regular questions in the same group lane.
+             * @example 120
+             */
+            default_question_min_interval_seconds: number;
+            default_question_period_distribution: components["schemas"]["PeriodDistribution"];
+            /**
+             * @description Points for a correct answer.
+             * @example 10
+             */
+            default_question_points: number;
+            /**
+             * @description Seconds an in-game question stays answerable after issue.
+             * @example 60
+             */
+            default_answer_window_seconds: number;
+            /**
+             * @description Chance that a matched trigger issues (after the other gates).
+             * @example 1
+             */
+            default_question_probability: number;
+            /** @description When a list, only these in-game definitions issue on the league's matches (unless a match has its own list); when null, every active, unarchived one. */
+            question_definition_allowlist: components["schemas"]["UuidList"] | components["schemas"]["NullValue"];
+            /** @description As `question_definition_allowlist`, for Match question definitions. */
+            match_question_definition_allowlist: components["schemas"]["UuidList"] | components["schemas"]["NullValue"];
+            /**
+             * Format: date-time
+             * @example 2026-11-01T00:00:00Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T00:00:00Z
+             */
+            updated_at: string;
+        };
+        LeaguePatch: {
+            /** @example 12 */
+            default_question_max_count?: number;
+            /** @example 90 */
+            default_question_min_interval_seconds?: number;
+            default_question_period_distribution?: components["schemas"]["PeriodDistributionInput"];
+            /** @example 10 */
+            default_question_points?: number;
+            /** @example 45 */
+            default_answer_window_seconds?: number;
+            /** @example 0.8 */
+            default_question_probability?: number;
+            question_definition_allowlist?: components["schemas"]["NullableUuidList"];
+            match_question_definition_allowlist?: components["schemas"]["NullableUuidList"];
+        };
+        QuestionGroup: {
+            /**
+             * Format: uuid
+             * @example 4a6c8e0f-2b4d-4e6f-9a1b-3c5d7e9f1a2b
+             */
+            id: string;
+            /**
+             * @description League slug.
+             * @example wc
+             */
+            league: string;
+            /**
+             * Format: uuid
+             * @example 0c6f3d2a-7b8e-4f9a-a1b2-c3d4e5f6a7b8
+             */
+            league_id: string;
+            /**
+             * @description Unique within the league; immutable.
+             * @example goals
+             */
+            slug: string;
+            /** @example Goal questions */
+            name: string;
+            /** @example Questions about who scores next. */
+            description: string | null;
+            /**
+             * @description Width of the lane; questions of this group open at the same time on one match.
+             * @example 1
+             */
+            max_open_questions: number;
+            /**
+             * @description Cap on the group's regular questions per match; null means only the match cap applies.
+             * @example 4
+             */
+            question_max_count: number | null;
+            /**
+             * @description Overrides the league's minimum interval within this lane; null inherits.
+             * @example 180
+             */
+            min_interval_seconds: number | null;
+            /** @description Per-period cap on the group's regular questions; null means none. */
+            period_distribution: components["schemas"]["PeriodDistribution"] | components["schemas"]["NullValue"];
+            /**
+             * @description Overrides the league's answer window; null inherits.
+             * @example 45
+             */
+            answer_window_seconds: number | null;
+            /**
+             * @description Overrides the league's points; null inherits.
+             * @example 15
+             */
+            points: number | null;
+            /**
+             * @description Overrides the league's probability; null inherits.
+             * @example null
+             */
+            probability: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-10T09:00:00Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-10T09:00:00Z
+             */
+            updated_at: string;
+        };
+        QuestionGroupCreate: {
+            /**
+             * @description 1 to 64 of `a-z`, `0-9`, `-`, `_`, starting with a letter or digit (400 otherwise).
+             * @example goals
+             */
+            slug: string;
+            /** @example Goal questions */
+            name: string;
+            /** @example Questions about who scores next. */
+            description?: string | null;
+            /**
+             * @default 1
+             * @example 1
+             */
+            max_open_questions: number;
+            /** @example 4 */
+            question_max_count?: number | null;
+            /** @example 180 */
+            min_interval_seconds?: number | null;
+            period_distribution?: components["schemas"]["PeriodDistributionInput"];
+            /** @example 45 */
+            answer_window_seconds?: number | null;
+            /** @example 15 */
+            points?: number | null;
+            /** @example null */
+            probability?: number | null;
+        };
+        QuestionGroupPatch: {
+            /**
+             * @description Immutable; accepted only when equal to the current slug.
+             * @example goals
+             */
+            slug?: string;
+            /** @example Goal questions */
+            name?: string;
+            /** @example Questions about who scores next. */
+            description?: string | null;
+            /** @example 2 */
+            max_open_questions?: number;
+            /** @example 4 */
+            question_max_count?: number | null;
+            /** @example 180 */
+            min_interval_seconds?: number | null;
+            period_distribution?: components["schemas"]["PeriodDistributionInput"];
+            /** @example 45 */
+            answer_window_seconds?: number | null;
+            /** @example 15 */
+            points?: number | null;
+            /** @example 0.5 */
+            probability?: number | null;
+        };
+        /**
+         * @description A normalized feed event, the same for every sport and provider.
+         *     Providers deliver at least once and correct events later: an `update`
+         *     replaces the earlier version of the same `provider_event_id`, a
+         *     `delete` withdraws it. Only events with `final=true` resolve
+         *     questions.
+         */
+        FeedEvent: {
+            /** @example metrica-g1-1021 */
+            provider_event_id: string;
+            /**
+             * @description Position in the feed.
+             * @example 1021
+             */
+            seq: number;
+            /**
+             * @example create
+             * @enum {string}
+             */
+            operation: "create" | "update" | "delete";
+            /**
+             * @description Canonical type (see the sample catalog).
+             * @example shot
+             */
+            type: string;
+            /**
+             * @description Period key of the sport.
+             * @example 2
+             */
+            period: string | null;
+            /**
+             * @description Match clock in seconds since kick-off (continuing across periods).
+             * @example 3127
+             */
+            clock_seconds: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T19:52:07Z
+             */
+            occurred_at: string;
+            /**
+             * @example home
+             * @enum {string|null}
+             */
+            team: "home" | "away" | null;
+            /** @description Score after the event. */
+            score: {
+                /** @example 1 */
+                home: number;
+                /** @example 0 */
+                away: number;
+            };
+            /**
+             * @description Whether the provider has confirmed this version.
+             * @example true
+             */
+            final: boolean;
+            /**
+             * @description Type-specific details (see the sample catalog).
+             * @example {
+             *       "outcome": "goal",
+             *       "player": "Player 9",
+             *       "x": 0.91,
+             *       "y": 0.47
+             *     }
+             */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description When a definition fires. */
+        Trigger: {
+            /**
+             * @description Canonical event type of the league's sport (400 when unknown).
+             * @example corner
+             */
+            event_type: string;
+            /**
+             * @description JSONata expression over `{event, state, match}`; the trigger fires when it is truthy. Null or absent means always.
+             * @example event.period = "1" or event.period = "2"
+             */
+            condition?: string | null;
+        };
+        ChoiceTemplate: {
+            /**
+             * @description Stable choice id that answers and resolution rules use; unique within the definition (400).
+             * @example home
+             */
+            identifier: string;
+            /**
+             * @description Liquid template over `{event, state, match, extract}`.
+             * @example {{ match.home_team }}
+             */
+            label_template: string;
+        };
+        RenderedChoice: {
+            /** @example home */
+            identifier: string;
+            /** @example Team A */
+            label: string;
+        };
+        ResolutionRule: {
+            /**
+             * @description Event type this rule looks at. Only final events after the triggering one count.
+             * @example shot
+             */
+            event_type: string;
+            /**
+             * @description JSONata over `{event, state, match, issuance}`; the rule decides only when truthy. Null means always.
+             * @example event.clock_seconds <= issuance.trigger.clock_seconds + 300
+             */
+            condition?: string | null;
+            /**
+             * @description JSONata over the same input returning the correct choice identifier; a result that is null, empty or not a choice voids the question.
+             * @example "yes"
+             */
+            correct_choice: string;
+        };
+        ResolutionTimeout: {
+            /**
+             * @description Match-clock seconds after the triggering event; the first final event past that resolves the question with `correct_choice`.
+             * @example 300
+             */
+            after_seconds: number;
+            /**
+             * @description Choice identifier that is correct on timeout, or null to void.
+             * @example no
+             */
+            correct_choice: string | null;
+        };
+        /**
+         * @description How an issued question resolves. After the triggering event, each
+         *     final event is checked against `rules` in order; the first rule whose
+         *     `event_type` matches and whose `condition` holds decides. With a
+         *     `timeout`, a final event whose clock is past the trigger's clock plus
+         *     `after_seconds` decides first. A question still open when the match
+         *     ends is resolved by the rules against the end-of-match
+         *     `match_status` event, or else voided.
+         */
+        Resolution: {
+            rules: components["schemas"]["ResolutionRule"][];
+            /** @description Optional timeout (or null). */
+            timeout?: components["schemas"]["ResolutionTimeout"] | components["schemas"]["NullValue"];
+        };
+        /**
+         * @description An in-game definition. Expressions are JSONata; templates are Liquid
+         *     (no file system, no includes). Their input:
+         *     - `event`: the normalized event (`FeedEvent`) being handled;
+         *     - `state`: the match's state store (what `store_state` wrote so far);
+         *     - `match`: `{id, home_team, away_team, league, status, period, clock_seconds, score: {home, away}}`;
+         *     - `extract` (templates): the results of `issuance_state_extract`;
+         *     - `issuance` (resolution): `{state, trigger, issued_at, question_number}` with `state` the extract snapshot and `trigger` the triggering event.
+         *
+         *     Order when an event arrives: for each definition whose trigger type
+         *     and condition match, `store_state` updates the store, then
+         *     `issuance_state_extract` is evaluated, then the issuance gates run,
+         *     then the text and labels are rendered.
+         * @example {
+         *       "name": "Shot after a corner",
+         *       "description": "After a corner, will the same team shoot within five minutes?",
+         *       "is_pivotal_moment": false,
+         *       "is_active": true,
+         *       "group_id": null,
+         *       "trigger": {
+         *         "event_type": "corner",
+         *         "condition": "event.team = \"home\" or event.team = \"away\""
+         *       },
+         *       "question_text_template": "Corner for {% if event.team == \"home\" %}{{ match.home_team }}{% else %}{{ match.away_team }}{% endif %} at {{ extract.minute }}'. Shot within 5 minutes?",
+         *       "choices": [
+         *         {
+         *           "identifier": "yes",
+         *           "label_template": "Yes"
+         *         },
+         *         {
+         *           "identifier": "no",
+         *           "label_template": "No"
+         *         }
+         *       ],
+         *       "issuance_state_extract": {
+         *         "minute": "$floor(event.clock_seconds / 60) + 1",
+         *         "team": "event.team"
+         *       },
+         *       "store_state": {
+         *         "corners": "(state.corners ? state.corners : 0) + 1"
+         *       },
+         *       "resolution": {
+         *         "rules": [
+         *           {
+         *             "event_type": "shot",
+         *             "condition": "event.team = issuance.state.team and event.clock_seconds <= issuance.trigger.clock_seconds + 300",
+         *             "correct_choice": "\"yes\""
+         *           }
+         *         ],
+         *         "timeout": {
+         *           "after_seconds": 300,
+         *           "correct_choice": "no"
+         *         }
+         *       },
+         *       "answer_window_seconds": 30,
+         *       "points": null,
+         *       "probability": null
+         *     }
+         */
+        QuestionDefinitionInput: {
+            /**
+             * @description Unique within the league without regard to case (409).
+             * @example Next goal
+             */
+            name: string;
+            /** @example After each goal, ask who scores next. */
+            description?: string | null;
+            /**
+             * @description Pivotal moments are counted apart from the match's cap of regular questions.
+             * @default false
+             * @example false
+             */
+            is_pivotal_moment: boolean;
+            /**
+             * @description Included by default on the league's matches (when no allowlist says otherwise).
+             * @default true
+             * @example true
+             */
+            is_active: boolean;
+            /**
+             * Format: uuid
+             * @description Question group (lane) of the same league; null for the league's default lane.
+             * @example null
+             */
+            group_id?: string | null;
+            trigger: components["schemas"]["Trigger"];
+            /**
+             * @description Liquid template of the question text.
+             * @example {{ match.home_team }} {{ event.score.home }}-{{ event.score.away }} {{ match.away_team }}. Who scores next?
+             */
+            question_text_template: string;
+            /**
+             * @example [
+             *       {
+             *         "identifier": "home",
+             *         "label_template": "{{ match.home_team }}"
+             *       },
+             *       {
+             *         "identifier": "away",
+             *         "label_template": "{{ match.away_team }}"
+             *       },
+             *       {
+             *         "identifier": "none",
+             *         "label_template": "No more goals"
+             *       }
+             *     ]
+             */
+            choices: components["schemas"]["ChoiceTemplate"][];
+            /**
+             * @description Names mapped to JSONata expressions; the results are snapshotted into the issuance (`extract` in templates, `issuance.state` in resolution).
+             * @example {
+             *       "score_at_issue": "event.score"
+             *     }
+             */
+            issuance_state_extract?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * @description State-store keys mapped to JSONata expressions, evaluated whenever the trigger matches (before the gates); the results are written into the match's state store.
+             * @example {
+             *       "goals": "(state.goals ? state.goals : 0) + 1"
+             *     }
+             */
+            store_state?: {
+                [key: string]: string;
+            } | null;
+            resolution: components["schemas"]["Resolution"];
+            /**
+             * @description Overrides the group's or league's answer window; null inherits.
+             * @example null
+             */
+            answer_window_seconds?: number | null;
+            /**
+             * @description Overrides the group's or league's points; null inherits.
+             * @example null
+             */
+            points?: number | null;
+            /**
+             * @description Overrides the group's or league's probability; null inherits.
+             * @example null
+             */
+            probability?: number | null;
+        };
+        /** @description An in-game definition as stored (see `QuestionDefinitionInput` for the meaning of each field). */
+        QuestionDefinition: {
+            /**
+             * Format: uuid
+             * @example 2c5e7a90-1b3d-4f6a-8c2e-9d0f1a2b3c4d
+             */
+            id: string;
+            /** @example wc */
+            league: string;
+            /**
+             * Format: uuid
+             * @example 0c6f3d2a-7b8e-4f9a-a1b2-c3d4e5f6a7b8
+             */
+            league_id: string;
+            /** @example Next goal */
+            name: string;
+            /** @example After each goal, ask who scores next. */
+            description: string | null;
+            /** @example false */
+            is_pivotal_moment: boolean;
+            /** @example true */
+            is_active: boolean;
+            /**
+             * @description Archived definitions are hidden from the default list and never issued.
+             * @example false
+             */
+            is_archived: boolean;
+            /**
+             * Format: uuid
+             * @example null
+             */
+            group_id: string | null;
+            trigger: components["schemas"]["Trigger"];
+            /** @example {{ match.home_team }} {{ event.score.home }}-{{ event.score.away }} {{ match.away_team }}. Who scores next? */
+            question_text_template: string;
+            /**
+             * @example [
+             *       {
+             *         "identifier": "home",
+             *         "label_template": "{{ match.home_team }}"
+             *       },
+             *       {
+             *         "identifier": "away",
+             *         "label_template": "{{ match.away_team }}"
+             *       },
+             *       {
+             *         "identifier": "none",
+             *         "label_template": "No more goals"
+             *       }
+             *     ]
+             */
+            choices: components["schemas"]["ChoiceTemplate"][];
+            /**
+             * @example {
+             *       "score_at_issue": "event.score"
+             *     }
+             */
+            issuance_state_extract: {
+                [key: string]: string;
+            } | null;
+            /**
+             * @example {
+             *       "goals": "(state.goals ? state.goals : 0) + 1"
+             *     }
+             */
+            store_state: {
+                [key: string]: string;
+            } | null;
+            resolution: components["schemas"]["Resolution"];
+            /** @example null */
+            answer_window_seconds: number | null;
+            /** @example null */
+            points: number | null;
+            /** @example null */
+            probability: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-10T09:00:00Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-10T09:00:00Z
+             */
+            updated_at: string;
+        };
+        QuestionDefinitionSummary: {
+            /**
+             * Format: uuid
+             * @example 2c5e7a90-1b3d-4f6a-8c2e-9d0f1a2b3c4d
+             */
+            id: string;
+            /** @example wc */
+            league: string;
+            /** @example Next goal */
+            name: string;
+            /** @example After each goal, ask who scores next. */
+            description: string | null;
+            /** @example false */
+            is_pivotal_moment: boolean;
+            /** @example true */
+            is_active: boolean;
+            /** @example false */
+            is_archived: boolean;
+            /**
+             * Format: uuid
+             * @example null
+             */
+            group_id: string | null;
+            /** @example score_change */
+            trigger_event_type: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-10T09:00:00Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-10T09:00:00Z
+             */
+            updated_at: string;
+        };
+        MatchResolution: {
+            /**
+             * @description JSONata over `{result, match}` returning the correct choice
+             *     identifier once the match is closed; a result that is null or not
+             *     a choice voids the question. `result` is `{home_score, away_score,
+             *     winner ("home", "away" or "draw"), home_team, away_team, goals:
+             *     [{team, minute, player, penalty, own_goal}]}`.
+             * @example result.winner
+             */
+            correct_choice: string;
+        };
+        /** @description A Match (pre-game) question definition. Templates are Liquid over `{match}`. */
+        MatchQuestionDefinitionInput: {
+            /**
+             * @description Unique within the league without regard to case (409).
+             * @example Who wins?
+             */
+            name: string;
+            /** @example Full-time result. */
+            description?: string | null;
+            /**
+             * @description Only active definitions are issued; archive sets false, activate sets true.
+             * @default true
+             * @example true
+             */
+            is_active: boolean;
+            /** @example {{ match.home_team }} vs {{ match.away_team }}: who wins? */
+            question_text_template: string;
+            /**
+             * @example [
+             *       {
+             *         "identifier": "home",
+             *         "label_template": "{{ match.home_team }}"
+             *       },
+             *       {
+             *         "identifier": "draw",
+             *         "label_template": "Draw"
+             *       },
+             *       {
+             *         "identifier": "away",
+             *         "label_template": "{{ match.away_team }}"
+             *       }
+             *     ]
+             */
+            choices: components["schemas"]["ChoiceTemplate"][];
+            /**
+             * @description Issued this many seconds before kick-off (at once if that time has passed); answerable until kick-off.
+             * @default 86400
+             * @example 86400
+             */
+            issue_lead_seconds: number;
+            resolution: components["schemas"]["MatchResolution"];
+            /**
+             * @description Points for a correct answer; null means the league's default.
+             * @example 20
+             */
+            points?: number | null;
+        };
+        /** @description A Match question definition as stored (see `MatchQuestionDefinitionInput`). */
+        MatchQuestionDefinition: {
+            /**
+             * Format: uuid
+             * @example 6e8a0c2d-4f6b-4d8e-a0c2-e4f6a8b0c2d4
+             */
+            id: string;
+            /** @example wc */
+            league: string;
+            /**
+             * Format: uuid
+             * @example 0c6f3d2a-7b8e-4f9a-a1b2-c3d4e5f6a7b8
+             */
+            league_id: string;
+            /** @example Who wins? */
+            name: string;
+            /** @example Full-time result. */
+            description: string | null;
+            /** @example true */
+            is_active: boolean;
+            /** @example {{ match.home_team }} vs {{ match.away_team }}: who wins? */
+            question_text_template: string;
+            /**
+             * @example [
+             *       {
+             *         "identifier": "home",
+             *         "label_template": "{{ match.home_team }}"
+             *       },
+             *       {
+             *         "identifier": "draw",
+             *         "label_template": "Draw"
+             *       },
+             *       {
+             *         "identifier": "away",
+             *         "label_template": "{{ match.away_team }}"
+             *       }
+             *     ]
+             */
+            choices: components["schemas"]["ChoiceTemplate"][];
+            /** @example 86400 */
+            issue_lead_seconds: number;
+            resolution: components["schemas"]["MatchResolution"];
+            /** @example 20 */
+            points: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-10T09:00:00Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-10T09:00:00Z
+             */
+            updated_at: string;
+        };
+        CloneRequest: {
+            /**
+             * @description Name of the copy; default is the original name followed by ` (copy)`. Empty or blank gives 400.
+             * @example Next goal (second half)
+             */
+            name?: string;
+        };
+        CsvImportForm: {
+            /**
+             * Format: binary
+             * @description CSV in the export's format.
+             */
+            file: string;
+        };
+        ImportRowAction: {
+            /**
+             * @description Line number in the file (the header is line 1).
+             * @example 2
+             */
+            row: number;
+            /**
+             * Format: uuid
+             * @description The definition's id (null for a create in a dry run).
+             * @example 2c5e7a90-1b3d-4f6a-8c2e-9d0f1a2b3c4d
+             */
+            id: string | null;
+            /** @example wc */
+            league: string;
+            /** @example Next goal */
+            name: string;
+            /**
+             * @description Updates only; the fields that differ.
+             * @example [
+             *       "question_text_template"
+             *     ]
+             */
+            changed_fields?: string[];
+        };
+        ImportRowError: {
+            /**
+             * @description Line number (null for a file-level error).
+             * @example 3
+             */
+            row: number | null;
+            /**
+             * @description Column at fault, when there is one.
+             * @example id
+             */
+            field: string | null;
+            /** @example no definition with id 1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed */
+            detail: string;
+        };
+        ImportResult: {
+            /**
+             * @description One-line summary.
+             * @example dry run: 1 to create, 1 to update, 3 unchanged, 0 errors
+             */
+            detail: string;
+            /** @example true */
+            dry_run: boolean;
+            /**
+             * @description Whether the changes were written.
+             * @example false
+             */
+            applied: boolean;
+            /** @example 5 */
+            row_count: number;
+            creates: components["schemas"]["ImportRowAction"][];
+            updates: components["schemas"]["ImportRowAction"][];
+            unchanged: components["schemas"]["ImportRowAction"][];
+            errors: components["schemas"]["ImportRowError"][];
+        };
+        SampleEventType: {
+            /** @example shot */
+            type: string;
+            /** @example A shot at goal; `data.outcome` is goal, on_target, off_target or blocked. */
+            description: string;
+            /** @description Fields of `data` for this type. */
+            data_fields: {
+                /** @example outcome */
+                name: string;
+                /** @example string */
+                type: string;
+                /** @example goal, on_target, off_target or blocked */
+                description: string;
+            }[];
+            sample?: components["schemas"]["FeedEvent"];
+        };
+        SampleCatalog: {
+            /** @example wc */
+            league: string;
+            /** @example football */
+            sport: string;
+            /**
+             * @example [
+             *       "1",
+             *       "2",
+             *       "et1",
+             *       "et2",
+             *       "pen"
+             *     ]
+             */
+            periods: string[];
+            /**
+             * @description The sample match context (`match` in expressions and templates).
+             * @example {
+             *       "home_team": "Team A",
+             *       "away_team": "Team B"
+             *     }
+             */
+            match: {
+                [key: string]: unknown;
+            };
+            event_types: components["schemas"]["SampleEventType"][];
+        };
+        /** @description Give either `sample_event_type` (a type of the league's sample catalog) or an inline `sample_event`. */
+        QuestionPreviewRequest: {
+            /** @example wc */
+            league: string;
+            /** @example {{ match.home_team }} {{ event.score.home }}-{{ event.score.away }} {{ match.away_team }}. Who scores next? */
+            question_text_template: string;
+            choices?: components["schemas"]["ChoiceTemplate"][];
+            /**
+             * @description Use the league's sample event of this type (404 when the catalog has none).
+             * @example score_change
+             */
+            sample_event_type?: string;
+            /**
+             * @description An inline event instead of a catalog sample; missing fields take the catalog sample's values.
+             * @example {
+             *       "type": "score_change",
+             *       "team": "home",
+             *       "score": {
+             *         "home": 1,
+             *         "away": 0
+             *       }
+             *     }
+             */
+            sample_event?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Contents of the state store to render against.
+             * @example {
+             *       "goals": 1
+             *     }
+             */
+            store_state?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description Names mapped to JSONata expressions, evaluated as at issue.
+             * @example {
+             *       "minute": "$floor(event.clock_seconds / 60) + 1"
+             *     }
+             */
+            issuance_state_extract?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * @description Overrides of the sample match context (team names, score).
+             * @example {
+             *       "home_team": "Brazil",
+             *       "away_team": "Serbia"
+             *     }
+             */
+            match?: {
+                [key: string]: unknown;
+            };
+        };
+        QuestionPreview: {
+            /** @example Brazil 1-0 Serbia. Who scores next? */
+            question_text: string;
+            /**
+             * @example [
+             *       {
+             *         "identifier": "home",
+             *         "label": "Brazil"
+             *       },
+             *       {
+             *         "identifier": "away",
+             *         "label": "Serbia"
+             *       }
+             *     ]
+             */
+            choices: components["schemas"]["RenderedChoice"][];
+            /**
+             * @description Results of `issuance_state_extract` (the issuance snapshot).
+             * @example {
+             *       "minute": 63
+             *     }
+             */
+            extract: {
+                [key: string]: unknown;
+            };
+            event: components["schemas"]["FeedEvent"];
+            /**
+             * @description The match context used.
+             * @example {
+             *       "home_team": "Brazil",
+             *       "away_team": "Serbia"
+             *     }
+             */
+            match: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description The state store used.
+             * @example {
+             *       "goals": 1
+             *     }
+             */
+            state: {
+                [key: string]: unknown;
+            };
+        };
+        InheritedInteger: {
+            /** @example 60 */
+            value: number | null;
+            source: components["schemas"]["SettingSource"];
+        };
+        InheritedNumber: {
+            /** @example 1 */
+            value: number | null;
+            source: components["schemas"]["SettingSource"];
+        };
+        InheritedBoolean: {
+            /** @example true */
+            value: boolean;
+            source: components["schemas"]["SettingSource"];
+        };
+        InheritedDistribution: {
+            value: components["schemas"]["PeriodDistribution"];
+            source: components["schemas"]["SettingSource"];
+        };
+        /**
+         * @description The level the effective value comes from.
+         * @example league
+         * @enum {string}
+         */
+        SettingSource: "league" | "group" | "definition" | "match" | "allowlist";
+        EffectiveDefinitionSettings: {
+            /**
+             * Format: uuid
+             * @example 2c5e7a90-1b3d-4f6a-8c2e-9d0f1a2b3c4d
+             */
+            definition_id: string;
+            /** @example Next goal */
+            definition_name: string;
+            /**
+             * Format: uuid
+             * @example null
+             */
+            group_id: string | null;
+            included: components["schemas"]["InheritedBoolean"];
+            answer_window_seconds: components["schemas"]["InheritedInteger"];
+            points: components["schemas"]["InheritedInteger"];
+            probability: components["schemas"]["InheritedNumber"];
+            min_interval_seconds: components["schemas"]["InheritedInteger"];
+        };
+        DecisionStep: {
+            /**
+             * @description Gate id.
+             * @example min_interval
+             */
+            step: string;
+            /** @example true */
+            passed: boolean;
+            /** @example 185 s since the last question in lane default (minimum 120 s) */
+            detail: string;
+        };
+        IssuanceDecisionTrace: {
+            /**
+             * Format: uuid
+             * @example 8f9e0d1c-2b3a-4c5d-8e7f-6a5b4c3d2e1f
+             */
+            question_issuance_id: string;
+            /**
+             * Format: uuid
+             * @example 2c5e7a90-1b3d-4f6a-8c2e-9d0f1a2b3c4d
+             */
+            definition_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T19:31:02Z
+             */
+            issued_at: string;
+            steps: components["schemas"]["DecisionStep"][];
+        };
+        /**
+         * @description Where each effective question setting comes from. Precedence, lowest
+         *     first: league, group, definition, match. Per-match settings
+         *     (`question_max_count`, `min_interval_seconds`, period distribution)
+         *     come from the league or the match; per-question settings (answer
+         *     window, points, probability, lane interval) from league, group,
+         *     definition or match. `included` comes from the definition's flags
+         *     (`definition`) or an allowlist (`allowlist`).
+         */
+        QuestionInheritance: {
+            /**
+             * @example in_game
+             * @enum {string}
+             */
+            kind: "in_game" | "match";
+            league: components["schemas"]["League"];
+            /**
+             * Format: uuid
+             * @description Set for the match inspection.
+             * @example null
+             */
+            match_id: string | null;
+            league_defaults: {
+                /** @example 10 */
+                question_max_count: number;
+                /** @example 120 */
+                min_interval_seconds: number;
+                period_distribution: components["schemas"]["PeriodDistribution"];
+                /** @example 10 */
+                points: number;
+                /** @example 60 */
+                answer_window_seconds: number;
+                /** @example 1 */
+                probability: number;
+            };
+            /** @description The match's overrides (null for the league inspection). */
+            match_overrides: components["schemas"]["MatchOverrides"] | components["schemas"]["NullValue"];
+            match_settings: {
+                question_max_count: components["schemas"]["InheritedInteger"];
+                min_interval_seconds: components["schemas"]["InheritedInteger"];
+                period_distribution: components["schemas"]["InheritedDistribution"];
+            };
+            groups: components["schemas"]["QuestionGroup"][];
+            definitions: {
+                /**
+                 * Format: uuid
+                 * @example 2c5e7a90-1b3d-4f6a-8c2e-9d0f1a2b3c4d
+                 */
+                id: string;
+                /** @example Next goal */
+                name: string;
+                /** @example true */
+                is_active: boolean;
+                /** @example false */
+                is_archived: boolean;
+                /**
+                 * Format: uuid
+                 * @example null
+                 */
+                group_id: string | null;
+            }[];
+            matrix: components["schemas"]["EffectiveDefinitionSettings"][];
+            /** @description Match inspection only; the decision trace of each issuance. */
+            issuances: components["schemas"]["IssuanceDecisionTrace"][];
+        };
+        /**
+         * @description `scheduled` (not started), `live` (in play), `break` (between
+         *     periods), `ended` (play over, result not yet confirmed), `closed`
+         *     (result final), `postponed`, `cancelled`. The live statuses are
+         *     `live` and `break`. Usual flow: scheduled, live, break, live, ...,
+         *     ended, closed.
+         * @example live
+         * @enum {string}
+         */
+        MatchStatus: "scheduled" | "live" | "break" | "ended" | "closed" | "postponed" | "cancelled";
+        /** @description Match-level overrides of the league's question settings; null inherits. */
+        MatchOverrides: {
+            /** @example 8 */
+            question_max_count: number | null;
+            /** @example null */
+            question_min_interval_seconds: number | null;
+            question_period_distribution: components["schemas"]["PeriodDistribution"] | components["schemas"]["NullValue"];
+            /** @example null */
+            question_points: number | null;
+            /** @example null */
+            answer_window_seconds: number | null;
+            /** @example null */
+            question_probability: number | null;
+        };
+        Match: {
+            /**
+             * Format: uuid
+             * @example 7d444840-9dc0-11d1-b245-5ffdce74fad2
+             */
+            id: string;
+            /**
+             * @description The data provider's match id.
+             * @example openfootball:wc2022:1
+             */
+            sr_id: string;
+            /** @example wc */
+            league: string;
+            /**
+             * Format: uuid
+             * @example 0c6f3d2a-7b8e-4f9a-a1b2-c3d4e5f6a7b8
+             */
+            league_id: string;
+            /** @example Qatar */
+            home_team: string;
+            /** @example Ecuador */
+            away_team: string;
+            /**
+             * Format: date-time
+             * @description Kick-off (UTC).
+             * @example 2026-11-20T16:00:00Z
+             */
+            scheduled: string;
+            status: components["schemas"]["MatchStatus"];
+            /**
+             * @description Current period key.
+             * @example 1
+             */
+            period: string | null;
+            /** @example 1520 */
+            clock_seconds: number | null;
+            /** @example 0 */
+            home_score: number | null;
+            /** @example 1 */
+            away_score: number | null;
+            /** @example false */
+            is_test: boolean;
+            /**
+             * Format: uuid
+             * @example null
+             */
+            cloned_from_match_id: string | null;
+            /**
+             * Format: uuid
+             * @description Set on clone.
+             * @example null
+             */
+            created_by_user_id: string | null;
+            /**
+             * @description The events its listeners consumed are archived (replayable, downloadable).
+             * @example false
+             */
+            listener_events_archived: boolean;
+            /**
+             * @description Start a listener automatically when the match goes live.
+             * @example true
+             */
+            auto_dispatch_listener: boolean;
+            /**
+             * @description Effective cap on regular in-game questions (override or league default).
+             * @example 10
+             */
+            question_max_count: number;
+            overrides: components["schemas"]["MatchOverrides"];
+            question_definition_allowlist: components["schemas"]["NullableUuidList"];
+            match_question_definition_allowlist: components["schemas"]["NullableUuidList"];
+            /**
+             * Format: uuid
+             * @example null
+             */
+            sponsor_brand_id: string | null;
+            sponsor_brand: components["schemas"]["NullableBrandSummary"];
+            /**
+             * @description Question sponsorship slots on the match.
+             * @example 2
+             */
+            sponsored_question_count: number;
+            /**
+             * @description Regular (non-pivotal) in-game questions issued.
+             * @example 4
+             */
+            question_issuance_count: number;
+            /**
+             * @description Pivotal-moment questions issued.
+             * @example 1
+             */
+            pivotal_moment_issuance_count: number;
+            /**
+             * @description Whether the caller follows the match; null without a key.
+             * @example null
+             */
+            is_followed: boolean | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-19T00:00:00Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T16:25:00Z
+             */
+            updated_at: string;
+        };
+        /** @description The match with its question sponsorship slots. */
+        MatchDetail: components["schemas"]["Match"] & {
+            question_sponsorships: components["schemas"]["QuestionSponsorship"][];
+        };
+        /** @description Short reference to a match. */
+        MatchRef: {
+            /**
+             * Format: uuid
+             * @example 7d444840-9dc0-11d1-b245-5ffdce74fad2
+             */
+            id: string;
+            /** @example wc */
+            league: string;
+            /** @example Qatar */
+            home_team: string;
+            /** @example Ecuador */
+            away_team: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T16:00:00Z
+             */
+            scheduled: string;
+            status: components["schemas"]["MatchStatus"];
+            /** @example false */
+            is_test: boolean;
+        };
+        MatchPatch: {
+            /**
+             * @description Override; null inherits the league default. Lower than the slots already placed gives 409.
+             * @example 8
+             */
+            question_max_count?: number | null;
+            /** @example 90 */
+            question_min_interval_seconds?: number | null;
+            question_period_distribution?: components["schemas"]["PeriodDistributionInput"];
+            /** @example 20 */
+            question_points?: number | null;
+            /** @example 45 */
+            answer_window_seconds?: number | null;
+            /** @example 1 */
+            question_probability?: number | null;
+            question_definition_allowlist?: components["schemas"]["NullableUuidList"];
+            match_question_definition_allowlist?: components["schemas"]["NullableUuidList"];
+            /** @example true */
+            auto_dispatch_listener?: boolean;
+            /** @example false */
+            is_test?: boolean;
+            /**
+             * Format: uuid
+             * @description Whole-match sponsor; null removes it.
+             * @example 9b2f8f3e-4c1a-4d5b-8e6f-7a8b9c0d1e2f
+             */
+            sponsor_brand_id?: string | null;
+        };
+        MatchFollow: {
+            /**
+             * Format: uuid
+             * @example 7d444840-9dc0-11d1-b245-5ffdce74fad2
+             */
+            match_id: string;
+            /**
+             * Format: uuid
+             * @example 3f1b2c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            user_id: string;
+            /**
+             * @description false for a spent row (unfollowed after the match started) or a deleted follow.
+             * @example true
+             */
+            following: boolean;
+            /**
+             * @description Whether this follow used a daily slot (false for test matches and unrestricted users).
+             * @example true
+             */
+            counts_toward_quota: boolean;
+            /**
+             * Format: date
+             * @description The day (in the user's time zone) whose quota the follow used.
+             * @example 2026-11-20
+             */
+            quota_day: string | null;
+            /**
+             * @description Unfollow only; the follow was deleted and its slot returned.
+             * @example false
+             */
+            refunded: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T15:00:00Z
+             */
+            followed_at: string;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            unfollowed_at: string | null;
+            /**
+             * @description Daily slots left today; null when unrestricted.
+             * @example 2
+             */
+            follows_remaining_today: number | null;
+        };
+        /**
+         * @description `open` (answerable until `closes_at`), `locked` (Match questions after kick-off, awaiting the result), `resolved`, `voided` (could not resolve; scores nothing), `revoked` (withdrawn by stop-listener; scores nothing).
+         * @example resolved
+         * @enum {string}
+         */
+        IssuanceStatus: "open" | "locked" | "resolved" | "voided" | "revoked";
+        QuestionIssuance: {
+            /**
+             * Format: uuid
+             * @example 8f9e0d1c-2b3a-4c5d-8e7f-6a5b4c3d2e1f
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 7d444840-9dc0-11d1-b245-5ffdce74fad2
+             */
+            match_id: string;
+            /**
+             * @example in_game
+             * @enum {string}
+             */
+            kind: "in_game" | "match";
+            /**
+             * Format: uuid
+             * @description Null when the definition has since been deleted.
+             * @example 2c5e7a90-1b3d-4f6a-8c2e-9d0f1a2b3c4d
+             */
+            definition_id: string | null;
+            /** @example Next goal */
+            definition_name: string;
+            /**
+             * Format: uuid
+             * @example null
+             */
+            group_id: string | null;
+            /**
+             * @description 1-based number among the match's regular questions; null for pivotal moments and Match questions.
+             * @example 3
+             */
+            question_number: number | null;
+            /** @example false */
+            is_pivotal_moment: boolean;
+            status: components["schemas"]["IssuanceStatus"];
+            /** @example Team A 1-0 Team B. Who scores next? */
+            question_text: string;
+            /**
+             * @example [
+             *       {
+             *         "identifier": "home",
+             *         "label": "Team A"
+             *       },
+             *       {
+             *         "identifier": "away",
+             *         "label": "Team B"
+             *       },
+             *       {
+             *         "identifier": "none",
+             *         "label": "No more goals"
+             *       }
+             *     ]
+             */
+            choices: components["schemas"]["RenderedChoice"][];
+            /**
+             * @description Snapshot of `issuance_state_extract` at issue.
+             * @example {
+             *       "score_at_issue": {
+             *         "home": 1,
+             *         "away": 0
+             *       }
+             *     }
+             */
+            state: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Provider event id of the triggering event.
+             * @example metrica-g1-1021
+             */
+            trigger_event_id: string | null;
+            /** @example 2 */
+            period: string | null;
+            /** @example 3127 */
+            clock_seconds: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T19:52:08Z
+             */
+            issued_at: string;
+            /**
+             * Format: date-time
+             * @description End of the answer window (Match questions: kick-off).
+             * @example 2026-11-20T19:53:08Z
+             */
+            closes_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T20:10:00Z
+             */
+            resolved_at: string | null;
+            /** @example away */
+            correct_answer_identifier: string | null;
+            /**
+             * @description Points for a correct answer, fixed at issue.
+             * @example 10
+             */
+            points: number;
+            /** @example 152 */
+            answer_count: number;
+            sponsor_brand: components["schemas"]["NullableBrandSummary"];
+            match_sponsor_brand: components["schemas"]["NullableBrandSummary"];
+        };
+        IssuanceDenial: {
+            /**
+             * Format: uuid
+             * @example 0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 7d444840-9dc0-11d1-b245-5ffdce74fad2
+             */
+            match_id: string;
+            /**
+             * Format: uuid
+             * @example 5b0c5f0e-8d7a-4e3b-9c1d-2e3f4a5b6c7d
+             */
+            listener_id: string | null;
+            /**
+             * Format: uuid
+             * @example 2c5e7a90-1b3d-4f6a-8c2e-9d0f1a2b3c4d
+             */
+            definition_id: string | null;
+            /** @example Shot after a corner */
+            definition_name: string;
+            /**
+             * @description Id of the first closed gate.
+             * @example min_interval
+             */
+            failed_step: string;
+            /** @example 40 s since the last question in lane default (minimum 120 s) */
+            detail: string;
+            /** @example metrica-g1-0412 */
+            trigger_event_id: string;
+            /** @example corner */
+            trigger_event_type: string;
+            /** @example 1 */
+            period: string | null;
+            /** @example 1204 */
+            clock_seconds: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T19:20:05Z
+             */
+            created_at: string;
+        };
+        TimelinePoint: {
+            /** @example 1021 */
+            seq: number;
+            /** @example metrica-g1-1021 */
+            provider_event_id: string;
+            /** @example shot */
+            type: string;
+            /** @example 2 */
+            period: string | null;
+            /** @example 3127 */
+            clock_seconds: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T19:52:07Z
+             */
+            occurred_at: string;
+            /**
+             * @example home
+             * @enum {string|null}
+             */
+            team: "home" | "away" | null;
+            score: {
+                /** @example 1 */
+                home: number;
+                /** @example 0 */
+                away: number;
+            };
+            /** @example true */
+            final: boolean;
+        };
+        TimelineMarker: {
+            /**
+             * @example issued
+             * @enum {string}
+             */
+            kind: "issued" | "resolved" | "voided" | "revoked";
+            /**
+             * Format: uuid
+             * @example 8f9e0d1c-2b3a-4c5d-8e7f-6a5b4c3d2e1f
+             */
+            question_issuance_id: string;
+            /**
+             * Format: uuid
+             * @example 2c5e7a90-1b3d-4f6a-8c2e-9d0f1a2b3c4d
+             */
+            definition_id: string | null;
+            /** @example Next goal */
+            definition_name: string;
+            /** @example Team A 1-0 Team B. Who scores next? */
+            question_text: string;
+            /**
+             * @description Feed position of the event that caused the marker (null when not caused by an event).
+             * @example 1021
+             */
+            seq: number | null;
+            /** @example 2 */
+            period: string | null;
+            /** @example 3127 */
+            clock_seconds: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T19:52:08Z
+             */
+            at: string;
+            /** @example null */
+            correct_answer_identifier: string | null;
+        };
+        EventTimeline: {
+            /**
+             * Format: uuid
+             * @example 7d444840-9dc0-11d1-b245-5ffdce74fad2
+             */
+            match_id: string;
+            /** @example Team A */
+            home_team: string;
+            /** @example Team B */
+            away_team: string;
+            points: components["schemas"]["TimelinePoint"][];
+            markers: components["schemas"]["TimelineMarker"][];
+        };
+        StartListenerRequest: {
+            /**
+             * @description Replay speed factor (1 is real time).
+             * @default 10
+             * @example 10
+             */
+            speed: number;
+        };
+        /**
+         * @description `queued` (waiting for a process), `running` (claimed, lease renewed by heartbeat), `stopped` (by an operator), `completed` (feed ended with the match), `failed` (see `error`).
+         * @example running
+         * @enum {string}
+         */
+        ListenerStatus: "queued" | "running" | "stopped" | "completed" | "failed";
+        MatchListener: {
+            /**
+             * Format: uuid
+             * @example 5b0c5f0e-8d7a-4e3b-9c1d-2e3f4a5b6c7d
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 7d444840-9dc0-11d1-b245-5ffdce74fad2
+             */
+            match_id: string;
+            status: components["schemas"]["ListenerStatus"];
+            /**
+             * @description `feed`: the provider's live push feed; `replay`: recorded events at `speed`.
+             * @example replay
+             * @enum {string}
+             */
+            source: "feed" | "replay";
+            /** @example 10 */
+            speed: number | null;
+            /**
+             * @description Process that runs it (host:pid).
+             * @example host-1:4242
+             */
+            claimed_by: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T19:52:30Z
+             */
+            lease_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T19:52:15Z
+             */
+            heartbeat_at: string | null;
+            /** @example 1021 */
+            events_consumed: number;
+            /** @example 6 */
+            issued_count: number;
+            /** @example 14 */
+            denied_count: number;
+            /** @example 5 */
+            resolved_count: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T19:52:07Z
+             */
+            last_event_at: string | null;
+            /** @example null */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T19:00:00Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T19:00:01Z
+             */
+            started_at: string | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            finished_at: string | null;
+        };
+        StopListenerResult: {
+            /**
+             * Format: uuid
+             * @example 7d444840-9dc0-11d1-b245-5ffdce74fad2
+             */
+            match_id: string;
+            /**
+             * @example [
+             *       "5b0c5f0e-8d7a-4e3b-9c1d-2e3f4a5b6c7d"
+             *     ]
+             */
+            stopped_listener_ids: string[];
+            /** @example 1 */
+            revoked_issuance_count: number;
+        };
+        MatchListenerGroup: {
+            match: components["schemas"]["MatchRef"];
+            listeners: components["schemas"]["MatchListener"][];
+        };
+        ListenerLogLine: {
+            /** @example 1 */
+            line_no: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T19:00:01Z
+             */
+            at: string;
+            /**
+             * @example info
+             * @enum {string}
+             */
+            level: "debug" | "info" | "warn" | "error";
+            /** @example claimed by host-1:4242 */
+            message: string;
+        };
+        ListenerLog: {
+            /**
+             * Format: uuid
+             * @example 5b0c5f0e-8d7a-4e3b-9c1d-2e3f4a5b6c7d
+             */
+            listener_id: string;
+            lines: components["schemas"]["ListenerLogLine"][];
+            /**
+             * @description Number of the last line returned (pass it as `after` to poll); 0 when none.
+             * @example 1
+             */
+            last_line_no: number;
+        };
+        EventRecording: {
+            /**
+             * Format: uuid
+             * @example 5b0c5f0e-8d7a-4e3b-9c1d-2e3f4a5b6c7d
+             */
+            listener_id: string;
+            /**
+             * Format: uuid
+             * @example 7d444840-9dc0-11d1-b245-5ffdce74fad2
+             */
+            match_id: string;
+            /** @example 1 */
+            event_count: number;
+            events: components["schemas"]["FeedEvent"][];
+        };
+        PushMessageTemplates: {
+            /**
+             * @description Liquid over `{question, match, user}` (resolution adds `result`).
+             * @example {{ match.home_team }} vs {{ match.away_team }}
+             */
+            title_template: string;
+            /** @example {{ question.text }} */
+            body_template: string;
+        };
+        /**
+         * @description Gates and templates. A notification goes to a user's devices when
+         *     `enabled`, the event's section is enabled, the user's own flag
+         *     (`notify_on_issuance` / `notify_on_resolve`) is on, the match is
+         *     followed and the per-match cap is not reached. Issuance: only when at
+         *     least `min_seconds_remaining` of the answer window is left, and only
+         *     pivotal moments when `pivotal_only`. Resolution: only to users who
+         *     answered when `only_answered`.
+         */
+        PushSettingsValues: {
+            /** @example true */
+            enabled: boolean;
+            /** @example 20 */
+            max_per_user_per_match: number;
+            issuance: {
+                /** @example true */
+                enabled: boolean;
+                /** @example false */
+                pivotal_only: boolean;
+                /** @example 10 */
+                min_seconds_remaining: number;
+                templates: components["schemas"]["PushMessageTemplates"];
+            };
+            resolution: {
+                /** @example true */
+                enabled: boolean;
+                /** @example true */
+                only_answered: boolean;
+                templates: components["schemas"]["PushMessageTemplates"];
+            };
+        };
+        /** @description Any subset of `PushSettingsValues`, nested objects included. */
+        PushSettingsPatch: {
+            /** @example true */
+            enabled?: boolean;
+            /** @example 10 */
+            max_per_user_per_match?: number;
+            issuance?: {
+                /** @example true */
+                enabled?: boolean;
+                /** @example true */
+                pivotal_only?: boolean;
+                /** @example 15 */
+                min_seconds_remaining?: number;
+                templates?: {
+                    /** @example New question */
+                    title_template?: string;
+                    /** @example {{ question.text }} */
+                    body_template?: string;
+                };
+            };
+            resolution?: {
+                /** @example true */
+                enabled?: boolean;
+                /** @example true */
+                only_answered?: boolean;
+                templates?: {
+                    /** @example Question resolved */
+                    title_template?: string;
+                    /** @example {% if result.correct %}Correct! +{{ result.points }}{% else %}Not this time{% endif %} */
+                    body_template?: string;
+                };
+            };
+        };
+        PushSettings: {
+            stored_settings: components["schemas"]["PushSettingsValues"];
+            defaults: components["schemas"]["PushSettingsValues"];
+            /**
+             * @description Whether the stored settings equal the code defaults.
+             * @example true
+             */
+            is_default: boolean;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            updated_at: string | null;
+            /**
+             * Format: uuid
+             * @example null
+             */
+            updated_by_user_id: string | null;
+        };
+        PushDeliveryAttempt: {
+            /**
+             * Format: uuid
+             * @example 4d5e6f70-8192-4a3b-9c4d-5e6f708192a3
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 3f1b2c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            user_id: string;
+            /** @example pixel-8-7f3a */
+            device_id: string | null;
+            /** @example web */
+            platform: string | null;
+            /**
+             * @description Delivery provider (`webpush`, `log`).
+             * @example webpush
+             */
+            provider: string;
+            /**
+             * @example issuance
+             * @enum {string}
+             */
+            event: "issuance" | "resolution";
+            /**
+             * Format: uuid
+             * @example 8f9e0d1c-2b3a-4c5d-8e7f-6a5b4c3d2e1f
+             */
+            question_issuance_id: string | null;
+            /**
+             * @description `skipped`: a gate held it back (see `error`).
+             * @example delivered
+             * @enum {string}
+             */
+            status: "delivered" | "failed" | "skipped";
+            /**
+             * @description HTTP status from the push service.
+             * @example 201
+             */
+            status_code: number | null;
+            /** @example null */
+            error: string | null;
+            /** @example Team A vs Team B */
+            title: string;
+            /** @example Who scores next? */
+            body: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T19:52:09Z
+             */
+            created_at: string;
+        };
+        OpenQuestion: {
+            /**
+             * Format: uuid
+             * @example 8f9e0d1c-2b3a-4c5d-8e7f-6a5b4c3d2e1f
+             */
+            question_issuance_id: string;
+            /**
+             * @example in_game
+             * @enum {string}
+             */
+            kind: "in_game" | "match";
+            match: components["schemas"]["MatchRef"];
+            /** @example Team A 1-0 Team B. Who scores next? */
+            question_text: string;
+            /**
+             * @example [
+             *       {
+             *         "identifier": "home",
+             *         "label": "Team A"
+             *       },
+             *       {
+             *         "identifier": "away",
+             *         "label": "Team B"
+             *       }
+             *     ]
+             */
+            choices: components["schemas"]["RenderedChoice"][];
+            /** @example false */
+            is_pivotal_moment: boolean;
+            /** @example 10 */
+            points: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T19:52:08Z
+             */
+            issued_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T19:53:08Z
+             */
+            closes_at: string;
+            /**
+             * @description Whole seconds until `closes_at`.
+             * @example 42
+             */
+            seconds_remaining: number;
+            /**
+             * @description The caller's selected choice identifier, if any.
+             * @example null
+             */
+            current_answer: string | null;
+            sponsor_brand: components["schemas"]["NullableBrandSummary"];
+            match_sponsor_brand: components["schemas"]["NullableBrandSummary"];
+        };
+        AnswerRequest: {
+            /**
+             * Format: uuid
+             * @example 8f9e0d1c-2b3a-4c5d-8e7f-6a5b4c3d2e1f
+             */
+            question_issuance_id: string;
+            /** @example home */
+            selected_answer_identifier: string;
+        };
+        QuestionAnswer: {
+            /**
+             * Format: uuid
+             * @example 1a2b3c4d-5e6f-4718-9a0b-1c2d3e4f5a6b
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 8f9e0d1c-2b3a-4c5d-8e7f-6a5b4c3d2e1f
+             */
+            question_issuance_id: string;
+            /** @example home */
+            selected_answer_identifier: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T19:52:20Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T19:52:31Z
+             */
+            updated_at: string;
+        };
+        AnswerHistoryItem: {
+            /**
+             * Format: uuid
+             * @description Subject id for feedback on this answer.
+             * @example 1a2b3c4d-5e6f-4718-9a0b-1c2d3e4f5a6b
+             */
+            answer_id: string;
+            /**
+             * Format: uuid
+             * @example 8f9e0d1c-2b3a-4c5d-8e7f-6a5b4c3d2e1f
+             */
+            question_issuance_id: string;
+            /**
+             * @example in_game
+             * @enum {string}
+             */
+            kind: "in_game" | "match";
+            match: components["schemas"]["MatchRef"];
+            /** @example Team A 1-0 Team B. Who scores next? */
+            question_text: string;
+            /**
+             * @example [
+             *       {
+             *         "identifier": "home",
+             *         "label": "Team A"
+             *       },
+             *       {
+             *         "identifier": "away",
+             *         "label": "Team B"
+             *       }
+             *     ]
+             */
+            choices: components["schemas"]["RenderedChoice"][];
+            /** @example home */
+            selected_answer_identifier: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T19:52:31Z
+             */
+            answered_at: string;
+            issuance_status: components["schemas"]["IssuanceStatus"];
+            /**
+             * @description `pending` until the question resolves; `void` for voided or revoked questions.
+             * @example correct
+             * @enum {string}
+             */
+            outcome: "pending" | "correct" | "incorrect" | "void";
+            /** @example home */
+            correct_answer_identifier: string | null;
+            /** @example 10 */
+            points_awarded: number;
+            /** @example 10 */
+            points_possible: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T20:10:00Z
+             */
+            resolved_at: string | null;
+            sponsor_brand: components["schemas"]["NullableBrandSummary"];
+            match_sponsor_brand: components["schemas"]["NullableBrandSummary"];
+        };
+        FeedbackForm: {
+            subject_types: {
+                /** @example in_game_answer */
+                subject_type: string;
+                /** @example An in-game answer */
+                label: string;
+                /**
+                 * @description The kind of answer-history row the subject is.
+                 * @example in_game
+                 * @enum {string}
+                 */
+                history_kind: "in_game" | "match";
+                topics: {
+                    /** @example wrong_result */
+                    topic: string;
+                    /** @example The result is wrong */
+                    label: string;
+                }[];
+            }[];
+            /** @example 1000 */
+            description_max_length: number;
+        };
+        FeedbackCreate: {
+            /**
+             * @description One of the form's subject types (400 otherwise).
+             * @example in_game_answer
+             */
+            subject_type: string;
+            /**
+             * Format: uuid
+             * @description The caller's answer (`answer_id` of a history row).
+             * @example 1a2b3c4d-5e6f-4718-9a0b-1c2d3e4f5a6b
+             */
+            subject_id: string;
+            /**
+             * @description One of the subject type's topics (400 otherwise).
+             * @example wrong_result
+             */
+            topic: string;
+            /**
+             * @description At most `description_max_length` characters (400 otherwise).
+             * @example The second goal came from a corner, not a free kick.
+             */
+            description?: string | null;
+        };
+        Feedback: {
+            /**
+             * Format: uuid
+             * @example 0b7e3c9a-1f2d-4e5a-9b8c-7d6e5f4a3b2c
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 3f1b2c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            user_id: string;
+            /** @example in_game_answer */
+            subject_type: string;
+            /**
+             * Format: uuid
+             * @example 1a2b3c4d-5e6f-4718-9a0b-1c2d3e4f5a6b
+             */
+            subject_id: string;
+            /** @example wrong_result */
+            topic: string;
+            /** @example The second goal came from a corner, not a free kick. */
+            description: string | null;
+            /**
+             * Format: uuid
+             * @example 7d444840-9dc0-11d1-b245-5ffdce74fad2
+             */
+            match_id: string;
+            /**
+             * Format: uuid
+             * @example 8f9e0d1c-2b3a-4c5d-8e7f-6a5b4c3d2e1f
+             */
+            question_issuance_id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T20:15:00Z
+             */
+            created_at: string;
+        };
+        FeedbackList: {
+            feedback: components["schemas"]["Feedback"][];
+            /**
+             * @description Rows matching the filters, before offset and limit.
+             * @example 1
+             */
+            feedback_count: number;
+        };
+    };
+    responses: {
+        /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "unsupported league slug 'xfl'"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Missing, invalid or revoked API key (or bad login credentials). */
+        Unauthorized: {
+            headers: {
+                /** @description Authentication scheme to use. */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "missing or invalid API key"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Authenticated, but not allowed to do this. */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "this operation requires an admin account"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The resource (named in `detail`) does not exist. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "brand not found"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request conflicts with the current state; `detail` says how. */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "a brand named 'Acme' already exists"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too late; the answer window has expired (Match questions are locked at kick-off). */
+        Gone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "the answer window of this question has expired"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is over the limit. */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "request body exceeds the limit of 1048576 bytes"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request does not match the contract (including malformed JSON). */
+        ValidationFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ValidationError"];
+            };
+        };
+        /** @description Object storage is not configured, so logos cannot be stored or removed. */
+        ServiceUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "logo storage is not configured (set S3_BUCKET)"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: {
+        /** @description Brand id. */
+        BrandId: string;
+        /** @description Definition id. */
+        DefinitionId: string;
+        /** @description Restrict the inspection to this definition (404 when it is not a definition of the league and kind). */
+        DefinitionIdQuery: string;
+        /** @description Question group id. */
+        GroupId: string;
+        /** @description League id (UUID) or slug. */
+        LeagueId: string;
+        /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+        MatchId: string;
+        /** @description Listener id. */
+        ListenerId: string;
+        /** @description User id. */
+        UserId: string;
+        /**
+         * @description League slug. A slug the service does not support (see
+         *     `GET /api/leagues`) gives 400 naming it; a supported league that is
+         *     missing from this database gives 404.
+         */
+        LeagueSlugRequired: string;
+        /** @description League slug; an unsupported slug gives 400 naming it. */
+        LeagueSlugOptional: string;
+        /** @description In-game definitions: also list archived ones. Match question definitions: also list inactive ones. */
+        IncludeInactive: boolean;
+        /** @description Case-insensitive substring of the name or the id. */
+        DefinitionSearch: string;
+        /** @description Created at or after (inclusive); give with `created_to`. */
+        CreatedFrom: string;
+        /** @description Created before (exclusive); give with `created_from`. */
+        CreatedTo: string;
+        /** @description Updated at or after (inclusive); give with `updated_to`. */
+        UpdatedFrom: string;
+        /** @description Updated before (exclusive); give with `updated_from`. */
+        UpdatedTo: string;
+        /** @description Only report what the import would do (default). `false` applies it. */
+        DryRun: boolean;
+        /** @description Which definitions to inspect. */
+        QuestionKind: "in_game" | "match";
+        /** @description Maximum number of rows (1 to 500). */
+        Limit: number;
+        /** @description Rows to skip. */
+        Offset: number;
+        /** @description Sort direction. */
+        SortDir: "asc" | "desc";
+        /** @description Maximum number of answers, not counting locked pending Match answers (which are always listed first). Without it, every answer. */
+        HistoryLimit: number;
+        /** @description Only answers on this match (internal `Match.id`). */
+        HistoryMatchId: string;
+    };
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    registerUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterRequest"];
+            };
+        };
+        responses: {
+            /** @description Account created; the key is shown once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Token"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    loginUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginRequest"];
+            };
+        };
+        responses: {
+            /** @description Logged in; the new key is shown once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Token"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    logoutUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key is revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createAdminApiSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description CSRF token of the admin session (rendered into the UI's pages). */
+                "X-CSRF-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A Bearer key for the signed-in admin. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Token"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listBrands: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive search over name, colors, logo filename and id. */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Brands ordered by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Brand"][];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    createBrand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["BrandCreateForm"];
+            };
+        };
+        responses: {
+            /** @description Brand created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Brand"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBrand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Brand id. */
+                brand_id: components["parameters"]["BrandId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The brand. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Brand"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteBrand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Brand id. */
+                brand_id: components["parameters"]["BrandId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateBrand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Brand id. */
+                brand_id: components["parameters"]["BrandId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["BrandUpdateForm"];
+            };
+        };
+        responses: {
+            /** @description The updated brand. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Brand"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listBrandQuestionSponsorships: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Matches to list slots for; repeat the parameter for several. `match_ids=` alone means an empty list.
+                 * @example [
+                 *       "7d444840-9dc0-11d1-b245-5ffdce74fad2"
+                 *     ]
+                 */
+                match_ids?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description Brand id. */
+                brand_id: components["parameters"]["BrandId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sponsorship slots. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionSponsorship"][];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    assignBrandQuestionSponsorships: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Brand id. */
+                brand_id: components["parameters"]["BrandId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuestionSponsorshipAssignment"];
+            };
+        };
+        responses: {
+            /** @description The slots of this brand on each target match after the assignment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionSponsorshipAssignmentResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getQuestionSampleCatalog: {
+        parameters: {
+            query: {
+                /**
+                 * @description League slug. A slug the service does not support (see
+                 *     `GET /api/leagues`) gives 400 naming it; a supported league that is
+                 *     missing from this database gives 404.
+                 */
+                league: components["parameters"]["LeagueSlugRequired"];
+                /** @description Add one sample event per event type. */
+                include_samples?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The league's event catalog. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SampleCatalog"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    previewQuestionDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuestionPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The rendered question. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionPreview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    exportQuestionDefinitions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV file (UTF-8, header row first). */
+            200: {
+                headers: {
+                    /** @description Suggested file name. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    importQuestionDefinitions: {
+        parameters: {
+            query?: {
+                /** @description Only report what the import would do (default). `false` applies it. */
+                dry_run?: components["parameters"]["DryRun"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["CsvImportForm"];
+            };
+        };
+        responses: {
+            /** @description Import preview (dry run) or applied result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description Malformed CSV, over a limit, or refused because a row failed; same shape as the preview. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listQuestionDefinitions: {
+        parameters: {
+            query: {
+                /**
+                 * @description League slug. A slug the service does not support (see
+                 *     `GET /api/leagues`) gives 400 naming it; a supported league that is
+                 *     missing from this database gives 404.
+                 */
+                league: components["parameters"]["LeagueSlugRequired"];
+                /** @description In-game definitions: also list archived ones. Match question definitions: also list inactive ones. */
+                include_inactive?: components["parameters"]["IncludeInactive"];
+                /** @description Case-insensitive substring of the name or the id. */
+                q?: components["parameters"]["DefinitionSearch"];
+                /** @description Only pivotal-moment definitions (true) or only regular ones (false). */
+                is_pivotal_moment?: boolean;
+                /** @description Created at or after (inclusive); give with `created_to`. */
+                created_from?: components["parameters"]["CreatedFrom"];
+                /** @description Created before (exclusive); give with `created_from`. */
+                created_to?: components["parameters"]["CreatedTo"];
+                /** @description Updated at or after (inclusive); give with `updated_to`. */
+                updated_from?: components["parameters"]["UpdatedFrom"];
+                /** @description Updated before (exclusive); give with `updated_from`. */
+                updated_to?: components["parameters"]["UpdatedTo"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Definition summaries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionDefinitionSummary"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    createQuestionDefinition: {
+        parameters: {
+            query: {
+                /**
+                 * @description League slug. A slug the service does not support (see
+                 *     `GET /api/leagues`) gives 400 naming it; a supported league that is
+                 *     missing from this database gives 404.
+                 */
+                league: components["parameters"]["LeagueSlugRequired"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuestionDefinitionInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionDefinition"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getQuestionDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Definition id. */
+                definition_id: components["parameters"]["DefinitionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The definition. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionDefinition"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    replaceQuestionDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Definition id. */
+                definition_id: components["parameters"]["DefinitionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuestionDefinitionInput"];
+            };
+        };
+        responses: {
+            /** @description The replaced definition. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionDefinition"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteQuestionDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Definition id. */
+                definition_id: components["parameters"]["DefinitionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    cloneQuestionDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Definition id. */
+                definition_id: components["parameters"]["DefinitionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CloneRequest"];
+            };
+        };
+        responses: {
+            /** @description The copy. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionDefinition"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    archiveQuestionDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Definition id. */
+                definition_id: components["parameters"]["DefinitionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The definition. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionDefinition"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    activateQuestionDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Definition id. */
+                definition_id: components["parameters"]["DefinitionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The definition. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionDefinition"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    exportMatchQuestionDefinitions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV file (UTF-8, header row first). */
+            200: {
+                headers: {
+                    /** @description Suggested file name. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    importMatchQuestionDefinitions: {
+        parameters: {
+            query?: {
+                /** @description Only report what the import would do (default). `false` applies it. */
+                dry_run?: components["parameters"]["DryRun"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["CsvImportForm"];
+            };
+        };
+        responses: {
+            /** @description Import preview (dry run) or applied result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description Malformed CSV, over a limit, or refused because a row failed; same shape as the preview. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listMatchQuestionDefinitions: {
+        parameters: {
+            query: {
+                /**
+                 * @description League slug. A slug the service does not support (see
+                 *     `GET /api/leagues`) gives 400 naming it; a supported league that is
+                 *     missing from this database gives 404.
+                 */
+                league: components["parameters"]["LeagueSlugRequired"];
+                /** @description In-game definitions: also list archived ones. Match question definitions: also list inactive ones. */
+                include_inactive?: components["parameters"]["IncludeInactive"];
+                /** @description Case-insensitive substring of the name or the id. */
+                q?: components["parameters"]["DefinitionSearch"];
+                /** @description Created at or after (inclusive); give with `created_to`. */
+                created_from?: components["parameters"]["CreatedFrom"];
+                /** @description Created before (exclusive); give with `created_from`. */
+                created_to?: components["parameters"]["CreatedTo"];
+                /** @description Updated at or after (inclusive); give with `updated_to`. */
+                updated_from?: components["parameters"]["UpdatedFrom"];
+                /** @description Updated before (exclusive); give with `updated_from`. */
+                updated_to?: components["parameters"]["UpdatedTo"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Definitions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchQuestionDefinition"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    createMatchQuestionDefinition: {
+        parameters: {
+            query: {
+                /**
+                 * @description League slug. A slug the service does not support (see
+                 *     `GET /api/leagues`) gives 400 naming it; a supported league that is
+                 *     missing from this database gives 404.
+                 */
+                league: components["parameters"]["LeagueSlugRequired"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatchQuestionDefinitionInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchQuestionDefinition"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getMatchQuestionDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Definition id. */
+                definition_id: components["parameters"]["DefinitionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The definition. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchQuestionDefinition"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    replaceMatchQuestionDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Definition id. */
+                definition_id: components["parameters"]["DefinitionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatchQuestionDefinitionInput"];
+            };
+        };
+        responses: {
+            /** @description The replaced definition. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchQuestionDefinition"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteMatchQuestionDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Definition id. */
+                definition_id: components["parameters"]["DefinitionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    cloneMatchQuestionDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Definition id. */
+                definition_id: components["parameters"]["DefinitionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CloneRequest"];
+            };
+        };
+        responses: {
+            /** @description The copy. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchQuestionDefinition"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    archiveMatchQuestionDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Definition id. */
+                definition_id: components["parameters"]["DefinitionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The definition. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchQuestionDefinition"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    activateMatchQuestionDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Definition id. */
+                definition_id: components["parameters"]["DefinitionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The definition. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchQuestionDefinition"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listQuestionGroups: {
+        parameters: {
+            query: {
+                /**
+                 * @description League slug. A slug the service does not support (see
+                 *     `GET /api/leagues`) gives 400 naming it; a supported league that is
+                 *     missing from this database gives 404.
+                 */
+                league: components["parameters"]["LeagueSlugRequired"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionGroup"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    createQuestionGroup: {
+        parameters: {
+            query: {
+                /**
+                 * @description League slug. A slug the service does not support (see
+                 *     `GET /api/leagues`) gives 400 naming it; a supported league that is
+                 *     missing from this database gives 404.
+                 */
+                league: components["parameters"]["LeagueSlugRequired"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuestionGroupCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    exportQuestionGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV file (UTF-8, header row first). */
+            200: {
+                headers: {
+                    /** @description Suggested file name. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getQuestionGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Question group id. */
+                group_id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionGroup"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteQuestionGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Question group id. */
+                group_id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    updateQuestionGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Question group id. */
+                group_id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuestionGroupPatch"];
+            };
+        };
+        responses: {
+            /** @description The updated group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listLeagues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Leagues. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["League"][];
+                };
+            };
+        };
+    };
+    getLeague: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description League id (UUID) or slug. */
+                league_id: components["parameters"]["LeagueId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The league. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["League"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    updateLeague: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description League id (UUID) or slug. */
+                league_id: components["parameters"]["LeagueId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaguePatch"];
+            };
+        };
+        responses: {
+            /** @description The updated league. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["League"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getLeagueQuestionInheritance: {
+        parameters: {
+            query?: {
+                /** @description Which definitions to inspect. */
+                kind?: components["parameters"]["QuestionKind"];
+                /** @description Restrict the inspection to this definition (404 when it is not a definition of the league and kind). */
+                definition_id?: components["parameters"]["DefinitionIdQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description League id (UUID) or slug. */
+                league_id: components["parameters"]["LeagueId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inspection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionInheritance"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listMatches: {
+        parameters: {
+            query?: {
+                /** @description League slug; an unsupported slug gives 400 naming it. */
+                league?: components["parameters"]["LeagueSlugOptional"];
+                /** @description Kick-off at or after this instant (UTC). */
+                scheduled_from?: string;
+                /** @description Kick-off before this instant (UTC). */
+                scheduled_to?: string;
+                /** @description One or more statuses (repeat the parameter). */
+                status?: components["schemas"]["MatchStatus"][];
+                /** @description Only test matches (true) or only real ones (false). */
+                is_test?: boolean;
+                /** @description Only matches whose listener events are (true) or are not (false) archived. */
+                listener_events_archived?: boolean;
+                /** @description Only matches the caller follows (true) or does not follow (false). Needs a key. */
+                followed?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Match"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    updateMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatchPatch"];
+            };
+        };
+        responses: {
+            /** @description The match (detail view). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    followMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The follow (created or already present). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchFollow"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    unfollowMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The follow after unfollowing. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchFollow"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listMatchQuestionIssuances: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Issuances. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionIssuance"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getMatchQuestionInheritance: {
+        parameters: {
+            query?: {
+                /** @description Which definitions to inspect. */
+                kind?: components["parameters"]["QuestionKind"];
+                /** @description Restrict the inspection to this definition (404 when it is not a definition of the league and kind). */
+                definition_id?: components["parameters"]["DefinitionIdQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inspection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionInheritance"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listMatchQuestionIssuanceDenials: {
+        parameters: {
+            query?: {
+                /** @description Only denials whose first closed gate has this id. */
+                failed_step?: string;
+                /** @description Maximum number of rows (1 to 500). */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Denials. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuanceDenial"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getMatchEventTimeline: {
+        parameters: {
+            query?: {
+                /** @description Only events of these types (repeat the parameter). */
+                types?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The timeline. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventTimeline"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    cloneMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new test match (detail view). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchDetail"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    startMatchListener: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["StartListenerRequest"];
+            };
+        };
+        responses: {
+            /** @description The queued (or already active) listener. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchListener"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    stopMatchListener: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was stopped. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StopListenerResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listMatchListeners: {
+        parameters: {
+            query: {
+                /**
+                 * @description League slug. A slug the service does not support (see
+                 *     `GET /api/leagues`) gives 400 naming it; a supported league that is
+                 *     missing from this database gives 404.
+                 */
+                league: components["parameters"]["LeagueSlugRequired"];
+                /** @description Kick-off at or after this instant (UTC). */
+                scheduled_from?: string;
+                /** @description Kick-off before this instant (UTC). */
+                scheduled_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matches with their listeners. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchListenerGroup"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getMatchListenerLog: {
+        parameters: {
+            query?: {
+                /** @description Only lines after this line number. */
+                after?: number;
+                /** @description Maximum number of lines. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Listener id. */
+                listener_id: components["parameters"]["ListenerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Log lines. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListenerLog"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    downloadMatchListenerLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Listener id. */
+                listener_id: components["parameters"]["ListenerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole log as a text file, one line per entry. */
+            200: {
+                headers: {
+                    /** @description Suggested file name. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    downloadMatchListenerEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Listener id. */
+                listener_id: components["parameters"]["ListenerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recording. */
+            200: {
+                headers: {
+                    /** @description Suggested file name. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventRecording"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getCurrentUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    updateCurrentUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserSelfPatch"];
+            };
+        };
+        responses: {
+            /** @description The updated profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getCurrentUserPoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Points. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserPoints"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    registerCurrentUserDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceRegistration"];
+            };
+        };
+        responses: {
+            /** @description Device refreshed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Device"];
+                };
+            };
+            /** @description Device registered. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Device"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteCurrentUserDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client-chosen device id used at registration. */
+                device_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The device is not registered (any more). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive search over username, email, names and id. */
+                q?: string;
+                /** @description Only admins (true) or only non-admins (false). */
+                is_admin?: boolean;
+                /** @description Only active (true) or only deactivated (false) accounts. */
+                is_active?: boolean;
+                /** @description Only users currently following this match. */
+                followed_match_id?: string;
+                /** @description Sort key. */
+                sort_by?: "created_at" | "username" | "email" | "last_login_at";
+                /** @description Sort direction. */
+                sort_dir?: components["parameters"]["SortDir"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+                /** @description Maximum number of rows (1 to 500). */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    createUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deactivateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deactivated. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserAdminPatch"];
+            };
+        };
+        responses: {
+            /** @description The updated user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getUserPoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Points. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserPoints"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listUserQuestionAnswers: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of answers, not counting locked pending Match answers (which are always listed first). Without it, every answer. */
+                limit?: components["parameters"]["HistoryLimit"];
+                /** @description Only answers on this match (internal `Match.id`). */
+                match_id?: components["parameters"]["HistoryMatchId"];
+            };
+            header?: never;
+            path: {
+                /** @description User id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Answer history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnswerHistoryItem"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getPushSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    updatePushSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PushSettingsPatch"];
+            };
+        };
+        responses: {
+            /** @description The settings after the update. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    resetPushSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings after the reset (equal to the defaults). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listPushDeliveryAttempts: {
+        parameters: {
+            query?: {
+                /** @description Attempts for this user. */
+                user_id?: string;
+                /** @description Attempts for the user with this email. */
+                email?: string;
+                /** @description Maximum number of rows (1 to 500). */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Attempts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushDeliveryAttempt"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listOpenQuestions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Open questions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenQuestion"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    listQuestionAnswers: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of answers, not counting locked pending Match answers (which are always listed first). Without it, every answer. */
+                limit?: components["parameters"]["HistoryLimit"];
+                /** @description Only answers on this match (internal `Match.id`). */
+                match_id?: components["parameters"]["HistoryMatchId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Answer history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnswerHistoryItem"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    upsertQuestionAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerRequest"];
+            };
+        };
+        responses: {
+            /** @description Answer replaced. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionAnswer"];
+                };
+            };
+            /** @description Answer created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getUserFeedbackForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Subject types, topics per type and the description limit. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedbackForm"];
+                };
+            };
+        };
+    };
+    listUserFeedback: {
+        parameters: {
+            query?: {
+                /** @description Admin only; rows of this user. */
+                user_id?: string;
+                /** @description Rows about answers on this match. */
+                match_id?: string;
+                /** @description Created at or after (inclusive); give with `created_to`. */
+                created_from?: components["parameters"]["CreatedFrom"];
+                /** @description Created before (exclusive); give with `created_from`. */
+                created_to?: components["parameters"]["CreatedTo"];
+                /** @description Rows of this subject type. */
+                subject_type?: string;
+                /** @description Rows of this topic. */
+                topic?: string;
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+                /** @description Maximum number of rows (1 to 500). */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of feedback. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedbackList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    createUserFeedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeedbackCreate"];
+            };
+        };
+        responses: {
+            /** @description Filed. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Feedback"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getUserFeedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Feedback id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Feedback"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+}

@@ -1,0 +1,100 @@
+/** Environment -> typed configuration, validated once at start with errors that say what to fix. */
+import path from 'node:path';
+
+export type AppEnv = 'main' | 'staging' | 'development' | 'test';
+
+export interface S3Config {
+  bucket: string;
+  region: string;
+  endpoint: string | undefined;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  publicBaseUrl: string | undefined;
+  forcePathStyle: boolean;
+}
+
+export interface Config {
+  host: string;
+  port: number;
+  databaseUrl: string | undefined;
+  /** PGlite data directory (unused when databaseUrl is set); null means in memory. */
+  dataDir: string | null;
+  appEnv: AppEnv;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Seed demo data (brands, users, matches) into an empty database at start. */
+  demoData: boolean;
+  /** Largest JSON request body, bytes. */
+  jsonBodyLimitBytes: number;
+  s3: S3Config | null;
+  /** Trust X-Forwarded-* from a proxy in front (for Secure cookies, client IPs). */
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {}
+
+const APP_ENVS: AppEnv[] = ['main', 'staging', 'development', 'test'];
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+
+function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got '${raw}'`);
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got '${raw}'`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const appEnv = (env.APP_ENV || 'development') as AppEnv;
+  if (!APP_ENVS.includes(appEnv)) throw new ConfigError(`APP_ENV must be one of ${APP_ENVS.join(', ')}, got '${env.APP_ENV}'`);
+  const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got '${env.LOG_LEVEL}'`);
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError(`DATABASE_URL must be a postgres:// URL, got '${databaseUrl.slice(0, 20)}...'; unset it to use the embedded database`);
+  }
+  const dataDirRaw = env.DATA_DIR ?? '.data';
+  const dataDir = dataDirRaw === ':memory:' ? null : path.resolve(dataDirRaw);
+
+  let s3: S3Config | null = null;
+  if (env.S3_BUCKET) {
+    const endpoint = env.S3_ENDPOINT || undefined;
+    if (endpoint && !/^https?:\/\//.test(endpoint)) throw new ConfigError(`S3_ENDPOINT must be an http(s) URL, got '${endpoint}'`);
+    const publicBaseUrl = env.S3_PUBLIC_BASE_URL || undefined;
+    if (publicBaseUrl && !/^https?:\/\//.test(publicBaseUrl)) {
+      throw new ConfigError(`S3_PUBLIC_BASE_URL must be an http(s) URL, got '${publicBaseUrl}'`);
+    }
+    if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+      throw new ConfigError('set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (to use the default AWS credential chain)');
+    }
+    s3 = {
+      bucket: env.S3_BUCKET,
+      region: env.S3_REGION || 'us-east-1',
+      endpoint,
+      accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+      publicBaseUrl,
+      forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', Boolean(endpoint)),
+    };
+  }
+
+  return {
+    host: env.HOST || '127.0.0.1',
+    port: int(env, 'PORT', 8000, 0, 65535),
+    databaseUrl,
+    dataDir,
+    appEnv,
+    logLevel,
+    demoData: bool(env, 'DEMO_DATA', appEnv !== 'main' && appEnv !== 'test'),
+    jsonBodyLimitBytes: int(env, 'JSON_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    s3,
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+  };
+}

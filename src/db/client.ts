@@ -1,0 +1,198 @@
+/**
+ * Database connection: PostgreSQL through postgres.js when a URL is given,
+ * otherwise embedded PGlite (a data directory, or memory for tests). The same
+ * drizzle/ migrations run on both.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import * as schema from './schema.js';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** A connection or a transaction: repositories accept either. */
+export type DbOrTx = Db | Tx;
+
+export interface Database {
+  db: Db;
+  kind: 'postgres' | 'pglite';
+  /** Rows of a raw SQL statement, whichever driver runs it. */
+  rows<T = Record<string, unknown>>(query: ReturnType<typeof sql>): Promise<T[]>;
+  close(): Promise<void>;
+  /** The underlying driver client (postgres.js Sql or PGlite), for LISTEN/NOTIFY and tooling. */
+  client: unknown;
+  /** PostgreSQL only: the connection URL (for dedicated connections such as LISTEN or locks). */
+  url?: string;
+}
+
+export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+
+export interface OpenOptions {
+  /** postgres:// URL; when absent PGlite is used. */
+  url?: string | undefined;
+  /** PGlite data directory; null or absent means in memory. */
+  dataDir?: string | null | undefined;
+  /** PGlite only: start from this data-directory dump (a migrated template) instead of an empty database. */
+  loadDataDir?: Blob | undefined;
+  /** postgres.js pool size. */
+  maxConnections?: number;
+  /** Run migrations (default true). */
+  migrate?: boolean;
+}
+
+export class DatabaseError extends Error {}
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  const database = opts.url ? await openPostgres(opts.url, opts.maxConnections ?? 10) : await openPglite(opts.dataDir ?? null, opts.loadDataDir);
+  if (opts.migrate !== false) {
+    try {
+      await runMigrations(database);
+    } catch (err) {
+      await database.close();
+      throw err;
+    }
+  }
+  return database;
+}
+
+async function openPostgres(url: string, max: number): Promise<Database> {
+  const { default: postgres } = await import('postgres');
+  const { drizzle } = await import('drizzle-orm/postgres-js');
+  const client = postgres(url, {
+    max,
+    onnotice: () => {},
+    // timestamptz and friends come back as Date; bigint counts as numbers.
+    types: { bigint: postgres.BigInt },
+    connection: { application_name: 'question-play' },
+  });
+  try {
+    await client`select 1`;
+  } catch (err) {
+    await client.end({ timeout: 1 });
+    throw new DatabaseError(
+      `cannot connect to PostgreSQL at ${redactUrl(url)}: ${(err as Error).message}. Check DATABASE_URL and that the server is running.`,
+    );
+  }
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'postgres',
+    client,
+    url,
+    rows: async <T,>(query: ReturnType<typeof sql>) => (await db.execute(query)) as unknown as T[],
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  let releaseLock = () => {};
+  if (dataDir) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    releaseLock = lockDataDir(dataDir);
+  }
+  let client: InstanceType<typeof PGlite>;
+  try {
+    client = new PGlite({ ...(dataDir ? { dataDir } : {}), ...(loadDataDir ? { loadDataDir } : {}) });
+    await client.waitReady;
+  } catch (err) {
+    releaseLock();
+    throw new DatabaseError(`cannot open the embedded database in ${dataDir ?? 'memory'}: ${(err as Error).message}`);
+  }
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    client,
+    rows: async <T,>(query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as { rows: T[] }).rows,
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        releaseLock();
+      }
+    },
+  };
+}
+
+/**
+ * PGlite takes no lock on its directory, and two processes writing it corrupt
+ * it: hold a lock file with our pid, and refuse when a live process holds it.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const lockPath = path.join(dataDir, 'question-play.lock');
+  const tryCreate = () => {
+    const fd = fs.openSync(lockPath, 'wx');
+    fs.writeSync(fd, String(process.pid));
+    fs.closeSync(fd);
+  };
+  try {
+    tryCreate();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    const pid = Number(fs.readFileSync(lockPath, 'utf8').trim());
+    if (pid && pid !== process.pid && isAlive(pid)) {
+      throw new DatabaseError(
+        `the embedded database in ${dataDir} is in use by process ${pid}. Stop that process, or set DATA_DIR to another directory (or DATABASE_URL to use PostgreSQL).`,
+      );
+    }
+    fs.rmSync(lockPath, { force: true });
+    tryCreate();
+  }
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    try {
+      if (fs.readFileSync(lockPath, 'utf8').trim() === String(process.pid)) fs.rmSync(lockPath, { force: true });
+    } catch {
+      // already gone
+    }
+  };
+  process.once('exit', release);
+  return release;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
+
+/** Runs drizzle/ migrations; on PostgreSQL under an advisory lock so concurrent starts do not race. */
+export async function runMigrations(database: Database): Promise<void> {
+  if (database.kind === 'pglite') {
+    const { migrate } = await import('drizzle-orm/pglite/migrator');
+    await migrate(database.db as never, { migrationsFolder });
+    return;
+  }
+  const { migrate } = await import('drizzle-orm/postgres-js/migrator');
+  const { default: postgres } = await import('postgres');
+  // The lock lives on its own connection: the pool may have a single one, which migrate needs.
+  const lock = postgres(database.url!, { max: 1, onnotice: () => {} });
+  try {
+    await lock`select pg_advisory_lock(4242001)`;
+    await migrate(database.db as never, { migrationsFolder });
+  } finally {
+    await lock`select pg_advisory_unlock(4242001)`.catch(() => {});
+    await lock.end({ timeout: 1 });
+  }
+}

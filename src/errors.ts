@@ -1,0 +1,73 @@
+/**
+ * One error model end to end: services throw AppError with a stable dotted
+ * code, a status and a message; the HTTP layer turns it into the contract's
+ * `{"detail": ...}` body.
+ */
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  readonly code: string;
+  /** Extra body fields beside `detail` (for example the import preview on a refused import). */
+  readonly body: Record<string, unknown> | undefined;
+  readonly issues: ValidationIssue[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    extra: { body?: Record<string, unknown>; issues?: ValidationIssue[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = status;
+    this.code = code;
+    this.body = extra.body;
+    this.issues = extra.issues;
+    this.headers = extra.headers;
+  }
+}
+
+export const badRequest = (code: string, message: string, body?: Record<string, unknown>) =>
+  new AppError(400, code, message, body ? { body } : {});
+export const unauthorized = (message = 'missing or invalid API key', code = 'auth.unauthorized') =>
+  new AppError(401, code, message, { headers: { 'WWW-Authenticate': 'Bearer' } });
+export const forbidden = (message: string, code = 'auth.forbidden') => new AppError(403, code, message);
+export const notFound = (what: string, code = `${what.replace(/\s+/g, '_')}.not_found`) => new AppError(404, code, `${what} not found`);
+export const conflict = (code: string, message: string) => new AppError(409, code, message);
+export const gone = (code: string, message: string) => new AppError(410, code, message);
+export const unavailable = (code: string, message: string) => new AppError(503, code, message);
+export const validationError = (issues: ValidationIssue[]) =>
+  new AppError(422, 'request.invalid', issues.map((i) => i.msg).join('; '), { issues });
+
+/** True when err is a PostgreSQL unique violation (optionally on the named constraint or index). */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  const e = findPgError(err);
+  return !!e && e.code === '23505' && (!constraint || e.constraint === constraint || e.constraint_name === constraint);
+}
+
+export function isForeignKeyViolation(err: unknown): boolean {
+  return findPgError(err)?.code === '23503';
+}
+
+interface PgErrorLike {
+  code?: string;
+  constraint?: string;
+  constraint_name?: string;
+}
+
+function findPgError(err: unknown): PgErrorLike | undefined {
+  // drizzle wraps driver errors in `cause`; postgres.js and PGlite both carry `code`.
+  let cur: unknown = err;
+  for (let i = 0; i < 4 && cur; i++) {
+    const c = cur as PgErrorLike & { cause?: unknown };
+    if (typeof c.code === 'string' && /^[0-9A-Z]{5}$/.test(c.code)) return c;
+    cur = c.cause;
+  }
+  return undefined;
+}

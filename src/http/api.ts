@@ -1,0 +1,140 @@
+/**
+ * openapi-backend wiring: routes by operationId, validates requests with the
+ * generated validators, authenticates, and dispatches to the typed handlers.
+ */
+import type { Request as ExpressRequest } from 'express';
+import { OpenAPIBackend, type Context, type Request as ApiRequest } from 'openapi-backend';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { requestValidators } from '../../generated/request-validators.js';
+import { AppError, forbidden, unauthorized, validationError } from '../errors.js';
+import type { AuthContext } from '../modules/auth/auth.service.js';
+import type { Services } from '../services.js';
+import { contractDocument, isAdminOperation, OperationMatcher, type ContractOperation } from './contract.js';
+import { ajvErrorsToIssues } from './error-mapping.js';
+import type { Handler, HandlerRequest, Handlers, OperationId, UploadedFile } from './handler-types.js';
+import { REQUEST_AJV_OPTIONS } from './validation-formats.js';
+
+/** What the express layer hands to each dispatch beside the request. */
+export interface DispatchContext {
+  req: ExpressRequest;
+  files: UploadedFile[];
+}
+
+/** The pre-matched operation rides on the request object, so openapi-backend does not match again. */
+const MATCHED = Symbol('matchedOperation');
+export type DispatchRequest = ApiRequest & { [MATCHED]?: ContractOperation };
+
+export interface Api {
+  backend: OpenAPIBackend;
+  matcher: OperationMatcher<ContractOperation>;
+  dispatch(request: ApiRequest, operation: ContractOperation, ctx: DispatchContext): Promise<unknown>;
+}
+
+const bearerToken = (header: unknown): string | undefined => {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (typeof value !== 'string') return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(value);
+  return m?.[1];
+};
+
+const decodeParams = (params: Record<string, string>) => {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) {
+    try {
+      out[k] = decodeURIComponent(v);
+    } catch {
+      out[k] = v;
+    }
+  }
+  return out;
+};
+
+export async function createApi({ services, handlers }: { services: Services; handlers: Handlers }): Promise<Api> {
+  const document = structuredClone(contractDocument());
+  const backend = new OpenAPIBackend({
+    definition: document as never,
+    strict: true,
+    // Validators come pre-compiled from generated/; nothing is compiled at start.
+    quick: true,
+    coerceTypes: true,
+    validate: true,
+    ajvOpts: REQUEST_AJV_OPTIONS,
+  });
+
+  backend.register({
+    notFound: () => {
+      throw new AppError(404, 'route.not_found', 'no route matches this request');
+    },
+    methodNotAllowed: () => {
+      throw new AppError(405, 'route.method_not_allowed', 'method not allowed on this route');
+    },
+    validationFail: (c: Context) => {
+      throw validationError(ajvErrorsToIssues((c.validation.errors ?? []) as ErrorObject[]));
+    },
+    unauthorizedHandler: (c: Context) => {
+      if (c.operation.operationId === 'createAdminApiSession') throw unauthorized('no admin session: sign in at /admin/login first', 'admin_session.missing');
+      throw unauthorized();
+    },
+    postSecurityHandler: (c: Context) => {
+      const auth = c.security?.bearerAuth as AuthContext | undefined;
+      if (c.security?.authorized && auth && isAdminOperation(c.operation) && !auth.user.isAdmin) {
+        throw forbidden('this operation requires an admin account');
+      }
+    },
+    notImplemented: (c: Context) => {
+      throw new AppError(501, 'operation.not_implemented', `${c.operation.operationId} is not implemented yet`);
+    },
+  });
+
+  backend.registerSecurityHandler('bearerAuth', async (c: Context) => {
+    const token = bearerToken(c.request.headers.authorization);
+    if (!token) return false;
+    return (await services.auth.authenticate(token)) ?? false;
+  });
+  // The admin UI session (a cookie) is checked by the operation's handler.
+  backend.registerSecurityHandler('adminSession', (c: Context) => Boolean(c.request.cookies?.qp_admin_session));
+
+  await backend.init();
+
+  const operations = backend.router.getOperations() as unknown as ContractOperation[];
+  const declared = Object.values((document as { paths: Record<string, Record<string, unknown>> }).paths).reduce(
+    (n, item) => n + Object.keys(item).filter((m) => ['get', 'put', 'post', 'patch', 'delete'].includes(m)).length,
+    0,
+  );
+  if (operations.length !== declared) throw new Error(`openapi-backend loaded ${operations.length} operations, the contract declares ${declared}`);
+
+  // Pre-compiled validators, so the first request of each operation compiles nothing either.
+  const validators = backend.validator.requestValidators as Record<string, ValidateFunction[] | null>;
+  for (const op of operations) {
+    const fns = (requestValidators as Record<string, ValidateFunction[] | undefined>)[op.operationId];
+    if (!fns) throw new Error(`generated/request-validators.js lacks ${op.operationId}: run npm run generate`);
+    validators[op.operationId] = fns;
+  }
+
+  const matcher = new OperationMatcher(operations);
+  const originalMatch = backend.router.matchOperation.bind(backend.router);
+  backend.router.matchOperation = ((req: DispatchRequest, strict?: boolean) => req[MATCHED] ?? originalMatch(req, strict as true)) as typeof backend.router.matchOperation;
+
+  for (const [operationId, handler] of Object.entries(handlers) as [OperationId, Handler<OperationId>][]) {
+    backend.register(operationId, (c: Context, ctx: DispatchContext) => {
+      const request: HandlerRequest<OperationId> = {
+        operationId,
+        params: decodeParams(c.request.params as Record<string, string>) as never,
+        query: c.request.query as never,
+        body: c.request.requestBody as never,
+        files: ctx.files,
+        auth: (c.security?.bearerAuth as AuthContext | false | undefined) || null,
+        headers: ctx.req.headers,
+        raw: ctx.req,
+      };
+      return handler(request);
+    });
+  }
+
+  return {
+    backend,
+    matcher,
+    dispatch: (request, operation, ctx) => backend.handleRequest({ ...request, [MATCHED]: operation } as DispatchRequest, ctx),
+  };
+}
+

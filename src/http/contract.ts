@@ -1,0 +1,101 @@
+/**
+ * The contract at run time: the generated JSON document and an operation
+ * matcher compiled once at start (openapi-backend's own router filters every
+ * operation and compiles a regular expression per operation on each request).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const generatedDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../generated');
+
+export interface ContractOperation {
+  operationId: string;
+  method: string;
+  path: string;
+  summary?: string;
+  requestBody?: { content: Record<string, { schema?: Record<string, unknown> }>; required?: boolean };
+  [key: string]: unknown;
+}
+
+let cachedDocument: Record<string, unknown> | undefined;
+let cachedText: string | undefined;
+
+/** The contract document (parsed once per process). */
+export function contractDocument(): Record<string, unknown> {
+  if (!cachedDocument) {
+    cachedText = fs.readFileSync(path.join(generatedDir, 'openapi.json'), 'utf8');
+    const { ['x-generated']: _banner, ...doc } = JSON.parse(cachedText) as Record<string, unknown>;
+    cachedDocument = doc;
+    cachedText = JSON.stringify(doc);
+  }
+  return cachedDocument;
+}
+
+/** The contract as the JSON text served at /openapi.json. */
+export function contractJson(): string {
+  contractDocument();
+  return cachedText!;
+}
+
+/** Operations whose summary starts with `[Admin]` need an admin key (interface §5.5). */
+export const isAdminOperation = (op: { summary?: string }) => Boolean(op.summary?.startsWith('[Admin]'));
+
+export type MatchResult<T> = { kind: 'ok'; operation: T } | { kind: 'not-found' } | { kind: 'method-not-allowed'; allowed: string[] };
+
+interface Template<T> {
+  regex: RegExp;
+  literalLength: number;
+  byMethod: Map<string, T>;
+}
+
+/** Matches method + path to an operation with a table built once. */
+export class OperationMatcher<T extends { method: string; path: string }> {
+  private readonly exact = new Map<string, Map<string, T>>();
+  private readonly templates: Template<T>[] = [];
+
+  constructor(operations: T[]) {
+    const templatesByPath = new Map<string, Template<T>>();
+    for (const op of operations) {
+      const method = op.method.toLowerCase();
+      if (!op.path.includes('{')) {
+        const byMethod = this.exact.get(op.path) ?? new Map<string, T>();
+        byMethod.set(method, op);
+        this.exact.set(op.path, byMethod);
+        continue;
+      }
+      let tpl = templatesByPath.get(op.path);
+      if (!tpl) {
+        const pattern = op.path
+          .split(/\{[^}]+\}/)
+          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^/]+');
+        tpl = { regex: new RegExp(`^${pattern}$`), literalLength: op.path.replace(/\{[^}]+\}/g, '').length, byMethod: new Map() };
+        templatesByPath.set(op.path, tpl);
+        this.templates.push(tpl);
+      }
+      tpl.byMethod.set(method, op);
+    }
+    // Most specific first, as openapi-backend orders them.
+    this.templates.sort((a, b) => b.literalLength - a.literalLength);
+  }
+
+  match(method: string, rawPath: string): MatchResult<T> {
+    const m = method.toLowerCase();
+    const p = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
+    const allowed = new Set<string>();
+    const exact = this.exact.get(p);
+    if (exact) {
+      const op = exact.get(m);
+      if (op) return { kind: 'ok', operation: op };
+      for (const k of exact.keys()) allowed.add(k);
+    }
+    for (const tpl of this.templates) {
+      if (!tpl.regex.test(p)) continue;
+      const op = tpl.byMethod.get(m);
+      if (op) return { kind: 'ok', operation: op };
+      for (const k of tpl.byMethod.keys()) allowed.add(k);
+    }
+    return allowed.size ? { kind: 'method-not-allowed', allowed: [...allowed].map((x) => x.toUpperCase()) } : { kind: 'not-found' };
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Every operation of the contract mapped to its handler. `satisfies Handlers`
+ * makes a missing or mistyped handler a compile error; operations of later
+ * issues answer 501 naming themselves (tests count them).
+ */
+import { AppError } from '../errors.js';
+import { authHandlers } from '../modules/auth/auth.handlers.js';
+import { brandHandlers } from '../modules/brands/brands.handlers.js';
+import { leagueHandlers } from '../modules/leagues/leagues.handlers.js';
+import { userHandlers } from '../modules/users/users.handlers.js';
+import type { Services } from '../services.js';
+import type { Handler, Handlers, OperationId } from './handler-types.js';
+
+export const NOT_IMPLEMENTED: unique symbol = Symbol('notImplemented');
+
+function pending<const O extends OperationId>(operationIds: readonly O[]): { [K in O]: Handler<K> } {
+  const out = {} as Record<string, Handler<OperationId>>;
+  for (const id of operationIds) {
+    const handler = async () => {
+      throw new AppError(501, 'operation.not_implemented', `${id} is not implemented yet`);
+    };
+    Object.assign(handler, { [NOT_IMPLEMENTED]: true });
+    out[id] = handler;
+  }
+  return out as unknown as { [K in O]: Handler<K> };
+}
+
+export const isNotImplemented = (handler: unknown) => Boolean((handler as Record<symbol, unknown>)[NOT_IMPLEMENTED]);
+
+export function createHandlers(services: Services): Handlers {
+  return {
+    ...authHandlers(services),
+    ...userHandlers(services),
+    ...leagueHandlers(services),
+    ...brandHandlers(services),
+    ...pending([
+      'createAdminApiSession',
+      'listBrandQuestionSponsorships',
+      'assignBrandQuestionSponsorships',
+      'getQuestionSampleCatalog',
+      'previewQuestionDefinition',
+      'exportQuestionDefinitions',
+      'importQuestionDefinitions',
+      'listQuestionDefinitions',
+      'createQuestionDefinition',
+      'getQuestionDefinition',
+      'replaceQuestionDefinition',
+      'deleteQuestionDefinition',
+      'cloneQuestionDefinition',
+      'archiveQuestionDefinition',
+      'activateQuestionDefinition',
+      'exportMatchQuestionDefinitions',
+      'importMatchQuestionDefinitions',
+      'listMatchQuestionDefinitions',
+      'createMatchQuestionDefinition',
+      'getMatchQuestionDefinition',
+      'replaceMatchQuestionDefinition',
+      'deleteMatchQuestionDefinition',
+      'cloneMatchQuestionDefinition',
+      'archiveMatchQuestionDefinition',
+      'activateMatchQuestionDefinition',
+      'listQuestionGroups',
+      'createQuestionGroup',
+      'exportQuestionGroups',
+      'getQuestionGroup',
+      'updateQuestionGroup',
+      'deleteQuestionGroup',
+      'getLeagueQuestionInheritance',
+      'listMatches',
+      'followMatch',
+      'unfollowMatch',
+      'listMatchQuestionIssuances',
+      'getMatchQuestionInheritance',
+      'listMatchQuestionIssuanceDenials',
+      'getMatchEventTimeline',
+      'updateMatch',
+      'deleteMatch',
+      'cloneMatch',
+      'startMatchListener',
+      'stopMatchListener',
+      'listMatchListeners',
+      'getMatchListenerLog',
+      'downloadMatchListenerLog',
+      'downloadMatchListenerEvents',
+      'getCurrentUserPoints',
+      'registerCurrentUserDevice',
+      'deleteCurrentUserDevice',
+      'getUserPoints',
+      'listUserQuestionAnswers',
+      'getPushSettings',
+      'updatePushSettings',
+      'resetPushSettings',
+      'listPushDeliveryAttempts',
+      'listOpenQuestions',
+      'upsertQuestionAnswer',
+      'listQuestionAnswers',
+      'getUserFeedbackForm',
+      'createUserFeedback',
+      'listUserFeedback',
+      'getUserFeedback',
+    ]),
+  } satisfies Handlers;
+}

@@ -1,0 +1,57 @@
+/**
+ * JSON Schema formats the contract uses, shared by the code generator (which
+ * compiles the validators) and the generated standalone validators (which
+ * call the function-based ones at run time).
+ */
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+import type { Format } from 'ajv';
+
+/**
+ * Ajv options of request validation: openapi-backend's own (`strict: false`)
+ * plus every error at once (not only the first) and the contract's defaults
+ * filled in. The generator compiles the request validators with these.
+ */
+export const REQUEST_AJV_OPTIONS = { strict: false, allErrors: true, useDefaults: true } as const;
+
+const bitRange = (bits: number) => {
+  const max = 2 ** (bits - 1);
+  return (value: number) => value >= -max && value < max;
+};
+
+const zoneCache = new Map<string, boolean>();
+
+/** True for an IANA time zone name the runtime knows (and for the blank string, which means UTC). */
+export function isIanaTimezone(value: string): boolean {
+  if (value === '') return true;
+  let known = zoneCache.get(value);
+  if (known === undefined) {
+    try {
+      // Intl throws RangeError for names it does not know; it also accepts
+      // offsets like "+01:00", which are not zone names.
+      new Intl.DateTimeFormat('en-US', { timeZone: value });
+      known = /^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(value);
+    } catch {
+      known = false;
+    }
+    if (zoneCache.size < 2000) zoneCache.set(value, known);
+  }
+  return known;
+}
+
+/** Formats by name: ajv-formats' full set, the OpenAPI numeric ones, and ours. */
+export const formats: Record<string, Format> = {
+  ...(fullFormats as Record<string, Format>),
+  int32: { type: 'number', validate: bitRange(32) },
+  int64: { type: 'number', validate: bitRange(64) },
+  float: { type: 'number', validate: () => true },
+  double: { type: 'number', validate: () => true },
+  byte: /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/,
+  binary: { type: 'string', validate: () => true },
+  password: { type: 'string', validate: () => true },
+  'iana-timezone': { type: 'string', validate: isIanaTimezone },
+};
+
+/** Registers every contract format on an Ajv instance. */
+export function addContractFormats(ajv: { addFormat(name: string, format: Format): unknown }): void {
+  for (const [name, format] of Object.entries(formats)) ajv.addFormat(name, format);
+}

@@ -1,0 +1,63 @@
+/** Process entry: configuration, database, HTTP server, graceful shutdown. */
+import type { AddressInfo } from 'node:net';
+import { ConfigError, loadConfig } from './config.js';
+import { DatabaseError, openDatabase, redactUrl } from './db/client.js';
+import { seedDemoData } from './demo/seed.js';
+import { createApp } from './http/app.js';
+import { createLogger } from './logger.js';
+import { seedLeagues } from './modules/leagues/leagues.repository.js';
+import { createServices } from './services.js';
+
+const startedAt = performance.now();
+
+async function main() {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  logger.info(
+    { database: database.kind, where: config.databaseUrl ? redactUrl(config.databaseUrl) : (config.dataDir ?? 'memory') },
+    'database ready (migrations applied)',
+  );
+  await seedLeagues({ db: database.db });
+  const services = createServices({ database, config, logger });
+  if (config.demoData) await seedDemoData(services);
+  const { app } = await createApp({ services });
+
+  const server = app.listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const base = `http://${config.host}:${port}`;
+  logger.info({ url: base, ms: Math.round(performance.now() - startedAt), env: config.appEnv }, `listening on ${base} (docs at ${base}/docs)`);
+  if (!(await services.users.list({ isAdmin: true, isActive: true, sortBy: 'created_at', sortDir: 'asc', offset: 0, limit: 1 })).total) {
+    logger.info('no admin yet: create one with  npm run create-admin -- --username admin --password <password> --email admin@example.com');
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server.close();
+    server.closeAllConnections?.();
+    await database.close().catch((err) => logger.error({ err }, 'closing the database failed'));
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError || err instanceof DatabaseError) {
+    console.error(`question-play: ${err.message}`);
+  } else if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    console.error(`question-play: ${(err as Error).message}: another process uses this port; set PORT to a free one`);
+  } else {
+    console.error(err);
+  }
+  process.exit(1);
+});

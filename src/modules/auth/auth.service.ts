@@ -1,0 +1,76 @@
+/** Authentication: API keys (issue, look up, revoke), register, login, logout. */
+import type { Db } from '../../db/client.js';
+import { conflict, isUniqueViolation, unauthorized } from '../../errors.js';
+import { findUserByLogin, insertUser, touchLastLogin } from '../users/users.repository.js';
+import type { UserRow } from '../users/users.table.js';
+import { findActiveUserByKeyDigest, insertApiKey, revokeApiKey, revokeUserApiKeys } from './auth.repository.js';
+import { digestApiKey, generateApiKey, hashPassword, verifyPassword } from './credentials.js';
+
+export interface AuthContext {
+  user: UserRow;
+  /** The key used on this request. */
+  keyId: string;
+}
+
+export interface IssuedKey {
+  apiKey: string;
+  user: UserRow;
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+/** Maps a unique violation on users to the contract's 409 detail. */
+export function userConflict(err: unknown): Error {
+  if (isUniqueViolation(err, 'users_username_lower_uq')) return conflict('user.username_taken', 'this username is already taken');
+  if (isUniqueViolation(err, 'users_email_lower_uq')) return conflict('user.email_taken', 'this email is already registered');
+  return err as Error;
+}
+
+export function createAuthService({ db }: { db: Db }) {
+  return {
+    /** The caller behind a bearer key, or undefined when the key is unknown, revoked or its user inactive. */
+    async authenticate(token: string): Promise<AuthContext | undefined> {
+      if (!token || token.length > 200) return undefined;
+      return findActiveUserByKeyDigest({ db, digest: digestApiKey(token) });
+    },
+
+    async register(input: { username: string; password: string; email: string; firstName?: string | null }): Promise<IssuedKey> {
+      const passwordHash = await hashPassword(input.password);
+      try {
+        return await db.transaction(async (tx) => {
+          const user = await insertUser({
+            db: tx,
+            values: { username: input.username, email: input.email.toLowerCase(), passwordHash, firstName: input.firstName ?? null, lastLoginAt: new Date() },
+          });
+          const key = generateApiKey();
+          await insertApiKey({ db: tx, userId: user.id, digest: key.digest, prefix: key.prefix });
+          return { apiKey: key.key, user };
+        });
+      } catch (err) {
+        throw userConflict(err);
+      }
+    },
+
+    /** Login by username or email: revokes every earlier key and issues a new one. */
+    async login(input: { login: string; password: string }): Promise<IssuedKey> {
+      const user = await findUserByLogin({ db, login: input.login });
+      const ok = await verifyPassword(user?.passwordHash, input.password);
+      // One answer for unknown user, wrong password and inactive account.
+      if (!user || !ok || !user.isActive) throw unauthorized('invalid username/email or password, or the account is inactive', 'auth.invalid_credentials');
+      return this.issueKey({ userId: user.id, revokeOthers: true });
+    },
+
+    /** A fresh key for a user; with revokeOthers every earlier active key is revoked in the same transaction. */
+    async issueKey({ userId, revokeOthers, purpose = 'api' }: { userId: string; revokeOthers: boolean; purpose?: string }): Promise<IssuedKey> {
+      return db.transaction(async (tx) => {
+        if (revokeOthers) await revokeUserApiKeys({ db: tx, userId });
+        const key = generateApiKey();
+        await insertApiKey({ db: tx, userId, digest: key.digest, prefix: key.prefix, purpose });
+        const user = await touchLastLogin({ db: tx, userId });
+        return { apiKey: key.key, user };
+      });
+    },
+
+    logout: (ctx: AuthContext) => revokeApiKey({ db, keyId: ctx.keyId }),
+  };
+}

@@ -1,0 +1,77 @@
+/** Leagues and their default question configuration. */
+import type { components } from '../../../generated/api-types.js';
+import type { Db, DbOrTx } from '../../db/client.js';
+import { AppError, badRequest } from '../../errors.js';
+import { SUPPORTED_LEAGUES, periodsOfSport, supportedLeague } from './league-registry.js';
+import { findLeague, listLeagues, updateLeague } from './leagues.repository.js';
+import type { LeagueRow } from './leagues.table.js';
+import { parsePeriodDistribution } from './period-distribution.js';
+
+type LeaguePatch = components['schemas']['LeaguePatch'];
+
+export type LeaguesService = ReturnType<typeof createLeaguesService>;
+
+/** Checks that allowlisted ids are definitions of the league (kind `in_game` or `match`); throws 400 otherwise. */
+export type AllowlistChecker = (args: { db: DbOrTx; leagueId: string; kind: 'in_game' | 'match'; field: string; ids: string[] }) => Promise<void>;
+
+export function createLeaguesService({ db, checkAllowlist }: { db: Db; checkAllowlist: AllowlistChecker }) {
+  return {
+    list: () => listLeagues({ db }),
+
+    /** By id or slug; 404 when absent. */
+    async get(idOrSlug: string): Promise<LeagueRow> {
+      const row = await findLeague({ db, idOrSlug });
+      if (!row) throw new AppError(404, 'league.not_found', `league '${idOrSlug}' not found`);
+      return row;
+    },
+
+    /**
+     * A league named by a `league` query parameter: 400 when the service does
+     * not support the slug, 404 when it does but the league is missing here.
+     */
+    async bySlug(slug: string, dbOrTx: DbOrTx = db): Promise<LeagueRow> {
+      if (!supportedLeague(slug)) {
+        throw badRequest('league.unsupported', `unsupported league slug '${slug}'; supported: ${supportedSlugs()}`);
+      }
+      const row = await findLeague({ db: dbOrTx, idOrSlug: slug });
+      if (!row) throw new AppError(404, 'league.not_found', `league '${slug}' not found in this database`);
+      return row;
+    },
+
+    async update(idOrSlug: string, patch: LeaguePatch): Promise<LeagueRow> {
+      return db.transaction(async (tx) => {
+        const league = await findLeague({ db: tx, idOrSlug });
+        if (!league) throw new AppError(404, 'league.not_found', `league '${idOrSlug}' not found`);
+        const values: Partial<LeagueRow> = {};
+        if (patch.default_question_max_count !== undefined) values.defaultQuestionMaxCount = patch.default_question_max_count;
+        if (patch.default_question_min_interval_seconds !== undefined) values.defaultQuestionMinIntervalSeconds = patch.default_question_min_interval_seconds;
+        if (patch.default_question_points !== undefined) values.defaultQuestionPoints = patch.default_question_points;
+        if (patch.default_answer_window_seconds !== undefined) values.defaultAnswerWindowSeconds = patch.default_answer_window_seconds;
+        if (patch.default_question_probability !== undefined) values.defaultQuestionProbability = patch.default_question_probability;
+        if (patch.default_question_period_distribution !== undefined) {
+          values.defaultQuestionPeriodDistribution = parsePeriodDistribution(
+            'default_question_period_distribution',
+            patch.default_question_period_distribution,
+            periodsOfSport(league.sport),
+            { nullable: false },
+          )!;
+        }
+        if (patch.question_definition_allowlist !== undefined) {
+          if (patch.question_definition_allowlist) {
+            await checkAllowlist({ db: tx, leagueId: league.id, kind: 'in_game', field: 'question_definition_allowlist', ids: patch.question_definition_allowlist });
+          }
+          values.questionDefinitionAllowlist = patch.question_definition_allowlist;
+        }
+        if (patch.match_question_definition_allowlist !== undefined) {
+          if (patch.match_question_definition_allowlist) {
+            await checkAllowlist({ db: tx, leagueId: league.id, kind: 'match', field: 'match_question_definition_allowlist', ids: patch.match_question_definition_allowlist });
+          }
+          values.matchQuestionDefinitionAllowlist = patch.match_question_definition_allowlist;
+        }
+        return (await updateLeague({ db: tx, id: league.id, values }))!;
+      });
+    },
+  };
+}
+
+const supportedSlugs = () => SUPPORTED_LEAGUES.map((l) => l.slug).join(', ');

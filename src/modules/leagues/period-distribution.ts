@@ -1,0 +1,27 @@
+import { badRequest } from '../../errors.js';
+
+/**
+ * Checks a period distribution from a request: an object mapping period keys
+ * of the sport to non-negative integers. The contract leaves the shape open so
+ * that a bad one answers 400 (interface §7), not 422.
+ */
+export function parsePeriodDistribution(field: string, value: unknown, periods: readonly string[], { nullable }: { nullable: boolean }): Record<string, number> | null {
+  if (value === null) {
+    if (nullable) return null;
+    throw badRequest('period_distribution.invalid', `${field} must be an object mapping period keys to non-negative integers, not null`);
+  }
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw badRequest('period_distribution.invalid', `${field} must be an object mapping period keys (${periods.join(', ')}) to non-negative integers`);
+  }
+  const out: Record<string, number> = {};
+  for (const [key, n] of Object.entries(value as Record<string, unknown>)) {
+    if (!periods.includes(key)) {
+      throw badRequest('period_distribution.invalid', `${field} has unknown period '${key}'; the periods of this sport are ${periods.join(', ')}`);
+    }
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 1000) {
+      throw badRequest('period_distribution.invalid', `${field}['${key}'] must be an integer from 0 to 1000, got ${JSON.stringify(n)}`);
+    }
+    out[key] = n;
+  }
+  return out;
+}

@@ -1,0 +1,76 @@
+import { sql } from 'drizzle-orm';
+import { boolean, date, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { idColumn, timestamps, tstz } from '../../db/columns.js';
+import { brands } from '../brands/brands.table.js';
+import { leagues } from '../leagues/leagues.table.js';
+import { users } from '../users/users.table.js';
+
+export const matches = pgTable(
+  'matches',
+  {
+    id: idColumn(),
+    /** The data provider's match id. */
+    srId: text('sr_id').notNull(),
+    leagueId: uuid('league_id')
+      .notNull()
+      .references(() => leagues.id),
+    homeTeam: text('home_team').notNull(),
+    awayTeam: text('away_team').notNull(),
+    scheduled: tstz('scheduled').notNull(),
+    status: text('status').notNull().default('scheduled'),
+    period: text('period'),
+    clockSeconds: integer('clock_seconds'),
+    homeScore: integer('home_score'),
+    awayScore: integer('away_score'),
+    venue: text('venue'),
+    isTest: boolean('is_test').notNull().default(false),
+    clonedFromMatchId: uuid('cloned_from_match_id'),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    listenerEventsArchived: boolean('listener_events_archived').notNull().default(false),
+    autoDispatchListener: boolean('auto_dispatch_listener').notNull().default(true),
+    questionMaxCount: integer('question_max_count'),
+    questionMinIntervalSeconds: integer('question_min_interval_seconds'),
+    questionPeriodDistribution: jsonb('question_period_distribution').$type<Record<string, number>>(),
+    questionPoints: integer('question_points'),
+    answerWindowSeconds: integer('answer_window_seconds'),
+    questionProbability: doublePrecision('question_probability'),
+    questionDefinitionAllowlist: uuid('question_definition_allowlist').array(),
+    matchQuestionDefinitionAllowlist: uuid('match_question_definition_allowlist').array(),
+    sponsorBrandId: uuid('sponsor_brand_id').references(() => brands.id, { onDelete: 'set null' }),
+    /** Final result once closed (scores, goals), for Match question resolution. */
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    startedAt: tstz('started_at'),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('matches_sr_id_uq').on(t.srId),
+    index('matches_scheduled_idx').on(t.scheduled),
+    index('matches_league_scheduled_idx').on(t.leagueId, t.scheduled),
+  ],
+);
+
+export const matchFollows = pgTable(
+  'match_follows',
+  {
+    id: idColumn(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    matchId: uuid('match_id')
+      .notNull()
+      .references(() => matches.id, { onDelete: 'cascade' }),
+    /** false: a spent row (unfollowed after the match started). */
+    following: boolean('following').notNull().default(true),
+    countsTowardQuota: boolean('counts_toward_quota').notNull().default(false),
+    quotaDay: date('quota_day', { mode: 'string' }),
+    followedAt: tstz('followed_at').notNull().defaultNow(),
+    unfollowedAt: tstz('unfollowed_at'),
+  },
+  (t) => [
+    uniqueIndex('match_follows_user_match_uq').on(t.userId, t.matchId),
+    index('match_follows_match_following_idx').on(t.matchId).where(sql`${t.following}`),
+  ],
+);
+
+export type MatchRow = typeof matches.$inferSelect;
+export type MatchFollowRow = typeof matchFollows.$inferSelect;

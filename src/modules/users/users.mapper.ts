@@ -1,0 +1,27 @@
+import type { components } from '../../../generated/api-types.js';
+import type { UserRow } from './users.table.js';
+
+export type UserDto = components['schemas']['User'];
+
+/** The one place a user row becomes the contract's User (no hash, no internals). */
+export function toUserDto(row: UserRow): UserDto {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    first_name: row.firstName,
+    last_name: row.lastName,
+    postal_address: row.postalAddress,
+    date_of_birth: row.dateOfBirth,
+    match_follow_timezone: row.matchFollowTimezone,
+    match_daily_follow_count: row.matchDailyFollowCount,
+    notify_on_issuance: row.notifyOnIssuance,
+    notify_on_resolve: row.notifyOnResolve,
+    is_admin: row.isAdmin,
+    is_active: row.isActive,
+    auth_provider: 'local_password',
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    last_login_at: row.lastLoginAt ? row.lastLoginAt.toISOString() : null,
+  };
+}

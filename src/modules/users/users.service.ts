@@ -1,0 +1,117 @@
+/** User profiles and user administration. */
+import type { components } from '../../../generated/api-types.js';
+import type { Db } from '../../db/client.js';
+import { conflict, notFound } from '../../errors.js';
+import { revokeUserApiKeys } from '../auth/auth.repository.js';
+import { userConflict } from '../auth/auth.service.js';
+import { hashPassword } from '../auth/credentials.js';
+import { findUserById, findUserByLogin, insertUser, listUsers, updateUser, type NewUser, type UserListFilter } from './users.repository.js';
+import type { UserRow } from './users.table.js';
+
+type Schemas = components['schemas'];
+
+/** Blank means UTC: stored as null. */
+const timezoneValue = (tz: string | null | undefined) => (tz === undefined ? undefined : tz && tz.trim() ? tz.trim() : null);
+
+/** Contract fields -> columns, for the fields present in the patch. */
+function profileColumns(p: Partial<Schemas['UserAdminPatch']>): Partial<NewUser> {
+  const v: Partial<NewUser> = {};
+  if (p.username !== undefined) v.username = p.username;
+  if (p.email !== undefined) v.email = p.email.toLowerCase();
+  if (p.first_name !== undefined) v.firstName = p.first_name;
+  if (p.last_name !== undefined) v.lastName = p.last_name;
+  if (p.postal_address !== undefined) v.postalAddress = p.postal_address;
+  if (p.date_of_birth !== undefined) v.dateOfBirth = p.date_of_birth;
+  if (p.match_follow_timezone !== undefined) v.matchFollowTimezone = timezoneValue(p.match_follow_timezone);
+  if (p.match_daily_follow_count !== undefined) v.matchDailyFollowCount = p.match_daily_follow_count;
+  if (p.notify_on_issuance !== undefined) v.notifyOnIssuance = p.notify_on_issuance;
+  if (p.notify_on_resolve !== undefined) v.notifyOnResolve = p.notify_on_resolve;
+  if (p.is_admin !== undefined) v.isAdmin = p.is_admin;
+  if (p.is_active !== undefined) v.isActive = p.is_active;
+  return v;
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;
+
+export function createUsersService({ db }: { db: Db }) {
+  async function get(id: string): Promise<UserRow> {
+    const row = await findUserById({ db, id });
+    if (!row) throw notFound('user');
+    return row;
+  }
+
+  async function update(id: string, values: Partial<NewUser>, { revokeKeys = false } = {}): Promise<UserRow> {
+    try {
+      return await db.transaction(async (tx) => {
+        const row = await updateUser({ db: tx, id, values });
+        if (!row) throw notFound('user');
+        if (revokeKeys) await revokeUserApiKeys({ db: tx, userId: id });
+        return row;
+      });
+    } catch (err) {
+      throw userConflict(err);
+    }
+  }
+
+  return {
+    get,
+
+    /** A player's own profile change; the contract admits only the self-patchable fields. */
+    updateSelf: (userId: string, patch: Schemas['UserSelfPatch']) => update(userId, profileColumns(patch)),
+
+    list: (filter: UserListFilter) => listUsers({ db, filter }),
+
+    async create(input: Schemas['UserCreate']): Promise<UserRow> {
+      const passwordHash = await hashPassword(input.password);
+      try {
+        return await insertUser({
+          db,
+          values: {
+            ...profileColumns({ ...input, password: undefined }),
+            username: input.username,
+            email: input.email.toLowerCase(),
+            passwordHash,
+            matchDailyFollowCount: input.match_daily_follow_count === undefined ? 3 : input.match_daily_follow_count,
+          },
+        });
+      } catch (err) {
+        throw userConflict(err);
+      }
+    },
+
+    /** Admin update. Deactivation or a new password revokes the user's keys. */
+    async adminUpdate({ actorId, userId, patch }: { actorId: string; userId: string; patch: Schemas['UserAdminPatch'] }): Promise<UserRow> {
+      if (actorId === userId && (patch.is_admin === false || patch.is_active === false)) {
+        throw conflict('user.self_lockout', 'you cannot remove your own admin flag or deactivate yourself; ask another admin');
+      }
+      const values = profileColumns(patch);
+      if (patch.password !== undefined) values.passwordHash = await hashPassword(patch.password);
+      return update(userId, values, { revokeKeys: patch.is_active === false || patch.password !== undefined });
+    },
+
+    /** Soft-deactivates the account and revokes all its keys. Idempotent. */
+    async deactivate({ actorId, userId }: { actorId: string; userId: string }): Promise<void> {
+      if (actorId === userId) throw conflict('user.self_lockout', 'you cannot deactivate yourself; ask another admin');
+      await update(userId, { isActive: false }, { revokeKeys: true });
+    },
+
+    /**
+     * Creates an active admin, or promotes and reactivates the user with this
+     * username or email (setting the given password). Idempotent.
+     */
+    async createOrPromoteAdmin(input: { username: string; password: string; email: string }): Promise<{ user: UserRow; created: boolean }> {
+      const passwordHash = await hashPassword(input.password);
+      const existing = (await findUserByLogin({ db, login: input.username })) ?? (await findUserByLogin({ db, login: input.email }));
+      if (existing) {
+        const user = await update(existing.id, { isAdmin: true, isActive: true, passwordHash, email: input.email.toLowerCase(), username: input.username });
+        return { user, created: false };
+      }
+      try {
+        const user = await insertUser({ db, values: { username: input.username, email: input.email.toLowerCase(), passwordHash, isAdmin: true } });
+        return { user, created: true };
+      } catch (err) {
+        throw userConflict(err);
+      }
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * Contract checks for every response a test receives: the status must be
+ * declared for the operation, a JSON body must validate against the schema of
+ * that status, other bodies must have the declared media type.
+ */
+import type { ValidateFunction } from 'ajv';
+import { responseValidators } from '../../generated/response-validators.js';
+import { contractDocument, OperationMatcher } from '../../src/http/contract.js';
+
+interface ContractOp {
+  operationId: string;
+  method: string;
+  path: string;
+  responses: Record<string, { $ref?: string; content?: Record<string, unknown> }>;
+}
+
+const doc = contractDocument() as { paths: Record<string, Record<string, Omit<ContractOp, 'method' | 'path'>>>; components: { responses: Record<string, { content?: Record<string, unknown> }> } };
+export const contractOperations: ContractOp[] = Object.entries(doc.paths).flatMap(([p, item]) =>
+  Object.entries(item)
+    .filter(([m]) => ['get', 'put', 'post', 'patch', 'delete'].includes(m))
+    .map(([method, op]) => ({ ...op, method, path: p })),
+);
+const matcher = new OperationMatcher(contractOperations);
+
+export class ContractViolation extends Error {}
+
+export interface ReceivedResponse {
+  method: string;
+  path: string;
+  status: number;
+  contentType: string;
+  body: unknown;
+  text: string;
+}
+
+/** Throws ContractViolation when the response breaks the contract; returns the operationId. */
+export function assertMatchesContract(res: ReceivedResponse): string | undefined {
+  const where = `${res.method} ${res.path} -> ${res.status}`;
+  const match = matcher.match(res.method, res.path);
+  if (match.kind !== 'ok') {
+    // Unknown routes and methods: not operations, but still the error body.
+    if (!res.body || typeof (res.body as { detail?: unknown }).detail !== 'string') throw new ContractViolation(`${where}: error body must be {"detail": "..."}, got ${res.text.slice(0, 200)}`);
+    return undefined;
+  }
+  const op = match.operation;
+  const declared = op.responses[String(res.status)];
+  if (!declared) {
+    throw new ContractViolation(`${where}: status ${res.status} is not declared for ${op.operationId} (declared: ${Object.keys(op.responses).join(', ')}); body: ${res.text.slice(0, 300)}`);
+  }
+  const response = declared.$ref ? doc.components.responses[declared.$ref.split('/').pop()!]! : declared;
+  const mediaTypes = Object.keys(response.content ?? {});
+  if (mediaTypes.length === 0) {
+    if (res.text.length) throw new ContractViolation(`${where}: ${op.operationId} declares no body for ${res.status}, got ${res.text.slice(0, 200)}`);
+    return op.operationId;
+  }
+  const type = res.contentType.split(';')[0]!.trim();
+  if (!mediaTypes.includes(type)) throw new ContractViolation(`${where}: content type ${type} is not declared (${mediaTypes.join(', ')})`);
+  if (type === 'application/json') {
+    const validate = (responseValidators as Record<string, Record<string, ValidateFunction>>)[op.operationId]?.[String(res.status)];
+    if (!validate) throw new ContractViolation(`${where}: no generated validator for ${op.operationId} ${res.status}; run npm run generate`);
+    if (!validate(res.body)) {
+      const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
+      throw new ContractViolation(`${where}: body does not match the contract for ${op.operationId}:\n  ${errors.slice(0, 10).join('\n  ')}\nbody: ${res.text.slice(0, 500)}`);
+    }
+  }
+  return op.operationId;
+}

@@ -1,0 +1,132 @@
+/**
+ * One running app per test file, on a fresh database, with a client whose
+ * every response is checked against the contract.
+ */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { eq } from 'drizzle-orm';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createApp } from '../../src/http/app.js';
+import { createLogger } from '../../src/logger.js';
+import { users } from '../../src/modules/users/users.table.js';
+import { createServices, type Services } from '../../src/services.js';
+import type { Handlers } from '../../src/http/handler-types.js';
+import { assertMatchesContract } from './contract.js';
+import { createTestDatabase, type TestDatabase } from './test-db.js';
+
+export interface RequestOptions {
+  token?: string | null;
+  body?: unknown;
+  query?: Record<string, string | number | boolean | (string | number | boolean)[] | undefined>;
+  form?: FormData;
+  headers?: Record<string, string>;
+  /** Raw body text with its content type (malformed-input tests). */
+  raw?: { body: string | Buffer; contentType: string };
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  text: string;
+  headers: Headers;
+  operationId: string | undefined;
+}
+
+export interface TestApp {
+  url: string;
+  services: Services;
+  db: TestDatabase;
+  config: Config;
+  request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<ApiResponse<T>>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  config?: Partial<Config>;
+  handlers?: (services: Services) => Handlers;
+}
+
+export function buildQuery(query: RequestOptions['query']): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined) continue;
+    for (const item of Array.isArray(v) ? v : [v]) params.append(k, String(item));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const config: Config = { ...loadConfig({ APP_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', DATA_DIR: ':memory:' }), ...options.config };
+  const logger = createLogger(config.logLevel);
+  const services = createServices({ database: db.database, config, logger });
+  const { app } = await createApp({ services, ...(options.handlers ? { handlers: options.handlers(services) } : {}) });
+  const server: Server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: RequestInit["body"];
+    if (opts.raw) {
+      body = opts.raw.body as RequestInit["body"];
+      headers['content-type'] = opts.raw.contentType;
+    } else if (opts.form) {
+      body = opts.form;
+    } else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] = 'application/json';
+    }
+    const res = await fetch(`${url}${path}${buildQuery(opts.query)}`, { method, headers, body });
+    const text = await res.text();
+    const contentType = res.headers.get('content-type') ?? '';
+    let parsed: unknown = text;
+    if (contentType.startsWith('application/json') && text) parsed = JSON.parse(text);
+    const operationId = assertMatchesContract({ method, path, status: res.status, contentType, body: parsed, text });
+    return { status: res.status, body: parsed as T, text, headers: res.headers, operationId };
+  }
+
+  return {
+    url,
+    services,
+    db,
+    config,
+    request,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await db.drop();
+    },
+  };
+}
+
+let userCounter = 0;
+
+export interface TestUser {
+  id: string;
+  token: string;
+  username: string;
+  email: string;
+  password: string;
+}
+
+/** Registers a player through the API. */
+export async function registerUser(app: TestApp, overrides: { username?: string; email?: string; password?: string; first_name?: string } = {}): Promise<TestUser> {
+  const n = `${process.pid}${Date.now().toString(36)}${userCounter++}`;
+  const username = overrides.username ?? `player${n}`;
+  const email = overrides.email ?? `${username}@example.com`;
+  const password = overrides.password ?? 'correct horse battery';
+  const res = await app.request('POST', '/api/auth/register', { body: { username, email, password, ...(overrides.first_name ? { first_name: overrides.first_name } : {}) } });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
+  return { id: res.body.user.id, token: res.body.api_key, username, email: email.toLowerCase(), password };
+}
+
+/** Registers a user and makes them an admin directly in the database. */
+export async function createAdmin(app: TestApp, overrides: Parameters<typeof registerUser>[1] = {}): Promise<TestUser> {
+  const user = await registerUser(app, overrides);
+  await app.services.database.db.update(users).set({ isAdmin: true }).where(eq(users.id, user.id));
+  return user;
+}
