@@ -66,7 +66,7 @@ export async function createApp({ services, handlers }: AppOptions): Promise<{ a
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       // The path only: query strings may carry keys (the WebSocket's api_key).
-      if (res.statusCode >= 500) logger.error({ method: req.method, path: req.path, status: res.statusCode, ms }, 'request failed');
+      if (res.statusCode >= 500 && res.statusCode !== 501) logger.error({ method: req.method, path: req.path, status: res.statusCode, ms }, 'request failed');
       else if (logger.isLevelEnabled('debug')) logger.debug({ method: req.method, path: req.path, status: res.statusCode, ms }, 'request');
     });
     next();

@@ -52,7 +52,8 @@ export interface ErrorResponse {
 export function toErrorResponse(err: unknown, logger: Logger, context: Record<string, unknown> = {}): ErrorResponse {
   if (err instanceof AppError) {
     const body = err.issues ? { detail: err.issues } : { ...(err.body ?? {}), detail: err.message };
-    if (err.status >= 500) logger.error({ err, code: err.code, ...context }, err.message);
+    if (err.status === 501) logger.warn({ code: err.code, ...context }, err.message);
+    else if (err.status >= 500) logger.error({ err, code: err.code, ...context }, err.message);
     return { status: err.status, body, headers: err.headers ?? {} };
   }
   logger.error({ err, ...context }, 'unhandled error');

@@ -11,6 +11,7 @@ import { createLogger } from '../../src/logger.js';
 import { users } from '../../src/modules/users/users.table.js';
 import { createServices, type Services } from '../../src/services.js';
 import type { Handlers } from '../../src/http/handler-types.js';
+import type { Api } from '../../src/http/api.js';
 import { assertMatchesContract } from './contract.js';
 import { createTestDatabase, type TestDatabase } from './test-db.js';
 
@@ -35,6 +36,7 @@ export interface ApiResponse<T = any> {
 export interface TestApp {
   url: string;
   services: Services;
+  api: Api;
   db: TestDatabase;
   config: Config;
   request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<ApiResponse<T>>;
@@ -62,7 +64,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const config: Config = { ...loadConfig({ APP_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', DATA_DIR: ':memory:' }), ...options.config };
   const logger = createLogger(config.logLevel);
   const services = createServices({ database: db.database, config, logger });
-  const { app } = await createApp({ services, ...(options.handlers ? { handlers: options.handlers(services) } : {}) });
+  const { app, api } = await createApp({ services, ...(options.handlers ? { handlers: options.handlers(services) } : {}) });
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -92,6 +94,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   return {
     url,
     services,
+    api,
     db,
     config,
     request,

@@ -1,0 +1,78 @@
+/** `npm run mock` (Prism) answers contract-valid examples, so frontend teams can build against it. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertMatchesContract } from '../helpers/contract.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+let prism: ChildProcess;
+let base: string;
+let output = '';
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+
+beforeAll(async () => {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  prism = spawn(path.join(root, 'node_modules/.bin/prism'), ['mock', 'openapi/openapi.yaml', '--host', '127.0.0.1', '--port', String(port)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  prism.stdout!.on('data', (d) => (output += d));
+  prism.stderr!.on('data', (d) => (output += d));
+  const deadline = Date.now() + 45_000;
+  for (;;) {
+    try {
+      await fetch(`${base}/api/leagues`);
+      return;
+    } catch {
+      if (Date.now() > deadline || prism.exitCode !== null) throw new Error(`prism did not start:\n${output}`);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+}, 60_000);
+
+afterAll(() => {
+  prism?.kill();
+});
+
+async function call(method: string, p: string, init: RequestInit = {}) {
+  const res = await fetch(`${base}${p}`, { method, ...init });
+  const text = await res.text();
+  const contentType = res.headers.get('content-type') ?? '';
+  const body = contentType.includes('json') && text ? JSON.parse(text) : text;
+  assertMatchesContract({ method, path: p, status: res.status, contentType, body, text });
+  return { status: res.status, body };
+}
+
+describe('npm run mock (Prism)', () => {
+  it('answers open operations with believable, contract-valid examples', async () => {
+    const leagues = await call('GET', '/api/leagues');
+    expect(leagues.status).toBe(200);
+    expect(leagues.body[0]).toMatchObject({ slug: 'wc', sport: 'football' });
+    const brands = await call('GET', '/api/brands');
+    expect(brands.body[0].primary_color).toMatch(/^#[0-9a-f]{6}$/);
+    const matches = await call('GET', '/api/matches');
+    expect(matches.status).toBe(200);
+    expect(matches.body[0].home_team).toBeTruthy();
+    expect((await call('GET', '/api/user-feedback/form')).status).toBe(200);
+  });
+
+  it('answers secured operations with examples when a key is sent, 401 otherwise', async () => {
+    const auth = { headers: { authorization: 'Bearer qp_example' } };
+    const me = await call('GET', '/api/users/me', auth);
+    expect(me.status).toBe(200);
+    expect(me.body.email).toContain('@');
+    expect((await call('GET', '/api/question-answers/open', auth)).status).toBe(200);
+    expect((await call('GET', '/api/users/me')).status).toBe(401);
+  });
+
+  it('validates requests against the contract', async () => {
+    const res = await call('POST', '/api/auth/register', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'x' }) });
+    expect(res.status).toBe(422);
+  });
+});

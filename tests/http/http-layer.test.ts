@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createHandlers } from '../../src/http/registry.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+
+let app: TestApp;
+const secret = 'password=hunter2 at db-host-7';
+
+beforeAll(async () => {
+  app = await startTestApp({
+    config: { jsonBodyLimitBytes: 4096 },
+    handlers: (services) => ({
+      ...createHandlers(services),
+      listLeagues: async () => {
+        throw new Error(`connection failed: ${secret}`);
+      },
+    }),
+  });
+});
+afterAll(() => app?.close());
+
+describe('error mapping (DESIGN.md §3)', () => {
+  it('answers 404 with a detail for unknown routes under /api and elsewhere', async () => {
+    const res = await app.request('GET', '/api/nothing-here');
+    expect(res.status).toBe(404);
+    expect(res.body.detail).toBe('no route for GET /api/nothing-here');
+    const other = await app.request('GET', '/nowhere');
+    expect(other.status).toBe(404);
+    expect(other.body.detail).toContain('/nowhere');
+  });
+
+  it('answers 405 with Allow for a known path and an unsupported method', async () => {
+    const res = await app.request('DELETE', '/api/leagues');
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET');
+    expect(res.body.detail).toMatch(/allowed: GET/);
+  });
+
+  it('answers 413 for a JSON body over the limit', async () => {
+    const res = await app.request('POST', '/api/auth/login', { body: { username: 'x'.repeat(5000), password: 'y' } });
+    expect(res.status).toBe(413);
+    expect(res.body.detail).toMatch(/exceeds the limit of 4096 bytes/);
+  });
+
+  it('answers 422 with the detail list for malformed JSON and for a wrong content type', async () => {
+    const malformed = await app.request('POST', '/api/auth/register', { raw: { body: '{"username":', contentType: 'application/json' } });
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.detail).toEqual([expect.objectContaining({ loc: ['body'], type: 'json_invalid' })]);
+    const form = await app.request('POST', '/api/auth/register', { raw: { body: 'username=a', contentType: 'application/x-www-form-urlencoded' } });
+    expect(form.status).toBe(422);
+    expect(form.body.detail[0]).toMatchObject({ loc: ['body'], type: 'content_type' });
+    const none = await app.request('POST', '/api/auth/register');
+    expect(none.status).toBe(422);
+    expect(none.body.detail[0]).toMatchObject({ loc: ['body'], msg: 'request body is required' });
+  });
+
+  it('answers 422 for path and query parameters that break the contract, naming them', async () => {
+    const path = await app.request('GET', '/api/brands/not-a-uuid');
+    expect(path.status).toBe(422);
+    expect(path.body.detail).toEqual([expect.objectContaining({ loc: ['path', 'brand_id'], type: 'format' })]);
+    const unknownQuery = await app.request('GET', '/api/brands', { query: { colour: 'red' } });
+    expect(unknownQuery.status).toBe(422);
+    expect(unknownQuery.body.detail[0]).toMatchObject({ loc: ['query', 'colour'], type: 'extra_forbidden' });
+  });
+
+  it('answers 500 without internals, and logs the cause', async () => {
+    const spy = vi.spyOn(app.services.logger, 'error');
+    // Raw fetch: a 500 is never part of the contract, so the contract client would reject it.
+    const res = await fetch(`${app.url}/api/leagues`);
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(JSON.parse(text)).toEqual({ detail: 'internal server error; the incident has been logged' });
+    expect(text).not.toContain('hunter2');
+    expect(spy.mock.calls.some(([fields]) => String((fields as { err?: Error }).err?.message).includes('hunter2'))).toBe(true);
+    spy.mockRestore();
+  });
+});
+
+describe('routing', () => {
+  it('matches with the precompiled table, never with openapi-backend\'s per-request router scan', async () => {
+    const scan = vi.spyOn(app.api.backend.router, 'getOperations');
+    for (const path of ['/api/brands', '/api/leagues/wc', '/api/users/me', '/api/brands/00000000-0000-4000-8000-000000000000']) await app.request('GET', path);
+    expect(scan).not.toHaveBeenCalled();
+    scan.mockRestore();
+  });
+
+  it('prefers literal paths over templates and ignores a trailing slash', async () => {
+    expect(app.api.matcher.match('GET', '/api/question-definitions/export')).toMatchObject({ kind: 'ok', operation: { operationId: 'exportQuestionDefinitions' } });
+    expect(app.api.matcher.match('GET', '/api/question-definitions/2c5e7a90-1b3d-4f6a-8c2e-9d0f1a2b3c4d')).toMatchObject({ operation: { operationId: 'getQuestionDefinition' } });
+    expect(app.api.matcher.match('GET', '/api/leagues/')).toMatchObject({ operation: { operationId: 'listLeagues' } });
+    expect(app.api.matcher.match('POST', '/api/leagues')).toEqual({ kind: 'method-not-allowed', allowed: ['GET'] });
+    expect((await app.request('GET', '/api/brands/')).status).toBe(200);
+  });
+});
