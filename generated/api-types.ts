@@ -197,6 +197,9 @@ export interface paths {
          *       the next question issued; without it the slot lapses.
          *     - `next_available`: no `target`; sponsors the next unsponsored
          *       question issued.
+         *     - `definition`: `target` is the id of an in-game definition of the
+         *       match's league; sponsors the next unsponsored question issued from
+         *       it (such a slot keeps the definition from being deleted).
          *
          *     `random_percent` places round(question_max_count x percent / 100)
          *     `question_number` slots on each match, on numbers drawn at random among
@@ -223,10 +226,11 @@ export interface paths {
         /**
          * Canonical feed event types of a league, with a sample event each
          * @description The normalized event types a definition of this league can trigger on
-         *     or resolve from, each with its fields and, unless
-         *     `include_samples=false`, one sample event (normalized from recorded
-         *     match data) to author and preview templates and expressions against.
-         *     A slug the service does not support gives 400 naming it.
+         *     or resolve from, each with the fields of its `data` and, unless
+         *     `include_samples=false`, one representative sample event (the shape
+         *     the feed importers produce from recorded match data) to author and
+         *     preview templates and expressions against. A slug the service does
+         *     not support gives 400 naming it; the catalog needs no league row.
          */
         get: operations["getQuestionSampleCatalog"];
         put?: never;
@@ -2017,8 +2021,8 @@ export interface components {
          * @example question_number
          * @enum {string}
          */
-        SponsorshipStrategy: "question_number" | "period" | "next_available";
-        /** @description The slot target: a question number (integer, strategy `question_number`) or a period key (string, strategy `period`); absent or null for `next_available`. */
+        SponsorshipStrategy: "question_number" | "period" | "next_available" | "definition";
+        /** @description The slot target: a question number (integer, strategy `question_number`), a period key (string, strategy `period`) or a definition id (string, strategy `definition`); absent or null for `next_available`. */
         SponsorshipTarget: number | string | components["schemas"]["NullValue"];
         QuestionSponsorshipSlotInput: {
             strategy: components["schemas"]["SponsorshipStrategy"];

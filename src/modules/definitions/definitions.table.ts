@@ -1,0 +1,54 @@
+import { sql } from 'drizzle-orm';
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { idColumn, timestamps } from '../../db/columns.js';
+import { questionGroups } from '../groups/groups.table.js';
+import { leagues } from '../leagues/leagues.table.js';
+
+export interface TriggerSpec {
+  event_type: string;
+  condition?: string | null;
+}
+export interface ChoiceSpec {
+  identifier: string;
+  label_template: string;
+}
+export interface ResolutionSpec {
+  rules: { event_type: string; condition?: string | null; correct_choice: string }[];
+  timeout?: { after_seconds: number; correct_choice: string | null } | null;
+}
+
+/** In-game question definitions (issued while a match is live). */
+export const questionDefinitions = pgTable(
+  'question_definitions',
+  {
+    id: idColumn(),
+    leagueId: uuid('league_id')
+      .notNull()
+      .references(() => leagues.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    isPivotalMoment: boolean('is_pivotal_moment').notNull().default(false),
+    isActive: boolean('is_active').notNull().default(true),
+    isArchived: boolean('is_archived').notNull().default(false),
+    groupId: uuid('group_id').references(() => questionGroups.id, { onDelete: 'restrict' }),
+    trigger: jsonb('trigger').$type<TriggerSpec>().notNull(),
+    /** trigger.event_type, kept beside the JSON for the engine's lookup by event type. */
+    triggerEventType: text('trigger_event_type').notNull(),
+    questionTextTemplate: text('question_text_template').notNull(),
+    choices: jsonb('choices').$type<ChoiceSpec[]>().notNull(),
+    issuanceStateExtract: jsonb('issuance_state_extract').$type<Record<string, string>>(),
+    storeState: jsonb('store_state').$type<Record<string, string>>(),
+    resolution: jsonb('resolution').$type<ResolutionSpec>().notNull(),
+    answerWindowSeconds: integer('answer_window_seconds'),
+    points: integer('points'),
+    probability: doublePrecision('probability'),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('question_definitions_league_name_uq').on(t.leagueId, sql`lower(${t.name})`),
+    index('question_definitions_group_idx').on(t.groupId),
+    index('question_definitions_league_trigger_idx').on(t.leagueId, t.triggerEventType),
+  ],
+);
+
+export type QuestionDefinitionRow = typeof questionDefinitions.$inferSelect;

@@ -1,0 +1,80 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { idColumn, timestamps, tstz } from '../../db/columns.js';
+import { brands } from '../brands/brands.table.js';
+import { questionDefinitions, type ChoiceSpec } from '../definitions/definitions.table.js';
+import { questionGroups } from '../groups/groups.table.js';
+import { matchQuestionDefinitions } from '../match-definitions/match-definitions.table.js';
+import { matches } from '../matches/matches.table.js';
+
+export interface BrandSnapshot {
+  id: string;
+  name: string;
+  primary_color: string;
+  secondary_color: string | null;
+  logo_url: string | null;
+}
+
+/**
+ * A question issued on a match: a snapshot of the definition at issue time
+ * (text, choices, points, resolution rules), so editing the definition later
+ * never rewrites it.
+ */
+export const questionIssuances = pgTable(
+  'question_issuances',
+  {
+    id: idColumn(),
+    matchId: uuid('match_id')
+      .notNull()
+      .references(() => matches.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    definitionId: uuid('definition_id').references(() => questionDefinitions.id, { onDelete: 'restrict' }),
+    matchQuestionDefinitionId: uuid('match_question_definition_id').references(() => matchQuestionDefinitions.id, { onDelete: 'restrict' }),
+    definitionName: text('definition_name').notNull(),
+    groupId: uuid('group_id').references(() => questionGroups.id, { onDelete: 'set null' }),
+    /** Lane key: the group id, or 'default'. */
+    lane: text('lane').notNull().default('default'),
+    questionNumber: integer('question_number'),
+    isPivotalMoment: boolean('is_pivotal_moment').notNull().default(false),
+    status: text('status').notNull().default('open'),
+    questionText: text('question_text').notNull(),
+    choices: jsonb('choices').$type<{ identifier: string; label: string }[]>().notNull(),
+    choiceTemplates: jsonb('choice_templates').$type<ChoiceSpec[]>(),
+    /** Snapshot of issuance_state_extract. */
+    state: jsonb('state').$type<Record<string, unknown>>().notNull().default({}),
+    /** Resolution rules in force at issue. */
+    resolution: jsonb('resolution').$type<Record<string, unknown>>().notNull(),
+    triggerEventId: text('trigger_event_id'),
+    triggerEvent: jsonb('trigger_event').$type<Record<string, unknown>>(),
+    triggerSeq: integer('trigger_seq'),
+    period: text('period'),
+    clockSeconds: integer('clock_seconds'),
+    issuedAt: tstz('issued_at').notNull().defaultNow(),
+    closesAt: tstz('closes_at').notNull(),
+    resolvedAt: tstz('resolved_at'),
+    resolvedSeq: integer('resolved_seq'),
+    resolutionEventId: text('resolution_event_id'),
+    correctAnswerIdentifier: text('correct_answer_identifier'),
+    points: integer('points').notNull(),
+    answerWindowSeconds: integer('answer_window_seconds'),
+    sponsorBrandId: uuid('sponsor_brand_id').references(() => brands.id, { onDelete: 'set null' }),
+    sponsorBrand: jsonb('sponsor_brand').$type<BrandSnapshot>(),
+    matchSponsorBrand: jsonb('match_sponsor_brand').$type<BrandSnapshot>(),
+    listenerId: uuid('listener_id'),
+    decisionTrace: jsonb('decision_trace').$type<{ step: string; passed: boolean; detail: string }[]>().notNull().default([]),
+    ...timestamps(),
+  },
+  (t) => [
+    // A replay or a restarted listener never issues twice for the same trigger.
+    uniqueIndex('question_issuances_trigger_uq').on(t.matchId, t.definitionId, t.triggerEventId),
+    uniqueIndex('question_issuances_match_definition_uq').on(t.matchId, t.matchQuestionDefinitionId),
+    uniqueIndex('question_issuances_number_uq').on(t.matchId, t.questionNumber),
+    index('question_issuances_match_issued_idx').on(t.matchId, t.issuedAt),
+    index('question_issuances_definition_idx').on(t.definitionId),
+    index('question_issuances_match_definition_idx').on(t.matchQuestionDefinitionId),
+    index('question_issuances_open_idx').on(t.status, t.closesAt).where(sql`${t.status} in ('open', 'locked')`),
+    check('question_issuances_kind_ck', sql`(${t.kind} = 'in_game' and ${t.matchQuestionDefinitionId} is null) or (${t.kind} = 'match' and ${t.definitionId} is null)`),
+  ],
+);
+
+export type QuestionIssuanceRow = typeof questionIssuances.$inferSelect;
