@@ -43,7 +43,13 @@ export async function parseMultipart(
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: req.headers, limits: { fileSize: fileLimit, files: 4, fields: 50, fieldSize: 64 * 1024, parts: 60 } });
+      // busboy flags a file as cut once it reaches fileSize, so one byte more lets a file of exactly
+      // fileLimit through whole. File names are read as UTF-8 (what browsers and fetch send), not latin1.
+      bb = busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        limits: { fileSize: fileLimit + 1, files: 4, fields: 50, fieldSize: 64 * 1024, parts: 60 },
+      });
     } catch (err) {
       reject(validationError([{ loc: ['body'], msg: `invalid multipart request: ${(err as Error).message}`, type: 'content_type' }]));
       return;

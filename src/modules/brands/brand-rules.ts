@@ -44,6 +44,8 @@ export function safeFilename(original: string, ext: string): string {
   const stem = base.replace(/\.[^.]*$/, '');
   const clean = stem
     .normalize('NFKD')
+    // Accents split off by NFKD are dropped (é -> e), not turned into separators.
+    .replace(/\p{M}+/gu, '')
     .replace(/[^\w.-]+/g, '-')
     .replace(/[-.]{2,}/g, '-')
     .replace(/^[-.]+|[-.]+$/g, '')

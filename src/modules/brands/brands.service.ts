@@ -1,8 +1,10 @@
 /**
  * Brands and their logos. Logo objects and rows are kept consistent: a new
- * object is written before the row that points at it (and removed again if
- * the row cannot be written); an old object is removed only after the row no
- * longer points at it.
+ * object is written before the row that points at it is committed (and
+ * removed again if the row cannot be written; on update it is written inside
+ * the row's transaction once the row update has passed, so a failed update
+ * never overwrites the current logo); an old object is removed only after the
+ * row no longer points at it.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.js';
@@ -88,12 +90,16 @@ export function createBrandsService({ db, storage, logger }: { db: Db; storage: 
       if (!current) throw notFound('brand');
 
       let uploadedKey: string | undefined;
+      let upload: (() => Promise<void>) | undefined;
       if (input.logo) {
         const logo = await checkLogo(input.logo);
         const store = requireStorage();
-        uploadedKey = logoKey(id, logo.filename);
-        Object.assign(values, { logoFilename: logo.filename, logoKey: uploadedKey, logoContentType: logo.contentType, logoSizeBytes: logo.data.length });
-        await store.put(uploadedKey, logo.data, logo.contentType);
+        const key = logoKey(id, logo.filename);
+        Object.assign(values, { logoFilename: logo.filename, logoKey: key, logoContentType: logo.contentType, logoSizeBytes: logo.data.length });
+        upload = async () => {
+          uploadedKey = key;
+          await store.put(key, logo.data, logo.contentType);
+        };
       } else if (input.clearLogo && current.logoKey) {
         requireStorage();
         Object.assign(values, { logoFilename: null, logoKey: null, logoContentType: null, logoSizeBytes: null });
@@ -106,7 +112,11 @@ export function createBrandsService({ db, storage, logger }: { db: Db; storage: 
           const row = await findBrand({ db: tx, id, forUpdate: true });
           if (!row) throw notFound('brand');
           previousKey = row.logoKey;
-          return Object.keys(values).length ? updateBrand({ db: tx, id, values }) : row;
+          const next = Object.keys(values).length ? await updateBrand({ db: tx, id, values }) : row;
+          // Written only once the row update has passed (a 409 leaves the stored logo, which may
+          // have the same key, untouched) and before the commit makes the row point at it.
+          await upload?.();
+          return next;
         });
       } catch (err) {
         if (uploadedKey && uploadedKey !== current.logoKey) await removeObject(uploadedKey);
