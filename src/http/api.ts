@@ -45,6 +45,7 @@ const decodeParams = (params: Record<string, string>) => {
     } catch {
       out[k] = v;
     }
+    if (out[k]!.includes('\u0000')) throw validationError([{ loc: ['path', k], msg: 'text must not contain the NUL character (U+0000)', type: 'nul_character' }]);
   }
   return out;
 };

@@ -38,9 +38,18 @@ export function isIanaTimezone(value: string): boolean {
   return known;
 }
 
+type FormatDefinition = { validate: (s: string) => boolean; compare?: (a: string, b: string) => number | undefined };
+const rfc3339DateTime = fullFormats['date-time'] as unknown as FormatDefinition;
+
 /** Formats by name: ajv-formats' full set, the OpenAPI numeric ones, and ours. */
 export const formats: Record<string, Format> = {
   ...(fullFormats as Record<string, Format>),
+  // RFC 3339 admits leap seconds (23:59:60), which no JavaScript Date can hold.
+  'date-time': {
+    type: 'string',
+    validate: (s: string) => rfc3339DateTime.validate(s) && !Number.isNaN(Date.parse(s)),
+    ...(rfc3339DateTime.compare ? { compare: rfc3339DateTime.compare } : {}),
+  } as Format,
   int32: { type: 'number', validate: bitRange(32) },
   int64: { type: 'number', validate: bitRange(64) },
   float: { type: 'number', validate: () => true },

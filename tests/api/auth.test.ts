@@ -139,7 +139,7 @@ describe('POST /api/auth/logout', () => {
 
 describe('authentication (interface §5)', () => {
   it('answers 401 with WWW-Authenticate for a missing, malformed or unknown key', async () => {
-    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer' }, { authorization: 'Bearer qp_unknown' }]) {
+    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer' }, { authorization: 'Bearer qp_unknown' }] as Record<string, string>[]) {
       const res = await app.request('GET', '/api/users/me', { headers });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer');

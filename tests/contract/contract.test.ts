@@ -7,7 +7,7 @@ import { generate } from '../../scripts/generate.js';
 import { contractDocument, isAdminOperation } from '../../src/http/contract.js';
 import { createHandlers, isNotImplemented } from '../../src/http/registry.js';
 import { contractOperations } from '../helpers/contract.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { createAdmin, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const operationsFile = path.resolve(root, '../shared/operations.txt');
@@ -55,16 +55,19 @@ describe('the handler registry', () => {
     expect(Object.keys(handlers).sort()).toEqual(contractOperations.map((o) => o.operationId).sort());
   });
 
-  it('reports the operations still answering 501, each naming itself', async () => {
+  it('reports the operations still answering 501, and such an operation names itself', async () => {
     const handlers = createHandlers(app.services);
     const pending = Object.entries(handlers).filter(([, h]) => isNotImplemented(h)).map(([id]) => id);
     console.log(`operations not implemented yet: ${pending.length} of ${contractOperations.length}${pending.length ? ` (${pending.join(', ')})` : ''}`);
+    const admin = await createAdmin(app);
     const byId = new Map(contractOperations.map((o) => [o.operationId, o]));
-    for (const id of pending) {
+    // Pending operations that need no input reach their handler; 501 is deliberately not in the contract, so raw fetch.
+    for (const id of pending.filter((p) => !byId.get(p)!.path.includes('{') && !(byId.get(p) as { requestBody?: unknown }).requestBody)) {
       const op = byId.get(id)!;
-      // Raw request: 501 is deliberately not part of the contract.
-      const res = await app.services.database && (await fetch(`${app.url}${op.path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000')}`, { method: op.method.toUpperCase() }));
-      if (res && res.status === 501) expect((await res.json()).detail).toBe(`${id} is not implemented yet`);
+      const res = await fetch(`${app.url}${op.path}`, { method: op.method.toUpperCase(), headers: { authorization: `Bearer ${admin.token}` } });
+      if (res.status === 422 || id === 'createAdminApiSession') continue; // input errors, and the admin-session cookie, come first
+      expect(res.status, id).toBe(501);
+      expect(((await res.json()) as { detail: string }).detail).toBe(`${id} is not implemented yet`);
     }
   });
 });

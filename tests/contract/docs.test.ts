@@ -15,7 +15,7 @@ describe('documentation', () => {
     const res = await get('/openapi.json');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    const doc = await res.json();
+    const doc = (await res.json()) as Record<string, any>;
     expect(doc.info.version).toBe('0.1.0');
     expect(doc.openapi).toBe('3.0.3');
     expect(Object.keys(doc.paths)).toContain('/api/brands');

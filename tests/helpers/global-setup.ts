@@ -19,17 +19,26 @@ declare module 'vitest' {
   }
 }
 
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export default async function setup(project: TestProject) {
   const url = testDatabaseUrl();
   if (url) {
     const { default: postgres } = await import('postgres');
     const admin = postgres(adminUrl(url), { max: 1, onnotice: () => {} });
     const template = `qp_tpl_${process.pid}_${Date.now().toString(36)}`;
-    // Databases left by an interrupted earlier run.
+    // Databases left by an interrupted earlier run (its process is gone); concurrent runs keep theirs.
     const stale = await admin<{ datname: string }[]>`select datname from pg_database where datname like 'qp_tpl_%' or datname like 'qp_t_%'`;
     for (const { datname } of stale) {
-      const [, , pid] = datname.split('_');
-      if (pid && Number(pid) !== process.pid) await admin.unsafe(`drop database if exists "${datname}" with (force)`).catch(() => {});
+      const pid = Number(datname.split('_')[2]);
+      if (pid && pid !== process.pid && !processAlive(pid)) await admin.unsafe(`drop database if exists "${datname}" with (force)`).catch(() => {});
     }
     await admin.unsafe(`create database "${template}"`);
     const database = await openDatabase({ url: withDatabase(url, template), maxConnections: 1 });
@@ -39,8 +48,11 @@ export default async function setup(project: TestProject) {
     project.provide('pgliteDump', null);
     return async () => {
       await admin.unsafe(`drop database if exists "${template}" with (force)`).catch(() => {});
-      const left = await admin<{ datname: string }[]>`select datname from pg_database where datname like ${`qp_t_${process.pid}_%`}`;
-      for (const { datname } of left) await admin.unsafe(`drop database if exists "${datname}" with (force)`).catch(() => {});
+      // Test files drop their own databases; a crashed worker's are dropped here.
+      const left = await admin<{ datname: string }[]>`select datname from pg_database where datname like 'qp_t_%'`;
+      for (const { datname } of left) {
+        if (!processAlive(Number(datname.split('_')[2]))) await admin.unsafe(`drop database if exists "${datname}" with (force)`).catch(() => {});
+      }
       await admin.end();
     };
   }

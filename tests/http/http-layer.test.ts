@@ -62,6 +62,24 @@ describe('error mapping (DESIGN.md §3)', () => {
     expect(unknownQuery.body.detail[0]).toMatchObject({ loc: ['query', 'colour'], type: 'extra_forbidden' });
   });
 
+  it('answers 422 for U+0000 anywhere in a body, the query or a path parameter (PostgreSQL cannot store it)', async () => {
+    const body = await app.request('POST', '/api/auth/register', { body: { username: 'nul_user', password: 'long enough', email: 'nul@example.com', first_name: 'a\u0000b' } });
+    expect(body.status).toBe(422);
+    expect(body.body.detail).toEqual([{ loc: ['body', 'first_name'], msg: 'text must not contain the NUL character (U+0000)', type: 'nul_character' }]);
+    const query = await app.request('GET', '/api/brands', { query: { q: '\u0000' } });
+    expect(query.body.detail[0]).toMatchObject({ loc: ['query', 'q'], type: 'nul_character' });
+    const login = await app.request('POST', '/api/auth/register', { body: { username: 'nul_user', password: 'long enough', email: 'nul@example.com' } });
+    const path = await app.request('DELETE', '/api/users/me/devices/a%00b', { token: login.body.api_key });
+    expect(path.status).toBe(422);
+    expect(path.body.detail[0]).toMatchObject({ loc: ['path', 'device_id'], type: 'nul_character' });
+  });
+
+  it('answers 422 for a date-time a Date cannot hold (a leap second)', async () => {
+    const res = await app.request('GET', '/api/matches', { query: { scheduled_from: '2016-12-31T23:59:60Z', scheduled_to: '2017-01-02T00:00:00Z' } });
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0]).toMatchObject({ loc: ['query', 'scheduled_from'], type: 'format' });
+  });
+
   it('answers 500 without internals, and logs the cause', async () => {
     const spy = vi.spyOn(app.services.logger, 'error');
     // Raw fetch: a 500 is never part of the contract, so the contract client would reject it.
