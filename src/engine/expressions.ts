@@ -5,6 +5,7 @@
  * cleanly instead of stalling a listener.
  */
 import jsonata from 'jsonata';
+import { findUnsafeRegexLiteral, SafeRegExp } from './safe-regex.js';
 
 export class ExpressionError extends Error {
   constructor(
@@ -30,6 +31,10 @@ interface Guard extends Budget {
   deadline: number;
 }
 
+/** Longest sequence (ranges included) and string an expression may build; far above what event data needs. */
+const MAX_SEQUENCE = 100_000;
+const MAX_STRING = 100_000;
+
 const GUARD = '__qp_guard';
 const cache = new Map<string, jsonata.Expression>();
 const CACHE_MAX = 2000;
@@ -41,7 +46,9 @@ function guardOf(environment: { lookup(name: string): unknown }): Guard | undefi
 function compileRaw(source: string): jsonata.Expression {
   let expr = cache.get(source);
   if (!expr) {
-    expr = jsonata(source);
+    expr = jsonata(source, { RegexEngine: SafeRegExp as unknown as RegExpConstructor, sequence: MAX_SEQUENCE });
+    const unsafe = findUnsafeRegexLiteral(expr.ast());
+    if (unsafe) throw new Error(unsafe);
     expr.assign(Symbol.for('jsonata.__evaluate_entry') as unknown as string, (_e: unknown, _input: unknown, env: { lookup(name: string): unknown }) => {
       const g = guardOf(env);
       if (!g) return;
@@ -51,9 +58,12 @@ function compileRaw(source: string): jsonata.Expression {
       if (g.depth > g.maxDepth) throw new Error(`expression nested deeper than ${g.maxDepth} levels`);
       if ((g.steps & 255) === 0 && Date.now() > g.deadline) throw new Error(`expression ran longer than ${g.timeoutMs} ms`);
     });
-    expr.assign(Symbol.for('jsonata.__evaluate_exit') as unknown as string, (_e: unknown, _input: unknown, env: { lookup(name: string): unknown }) => {
+    expr.assign(Symbol.for('jsonata.__evaluate_exit') as unknown as string, (_e: unknown, _input: unknown, env: { lookup(name: string): unknown }, result: unknown) => {
       const g = guardOf(env);
-      if (g) g.depth -= 1;
+      if (!g) return;
+      g.depth -= 1;
+      // Strings that double on each step would exhaust memory long before the step budget.
+      if (typeof result === 'string' && result.length > MAX_STRING) throw new Error(`expression built a text longer than ${MAX_STRING} characters`);
     });
     if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
     cache.set(source, expr);

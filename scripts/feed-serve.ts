@@ -1,0 +1,177 @@
+/**
+ * `npm run feed:serve -- <source> [--speed 10] [--port 0] [--kickoff <iso>] [--heartbeat-ms 1000]`
+ * Serves a recorded match as a live push feed (NDJSON with heartbeats, see
+ * src/engine/feed/push-server.ts) on loopback, so a listener or the push
+ * client can be pointed at something that behaves like a provider. Sources:
+ *   --metrica-csv <events.csv>
+ *   --metrica-json <events.json> --metadata <metadata.xml>
+ *   --openfootball <worldcup.json> --match <n> [--season <year>] [--utc-offset +03:00]
+ *   --events <recording.json>        (an EventRecording: {"events": [FeedEvent, ...]})
+ * Imported matches kick off now (or at --kickoff); prints the URL and serves until Ctrl-C.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { FeedEvent } from '../src/engine/feed/events.js';
+import { summarizeFeed } from '../src/engine/feed/football-feed.js';
+import { importMetricaCsv, importMetricaJson } from '../src/engine/feed/importers/metrica.js';
+import { importOpenfootballSchedule, openfootballEvents } from '../src/engine/feed/importers/openfootball.js';
+import { startPushFeedServer } from '../src/engine/feed/push-server.js';
+
+const USAGE = `usage: npm run feed:serve -- (--metrica-csv <file> | --metrica-json <file> --metadata <xml> | --openfootball <file> --match <n> [--season <year>] [--utc-offset <+hh:mm>] | --events <recording.json>)
+       [--speed <factor, default 1>] [--port <n, default 0 = any>] [--kickoff <iso date, default now>] [--heartbeat-ms <n, default 1000>] [--match-key <key>]`;
+
+export class UsageError extends Error {}
+
+export type FeedSource =
+  | { kind: 'metrica-csv'; file: string }
+  | { kind: 'metrica-json'; file: string; metadata: string }
+  | { kind: 'openfootball'; file: string; match: number; season: string | null; utcOffset: string | null }
+  | { kind: 'events'; file: string };
+
+export interface FeedServeArgs {
+  source: FeedSource;
+  speed: number;
+  port: number;
+  kickoff: Date;
+  heartbeatMs: number;
+  matchKey: string | null;
+}
+
+function positiveNumber(value: string | undefined, flag: string, fallback: number, integer = false): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || (integer && !Number.isInteger(n))) throw new UsageError(`${flag} must be a ${integer ? 'non-negative integer' : 'positive number'}, got '${value}'`);
+  return n;
+}
+
+/** Parses and checks the arguments; throws a UsageError whose message says what to fix. */
+export function parseFeedServeArgs(argv: string[], now = new Date()): FeedServeArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        'metrica-csv': { type: 'string' },
+        'metrica-json': { type: 'string' },
+        metadata: { type: 'string' },
+        openfootball: { type: 'string' },
+        match: { type: 'string' },
+        season: { type: 'string' },
+        'utc-offset': { type: 'string' },
+        events: { type: 'string' },
+        speed: { type: 'string' },
+        port: { type: 'string' },
+        kickoff: { type: 'string' },
+        'heartbeat-ms': { type: 'string' },
+        'match-key': { type: 'string' },
+      },
+    }));
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n${USAGE}`);
+  }
+  const sources = (['metrica-csv', 'metrica-json', 'openfootball', 'events'] as const).filter((k) => values[k] !== undefined);
+  if (sources.length !== 1) throw new UsageError(`${sources.length ? `choose one source, not --${sources.join(' and --')}` : 'missing a source'}\n${USAGE}`);
+  const kind = sources[0]!;
+  const file = values[kind]!;
+  let source: FeedSource;
+  if (kind === 'metrica-json') {
+    if (!values.metadata) throw new UsageError(`--metrica-json needs --metadata <metadata.xml>\n${USAGE}`);
+    source = { kind, file, metadata: values.metadata };
+  } else if (kind === 'openfootball') {
+    if (!values.match) throw new UsageError(`--openfootball needs --match <n> (1-based position in the file)\n${USAGE}`);
+    const match = positiveNumber(values.match, '--match', 0, true);
+    if (match < 1) throw new UsageError('--match must be 1 or more');
+    source = { kind, file, match, season: values.season ?? null, utcOffset: values['utc-offset'] ?? null };
+  } else source = { kind, file };
+  for (const [flag, used] of [
+    ['--metadata', values.metadata !== undefined && kind !== 'metrica-json'],
+    ['--match', values.match !== undefined && kind !== 'openfootball'],
+    ['--season', values.season !== undefined && kind !== 'openfootball'],
+    ['--utc-offset', values['utc-offset'] !== undefined && kind !== 'openfootball'],
+  ] as const) {
+    if (used) throw new UsageError(`${flag} only applies to ${flag === '--metadata' ? '--metrica-json' : '--openfootball'}`);
+  }
+  const speed = positiveNumber(values.speed, '--speed', 1);
+  if (speed === 0) throw new UsageError('--speed must be greater than 0');
+  const port = positiveNumber(values.port, '--port', 0, true);
+  if (port > 65535) throw new UsageError('--port must be at most 65535');
+  const heartbeatMs = positiveNumber(values['heartbeat-ms'], '--heartbeat-ms', 1000, true);
+  if (heartbeatMs === 0) throw new UsageError('--heartbeat-ms must be greater than 0');
+  const kickoff = values.kickoff === undefined ? now : new Date(values.kickoff);
+  if (Number.isNaN(kickoff.getTime())) throw new UsageError(`--kickoff must be an ISO date, got '${values.kickoff}'`);
+  return { source, speed, port, kickoff, heartbeatMs, matchKey: values['match-key'] ?? null };
+}
+
+function read(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+/** Loads the source as normalized events and a title for the console. */
+export function loadFeed(args: FeedServeArgs): { title: string; events: FeedEvent[] } {
+  const { source, kickoff } = args;
+  const key = args.matchKey ?? path.basename(source.file).replace(/\.[^.]+$/, '');
+  switch (source.kind) {
+    case 'metrica-csv': {
+      const m = importMetricaCsv(read(source.file), { matchKey: key, kickoff });
+      return { title: `${m.homeTeam} vs ${m.awayTeam} (Metrica CSV)`, events: m.events };
+    }
+    case 'metrica-json': {
+      const m = importMetricaJson(read(source.file), read(source.metadata), { matchKey: key, kickoff });
+      return { title: `${m.homeTeam} vs ${m.awayTeam} (Metrica JSON)`, events: m.events };
+    }
+    case 'openfootball': {
+      const text = read(source.file);
+      const season = source.season ?? /\b(\d{4})\b/.exec((JSON.parse(text) as { name?: unknown }).name?.toString() ?? '')?.[1];
+      if (!season) throw new UsageError('cannot tell the season from the file name field; pass --season <year>');
+      const matches = importOpenfootballSchedule(text, { season, ...(source.utcOffset ? { localUtcOffset: source.utcOffset } : {}) });
+      const match = matches[source.match - 1];
+      if (!match) throw new UsageError(`--match ${source.match} is out of range: the file has ${matches.length} matches`);
+      if (!match.result) throw new UsageError(`match ${source.match} (${match.homeTeam} vs ${match.awayTeam}) has no result to replay`);
+      return { title: `${match.homeTeam} vs ${match.awayTeam}, ${match.round} (openfootball ${season})`, events: openfootballEvents(match, { kickoff, matchKey: args.matchKey ?? undefined }) };
+    }
+    case 'events': {
+      let doc: unknown;
+      try {
+        doc = JSON.parse(read(source.file));
+      } catch (err) {
+        if (err instanceof UsageError) throw err;
+        throw new UsageError(`${source.file} is not JSON: ${(err as Error).message}`);
+      }
+      const events = typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? (doc as { events?: unknown }).events : undefined;
+      if (!Array.isArray(events)) throw new UsageError(`${source.file} is not an event recording: expected {"events": [...]}`);
+      events.forEach((e: unknown, i) => {
+        const ok = typeof e === 'object' && e !== null && typeof (e as FeedEvent).provider_event_id === 'string' && Number.isInteger((e as FeedEvent).seq) && typeof (e as FeedEvent).occurred_at === 'string';
+        if (!ok) throw new UsageError(`${source.file}: events[${i}] is not a feed event (provider_event_id, seq, occurred_at)`);
+      });
+      return { title: `recording ${path.basename(source.file)}`, events: events as FeedEvent[] };
+    }
+  }
+}
+
+async function main() {
+  const args = parseFeedServeArgs(process.argv.slice(2));
+  const { title, events } = loadFeed(args);
+  const summary = summarizeFeed(events);
+  const server = await startPushFeedServer({ events, speed: args.speed, port: args.port, heartbeatMs: args.heartbeatMs });
+  console.log(`${title}: ${events.length} events, final score ${summary.finalScore.home}-${summary.finalScore.away}, speed x${args.speed}`);
+  console.log(`serving ${server.url}  (NDJSON; resume with ?after_seq=N; the replay starts at the first connection; Ctrl-C stops)`);
+  const stop = () => {
+    void server.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+const invokedDirectly = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop()!);
+if (invokedDirectly) {
+  main().catch((err) => {
+    console.error(`feed:serve: ${err instanceof UsageError ? err.message : (err as Error).stack}`);
+    process.exit(1);
+  });
+}

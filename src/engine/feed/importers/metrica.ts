@@ -1,0 +1,386 @@
+/**
+ * Metrica Sports event data -> normalized football feed events, so real
+ * recorded matches (the CSV format and the JSON + FIFA EPTS metadata format)
+ * can drive the listener, replays and demos exactly as a live provider would.
+ *
+ * Envelope: provider_event_id `metrica:<matchKey>:<source index>` (data row
+ * number in the CSV, 1-based without the header; `index` in the JSON), with suffixes for derived events
+ * (`:goal` for the score_change after a shot, `:own_goal`) and fixed ids for
+ * synthesized ones (`status:live`, `period:<p>:start`, `period:<p>:end`,
+ * `status:break:<p>`, `status:ended`, `status:closed`); seq from 1; operation
+ * create; final true; occurred_at = kickoff + the event's start time (Metrica
+ * time is seconds since the first half's frame 1; the second half's clock
+ * continues); clock_seconds = whole seconds of that same time; period 1..5 ->
+ * '1', '2', 'et1', 'et2', 'pen'; score = running score after the event.
+ *
+ * Mapping (Metrica type / subtype -> canonical type, team):
+ *   SHOT                      -> shot (outcome: GOAL goal, WOODWORK woodwork, BLOCKED blocked,
+ *                                ON TARGET|SAVED on_target, OFF TARGET|OUT off_target; header when
+ *                                HEAD), team = shooter's; a goal adds score_change right after it
+ *   BALL OUT with subtype GOAL (e.g. WOODWORK-GOAL), when the next KICK OFF is taken by
+ *                                the same team (i.e. that team conceded) -> score_change for
+ *                                the other team with own_goal true; otherwise dropped
+ *   SET PIECE CORNER KICK     -> corner;  SET PIECE FREE KICK -> free_kick (data.kind direct|indirect)
+ *   CARD YELLOW | RED         -> card (data.color), team = the carded player's
+ *   FAULT RECEIVED            -> foul, team = the OTHER team (who committed it), data.fouled_team
+ *   RECOVERY                  -> possession_change, team = the recovering team
+ *   PASS                      -> pass
+ *   dropped: BALL LOST, CHALLENGE, CARRY, BALL OUT (other), SET PIECE KICK OFF (the
+ *            period_start / match_status events cover it), THROW IN, GOAL KICK; counted in `dropped`.
+ * Around them: match_status live at the first kick-off; period_start at a period's
+ * first event and period_end at its last event's end (or the metadata's end frame
+ * when later); match_status break between periods; match_status ended and closed
+ * (data.final_score) after the last period.
+ * Metrica does not mark penalties, so score_change data.penalty is always false.
+ * data.minute/offset are the scoreboard minute (period-relative: the second half
+ * starts at 46'), unlike clock_seconds, which follows Metrica's continuous time.
+ *
+ * Sample game 1 has three home goals from shots and one own goal (data row 1094,
+ * BALL OUT "WOODWORK-GOAL" by home Player5 off an away corner, home kicks off
+ * next): 3-1. Sample game 3 declares 0-2 in its metadata; the events agree.
+ */
+import type { FeedEvent, TeamSide } from '../events.js';
+import { footballPeriodKey, FootballFeedBuilder, otherSide, scoreboardMinute, type FootballPeriod, type Score } from '../football-feed.js';
+
+export { summarizeFeed } from '../football-feed.js';
+
+export interface MetricaImportOptions {
+  /** Identifies the match inside provider_event_id; keep it stable across imports. */
+  matchKey: string;
+  kickoff: Date;
+}
+
+export interface MetricaImport {
+  homeTeam: string;
+  awayTeam: string;
+  events: FeedEvent[];
+  /** Source events not mapped to a canonical type, by Metrica type. */
+  dropped: Record<string, number>;
+  /** The final score the metadata declares (JSON format only), to cross-check the events. */
+  declaredScore: Score | null;
+}
+
+/** One source event, format-independent. */
+interface RawEvent {
+  index: number;
+  side: TeamSide | null;
+  type: string;
+  subtypes: string[];
+  period: number;
+  start: number;
+  end: number | null;
+  from: string | null;
+  to: string | null;
+  x: number | null;
+  y: number | null;
+  endX: number | null;
+  endY: number | null;
+}
+
+const upper = (s: string) => s.trim().toUpperCase();
+
+function finite(v: unknown): number | null {
+  const n = typeof v === 'string' ? Number(v.trim() === '' ? NaN : v) : v;
+  return typeof n === 'number' && Number.isFinite(n) ? n : null;
+}
+
+/** Splits CSV text into rows of fields (RFC 4180 quoting; the sample has none, other exports may). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(field);
+      if (row.some((f) => f !== '')) rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  row.push(field);
+  if (row.some((f) => f !== '')) rows.push(row);
+  return rows;
+}
+
+const CSV_COLUMNS = ['Team', 'Type', 'Subtype', 'Period', 'Start Time [s]', 'End Time [s]', 'From', 'To', 'Start X', 'Start Y', 'End X', 'End Y'] as const;
+
+function csvSide(team: string, row: number): TeamSide {
+  const t = team.trim().toLowerCase();
+  if (t === 'home' || t === 'away') return t;
+  throw new Error(`metrica csv row ${row}: Team is '${team}', expected Home or Away`);
+}
+
+/** Imports Metrica's CSV event format (`Team,Type,Subtype,Period,Start Frame,Start Time [s],...`). */
+export function importMetricaCsv(text: string, opts: MetricaImportOptions): MetricaImport {
+  const rows = parseCsv(text.replace(/^\uFEFF/, ''));
+  const header = rows.shift();
+  if (!header) throw new Error('metrica csv: the file is empty');
+  const col = Object.fromEntries(CSV_COLUMNS.map((name) => [name, header.findIndex((h) => h.trim() === name)])) as Record<(typeof CSV_COLUMNS)[number], number>;
+  const missing = CSV_COLUMNS.filter((name) => col[name] < 0);
+  if (missing.length) throw new Error(`metrica csv: missing column(s) ${missing.join(', ')}`);
+  const raw = rows.map((r, i): RawEvent => {
+    const rowNo = i + 2;
+    const get = (name: (typeof CSV_COLUMNS)[number]) => (r[col[name]] ?? '').trim();
+    const period = finite(get('Period'));
+    const start = finite(get('Start Time [s]'));
+    if (period === null || start === null) throw new Error(`metrica csv row ${rowNo}: Period and Start Time [s] must be numbers`);
+    const subtype = get('Subtype');
+    return {
+      index: i + 1,
+      side: csvSide(get('Team'), rowNo),
+      type: upper(get('Type')),
+      subtypes: subtype ? subtype.split('-').map(upper) : [],
+      period,
+      start,
+      end: finite(get('End Time [s]')),
+      from: get('From') || null,
+      to: get('To') || null,
+      x: finite(get('Start X')),
+      y: finite(get('Start Y')),
+      endX: finite(get('End X')),
+      endY: finite(get('End Y')),
+    };
+  });
+  return { homeTeam: 'Home', awayTeam: 'Away', declaredScore: null, ...normalize(raw, opts, new Map()) };
+}
+
+interface EptsMetadata {
+  teams: Array<{ id: string; name: string }>;
+  localTeamId: string | null;
+  visitingTeamId: string | null;
+  score: Score | null;
+  frameRate: number | null;
+  params: Map<string, string>;
+}
+
+function decodeXml(s: string): string {
+  return s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
+    .replace(/&amp;/g, '&')
+    .trim();
+}
+
+/** Reads the few EPTS metadata fields the import needs; the file is regular enough for patterns. */
+function parseEptsMetadata(xml: string): EptsMetadata {
+  const teams = [...xml.matchAll(/<Team\s+id="([^"]+)"[^>]*>\s*<Name>([^<]*)<\/Name>/g)].map((m) => ({ id: decodeXml(m[1]!), name: decodeXml(m[2]!) }));
+  const scoreTag = /<Score\s+([^>]*)>([\s\S]*?)<\/Score>/.exec(xml);
+  const attr = (attrs: string, name: string) => new RegExp(`${name}="([^"]*)"`).exec(attrs)?.[1] ?? null;
+  const tag = (body: string, name: string) => new RegExp(`<${name}>\\s*(\\d+)\\s*</${name}>`).exec(body)?.[1];
+  const local = scoreTag?.[2] !== undefined ? tag(scoreTag[2], 'LocalTeamScore') : undefined;
+  const visiting = scoreTag?.[2] !== undefined ? tag(scoreTag[2], 'VisitingTeamScore') : undefined;
+  const params = new Map<string, string>();
+  for (const m of xml.matchAll(/<ProviderParameter>\s*<Name>([^<]*)<\/Name>\s*<Value>([^<]*)<\/Value>\s*<\/ProviderParameter>/g)) {
+    params.set(decodeXml(m[1]!), decodeXml(m[2]!));
+  }
+  return {
+    teams,
+    localTeamId: scoreTag ? attr(scoreTag[1]!, 'idLocalTeam') : null,
+    visitingTeamId: scoreTag ? attr(scoreTag[1]!, 'idVisitingTeam') : null,
+    score: local !== undefined && visiting !== undefined ? { home: Number(local), away: Number(visiting) } : null,
+    frameRate: finite(/<FrameRate>([^<]*)<\/FrameRate>/.exec(xml)?.[1]),
+    params,
+  };
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const nameOf = (v: unknown): string | null => (isObject(v) && typeof v.name === 'string' ? v.name : null);
+
+/** Imports Metrica's JSON event format with its FIFA EPTS metadata XML (teams, home side, periods). */
+export function importMetricaJson(eventsJson: string | unknown, metadataXml: string, opts: MetricaImportOptions): MetricaImport {
+  const doc: unknown = typeof eventsJson === 'string' ? JSON.parse(eventsJson) : eventsJson;
+  if (!isObject(doc) || !Array.isArray(doc.data)) throw new Error('metrica json: expected an object with a data[] array');
+  const meta = parseEptsMetadata(metadataXml);
+  if (meta.teams.length < 2) throw new Error('metrica metadata: expected two <Team> entries');
+  // The Score element names the local (home) team; without it the first team listed is home.
+  const homeId = meta.localTeamId ?? meta.teams[0]!.id;
+  const home = meta.teams.find((t) => t.id === homeId);
+  const away = meta.teams.find((t) => t.id === (meta.visitingTeamId ?? meta.teams.find((x) => x.id !== homeId)?.id));
+  if (!home || !away || home.id === away.id) throw new Error(`metrica metadata: cannot tell home from away (local team '${homeId}')`);
+  const sideOf = (team: unknown): TeamSide | null => {
+    if (!isObject(team)) return null;
+    if (team.id === home.id || (team.id === undefined && team.name === home.name)) return 'home';
+    if (team.id === away.id || (team.id === undefined && team.name === away.name)) return 'away';
+    return null;
+  };
+  const raw = doc.data.map((e: unknown, i): RawEvent => {
+    if (!isObject(e) || !isObject(e.start) || !isObject(e.type)) throw new Error(`metrica json: data[${i}] lacks type or start`);
+    const start = finite(e.start.time);
+    const period = finite(e.period);
+    if (start === null || period === null) throw new Error(`metrica json: data[${i}] lacks start.time or period`);
+    const subs = Array.isArray(e.subtypes) ? e.subtypes : e.subtypes ? [e.subtypes] : [];
+    const end = isObject(e.end) ? e.end : {};
+    return {
+      index: finite(e.index) ?? i + 1,
+      side: sideOf(e.team),
+      type: upper(nameOf(e.type) ?? ''),
+      subtypes: subs.map(nameOf).filter((s): s is string => s !== null).map(upper),
+      period,
+      start,
+      end: finite(end.time),
+      from: nameOf(e.from),
+      to: nameOf(e.to),
+      x: finite(e.start.x),
+      y: finite(e.start.y),
+      endX: finite(end.x),
+      endY: finite(end.y),
+    };
+  });
+  // Period ends from the metadata's frame ranges, when present.
+  const periodEnds = new Map<number, number>();
+  const names = ['first_half_end', 'second_half_end', 'first_extra_half_end', 'second_extra_half_end'];
+  if (meta.frameRate) {
+    names.forEach((n, i) => {
+      const frame = finite(meta.params.get(n));
+      if (frame !== null) periodEnds.set(i + 1, frame / meta.frameRate!);
+    });
+  }
+  return { homeTeam: home.name, awayTeam: away.name, declaredScore: meta.score, ...normalize(raw, opts, periodEnds) };
+}
+
+const SHOT_OUTCOMES: Array<[string, string]> = [
+  ['GOAL', 'goal'],
+  ['WOODWORK', 'woodwork'],
+  ['BLOCKED', 'blocked'],
+  ['ON TARGET', 'on_target'],
+  ['SAVED', 'on_target'],
+  ['OFF TARGET', 'off_target'],
+  ['OUT', 'off_target'],
+];
+
+function shotOutcome(subtypes: string[]): string {
+  return SHOT_OUTCOMES.find(([token]) => subtypes.includes(token))?.[1] ?? 'off_target';
+}
+
+function cardColor(subtypes: string[]): 'yellow' | 'red' | null {
+  if (subtypes.some((s) => s === 'RED' || s === 'SECOND YELLOW' || s === 'YELLOW RED')) return 'red';
+  return subtypes.includes('YELLOW') ? 'yellow' : null;
+}
+
+function normalize(raw: RawEvent[], opts: MetricaImportOptions, metadataPeriodEnds: Map<number, number>): Pick<MetricaImport, 'events' | 'dropped'> {
+  if (!opts.matchKey) throw new Error('matchKey is required');
+  if (raw.length === 0) throw new Error('metrica: no events');
+  const feed = new FootballFeedBuilder(`metrica:${opts.matchKey}`, opts.kickoff);
+  const dropped: Record<string, number> = {};
+  const drop = (e: RawEvent) => {
+    const key = [e.type, ...e.subtypes.slice(0, 1)].join(' / ');
+    dropped[key] = (dropped[key] ?? 0) + 1;
+  };
+
+  // Period boundaries in order of appearance.
+  const periods: Array<{ n: number; key: FootballPeriod; start: number; end: number }> = [];
+  for (const e of raw) {
+    let p = periods.at(-1);
+    if (!p || p.n !== e.period) {
+      if (periods.some((q) => q.n === e.period)) throw new Error(`metrica: event ${e.index} returns to period ${e.period} after it ended`);
+      p = { n: e.period, key: footballPeriodKey(e.period), start: e.start, end: e.start };
+      periods.push(p);
+    }
+    p.end = Math.max(p.end, e.start, e.end ?? 0);
+  }
+  for (const p of periods) p.end = Math.max(p.end, metadataPeriodEnds.get(p.n) ?? 0);
+
+  // The team taking the next kick-off conceded the goal before it.
+  const nextKickOffSide: Array<TeamSide | null> = new Array(raw.length).fill(null);
+  for (let i = raw.length - 1, next: TeamSide | null = null, period = NaN; i >= 0; i--) {
+    const e = raw[i]!;
+    if (e.period !== period) {
+      next = null;
+      period = e.period;
+    }
+    nextKickOffSide[i] = next;
+    if (e.type === 'SET PIECE' && e.subtypes.includes('KICK OFF')) next = e.side;
+  }
+
+  const first = periods[0]!;
+  feed.status('status:live', 'live', { period: first.key, atSeconds: first.start, clockSeconds: first.start });
+  let pi = -1;
+  for (const [i, e] of raw.entries()) {
+    if (pi < 0 || periods[pi]!.n !== e.period) {
+      if (pi >= 0) endPeriod(feed, periods[pi]!, true);
+      pi++;
+      const p = periods[pi]!;
+      feed.add({ id: `period:${p.key}:start`, type: 'period_start', period: p.key, atSeconds: p.start, clockSeconds: p.start, team: null });
+    }
+    const p = periods[pi]!;
+    const base = { period: p.key, atSeconds: e.start, clockSeconds: e.start };
+    const id = String(e.index);
+    const side = e.side;
+    if (side === null) {
+      drop(e);
+      continue;
+    }
+    const at = { x: e.x, y: e.y };
+    switch (e.type) {
+      case 'SHOT': {
+        const outcome = shotOutcome(e.subtypes);
+        const header = e.subtypes.includes('HEAD');
+        feed.add({ ...base, id, type: 'shot', team: side, data: { outcome, player: e.from, ...at, end_x: e.endX, end_y: e.endY, header, penalty: false } });
+        if (outcome === 'goal') {
+          const { minute, offset } = scoreboardMinute(p.key, e.start - p.start);
+          feed.addGoal({ ...base, id: `${id}:goal`, team: side, data: { scorer: e.from, minute, offset, penalty: false, own_goal: false, header } });
+        }
+        break;
+      }
+      case 'BALL OUT':
+        if (e.subtypes.includes('GOAL') && nextKickOffSide[i] === side) {
+          const { minute, offset } = scoreboardMinute(p.key, e.start - p.start);
+          feed.addGoal({ ...base, id: `${id}:own_goal`, team: otherSide(side), data: { scorer: e.from, minute, offset, penalty: false, own_goal: true, header: e.subtypes.includes('HEAD') } });
+        } else drop(e);
+        break;
+      case 'SET PIECE':
+        if (e.subtypes.includes('CORNER KICK')) feed.add({ ...base, id, type: 'corner', team: side, data: { player: e.from } });
+        else if (e.subtypes.includes('FREE KICK')) {
+          const kind = e.subtypes.includes('DIRECT') ? 'direct' : e.subtypes.includes('INDIRECT') ? 'indirect' : null;
+          feed.add({ ...base, id, type: 'free_kick', team: side, data: { player: e.from, kind, retaken: e.subtypes.includes('RETAKEN') } });
+        } else drop(e);
+        break;
+      case 'CARD': {
+        const color = cardColor(e.subtypes);
+        if (color) feed.add({ ...base, id, type: 'card', team: side, data: { color, player: e.from } });
+        else drop(e);
+        break;
+      }
+      case 'FAULT RECEIVED':
+        feed.add({ ...base, id, type: 'foul', team: otherSide(side), data: { fouled_team: side, fouled_player: e.from, ...at } });
+        break;
+      case 'RECOVERY':
+        feed.add({ ...base, id, type: 'possession_change', team: side, data: { player: e.from, via: e.subtypes[0]?.toLowerCase() ?? null, ...at } });
+        break;
+      case 'PASS':
+        feed.add({ ...base, id, type: 'pass', team: side, data: { player: e.from, to: e.to, ...at, end_x: e.endX, end_y: e.endY, kind: e.subtypes.length ? e.subtypes.join('-').toLowerCase() : null } });
+        break;
+      default:
+        drop(e);
+    }
+  }
+  const last = periods[pi]!;
+  endPeriod(feed, last, false);
+  const at = { period: last.key, atSeconds: last.end, clockSeconds: last.end };
+  feed.status('status:ended', 'ended', at);
+  feed.close(at);
+  return { events: feed.events, dropped };
+}
+
+function endPeriod(feed: FootballFeedBuilder, p: { key: FootballPeriod; end: number }, more: boolean): void {
+  const at = { period: p.key, atSeconds: p.end, clockSeconds: p.end };
+  feed.add({ ...at, id: `period:${p.key}:end`, type: 'period_end', team: null });
+  if (more) feed.status(`status:break:${p.key}`, 'break', { ...at, data: { after_period: p.key } });
+}

@@ -1,0 +1,356 @@
+/**
+ * Client of an HTTP push feed (newline-delimited JSON with heartbeats, see
+ * push-server.ts): the provider side of a match listener. Real push feeds
+ * drop connections, go silent, redeliver and correct, so this client
+ * reconnects with exponential back-off and jitter, resumes with
+ * `?after_seq=<last seq seen>`, deduplicates, and reports staleness (the
+ * engine stops issuing questions while the feed is stale).
+ *
+ * It is an EventEmitter (typed, see PushFeedClientEvents):
+ *   'event'        a FeedEvent, each delivered once (see dedupe below), in arrival order
+ *   'heartbeat'    the server's timestamp
+ *   'stale'        nothing (event or heartbeat) arrived for `staleAfterMs`
+ *   'fresh'        traffic again after 'stale'
+ *   'end'          the feed said it has ended; the client stops
+ *   'connected' / 'disconnected' / 'reconnecting' / 'malformed' / 'duplicate': diagnostics
+ * It never emits 'error'; failures become 'disconnected' and a retry.
+ *
+ * Dedupe key: provider_event_id + operation + a hash of the content (every
+ * field but seq), so an exact redelivery is dropped even under a new seq, an
+ * `update` with new content passes, and a `delete` passes once per id.
+ * Back-off: initialMs * factor^(n-1), capped at maxMs, +/- jitter; n counts
+ * consecutive failed connections and resets once a connection delivers a
+ * valid message (a server that accepts and drops at once still backs off).
+ */
+import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { FeedEvent } from './events.js';
+import { abortableSleep } from './replay.js';
+
+export interface PushFeedClientLogger {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+export interface BackoffOptions {
+  initialMs?: number;
+  maxMs?: number;
+  factor?: number;
+  /** Fraction of the delay randomized either way (0..1). */
+  jitter?: number;
+}
+
+export interface PushFeedClientOptions {
+  url: string;
+  /** Resume after this seq on the first connection. */
+  afterSeq?: number;
+  staleAfterMs?: number;
+  backoff?: BackoffOptions;
+  /** How many dedupe keys to remember (oldest forgotten first). */
+  dedupeCapacity?: number;
+  /** A line longer than this is discarded as malformed. */
+  maxLineBytes?: number;
+  headers?: Record<string, string>;
+  logger?: PushFeedClientLogger;
+  fetch?: typeof fetch;
+  /** Random source for jitter (tests pass a fixed one). */
+  random?: () => number;
+}
+
+export interface PushFeedClientEvents {
+  event: [event: FeedEvent];
+  heartbeat: [at: string];
+  stale: [info: { silentForMs: number }];
+  fresh: [];
+  end: [];
+  connected: [info: { url: string; attempt: number }];
+  disconnected: [info: { reason: string }];
+  reconnecting: [info: { attempt: number; delayMs: number }];
+  malformed: [info: { line: string; reason: string }];
+  duplicate: [event: FeedEvent];
+}
+
+export interface PushFeedClientStats {
+  connections: number;
+  events: number;
+  duplicates: number;
+  heartbeats: number;
+  malformed: number;
+}
+
+const OPERATIONS = new Set(['create', 'update', 'delete']);
+
+const consoleLogger: PushFeedClientLogger = { warn: (details, message) => console.warn(`[push-feed] ${message}`, details) };
+
+/** JSON with sorted keys, so equal content hashes equally whatever the key order. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const obj = value as Record<string, unknown>;
+    return `{${Object.keys(obj)
+      .sort()
+      .filter((k) => obj[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${stableJson(obj[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The dedupe key of an event (see the header). */
+export function dedupeKey(event: FeedEvent): string {
+  if (event.operation === 'delete') return `${event.provider_event_id}\u0000delete`;
+  const { seq: _seq, ...content } = event;
+  const hash = createHash('sha1').update(stableJson(content)).digest('base64url');
+  return `${event.provider_event_id}\u0000${event.operation}\u0000${hash}`;
+}
+
+/** The back-off delay before reconnect attempt `n` (1-based), jitter from `random`. */
+export function backoffDelay(n: number, opts: Required<BackoffOptions>, random: () => number): number {
+  const raw = Math.min(opts.maxMs, opts.initialMs * opts.factor ** Math.max(0, n - 1));
+  const jittered = raw * (1 + opts.jitter * (2 * random() - 1));
+  return Math.max(0, Math.min(opts.maxMs, Math.round(jittered)));
+}
+
+function isFeedEvent(v: unknown): v is FeedEvent {
+  if (typeof v !== 'object' || v === null) return false;
+  const e = v as Record<string, unknown>;
+  return (
+    typeof e.provider_event_id === 'string' &&
+    e.provider_event_id !== '' &&
+    Number.isInteger(e.seq) &&
+    typeof e.operation === 'string' &&
+    OPERATIONS.has(e.operation) &&
+    typeof e.type === 'string' &&
+    typeof e.occurred_at === 'string' &&
+    typeof e.data === 'object' &&
+    e.data !== null
+  );
+}
+
+export class PushFeedClient extends EventEmitter<PushFeedClientEvents> {
+  readonly stats: PushFeedClientStats = { connections: 0, events: 0, duplicates: 0, heartbeats: 0, malformed: 0 };
+  private readonly url: URL;
+  private readonly staleAfterMs: number;
+  private readonly backoff: Required<BackoffOptions>;
+  private readonly dedupeCapacity: number;
+  private readonly maxLineBytes: number;
+  private readonly logger: PushFeedClientLogger;
+  private readonly fetchImpl: typeof fetch;
+  private readonly random: () => number;
+  private readonly seen = new Map<string, true>();
+  private readonly abort = new AbortController();
+  private seqSeen: number;
+  private running: Promise<void> | null = null;
+  private closed = false;
+  private ended = false;
+  private stale = false;
+  private lastTrafficAt = 0;
+  private staleTimer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly opts: PushFeedClientOptions) {
+    super();
+    this.url = new URL(opts.url);
+    this.seqSeen = opts.afterSeq ?? 0;
+    this.staleAfterMs = opts.staleAfterMs ?? 5000;
+    this.backoff = { initialMs: 250, maxMs: 30_000, factor: 2, jitter: 0.2, ...opts.backoff };
+    if (!(this.backoff.initialMs > 0) || !(this.backoff.factor >= 1) || !(this.backoff.jitter >= 0 && this.backoff.jitter <= 1)) {
+      throw new Error('backoff needs initialMs > 0, factor >= 1 and jitter in 0..1');
+    }
+    this.dedupeCapacity = opts.dedupeCapacity ?? 100_000;
+    this.maxLineBytes = opts.maxLineBytes ?? 1024 * 1024;
+    this.logger = opts.logger ?? consoleLogger;
+    this.fetchImpl = opts.fetch ?? fetch;
+    this.random = opts.random ?? Math.random;
+  }
+
+  /** The highest seq received so far (what a reconnect resumes after). */
+  get lastSeq(): number {
+    return this.seqSeen;
+  }
+
+  get isStale(): boolean {
+    return this.stale;
+  }
+
+  get hasEnded(): boolean {
+    return this.ended;
+  }
+
+  /** Starts connecting (idempotent); the returned promise settles when the client ends or is closed. */
+  start(): Promise<void> {
+    if (!this.running) {
+      this.lastTrafficAt = Date.now();
+      this.armStaleTimer();
+      this.running = this.run();
+    }
+    return this.running;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.abort.abort();
+    this.clearStaleTimer();
+    await this.running;
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.closed && !this.ended) {
+      const url = new URL(this.url);
+      url.searchParams.set('after_seq', String(this.seqSeen));
+      let delivered = false;
+      let reason = 'stream closed';
+      try {
+        const res = await this.fetchImpl(url, { signal: this.abort.signal, headers: { accept: 'application/x-ndjson', ...this.opts.headers } });
+        if (res.status !== 200 || !res.body) {
+          await res.body?.cancel().catch(() => {});
+          throw new Error(`HTTP ${res.status}`);
+        }
+        this.stats.connections++;
+        this.safeEmit('connected', { url: url.toString(), attempt: failures + 1 });
+        for await (const line of this.lines(res.body)) {
+          if (this.handleLine(line)) delivered = true;
+          if (this.ended || this.closed) break;
+        }
+      } catch (err) {
+        reason = err instanceof Error ? err.message : String(err);
+      }
+      if (this.closed || this.ended) break;
+      failures = delivered ? 1 : failures + 1;
+      const delayMs = backoffDelay(failures, this.backoff, this.random);
+      this.safeEmit('disconnected', { reason });
+      this.safeEmit('reconnecting', { attempt: failures, delayMs });
+      await abortableSleep(delayMs, this.abort.signal);
+    }
+    this.clearStaleTimer();
+  }
+
+  /** Splits a byte stream into lines, tolerant of chunks that cut lines (or characters) anywhere. */
+  private async *lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+    const decoder = new TextDecoder();
+    const reader = body.getReader();
+    let buffer = '';
+    let discarding = false;
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        let nl: number;
+        while ((nl = buffer.indexOf('\n')) >= 0) {
+          const line = buffer.slice(0, nl);
+          buffer = buffer.slice(nl + 1);
+          if (discarding) discarding = false;
+          else yield line;
+          if (this.ended || this.closed) return;
+        }
+        if (buffer.length > this.maxLineBytes) {
+          this.malformed(buffer.slice(0, 200), `line longer than ${this.maxLineBytes} bytes`);
+          buffer = '';
+          discarding = true;
+        }
+      }
+      buffer += decoder.decode();
+      // A final line without a newline is still a line (the peer may have closed mid-write: it
+      // is then malformed and skipped, and the resume refetches it).
+      if (buffer.trim() !== '' && !discarding) yield buffer;
+    } finally {
+      await reader.cancel().catch(() => {});
+    }
+  }
+
+  /** Handles one line; true when it was a valid message. */
+  private handleLine(raw: string): boolean {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.trim() === '') return false;
+    let msg: unknown;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      this.malformed(line, 'not JSON');
+      return false;
+    }
+    if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) {
+      this.malformed(line, 'not an object');
+      return false;
+    }
+    const m = msg as Record<string, unknown>;
+    switch (m.type) {
+      case 'heartbeat':
+        this.traffic();
+        this.stats.heartbeats++;
+        this.safeEmit('heartbeat', typeof m.at === 'string' ? m.at : new Date().toISOString());
+        return true;
+      case 'event': {
+        if (!isFeedEvent(m.event)) {
+          this.malformed(line, 'event lacks provider_event_id, seq, operation, type, occurred_at or data');
+          return false;
+        }
+        const event = m.event;
+        this.traffic();
+        this.seqSeen = Math.max(this.seqSeen, event.seq);
+        const key = dedupeKey(event);
+        if (this.seen.has(key)) {
+          this.stats.duplicates++;
+          this.safeEmit('duplicate', event);
+          return true;
+        }
+        this.seen.set(key, true);
+        if (this.seen.size > this.dedupeCapacity) this.seen.delete(this.seen.keys().next().value!);
+        this.stats.events++;
+        this.safeEmit('event', event);
+        return true;
+      }
+      case 'end':
+        this.traffic();
+        this.ended = true;
+        this.clearStaleTimer();
+        this.safeEmit('end');
+        return true;
+      default:
+        this.malformed(line, `unknown message type ${JSON.stringify(m.type)}`);
+        return false;
+    }
+  }
+
+  private malformed(line: string, reason: string): void {
+    this.stats.malformed++;
+    this.logger.warn({ line: line.slice(0, 200), reason }, 'push feed: malformed line skipped');
+    this.safeEmit('malformed', { line, reason });
+  }
+
+  /** A listener's exception must not tear the stream down; it is logged instead. */
+  private safeEmit<K extends keyof PushFeedClientEvents>(name: K, ...args: PushFeedClientEvents[K]): void {
+    try {
+      (this.emit as (n: K, ...a: PushFeedClientEvents[K]) => boolean)(name, ...args);
+    } catch (err) {
+      this.logger.warn({ listener: name, error: err instanceof Error ? err.message : String(err) }, 'push feed: a listener threw');
+    }
+  }
+
+  private traffic(): void {
+    this.lastTrafficAt = Date.now();
+    if (this.stale) {
+      this.stale = false;
+      this.safeEmit('fresh');
+    }
+    if (!this.staleTimer && !this.ended && !this.closed) this.armStaleTimer();
+  }
+
+  private armStaleTimer(): void {
+    const check = () => {
+      this.staleTimer = null;
+      if (this.closed || this.ended) return;
+      const silent = Date.now() - this.lastTrafficAt;
+      if (silent >= this.staleAfterMs) {
+        this.stale = true;
+        this.safeEmit('stale', { silentForMs: silent });
+      } else this.staleTimer = setTimeout(check, this.staleAfterMs - silent);
+    };
+    this.staleTimer = setTimeout(check, Math.max(0, this.staleAfterMs - (Date.now() - this.lastTrafficAt)));
+  }
+
+  private clearStaleTimer(): void {
+    if (this.staleTimer) clearTimeout(this.staleTimer);
+    this.staleTimer = null;
+  }
+}

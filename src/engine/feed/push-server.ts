@@ -1,0 +1,291 @@
+/**
+ * A push feed server: serves recorded matches as live HTTP streams of
+ * newline-delimited JSON with heartbeats, the framing of sports data push
+ * feeds, so the push client, listeners and demos run against a real socket
+ * (and tests can inject the faults real feeds have: drops, silences,
+ * duplicates, corrections).
+ *
+ * Wire format, one JSON object per line:
+ *   {"type":"event","event":<FeedEvent>}   {"type":"heartbeat","at":"<iso>"}   {"type":"end"}
+ * Each feed has ONE live timeline (a replay at `speed`), started at the first
+ * connection (or at listen). A client gets, on connecting, a heartbeat, then
+ * every event already published with seq > `?after_seq=N` (default 0: all),
+ * then the live ones as they happen; `{"type":"end"}` and the close follow the
+ * last event. Routes: `GET /feed` (the `events` option) and `GET /feeds/<key>`
+ * (the `feeds` option). Loopback by default; it is a test and demo tool.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FeedEvent } from './events.js';
+import { replay } from './replay.js';
+
+export type PushFeedMessage = { type: 'event'; event: FeedEvent } | { type: 'heartbeat'; at: string } | { type: 'end' };
+
+export interface PushFeedFaults {
+  /** Close each of the first `dropConnections` connections abruptly after writing this many events to it. */
+  dropAfter?: number;
+  /** How many connections `dropAfter` applies to (default 1). */
+  dropConnections?: number;
+  /** Answer the first N requests with 503. */
+  rejectFirst?: number;
+  /** Start with heartbeats paused. */
+  noHeartbeats?: boolean;
+}
+
+export interface PushFeedServerOptions {
+  /** Served at GET /feed. */
+  events?: readonly FeedEvent[];
+  /** Served at GET /feeds/<key>. */
+  feeds?: Readonly<Record<string, readonly FeedEvent[]>>;
+  /** Replay speed factor (1 = real time; Infinity = everything at once). */
+  speed: number;
+  port?: number;
+  host?: string;
+  heartbeatMs?: number;
+  /** Longest recorded gap honoured between events (see replay). */
+  maxGapMs?: number;
+  /** When the timelines start (default: at the first connection to each feed). */
+  startOn?: 'first-connection' | 'listen';
+  /** Keep streams open after the last event until `end()` (tests publish more). */
+  holdOpen?: boolean;
+  faults?: PushFeedFaults;
+  /** A client whose unsent output exceeds this is dropped (it can resume); default 8 MiB. */
+  maxBufferedBytes?: number;
+}
+
+export interface PushFeedServer {
+  /** URL of the first feed (`/feed` when `events` is given). */
+  url: string;
+  baseUrl: string;
+  port: number;
+  urlFor(key?: string): string;
+  /** Appends an event to a feed's timeline (e.g. an update or delete); resuming clients get it too. */
+  publish(event: FeedEvent, key?: string): void;
+  /** Writes a raw line to the clients connected now, outside the timeline (duplicates, garbage). */
+  injectLine(line: string, key?: string): void;
+  /** Ends a held-open feed. */
+  end(key?: string): void;
+  pauseHeartbeats(): void;
+  resumeHeartbeats(): void;
+  /** Abruptly closes every open client connection. */
+  dropConnections(): void;
+  /** Answers the next N requests with 503. */
+  rejectNext(n: number): void;
+  readonly stats: { requests: number; connections: number; open: number; rejected: number };
+  close(): Promise<void>;
+}
+
+const DEFAULT_KEY = '';
+
+class Connection {
+  sent = 0;
+  private heartbeat: NodeJS.Timeout;
+
+  constructor(
+    readonly res: http.ServerResponse,
+    readonly afterSeq: number,
+    private readonly server: ServerState,
+    private readonly dropAfter: number | null,
+    heartbeatMs: number,
+  ) {
+    this.heartbeat = setInterval(() => {
+      if (!server.heartbeatsPaused) this.send({ type: 'heartbeat', at: new Date().toISOString() });
+    }, heartbeatMs);
+    if (!server.heartbeatsPaused) this.send({ type: 'heartbeat', at: new Date().toISOString() });
+  }
+
+  private cut = false;
+
+  get open(): boolean {
+    return !this.cut && !this.res.destroyed && !this.res.writableEnded;
+  }
+
+  writeLine(line: string): void {
+    if (!this.open) return;
+    this.res.write(line.endsWith('\n') ? line : `${line}\n`);
+    if (this.res.writableLength > this.server.maxBufferedBytes) this.drop();
+  }
+
+  send(message: PushFeedMessage): void {
+    this.writeLine(JSON.stringify(message));
+  }
+
+  sendEvent(event: FeedEvent): void {
+    if (event.seq <= this.afterSeq || !this.open) return;
+    this.send({ type: 'event', event });
+    this.sent++;
+    if (this.dropAfter !== null && this.sent >= this.dropAfter) this.cutAfterFlush();
+  }
+
+  /** The injected fault: what was written still reaches the client, then the TCP stream ends mid-response. */
+  private cutAfterFlush(): void {
+    this.cut = true;
+    clearInterval(this.heartbeat);
+    this.res.socket?.end();
+  }
+
+  finish(): void {
+    clearInterval(this.heartbeat);
+    if (!this.open) return;
+    this.send({ type: 'end' });
+    this.res.end();
+  }
+
+  drop(): void {
+    clearInterval(this.heartbeat);
+    this.res.destroy();
+  }
+
+  dispose(): void {
+    clearInterval(this.heartbeat);
+  }
+}
+
+interface ServerState {
+  heartbeatsPaused: boolean;
+  maxBufferedBytes: number;
+}
+
+class Timeline {
+  readonly published: FeedEvent[] = [];
+  readonly clients = new Set<Connection>();
+  ended = false;
+  private started = false;
+
+  constructor(
+    private readonly events: readonly FeedEvent[],
+    private readonly opts: { speed: number; maxGapMs?: number; holdOpen: boolean; signal: AbortSignal },
+  ) {}
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    void (async () => {
+      for await (const event of replay(this.events, { speed: this.opts.speed, maxGapMs: this.opts.maxGapMs, signal: this.opts.signal })) this.publish(event);
+      if (!this.opts.holdOpen && !this.opts.signal.aborted) this.end();
+    })();
+  }
+
+  publish(event: FeedEvent): void {
+    if (this.ended) throw new Error('the feed has ended');
+    this.published.push(event);
+    for (const c of this.clients) c.sendEvent(event);
+  }
+
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    for (const c of this.clients) c.finish();
+    this.clients.clear();
+  }
+}
+
+export async function startPushFeedServer(opts: PushFeedServerOptions): Promise<PushFeedServer> {
+  const feedsIn: Array<[string, readonly FeedEvent[]]> = [];
+  if (opts.events) feedsIn.push([DEFAULT_KEY, opts.events]);
+  for (const [key, events] of Object.entries(opts.feeds ?? {})) {
+    if (!/^[A-Za-z0-9._:-]+$/.test(key)) throw new Error(`feed key '${key}' must match [A-Za-z0-9._:-]+`);
+    feedsIn.push([key, events]);
+  }
+  if (feedsIn.length === 0) throw new Error('startPushFeedServer needs events or feeds');
+  if (!(opts.speed > 0)) throw new Error('speed must be a positive number');
+  const heartbeatMs = opts.heartbeatMs ?? 1000;
+  if (!(heartbeatMs > 0)) throw new Error('heartbeatMs must be positive');
+  const faults = opts.faults ?? {};
+  const abort = new AbortController();
+  const state: ServerState = { heartbeatsPaused: faults.noHeartbeats === true, maxBufferedBytes: opts.maxBufferedBytes ?? 8 * 1024 * 1024 };
+  const timelines = new Map(feedsIn.map(([key, events]) => [key, new Timeline(events, { speed: opts.speed, maxGapMs: opts.maxGapMs, holdOpen: opts.holdOpen === true, signal: abort.signal })]));
+  const stats = { requests: 0, connections: 0, open: 0, rejected: 0 };
+  let rejectBudget = faults.rejectFirst ?? 0;
+  let dropBudget = faults.dropAfter !== undefined ? (faults.dropConnections ?? 1) : 0;
+  const all = new Set<Connection>();
+
+  const fail = (res: http.ServerResponse, status: number, code: string, message: string) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'x-error-code': code }).end(JSON.stringify({ detail: message }));
+  };
+
+  const server = http.createServer((req, res) => {
+    stats.requests++;
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const key = url.pathname === '/feed' ? DEFAULT_KEY : url.pathname.startsWith('/feeds/') ? decodeURIComponent(url.pathname.slice('/feeds/'.length)) : null;
+    const timeline = key === null ? undefined : timelines.get(key);
+    if (!timeline) return fail(res, 404, 'feed.not_found', `no feed at ${url.pathname}`);
+    if (req.method !== 'GET') return fail(res, 405, 'feed.method_not_allowed', 'use GET');
+    const rawAfter = url.searchParams.get('after_seq');
+    const afterSeq = rawAfter === null ? 0 : Number(rawAfter);
+    if (!Number.isInteger(afterSeq) || afterSeq < 0) return fail(res, 400, 'feed.bad_after_seq', 'after_seq must be a non-negative integer');
+    if (rejectBudget > 0) {
+      rejectBudget--;
+      stats.rejected++;
+      return fail(res, 503, 'feed.unavailable', 'injected fault: try again later');
+    }
+    res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
+    res.socket?.setNoDelay(true);
+    const dropAfter = dropBudget > 0 ? faults.dropAfter! : null;
+    if (dropBudget > 0) dropBudget--;
+    const conn = new Connection(res, afterSeq, state, dropAfter, heartbeatMs);
+    stats.connections++;
+    stats.open++;
+    all.add(conn);
+    res.on('close', () => {
+      stats.open--;
+      conn.dispose();
+      all.delete(conn);
+      timeline.clients.delete(conn);
+    });
+    for (const event of timeline.published) conn.sendEvent(event);
+    if (!conn.open) return;
+    if (timeline.ended) return conn.finish();
+    timeline.clients.add(conn);
+    timeline.start();
+  });
+
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  if (opts.startOn === 'listen') for (const t of timelines.values()) t.start();
+  const port = (server.address() as AddressInfo).port;
+  const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const urlFor = (key: string = feedsIn[0]![0]) => (key === DEFAULT_KEY ? `${baseUrl}/feed` : `${baseUrl}/feeds/${encodeURIComponent(key)}`);
+  const timelineFor = (key: string = feedsIn[0]![0]) => {
+    const t = timelines.get(key);
+    if (!t) throw new Error(`no feed '${key}'`);
+    return t;
+  };
+
+  return {
+    url: urlFor(),
+    baseUrl,
+    port,
+    urlFor,
+    publish: (event, key) => timelineFor(key).publish(event),
+    injectLine: (line, key) => {
+      for (const c of timelineFor(key).clients) c.writeLine(line);
+    },
+    end: (key) => timelineFor(key).end(),
+    pauseHeartbeats: () => {
+      state.heartbeatsPaused = true;
+    },
+    resumeHeartbeats: () => {
+      state.heartbeatsPaused = false;
+    },
+    dropConnections: () => {
+      for (const c of all) c.drop();
+    },
+    rejectNext: (n) => {
+      rejectBudget = n;
+    },
+    stats,
+    close: async () => {
+      abort.abort();
+      for (const c of all) c.drop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
