@@ -174,22 +174,27 @@ export interface paths {
         /**
          * List a brand's question sponsorship slots
          * @description Without `match_ids`, every slot of the brand. With `match_ids`
-         *     (repeatable), only slots on those matches; an explicitly empty list
-         *     (`?match_ids=`) returns no rows. Ordered by match, then question
-         *     number, then creation.
+         *     (repeatable), only slots on those matches (unknown ids simply match
+         *     nothing); an explicitly empty list (`?match_ids=`) returns no rows.
+         *     Ordered by match id, then question number (numbered slots first),
+         *     then creation (slots created together keep the order they were given
+         *     in).
          */
         get: operations["listBrandQuestionSponsorships"];
         put?: never;
         /**
          * [Admin] Assign question sponsorship slots to matches
          * @description Places this brand's slots on each of `match_ids`, all in one
-         *     transaction. Give either `slots` or `random_percent`, not both (400).
+         *     transaction: any failure changes none of the matches. Give either
+         *     `slots` or `random_percent`, not both (400); giving neither is a 400
+         *     too, except empty `slots` with replace, which clears.
          *
          *     Slot strategies:
          *     - `question_number`: `target` is the 1-based number of the match's
          *       regular (non-pivotal) question the slot sponsors. A number already
-         *       taken on the match by any brand gives 409; a number outside
-         *       1..`question_max_count` gives 400.
+         *       taken on the match by any brand, or given twice in `slots`, gives
+         *       409; a number outside 1..`question_max_count` (the match's
+         *       override, else its league's default) gives 400.
          *     - `period`: `target` is a period key of the league's sport (for
          *       football `1`, `2`, `et1`, `et2`). The slot sponsors the first
          *       unsponsored question issued in that period. With `best_effort`
@@ -198,16 +203,28 @@ export interface paths {
          *     - `next_available`: no `target`; sponsors the next unsponsored
          *       question issued.
          *     - `definition`: `target` is the id of an in-game definition of the
-         *       match's league; sponsors the next unsponsored question issued from
-         *       it (such a slot keeps the definition from being deleted).
+         *       match's league, not archived (400 otherwise); sponsors the next
+         *       unsponsored question issued from it (such a slot keeps the
+         *       definition from being deleted).
+         *
+         *     A target of the wrong type for its strategy (a string question
+         *     number, a number as period key, any target on `next_available`) is an
+         *     invalid slot target (400). `best_effort` is stored on every slot and
+         *     defaults to true; only `period` slots use it.
          *
          *     `random_percent` places round(question_max_count x percent / 100)
-         *     `question_number` slots on each match, on numbers drawn at random among
-         *     those still free. With `replace_existing_for_brand` (default true) the
+         *     `question_number` slots on each match (halves round up, as JavaScript's
+         *     `Math.round`: 25% of 10 is 3; a result of 0 places none), on distinct
+         *     numbers drawn at random among those no slot holds (409 when too few
+         *     are free). With `replace_existing_for_brand` (default true) the
          *     brand's existing slots on those matches are removed first; empty
          *     `slots` with replace clears them. Per match, slots (of all brands)
-         *     never exceed its `question_max_count` (409). A match that has started
-         *     or is closed is not editable (400).
+         *     never exceed its `question_max_count` (409); removing slots is always
+         *     allowed. Only `scheduled` and `postponed` matches are editable; a
+         *     match in any other status (`live`, `break`, `ended`, `closed`,
+         *     `cancelled`) gives 400. Concurrent assignments on a match are
+         *     serialized by a lock on the match, so two of them never together
+         *     exceed its cap.
          */
         post: operations["assignBrandQuestionSponsorships"];
         delete?: never;
@@ -2952,7 +2969,7 @@ export interface components {
         SampleEventType: {
             /** @example shot */
             type: string;
-            /** @example A shot at goal; `data.outcome` is goal, on_target, off_target or blocked. */
+            /** @example A shot at goal; `data.outcome` is goal, on_target, off_target, blocked or woodwork. */
             description: string;
             /** @description Fields of `data` for this type. */
             data_fields: {
@@ -2960,7 +2977,7 @@ export interface components {
                 name: string;
                 /** @example string */
                 type: string;
-                /** @example goal, on_target, off_target or blocked */
+                /** @example goal, on_target, off_target, blocked or woodwork */
                 description: string;
             }[];
             sample?: components["schemas"]["FeedEvent"];
@@ -3117,7 +3134,7 @@ export interface components {
          * @example league
          * @enum {string}
          */
-        SettingSource: "league" | "group" | "definition" | "match" | "allowlist";
+        SettingSource: "league" | "group" | "definition" | "match";
         EffectiveDefinitionSettings: {
             /**
              * Format: uuid
@@ -3171,9 +3188,12 @@ export interface components {
          *     first: league, group, definition, match. Per-match settings
          *     (`question_max_count`, `min_interval_seconds`, period distribution)
          *     come from the league or the match; per-question settings (answer
-         *     window, points, probability, lane interval) from league, group,
-         *     definition or match. `included` comes from the definition's flags
-         *     (`definition`) or an allowlist (`allowlist`).
+         *     window, points, probability; the lane interval from league, group or
+         *     match). `included` is false for an archived definition (`definition`);
+         *     otherwise the match's allowlist decides when it has one (`match`),
+         *     else the league's (`league`), else the definition's `is_active`
+         *     (`definition`). For `kind=match` only `included` and `points` apply;
+         *     the other settings are null.
          */
         QuestionInheritance: {
             /**

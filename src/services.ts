@@ -1,11 +1,15 @@
 /** Services of the application, built once per app and shared by handlers, the engine and scripts. */
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
-import { badRequest } from './errors.js';
 import type { Logger } from './logger.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createBrandsService } from './modules/brands/brands.service.js';
-import { createLeaguesService, type AllowlistChecker } from './modules/leagues/leagues.service.js';
+import { checkDefinitionAllowlist } from './modules/definitions/allowlists.js';
+import { createDefinitionsService } from './modules/definitions/definitions.service.js';
+import { createGroupsService } from './modules/groups/groups.service.js';
+import { createLeaguesService } from './modules/leagues/leagues.service.js';
+import { createMatchDefinitionsService } from './modules/match-definitions/match-definitions.service.js';
+import { createSponsorshipsService } from './modules/sponsorships/sponsorships.service.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { createObjectStore, type ObjectStore } from './storage/object-store.js';
 
@@ -17,14 +21,10 @@ export interface ServiceDeps {
   storage?: ObjectStore | null;
 }
 
-// No definitions exist yet in this version of the catalog, so every listed id is unknown.
-const checkAllowlist: AllowlistChecker = async ({ field, ids }) => {
-  if (ids.length) throw badRequest('allowlist.unknown_definition', `${field}: unknown definition ids ${ids.join(', ')}`);
-};
-
 export function createServices(deps: ServiceDeps) {
   const { db } = deps.database;
   const storage = deps.storage === undefined ? createObjectStore(deps.config.s3) : deps.storage;
+  const leagues = createLeaguesService({ db, checkAllowlist: checkDefinitionAllowlist });
   return {
     config: deps.config,
     database: deps.database,
@@ -32,8 +32,12 @@ export function createServices(deps: ServiceDeps) {
     storage,
     auth: createAuthService({ db }),
     users: createUsersService({ db }),
-    leagues: createLeaguesService({ db, checkAllowlist }),
+    leagues,
+    groups: createGroupsService({ db, leagues }),
+    definitions: createDefinitionsService({ db, leagues }),
+    matchDefinitions: createMatchDefinitionsService({ db, leagues }),
     brands: createBrandsService({ db, storage, logger: deps.logger }),
+    sponsorships: createSponsorshipsService({ db }),
   };
 }
 

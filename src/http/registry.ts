@@ -6,7 +6,12 @@
 import { AppError } from '../errors.js';
 import { authHandlers } from '../modules/auth/auth.handlers.js';
 import { brandHandlers } from '../modules/brands/brands.handlers.js';
+import { catalogHandlers } from '../modules/catalog/catalog.handlers.js';
+import { definitionHandlers } from '../modules/definitions/definitions.handlers.js';
+import { groupHandlers } from '../modules/groups/groups.handlers.js';
 import { leagueHandlers } from '../modules/leagues/leagues.handlers.js';
+import { matchDefinitionHandlers } from '../modules/match-definitions/match-definitions.handlers.js';
+import { sponsorshipHandlers } from '../modules/sponsorships/sponsorships.handlers.js';
 import { userHandlers } from '../modules/users/users.handlers.js';
 import type { Services } from '../services.js';
 import type { Handler, Handlers, OperationId } from './handler-types.js';
@@ -33,38 +38,17 @@ export function createHandlers(services: Services): Handlers {
     ...userHandlers(services),
     ...leagueHandlers(services),
     ...brandHandlers(services),
+    ...catalogHandlers(),
+    ...groupHandlers(services),
+    ...definitionHandlers(services),
+    ...matchDefinitionHandlers(services),
+    ...sponsorshipHandlers(services),
     ...pending([
       'createAdminApiSession',
-      'listBrandQuestionSponsorships',
-      'assignBrandQuestionSponsorships',
-      'getQuestionSampleCatalog',
-      'previewQuestionDefinition',
       'exportQuestionDefinitions',
       'importQuestionDefinitions',
-      'listQuestionDefinitions',
-      'createQuestionDefinition',
-      'getQuestionDefinition',
-      'replaceQuestionDefinition',
-      'deleteQuestionDefinition',
-      'cloneQuestionDefinition',
-      'archiveQuestionDefinition',
-      'activateQuestionDefinition',
       'exportMatchQuestionDefinitions',
       'importMatchQuestionDefinitions',
-      'listMatchQuestionDefinitions',
-      'createMatchQuestionDefinition',
-      'getMatchQuestionDefinition',
-      'replaceMatchQuestionDefinition',
-      'deleteMatchQuestionDefinition',
-      'cloneMatchQuestionDefinition',
-      'archiveMatchQuestionDefinition',
-      'activateMatchQuestionDefinition',
-      'listQuestionGroups',
-      'createQuestionGroup',
-      'exportQuestionGroups',
-      'getQuestionGroup',
-      'updateQuestionGroup',
-      'deleteQuestionGroup',
       'getLeagueQuestionInheritance',
       'listMatches',
       'followMatch',

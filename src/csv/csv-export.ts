@@ -1,0 +1,42 @@
+/**
+ * CSV exports: one header row, then one line per row, streamed through
+ * fast-csv. Cells are formula-safe (DESIGN.md §5): a text cell starting with
+ * `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` so a
+ * spreadsheet shows it as text instead of running it. An import reverses
+ * this with `unneutralizeCell`, so it reads back exactly what was exported.
+ */
+import { Readable } from 'node:stream';
+import { format } from 'fast-csv';
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** The text of a cell as exported: null and undefined are empty, objects and arrays JSON, text formula-safe. */
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) return value.toISOString();
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return neutralizeCell(text);
+}
+
+/** `'` before a cell a spreadsheet would read as a formula. */
+export const neutralizeCell = (text: string) => (FORMULA_START.test(text) ? `'${text}` : text);
+
+/** The inverse of `neutralizeCell`, for imports of our own exports. */
+export const unneutralizeCell = (text: string) => (text.startsWith("'") && FORMULA_START.test(text.slice(1)) ? text.slice(1) : text);
+
+/**
+ * A CSV stream of `rows` under `columns` (the header row is written even when
+ * there are no rows). Each row maps column names to values, formatted by
+ * `csvCell`. A failure of the row source ends the stream with that error.
+ */
+export function csvStream<R extends Record<string, unknown>>({ columns, rows }: { columns: readonly (keyof R & string)[]; rows: AsyncIterable<R> | Iterable<R> }): Readable {
+  const formatter = format<string[], string[]>({ headers: [...columns], alwaysWriteHeaders: true, includeEndRowDelimiter: true });
+  const source = Readable.from(
+    (async function* () {
+      for await (const row of rows) yield columns.map((c) => csvCell(row[c]));
+    })(),
+    { objectMode: true },
+  );
+  source.on('error', (err) => formatter.destroy(err));
+  return source.pipe(formatter);
+}

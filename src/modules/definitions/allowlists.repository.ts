@@ -1,0 +1,40 @@
+/** SQL on the definition allowlists of leagues and matches, for both kinds of definition. */
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.js';
+import { leagues } from '../leagues/leagues.table.js';
+import { matchQuestionDefinitions } from '../match-definitions/match-definitions.table.js';
+import { matches } from '../matches/matches.table.js';
+import { questionDefinitions } from './definitions.table.js';
+
+export type DefinitionKind = 'in_game' | 'match';
+
+/**
+ * Which of `ids` are definitions of the league and kind. The rows found are
+ * locked (FOR KEY SHARE) until the transaction ends, so a concurrent delete
+ * waits and then scrubs the allowlist this transaction writes.
+ */
+export async function findDefinitionIdsInLeague({ db, leagueId, kind, ids }: { db: DbOrTx; leagueId: string; kind: DefinitionKind; ids: string[] }): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const table = kind === 'in_game' ? questionDefinitions : matchQuestionDefinitions;
+  const rows = await db
+    .select({ id: table.id })
+    .from(table)
+    .where(and(eq(table.leagueId, leagueId), inArray(table.id, ids)))
+    .for('key share');
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Removes the id from every league's and every match's allowlist of that kind: one UPDATE per table. */
+export async function scrubFromAllowlists({ db, kind, id }: { db: DbOrTx; kind: DefinitionKind; id: string }): Promise<void> {
+  const leagueColumn = kind === 'in_game' ? leagues.questionDefinitionAllowlist : leagues.matchQuestionDefinitionAllowlist;
+  const matchColumn = kind === 'in_game' ? matches.questionDefinitionAllowlist : matches.matchQuestionDefinitionAllowlist;
+  const key = kind === 'in_game' ? 'questionDefinitionAllowlist' : 'matchQuestionDefinitionAllowlist';
+  await db
+    .update(leagues)
+    .set({ [key]: sql`array_remove(${leagueColumn}, ${id}::uuid)`, updatedAt: sql`now()` })
+    .where(sql`${id}::uuid = any(${leagueColumn})`);
+  await db
+    .update(matches)
+    .set({ [key]: sql`array_remove(${matchColumn}, ${id}::uuid)`, updatedAt: sql`now()` })
+    .where(sql`${id}::uuid = any(${matchColumn})`);
+}

@@ -1,0 +1,17 @@
+import { badRequest } from '../../errors.js';
+import type { AllowlistChecker } from '../leagues/leagues.service.js';
+import { findDefinitionIdsInLeague } from './allowlists.repository.js';
+
+/**
+ * Every id of an allowlist must be a definition of the league and kind
+ * (archived or inactive ones included); otherwise 400 naming the unknown ids.
+ * Used by league updates, and by match updates for their overrides.
+ */
+export const checkDefinitionAllowlist: AllowlistChecker = async ({ db, leagueId, kind, field, ids }) => {
+  const found = await findDefinitionIdsInLeague({ db, leagueId, kind, ids });
+  const unknown = [...new Set(ids)].filter((id) => !found.has(id));
+  if (unknown.length) {
+    const what = kind === 'in_game' ? 'in-game question definitions' : 'Match question definitions';
+    throw badRequest('allowlist.unknown_definition', `${field}: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not one of the' : 'are not'} ${what} of this league`);
+  }
+};

@@ -1,0 +1,74 @@
+/**
+ * Rules shared by both kinds of definition that the contract leaves to the
+ * service (all answer 400): names, choice identifiers, list filters.
+ */
+import { findNulCharacter, formatLocation } from '../../db/sql-helpers.js';
+import { badRequest } from '../../errors.js';
+
+/**
+ * 400 when any text holds U+0000 (PostgreSQL cannot store it). JSON requests
+ * are refused earlier by the HTTP layer (422); this guards input that does
+ * not come as JSON, such as CSV rows.
+ */
+export function rejectNulCharacters(value: unknown, path = ''): void {
+  const at = findNulCharacter(value, path ? [path] : []);
+  if (at !== undefined) throw badRequest('request.nul_character', `${formatLocation(at) || 'the request'} must not contain the NUL character (U+0000)`);
+}
+
+/** Names are trimmed; a blank name is refused. */
+export function parseDefinitionName(value: string, field = 'name'): string {
+  const name = value.trim();
+  if (!name) throw badRequest('definition.invalid_name', `${field} must not be blank`);
+  return name;
+}
+
+/** Default name of a copy. */
+export const copyName = (name: string) => `${name} (copy)`;
+
+/** Choice identifiers are unique within a definition. */
+export function checkChoiceIdentifiers(choices: readonly { identifier: string }[]): Set<string> {
+  const seen = new Set<string>();
+  for (const [i, c] of choices.entries()) {
+    if (seen.has(c.identifier)) throw badRequest('definition.duplicate_choice', `choices[${i}].identifier '${c.identifier}' is used by an earlier choice; identifiers must be unique`);
+    seen.add(c.identifier);
+  }
+  return seen;
+}
+
+export interface TimeRange {
+  from: Date;
+  to: Date;
+}
+
+/** A from-inclusive, to-exclusive range given as a pair of query parameters: both or neither (400 otherwise). */
+export function parseTimeRange(name: string, from: string | undefined, to: string | undefined): TimeRange | undefined {
+  if (from === undefined && to === undefined) return undefined;
+  if (from === undefined || to === undefined) {
+    throw badRequest('definition.invalid_range', `${name}_from and ${name}_to must be given together (from inclusive, to exclusive)`);
+  }
+  // The contract's date-time format already refuses what a Date cannot hold (leap seconds).
+  return { from: new Date(from), to: new Date(to) };
+}
+
+/** Filters common to both definition lists. */
+export interface DefinitionListFilter {
+  leagueId: string;
+  includeInactive: boolean;
+  q?: string | undefined;
+  created?: TimeRange | undefined;
+  updated?: TimeRange | undefined;
+}
+
+export function parseListFilter(
+  leagueId: string,
+  query: { include_inactive?: boolean; q?: string; created_from?: string; created_to?: string; updated_from?: string; updated_to?: string },
+): DefinitionListFilter {
+  rejectNulCharacters(query.q, 'q');
+  return {
+    leagueId,
+    includeInactive: query.include_inactive ?? false,
+    q: query.q || undefined,
+    created: parseTimeRange('created', query.created_from, query.created_to),
+    updated: parseTimeRange('updated', query.updated_from, query.updated_to),
+  };
+}

@@ -1,0 +1,24 @@
+import type { Handlers } from '../../http/handler-types.js';
+import type { Services } from '../../services.js';
+import type { DefinitionWithLeague } from './definitions.service.js';
+import { toQuestionDefinitionDto, toQuestionDefinitionSummary } from './definitions.mapper.js';
+
+const dto = (row: DefinitionWithLeague) => toQuestionDefinitionDto(row, row.leagueSlug);
+
+export const definitionHandlers = ({ definitions }: Services) =>
+  ({
+    listQuestionDefinitions: async ({ query }) => {
+      const { league, rows } = await definitions.list(query);
+      return { status: 200, body: rows.map((row) => toQuestionDefinitionSummary(row, league)) };
+    },
+    createQuestionDefinition: async ({ query, body }) => ({ status: 201, body: dto(await definitions.create(query.league, body)) }),
+    getQuestionDefinition: async ({ params }) => ({ status: 200, body: dto(await definitions.get(params.definition_id)) }),
+    replaceQuestionDefinition: async ({ params, body }) => ({ status: 200, body: dto(await definitions.replace(params.definition_id, body)) }),
+    deleteQuestionDefinition: async ({ params }) => {
+      await definitions.delete(params.definition_id);
+      return { status: 204 };
+    },
+    cloneQuestionDefinition: async ({ params, body }) => ({ status: 201, body: dto(await definitions.clone(params.definition_id, body?.name)) }),
+    archiveQuestionDefinition: async ({ params }) => ({ status: 200, body: dto(await definitions.archive(params.definition_id)) }),
+    activateQuestionDefinition: async ({ params }) => ({ status: 200, body: dto(await definitions.activate(params.definition_id)) }),
+  }) satisfies Partial<Handlers>;

@@ -1,0 +1,47 @@
+import type { components } from '../../../generated/api-types.js';
+import type { QuestionGroupRow } from './groups.table.js';
+
+export type QuestionGroupDto = components['schemas']['QuestionGroup'];
+
+export function toQuestionGroupDto(row: QuestionGroupRow, leagueSlug: string): QuestionGroupDto {
+  return {
+    id: row.id,
+    league: leagueSlug,
+    league_id: row.leagueId,
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    max_open_questions: row.maxOpenQuestions,
+    question_max_count: row.questionMaxCount,
+    min_interval_seconds: row.minIntervalSeconds,
+    period_distribution: row.periodDistribution ?? null,
+    answer_window_seconds: row.answerWindowSeconds,
+    points: row.points,
+    probability: row.probability,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** Columns of the CSV export, in order: the group's live fields plus `league` (as in the contract's example). */
+export const GROUP_EXPORT_COLUMNS = [
+  'id',
+  'league',
+  'slug',
+  'name',
+  'description',
+  'max_open_questions',
+  'question_max_count',
+  'min_interval_seconds',
+  'period_distribution',
+  'answer_window_seconds',
+  'points',
+  'probability',
+] as const;
+
+export type GroupExportRow = Record<(typeof GROUP_EXPORT_COLUMNS)[number], unknown>;
+
+export function toGroupExportRow(row: QuestionGroupRow & { leagueSlug: string }): GroupExportRow {
+  const dto = toQuestionGroupDto(row, row.leagueSlug);
+  return Object.fromEntries(GROUP_EXPORT_COLUMNS.map((c) => [c, dto[c]])) as GroupExportRow;
+}

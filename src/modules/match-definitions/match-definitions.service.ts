@@ -1,0 +1,153 @@
+/**
+ * Match (pre-game) question definitions. `is_active` is their only archive
+ * flag: archive sets it false, activate true. Templates and the resolution
+ * expression compile on save; names are unique per league without regard to
+ * case (the unique index settles races).
+ */
+import type { components } from '../../../generated/api-types.js';
+import type { Db } from '../../db/client.js';
+import { checkMatchSyntax, definitionErrorToBadRequest } from '../../engine/question-render.js';
+import { AppError, conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors.js';
+import { scrubFromAllowlists } from '../definitions/allowlists.repository.js';
+import { checkChoiceIdentifiers, copyName, parseDefinitionName, parseListFilter, rejectNulCharacters } from '../definitions/definition-rules.js';
+import { findLeague } from '../leagues/leagues.repository.js';
+import type { LeaguesService } from '../leagues/leagues.service.js';
+import {
+  countMatchDefinitionIssuances,
+  deleteMatchDefinition,
+  findMatchDefinition,
+  insertMatchDefinition,
+  listMatchDefinitions,
+  setActive,
+  updateMatchDefinition,
+  type NewMatchQuestionDefinition,
+} from './match-definitions.repository.js';
+import type { MatchQuestionDefinitionRow } from './match-definitions.table.js';
+
+type Input = components['schemas']['MatchQuestionDefinitionInput'];
+type ListQuery = { league: string; include_inactive?: boolean; q?: string; created_from?: string; created_to?: string; updated_from?: string; updated_to?: string };
+
+export type MatchDefinitionWithLeague = MatchQuestionDefinitionRow & { leagueSlug: string };
+
+/** Every editable column (omitted optional fields take their defaults); 400 on a rule the contract leaves to the service. */
+function matchDefinitionColumns(input: Input, leagueId: string): Omit<NewMatchQuestionDefinition, 'id'> {
+  rejectNulCharacters(input);
+  const name = parseDefinitionName(input.name);
+  checkChoiceIdentifiers(input.choices);
+  try {
+    checkMatchSyntax(input);
+  } catch (err) {
+    throw definitionErrorToBadRequest(err);
+  }
+  return {
+    leagueId,
+    name,
+    description: input.description ?? null,
+    isActive: input.is_active ?? true,
+    questionTextTemplate: input.question_text_template,
+    choices: input.choices.map((c) => ({ identifier: c.identifier, label_template: c.label_template })),
+    issueLeadSeconds: input.issue_lead_seconds ?? 86400,
+    resolution: { correct_choice: input.resolution.correct_choice },
+    points: input.points ?? null,
+  };
+}
+
+function writeError(err: unknown, name: string, leagueSlug: string): unknown {
+  if (isUniqueViolation(err, 'match_question_definitions_league_name_uq')) {
+    return conflict('match_definition.name_taken', `a Match question definition named '${name}' already exists in league '${leagueSlug}'`);
+  }
+  if (isForeignKeyViolation(err)) return new AppError(404, 'league.not_found', `league '${leagueSlug}' not found in this database`);
+  return err;
+}
+
+function referencedConflict(id: string, issuances: number) {
+  return conflict(
+    'match_definition.in_use',
+    `this definition is referenced by ${issuances} question issuance${issuances === 1 ? '' : 's'}, so it cannot be deleted; archive it instead (POST /api/match-question-definitions/${id}/archive)`,
+  );
+}
+
+export type MatchDefinitionsService = ReturnType<typeof createMatchDefinitionsService>;
+
+export function createMatchDefinitionsService({ db, leagues }: { db: Db; leagues: Pick<LeaguesService, 'bySlug'> }) {
+  const leagueSlugOf = async (leagueId: string) => (await findLeague({ db, idOrSlug: leagueId }))?.slug ?? leagueId;
+
+  async function get(id: string): Promise<MatchDefinitionWithLeague> {
+    const row = await findMatchDefinition({ db, id });
+    if (!row) throw notFound('Match question definition', 'match_definition.not_found');
+    return row;
+  }
+
+  async function setActiveFlag(id: string, active: boolean): Promise<MatchDefinitionWithLeague> {
+    const row = await setActive({ db, id, active });
+    if (!row) throw notFound('Match question definition', 'match_definition.not_found');
+    return { ...row, leagueSlug: await leagueSlugOf(row.leagueId) };
+  }
+
+  return {
+    get,
+
+    /** Ordered by name; inactive ones only with `include_inactive`. */
+    async list(query: ListQuery): Promise<{ league: string; rows: MatchQuestionDefinitionRow[] }> {
+      const league = await leagues.bySlug(query.league);
+      return { league: league.slug, rows: await listMatchDefinitions({ db, filter: parseListFilter(league.id, query) }) };
+    },
+
+    async create(leagueSlug: string, input: Input): Promise<MatchDefinitionWithLeague> {
+      const league = await leagues.bySlug(leagueSlug);
+      const values = matchDefinitionColumns(input, league.id);
+      try {
+        return { ...(await insertMatchDefinition({ db, values })), leagueSlug: league.slug };
+      } catch (err) {
+        throw writeError(err, values.name, league.slug);
+      }
+    },
+
+    /** Full replace of the editable fields; league, id and timestamps stay server-managed. */
+    async replace(id: string, input: Input): Promise<MatchDefinitionWithLeague> {
+      const current = await get(id);
+      const values = matchDefinitionColumns(input, current.leagueId);
+      let row: MatchQuestionDefinitionRow | undefined;
+      try {
+        row = await updateMatchDefinition({ db, id, values });
+      } catch (err) {
+        throw writeError(err, values.name, current.leagueSlug);
+      }
+      if (!row) throw notFound('Match question definition', 'match_definition.not_found');
+      return { ...row, leagueSlug: current.leagueSlug };
+    },
+
+    /** A copy in the same league, active, named `name` or `<name> (copy)`. */
+    async clone(id: string, name: string | undefined): Promise<MatchDefinitionWithLeague> {
+      const source = await get(id);
+      rejectNulCharacters(name, 'name');
+      const copy = name === undefined ? copyName(source.name) : parseDefinitionName(name);
+      const { id: _id, createdAt: _c, updatedAt: _u, leagueSlug, ...fields } = source;
+      try {
+        return { ...(await insertMatchDefinition({ db, values: { ...fields, name: copy, isActive: true } })), leagueSlug };
+      } catch (err) {
+        throw writeError(err, copy, leagueSlug);
+      }
+    },
+
+    archive: (id: string) => setActiveFlag(id, false),
+    activate: (id: string) => setActiveFlag(id, true),
+
+    /** Deletes a definition no issuance references (else 409 with the count), scrubbing allowlists in the same transaction. */
+    async delete(id: string): Promise<void> {
+      try {
+        await db.transaction(async (tx) => {
+          const row = await findMatchDefinition({ db: tx, id, forUpdate: true });
+          if (!row) throw notFound('Match question definition', 'match_definition.not_found');
+          const n = await countMatchDefinitionIssuances({ db: tx, id });
+          if (n) throw referencedConflict(id, n);
+          await scrubFromAllowlists({ db: tx, kind: 'match', id });
+          await deleteMatchDefinition({ db: tx, id });
+        });
+      } catch (err) {
+        if (isForeignKeyViolation(err)) throw referencedConflict(id, await countMatchDefinitionIssuances({ db, id }));
+        throw err;
+      }
+    },
+  };
+}

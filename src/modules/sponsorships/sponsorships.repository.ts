@@ -1,0 +1,125 @@
+import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client.js';
+import { brands, type BrandRow } from '../brands/brands.table.js';
+import { questionDefinitions } from '../definitions/definitions.table.js';
+import { leagues } from '../leagues/leagues.table.js';
+import { matches } from '../matches/matches.table.js';
+import { questionSponsorships, type QuestionSponsorshipRow } from './sponsorships.table.js';
+
+export type NewQuestionSponsorship = typeof questionSponsorships.$inferInsert;
+
+/** What a slot shows of its brand (the BrandSummary plus the logo key its URL is made from). */
+export type SponsorBrand = Pick<BrandRow, 'id' | 'name' | 'primaryColor' | 'secondaryColor' | 'logoKey'>;
+
+const brandSummaryColumns = {
+  id: brands.id,
+  name: brands.name,
+  primaryColor: brands.primaryColor,
+  secondaryColor: brands.secondaryColor,
+  logoKey: brands.logoKey,
+};
+
+/** Listing order: match, question number (numbered slots first), creation, id. */
+const slotOrder = [asc(questionSponsorships.matchId), asc(questionSponsorships.targetNumber), asc(questionSponsorships.createdAt), asc(questionSponsorships.id)];
+
+/**
+ * A brand and its slots, in one query (the brand left-joined to its slots, so
+ * a brand without slots still comes back). `matchIds` undefined: every slot;
+ * an empty list: none. Undefined result: no such brand.
+ */
+export async function listBrandSlots({
+  db,
+  brandId,
+  matchIds,
+}: {
+  db: DbOrTx;
+  brandId: string;
+  matchIds?: readonly string[] | undefined;
+}): Promise<{ brand: SponsorBrand; slots: QuestionSponsorshipRow[] } | undefined> {
+  const matchFilter = matchIds === undefined ? undefined : matchIds.length ? inArray(questionSponsorships.matchId, [...matchIds]) : sql`false`;
+  const rows = await db
+    .select({ brand: brandSummaryColumns, slot: getTableColumns(questionSponsorships) })
+    .from(brands)
+    .leftJoin(questionSponsorships, and(eq(questionSponsorships.brandId, brands.id), matchFilter))
+    .where(eq(brands.id, brandId))
+    .orderBy(...slotOrder);
+  if (!rows.length) return undefined;
+  return { brand: rows[0]!.brand, slots: rows.flatMap((r) => (r.slot ? [r.slot] : [])) };
+}
+
+/**
+ * The brand, locked FOR KEY SHARE until the transaction ends: a concurrent
+ * delete of the brand waits (its slots cascade only after we commit), while
+ * edits of its name or colors go on.
+ */
+export async function lockBrand({ tx, id }: { tx: Tx; id: string }): Promise<{ id: string } | undefined> {
+  const [row] = await tx.select({ id: brands.id }).from(brands).where(eq(brands.id, id)).for('key share');
+  return row;
+}
+
+export interface SponsorableMatch {
+  id: string;
+  status: string;
+  leagueId: string;
+  sport: string;
+  /** The match's question_max_count override, or its league's default. */
+  questionMaxCount: number;
+}
+
+/**
+ * The matches, locked FOR UPDATE in id order (so two transactions locking
+ * overlapping sets cannot deadlock). Every writer of a match's slots takes
+ * this lock first, which serializes the count-then-insert of the capacity rule.
+ */
+export async function lockMatches({ tx, ids }: { tx: Tx; ids: readonly string[] }): Promise<SponsorableMatch[]> {
+  return tx
+    .select({
+      id: matches.id,
+      status: matches.status,
+      leagueId: matches.leagueId,
+      sport: leagues.sport,
+      questionMaxCount: sql<number>`coalesce(${matches.questionMaxCount}, ${leagues.defaultQuestionMaxCount})`.mapWith(Number),
+    })
+    .from(matches)
+    .innerJoin(leagues, eq(leagues.id, matches.leagueId))
+    .where(inArray(matches.id, [...ids]))
+    .orderBy(asc(matches.id))
+    .for('update', { of: matches });
+}
+
+/** In-game definitions by id, locked FOR KEY SHARE so none is deleted before the slots pointing at it are committed. */
+export async function lockDefinitions({ tx, ids }: { tx: Tx; ids: readonly string[] }): Promise<{ id: string; leagueId: string; isArchived: boolean }[]> {
+  if (!ids.length) return [];
+  return tx
+    .select({ id: questionDefinitions.id, leagueId: questionDefinitions.leagueId, isArchived: questionDefinitions.isArchived })
+    .from(questionDefinitions)
+    .where(inArray(questionDefinitions.id, [...ids]))
+    .for('key share');
+}
+
+/** Every slot (of any brand) on the matches: who holds it and which number it targets. */
+export async function slotsOnMatches({ tx, matchIds }: { tx: Tx; matchIds: readonly string[] }): Promise<{ matchId: string; brandId: string; targetNumber: number | null }[]> {
+  return tx
+    .select({ matchId: questionSponsorships.matchId, brandId: questionSponsorships.brandId, targetNumber: questionSponsorships.targetNumber })
+    .from(questionSponsorships)
+    .where(inArray(questionSponsorships.matchId, [...matchIds]));
+}
+
+/** Removes the brand's slots on the matches; returns the match id of each removed slot. */
+export async function deleteBrandSlots({ tx, brandId, matchIds }: { tx: Tx; brandId: string; matchIds: readonly string[] }): Promise<string[]> {
+  const rows = await tx
+    .delete(questionSponsorships)
+    .where(and(eq(questionSponsorships.brandId, brandId), inArray(questionSponsorships.matchId, [...matchIds])))
+    .returning({ matchId: questionSponsorships.matchId });
+  return rows.map((r) => r.matchId);
+}
+
+/**
+ * Inserts the slots in one statement. Their `created_at` is the transaction
+ * time plus one microsecond per position, so the listing keeps the order they
+ * were given in.
+ */
+export async function insertSlots({ tx, values }: { tx: Tx; values: Omit<NewQuestionSponsorship, 'createdAt'>[] }): Promise<void> {
+  if (!values.length) return;
+  await tx.insert(questionSponsorships).values(values.map((v, i) => ({ ...v, createdAt: sql`now() + ${sql.raw(String(i))} * interval '1 microsecond'` })));
+}

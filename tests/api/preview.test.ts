@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+
+let app: TestApp;
+let admin: TestUser;
+let player: TestUser;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  admin = await createAdmin(app);
+  player = await registerUser(app);
+});
+afterAll(() => app?.close());
+
+const preview = (body: unknown, token: string | null = admin.token) => app.request('POST', '/api/question-definitions/preview', { token, body });
+
+const NEXT_GOAL = '{{ match.home_team }} {{ event.score.home }}-{{ event.score.away }} {{ match.away_team }}. Who scores next?';
+const CHOICES = [
+  { identifier: 'home', label_template: '{{ match.home_team }}' },
+  { identifier: 'away', label_template: '{{ match.away_team }}' },
+  { identifier: 'none', label_template: 'No more goals' },
+];
+
+async function rowCounts(): Promise<Record<string, number>> {
+  const tables = await app.services.database.rows<{ name: string }>(sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`);
+  const out: Record<string, number> = {};
+  for (const { name } of tables) {
+    const [row] = await app.services.database.rows<{ n: number }>(sql`select count(*)::int as n from ${sql.identifier(name)}`);
+    out[name] = row!.n;
+  }
+  return out;
+}
+
+describe('POST /api/question-definitions/preview', () => {
+  it('renders the text and labels from a catalog sample and the league sample match', async () => {
+    const res = await preview({ league: 'wc', question_text_template: NEXT_GOAL, choices: CHOICES, sample_event_type: 'score_change' });
+    expect(res.status).toBe(200);
+    expect(res.body.question_text).toBe('Brazil 1-0 Serbia. Who scores next?');
+    expect(res.body.choices).toEqual([
+      { identifier: 'home', label: 'Brazil' },
+      { identifier: 'away', label: 'Serbia' },
+      { identifier: 'none', label: 'No more goals' },
+    ]);
+    expect(res.body.event).toMatchObject({ type: 'score_change', team: 'home', score: { home: 1, away: 0 } });
+    // The match context is the sample match as of the event.
+    expect(res.body.match).toMatchObject({ league: 'wc', home_team: 'Brazil', away_team: 'Serbia', score: { home: 1, away: 0 }, period: res.body.event.period });
+    expect(res.body.extract).toEqual({});
+    expect(res.body.state).toEqual({});
+  });
+
+  it('renders an inline event, completing it from the catalog sample of its type, with match overrides', async () => {
+    const res = await preview({
+      league: 'wc',
+      question_text_template: '{{ event.data.player }} shot ({{ event.data.outcome }}) at {{ event.clock_seconds }}s; {{ match.home_team }} {{ match.score.home }}-{{ match.score.away }} {{ match.away_team }}',
+      sample_event: { type: 'shot', team: 'away', clock_seconds: 4000, score: { away: 1 }, data: { outcome: 'woodwork' } },
+      match: { home_team: 'Argentina', away_team: 'France' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.question_text).toBe('Player 9 shot (woodwork) at 4000s; Argentina 0-1 France');
+    expect(res.body.event).toMatchObject({ type: 'shot', team: 'away', clock_seconds: 4000, score: { home: 0, away: 1 }, data: { outcome: 'woodwork', player: 'Player 9', x: expect.any(Number) } });
+    expect(res.body.match).toMatchObject({ home_team: 'Argentina', away_team: 'France', clock_seconds: 4000 });
+  });
+
+  it('accepts an inline event of a type the catalog lacks, on a neutral default', async () => {
+    const res = await preview({ league: 'nba', question_text_template: '{{ event.type }} in period {{ event.period }}: {{ event.data.note }}', sample_event: { type: 'jump_ball', data: { note: 'tip-off' } } });
+    expect(res.status).toBe(200);
+    expect(res.body.question_text).toBe('jump_ball in period 1: tip-off');
+    expect(res.body.event).toMatchObject({ type: 'jump_ball', team: null, score: { home: 0, away: 0 }, final: true });
+  });
+
+  it('uses store_state and issuance_state_extract in the text, as at issue', async () => {
+    const res = await preview({
+      league: 'wc',
+      question_text_template: 'Corner number {{ state.corners }} for {% if extract.team == "home" %}{{ match.home_team }}{% else %}{{ match.away_team }}{% endif %} at {{ extract.minute }}\'. Shot within 5 minutes?',
+      choices: [
+        { identifier: 'yes', label_template: 'Yes, {{ extract.minute | plus: 5 }}\' at the latest' },
+        { identifier: 'no', label_template: 'No' },
+      ],
+      sample_event_type: 'corner',
+      store_state: { corners: 4 },
+      issuance_state_extract: { minute: '$floor(event.clock_seconds / 60) + 1', team: 'event.team', next_corner: 'state.corners + 1' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.question_text).toBe("Corner number 4 for Brazil at 52'. Shot within 5 minutes?");
+    expect(res.body.choices[0]).toEqual({ identifier: 'yes', label: "Yes, 57' at the latest" });
+    expect(res.body.extract).toEqual({ minute: 52, team: 'home', next_corner: 5 });
+    expect(res.body.state).toEqual({ corners: 4 });
+  });
+
+  it.each([
+    ['a broken tag', { question_text_template: 'Who? {% if %}x{% endif %}' }, 'question_text_template'],
+    ['an unknown filter', { question_text_template: '{{ match.home_team | shout }}' }, 'question_text_template'],
+    ['a broken choice label', { question_text_template: 'Who?', choices: [{ identifier: 'a', label_template: '{{ match.home_team' }] }, 'choices[0].label_template'],
+    ['a template that renders empty', { question_text_template: '{% if event.team == "nobody" %}Who?{% endif %}   ' }, 'question_text_template'],
+    ['an include', { question_text_template: "{% include '/etc/passwd' %}" }, 'question_text_template'],
+    ['a broken JSONata expression', { question_text_template: 'Who?', issuance_state_extract: { minute: '$floor(event.clock_seconds / ' } }, 'issuance_state_extract.minute'],
+    ['an expression that fails at run time', { question_text_template: 'Who?', issuance_state_extract: { bad: 'event.clock_seconds + event.data.player' } }, 'issuance_state_extract.bad'],
+    ['a runaway expression', { question_text_template: 'Who?', issuance_state_extract: { loop: '($f := function($x){ $f($x + 1) }; $f(0))' } }, 'issuance_state_extract.loop'],
+  ])('answers 400 naming the field for %s', async (_label, spec, field) => {
+    const res = await preview({ league: 'wc', sample_event_type: 'shot', ...spec });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toContain(field);
+  });
+
+  it('answers 400 for a duplicate choice identifier', async () => {
+    const res = await preview({ league: 'wc', question_text_template: 'Who?', sample_event_type: 'shot', choices: [CHOICES[0], { ...CHOICES[1], identifier: 'home' }] });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toContain("'home'");
+  });
+
+  it('answers 400 without a sample or with both kinds', async () => {
+    const neither = await preview({ league: 'wc', question_text_template: 'Who?' });
+    expect(neither.status).toBe(400);
+    expect(neither.body.detail).toContain('sample_event_type');
+    const both = await preview({ league: 'wc', question_text_template: 'Who?', sample_event_type: 'shot', sample_event: { type: 'shot' } });
+    expect(both.status).toBe(400);
+  });
+
+  it.each([
+    ['no type', { team: 'home' }, 'type'],
+    ['a malformed type', { type: 'Shot On Goal' }, 'type'],
+    ['an unknown field', { type: 'shot', clock: 12 }, 'clock'],
+    ['a period of another sport', { type: 'shot', period: 'q1' }, 'period'],
+    ['a negative clock', { type: 'shot', clock_seconds: -5 }, 'clock_seconds'],
+    ['a fractional seq', { type: 'shot', seq: 1.5 }, 'seq'],
+    ['an unknown operation', { type: 'shot', operation: 'upsert' }, 'operation'],
+    ['a bad team', { type: 'shot', team: 'visitors' }, 'team'],
+    ['a bad score', { type: 'shot', score: { home: 'one' } }, 'score'],
+    ['a score that is not an object', { type: 'shot', score: '1-0' }, 'score'],
+    ['a bad date', { type: 'shot', occurred_at: 'yesterday' }, 'occurred_at'],
+    ['data that is not an object', { type: 'shot', data: [1, 2] }, 'data'],
+    ['a non-boolean final', { type: 'shot', final: 'yes' }, 'final'],
+  ])('answers 400 for an inline event with %s', async (_label, sample_event, word) => {
+    const res = await preview({ league: 'wc', question_text_template: 'Who?', sample_event });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toContain('sample_event');
+    expect(res.body.detail).toContain(word);
+  });
+
+  it('answers 404 naming a sample type the league catalog lacks', async () => {
+    const res = await preview({ league: 'wc', question_text_template: 'Who?', sample_event_type: 'drive_end' });
+    expect(res.status).toBe(404);
+    expect(res.body.detail).toContain("'drive_end'");
+    expect((await preview({ league: 'nfl', question_text_template: '{{ event.data.result }}', sample_event_type: 'drive_end' })).body.question_text).toBe('touchdown');
+  });
+
+  it('answers 400 naming an unsupported league', async () => {
+    const res = await preview({ league: 'xfl', question_text_template: 'Who?', sample_event_type: 'shot' });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toContain("'xfl'");
+  });
+
+  it('answers 422 for a body outside the contract', async () => {
+    expect((await preview({ league: 'wc', sample_event_type: 'shot' })).status).toBe(422);
+    expect((await preview({ league: 'wc', question_text_template: 'Who?', sample_event_type: 'shot', extra: 1 })).status).toBe(422);
+    expect((await preview({ league: 'wc', question_text_template: 'Who?', sample_event_type: 'shot', choices: [{ identifier: 'Bad Id', label_template: 'x' }] })).status).toBe(422);
+  });
+
+  it('needs an admin: 401 without a key, 403 for a player', async () => {
+    const body = { league: 'wc', question_text_template: 'Who?', sample_event_type: 'shot' };
+    expect((await preview(body, null)).status).toBe(401);
+    expect((await preview(body, player.token)).status).toBe(403);
+  });
+
+  it('persists nothing', async () => {
+    const before = await rowCounts();
+    expect(Object.keys(before).length).toBeGreaterThan(3);
+    const ok = await preview({ league: 'wc', question_text_template: NEXT_GOAL, choices: CHOICES, sample_event_type: 'score_change', store_state: { goals: 2 }, issuance_state_extract: { score_at_issue: 'event.score' } });
+    expect(ok.status).toBe(200);
+    expect((await preview({ league: 'wc', question_text_template: '{% if %}', sample_event_type: 'shot' })).status).toBe(400);
+    expect(await rowCounts()).toEqual(before);
+  });
+});

@@ -1,0 +1,42 @@
+/** Valid definition bodies for tests, with overrides. */
+import type { components } from '../../generated/api-types.js';
+
+/** Fields with a contract default are optional in a request (the generated types make them required). */
+type WithDefaults<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+type InGameInput = WithDefaults<components['schemas']['QuestionDefinitionInput'], 'is_pivotal_moment' | 'is_active'>;
+type MatchInput = WithDefaults<components['schemas']['MatchQuestionDefinitionInput'], 'is_active' | 'issue_lead_seconds'>;
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}-${counter++}`;
+
+export function inGameDefinitionInput(overrides: Partial<InGameInput> = {}): InGameInput {
+  return {
+    name: `Next goal ${unique()}`,
+    trigger: { event_type: 'score_change', condition: 'event.period = "1" or event.period = "2"' },
+    question_text_template: '{{ match.home_team }} {{ event.score.home }}-{{ event.score.away }} {{ match.away_team }}. Who scores next?',
+    choices: [
+      { identifier: 'home', label_template: '{{ match.home_team }}' },
+      { identifier: 'away', label_template: '{{ match.away_team }}' },
+      { identifier: 'none', label_template: 'No more goals' },
+    ],
+    resolution: {
+      rules: [{ event_type: 'score_change', condition: 'event.final', correct_choice: 'event.team' }],
+      timeout: { after_seconds: 600, correct_choice: 'none' },
+    },
+    ...overrides,
+  };
+}
+
+export function matchDefinitionInput(overrides: Partial<MatchInput> = {}): MatchInput {
+  return {
+    name: `Who wins ${unique()}`,
+    question_text_template: '{{ match.home_team }} vs {{ match.away_team }}: who wins?',
+    choices: [
+      { identifier: 'home', label_template: '{{ match.home_team }}' },
+      { identifier: 'draw', label_template: 'Draw' },
+      { identifier: 'away', label_template: '{{ match.away_team }}' },
+    ],
+    resolution: { correct_choice: 'result.winner' },
+    ...overrides,
+  };
+}
