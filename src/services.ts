@@ -7,6 +7,7 @@ import { createBrandsService } from './modules/brands/brands.service.js';
 import { checkDefinitionAllowlist } from './modules/definitions/allowlists.js';
 import { createDefinitionsService } from './modules/definitions/definitions.service.js';
 import { createGroupsService } from './modules/groups/groups.service.js';
+import { createInheritanceService } from './modules/inheritance/inheritance.service.js';
 import { createLeaguesService } from './modules/leagues/leagues.service.js';
 import { createMatchDefinitionsService } from './modules/match-definitions/match-definitions.service.js';
 import { createSponsorshipsService } from './modules/sponsorships/sponsorships.service.js';
@@ -38,6 +39,7 @@ export function createServices(deps: ServiceDeps) {
     matchDefinitions: createMatchDefinitionsService({ db, leagues }),
     brands: createBrandsService({ db, storage, logger: deps.logger }),
     sponsorships: createSponsorshipsService({ db }),
+    inheritance: createInheritanceService({ db, leagues }),
   };
 }
 

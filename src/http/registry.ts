@@ -9,6 +9,7 @@ import { brandHandlers } from '../modules/brands/brands.handlers.js';
 import { catalogHandlers } from '../modules/catalog/catalog.handlers.js';
 import { definitionHandlers } from '../modules/definitions/definitions.handlers.js';
 import { groupHandlers } from '../modules/groups/groups.handlers.js';
+import { inheritanceHandlers } from '../modules/inheritance/inheritance.handlers.js';
 import { leagueHandlers } from '../modules/leagues/leagues.handlers.js';
 import { matchDefinitionHandlers } from '../modules/match-definitions/match-definitions.handlers.js';
 import { sponsorshipHandlers } from '../modules/sponsorships/sponsorships.handlers.js';
@@ -43,13 +44,13 @@ export function createHandlers(services: Services): Handlers {
     ...definitionHandlers(services),
     ...matchDefinitionHandlers(services),
     ...sponsorshipHandlers(services),
+    ...inheritanceHandlers(services),
     ...pending([
       'createAdminApiSession',
       'exportQuestionDefinitions',
       'importQuestionDefinitions',
       'exportMatchQuestionDefinitions',
       'importMatchQuestionDefinitions',
-      'getLeagueQuestionInheritance',
       'listMatches',
       'followMatch',
       'unfollowMatch',

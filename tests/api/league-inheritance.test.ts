@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inGameDefinitionInput, matchDefinitionInput } from '../helpers/definitions.js';
+import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+
+let app: TestApp;
+let admin: TestUser;
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
+beforeAll(async () => {
+  app = await startTestApp();
+  admin = await createAdmin(app);
+});
+afterAll(() => app?.close());
+
+const post = async (path: string, league: string, body: unknown) => {
+  const res = await app.request('POST', path, { token: admin.token, query: { league }, body });
+  if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
+  return res.body;
+};
+const inspect = (league: string, query: Record<string, string> = {}) => app.request('GET', `/api/leagues/${league}/question-inheritance`, { token: admin.token, query });
+const row = (body: { matrix: { definition_id: string }[] }, id: string) => body.matrix.find((r) => r.definition_id === id)!;
+
+describe('GET /api/leagues/{league_id}/question-inheritance', () => {
+  it('shows the league defaults, groups and definitions, and each effective setting with its source', async () => {
+    await app.request('PATCH', '/api/leagues/nba', { token: admin.token, body: { default_answer_window_seconds: 40, default_question_points: 7, default_question_probability: 0.5 } });
+    const group = await post('/api/question-groups', 'nba', { slug: 'scoring', name: 'Scoring', points: 12, min_interval_seconds: 45 });
+    const plain = await post('/api/question-definitions', 'nba', inGameDefinitionInput({ trigger: { event_type: 'score_change' } }));
+    const grouped = await post('/api/question-definitions', 'nba', inGameDefinitionInput({ group_id: group.id, answer_window_seconds: 25, trigger: { event_type: 'score_change' } }));
+    const res = await inspect('nba');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      kind: 'in_game',
+      match_id: null,
+      match_overrides: null,
+      league: { slug: 'nba' },
+      league_defaults: { answer_window_seconds: 40, points: 7, probability: 0.5, question_max_count: 16 },
+      match_settings: { question_max_count: { value: 16, source: 'league' }, period_distribution: { source: 'league' } },
+      issuances: [],
+    });
+    expect(res.body.groups.map((g: { id: string }) => g.id)).toEqual([group.id]);
+    expect(row(res.body, plain.id)).toMatchObject({
+      included: { value: true, source: 'definition' },
+      answer_window_seconds: { value: 40, source: 'league' },
+      points: { value: 7, source: 'league' },
+      probability: { value: 0.5, source: 'league' },
+      min_interval_seconds: { value: 90, source: 'league' },
+    });
+    expect(row(res.body, grouped.id)).toMatchObject({
+      group_id: group.id,
+      answer_window_seconds: { value: 25, source: 'definition' },
+      points: { value: 12, source: 'group' },
+      probability: { value: 0.5, source: 'league' },
+      min_interval_seconds: { value: 45, source: 'group' },
+    });
+  });
+
+  it('derives inclusion from archive state, the league allowlist and is_active', async () => {
+    const active = await post('/api/question-definitions', 'nhl', inGameDefinitionInput({ trigger: { event_type: 'score_change' } }));
+    const inactive = await post('/api/question-definitions', 'nhl', inGameDefinitionInput({ is_active: false, trigger: { event_type: 'score_change' } }));
+    const archived = await post('/api/question-definitions', 'nhl', inGameDefinitionInput({ trigger: { event_type: 'score_change' } }));
+    await app.request('POST', `/api/question-definitions/${archived.id}/archive`, { token: admin.token });
+    let res = await inspect('nhl');
+    expect(row(res.body, active.id).included).toEqual({ value: true, source: 'definition' });
+    expect(row(res.body, inactive.id).included).toEqual({ value: false, source: 'definition' });
+    expect(row(res.body, archived.id).included).toEqual({ value: false, source: 'definition' });
+    await app.request('PATCH', '/api/leagues/nhl', { token: admin.token, body: { question_definition_allowlist: [inactive.id, archived.id] } });
+    res = await inspect('nhl');
+    expect(row(res.body, active.id).included).toEqual({ value: false, source: 'league' });
+    expect(row(res.body, inactive.id).included).toEqual({ value: true, source: 'league' });
+    expect(row(res.body, archived.id).included).toEqual({ value: false, source: 'definition' });
+  });
+
+  it('restricts to definition_id, and covers Match question definitions with kind=match', async () => {
+    const def = await post('/api/match-question-definitions', 'mlb', matchDefinitionInput({ points: 30 }));
+    const other = await post('/api/match-question-definitions', 'mlb', matchDefinitionInput());
+    const res = await inspect('mlb', { kind: 'match' });
+    expect(res.body.kind).toBe('match');
+    expect(res.body.groups).toEqual([]);
+    expect(row(res.body, def.id)).toMatchObject({ points: { value: 30, source: 'definition' }, included: { value: true, source: 'definition' }, answer_window_seconds: { value: null } });
+    expect(row(res.body, other.id).points).toEqual({ value: 10, source: 'league' });
+    const one = await inspect('mlb', { kind: 'match', definition_id: def.id });
+    expect(one.body.matrix.map((r: { definition_id: string }) => r.definition_id)).toEqual([def.id]);
+    expect(one.body.definitions).toHaveLength(1);
+  });
+
+  it('answers 404 for an unknown league, or a definition not of that league and kind', async () => {
+    expect((await inspect('xfl')).status).toBe(404);
+    expect((await inspect(UNKNOWN)).status).toBe(404);
+    const wcDef = await post('/api/question-definitions', 'wc', inGameDefinitionInput());
+    expect((await inspect('wc', { definition_id: UNKNOWN })).status).toBe(404);
+    expect((await inspect('mls', { definition_id: wcDef.id })).status).toBe(404);
+    const res = await inspect('wc', { kind: 'match', definition_id: wcDef.id });
+    expect(res.status).toBe(404);
+    expect(res.body.detail).toContain(wcDef.id);
+    expect((await inspect('wc', { definition_id: wcDef.id })).status).toBe(200);
+  });
+
+  it('answers 422 for a bad kind, 401 without a key and 403 for a player', async () => {
+    expect((await inspect('wc', { kind: 'pregame' })).status).toBe(422);
+    expect((await app.request('GET', '/api/leagues/wc/question-inheritance')).status).toBe(401);
+    const player = await registerUser(app);
+    expect((await app.request('GET', '/api/leagues/wc/question-inheritance', { token: player.token })).status).toBe(403);
+  });
+});
