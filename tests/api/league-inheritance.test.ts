@@ -18,7 +18,7 @@ const post = async (path: string, league: string, body: unknown) => {
   return res.body;
 };
 const inspect = (league: string, query: Record<string, string> = {}) => app.request('GET', `/api/leagues/${league}/question-inheritance`, { token: admin.token, query });
-const row = (body: { matrix: { definition_id: string }[] }, id: string) => body.matrix.find((r) => r.definition_id === id)!;
+const row = (body: { matrix: { definition_id: string }[] }, id: string) => body.matrix.find((r) => r.definition_id === id) as Record<string, any>;
 
 describe('GET /api/leagues/{league_id}/question-inheritance', () => {
   it('shows the league defaults, groups and definitions, and each effective setting with its source', async () => {
