@@ -2203,7 +2203,7 @@ export interface components {
              */
             default_question_max_count: number;
             /**
-             * @description Minimum wall-clock seconds between two regular questions in the same group lane.
+             * @description Minimum seconds (feed time, the events' occurred_at) between two regular questions in the same lane.
              * @example 120
              */
             default_question_min_interval_seconds: number;

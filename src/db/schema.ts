@@ -8,3 +8,5 @@ export * from '../modules/definitions/definitions.table.js';
 export * from '../modules/match-definitions/match-definitions.table.js';
 export * from '../modules/issuances/issuances.table.js';
 export * from '../modules/sponsorships/sponsorships.table.js';
+export * from '../modules/listeners/listeners.table.js';
+export * from '../modules/denials/denials.table.js';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { idColumn, timestamps, tstz } from '../../db/columns.js';
 import { brands } from '../brands/brands.table.js';
 import { leagues } from '../leagues/leagues.table.js';
@@ -23,6 +23,8 @@ export const matches = pgTable(
     homeScore: integer('home_score'),
     awayScore: integer('away_score'),
     venue: text('venue'),
+    /** The provider's live NDJSON push feed of this match (auto-dispatched listeners read it). */
+    feedUrl: text('feed_url'),
     isTest: boolean('is_test').notNull().default(false),
     clonedFromMatchId: uuid('cloned_from_match_id'),
     createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
@@ -70,6 +72,23 @@ export const matchFollows = pgTable(
     uniqueIndex('match_follows_user_match_uq').on(t.userId, t.matchId),
     index('match_follows_match_following_idx').on(t.matchId).where(sql`${t.following}`),
   ],
+);
+
+/**
+ * Daily follow quota: one counter row per user and day (in the user's time
+ * zone), incremented only while below the quota, so parallel follows can
+ * never exceed it.
+ */
+export const followQuotaDays = pgTable(
+  'follow_quota_days',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    used: integer('used').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] })],
 );
 
 export type MatchRow = typeof matches.$inferSelect;

@@ -1,0 +1,86 @@
+import { sql } from 'drizzle-orm';
+import { bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { idColumn, tstz } from '../../db/columns.js';
+import { matches } from '../matches/matches.table.js';
+
+/**
+ * A listener consumes one match's event feed. Any process may run it: it is
+ * claimed with a lease renewed by heartbeat, and a lease that runs out lets
+ * another process take it over (resuming after `last_seq`).
+ */
+export const matchListeners = pgTable(
+  'match_listeners',
+  {
+    id: idColumn(),
+    matchId: uuid('match_id')
+      .notNull()
+      .references(() => matches.id, { onDelete: 'cascade' }),
+    status: text('status').notNull().default('queued'),
+    /** 'feed' (a live NDJSON push feed at feed_url) or 'replay' (recorded events of replay_match_id). */
+    source: text('source').notNull(),
+    feedUrl: text('feed_url'),
+    replayMatchId: uuid('replay_match_id'),
+    speed: doublePrecision('speed'),
+    claimedBy: text('claimed_by'),
+    leaseExpiresAt: tstz('lease_expires_at'),
+    heartbeatAt: tstz('heartbeat_at'),
+    stopRequested: boolean('stop_requested').notNull().default(false),
+    eventsConsumed: integer('events_consumed').notNull().default(0),
+    issuedCount: integer('issued_count').notNull().default(0),
+    deniedCount: integer('denied_count').notNull().default(0),
+    resolvedCount: integer('resolved_count').notNull().default(0),
+    /** Feed position processed so far: a takeover resumes after it. */
+    lastSeq: integer('last_seq').notNull().default(0),
+    lastEventAt: tstz('last_event_at'),
+    /** The match's state store (what definitions' store_state wrote). */
+    stateStore: jsonb('state_store').$type<Record<string, unknown>>().notNull().default({}),
+    error: text('error'),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+    startedAt: tstz('started_at'),
+    finishedAt: tstz('finished_at'),
+  },
+  (t) => [
+    // One queued or running listener per match, settled by the database.
+    uniqueIndex('match_listeners_active_uq').on(t.matchId).where(sql`${t.status} in ('queued', 'running')`),
+    index('match_listeners_claim_idx').on(t.status, t.leaseExpiresAt),
+    index('match_listeners_match_idx').on(t.matchId, t.createdAt),
+  ],
+);
+
+/** Every feed message a listener consumed, in order: the recording (downloadable, replayable). */
+export const listenerEvents = pgTable(
+  'listener_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    listenerId: uuid('listener_id')
+      .notNull()
+      .references(() => matchListeners.id, { onDelete: 'cascade' }),
+    matchId: uuid('match_id')
+      .notNull()
+      .references(() => matches.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    providerEventId: text('provider_event_id').notNull(),
+    operation: text('operation').notNull(),
+    event: jsonb('event').$type<Record<string, unknown>>().notNull(),
+    receivedAt: tstz('received_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('listener_events_listener_seq_uq').on(t.listenerId, t.seq), index('listener_events_match_idx').on(t.matchId, t.id)],
+);
+
+/** The text log of a listener. */
+export const listenerLogLines = pgTable(
+  'listener_log_lines',
+  {
+    listenerId: uuid('listener_id')
+      .notNull()
+      .references(() => matchListeners.id, { onDelete: 'cascade' }),
+    lineNo: integer('line_no').notNull(),
+    at: tstz('at').notNull().defaultNow(),
+    level: text('level').notNull(),
+    message: text('message').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.listenerId, t.lineNo] })],
+);
+
+export type MatchListenerRow = typeof matchListeners.$inferSelect;
+export type ListenerEventRow = typeof listenerEvents.$inferSelect;
