@@ -1,0 +1,538 @@
+/**
+ * npm run bench: the contract stack against plain express, in one process.
+ *
+ * Opens a database (PostgreSQL in a dedicated database qp_bench_<pid> when
+ * DATABASE_URL is set, otherwise in-memory PGlite), seeds the leagues and 50
+ * brands, builds the full app with createApp and mounts plain express routes
+ * (GET /plain/leagues, GET /plain/brands) on the same app, right before its
+ * catch-all 404: they go through the same express middleware but call the
+ * services and mappers directly, with no openapi-backend in between. autocannon
+ * then loads each endpoint from a worker thread (so the load generator does not
+ * share the server's event loop), pairs in ABBA order so drift cancels out,
+ * and a table of req/s, p50, p99 and the full-stack/plain ratios is printed
+ * (DESIGN.md §9: ratio >= 0.8).
+ *
+ * Beside req/s and latency, the CPU time of the server's main thread per
+ * request is read from /proc (Linux): it is far less sensitive than req/s to
+ * other processes competing for the cores, and its plain/full quotient is the
+ * ratio the contract stack alone would cause on a saturated server thread.
+ *
+ * Environment: DATABASE_URL (PostgreSQL server; a database is created and
+ * dropped on it), BENCH_DURATION (seconds per endpoint per round, default 5),
+ * BENCH_ROUNDS (default 4, so 20 s per endpoint), BENCH_WARMUP (seconds per
+ * endpoint, default 3), BENCH_CONNECTIONS (default 10), BENCH_PIPELINING
+ * (default 1), BENCH_NO_DB=1 (serve the rows read once, to isolate the
+ * framework overhead from the database).
+ *
+ * Exits non-zero on errors only (a non-2xx response, a connection error, a
+ * plain route that answers differently from its contract route), never on a
+ * missed target.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import express, { type Request, type Response, type NextFunction } from 'express';
+import { loadConfig, type Config } from '../src/config.js';
+import { openDatabase, redactUrl, type Database } from '../src/db/client.js';
+import { createApp } from '../src/http/app.js';
+import { createLogger } from '../src/logger.js';
+import { brands } from '../src/modules/brands/brands.table.js';
+import { toBrandDto } from '../src/modules/brands/brands.mapper.js';
+import { seedLeagues } from '../src/modules/leagues/leagues.repository.js';
+import { toLeagueDto } from '../src/modules/leagues/leagues.mapper.js';
+import { createServices, type Services } from '../src/services.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function envNumber(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min) throw new Error(`${name} must be a number >= ${min}, got '${raw}'`);
+  return n;
+}
+
+const settings = {
+  duration: envNumber('BENCH_DURATION', 5, 1),
+  warmup: envNumber('BENCH_WARMUP', 3, 0),
+  rounds: Math.round(envNumber('BENCH_ROUNDS', 4, 1)),
+  connections: Math.round(envNumber('BENCH_CONNECTIONS', 10, 1)),
+  pipelining: Math.round(envNumber('BENCH_PIPELINING', 1, 1)),
+  /** BENCH_NO_DB=1: both sides list rows read once at start, so only HTTP, the contract stack, mappers and JSON are measured. */
+  noDb: /^(1|true|yes)$/i.test(process.env.BENCH_NO_DB ?? ''),
+};
+const BRAND_COUNT = 50;
+
+// ---------------------------------------------------------------- database
+
+interface BenchDatabase {
+  database: Database;
+  /** Where it lives, for the report (password redacted). */
+  where: string;
+  /** postgres:// URL of the dedicated database (PostgreSQL only). */
+  url: string | undefined;
+  openMs: number;
+  drop(): Promise<void>;
+}
+
+const withDatabaseName = (url: string, name: string) => {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+};
+
+async function openBenchDatabase(): Promise<BenchDatabase> {
+  const serverUrl = process.env.DATABASE_URL || undefined;
+  if (!serverUrl) {
+    const t0 = performance.now();
+    const database = await openDatabase({ dataDir: null });
+    return { database, where: 'PGlite, in memory', url: undefined, openMs: performance.now() - t0, drop: () => database.close() };
+  }
+  const { default: postgres } = await import('postgres');
+  // The server's own database is only used to create and drop ours.
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  const name = `qp_bench_${process.pid}`;
+  await admin.unsafe(`drop database if exists "${name}" with (force)`);
+  await admin.unsafe(`create database "${name}"`);
+  const url = withDatabaseName(serverUrl, name);
+  let dropped = false;
+  const drop = async (database?: Database) => {
+    if (dropped) return;
+    dropped = true;
+    await database?.close().catch(() => {});
+    await admin.unsafe(`drop database if exists "${name}" with (force)`);
+    await admin.end({ timeout: 1 });
+  };
+  try {
+    const t0 = performance.now();
+    const database = await openDatabase({ url });
+    const openMs = performance.now() - t0;
+    return { database, where: redactUrl(url), url, openMs, drop: () => drop(database) };
+  } catch (err) {
+    await drop().catch(() => {});
+    throw err;
+  }
+}
+
+const HUES = ['#E11D48', '#2563EB', '#16A34A', '#F59E0B', '#7C3AED', '#0891B2', '#DB2777', '#65A30D', '#EA580C', '#0F172A'];
+
+async function seedBrands(database: Database): Promise<void> {
+  const words = ['Acme', 'Globex', 'Initech', 'Umbrella', 'Stark', 'Wayne', 'Wonka', 'Tyrell', 'Cyberdyne', 'Soylent'];
+  const kinds = ['Sports', 'Energy', 'Bank', 'Motors', 'Telecom'];
+  await database.db.insert(brands).values(
+    Array.from({ length: BRAND_COUNT }, (_, i) => {
+      const withLogo = i % 3 === 0;
+      const filename = `logo-${i}.png`;
+      return {
+        name: `${words[i % words.length]} ${kinds[Math.floor(i / words.length) % kinds.length]}`,
+        primaryColor: HUES[i % HUES.length]!,
+        secondaryColor: i % 2 ? HUES[(i + 3) % HUES.length]! : null,
+        ...(withLogo ? { logoFilename: filename, logoKey: `brands/seed-${i}/${filename}`, logoContentType: 'image/png', logoSizeBytes: 2048 + i } : {}),
+      };
+    }),
+  );
+}
+
+// ---------------------------------------------------------------- the app
+
+/** The same service calls, mappers and JSON send as the contract handlers, without openapi-backend. */
+function plainRouter(services: Services): express.Router {
+  const router = express.Router();
+  const sendJson = (res: Response, body: unknown) => res.status(200).type('application/json').send(JSON.stringify(body));
+  router.get('/plain/leagues', async (_req: Request, res: Response, next: NextFunction) => {
+    try {
+      sendJson(res, (await services.leagues.list()).map(toLeagueDto));
+    } catch (err) {
+      next(err);
+    }
+  });
+  router.get('/plain/brands', async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const q = typeof req.query.q === 'string' ? req.query.q : undefined;
+      sendJson(
+        res,
+        (await services.brands.list(q)).map((row) => toBrandDto(row, services.brands.publicLogoUrl(row))),
+      );
+    } catch (err) {
+      next(err);
+    }
+  });
+  return router;
+}
+
+/** BENCH_NO_DB: the same services, but the two list calls answer rows read once instead of querying. */
+function withoutDatabaseReads(
+  services: Services,
+  leagueRows: Awaited<ReturnType<Services['leagues']['list']>>,
+  brandRows: Awaited<ReturnType<Services['brands']['list']>>,
+): Services {
+  return {
+    ...services,
+    leagues: { ...services.leagues, list: (async () => leagueRows) as unknown as Services['leagues']['list'] },
+    brands: { ...services.brands, list: async () => brandRows },
+  };
+}
+
+interface Layer {
+  handle: { length: number };
+}
+
+/**
+ * Mounts the plain routes on the full app just before its catch-all 404 (the
+ * layer before the first error handler), so both kinds of route run the same
+ * express middleware (timing, docs router, JSON body parser, API gate).
+ */
+function mountBefore404(app: express.Express, router: express.Router): void {
+  const stack = (app as unknown as { router: { stack: Layer[] } }).router.stack;
+  const errorHandler = stack.findIndex((layer) => layer.handle.length === 4);
+  if (errorHandler < 1) throw new Error('cannot find the error handler of the app: mount the plain routes elsewhere');
+  app.use(router);
+  const layer = stack.pop()!;
+  stack.splice(errorHandler - 1, 0, layer);
+}
+
+const listen = async (app: express.Express): Promise<{ server: Server; base: string }> => {
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+};
+
+const closeServer = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections?.();
+  });
+
+const benchConfig = (): Config => loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: ':memory:' });
+
+/** Open (migrations already applied, so only checked), services, createApp, listen: a restart's path to ready. */
+async function timeRestart(open: () => Promise<Database>): Promise<{ openMs: number; createAppMs: number; totalMs: number }> {
+  const t0 = performance.now();
+  const database = await open();
+  const t1 = performance.now();
+  const config = benchConfig();
+  const services = createServices({ database, config, logger: createLogger('silent') });
+  const t2 = performance.now();
+  const { app } = await createApp({ services });
+  const t3 = performance.now();
+  const { server } = await listen(app);
+  const t4 = performance.now();
+  await closeServer(server);
+  await database.close();
+  return { openMs: t1 - t0, createAppMs: t3 - t2, totalMs: t4 - t0 };
+}
+
+async function measureRestart(bench: BenchDatabase): Promise<{ label: string; openMs: number; createAppMs: number; totalMs: number }> {
+  if (bench.url) {
+    const url = bench.url;
+    return { label: 'PostgreSQL, migrated database', ...(await timeRestart(() => openDatabase({ url }))) };
+  }
+  // PGlite on disk, as with the default DATA_DIR: migrate once, then time a reopen.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'qp-bench-pglite-'));
+  try {
+    await (await openDatabase({ dataDir })).close();
+    return { label: 'PGlite, migrated data directory', ...(await timeRestart(() => openDatabase({ dataDir }))) };
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------- load
+
+/** The load generator: autocannon in a worker thread; every latency is kept (float ms, not autocannon's integer-ms histogram). */
+const CLIENT_CODE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { createRequire } = require('node:module');
+const autocannon = createRequire(workerData.root + '/package.json')('autocannon');
+parentPort.on('message', ({ id, url, connections, pipelining, duration }) => {
+  const latencies = [];
+  const statuses = {};
+  let non2xx = 0;
+  const started = process.hrtime.bigint();
+  const instance = autocannon({ url, connections, pipelining, duration }, (err, result) => {
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    if (err) return parentPort.postMessage({ id, error: String(err && err.stack || err) });
+    const array = Float64Array.from(latencies);
+    parentPort.postMessage(
+      { id, seconds, count: latencies.length, latencies: array, non2xx, statuses, errors: result.errors, timeouts: result.timeouts },
+      [array.buffer],
+    );
+  });
+  instance.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
+    latencies.push(responseTimeMs);
+    statuses[statusCode] = (statuses[statusCode] || 0) + 1;
+    if (statusCode < 200 || statusCode > 299) non2xx++;
+  });
+});
+`;
+
+interface RunResult {
+  seconds: number;
+  count: number;
+  latencies: Float64Array;
+  non2xx: number;
+  statuses: Record<string, number>;
+  errors: number;
+  timeouts: number;
+}
+
+class LoadClient {
+  private readonly worker = new Worker(CLIENT_CODE, { eval: true, workerData: { root } });
+  private next = 0;
+  private readonly pending = new Map<number, { resolve: (r: RunResult) => void; reject: (e: Error) => void }>();
+
+  constructor() {
+    this.worker.on('message', (msg: RunResult & { id: number; error?: string }) => {
+      const p = this.pending.get(msg.id);
+      this.pending.delete(msg.id);
+      if (msg.error) p?.reject(new Error(msg.error));
+      else p?.resolve(msg);
+    });
+    this.worker.on('error', (err) => {
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+    });
+  }
+
+  run(url: string, duration: number): Promise<RunResult> {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, url, duration, connections: settings.connections, pipelining: settings.pipelining });
+    });
+  }
+
+  close = () => this.worker.terminate();
+}
+
+/** CPU time of this process's main thread, ms (Linux /proc; null elsewhere). utime + stime in clock ticks of 10 ms. */
+function mainThreadCpuMs(): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/** Busy and total CPU time of the whole machine, ms (Linux /proc/stat; null elsewhere). */
+function machineCpuMs(): { busy: number; total: number } | null {
+  try {
+    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+    const ticks = line.trim().split(/\s+/).slice(1, 9).map(Number);
+    const total = ticks.reduce((a, b) => a + b, 0);
+    const idle = ticks[3]! + ticks[4]!;
+    return { busy: (total - idle) * 10, total: total * 10 };
+  } catch {
+    return null;
+  }
+}
+
+const percentile = (sorted: Float64Array, p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN);
+
+interface Measured extends RunResult {
+  /** Main-thread CPU time during the run, ms (null off Linux). */
+  cpuMs: number | null;
+}
+
+interface Summary {
+  rps: number;
+  p50: number;
+  p99: number;
+  count: number;
+  /** Main-thread CPU time per request, microseconds. */
+  cpuUs: number | null;
+  perRound: number[];
+  cpuPerRound: (number | null)[];
+}
+
+function summarise(runs: Measured[]): Summary {
+  const all = new Float64Array(runs.reduce((n, r) => n + r.latencies.length, 0));
+  let offset = 0;
+  for (const r of runs) {
+    all.set(r.latencies, offset);
+    offset += r.latencies.length;
+  }
+  all.sort();
+  const count = runs.reduce((n, r) => n + r.count, 0);
+  const seconds = runs.reduce((n, r) => n + r.seconds, 0);
+  const cpu = runs.every((r) => r.cpuMs !== null) ? runs.reduce((n, r) => n + r.cpuMs!, 0) : null;
+  return {
+    rps: count / seconds,
+    p50: percentile(all, 50),
+    p99: percentile(all, 99),
+    count,
+    cpuUs: cpu === null ? null : (cpu * 1000) / count,
+    perRound: runs.map((r) => r.count / r.seconds),
+    cpuPerRound: runs.map((r) => (r.cpuMs === null ? null : (r.cpuMs * 1000) / r.count)),
+  };
+}
+
+// ---------------------------------------------------------------- main
+
+const ENDPOINTS = [
+  { pair: 'leagues', kind: 'full', path: '/api/leagues' },
+  { pair: 'leagues', kind: 'plain', path: '/plain/leagues' },
+  { pair: 'brands', kind: 'full', path: '/api/brands' },
+  { pair: 'brands', kind: 'plain', path: '/plain/brands' },
+] as const;
+type Endpoint = (typeof ENDPOINTS)[number];
+
+async function checkSameAnswers(base: string): Promise<void> {
+  for (const [full, plain] of [
+    ['/api/leagues', '/plain/leagues'],
+    ['/api/brands', '/plain/brands'],
+  ] as const) {
+    const [a, b] = await Promise.all([fetch(base + full), fetch(base + plain)]);
+    const [ta, tb] = await Promise.all([a.text(), b.text()]);
+    if (a.status !== 200 || b.status !== 200) throw new Error(`${full} answered ${a.status}, ${plain} answered ${b.status}`);
+    if (ta !== tb) throw new Error(`${plain} does not answer the same body as ${full}`);
+    const n = (JSON.parse(ta) as unknown[]).length;
+    console.log(`  ${full.padEnd(13)} = ${plain.padEnd(15)} 200, ${n} items, ${ta.length} bytes`);
+  }
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+async function main(): Promise<number> {
+  const cpus = os.cpus();
+  console.log('question-play benchmark: contract stack (express + openapi-backend + validation) vs plain express');
+  console.log(`node ${process.version}, ${cpus[0]?.model ?? 'unknown CPU'} x ${cpus.length} (${os.availableParallelism()} available), ${fmt(os.totalmem() / 2 ** 30, 1)} GiB RAM, ${os.platform()} ${os.release()}`);
+
+  const bench = await openBenchDatabase();
+  // Ctrl-C: still drop the dedicated PostgreSQL database.
+  process.once('SIGINT', () => {
+    console.error('interrupted: cleaning up');
+    void bench.drop().finally(() => process.exit(130));
+  });
+  let server: Server | undefined;
+  let client: LoadClient | undefined;
+  let failures = 0;
+  try {
+    const { database } = bench;
+    console.log(`database: ${database.kind} (${bench.where}); open + migrations ${fmt(bench.openMs)} ms`);
+    if (settings.noDb) console.log('BENCH_NO_DB: the list calls answer rows read once, no query per request (framework overhead only)');
+    await seedLeagues({ db: database.db });
+    await seedBrands(database);
+
+    let services = createServices({ database, config: benchConfig(), logger: createLogger('silent') });
+    if (settings.noDb) services = withoutDatabaseReads(services, await services.leagues.list(), await services.brands.list());
+    const t0 = performance.now();
+    const { app } = await createApp({ services });
+    const createAppMs = performance.now() - t0;
+    mountBefore404(app, plainRouter(services));
+    ({ server } = await listen(app));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const readyMs = performance.now();
+
+    const restart = await measureRestart(bench);
+    console.log(`start-up: createApp ${fmt(createAppMs, 1)} ms (first, cold); process start to listening ${fmt(readyMs)} ms (includes tsx, DB creation, migrations, seeding)`);
+    console.log(
+      `restart to ready (${restart.label}): ${fmt(restart.totalMs)} ms = open + migration check ${fmt(restart.openMs)} ms, createApp ${fmt(restart.createAppMs, 1)} ms, listen (modules already loaded)`,
+    );
+
+    console.log('answers:');
+    await checkSameAnswers(base);
+
+    const { duration, warmup, rounds, connections, pipelining } = settings;
+    console.log(
+      `load: autocannon in a worker thread, ${connections} connections, pipelining ${pipelining}, warm-up ${warmup} s per endpoint, ${rounds} round(s) x ${duration} s per endpoint, ABBA order`,
+    );
+    client = new LoadClient();
+    const check = (ep: Endpoint, r: RunResult, phase: string) => {
+      const bad = r.non2xx + r.errors + r.timeouts;
+      if (bad) {
+        failures += bad;
+        console.error(`  ERROR ${phase} ${ep.path}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts; statuses ${JSON.stringify(r.statuses)}`);
+      }
+    };
+    if (warmup > 0) {
+      for (const ep of ENDPOINTS) check(ep, await client.run(base + ep.path, warmup), 'warm-up');
+    }
+    const measure = async (ep: Endpoint, seconds: number): Promise<Measured> => {
+      const cpu0 = mainThreadCpuMs();
+      const r = await client!.run(base + ep.path, seconds);
+      const cpu1 = mainThreadCpuMs();
+      return { ...r, cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 };
+    };
+    const runs = new Map<Endpoint, Measured[]>(ENDPOINTS.map((ep) => [ep, []]));
+    const machine0 = machineCpuMs();
+    const process0 = process.cpuUsage();
+    const started = performance.now();
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? ENDPOINTS : [...ENDPOINTS].reverse();
+      for (const ep of order) {
+        const r = await measure(ep, duration);
+        check(ep, r, `round ${round + 1}`);
+        runs.get(ep)!.push(r);
+        const cpu = r.cpuMs === null ? '' : `, main thread ${fmt((r.cpuMs * 1000) / r.count)} us CPU/request`;
+        console.log(`  round ${round + 1} ${ep.path.padEnd(15)} ${fmt(r.count / r.seconds).padStart(7)} req/s${cpu}`);
+      }
+    }
+    const wallMs = performance.now() - started;
+    const machine1 = machineCpuMs();
+    const ownMs = ((u) => (u.user + u.system) / 1000)(process.cpuUsage(process0));
+
+    const summaries = new Map(ENDPOINTS.map((ep) => [ep, summarise(runs.get(ep)!)]));
+    const median = (xs: number[]) => {
+      const s = [...xs].sort((a, b) => a - b);
+      return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+    };
+    console.log('');
+    console.log(`results (${database.kind}${settings.noDb ? ', BENCH_NO_DB' : ''}, node ${process.version}, ${cpus[0]?.model ?? '?'} x ${cpus.length}, ${connections} connections, ${rounds} x ${duration} s per endpoint):`);
+    console.log(`| endpoint           |   req/s | p50 ms | p99 ms | requests | main-thread CPU us/request |`);
+    console.log(`|--------------------|--------:|-------:|-------:|---------:|---------------------------:|`);
+    for (const ep of ENDPOINTS) {
+      const s = summaries.get(ep)!;
+      console.log(
+        `| ${`GET ${ep.path}`.padEnd(18)} | ${fmt(s.rps).padStart(7)} | ${fmt(s.p50, 2).padStart(6)} | ${fmt(s.p99, 2).padStart(6)} | ${fmt(s.count).padStart(8)} | ${(s.cpuUs === null ? 'n/a' : fmt(s.cpuUs)).padStart(26)} |`,
+      );
+    }
+    console.log('');
+    for (const pair of ['leagues', 'brands'] as const) {
+      const full = summaries.get(ENDPOINTS.find((e) => e.pair === pair && e.kind === 'full')!)!;
+      const plain = summaries.get(ENDPOINTS.find((e) => e.pair === pair && e.kind === 'plain')!)!;
+      const ratio = full.rps / plain.rps;
+      const perRound = full.perRound.map((f, i) => f / plain.perRound[i]!);
+      const cpu =
+        full.cpuUs !== null && plain.cpuUs !== null
+          ? `; CPU: ${fmt(full.cpuUs - plain.cpuUs)} us more per request, plain/full CPU per request ${fmt(plain.cpuUs / full.cpuUs, 3)}`
+          : '';
+      console.log(
+        `ratio full-stack/plain req/s, ${pair.padEnd(7)}: ${fmt(ratio, 3)} (per round ${perRound.map((x) => fmt(x, 3)).join(', ')}; median ${fmt(median(perRound), 3)}); ` +
+          `target >= 0.8: ${ratio >= 0.8 ? 'met' : 'MISSED'}${cpu}`,
+      );
+    }
+    if (machine0 && machine1) {
+      const cores = cpus.length;
+      const busy = (machine1.busy - machine0.busy) / (machine1.total - machine0.total);
+      const others = Math.max(0, machine1.busy - machine0.busy - ownMs) / (wallMs * cores);
+      console.log(
+        `machine during the rounds: ${fmt(busy * 100)}% of ${cores} cores busy; this process ${fmt((ownMs / (wallMs * cores)) * 100)}%, ` +
+          `other processes ${fmt(others * 100)}%${database.kind === 'postgres' ? ' (including the PostgreSQL server)' : ''}`,
+      );
+    }
+    if (failures) console.error(`\n${failures} failed requests: the figures above are not valid`);
+    return failures ? 1 : 0;
+  } finally {
+    await client?.close();
+    if (server) await closeServer(server);
+    await bench.drop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
