@@ -296,8 +296,9 @@ export interface paths {
         /**
          * [Admin] Export every in-game definition as CSV
          * @description Every in-game definition of every league, archived ones included,
-         *     ordered by league and name. Columns: the live fields of a definition
-         *     plus `league` (the slug); object and array fields are JSON strings.
+         *     ordered by league and name (without regard to case). Columns: the
+         *     live fields of a definition plus `league` (the slug); object and array
+         *     fields are JSON strings.
          *     A cell whose text starts with `=`, `+`, `-`, `@`, tab or carriage
          *     return is prefixed with a single quote so spreadsheets do not run it
          *     as a formula; the import removes exactly that prefix again, so an
@@ -323,16 +324,37 @@ export interface paths {
         put?: never;
         /**
          * [Admin] Import in-game definitions from CSV
-         * @description Multipart with one `file` in the export's format (UTF-8, at most
-         *     5 MiB and 2,000 rows). A row with a blank `id` creates a definition; a
-         *     row with the id of an existing definition updates it; an unknown id is
-         *     a row error. Definitions absent from the file are left alone.
+         * @description Multipart with one `file` in the export's format (UTF-8, a byte order
+         *     mark and CRLF line ends are fine; at most 5 MiB and 2,000 rows). A row
+         *     with a blank `id` creates a definition in its `league`; a row with the
+         *     id of an existing definition replaces it (`league` must be that
+         *     definition's league: definitions do not move between leagues); an
+         *     unknown id, or an id on two rows, is a row error. Definitions absent
+         *     from the file are left alone.
+         *
+         *     Each row gets the checks of the JSON create or replace (the body
+         *     schema, templates and expressions, event types, choice identifiers,
+         *     the group of the league, the name unique in the league without regard
+         *     to case), rows taken in file order as if sent one after the other: a
+         *     name an earlier row gives up is free, two rows claiming one name is an
+         *     error of the later one. Cells read as the export writes them: the `'`
+         *     it puts before a formula start is removed, JSON columns are JSON,
+         *     booleans `true`/`false`, and an empty cell is what leaving the field
+         *     out (or null) of a JSON replace is; `is_archived` empty keeps the flag.
+         *     `id`, `league` and the fields a create requires are required columns;
+         *     another column the file lacks keeps the stored value (the default on
+         *     a create); unknown columns refuse the file. A row's number is the line
+         *     it starts on (the header is line 1). Rows equal to the stored
+         *     definition are listed as `unchanged` and not written.
+         *
          *     `dry_run` (default true) only reports what would happen. With
          *     `dry_run=false` every create and update is applied in one
          *     transaction, and a single row error refuses the whole import with 400
-         *     and the same preview body. A file that cannot be read as CSV, lacks
-         *     required columns or exceeds a limit gives 400 with a detail (the
-         *     `errors` list names the row where there is one). Updating a definition
+         *     and the same preview body, as does a name taken by another request
+         *     while the import runs. A file that cannot be read as CSV, is empty,
+         *     lacks required columns, has unknown ones or exceeds a limit gives 400
+         *     with a detail (the `errors` list names the row or column where there
+         *     is one); a header row alone is an empty import. Updating a definition
          *     never rewrites the snapshots of issuances already made from it.
          */
         post: operations["importQuestionDefinitions"];
@@ -798,7 +820,8 @@ export interface paths {
          *     to exclusive. `followed` (true or false) needs a valid key (401
          *     otherwise). Totals per row: `sponsored_question_count`,
          *     `question_issuance_count` (regular questions) and
-         *     `pivotal_moment_issuance_count`. At most 1,000 rows.
+         *     `pivotal_moment_issuance_count` (in-game issuances of every status).
+         *     At most 1,000 rows.
          */
         get: operations["listMatches"];
         put?: never;
@@ -836,7 +859,10 @@ export interface paths {
          * @description Partial update; omitted fields are unchanged and `null` clears an
          *     override (the league default applies again). Allowlist ids must be
          *     definitions of the match's league (400). An unknown
-         *     `sponsor_brand_id` gives 404. Returns the detail view.
+         *     `sponsor_brand_id` gives 404. A `question_max_count` (or, when
+         *     cleared, the league default) below the number of question
+         *     sponsorship slots on the match, or below a question number a slot
+         *     targets, gives 409. Returns the detail view.
          */
         patch: operations["updateMatch"];
         trace?: never;
@@ -859,17 +885,22 @@ export interface paths {
          *     follow. A new follow of a real match takes one slot of the caller's
          *     daily quota (`match_daily_follow_count`, counted per calendar day of
          *     `match_follow_timezone`, UTC when blank); test matches take none, and
-         *     re-following a match whose follow was kept as a spent row takes none.
-         *     409 when the quota is used up or the match is closed.
+         *     re-following a match whose follow was kept as a spent row takes none
+         *     (it reactivates that row). 409 when the quota is used up or the match
+         *     is closed or cancelled (a match already followed still answers 200).
          */
         post: operations["followMatch"];
         /**
          * Unfollow a match
          * @description Before the match starts (or for a test match) the follow is deleted
-         *     and its quota slot refunded (`refunded=true`). After a real match has
-         *     started the follow is kept as a spent row (`following=false`) with no
-         *     refund. 404 when the match does not exist or the caller does not
-         *     follow it.
+         *     and its quota slot refunded to the day it was taken on
+         *     (`refunded=true`). After a real match has started the follow is kept
+         *     as a spent row (`following=false`) with no refund. A match has
+         *     started once `started_at` is set, its status is `live`, `break`,
+         *     `ended` or `closed`, or it is `scheduled` and its kick-off time has
+         *     passed; `postponed` and `cancelled` matches have not. 404 when the
+         *     match does not exist or the caller does not follow it (a spent row
+         *     is not a follow).
          */
         delete: operations["unfollowMatch"];
         options?: never;
@@ -889,7 +920,11 @@ export interface paths {
         };
         /**
          * In-game question issuances of a match
-         * @description In-game issuances only, ordered by issue time. Admins get open and resolved (and voided or revoked) ones; other users get resolved and voided ones only.
+         * @description In-game issuances only, ordered by issue time, then id. Admins get
+         *     every status (open, resolved, voided, revoked); other users get
+         *     resolved and voided ones only (open questions are live play, see
+         *     `GET /api/question-answers/open`; revoked ones were withdrawn by an
+         *     operator and never had an outcome).
          */
         get: operations["listMatchQuestionIssuances"];
         put?: never;
@@ -970,6 +1005,23 @@ export interface paths {
          *     for every question issued, resolved, voided or revoked on the match,
          *     placed at the event that caused it. `types` narrows the events (not
          *     the markers).
+         *
+         *     Points: the messages of every listener of the match (a restarted or
+         *     taken-over listener included) are collapsed by `provider_event_id`.
+         *     The latest version is the message with the highest `seq` (the later
+         *     arrival on a tie); an event whose latest version is a `delete` is
+         *     left out. A point's `seq` is where the event first appeared in the
+         *     feed, its other fields are those of its latest version, and points
+         *     are ordered by that `seq`. `types` matches the latest version's type.
+         *
+         *     Markers (in-game issuances only): `issued` at the triggering message
+         *     (`seq` = its feed position, the issuance's period and clock, `at` =
+         *     issue time); when the issuance ended, `resolved`, `voided` or
+         *     `revoked` at the message that ended it (`seq` null when no event did,
+         *     as for a revocation), with the period and clock of the resolving
+         *     event when the timeline holds it (null otherwise), `at` = the end
+         *     time and the correct answer. Markers are sorted by `seq` (those
+         *     without one last), then `at`, an issue before its end.
          */
         get: operations["getMatchEventTimeline"];
         put?: never;
@@ -1118,7 +1170,13 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** [Admin] Download the text log of a listener */
+        /**
+         * [Admin] Download the text log of a listener
+         * @description The whole log, oldest first, as a `text/plain` attachment named
+         *     `listener-<first 8 characters of the id>.log`: one line per entry,
+         *     `<ISO 8601 time> <LEVEL> <message>` (line breaks inside a message
+         *     written as `\n`).
+         */
         get: operations["downloadMatchListenerLog"];
         put?: never;
         post?: never;
@@ -1140,7 +1198,7 @@ export interface paths {
         };
         /**
          * [Admin] Download the event recording of a listener
-         * @description Every feed message the listener consumed, in order, as normalized events (updates and deletes included), as a JSON attachment.
+         * @description Every feed message the listener consumed, in feed order (`seq`), as normalized events (updates and deletes included), as a JSON attachment named `listener-<first 8 characters of the id>-events.json`.
          */
         get: operations["downloadMatchListenerEvents"];
         put?: never;
@@ -2910,7 +2968,7 @@ export interface components {
         };
         ImportRowAction: {
             /**
-             * @description Line number in the file (the header is line 1).
+             * @description Line number in the file where the row starts (the header is line 1).
              * @example 2
              */
             row: number;
@@ -3465,7 +3523,7 @@ export interface components {
              */
             quota_day: string | null;
             /**
-             * @description Unfollow only; the follow was deleted and its slot returned.
+             * @description Unfollow only; the follow was deleted and the slot it took (when `counts_toward_quota`) returned. false for a spent row.
              * @example false
              */
             refunded: boolean;
@@ -3843,7 +3901,7 @@ export interface components {
             listener_id: string;
             lines: components["schemas"]["ListenerLogLine"][];
             /**
-             * @description Number of the last line returned (pass it as `after` to poll); 0 when none.
+             * @description Number of the last line returned (pass it as `after` to poll); when no line is returned, the `after` given (0 without it).
              * @example 1
              */
             last_line_no: number;
@@ -5817,6 +5875,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
         };

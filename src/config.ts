@@ -28,6 +28,21 @@ export interface Config {
   s3: S3Config | null;
   /** Trust X-Forwarded-* from a proxy in front (for Secure cookies, client IPs). */
   trustProxy: boolean;
+  engine: EngineConfig;
+}
+
+export interface EngineConfig {
+  /** Run the live engine worker in this process (listeners, dispatch, Match questions). */
+  worker: boolean;
+  pollMs: number;
+  leaseMs: number;
+  heartbeatMs: number;
+  staleAfterMs: number;
+  maxListeners: number;
+  /** Seed of the probability gate: the same seed draws the same questions on a replay. */
+  seed: string;
+  /** Where the provider's live feeds are: `{sr_id}` is replaced (used when a match has no feed_url). */
+  feedUrlTemplate: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -85,6 +100,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     };
   }
 
+  const leaseMs = int(env, 'ENGINE_LEASE_MS', 15_000, 100, 3_600_000);
+  const heartbeatMs = int(env, 'ENGINE_HEARTBEAT_MS', 3000, 10, 600_000);
+  if (heartbeatMs * 2 > leaseMs) throw new ConfigError(`ENGINE_HEARTBEAT_MS (${heartbeatMs}) must be at most half of ENGINE_LEASE_MS (${leaseMs}), or leases run out between heartbeats`);
+
   return {
     host: env.HOST || '127.0.0.1',
     port: int(env, 'PORT', 8000, 0, 65535),
@@ -96,5 +115,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jsonBodyLimitBytes: int(env, 'JSON_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     s3,
     trustProxy: bool(env, 'TRUST_PROXY', false),
+    engine: {
+      worker: bool(env, 'ENGINE_WORKER', appEnv !== 'test'),
+      pollMs: int(env, 'ENGINE_POLL_MS', 2000, 10, 600_000),
+      leaseMs,
+      heartbeatMs,
+      staleAfterMs: int(env, 'ENGINE_STALE_AFTER_MS', 10_000, 100, 3_600_000),
+      maxListeners: int(env, 'ENGINE_MAX_LISTENERS', 20, 0, 1000),
+      seed: env.ENGINE_SEED ?? '',
+      feedUrlTemplate: env.FEED_URL_TEMPLATE || undefined,
+    },
   };
 }

@@ -2,7 +2,9 @@
 import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig } from './config.js';
 import { DatabaseError, openDatabase, redactUrl } from './db/client.js';
+import { LiveDemo } from './demo/live-demo.js';
 import { seedDemoData } from './demo/seed.js';
+import { createEngineWorker } from './engine/start-worker.js';
 import { createApp } from './http/app.js';
 import { createLogger } from './logger.js';
 import { seedLeagues } from './modules/leagues/leagues.repository.js';
@@ -35,6 +37,12 @@ async function main() {
     logger.info('no admin yet: create one with  npm run create-admin -- --username admin --password <password> --email admin@example.com');
   }
 
+  // The demo needs the worker: its live match is dispatched and run like any other.
+  const demo = config.demoData && config.engine.worker ? new LiveDemo(services) : null;
+  await demo?.start();
+  const worker = config.engine.worker ? createEngineWorker(services, demo ? [demo.task()] : []) : null;
+  worker?.start();
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -44,6 +52,9 @@ async function main() {
     force.unref();
     server.close();
     server.closeAllConnections?.();
+    // Running listeners go back to the queue, so another process continues them at once.
+    await worker?.stop().catch((err) => logger.error({ err }, 'stopping the engine worker failed'));
+    await demo?.stop();
     await database.close().catch((err) => logger.error({ err }, 'closing the database failed'));
     process.exit(0);
   };

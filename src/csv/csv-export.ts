@@ -4,11 +4,15 @@
  * `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` so a
  * spreadsheet shows it as text instead of running it. An import reverses
  * this with `unneutralizeCell`, so it reads back exactly what was exported.
+ * Text that already starts with quotes before such a character (`'=x`) gets
+ * one more quote too, so that the two functions are exact inverses.
  */
 import { Readable } from 'node:stream';
 import { format } from 'fast-csv';
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** A formula start, after any number of quotes (see the module comment). */
+const NEEDS_QUOTE = /^'*[=+\-@\t\r]/;
+const QUOTED = /^'+[=+\-@\t\r]/;
 
 /** The text of a cell as exported: null and undefined are empty, objects and arrays JSON, text formula-safe. */
 export function csvCell(value: unknown): string {
@@ -19,10 +23,10 @@ export function csvCell(value: unknown): string {
 }
 
 /** `'` before a cell a spreadsheet would read as a formula. */
-export const neutralizeCell = (text: string) => (FORMULA_START.test(text) ? `'${text}` : text);
+export const neutralizeCell = (text: string) => (NEEDS_QUOTE.test(text) ? `'${text}` : text);
 
 /** The inverse of `neutralizeCell`, for imports of our own exports. */
-export const unneutralizeCell = (text: string) => (text.startsWith("'") && FORMULA_START.test(text.slice(1)) ? text.slice(1) : text);
+export const unneutralizeCell = (text: string) => (QUOTED.test(text) ? text.slice(1) : text);
 
 /**
  * A CSV stream of `rows` under `columns` (the header row is written even when

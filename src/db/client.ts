@@ -27,6 +27,31 @@ export interface Database {
   client: unknown;
   /** PostgreSQL only: the connection URL (for dedicated connections such as LISTEN or locks). */
   url?: string;
+  /**
+   * Calls `listener` with the SQL text of every statement issued through `db`
+   * (and its transactions) until the returned function is called. Tests and
+   * the benchmark count queries with it.
+   */
+  onQuery(listener: (query: string) => void): () => void;
+}
+
+/** Drizzle's logger hook, fanning each statement out to the current listeners (none: a no-op). */
+function queryObserver() {
+  const listeners = new Set<(query: string) => void>();
+  return {
+    logger: {
+      logQuery(query: string) {
+        for (const listener of listeners) listener(query);
+      },
+    },
+    onQuery(listener: (query: string) => void) {
+      const entry = (query: string) => listener(query);
+      listeners.add(entry);
+      return () => {
+        listeners.delete(entry);
+      };
+    },
+  };
 }
 
 export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
@@ -77,10 +102,12 @@ async function openPostgres(url: string, max: number): Promise<Database> {
       `cannot connect to PostgreSQL at ${redactUrl(url)}: ${(err as Error).message}. Check DATABASE_URL and that the server is running.`,
     );
   }
-  const db = drizzle(client, { schema }) as unknown as Db;
+  const observer = queryObserver();
+  const db = drizzle(client, { schema, logger: observer.logger }) as unknown as Db;
   return {
     db,
     kind: 'postgres',
+    onQuery: observer.onQuery,
     client,
     url,
     rows: async <T,>(query: ReturnType<typeof sql>) => (await db.execute(query)) as unknown as T[],
@@ -104,10 +131,12 @@ async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<D
     releaseLock();
     throw new DatabaseError(`cannot open the embedded database in ${dataDir ?? 'memory'}: ${(err as Error).message}`);
   }
-  const db = drizzle(client, { schema }) as unknown as Db;
+  const observer = queryObserver();
+  const db = drizzle(client, { schema, logger: observer.logger }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
+    onQuery: observer.onQuery,
     client,
     rows: async <T,>(query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as { rows: T[] }).rows,
     close: async () => {

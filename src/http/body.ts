@@ -1,6 +1,7 @@
 /** Request bodies: multipart forms read with busboy into memory, bounded per operation. */
 import busboy from 'busboy';
 import type { Request } from 'express';
+import { CSV_IMPORT_LIMITS } from '../csv/csv-import.js';
 import { AppError, validationError } from '../errors.js';
 import type { UploadedFile } from './handler-types.js';
 
@@ -8,8 +9,8 @@ import type { UploadedFile } from './handler-types.js';
 export const FILE_LIMITS: Record<string, number> = {
   createBrand: 2 * 1024 * 1024,
   updateBrand: 2 * 1024 * 1024,
-  importQuestionDefinitions: 5 * 1024 * 1024,
-  importMatchQuestionDefinitions: 5 * 1024 * 1024,
+  importQuestionDefinitions: CSV_IMPORT_LIMITS.maxBytes,
+  importMatchQuestionDefinitions: CSV_IMPORT_LIMITS.maxBytes,
 };
 const DEFAULT_FILE_LIMIT = 1024 * 1024;
 const FORM_OVERHEAD = 256 * 1024;

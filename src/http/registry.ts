@@ -10,8 +10,11 @@ import { catalogHandlers } from '../modules/catalog/catalog.handlers.js';
 import { definitionHandlers } from '../modules/definitions/definitions.handlers.js';
 import { groupHandlers } from '../modules/groups/groups.handlers.js';
 import { inheritanceHandlers } from '../modules/inheritance/inheritance.handlers.js';
+import { issuanceHandlers } from '../modules/issuances/issuances.handlers.js';
 import { leagueHandlers } from '../modules/leagues/leagues.handlers.js';
+import { listenerHandlers } from '../modules/listeners/listeners.handlers.js';
 import { matchDefinitionHandlers } from '../modules/match-definitions/match-definitions.handlers.js';
+import { matchHandlers } from '../modules/matches/matches.handlers.js';
 import { sponsorshipHandlers } from '../modules/sponsorships/sponsorships.handlers.js';
 import { userHandlers } from '../modules/users/users.handlers.js';
 import type { Services } from '../services.js';
@@ -44,29 +47,15 @@ export function createHandlers(services: Services): Handlers {
     ...definitionHandlers(services),
     ...matchDefinitionHandlers(services),
     ...sponsorshipHandlers(services),
+    ...matchHandlers(services),
     ...inheritanceHandlers(services),
+    ...issuanceHandlers(services),
+    ...listenerHandlers(services),
     ...pending([
       'createAdminApiSession',
-      'exportQuestionDefinitions',
-      'importQuestionDefinitions',
-      'exportMatchQuestionDefinitions',
-      'importMatchQuestionDefinitions',
-      'listMatches',
-      'followMatch',
-      'unfollowMatch',
-      'listMatchQuestionIssuances',
-      'getMatchQuestionInheritance',
-      'listMatchQuestionIssuanceDenials',
-      'getMatchEventTimeline',
-      'updateMatch',
-      'deleteMatch',
       'cloneMatch',
       'startMatchListener',
       'stopMatchListener',
-      'listMatchListeners',
-      'getMatchListenerLog',
-      'downloadMatchListenerLog',
-      'downloadMatchListenerEvents',
       'getCurrentUserPoints',
       'registerCurrentUserDevice',
       'deleteCurrentUserDevice',

@@ -21,4 +21,9 @@ export const definitionHandlers = ({ definitions }: Services) =>
     cloneQuestionDefinition: async ({ params, body }) => ({ status: 201, body: dto(await definitions.clone(params.definition_id, body?.name)) }),
     archiveQuestionDefinition: async ({ params }) => ({ status: 200, body: dto(await definitions.archive(params.definition_id)) }),
     activateQuestionDefinition: async ({ params }) => ({ status: 200, body: dto(await definitions.activate(params.definition_id)) }),
+    exportQuestionDefinitions: async () => ({ status: 200, contentType: 'text/csv', stream: definitions.export(), filename: 'question-definitions.csv' }),
+    importQuestionDefinitions: async ({ query, files }) => ({
+      status: 200,
+      body: await definitions.importCsv({ file: files.find((f) => f.field === 'file'), dryRun: query.dry_run ?? true }),
+    }),
   }) satisfies Partial<Handlers>;

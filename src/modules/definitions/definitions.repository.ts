@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.js';
 import { containsPattern } from '../../db/sql-helpers.js';
@@ -108,4 +108,68 @@ export async function countDefinitionReferences({ db, id }: { db: DbOrTx; id: st
   const [i] = await db.select({ n: count() }).from(questionIssuances).where(eq(questionIssuances.definitionId, id));
   const [s] = await db.select({ n: count() }).from(questionSponsorships).where(eq(questionSponsorships.targetDefinitionId, id));
   return { issuances: Number(i?.n ?? 0), sponsorships: Number(s?.n ?? 0) };
+}
+
+// League slugs are ASCII; names compare as the unique index does (lower), in byte order ("C") on every server.
+const byLeagueSlug = sql`${leagues.slug} collate "C"`;
+const byLowerName = sql`lower(${questionDefinitions.name}) collate "C"`;
+
+/**
+ * Every definition of every league with its league's slug, ordered by league
+ * slug, then name without regard to case, then id; read in pages (keyset on
+ * that order) so an export never holds the whole table.
+ */
+export async function* allDefinitionsForExport({ db, pageSize = 500 }: { db: DbOrTx; pageSize?: number }): AsyncGenerator<QuestionDefinitionRow & { leagueSlug: string }> {
+  let after: { leagueSlug: string; lowerName: string; id: string } | undefined;
+  for (;;) {
+    const page = await db
+      .select({ definition: questionDefinitions, leagueSlug: leagues.slug, lowerName: sql<string>`lower(${questionDefinitions.name})` })
+      .from(questionDefinitions)
+      .innerJoin(leagues, eq(leagues.id, questionDefinitions.leagueId))
+      .where(after ? sql`(${byLeagueSlug}, ${byLowerName}, ${questionDefinitions.id}) > (${after.leagueSlug} collate "C", ${after.lowerName} collate "C", ${after.id}::uuid)` : undefined)
+      .orderBy(asc(byLeagueSlug), asc(byLowerName), asc(questionDefinitions.id))
+      .limit(pageSize);
+    for (const row of page) yield { ...row.definition, leagueSlug: row.leagueSlug };
+    if (page.length < pageSize) return;
+    const last = page[page.length - 1]!;
+    after = { leagueSlug: last.leagueSlug, lowerName: last.lowerName, id: last.definition.id };
+  }
+}
+
+/** The definitions with these ids (with their league's slug and sport); locked for update when asked. */
+export async function findDefinitionsByIds({ db, ids, forUpdate = false }: { db: DbOrTx; ids: string[]; forUpdate?: boolean }): Promise<(QuestionDefinitionRow & { leagueSlug: string; leagueSport: string })[]> {
+  if (!ids.length) return [];
+  const query = db
+    .select({ definition: questionDefinitions, leagueSlug: leagues.slug, leagueSport: leagues.sport })
+    .from(questionDefinitions)
+    .innerJoin(leagues, eq(leagues.id, questionDefinitions.leagueId))
+    .where(inArray(questionDefinitions.id, ids))
+    .orderBy(asc(questionDefinitions.id));
+  const rows = forUpdate ? await query.for('update', { of: questionDefinitions }) : await query;
+  return rows.map((r) => ({ ...r.definition, leagueSlug: r.leagueSlug, leagueSport: r.leagueSport }));
+}
+
+/** Ids and names (lowercased as the unique index compares them) of a league's definitions. */
+export async function definitionNamesOfLeague({ db, leagueId }: { db: DbOrTx; leagueId: string }): Promise<{ id: string; lowerName: string }[]> {
+  return db
+    .select({ id: questionDefinitions.id, lowerName: sql<string>`lower(${questionDefinitions.name})` })
+    .from(questionDefinitions)
+    .where(eq(questionDefinitions.leagueId, leagueId));
+}
+
+/** `lower()` of each name as the database computes it (the unique name indexes use it), in the order given. */
+export async function lowerCaseNames({ db, names }: { db: DbOrTx; names: string[] }): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < names.length; i += 1000) {
+    const chunk = names.slice(i, i + 1000);
+    const values = sql.join(
+      chunk.map((n, j) => sql`(${j}::int, ${n}::text)`),
+      sql`, `,
+    );
+    const result = (await db.execute(sql`select lower(v.n) as lower from (values ${values}) as v(i, n) order by v.i`)) as unknown;
+    // postgres.js answers an array of rows, PGlite `{ rows }`.
+    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { lower: string }[];
+    out.push(...rows.map((r) => r.lower));
+  }
+  return out;
 }

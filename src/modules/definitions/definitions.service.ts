@@ -5,19 +5,27 @@
  * live engine never meets a definition it cannot run. Names are unique per
  * league without regard to case; the unique index settles races.
  */
+import type { Readable } from 'node:stream';
 import type { components } from '../../../generated/api-types.js';
-import type { Db } from '../../db/client.js';
+import { csvStream } from '../../csv/csv-export.js';
+import type { Db, DbOrTx } from '../../db/client.js';
 import { checkInGameSyntax, definitionErrorToBadRequest } from '../../engine/question-render.js';
 import { AppError, badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors.js';
+import type { UploadedFile } from '../../http/handler-types.js';
 import { findGroupInLeague } from '../groups/groups.repository.js';
 import { findLeague } from '../leagues/leagues.repository.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
 import { scrubFromAllowlists } from './allowlists.repository.js';
+import { bodyValidator, importDefinitions, type DefinitionImportKind, type ImportResult } from './definition-import.js';
 import { checkChoiceIdentifiers, copyName, parseDefinitionName, parseListFilter, rejectNulCharacters } from './definition-rules.js';
+import { DEFINITION_CSV_COLUMNS, DEFINITION_CSV_REQUIRED, definitionBodyFromCsv, definitionChangedFields, toDefinitionCsvRow } from './definitions.csv.js';
 import {
+  allDefinitionsForExport,
   countDefinitionReferences,
+  definitionNamesOfLeague,
   deleteDefinition,
   findDefinition,
+  findDefinitionsByIds,
   insertDefinition,
   listDefinitions,
   setArchived,
@@ -46,12 +54,16 @@ function checkEventType(field: string, type: string, sport: string): void {
   if (!isKnownEventType(sport, type)) throw badRequest('definition.unknown_event_type', `${field}: '${type}' is not an event type of ${sport}; see GET /api/question-definitions/sample-catalog`);
 }
 
+/** What a create or full replace writes: every editable column (the archive flag stays as it is). */
+export type DefinitionColumns = Omit<NewQuestionDefinition, 'id' | 'isArchived'> & { name: string; groupId: string | null };
+
 /**
- * The columns a create or full replace writes, every editable field set
- * (omitted optional fields take their defaults). Throws 400 on a rule the
- * contract leaves to the service.
+ * The validation step of create and replace (the JSON API and the CSV import
+ * both call it, the import inside its transaction): the columns a create or
+ * full replace writes, every editable field set (omitted optional fields take
+ * their defaults). Throws 400 on a rule the contract leaves to the service.
  */
-async function definitionColumns({ db, input, league }: { db: Db; input: Input; league: LeagueRef }): Promise<Omit<NewQuestionDefinition, 'id' | 'isArchived'>> {
+export async function definitionColumns({ db, input, league }: { db: DbOrTx; input: Input; league: LeagueRef }): Promise<DefinitionColumns> {
   rejectNulCharacters(input);
   const name = parseDefinitionName(input.name);
   const identifiers = checkChoiceIdentifiers(input.choices);
@@ -118,6 +130,27 @@ function referencedConflict(id: string, refs: { issuances: number; sponsorships:
     `this definition is referenced by ${plural(refs.issuances, 'question issuance')} and ${plural(refs.sponsorships, 'sponsorship slot')}, so it cannot be deleted; archive it instead (POST /api/question-definitions/${id}/archive)`,
   );
 }
+
+/** The in-game definitions as the CSV import sees them. */
+const importKind: DefinitionImportKind<QuestionDefinitionRow & { leagueSlug: string; leagueSport: string }, Input, DefinitionColumns & { isArchived: boolean }> = {
+  noun: 'question definition',
+  columns: DEFINITION_CSV_COLUMNS,
+  requiredColumns: DEFINITION_CSV_REQUIRED,
+  createOperation: 'createQuestionDefinition',
+  replaceOperation: 'replaceQuestionDefinition',
+  toBody: definitionBodyFromCsv,
+  prepare: async ({ db, body, league }) => ({ ...(await definitionColumns({ db, input: body, league })), isArchived: false }),
+  changedFields: (current, values) => definitionChangedFields(current, values as Parameters<typeof definitionChangedFields>[1]),
+  findByIds: findDefinitionsByIds,
+  namesOfLeague: definitionNamesOfLeague,
+  insert: insertDefinition,
+  update: updateDefinition,
+  nameIndex: 'question_definitions_league_name_uq',
+  foreignKeyField: (values) => (values.groupId ? 'group_id' : 'league'),
+};
+// Fail at start, not on the first import, when the generated validators lack the operations.
+bodyValidator(importKind.createOperation);
+bodyValidator(importKind.replaceOperation);
 
 export type DefinitionsService = ReturnType<typeof createDefinitionsService>;
 
@@ -187,6 +220,20 @@ export function createDefinitionsService({ db, leagues }: { db: Db; leagues: Pic
 
     archive: (id: string) => setArchiveFlag(id, true),
     activate: (id: string) => setArchiveFlag(id, false),
+
+    /** CSV of every definition of every league, archived ones included (ordered by league and name), streamed. */
+    export(): Readable {
+      return csvStream({
+        columns: DEFINITION_CSV_COLUMNS,
+        rows: (async function* () {
+          for await (const row of allDefinitionsForExport({ db })) yield toDefinitionCsvRow(row);
+        })(),
+      });
+    },
+
+    /** Previews (`dryRun`) or applies a CSV of definitions; see definition-import.ts. */
+    importCsv: ({ file, dryRun }: { file: UploadedFile | undefined; dryRun: boolean }): Promise<ImportResult> =>
+      importDefinitions({ db, kind: importKind, leagueBySlug: (slug, dbOrTx) => leagues.bySlug(slug, dbOrTx), file, dryRun }),
 
     /**
      * Deletes a definition nothing references (else 409 with the counts) and

@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { questionDefinitions, type QuestionDefinitionRow } from '../definitions/definitions.table.js';
 import { questionGroups, type QuestionGroupRow } from '../groups/groups.table.js';
+import { questionIssuances } from '../issuances/issuances.table.js';
 import { matchQuestionDefinitions, type MatchQuestionDefinitionRow } from '../match-definitions/match-definitions.table.js';
 
 /** A league's groups and definitions of one kind (optionally one definition), in two queries. */
@@ -31,4 +32,31 @@ export async function loadCatalog({
     .where(and(eq(questionDefinitions.leagueId, leagueId), definitionId ? eq(questionDefinitions.id, definitionId) : undefined))
     .orderBy(asc(sql`lower(${questionDefinitions.name})`), asc(questionDefinitions.id));
   return { groups, inGame, match: [] };
+}
+
+export interface IssuanceTraceRow {
+  id: string;
+  definitionId: string | null;
+  issuedAt: Date;
+  decisionTrace: { step: string; passed: boolean; detail: string }[];
+}
+
+/** Decision traces of a match's issuances of one kind (optionally of one definition), in issue order. */
+export async function loadDecisionTraces({
+  db,
+  matchId,
+  kind,
+  definitionId,
+}: {
+  db: DbOrTx;
+  matchId: string;
+  kind: 'in_game' | 'match';
+  definitionId?: string | undefined;
+}): Promise<IssuanceTraceRow[]> {
+  const definitionColumn = kind === 'match' ? questionIssuances.matchQuestionDefinitionId : questionIssuances.definitionId;
+  return db
+    .select({ id: questionIssuances.id, definitionId: definitionColumn, issuedAt: questionIssuances.issuedAt, decisionTrace: questionIssuances.decisionTrace })
+    .from(questionIssuances)
+    .where(and(eq(questionIssuances.matchId, matchId), eq(questionIssuances.kind, kind), definitionId ? eq(definitionColumn, definitionId) : undefined))
+    .orderBy(asc(questionIssuances.issuedAt), asc(questionIssuances.id));
 }

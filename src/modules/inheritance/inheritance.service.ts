@@ -1,14 +1,16 @@
 /** Read-only inspections of where effective question settings come from (league, group, definition, match). */
 import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
-import { AppError } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
 import { inGameSettings, matchLevelSettings, matchQuestionSettings } from '../../engine/settings.js';
 import { toQuestionGroupDto } from '../groups/groups.mapper.js';
 import { toLeagueDto } from '../leagues/leagues.mapper.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
 import type { LeagueRow } from '../leagues/leagues.table.js';
 import type { MatchRow } from '../matches/matches.table.js';
-import { loadCatalog } from './inheritance.repository.js';
+import { findMatch } from '../issuances/issuances.repository.js';
+import { toIssuanceDecisionTrace } from './inheritance.mapper.js';
+import { loadCatalog, loadDecisionTraces } from './inheritance.repository.js';
 
 type Inspection = components['schemas']['QuestionInheritance'];
 type MatrixRow = components['schemas']['EffectiveDefinitionSettings'];
@@ -73,6 +75,15 @@ export function createInheritanceService({ db, leagues }: { db: Db; leagues: Pic
     inspect,
     async league({ idOrSlug, kind, definitionId }: { idOrSlug: string; kind: 'in_game' | 'match'; definitionId?: string | undefined }): Promise<Inspection> {
       return inspect({ league: await leagues.get(idOrSlug), kind, definitionId });
+    },
+
+    /** The inspection of a match's league with the match's overrides, plus the decision trace of each of its issuances of `kind`. */
+    async match({ matchId, kind, definitionId }: { matchId: string; kind: 'in_game' | 'match'; definitionId?: string | undefined }): Promise<Inspection> {
+      const match = await findMatch({ db, id: matchId });
+      if (!match) throw notFound('match');
+      const inspection = await inspect({ league: await leagues.get(match.leagueId), match, kind, definitionId });
+      const traces = await loadDecisionTraces({ db, matchId, kind, definitionId });
+      return { ...inspection, issuances: traces.map(toIssuanceDecisionTrace) };
     },
   };
 }

@@ -58,6 +58,7 @@ export const listenerEvents = pgTable(
     matchId: uuid('match_id')
       .notNull()
       .references(() => matches.id, { onDelete: 'cascade' }),
+    /** The feed event's own `seq` (its position in the feed), also what issuances' trigger_seq and resolved_seq refer to. */
     seq: integer('seq').notNull(),
     providerEventId: text('provider_event_id').notNull(),
     operation: text('operation').notNull(),

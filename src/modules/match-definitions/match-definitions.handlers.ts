@@ -21,4 +21,9 @@ export const matchDefinitionHandlers = ({ matchDefinitions }: Services) =>
     cloneMatchQuestionDefinition: async ({ params, body }) => ({ status: 201, body: dto(await matchDefinitions.clone(params.definition_id, body?.name)) }),
     archiveMatchQuestionDefinition: async ({ params }) => ({ status: 200, body: dto(await matchDefinitions.archive(params.definition_id)) }),
     activateMatchQuestionDefinition: async ({ params }) => ({ status: 200, body: dto(await matchDefinitions.activate(params.definition_id)) }),
+    exportMatchQuestionDefinitions: async () => ({ status: 200, contentType: 'text/csv', stream: matchDefinitions.export(), filename: 'match-question-definitions.csv' }),
+    importMatchQuestionDefinitions: async ({ query, files }) => ({
+      status: 200,
+      body: await matchDefinitions.importCsv({ file: files.find((f) => f.field === 'file'), dryRun: query.dry_run ?? true }),
+    }),
   }) satisfies Partial<Handlers>;

@@ -4,19 +4,33 @@
  * expression compile on save; names are unique per league without regard to
  * case (the unique index settles races).
  */
+import type { Readable } from 'node:stream';
 import type { components } from '../../../generated/api-types.js';
+import { csvStream } from '../../csv/csv-export.js';
 import type { Db } from '../../db/client.js';
 import { checkMatchSyntax, definitionErrorToBadRequest } from '../../engine/question-render.js';
 import { AppError, conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors.js';
+import type { UploadedFile } from '../../http/handler-types.js';
 import { scrubFromAllowlists } from '../definitions/allowlists.repository.js';
+import { bodyValidator, importDefinitions, type DefinitionImportKind, type ImportResult } from '../definitions/definition-import.js';
 import { checkChoiceIdentifiers, copyName, parseDefinitionName, parseListFilter, rejectNulCharacters } from '../definitions/definition-rules.js';
 import { findLeague } from '../leagues/leagues.repository.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
 import {
+  MATCH_DEFINITION_CSV_COLUMNS,
+  MATCH_DEFINITION_CSV_REQUIRED,
+  matchDefinitionBodyFromCsv,
+  matchDefinitionChangedFields,
+  toMatchDefinitionCsvRow,
+} from './match-definitions.csv.js';
+import {
+  allMatchDefinitionsForExport,
   countMatchDefinitionIssuances,
   deleteMatchDefinition,
   findMatchDefinition,
+  findMatchDefinitionsByIds,
   insertMatchDefinition,
+  matchDefinitionNamesOfLeague,
   listMatchDefinitions,
   setActive,
   updateMatchDefinition,
@@ -29,8 +43,15 @@ type ListQuery = { league: string; include_inactive?: boolean; q?: string; creat
 
 export type MatchDefinitionWithLeague = MatchQuestionDefinitionRow & { leagueSlug: string };
 
-/** Every editable column (omitted optional fields take their defaults); 400 on a rule the contract leaves to the service. */
-function matchDefinitionColumns(input: Input, leagueId: string): Omit<NewMatchQuestionDefinition, 'id'> {
+/** What a create or full replace writes: every editable column. */
+export type MatchDefinitionColumns = Omit<NewMatchQuestionDefinition, 'id'> & { name: string };
+
+/**
+ * The validation step of create and replace (the JSON API and the CSV import
+ * both call it): every editable column (omitted optional fields take their
+ * defaults); 400 on a rule the contract leaves to the service.
+ */
+export function matchDefinitionColumns(input: Input, leagueId: string): MatchDefinitionColumns {
   rejectNulCharacters(input);
   const name = parseDefinitionName(input.name);
   checkChoiceIdentifiers(input.choices);
@@ -66,6 +87,27 @@ function referencedConflict(id: string, issuances: number) {
     `this definition is referenced by ${issuances} question issuance${issuances === 1 ? '' : 's'}, so it cannot be deleted; archive it instead (POST /api/match-question-definitions/${id}/archive)`,
   );
 }
+
+/** The Match question definitions as the CSV import sees them. */
+const importKind: DefinitionImportKind<MatchQuestionDefinitionRow & { leagueSlug: string; leagueSport: string }, Input, MatchDefinitionColumns> = {
+  noun: 'Match question definition',
+  columns: MATCH_DEFINITION_CSV_COLUMNS,
+  requiredColumns: MATCH_DEFINITION_CSV_REQUIRED,
+  createOperation: 'createMatchQuestionDefinition',
+  replaceOperation: 'replaceMatchQuestionDefinition',
+  toBody: matchDefinitionBodyFromCsv,
+  prepare: async ({ body, league }) => matchDefinitionColumns(body, league.id),
+  changedFields: (current, values) => matchDefinitionChangedFields(current, values as Parameters<typeof matchDefinitionChangedFields>[1]),
+  findByIds: findMatchDefinitionsByIds,
+  namesOfLeague: matchDefinitionNamesOfLeague,
+  insert: insertMatchDefinition,
+  update: updateMatchDefinition,
+  nameIndex: 'match_question_definitions_league_name_uq',
+  foreignKeyField: () => 'league',
+};
+// Fail at start, not on the first import, when the generated validators lack the operations.
+bodyValidator(importKind.createOperation);
+bodyValidator(importKind.replaceOperation);
 
 export type MatchDefinitionsService = ReturnType<typeof createMatchDefinitionsService>;
 
@@ -132,6 +174,20 @@ export function createMatchDefinitionsService({ db, leagues }: { db: Db; leagues
 
     archive: (id: string) => setActiveFlag(id, false),
     activate: (id: string) => setActiveFlag(id, true),
+
+    /** CSV of every Match question definition of every league, inactive ones included (ordered by league and name), streamed. */
+    export(): Readable {
+      return csvStream({
+        columns: MATCH_DEFINITION_CSV_COLUMNS,
+        rows: (async function* () {
+          for await (const row of allMatchDefinitionsForExport({ db })) yield toMatchDefinitionCsvRow(row);
+        })(),
+      });
+    },
+
+    /** Previews (`dryRun`) or applies a CSV of Match question definitions; see definitions/definition-import.ts. */
+    importCsv: ({ file, dryRun }: { file: UploadedFile | undefined; dryRun: boolean }): Promise<ImportResult> =>
+      importDefinitions({ db, kind: importKind, leagueBySlug: (slug, dbOrTx) => leagues.bySlug(slug, dbOrTx), file, dryRun }),
 
     /** Deletes a definition no issuance references (else 409 with the count), scrubbing allowlists in the same transaction. */
     async delete(id: string): Promise<void> {

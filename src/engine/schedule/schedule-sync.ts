@@ -1,0 +1,95 @@
+/**
+ * Schedule sync: a provider adapter brings matches in (external sr_id,
+ * teams, league, kick-off, status), and one upsert by sr_id writes them. A
+ * provider never overrides what the live engine owns: once a match has
+ * started, only its result may still be filled in (a finished match imported
+ * from a results file closes with its final result, so Match questions can
+ * resolve from it).
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { leagues } from '../../modules/leagues/leagues.table.js';
+import { matches } from '../../modules/matches/matches.table.js';
+
+export interface ScheduledMatch {
+  srId: string;
+  league: string;
+  homeTeam: string;
+  awayTeam: string;
+  scheduled: Date;
+  status?: 'scheduled' | 'postponed' | 'cancelled' | 'closed';
+  venue?: string | null;
+  feedUrl?: string | null;
+  /** Final result of a finished match (closed). */
+  result?: Record<string, unknown> | null;
+}
+
+/** A source of schedules: a provider's API, a results file, the demo. */
+export interface ScheduleProvider {
+  name: string;
+  fetch(): Promise<ScheduledMatch[]>;
+}
+
+export interface SyncReport {
+  provider: string;
+  received: number;
+  written: number;
+  unknownLeagues: string[];
+}
+
+const BATCH = 200;
+
+export async function syncSchedule({ db, provider }: { db: Db; provider: ScheduleProvider }): Promise<SyncReport> {
+  const incoming = await provider.fetch();
+  const leagueIds = new Map((await db.select({ id: leagues.id, slug: leagues.slug }).from(leagues)).map((l) => [l.slug, l.id]));
+  const unknown = new Set<string>();
+  const rows = incoming.flatMap((m) => {
+    const leagueId = leagueIds.get(m.league);
+    if (!leagueId) {
+      unknown.add(m.league);
+      return [];
+    }
+    const closed = m.status === 'closed' && m.result;
+    return [
+      {
+        srId: m.srId,
+        leagueId,
+        homeTeam: m.homeTeam,
+        awayTeam: m.awayTeam,
+        scheduled: m.scheduled,
+        status: m.status ?? 'scheduled',
+        venue: m.venue ?? null,
+        feedUrl: m.feedUrl ?? null,
+        result: closed ? m.result! : null,
+        homeScore: closed ? ((m.result!.home_score as number) ?? null) : null,
+        awayScore: closed ? ((m.result!.away_score as number) ?? null) : null,
+      },
+    ];
+  });
+  let written = 0;
+  for (let i = 0; i < rows.length; i += BATCH) {
+    const batch = rows.slice(i, i + BATCH);
+    const result = await db
+      .insert(matches)
+      .values(batch)
+      .onConflictDoUpdate({
+        target: matches.srId,
+        // Before kick-off the provider is the authority; afterwards the engine is, except for a final result.
+        set: {
+          homeTeam: sql`case when ${matches.status} in ('scheduled', 'postponed') then excluded.home_team else ${matches.homeTeam} end`,
+          awayTeam: sql`case when ${matches.status} in ('scheduled', 'postponed') then excluded.away_team else ${matches.awayTeam} end`,
+          scheduled: sql`case when ${matches.status} in ('scheduled', 'postponed') then excluded.scheduled else ${matches.scheduled} end`,
+          venue: sql`coalesce(excluded.venue, ${matches.venue})`,
+          feedUrl: sql`coalesce(excluded.feed_url, ${matches.feedUrl})`,
+          status: sql`case when ${matches.status} in ('scheduled', 'postponed', 'cancelled') or (excluded.status = 'closed' and ${matches.status} <> 'closed' and excluded.result is not null and not exists (select 1 from match_listeners l where l.match_id = ${matches.id} and l.status in ('queued', 'running'))) then excluded.status else ${matches.status} end`,
+          result: sql`case when ${matches.result} is null and excluded.result is not null and not exists (select 1 from match_listeners l where l.match_id = ${matches.id} and l.status in ('queued', 'running')) then excluded.result else ${matches.result} end`,
+          homeScore: sql`coalesce(${matches.homeScore}, excluded.home_score)`,
+          awayScore: sql`coalesce(${matches.awayScore}, excluded.away_score)`,
+          updatedAt: sql`now()`,
+        },
+      })
+      .returning({ id: matches.id });
+    written += result.length;
+  }
+  return { provider: provider.name, received: incoming.length, written, unknownLeagues: [...unknown] };
+}

@@ -1,0 +1,379 @@
+/**
+ * The live engine's persistence: listener claims and leases, recordings and
+ * logs, issuances, denials and resolutions. Everything here is safe to run
+ * twice (a replayed or taken-over feed): inserts are idempotent on their
+ * natural keys and resolutions only move rows that are still open.
+ */
+import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import type { Db, DbOrTx, Tx } from '../db/client.js';
+import type { BrandSnapshot } from '../modules/issuances/issuances.table.js';
+import { questionIssuances, type QuestionIssuanceRow } from '../modules/issuances/issuances.table.js';
+import { brands, type BrandRow } from '../modules/brands/brands.table.js';
+import { questionDefinitions, type QuestionDefinitionRow } from '../modules/definitions/definitions.table.js';
+import { questionIssuanceDenials } from '../modules/denials/denials.table.js';
+import { questionGroups, type QuestionGroupRow } from '../modules/groups/groups.table.js';
+import { leagues, type LeagueRow } from '../modules/leagues/leagues.table.js';
+import { listenerEvents, listenerLogLines, matchListeners, type MatchListenerRow } from '../modules/listeners/listeners.table.js';
+import { matches, type MatchRow } from '../modules/matches/matches.table.js';
+import { questionSponsorships } from '../modules/sponsorships/sponsorships.table.js';
+import type { FeedEvent } from './feed/events.js';
+
+export type NewIssuance = typeof questionIssuances.$inferInsert;
+export type NewDenial = typeof questionIssuanceDenials.$inferInsert;
+
+export interface MatchContextRows {
+  match: MatchRow;
+  league: LeagueRow;
+  definitions: QuestionDefinitionRow[];
+  groups: QuestionGroupRow[];
+  matchSponsor: BrandRow | null;
+  issuances: QuestionIssuanceRow[];
+  /** `definition_id|trigger_event_id` of every recorded denial: decisions already taken. */
+  deniedKeys: string[];
+}
+
+export interface LogLine {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  message: string;
+  at?: Date;
+}
+
+export type EngineStore = ReturnType<typeof createEngineStore>;
+
+/** Rows of a raw statement whichever driver ran it. */
+const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []));
+
+export function createEngineStore({ db, brandSnapshot }: { db: Db; brandSnapshot: (brand: BrandRow) => BrandSnapshot }) {
+  return {
+    /**
+     * A queued listener for the match, or the queued/running one it already
+     * has (one active listener per match is settled by a partial unique index).
+     */
+    async enqueue(values: { matchId: string; source: 'feed' | 'replay'; feedUrl?: string | null; replayMatchId?: string | null; speed?: number | null }): Promise<{ listener: MatchListenerRow; created: boolean }> {
+      const [created] = await db
+        .insert(matchListeners)
+        .values({ ...values, status: 'queued' })
+        .onConflictDoNothing()
+        .returning();
+      if (created) return { listener: created, created: true };
+      const [active] = await db
+        .select()
+        .from(matchListeners)
+        .where(and(eq(matchListeners.matchId, values.matchId), inArray(matchListeners.status, ['queued', 'running'])))
+        .limit(1);
+      if (!active) throw new Error(`could not enqueue a listener for match ${values.matchId}`);
+      return { listener: active, created: false };
+    },
+
+    /** Claims one queued listener, or a running one whose lease ran out (its process died). */
+    async claim({ workerId, leaseMs }: { workerId: string; leaseMs: number }): Promise<MatchListenerRow | undefined> {
+      const result = await db.execute(sql`
+        update ${matchListeners} set
+          status = 'running', claimed_by = ${workerId}, heartbeat_at = now(),
+          lease_expires_at = now() + (${leaseMs} * interval '1 millisecond'),
+          started_at = coalesce(${matchListeners.startedAt}, now())
+        where ${matchListeners.id} = (
+          select id from ${matchListeners}
+          where (status = 'queued' or (status = 'running' and lease_expires_at < now())) and not stop_requested
+          order by created_at
+          for update skip locked
+          limit 1
+        )
+        returning id`);
+      const [row] = rowsOf<{ id: string }>(result);
+      if (!row) return undefined;
+      const [listener] = await db.select().from(matchListeners).where(eq(matchListeners.id, row.id));
+      return listener;
+    },
+
+    /** Renews the lease; false when another process has taken the listener over (or it was removed). */
+    async renew({ id, workerId, leaseMs }: { id: string; workerId: string; leaseMs: number }): Promise<{ owned: boolean; stopRequested: boolean }> {
+      const [row] = await db
+        .update(matchListeners)
+        .set({ heartbeatAt: sql`now()`, leaseExpiresAt: sql`now() + (${leaseMs} * interval '1 millisecond')` })
+        .where(and(eq(matchListeners.id, id), eq(matchListeners.claimedBy, workerId), eq(matchListeners.status, 'running')))
+        .returning({ stopRequested: matchListeners.stopRequested });
+      return { owned: Boolean(row), stopRequested: row?.stopRequested ?? false };
+    },
+
+    /** Saves progress (the resume point, counters, state store) while the lease is ours. */
+    async progress({
+      id,
+      workerId,
+      values,
+    }: {
+      id: string;
+      workerId: string;
+      values: Partial<Pick<MatchListenerRow, 'lastSeq' | 'eventsConsumed' | 'issuedCount' | 'deniedCount' | 'resolvedCount' | 'lastEventAt' | 'stateStore'>>;
+    }): Promise<boolean> {
+      const rows = await db
+        .update(matchListeners)
+        .set(values)
+        .where(and(eq(matchListeners.id, id), eq(matchListeners.claimedBy, workerId)))
+        .returning({ id: matchListeners.id });
+      return rows.length > 0;
+    },
+
+    /** Hands a listener back to the queue (graceful shutdown): another process picks it up at once. */
+    async release({ id, workerId }: { id: string; workerId: string }): Promise<void> {
+      await db
+        .update(matchListeners)
+        .set({ status: 'queued', claimedBy: null, leaseExpiresAt: null })
+        .where(and(eq(matchListeners.id, id), eq(matchListeners.claimedBy, workerId), eq(matchListeners.status, 'running')));
+    },
+
+    async finish({ id, workerId, status, error }: { id: string; workerId: string | null; status: 'completed' | 'stopped' | 'failed'; error?: string | null }): Promise<void> {
+      await db
+        .update(matchListeners)
+        .set({ status, error: error ?? null, finishedAt: sql`now()`, leaseExpiresAt: null })
+        .where(and(eq(matchListeners.id, id), workerId ? eq(matchListeners.claimedBy, workerId) : undefined, inArray(matchListeners.status, ['queued', 'running'])));
+    },
+
+    async listener(id: string): Promise<MatchListenerRow | undefined> {
+      const [row] = await db.select().from(matchListeners).where(eq(matchListeners.id, id));
+      return row;
+    },
+
+    /** Records consumed feed messages (idempotent per listener and seq). */
+    async recordEvents({ listenerId, matchId, events }: { listenerId: string; matchId: string; events: FeedEvent[] }): Promise<void> {
+      if (!events.length) return;
+      await db
+        .insert(listenerEvents)
+        .values(events.map((e) => ({ listenerId, matchId, seq: e.seq, providerEventId: e.provider_event_id, operation: e.operation, event: e as unknown as Record<string, unknown> })))
+        .onConflictDoNothing();
+    },
+
+    /** Every message recorded for a match (all its listeners), in feed order, each seq once. */
+    async matchRecording(matchId: string): Promise<FeedEvent[]> {
+      const rows = await db
+        .select({ seq: listenerEvents.seq, event: listenerEvents.event })
+        .from(listenerEvents)
+        .where(eq(listenerEvents.matchId, matchId))
+        .orderBy(asc(listenerEvents.seq), asc(listenerEvents.id));
+      const seen = new Set<number>();
+      const out: FeedEvent[] = [];
+      for (const r of rows) {
+        if (seen.has(r.seq)) continue;
+        seen.add(r.seq);
+        out.push(r.event as unknown as FeedEvent);
+      }
+      return out;
+    },
+
+    async nextLogLine(listenerId: string): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`coalesce(max(${listenerLogLines.lineNo}), 0)::int` })
+        .from(listenerLogLines)
+        .where(eq(listenerLogLines.listenerId, listenerId));
+      return (row?.n ?? 0) + 1;
+    },
+
+    async log({ listenerId, firstLineNo, lines }: { listenerId: string; firstLineNo: number; lines: LogLine[] }): Promise<void> {
+      if (!lines.length) return;
+      await db
+        .insert(listenerLogLines)
+        .values(lines.map((l, i) => ({ listenerId, lineNo: firstLineNo + i, level: l.level, message: l.message.slice(0, 4000), at: l.at ?? new Date() })))
+        .onConflictDoNothing();
+    },
+
+    /** What a listener needs to run a match, in a fixed number of queries. */
+    async matchContext(matchId: string): Promise<MatchContextRows | undefined> {
+      const [row] = await db.select({ match: matches, league: leagues }).from(matches).innerJoin(leagues, eq(leagues.id, matches.leagueId)).where(eq(matches.id, matchId));
+      if (!row) return undefined;
+      const [definitions, groups, issuances, sponsor, denied] = [
+        await db
+          .select()
+          .from(questionDefinitions)
+          .where(and(eq(questionDefinitions.leagueId, row.league.id), eq(questionDefinitions.isArchived, false)))
+          .orderBy(asc(questionDefinitions.createdAt), asc(questionDefinitions.id)),
+        await db.select().from(questionGroups).where(eq(questionGroups.leagueId, row.league.id)),
+        await db.select().from(questionIssuances).where(and(eq(questionIssuances.matchId, matchId), eq(questionIssuances.kind, 'in_game'))),
+        row.match.sponsorBrandId ? (await db.select().from(brands).where(eq(brands.id, row.match.sponsorBrandId)))[0] : undefined,
+        await db
+          .select({ definitionId: questionIssuanceDenials.definitionId, triggerEventId: questionIssuanceDenials.triggerEventId })
+          .from(questionIssuanceDenials)
+          .where(eq(questionIssuanceDenials.matchId, matchId)),
+      ];
+      return {
+        match: row.match,
+        league: row.league,
+        definitions,
+        groups,
+        issuances,
+        matchSponsor: sponsor ?? null,
+        deniedKeys: denied.map((d) => `${d.definitionId}|${d.triggerEventId}`),
+      };
+    },
+
+    /**
+     * Inserts an issuance, stamping the best free sponsorship slot of the match
+     * on it, in one transaction. Returns undefined when this trigger already
+     * issued (a replay or a takeover).
+     */
+    async insertIssuance({ values, earlierPeriods }: { values: NewIssuance; earlierPeriods: string[] }): Promise<QuestionIssuanceRow | undefined> {
+      return db.transaction(async (tx) => {
+        const [existing] = await tx
+          .select({ id: questionIssuances.id })
+          .from(questionIssuances)
+          .where(and(eq(questionIssuances.matchId, values.matchId), eq(questionIssuances.definitionId, values.definitionId!), eq(questionIssuances.triggerEventId, values.triggerEventId!)));
+        if (existing) return undefined;
+        const slot = await pickSlot(tx, {
+          matchId: values.matchId,
+          questionNumber: values.questionNumber ?? null,
+          definitionId: values.definitionId ?? null,
+          period: values.period ?? null,
+          earlierPeriods,
+          pivotal: Boolean(values.isPivotalMoment),
+        });
+        let sponsor: BrandSnapshot | null = null;
+        if (slot) {
+          const [brand] = await tx.select().from(brands).where(eq(brands.id, slot.brandId));
+          if (brand) sponsor = brandSnapshot(brand);
+        }
+        const [row] = await tx
+          .insert(questionIssuances)
+          .values({ ...values, sponsorBrandId: sponsor?.id ?? null, sponsorBrand: sponsor })
+          .onConflictDoNothing()
+          .returning();
+        if (!row) return undefined;
+        if (slot) await tx.update(questionSponsorships).set({ questionIssuanceId: row.id, stampedAt: sql`now()` }).where(eq(questionSponsorships.id, slot.id));
+        return row;
+      });
+    },
+
+    /** Records a blocked attempt (once per match, definition and triggering event). */
+    async insertDenial(values: NewDenial): Promise<boolean> {
+      const rows = await db.insert(questionIssuanceDenials).values(values).onConflictDoNothing().returning({ id: questionIssuanceDenials.id });
+      return rows.length > 0;
+    },
+
+    /**
+     * Moves an open issuance to resolved, voided or revoked; a row that is no
+     * longer open is left alone (never re-graded). `inTransaction` runs in
+     * the same transaction (scoring hooks in).
+     */
+    async settleIssuance({
+      id,
+      status,
+      correct,
+      resolvedSeq,
+      resolutionEventId,
+      inTransaction,
+    }: {
+      id: string;
+      status: 'resolved' | 'voided' | 'revoked';
+      correct: string | null;
+      resolvedSeq: number | null;
+      resolutionEventId: string | null;
+      inTransaction?: (tx: Tx, row: QuestionIssuanceRow) => Promise<void>;
+    }): Promise<QuestionIssuanceRow | undefined> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(questionIssuances)
+          .set({ status, correctAnswerIdentifier: correct, resolvedAt: sql`now()`, resolvedSeq, resolutionEventId, updatedAt: sql`now()` })
+          .where(and(eq(questionIssuances.id, id), inArray(questionIssuances.status, ['open', 'locked'])))
+          .returning();
+        if (row && inTransaction) await inTransaction(tx, row);
+        return row;
+      });
+    },
+
+    async updateMatch(matchId: string, values: Partial<typeof matches.$inferInsert>): Promise<void> {
+      await db
+        .update(matches)
+        .set({ ...values, updatedAt: sql`now()` })
+        .where(eq(matches.id, matchId));
+    },
+
+    /** Live matches with a feed that should have a listener and have none (auto-dispatch). */
+    async matchesToDispatch({ horizonMinutes }: { horizonMinutes: number }): Promise<MatchRow[]> {
+      return db
+        .select()
+        .from(matches)
+        .where(
+          and(
+            eq(matches.autoDispatchListener, true),
+            eq(matches.isTest, false),
+            sql`${matches.feedUrl} is not null`,
+            inArray(matches.status, ['scheduled', 'live', 'break']),
+            lte(matches.scheduled, sql`now() + (${horizonMinutes} * interval '1 minute')`),
+            sql`${matches.scheduled} > now() - interval '12 hours'`,
+            sql`not exists (select 1 from ${matchListeners} l where l.match_id = ${matches.id} and (l.status in ('queued', 'running', 'completed') or (l.status = 'failed' and l.finished_at > now() - interval '1 minute')))`,
+          ),
+        )
+        .limit(50);
+    },
+
+    /** Marks the queued and running listeners of a match to stop; queued ones stop at once. */
+    async requestStop(matchId: string): Promise<string[]> {
+      return db.transaction(async (tx) => {
+        const active = await tx
+          .select({ id: matchListeners.id, status: matchListeners.status })
+          .from(matchListeners)
+          .where(and(eq(matchListeners.matchId, matchId), inArray(matchListeners.status, ['queued', 'running'])))
+          .for('update');
+        if (!active.length) return [];
+        const queued = active.filter((l) => l.status === 'queued').map((l) => l.id);
+        const running = active.filter((l) => l.status === 'running').map((l) => l.id);
+        if (queued.length) await tx.update(matchListeners).set({ status: 'stopped', stopRequested: true, finishedAt: sql`now()` }).where(inArray(matchListeners.id, queued));
+        // A running listener stops at its next heartbeat; it can no longer be claimed meanwhile.
+        if (running.length) await tx.update(matchListeners).set({ stopRequested: true }).where(inArray(matchListeners.id, running));
+        return active.map((l) => l.id);
+      });
+    },
+
+    /** Open in-game issuances of a match. */
+    async openIssuances(matchId: string): Promise<QuestionIssuanceRow[]> {
+      return db
+        .select()
+        .from(questionIssuances)
+        .where(and(eq(questionIssuances.matchId, matchId), eq(questionIssuances.kind, 'in_game'), eq(questionIssuances.status, 'open')));
+    },
+
+    /** Running listeners whose stop was requested but whose process is gone (lease ran out): stop them here. */
+    async reapStopped(): Promise<void> {
+      await db
+        .update(matchListeners)
+        .set({ status: 'stopped', finishedAt: sql`now()` })
+        .where(and(eq(matchListeners.status, 'running'), eq(matchListeners.stopRequested, true), or(isNull(matchListeners.leaseExpiresAt), sql`${matchListeners.leaseExpiresAt} < now()`)));
+    },
+  };
+}
+
+/**
+ * The slot a new issuance takes: the slot for its question number, else one
+ * targeting its definition, else one for its period, else a best-effort
+ * period slot left from an earlier period, else a next-available slot.
+ * Pivotal moments take only slots targeting their definition.
+ */
+async function pickSlot(
+  tx: DbOrTx,
+  q: { matchId: string; questionNumber: number | null; definitionId: string | null; period: string | null; earlierPeriods: string[]; pivotal: boolean },
+): Promise<{ id: string; brandId: string } | undefined> {
+  const s = questionSponsorships;
+  const number = q.pivotal ? null : q.questionNumber;
+  const earlier = q.pivotal || !q.earlierPeriods.length ? sql`false` : sql`(${s.strategy} = 'period' and ${s.bestEffort} and ${inArray(s.targetPeriod, q.earlierPeriods)})`;
+  const candidates = or(
+    number !== null ? eq(s.targetNumber, number) : undefined,
+    q.definitionId ? eq(s.targetDefinitionId, q.definitionId) : undefined,
+    !q.pivotal && q.period ? and(eq(s.strategy, 'period'), eq(s.targetPeriod, q.period)) : undefined,
+    earlier,
+    q.pivotal ? undefined : eq(s.strategy, 'next_available'),
+  );
+  const [slot] = await tx
+    .select({ id: s.id, brandId: s.brandId })
+    .from(s)
+    .where(and(eq(s.matchId, q.matchId), isNull(s.questionIssuanceId), candidates))
+    .orderBy(
+      sql`case
+        when ${number !== null ? sql`${s.targetNumber} = ${number}` : sql`false`} then 0
+        when ${q.definitionId ? sql`${s.targetDefinitionId} = ${q.definitionId}` : sql`false`} then 1
+        when ${q.period ? sql`${s.strategy} = 'period' and ${s.targetPeriod} = ${q.period}` : sql`false`} then 2
+        when ${s.strategy} = 'period' then 3
+        else 4 end`,
+      asc(s.createdAt),
+    )
+    .limit(1)
+    .for('update', { skipLocked: true });
+  return slot;
+}

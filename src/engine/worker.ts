@@ -1,0 +1,123 @@
+/**
+ * The engine worker of a process: dispatches listeners for live matches,
+ * claims queued listeners (or ones whose owner died: their lease ran out),
+ * and runs them. Any number of processes can run a worker against the same
+ * PostgreSQL database; claims use FOR UPDATE SKIP LOCKED, so each listener
+ * runs in exactly one process at a time.
+ */
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import type { Logger } from '../logger.js';
+import type { BrandRow } from '../modules/brands/brands.table.js';
+import type { BrandSnapshot } from '../modules/issuances/issuances.table.js';
+import { ListenerRunner, type EngineHooks, type RunnerOptions } from './listener-runner.js';
+import type { EngineStore } from './store.js';
+
+export interface WorkerOptions extends Omit<RunnerOptions, 'workerId'> {
+  workerId?: string;
+  pollMs: number;
+  maxListeners: number;
+  /** Enqueue listeners for matches with a feed, from this many minutes before kick-off. */
+  dispatchHorizonMinutes: number;
+  autoDispatch: boolean;
+}
+
+export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
+  pollMs: 2000,
+  maxListeners: 20,
+  dispatchHorizonMinutes: 10,
+  autoDispatch: true,
+  leaseMs: 15_000,
+  heartbeatMs: 3000,
+  staleAfterMs: 10_000,
+  seed: '',
+  catalogRefreshMs: 15_000,
+  flushEvery: 50,
+};
+
+/** Extra periodic work of the worker (the Match question scheduler, for one). */
+export type WorkerTask = { name: string; everyMs: number; run: () => Promise<void> };
+
+export class EngineWorker {
+  readonly workerId: string;
+  private readonly runners = new Map<string, { runner: ListenerRunner; done: Promise<unknown> }>();
+  private timers: NodeJS.Timeout[] = [];
+  private ticking = false;
+  private stopped = false;
+
+  constructor(
+    private readonly deps: {
+      store: EngineStore;
+      hooks: EngineHooks;
+      logger: Logger;
+      brandSnapshot: (brand: BrandRow) => BrandSnapshot;
+      options: WorkerOptions;
+      tasks?: WorkerTask[];
+    },
+  ) {
+    this.workerId = deps.options.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  }
+
+  get running(): string[] {
+    return [...this.runners.keys()];
+  }
+
+  start(): void {
+    const { options } = this.deps;
+    this.timers.push(setInterval(() => void this.tick(), options.pollMs));
+    for (const task of this.deps.tasks ?? []) {
+      const run = () =>
+        task.run().catch((err) => {
+          this.deps.logger.error({ err, task: task.name }, 'worker task failed');
+        });
+      this.timers.push(setInterval(run, task.everyMs));
+      void run();
+    }
+    void this.tick();
+    this.deps.logger.info({ worker: this.workerId }, 'engine worker started');
+  }
+
+  /** One round: stop orphaned stop requests, dispatch live matches, claim and run what is claimable. */
+  async tick(): Promise<void> {
+    if (this.ticking || this.stopped) return;
+    this.ticking = true;
+    const { store, options, logger } = this.deps;
+    try {
+      await store.reapStopped();
+      if (options.autoDispatch) {
+        for (const match of await store.matchesToDispatch({ horizonMinutes: options.dispatchHorizonMinutes })) {
+          const { created } = await store.enqueue({ matchId: match.id, source: 'feed', feedUrl: match.feedUrl });
+          if (created) logger.info({ match: match.id }, 'listener dispatched');
+        }
+      }
+      while (!this.stopped && this.runners.size < options.maxListeners) {
+        const listener = await store.claim({ workerId: this.workerId, leaseMs: options.leaseMs });
+        if (!listener) break;
+        const runner = new ListenerRunner(listener, { store, hooks: this.deps.hooks, logger, brandSnapshot: this.deps.brandSnapshot, options: { ...options, workerId: this.workerId } });
+        const done = runner
+          .run()
+          .catch((err) => logger.error({ err, listener: listener.id }, 'listener run crashed'))
+          .finally(() => this.runners.delete(listener.id));
+        this.runners.set(listener.id, { runner, done });
+      }
+    } catch (err) {
+      logger.error({ err }, 'engine worker tick failed');
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  /** Graceful stop: running listeners go back to the queue so another process continues them at once. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    for (const { runner } of this.runners.values()) runner.halt('released');
+    await Promise.all([...this.runners.values()].map((r) => r.done));
+  }
+
+  /** Waits until no listener runs here (tests). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.runners.values()].map((r) => r.done));
+  }
+}

@@ -1,0 +1,18 @@
+import type { Handlers } from '../../http/handler-types.js';
+import type { Services } from '../../services.js';
+
+export const issuanceHandlers = ({ issuances }: Services) =>
+  ({
+    listMatchQuestionIssuances: async ({ params, auth }) => ({
+      status: 200,
+      body: await issuances.listForMatch({ matchId: params.match_id, isAdmin: auth?.user.isAdmin ?? false }),
+    }),
+    listMatchQuestionIssuanceDenials: async ({ params, query }) => ({
+      status: 200,
+      body: await issuances.denials({ matchId: params.match_id, failedStep: query.failed_step, limit: query.limit ?? 50 }),
+    }),
+    getMatchEventTimeline: async ({ params, query }) => ({
+      status: 200,
+      body: await issuances.timeline({ matchId: params.match_id, types: query.types }),
+    }),
+  }) satisfies Partial<Handlers>;

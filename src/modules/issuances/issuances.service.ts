@@ -1,0 +1,62 @@
+/**
+ * Reads of what the live engine wrote for a match: its in-game issuances,
+ * its blocked issuance attempts and its event timeline. The engine writes
+ * these tables; nothing here changes them.
+ */
+import type { components } from '../../../generated/api-types.js';
+import type { Db } from '../../db/client.js';
+import { notFound } from '../../errors.js';
+import type { MatchRow } from '../matches/matches.table.js';
+import { toIssuanceDenialDto, toQuestionIssuanceDto, toTimelineMarkers, toTimelinePoint, type IssuanceDenialDto, type QuestionIssuanceDto } from './issuances.mapper.js';
+import { answerCountsByIssuance, findMatch, latestEventVersions, listDenials, listInGameIssuances } from './issuances.repository.js';
+
+/**
+ * What players (non-admins) see of a match's in-game issuances: questions
+ * with an outcome. Open ones are live play (the open-questions endpoint), and
+ * revoked ones were withdrawn by an operator and never had an outcome.
+ */
+export const PLAYER_VISIBLE_STATUSES = ['resolved', 'voided'] as const;
+
+export type IssuancesService = ReturnType<typeof createIssuancesService>;
+
+export function createIssuancesService({ db }: { db: Db }) {
+  async function match(matchId: string): Promise<MatchRow> {
+    const row = await findMatch({ db, id: matchId });
+    if (!row) throw notFound('match');
+    return row;
+  }
+
+  return {
+    /** The match, or 404. */
+    match,
+
+    /** In-game issuances of a match in issue order; all statuses for admins, PLAYER_VISIBLE_STATUSES for others. */
+    async listForMatch({ matchId, isAdmin }: { matchId: string; isAdmin: boolean }): Promise<QuestionIssuanceDto[]> {
+      await match(matchId);
+      const rows = await listInGameIssuances({ db, matchId, statuses: isAdmin ? undefined : PLAYER_VISIBLE_STATUSES });
+      const counts = await answerCountsByIssuance({ db, issuanceIds: rows.map((r) => r.id) });
+      return rows.map((row) => toQuestionIssuanceDto(row, counts.get(row.id) ?? 0));
+    },
+
+    /** Blocked attempts of a match, newest first. */
+    async denials({ matchId, failedStep, limit }: { matchId: string; failedStep?: string | undefined; limit: number }): Promise<IssuanceDenialDto[]> {
+      await match(matchId);
+      return (await listDenials({ db, matchId, failedStep, limit })).map(toIssuanceDenialDto);
+    },
+
+    /** Events (latest versions, deletions left out, optionally of some types) and question markers: three queries whatever the size. */
+    async timeline({ matchId, types }: { matchId: string; types?: readonly string[] | undefined }): Promise<components['schemas']['EventTimeline']> {
+      const m = await match(matchId);
+      const [events, issuances] = await Promise.all([latestEventVersions({ db, matchId }), listInGameIssuances({ db, matchId })]);
+      const allPoints = events.map(toTimelinePoint);
+      const wanted = types && types.length ? new Set(types) : null;
+      return {
+        match_id: m.id,
+        home_team: m.homeTeam,
+        away_team: m.awayTeam,
+        points: wanted ? allPoints.filter((p) => wanted.has(p.type)) : allPoints,
+        markers: toTimelineMarkers(issuances, new Map(allPoints.map((p) => [p.provider_event_id, p]))),
+      };
+    },
+  };
+}

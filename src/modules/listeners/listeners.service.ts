@@ -1,0 +1,75 @@
+/**
+ * Operators' view of match listeners: listeners grouped by match, their text
+ * logs and their event recordings. The live engine writes these tables;
+ * nothing here changes them.
+ */
+import type { components } from '../../../generated/api-types.js';
+import type { Db } from '../../db/client.js';
+import { badRequest, notFound } from '../../errors.js';
+import type { LeaguesService } from '../leagues/leagues.service.js';
+import { toFeedEvent, toListenerLogLine, toLogFileLine, toMatchListenerDto, toMatchRef } from './listeners.mapper.js';
+import { allLogLines, eventsOfListener, findListener, listenersOfMatches, logLinesAfter, matchesScheduledIn } from './listeners.repository.js';
+import type { MatchListenerRow } from './listeners.table.js';
+
+type Schemas = components['schemas'];
+
+/** The UTC calendar day holding `now`: [00:00, next 00:00). */
+export function utcDay(now: Date): { from: Date; to: Date } {
+  const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  return { from, to: new Date(from.getTime() + 86_400_000) };
+}
+
+export type ListenersService = ReturnType<typeof createListenersService>;
+
+export function createListenersService({ db, leagues, now = () => new Date() }: { db: Db; leagues: Pick<LeaguesService, 'bySlug'>; now?: () => Date }) {
+  async function listener(id: string): Promise<MatchListenerRow> {
+    const row = await findListener({ db, id });
+    if (!row) throw notFound('listener');
+    return row;
+  }
+
+  return {
+    /**
+     * A league's matches with kick-off in [from, to) (both or neither; the
+     * current UTC day by default), each with its listeners newest first:
+     * two queries after the league's.
+     */
+    async grouped({ league, scheduledFrom, scheduledTo }: { league: string; scheduledFrom?: string | undefined; scheduledTo?: string | undefined }): Promise<Schemas['MatchListenerGroup'][]> {
+      const leagueRow = await leagues.bySlug(league);
+      if ((scheduledFrom === undefined) !== (scheduledTo === undefined)) {
+        throw badRequest('match_listeners.invalid_range', 'scheduled_from and scheduled_to must be given together (from inclusive, to exclusive)');
+      }
+      const range = scheduledFrom !== undefined && scheduledTo !== undefined ? { from: new Date(scheduledFrom), to: new Date(scheduledTo) } : utcDay(now());
+      const matchRows = await matchesScheduledIn({ db, leagueId: leagueRow.id, ...range });
+      const byMatch = new Map<string, Schemas['MatchListener'][]>(matchRows.map((m) => [m.id, []]));
+      for (const row of await listenersOfMatches({ db, matchIds: matchRows.map((m) => m.id) })) byMatch.get(row.matchId)!.push(toMatchListenerDto(row));
+      return matchRows.map((m) => ({ match: toMatchRef(m, leagueRow.slug), listeners: byMatch.get(m.id)! }));
+    },
+
+    /** Log lines after `after`, oldest first; `last_line_no` is the last one returned, or `after` when none is. */
+    async log({ listenerId, after, limit }: { listenerId: string; after: number; limit: number }): Promise<Schemas['ListenerLog']> {
+      await listener(listenerId);
+      const lines = await logLinesAfter({ db, listenerId, after, limit });
+      return { listener_id: listenerId, lines: lines.map(toListenerLogLine), last_line_no: lines.length ? lines[lines.length - 1]!.lineNo : after };
+    },
+
+    /** The whole log as text lines, read page by page while it is sent (404 before anything is sent). */
+    async logFile(listenerId: string): Promise<{ filename: string; lines: AsyncIterable<string> }> {
+      const row = await listener(listenerId);
+      async function* lines() {
+        for await (const page of allLogLines({ db, listenerId })) yield page.map(toLogFileLine).join('');
+      }
+      return { filename: `listener-${row.id.slice(0, 8)}.log`, lines: lines() };
+    },
+
+    /** Every message the listener consumed, in feed order, updates and deletes included. */
+    async recording(listenerId: string): Promise<{ filename: string; recording: Schemas['EventRecording'] }> {
+      const row = await listener(listenerId);
+      const events = (await eventsOfListener({ db, listenerId })).map(toFeedEvent);
+      return {
+        filename: `listener-${row.id.slice(0, 8)}-events.json`,
+        recording: { listener_id: row.id, match_id: row.matchId, event_count: events.length, events },
+      };
+    },
+  };
+}

@@ -1,0 +1,52 @@
+/** The rules of following matches that depend on nothing but their inputs. */
+import type { MatchRow } from './matches.table.js';
+
+/**
+ * Statuses a match can no longer be followed in: `closed` (the interface's
+ * rule) and `cancelled` (it will never be played, so a follow could only
+ * waste a daily slot). Both answer 409.
+ */
+export const UNFOLLOWABLE_STATUSES: ReadonlySet<string> = new Set(['closed', 'cancelled']);
+
+/** Statuses that mean play has begun (or is over). */
+const STARTED_STATUSES: ReadonlySet<string> = new Set(['live', 'break', 'ended', 'closed']);
+
+/**
+ * Whether the match has started, for unfollowing: it has once `started_at`
+ * is set or its status is live, break, ended or closed; a `scheduled` match
+ * has also started once its kick-off time has passed (the feed may lag behind
+ * the clock). `postponed` and `cancelled` matches have not started (unless
+ * they had already, `started_at`): they were not played at their time.
+ */
+export function hasStarted(match: Pick<MatchRow, 'status' | 'scheduled' | 'startedAt'>, now: Date): boolean {
+  if (match.startedAt) return true;
+  if (STARTED_STATUSES.has(match.status)) return true;
+  return match.status === 'scheduled' && match.scheduled.getTime() <= now.getTime();
+}
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+function dayFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    if (dayFormats.size < 1000) dayFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+/**
+ * The calendar day (YYYY-MM-DD) of `at` in the user's follow time zone; a
+ * blank or null zone (and one the runtime does not know) means UTC.
+ */
+export function followQuotaDay(at: Date, timeZone: string | null | undefined): string {
+  const zone = timeZone?.trim() || 'UTC';
+  let format: Intl.DateTimeFormat;
+  try {
+    format = dayFormat(zone);
+  } catch {
+    format = dayFormat('UTC');
+  }
+  const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
+  return `${parts.year}-${parts.month}-${parts.day}`;
+}

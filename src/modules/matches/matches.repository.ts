@@ -1,0 +1,228 @@
+/** SQL of matches and match follows (with the daily follow quota counters). */
+import { and, asc, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client.js';
+import { brands } from '../brands/brands.table.js';
+import { questionIssuances } from '../issuances/issuances.table.js';
+import { leagues, type LeagueRow } from '../leagues/leagues.table.js';
+import { questionSponsorships, type QuestionSponsorshipRow } from '../sponsorships/sponsorships.table.js';
+import type { SponsorBrand } from '../sponsorships/sponsorships.repository.js';
+import { followQuotaDays, matches, matchFollows, type MatchFollowRow, type MatchRow } from './matches.table.js';
+
+export type NewMatchFollow = typeof matchFollows.$inferInsert;
+
+/** What the list and detail views need: which matches, and who is looking (for `is_followed` and the `followed` filter). */
+export interface MatchViewFilter {
+  ids?: readonly string[] | undefined;
+  leagueId?: string | undefined;
+  /** Kick-off at or after. */
+  scheduledFrom?: Date | undefined;
+  /** Kick-off before. */
+  scheduledTo?: Date | undefined;
+  statuses?: readonly string[] | undefined;
+  isTest?: boolean | undefined;
+  listenerEventsArchived?: boolean | undefined;
+  /** true: only matches the viewer follows; false: only the others. Needs a viewer. */
+  followed?: boolean | undefined;
+  viewerId: string | null;
+  limit: number;
+}
+
+/** A match with its league, whole-match sponsor and per-match totals. */
+export interface MatchView {
+  match: MatchRow;
+  league: LeagueRow;
+  sponsor: SponsorBrand | null;
+  sponsoredQuestionCount: number;
+  questionIssuanceCount: number;
+  pivotalMomentIssuanceCount: number;
+  /** null without a viewer. */
+  isFollowed: boolean | null;
+}
+
+const count = (from: SQL) => sql<number>`(select count(*) from ${from})`.mapWith(Number);
+
+/**
+ * Matches with their totals in ONE statement whatever the number of rows: the
+ * league and sponsor are joined, the viewer's follow is left-joined (at most
+ * one row by UNIQUE(user_id, match_id)), and the totals are correlated
+ * aggregate subqueries served by the match_id indexes of slots and issuances.
+ * Ordered by kick-off, then id.
+ */
+export async function listMatchViews({ db, filter }: { db: DbOrTx; filter: MatchViewFilter }): Promise<MatchView[]> {
+  const s = questionSponsorships;
+  const i = questionIssuances;
+  const viewerFollow = filter.viewerId
+    ? and(eq(matchFollows.matchId, matches.id), eq(matchFollows.userId, filter.viewerId))
+    : sql`false`;
+  const conditions: (SQL | undefined)[] = [
+    filter.ids ? inArray(matches.id, [...filter.ids]) : undefined,
+    filter.leagueId ? eq(matches.leagueId, filter.leagueId) : undefined,
+    filter.scheduledFrom ? gte(matches.scheduled, filter.scheduledFrom) : undefined,
+    filter.scheduledTo ? lt(matches.scheduled, filter.scheduledTo) : undefined,
+    filter.statuses ? (filter.statuses.length ? inArray(matches.status, [...filter.statuses]) : sql`false`) : undefined,
+    filter.isTest === undefined ? undefined : eq(matches.isTest, filter.isTest),
+    filter.listenerEventsArchived === undefined ? undefined : eq(matches.listenerEventsArchived, filter.listenerEventsArchived),
+    // A spent row (following=false) is not a follow.
+    filter.followed === undefined ? undefined : filter.followed ? sql`${matchFollows.following} is true` : sql`${matchFollows.following} is not true`,
+  ];
+  const rows = await db
+    .select({
+      match: getTableColumns(matches),
+      league: getTableColumns(leagues),
+      sponsor: { id: brands.id, name: brands.name, primaryColor: brands.primaryColor, secondaryColor: brands.secondaryColor, logoKey: brands.logoKey },
+      sponsoredQuestionCount: count(sql`${s} where ${s.matchId} = ${matches.id}`),
+      questionIssuanceCount: count(sql`${i} where ${i.matchId} = ${matches.id} and ${i.kind} = 'in_game' and not ${i.isPivotalMoment}`),
+      pivotalMomentIssuanceCount: count(sql`${i} where ${i.matchId} = ${matches.id} and ${i.kind} = 'in_game' and ${i.isPivotalMoment}`),
+      following: matchFollows.following,
+    })
+    .from(matches)
+    .innerJoin(leagues, eq(leagues.id, matches.leagueId))
+    .leftJoin(brands, eq(brands.id, matches.sponsorBrandId))
+    .leftJoin(matchFollows, viewerFollow)
+    .where(and(...conditions))
+    .orderBy(asc(matches.scheduled), asc(matches.id))
+    .limit(filter.limit);
+  return rows.map((r) => ({
+    match: r.match,
+    league: r.league,
+    sponsor: r.sponsor,
+    sponsoredQuestionCount: r.sponsoredQuestionCount,
+    questionIssuanceCount: r.questionIssuanceCount,
+    pivotalMomentIssuanceCount: r.pivotalMomentIssuanceCount,
+    isFollowed: filter.viewerId ? r.following === true : null,
+  }));
+}
+
+/** Every slot on the match (all brands) with its brand, numbered slots first, then in creation order. */
+export async function slotsOfMatch({ db, matchId }: { db: DbOrTx; matchId: string }): Promise<{ slot: QuestionSponsorshipRow; brand: SponsorBrand }[]> {
+  return db
+    .select({
+      slot: getTableColumns(questionSponsorships),
+      brand: { id: brands.id, name: brands.name, primaryColor: brands.primaryColor, secondaryColor: brands.secondaryColor, logoKey: brands.logoKey },
+    })
+    .from(questionSponsorships)
+    .innerJoin(brands, eq(brands.id, questionSponsorships.brandId))
+    .where(eq(questionSponsorships.matchId, matchId))
+    .orderBy(asc(questionSponsorships.targetNumber), asc(questionSponsorships.createdAt), asc(questionSponsorships.id));
+}
+
+export type LockedMatch = MatchRow & { leagueSport: string; leagueDefaultQuestionMaxCount: number };
+
+/**
+ * The match with its league's sport, locked until the transaction ends:
+ * `update` (FOR UPDATE) to delete it; `no key update` to change it, which
+ * waits for a sponsorship assignment (FOR UPDATE) so slot counts cannot move
+ * under us; `key share` to follow or unfollow it, which keeps it from being
+ * deleted meanwhile but lets edits go on.
+ */
+export async function lockMatch({ tx, id, strength }: { tx: Tx; id: string; strength: 'update' | 'no key update' | 'key share' }): Promise<LockedMatch | undefined> {
+  const [row] = await tx
+    .select({ ...getTableColumns(matches), leagueSport: leagues.sport, leagueDefaultQuestionMaxCount: leagues.defaultQuestionMaxCount })
+    .from(matches)
+    .innerJoin(leagues, eq(leagues.id, matches.leagueId))
+    .where(eq(matches.id, id))
+    .for(strength, { of: matches });
+  return row;
+}
+
+/** Slots on the match and the highest question number they target (null when none is numbered). */
+export async function slotUsage({ db, matchId }: { db: DbOrTx; matchId: string }): Promise<{ slots: number; highestNumber: number | null }> {
+  const [row] = await db
+    .select({
+      slots: sql<number>`count(*)`.mapWith(Number),
+      highestNumber: sql<number | null>`max(${questionSponsorships.targetNumber})`,
+    })
+    .from(questionSponsorships)
+    .where(eq(questionSponsorships.matchId, matchId));
+  return { slots: row?.slots ?? 0, highestNumber: row?.highestNumber === null || row?.highestNumber === undefined ? null : Number(row.highestNumber) };
+}
+
+export async function updateMatchRow({ db, id, values }: { db: DbOrTx; id: string; values: Partial<typeof matches.$inferInsert> }): Promise<void> {
+  await db
+    .update(matches)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(matches.id, id));
+}
+
+/** Deletes the match; everything hanging off it goes by ON DELETE CASCADE. */
+export async function deleteMatchRow({ db, id }: { db: DbOrTx; id: string }): Promise<void> {
+  await db.delete(matches).where(eq(matches.id, id));
+}
+
+/**
+ * Returns the slots that the match's active follows took (one per follow,
+ * to the day each was counted on), never below zero: one statement.
+ */
+export async function refundActiveFollowsOfMatch({ db, matchId }: { db: DbOrTx; matchId: string }): Promise<void> {
+  await db.execute(sql`
+    update ${followQuotaDays} q
+       set used = greatest(q.used - f.n, 0)
+      from (select user_id, quota_day, count(*)::int as n
+              from ${matchFollows}
+             where match_id = ${matchId} and following and counts_toward_quota and quota_day is not null
+             group by user_id, quota_day) f
+     where q.user_id = f.user_id and q.day = f.quota_day`);
+}
+
+/** The caller's follow of the match, locked FOR UPDATE (concurrent follow and unfollow of one row run one after the other). */
+export async function lockFollow({ tx, userId, matchId }: { tx: Tx; userId: string; matchId: string }): Promise<MatchFollowRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(matchFollows)
+    .where(and(eq(matchFollows.userId, userId), eq(matchFollows.matchId, matchId)))
+    .for('update');
+  return row;
+}
+
+/** Inserts the follow unless (user, match) already has one (then undefined: the UNIQUE index settled a race). */
+export async function insertFollow({ db, values }: { db: DbOrTx; values: NewMatchFollow }): Promise<MatchFollowRow | undefined> {
+  const [row] = await db.insert(matchFollows).values(values).onConflictDoNothing({ target: [matchFollows.userId, matchFollows.matchId] }).returning();
+  return row;
+}
+
+export async function updateFollow({ db, id, values }: { db: DbOrTx; id: string; values: Partial<NewMatchFollow> }): Promise<MatchFollowRow> {
+  const [row] = await db.update(matchFollows).set(values).where(eq(matchFollows.id, id)).returning();
+  return row!;
+}
+
+export async function deleteFollow({ db, id }: { db: DbOrTx; id: string }): Promise<void> {
+  await db.delete(matchFollows).where(eq(matchFollows.id, id));
+}
+
+/**
+ * Takes one slot of the user's quota for the day, in one conditional
+ * statement: the counter row is created at 1, or incremented only while it is
+ * below the quota. Concurrent takers queue on the row, and each re-checks the
+ * condition on the latest value, so the quota can never be exceeded. Returns
+ * the new count, or undefined when the quota was already used up.
+ */
+export async function takeQuotaSlot({ db, userId, day, quota }: { db: DbOrTx; userId: string; day: string; quota: number }): Promise<number | undefined> {
+  if (quota <= 0) return undefined;
+  const [row] = await db
+    .insert(followQuotaDays)
+    .values({ userId, day, used: 1 })
+    .onConflictDoUpdate({
+      target: [followQuotaDays.userId, followQuotaDays.day],
+      set: { used: sql`${followQuotaDays.used} + 1` },
+      setWhere: sql`${followQuotaDays.used} < ${quota}`,
+    })
+    .returning({ used: followQuotaDays.used });
+  return row?.used;
+}
+
+/** Gives one slot of that day back (never below zero). */
+export async function refundQuotaSlot({ db, userId, day }: { db: DbOrTx; userId: string; day: string }): Promise<void> {
+  await db
+    .update(followQuotaDays)
+    .set({ used: sql`greatest(${followQuotaDays.used} - 1, 0)` })
+    .where(and(eq(followQuotaDays.userId, userId), eq(followQuotaDays.day, day)));
+}
+
+/** Slots used on that day (0 without a counter row). */
+export async function quotaUsed({ db, userId, day }: { db: DbOrTx; userId: string; day: string }): Promise<number> {
+  const [row] = await db
+    .select({ used: followQuotaDays.used })
+    .from(followQuotaDays)
+    .where(and(eq(followQuotaDays.userId, userId), eq(followQuotaDays.day, day)));
+  return row?.used ?? 0;
+}

@@ -1,0 +1,297 @@
+/**
+ * Matches: the list with question totals, admin updates and deletes, and
+ * following.
+ *
+ * Following takes a slot of the player's daily quota; races are settled by
+ * the database: UNIQUE(user_id, match_id) on follows (a second follow of one
+ * match finds the first) and one conditional upsert on the day's counter row
+ * (it is created at 1 or incremented only while below the quota), in the same
+ * transaction as the follow insert, which a refused slot rolls back.
+ */
+import type { components } from '../../../generated/api-types.js';
+import type { Db, Tx } from '../../db/client.js';
+import { AppError, conflict, isForeignKeyViolation, notFound, unauthorized } from '../../errors.js';
+import type { UserRow } from '../users/users.table.js';
+import { periodsOfSport } from '../leagues/league-registry.js';
+import type { AllowlistChecker, LeaguesService } from '../leagues/leagues.service.js';
+import { parsePeriodDistribution } from '../leagues/period-distribution.js';
+import { followQuotaDay, hasStarted, UNFOLLOWABLE_STATUSES } from './follow-rules.js';
+import {
+  deleteFollow,
+  deleteMatchRow,
+  insertFollow,
+  listMatchViews,
+  lockFollow,
+  lockMatch,
+  quotaUsed,
+  refundActiveFollowsOfMatch,
+  refundQuotaSlot,
+  slotsOfMatch,
+  slotUsage,
+  takeQuotaSlot,
+  updateFollow,
+  updateMatchRow,
+  type MatchView,
+} from './matches.repository.js';
+import type { MatchFollowRow, MatchRow } from './matches.table.js';
+
+type Schemas = components['schemas'];
+type MatchStatus = Schemas['MatchStatus'];
+
+/** Most rows one list answers. */
+export const MATCH_LIST_LIMIT = 1000;
+
+export interface MatchListQuery {
+  league?: string | undefined;
+  scheduled_from?: string | undefined;
+  scheduled_to?: string | undefined;
+  status?: MatchStatus[] | MatchStatus | undefined;
+  is_test?: boolean | undefined;
+  listener_events_archived?: boolean | undefined;
+  followed?: boolean | undefined;
+}
+
+export type MatchDetailView = MatchView & { slots: Awaited<ReturnType<typeof slotsOfMatch>> };
+
+/** A follow as the API shows it. */
+export interface FollowResult {
+  follow: Pick<MatchFollowRow, 'matchId' | 'userId' | 'following' | 'countsTowardQuota' | 'quotaDay' | 'followedAt' | 'unfollowedAt'>;
+  refunded: boolean;
+  /** null: the user is unrestricted. */
+  followsRemainingToday: number | null;
+}
+
+export type MatchesService = ReturnType<typeof createMatchesService>;
+
+/** The current UTC calendar day as [00:00 today, 00:00 tomorrow). */
+export function utcToday(now: Date): { from: Date; to: Date } {
+  const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  return { from, to: new Date(from.getTime() + 86_400_000) };
+}
+
+export function createMatchesService({ db, leagues, checkAllowlist }: { db: Db; leagues: Pick<LeaguesService, 'bySlug'>; checkAllowlist: AllowlistChecker }) {
+  async function view(dbOrTx: Db | Tx, id: string, viewerId: string | null): Promise<MatchDetailView> {
+    const [row] = await listMatchViews({ db: dbOrTx, filter: { ids: [id], viewerId, limit: 1 } });
+    if (!row) throw notFound('match');
+    return { ...row, slots: await slotsOfMatch({ db: dbOrTx, matchId: id }) };
+  }
+
+  /** follows_remaining_today: the quota less the slots used today (in the user's zone); null when unrestricted. */
+  async function remainingToday(dbOrTx: Db | Tx, user: UserRow, now: Date, usedToday?: number): Promise<number | null> {
+    const quota = user.matchDailyFollowCount;
+    if (quota === null) return null;
+    const used = usedToday ?? (await quotaUsed({ db: dbOrTx, userId: user.id, day: followQuotaDay(now, user.matchFollowTimezone) }));
+    return Math.max(quota - used, 0);
+  }
+
+  return {
+    /**
+     * Filters are combined with AND. Without a scheduled range: the current
+     * UTC calendar day, except with followed=true (every followed match).
+     */
+    async list(query: MatchListQuery, viewer: UserRow | null): Promise<MatchView[]> {
+      if (query.followed !== undefined && !viewer) throw unauthorized('the followed filter needs a valid API key', 'match.followed_needs_key');
+      if ((query.scheduled_from === undefined) !== (query.scheduled_to === undefined)) {
+        throw new AppError(400, 'match.invalid_range', 'scheduled_from and scheduled_to must be given together (from inclusive, to exclusive)');
+      }
+      let leagueId: string | undefined;
+      if (query.league !== undefined) {
+        try {
+          leagueId = (await leagues.bySlug(query.league)).id;
+        } catch (err) {
+          // A supported league missing from this database has no matches.
+          if (err instanceof AppError && err.status === 404) return [];
+          throw err;
+        }
+      }
+      let range: { from: Date; to: Date } | undefined;
+      if (query.scheduled_from !== undefined && query.scheduled_to !== undefined) {
+        range = { from: new Date(query.scheduled_from), to: new Date(query.scheduled_to) };
+      } else if (query.followed !== true) {
+        range = utcToday(new Date());
+      }
+      const statuses = query.status === undefined ? undefined : Array.isArray(query.status) ? query.status : [query.status];
+      return listMatchViews({
+        db,
+        filter: {
+          leagueId,
+          scheduledFrom: range?.from,
+          scheduledTo: range?.to,
+          statuses,
+          isTest: query.is_test,
+          listenerEventsArchived: query.listener_events_archived,
+          followed: query.followed,
+          viewerId: viewer?.id ?? null,
+          limit: MATCH_LIST_LIMIT,
+        },
+      });
+    },
+
+    /**
+     * Partial update under a row lock. The match row is locked FOR NO KEY
+     * UPDATE, which waits for a sponsorship assignment in progress (they lock
+     * it FOR UPDATE before counting), so the slot count checked against a
+     * lowered cap cannot change before we commit.
+     */
+    async update(id: string, patch: Schemas['MatchPatch'], viewerId: string | null): Promise<MatchDetailView> {
+      try {
+        return await db.transaction(async (tx) => {
+          const match = await lockMatch({ tx, id, strength: 'no key update' });
+          if (!match) throw notFound('match');
+          const values: Partial<MatchRow> = {};
+          if (patch.question_max_count !== undefined) {
+            values.questionMaxCount = patch.question_max_count;
+            // The effective cap: the override, or the league default when the override is cleared.
+            const cap = patch.question_max_count ?? match.leagueDefaultQuestionMaxCount;
+            const usage = await slotUsage({ db: tx, matchId: id });
+            if (usage.slots > cap) {
+              throw conflict(
+                'match.cap_below_slots',
+                `question_max_count ${cap} is below the ${usage.slots} question sponsorship slots already placed on this match; remove slots first`,
+              );
+            }
+            if (usage.highestNumber !== null && usage.highestNumber > cap) {
+              throw conflict(
+                'match.cap_below_slots',
+                `question_max_count ${cap} is below question number ${usage.highestNumber}, which a question sponsorship slot on this match targets; remove or move that slot first`,
+              );
+            }
+          }
+          if (patch.question_min_interval_seconds !== undefined) values.questionMinIntervalSeconds = patch.question_min_interval_seconds;
+          if (patch.question_points !== undefined) values.questionPoints = patch.question_points;
+          if (patch.answer_window_seconds !== undefined) values.answerWindowSeconds = patch.answer_window_seconds;
+          if (patch.question_probability !== undefined) values.questionProbability = patch.question_probability;
+          if (patch.question_period_distribution !== undefined) {
+            values.questionPeriodDistribution = parsePeriodDistribution(
+              'question_period_distribution',
+              patch.question_period_distribution,
+              periodsOfSport(match.leagueSport),
+              { nullable: true },
+            );
+          }
+          if (patch.question_definition_allowlist !== undefined) {
+            const ids = patch.question_definition_allowlist;
+            if (ids) await checkAllowlist({ db: tx, leagueId: match.leagueId, kind: 'in_game', field: 'question_definition_allowlist', ids });
+            values.questionDefinitionAllowlist = ids;
+          }
+          if (patch.match_question_definition_allowlist !== undefined) {
+            const ids = patch.match_question_definition_allowlist;
+            if (ids) await checkAllowlist({ db: tx, leagueId: match.leagueId, kind: 'match', field: 'match_question_definition_allowlist', ids });
+            values.matchQuestionDefinitionAllowlist = ids;
+          }
+          if (patch.auto_dispatch_listener !== undefined) values.autoDispatchListener = patch.auto_dispatch_listener;
+          if (patch.is_test !== undefined) values.isTest = patch.is_test;
+          if (patch.sponsor_brand_id !== undefined) {
+            // The foreign key refuses an unknown brand (also one deleted meanwhile): 404 below.
+            values.sponsorBrandId = patch.sponsor_brand_id;
+          }
+          await updateMatchRow({ db: tx, id, values });
+          return view(tx, id, viewerId);
+        });
+      } catch (err) {
+        if (isForeignKeyViolation(err)) throw new AppError(404, 'brand.not_found', `brand ${patch.sponsor_brand_id} not found`);
+        throw err;
+      }
+    },
+
+    /**
+     * Test matches only (409 for a real match). Everything hanging off the
+     * match goes with it by ON DELETE CASCADE: follows, slots, issuances,
+     * denials, listeners with their events and logs. Active follows that took
+     * a quota slot (followed while the match was real) get it back.
+     */
+    async delete(id: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        const match = await lockMatch({ tx, id, strength: 'update' });
+        if (!match) throw notFound('match');
+        if (!match.isTest) {
+          throw conflict('match.not_test', `only test matches can be deleted; match ${id} is a real match (sr_id ${match.srId})`);
+        }
+        await refundActiveFollowsOfMatch({ db: tx, matchId: id });
+        await deleteMatchRow({ db: tx, id });
+      });
+    },
+
+    /**
+     * Idempotent. Already following: the same follow, nothing taken. A spent
+     * row (unfollowed after a real match started) is reactivated, taking no
+     * slot. A new follow of a real match by a restricted user takes one slot
+     * of the day of the follow in the user's zone (409 when none is left); a
+     * test match, or an unrestricted user, takes none. 409 also when the match
+     * is closed or cancelled (unless already following: that stays a 200).
+     */
+    async follow(matchId: string, user: UserRow): Promise<FollowResult> {
+      try {
+        return await db.transaction(async (tx) => {
+          const match = await lockMatch({ tx, id: matchId, strength: 'key share' });
+          if (!match) throw notFound('match');
+          const now = new Date();
+          // A concurrent first follow of the same match may win the insert (UNIQUE(user_id, match_id)); then the next round reads its row.
+          for (let attempt = 0; attempt < 3; attempt++) {
+            const existing = await lockFollow({ tx, userId: user.id, matchId });
+            if (existing?.following) {
+              return { follow: existing, refunded: false, followsRemainingToday: await remainingToday(tx, user, now) };
+            }
+            if (UNFOLLOWABLE_STATUSES.has(match.status)) {
+              throw conflict('match.not_followable', `match ${matchId} is ${match.status} and can no longer be followed`);
+            }
+            if (existing) {
+              const follow = await updateFollow({ db: tx, id: existing.id, values: { following: true, unfollowedAt: null } });
+              return { follow, refunded: false, followsRemainingToday: await remainingToday(tx, user, now) };
+            }
+            const quota = user.matchDailyFollowCount;
+            const counts = !match.isTest && quota !== null;
+            const day = followQuotaDay(now, user.matchFollowTimezone);
+            const follow = await insertFollow({
+              db: tx,
+              values: { userId: user.id, matchId, following: true, countsTowardQuota: counts, quotaDay: counts ? day : null, followedAt: now },
+            });
+            if (!follow) continue;
+            if (!counts) return { follow, refunded: false, followsRemainingToday: await remainingToday(tx, user, now) };
+            const used = await takeQuotaSlot({ db: tx, userId: user.id, day, quota });
+            if (used === undefined) {
+              // Thrown inside the transaction: the follow inserted above is rolled back.
+              throw conflict(
+                'follow.daily_limit',
+                `daily follow limit reached: ${quota} new follow${quota === 1 ? '' : 's'} per day (${day}, ${user.matchFollowTimezone || 'UTC'})`,
+              );
+            }
+            return { follow, refunded: false, followsRemainingToday: Math.max(quota - used, 0) };
+          }
+          throw new AppError(409, 'follow.busy', 'the follow changed concurrently; try again');
+        });
+      } catch (err) {
+        // The match was deleted between our read and the insert.
+        if (isForeignKeyViolation(err)) throw notFound('match');
+        throw err;
+      }
+    },
+
+    /**
+     * Before the match starts, or for a test match: the follow is deleted and
+     * the slot it took goes back to that day's counter (refunded=true). After
+     * a real match started: kept as a spent row (following=false), no refund.
+     * 404 when the match is unknown or the caller does not follow it.
+     */
+    async unfollow(matchId: string, user: UserRow): Promise<FollowResult> {
+      return db.transaction(async (tx) => {
+        const match = await lockMatch({ tx, id: matchId, strength: 'key share' });
+        if (!match) throw notFound('match');
+        const existing = await lockFollow({ tx, userId: user.id, matchId });
+        if (!existing?.following) throw new AppError(404, 'follow.not_found', `you do not follow match ${matchId}`);
+        const now = new Date();
+        if (match.isTest || !hasStarted(match, now)) {
+          await deleteFollow({ db: tx, id: existing.id });
+          if (existing.countsTowardQuota && existing.quotaDay) await refundQuotaSlot({ db: tx, userId: user.id, day: existing.quotaDay });
+          return {
+            follow: { ...existing, following: false, unfollowedAt: now },
+            refunded: true,
+            followsRemainingToday: await remainingToday(tx, user, now),
+          };
+        }
+        const follow = await updateFollow({ db: tx, id: existing.id, values: { following: false, unfollowedAt: now } });
+        return { follow, refunded: false, followsRemainingToday: await remainingToday(tx, user, now) };
+      });
+    },
+  };
+}

@@ -1,0 +1,725 @@
+import { randomUUID } from 'node:crypto';
+import { eq, inArray, like } from 'drizzle-orm';
+import { parseString, writeToString } from 'fast-csv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csvCell } from '../../src/csv/csv-export.js';
+import { questionDefinitions } from '../../src/modules/definitions/definitions.table.js';
+import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
+import { leagues } from '../../src/modules/leagues/leagues.table.js';
+import { matchQuestionDefinitions } from '../../src/modules/match-definitions/match-definitions.table.js';
+import { inGameDefinitionInput, matchDefinitionInput } from '../helpers/definitions.js';
+import { createMatch, leagueBySlug } from '../helpers/factories.js';
+import { testDatabaseUrl } from '../helpers/pg-url.js';
+import { createAdmin, registerUser, startTestApp, type ApiResponse, type TestApp, type TestUser } from '../helpers/test-app.js';
+
+let app: TestApp;
+let admin: TestUser;
+let player: TestUser;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  admin = await createAdmin(app);
+  player = await registerUser(app);
+});
+afterAll(() => app?.close());
+
+const db = () => app.services.database.db;
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
+const IN_GAME = {
+  base: '/api/question-definitions',
+  columns: [
+    'id',
+    'league',
+    'name',
+    'description',
+    'is_pivotal_moment',
+    'is_active',
+    'is_archived',
+    'group_id',
+    'trigger',
+    'question_text_template',
+    'choices',
+    'issuance_state_extract',
+    'store_state',
+    'resolution',
+    'answer_window_seconds',
+    'points',
+    'probability',
+  ],
+} as const;
+const MATCH = {
+  base: '/api/match-question-definitions',
+  columns: ['id', 'league', 'name', 'description', 'is_active', 'question_text_template', 'choices', 'issue_lead_seconds', 'resolution', 'points'],
+} as const;
+type Kind = typeof IN_GAME | typeof MATCH;
+
+// ---------------------------------------------------------------- helpers
+
+async function createInGame(league: string, overrides: Parameters<typeof inGameDefinitionInput>[0] = {}) {
+  const res = await app.request('POST', IN_GAME.base, { token: admin.token, query: { league }, body: inGameDefinitionInput(overrides) });
+  if (res.status !== 201) throw new Error(`create definition failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+async function createMatchDef(league: string, overrides: Parameters<typeof matchDefinitionInput>[0] = {}) {
+  const res = await app.request('POST', MATCH.base, { token: admin.token, query: { league }, body: matchDefinitionInput(overrides) });
+  if (res.status !== 201) throw new Error(`create Match definition failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+async function createGroup(league: string) {
+  const res = await app.request('POST', '/api/question-groups', { token: admin.token, query: { league }, body: { slug: `g-${randomUUID().slice(0, 8)}`, name: 'Group' } });
+  if (res.status !== 201) throw new Error(`create group failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+function parseCsv(text: string): Promise<string[][]> {
+  return new Promise((resolve, reject) => {
+    const out: string[][] = [];
+    parseString(text).on('data', (r: string[]) => out.push(r)).on('error', reject).on('end', () => resolve(out));
+  });
+}
+
+/** A CSV text written independently of the service's writer: cells through `csvCell` (formula-safe, JSON), quoted when needed. */
+function csv(columns: readonly string[], rows: Record<string, unknown>[], eol = '\n'): string {
+  const quote = (cell: string) => (/[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell);
+  return [columns.join(','), ...rows.map((r) => columns.map((c) => quote(csvCell(r[c]))).join(','))].join(eol) + eol;
+}
+
+/** The row of a stored definition (its GET body), with overrides. */
+const rowOf = (dto: Record<string, unknown>, overrides: Record<string, unknown> = {}) => ({ ...dto, ...overrides });
+
+async function exportCsv(kind: Kind): Promise<ApiResponse<string>> {
+  const res = await app.request<string>('GET', `${kind.base}/export`, { token: admin.token });
+  expect(res.status).toBe(200);
+  return res;
+}
+
+function form(content: string | Buffer, field = 'file'): FormData {
+  const fd = new FormData();
+  fd.append(field, new Blob([content], { type: 'text/csv' }), 'definitions.csv');
+  return fd;
+}
+
+function importCsv(kind: Kind, content: string | Buffer, { dryRun, token = admin.token }: { dryRun?: boolean; token?: string } = {}) {
+  return app.request('POST', `${kind.base}/import`, { token, form: form(content), query: dryRun === undefined ? {} : { dry_run: dryRun } });
+}
+
+async function snapshot(kind: Kind) {
+  const table = kind === IN_GAME ? questionDefinitions : matchQuestionDefinitions;
+  const rows = await db().select().from(table);
+  return rows.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+async function getDef(kind: Kind, id: string) {
+  const res = await app.request('GET', `${kind.base}/${id}`);
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+async function insertIssuance(kind: Kind, definitionId: string, questionText: string) {
+  const match = await createMatch(app);
+  const [row] = await db()
+    .insert(questionIssuances)
+    .values({
+      matchId: match.id,
+      kind: kind === IN_GAME ? 'in_game' : 'match',
+      ...(kind === IN_GAME ? { definitionId, triggerEventId: randomUUID() } : { matchQuestionDefinitionId: definitionId }),
+      definitionName: 'Snapshot name',
+      questionText,
+      choices: [{ identifier: 'home', label: 'Team A' }],
+      resolution: { snapshot: true },
+      closesAt: new Date(Date.now() + 60_000),
+      points: 10,
+    })
+    .returning();
+  return row!;
+}
+
+// ---------------------------------------------------------------- auth
+
+describe('admin only', () => {
+  it('answers 401 without a key and 403 for a player on export and import, writing nothing', async () => {
+    for (const kind of [IN_GAME, MATCH]) {
+      const content = csv(kind.columns, [kind === IN_GAME ? { league: 'wc', ...inGameDefinitionInput() } : { league: 'wc', ...matchDefinitionInput() }]);
+      const before = await snapshot(kind);
+      expect((await app.request('GET', `${kind.base}/export`)).status).toBe(401);
+      expect((await app.request('GET', `${kind.base}/export`, { token: player.token })).status).toBe(403);
+      expect((await app.request('POST', `${kind.base}/import`, { form: form(content), query: { dry_run: false } })).status).toBe(401);
+      expect((await importCsv(kind, content, { dryRun: false, token: player.token })).status).toBe(403);
+      expect(await snapshot(kind)).toEqual(before);
+    }
+  });
+});
+
+// ---------------------------------------------------------------- export
+
+describe('GET /api/question-definitions/export', () => {
+  it('is a CSV attachment of every definition of every league, archived included, ordered by league and name', async () => {
+    const a = await createInGame('nfl', { name: 'b export order' });
+    const b = await createInGame('nfl', { name: 'A export order' });
+    const c = await createInGame('wc', { name: 'C export order' });
+    await app.request('POST', `${IN_GAME.base}/${c.id}/archive`, { token: admin.token });
+    const res = await exportCsv(IN_GAME);
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="?question-definitions\.csv"?$/);
+    const [header, ...data] = await parseCsv(res.text);
+    expect(header).toEqual(IN_GAME.columns);
+    expect(data).toHaveLength((await snapshot(IN_GAME)).length);
+    const ids = data.map((r) => r[0]);
+    expect(ids).toContain(c.id);
+    expect(ids.indexOf(b.id)).toBeLessThan(ids.indexOf(a.id));
+    const keys = data.map((r) => `${r[1]}\u0000${r[2]!.toLowerCase()}`);
+    expect(keys).toEqual([...keys].sort());
+  });
+
+  it('writes null as an empty cell, booleans as true/false, JSON compactly, and neutralizes formula starts', async () => {
+    const group = await createGroup('wc');
+    const def = await createInGame('wc', {
+      name: '=HYPERLINK("http://x")',
+      description: '-2+3',
+      question_text_template: '@{{ match.home_team }}',
+      is_pivotal_moment: true,
+      is_active: false,
+      group_id: group.id,
+      issuance_state_extract: { team: 'event.team' },
+      store_state: null,
+      points: 25,
+      probability: 0.5,
+    });
+    const plain = await createInGame('wc', { name: 'Plain export', description: null });
+    const [header, ...data] = await parseCsv((await exportCsv(IN_GAME)).text);
+    const byId = new Map(data.map((r) => [r[0], Object.fromEntries(header!.map((h, i) => [h, r[i]]))]));
+    expect(byId.get(def.id)).toEqual({
+      id: def.id,
+      league: 'wc',
+      name: `'=HYPERLINK("http://x")`,
+      description: "'-2+3",
+      is_pivotal_moment: 'true',
+      is_active: 'false',
+      is_archived: 'false',
+      group_id: group.id,
+      trigger: JSON.stringify(def.trigger),
+      question_text_template: "'@{{ match.home_team }}",
+      choices: JSON.stringify(def.choices),
+      issuance_state_extract: '{"team":"event.team"}',
+      store_state: '',
+      resolution: JSON.stringify(def.resolution),
+      answer_window_seconds: '',
+      points: '25',
+      probability: '0.5',
+    });
+    expect(byId.get(plain.id)).toMatchObject({ description: '', group_id: '', points: '', probability: '' });
+  });
+
+  it('reads the table in pages without losing or repeating a row', async () => {
+    const source = await createInGame('nba');
+    const [row] = await db().select().from(questionDefinitions).where(eq(questionDefinitions.id, source.id));
+    const { id: _id, createdAt: _c, updatedAt: _u, ...fields } = row!;
+    const nhl = await leagueBySlug(app, 'nhl');
+    const values = Array.from({ length: 1100 }, (_, i) => ({ ...fields, ...(i % 2 ? { leagueId: nhl.id } : {}), name: `Bulk ${i % 3 ? 'x' : 'X'}${i}` }));
+    await db().insert(questionDefinitions).values(values);
+    try {
+      const [, ...data] = await parseCsv((await exportCsv(IN_GAME)).text);
+      expect(data).toHaveLength((await snapshot(IN_GAME)).length);
+      const ids = data.map((r) => r[0]);
+      expect(new Set(ids).size).toBe(ids.length);
+      const keys = data.map((r) => `${r[1]}\u0000${r[2]!.toLowerCase()}`);
+      expect(keys).toEqual([...keys].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y))));
+    } finally {
+      await db().delete(questionDefinitions).where(like(questionDefinitions.name, 'Bulk %'));
+    }
+  });
+});
+
+describe('GET /api/match-question-definitions/export', () => {
+  it('is a CSV attachment of every Match definition, inactive included, formula-safe, in the contract column order', async () => {
+    const inactive = await createMatchDef('mlb', { name: '+inactive export', is_active: false, points: null, description: '\ttab' });
+    const active = await createMatchDef('wc', { name: 'Active export', points: 20, issue_lead_seconds: 3600 });
+    const res = await exportCsv(MATCH);
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="?match-question-definitions\.csv"?$/);
+    const [header, ...data] = await parseCsv(res.text);
+    expect(header).toEqual(MATCH.columns);
+    expect(data).toHaveLength((await snapshot(MATCH)).length);
+    const byId = new Map(data.map((r) => [r[0], Object.fromEntries(header!.map((h, i) => [h, r[i]]))]));
+    expect(byId.get(inactive.id)).toMatchObject({ league: 'mlb', name: "'+inactive export", description: "'\ttab", is_active: 'false', points: '' });
+    expect(byId.get(active.id)).toMatchObject({ league: 'wc', is_active: 'true', issue_lead_seconds: '3600', points: '20', choices: JSON.stringify(active.choices), resolution: '{"correct_choice":"result.winner"}' });
+    const keys = data.map((r) => `${r[1]}\u0000${r[2]!.toLowerCase()}`);
+    expect(keys).toEqual([...keys].sort());
+  });
+});
+
+// ---------------------------------------------------------------- round trip
+
+const TRICKY = [
+  'Comma, "quotes" and more',
+  'Line one\nline two\r\nline three',
+  '=1+1 formula',
+  '+plus start',
+  '-minus start',
+  '@at start',
+  "'=already quoted",
+  "''+twice quoted",
+  "'plain quote",
+  'Unicode ünïcødé — 中文 ⚽ 🎉',
+];
+
+describe('round trip: export, then import of the same file', () => {
+  it('reports every row unchanged (dry run and apply) and writes nothing', async () => {
+    const group = await createGroup('nfl');
+    for (const [i, text] of TRICKY.entries()) {
+      const def = await createInGame(i % 2 ? 'wc' : 'nfl', {
+        name: `${text} #${i}`,
+        description: i === 0 ? '' : `${text}\tdescription`,
+        question_text_template: `${text} {{ match.home_team }}`,
+        choices: [
+          { identifier: 'home', label_template: `${text} {{ match.home_team }}` },
+          { identifier: 'away', label_template: '=B1 "away", yes' },
+        ],
+        trigger: { event_type: 'score_change', condition: i % 3 ? null : 'event.team = "home" and event.period != "2"' },
+        issuance_state_extract: i % 2 ? { 'ключ, "x"': '"=value, \\"quoted\\"\n"' } : null,
+        store_state: i % 2 ? null : {},
+        resolution: { rules: [{ event_type: 'score_change', correct_choice: 'event.team' }], ...(i % 2 ? { timeout: { after_seconds: 60, correct_choice: null } } : {}) },
+        group_id: i % 2 ? null : group.id,
+        is_pivotal_moment: i % 2 === 0,
+        is_active: i % 3 !== 0,
+        points: i % 2 ? null : i,
+        probability: i % 2 ? 0.1 + 0.2 : null,
+        answer_window_seconds: i % 2 ? 45 : null,
+      });
+      if (i % 4 === 0) await app.request('POST', `${IN_GAME.base}/${def.id}/archive`, { token: admin.token });
+      await createMatchDef(i % 2 ? 'wc' : 'nhl', {
+        name: `${text} #${i}`,
+        description: i === 0 ? '' : i === 1 ? null : `-${text}`,
+        question_text_template: `${text} {{ match.home_team }}`,
+        choices: [
+          { identifier: 'home', label_template: `@${text}` },
+          { identifier: 'away', label_template: 'Away, "the" team' },
+        ],
+        is_active: i % 2 === 0,
+        points: i % 2 ? null : 5,
+        issue_lead_seconds: 60 * i,
+      });
+    }
+
+    for (const kind of [IN_GAME, MATCH]) {
+      const before = await snapshot(kind);
+      const text = (await exportCsv(kind)).text;
+      const dry = await importCsv(kind, text);
+      expect(dry.status).toBe(200);
+      expect(dry.body).toMatchObject({ dry_run: true, applied: false, row_count: before.length, creates: [], updates: [], errors: [] });
+      expect(dry.body.unchanged).toHaveLength(before.length);
+      expect(new Set(dry.body.unchanged.map((u: { id: string }) => u.id))).toEqual(new Set(before.map((b) => b.id)));
+
+      const applied = await importCsv(kind, text, { dryRun: false });
+      expect(applied.status).toBe(200);
+      expect(applied.body).toMatchObject({ dry_run: false, applied: true, row_count: before.length, creates: [], updates: [], errors: [] });
+      expect(applied.body.unchanged).toHaveLength(before.length);
+      // Unchanged rows are not written: updated_at stays.
+      expect(await snapshot(kind)).toEqual(before);
+
+      // The same cells with CRLF line ends and a byte order mark read back the same.
+      const rows = await parseCsv(text);
+      const crlf = `\uFEFF${await writeToString(rows, { rowDelimiter: '\r\n' })}\r\n`;
+      const again = await importCsv(kind, crlf);
+      expect(again.status).toBe(200);
+      expect(again.body).toMatchObject({ creates: [], updates: [], errors: [] });
+      expect(again.body.unchanged).toHaveLength(before.length);
+    }
+  });
+
+  it('reads a cell the export prefixed with a quote back as the original text', async () => {
+    const content = csv(IN_GAME.columns, [
+      { league: 'wc', ...inGameDefinitionInput({ name: 'Placeholder one' }) },
+      { league: 'wc', ...inGameDefinitionInput({ name: 'Placeholder two' }) },
+      { league: 'wc', ...inGameDefinitionInput({ name: 'Placeholder three' }) },
+    ])
+      .replace('Placeholder one', "'=SUM(A1) quoted")
+      .replace('Placeholder two', "''@twice quoted")
+      .replace('Placeholder three', "'not a formula");
+    const res = await importCsv(IN_GAME, content, { dryRun: false });
+    expect(res.status).toBe(200);
+    expect(res.body.creates.map((c: { name: string }) => c.name)).toEqual(['=SUM(A1) quoted', "'@twice quoted", "'not a formula"]);
+    expect((await getDef(IN_GAME, res.body.creates[0].id)).name).toBe('=SUM(A1) quoted');
+  });
+});
+
+// ---------------------------------------------------------------- in-game import
+
+describe('POST /api/question-definitions/import', () => {
+  it('previews creates, updates (with changed_fields) and unchanged rows without writing; leaves absent definitions alone', async () => {
+    const same = await createInGame('wc');
+    const changed = await createInGame('wc');
+    const absent = await createInGame('wc');
+    const before = await snapshot(IN_GAME);
+    const newRow = { league: 'nfl', ...inGameDefinitionInput() };
+    const content = csv(IN_GAME.columns, [
+      rowOf(same),
+      rowOf(changed, { question_text_template: 'Changed {{ match.home_team }}', points: 42, is_archived: true }),
+      newRow,
+    ]);
+    const res = await importCsv(IN_GAME, content);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      detail: 'dry run: 1 to create, 1 to update, 1 unchanged, 0 errors',
+      dry_run: true,
+      applied: false,
+      row_count: 3,
+      creates: [{ row: 4, id: null, league: 'nfl', name: newRow.name }],
+      updates: [{ row: 3, id: changed.id, league: 'wc', name: changed.name, changed_fields: ['is_archived', 'question_text_template', 'points'] }],
+      unchanged: [{ row: 2, id: same.id, league: 'wc', name: same.name }],
+      errors: [],
+    });
+    expect(await snapshot(IN_GAME)).toEqual(before);
+
+    const applied = await importCsv(IN_GAME, content, { dryRun: false });
+    expect(applied.status).toBe(200);
+    expect(applied.body).toMatchObject({ detail: 'applied: 1 created, 1 updated, 1 unchanged', dry_run: false, applied: true, errors: [] });
+    const createdId = applied.body.creates[0].id;
+    expect(createdId).toMatch(/^[0-9a-f-]{36}$/);
+    const created = await getDef(IN_GAME, createdId);
+    const { league: _l, ...input } = newRow;
+    expect(created).toMatchObject({ ...input, league: 'nfl', is_pivotal_moment: false, is_active: true, is_archived: false, group_id: null, points: null });
+    const updated = await getDef(IN_GAME, changed.id);
+    expect(updated).toMatchObject({ question_text_template: 'Changed {{ match.home_team }}', points: 42, is_archived: true, name: changed.name });
+    expect(updated.updated_at > changed.updated_at).toBe(true);
+    expect(await getDef(IN_GAME, same.id)).toEqual(same);
+    expect(await getDef(IN_GAME, absent.id)).toEqual(absent);
+  });
+
+  it('never rewrites the snapshot of an open issuance', async () => {
+    const def = await createInGame('wc');
+    const issuance = await insertIssuance(IN_GAME, def.id, 'Snapshot text');
+    const res = await importCsv(IN_GAME, csv(IN_GAME.columns, [rowOf(def, { name: `${def.name} renamed`, question_text_template: 'Entirely new text', points: 99 })]), { dryRun: false });
+    expect(res.status).toBe(200);
+    expect(res.body.updates).toHaveLength(1);
+    const [row] = await db().select().from(questionIssuances).where(eq(questionIssuances.id, issuance.id));
+    expect(row).toMatchObject({ questionText: 'Snapshot text', definitionName: 'Snapshot name', points: 10, resolution: { snapshot: true }, choices: issuance.choices, status: 'open' });
+  });
+
+  it('treats empty cells as the JSON API treats absent or null fields; a missing optional column keeps the stored value', async () => {
+    const def = await createInGame('wc', { description: 'Described', points: 7, probability: 0.25, is_active: false, is_pivotal_moment: true });
+    const emptied = await importCsv(
+      IN_GAME,
+      csv(IN_GAME.columns, [rowOf(def, { description: null, points: null, probability: null, is_active: null, is_pivotal_moment: null, issuance_state_extract: null, is_archived: null })]),
+      { dryRun: false },
+    );
+    expect(emptied.status).toBe(200);
+    expect(emptied.body.updates[0].changed_fields).toEqual(['description', 'is_pivotal_moment', 'is_active', 'points', 'probability']);
+    expect(await getDef(IN_GAME, def.id)).toMatchObject({ description: null, points: null, probability: null, is_active: true, is_pivotal_moment: false, issuance_state_extract: null, is_archived: false });
+
+    const current = await getDef(IN_GAME, def.id);
+    const columns = IN_GAME.columns.filter((c) => !['description', 'points', 'is_active', 'probability', 'is_archived'].includes(c));
+    const partial = await importCsv(IN_GAME, csv(columns, [rowOf(current, { question_text_template: 'Only this changes' })]));
+    expect(partial.status).toBe(200);
+    expect(partial.body.updates).toEqual([{ row: 2, id: def.id, league: 'wc', name: def.name, changed_fields: ['question_text_template'] }]);
+  });
+
+  it('refuses an unknown id, a duplicate id and a league move as row errors; apply answers 400 with the same preview and writes nothing', async () => {
+    const def = await createInGame('wc');
+    const other = await createInGame('wc');
+    const fresh = { league: 'wc', ...inGameDefinitionInput() };
+    const before = await snapshot(IN_GAME);
+    const content = csv(IN_GAME.columns, [
+      fresh,
+      rowOf(def, { id: UNKNOWN }),
+      rowOf(other, { league: 'nfl' }),
+      rowOf(def, { points: 3 }),
+      rowOf(def, { points: 4 }),
+      rowOf(other, { id: 'not-a-uuid' }),
+    ]);
+    const dry = await importCsv(IN_GAME, content);
+    expect(dry.status).toBe(200);
+    expect(dry.body.errors).toEqual([
+      { row: 3, field: 'id', detail: expect.stringContaining(`no question definition with id ${UNKNOWN}`) },
+      { row: 4, field: 'league', detail: expect.stringMatching(/belongs to league 'wc', not 'nfl'; moving/) },
+      { row: 6, field: 'id', detail: expect.stringContaining('line 5') },
+      { row: 7, field: 'id', detail: expect.stringContaining("'not-a-uuid' is not a UUID") },
+    ]);
+    expect(dry.body.creates).toEqual([{ row: 2, id: null, league: 'wc', name: fresh.name }]);
+    expect(dry.body.updates).toEqual([{ row: 5, id: def.id, league: 'wc', name: def.name, changed_fields: ['points'] }]);
+    expect(dry.body.detail).toBe('dry run: 1 to create, 1 to update, 0 unchanged, 4 errors');
+
+    const applied = await importCsv(IN_GAME, content, { dryRun: false });
+    expect(applied.status).toBe(400);
+    expect(applied.body).toEqual({ ...dry.body, dry_run: false, applied: false, detail: expect.stringContaining('import refused, nothing was written: 4 errors') });
+    expect(await snapshot(IN_GAME)).toEqual(before);
+  });
+
+  it('numbers rows by the line they start on, the header being line 1', async () => {
+    const content = csv(IN_GAME.columns, [
+      { league: 'wc', ...inGameDefinitionInput({ description: 'two\nlines' }) },
+      { league: 'wc', ...inGameDefinitionInput(), id: UNKNOWN },
+    ]).replace('\n', '\n\n'); // a blank line after the header
+    const res = await importCsv(IN_GAME, content);
+    expect(res.status).toBe(200);
+    expect(res.body.row_count).toBe(2);
+    expect(res.body.creates[0].row).toBe(3);
+    expect(res.body.errors).toEqual([{ row: 5, field: 'id', detail: expect.any(String) }]);
+  });
+
+  it('keeps names unique per league without regard to case, against stored definitions and other rows of the file', async () => {
+    const taken = await createInGame('wc', { name: `Taken ${randomUUID()}` });
+    const renamed = await createInGame('wc', { name: `Renamed ${randomUUID()}` });
+    const twin = `Twin ${randomUUID()}`;
+    const content = csv(IN_GAME.columns, [
+      { league: 'wc', ...inGameDefinitionInput({ name: taken.name.toUpperCase() }) },
+      { league: 'wc', ...inGameDefinitionInput({ name: twin }) },
+      { league: 'wc', ...inGameDefinitionInput({ name: twin.toLowerCase() }) },
+      { league: 'nfl', ...inGameDefinitionInput({ name: twin }) },
+      // A name given up by an earlier row is free for a later one.
+      rowOf(renamed, { name: `${renamed.name} (new)` }),
+      { league: 'wc', ...inGameDefinitionInput({ name: renamed.name }) },
+      // ... but not one a later row gives up.
+      { league: 'wc', ...inGameDefinitionInput({ name: `${taken.name} (next)` }) },
+      rowOf(taken, { name: `${taken.name} (next)` }),
+    ]);
+    const res = await importCsv(IN_GAME, content);
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toEqual([
+      { row: 2, field: 'name', detail: `a question definition named '${taken.name.toUpperCase()}' already exists in league 'wc'` },
+      { row: 4, field: 'name', detail: expect.stringContaining(`line 3 of this file also uses the name '${twin.toLowerCase()}' in league 'wc'`) },
+      { row: 9, field: 'name', detail: expect.stringContaining('line 8 of this file') },
+    ]);
+    expect(res.body.creates.map((c: { row: number }) => c.row)).toEqual([3, 5, 7, 8]);
+    expect(res.body.updates.map((c: { row: number }) => c.row)).toEqual([6]);
+
+    // Without the failing rows, the apply goes through in file order.
+    const lines = content.split('\n');
+    const ok = [0, 2, 4, 5, 6].map((i) => lines[i]).join('\n') + '\n';
+    const applied = await importCsv(IN_GAME, ok, { dryRun: false });
+    expect(applied.status).toBe(200);
+    expect(applied.body.creates).toHaveLength(3);
+    expect((await getDef(IN_GAME, renamed.id)).name).toBe(`${renamed.name} (new)`);
+  });
+
+  it('checks the league of every row: supported, present in the database', async () => {
+    const unsupported = await importCsv(IN_GAME, csv(IN_GAME.columns, [{ league: 'xfl', ...inGameDefinitionInput() }, { league: '', ...inGameDefinitionInput() }]));
+    expect(unsupported.status).toBe(200);
+    expect(unsupported.body.errors).toEqual([
+      { row: 2, field: 'league', detail: expect.stringContaining("unsupported league slug 'xfl'") },
+      { row: 3, field: 'league', detail: expect.stringContaining('a value is required') },
+    ]);
+    await db().delete(leagues).where(eq(leagues.slug, 'mls'));
+    const missing = await importCsv(IN_GAME, csv(IN_GAME.columns, [{ league: 'mls', ...inGameDefinitionInput() }]));
+    expect(missing.body.errors).toEqual([{ row: 2, field: 'league', detail: expect.stringContaining("league 'mls' not found") }]);
+  });
+
+  it('applies the same rules as the JSON API, each error naming its column', async () => {
+    const ownGroup = await createGroup('wc');
+    const otherGroup = await createGroup('nfl');
+    const row = (overrides: Record<string, unknown>) => ({ league: 'wc', ...inGameDefinitionInput(), ...overrides });
+    const cases: [Record<string, unknown>, string, string | RegExp][] = [
+      [{ group_id: otherGroup.id }, 'group_id', `is not a question group of league 'wc'`],
+      [{ question_text_template: '{{ unclosed' }, 'question_text_template', 'question_text_template: does not parse'],
+      [{ trigger: { event_type: 'score_change', condition: 'event.team = ' } }, 'trigger', 'trigger.condition: does not compile'],
+      [{ trigger: { event_type: 'touchdown' } }, 'trigger', "'touchdown' is not an event type of football"],
+      [{ choices: [{ identifier: 'a', label_template: 'A' }, { identifier: 'a', label_template: 'B' }] }, 'choices', "choices[1].identifier 'a' is used by an earlier choice"],
+      [{ choices: [{ identifier: 'A!', label_template: 'A' }, { identifier: 'b', label_template: 'B' }] }, 'choices', 'choices[0].identifier: must match pattern'],
+      [{ points: -1 }, 'points', 'points: must be >= 0'],
+      [{ probability: 2 }, 'probability', 'probability: must be <= 1'],
+      [{ answer_window_seconds: 1.5 }, 'answer_window_seconds', 'answer_window_seconds: must be integer'],
+      [{ name: '   ' }, 'name', 'name must not be blank'],
+      [{ name: null }, 'name', 'name: a value is required'],
+      [{ resolution: { rules: [] } }, 'resolution', 'resolution.rules: must NOT have fewer than 1 items'],
+      [{ issuance_state_extract: { a: 'event.team +' } }, 'issuance_state_extract', 'issuance_state_extract.a: does not compile'],
+      [{ description: 'NUL \u0000 inside' }, 'description', 'description must not contain the NUL character'],
+    ];
+    const good = row({ group_id: ownGroup.id });
+    const res = await importCsv(IN_GAME, csv(IN_GAME.columns, [good, ...cases.map(([o]) => row(o))]));
+    expect(res.status).toBe(200);
+    expect(res.body.creates).toEqual([{ row: 2, id: null, league: 'wc', name: good.name }]);
+    expect(res.body.errors).toHaveLength(cases.length);
+    cases.forEach(([, field, detail], i) => {
+      expect(res.body.errors[i]).toEqual({ row: i + 3, field, detail: expect.stringContaining(detail as string) });
+    });
+  });
+
+  it('reports cells that cannot be read as their column type', async () => {
+    const base = csv(IN_GAME.columns, [{ league: 'wc', ...inGameDefinitionInput() }]);
+    const [header, line] = base.trim().split('\n');
+    const cells = await parseCsv(line!);
+    const edit = (column: string, value: string) => {
+      const copy = [...cells[0]!];
+      copy[IN_GAME.columns.indexOf(column as never)] = value;
+      return copy.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',');
+    };
+    const content = [header, edit('trigger', '{"event_type": "score_change",'), edit('is_active', 'yes'), edit('points', 'ten'), edit('choices', '[1, 2'), edit('is_archived', 'maybe'), edit('is_active', 'TRUE'), `${edit('points', '5')},extra`].join('\n');
+    const res = await importCsv(IN_GAME, content);
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toEqual([
+      { row: 2, field: 'trigger', detail: expect.stringMatching(/^trigger: malformed JSON/) },
+      { row: 3, field: 'is_active', detail: "is_active: expected true or false, got 'yes'" },
+      { row: 4, field: 'points', detail: "points: expected a number, got 'ten'" },
+      { row: 5, field: 'choices', detail: expect.stringMatching(/^choices: malformed JSON/) },
+      { row: 6, field: 'is_archived', detail: "is_archived: expected true or false, got 'maybe'" },
+      { row: 8, field: null, detail: 'the row has 18 cells, the header has 17 columns' },
+    ]);
+    expect(res.body.creates.map((c: { row: number }) => c.row)).toEqual([7]);
+  });
+});
+
+// ---------------------------------------------------------------- Match import
+
+describe('POST /api/match-question-definitions/import', () => {
+  it('creates, updates and reports unchanged rows; apply writes in one go; snapshots stay', async () => {
+    const same = await createMatchDef('wc');
+    const changed = await createMatchDef('wc', { points: 5 });
+    const issuance = await insertIssuance(MATCH, changed.id, 'Match snapshot');
+    const newRow = { league: 'nba', ...matchDefinitionInput({ issue_lead_seconds: 7200 }) };
+    const content = csv(MATCH.columns, [rowOf(same), rowOf(changed, { is_active: false, points: null, name: `${changed.name} v2` }), newRow]);
+    const before = await snapshot(MATCH);
+    const dry = await importCsv(MATCH, content);
+    expect(dry.status).toBe(200);
+    expect(dry.body).toMatchObject({
+      dry_run: true,
+      applied: false,
+      row_count: 3,
+      creates: [{ row: 4, id: null, league: 'nba', name: newRow.name }],
+      updates: [{ row: 3, id: changed.id, league: 'wc', name: `${changed.name} v2`, changed_fields: ['name', 'is_active', 'points'] }],
+      unchanged: [{ row: 2, id: same.id, league: 'wc', name: same.name }],
+      errors: [],
+    });
+    expect(await snapshot(MATCH)).toEqual(before);
+    const applied = await importCsv(MATCH, content, { dryRun: false });
+    expect(applied.status).toBe(200);
+    expect(applied.body.applied).toBe(true);
+    expect(await getDef(MATCH, applied.body.creates[0].id)).toMatchObject({ league: 'nba', name: newRow.name, issue_lead_seconds: 7200, is_active: true, points: null });
+    expect(await getDef(MATCH, changed.id)).toMatchObject({ name: `${changed.name} v2`, is_active: false, points: null });
+    const [row] = await db().select().from(questionIssuances).where(eq(questionIssuances.id, issuance.id));
+    expect(row).toMatchObject({ questionText: 'Match snapshot', definitionName: 'Snapshot name' });
+  });
+
+  it('applies the JSON API rules, refusing the whole apply on any row error', async () => {
+    const def = await createMatchDef('wc');
+    const inGame = await createInGame('wc');
+    const row = (overrides: Record<string, unknown>) => ({ league: 'wc', ...matchDefinitionInput(), ...overrides });
+    const content = csv(MATCH.columns, [
+      row({}),
+      row({ resolution: { correct_choice: 'result.winner = ' } }),
+      row({ choices: [{ identifier: 'x', label_template: 'X' }, { identifier: 'x', label_template: 'Y' }] }),
+      row({ issue_lead_seconds: -1 }),
+      row({ name: def.name.toLowerCase() }),
+      rowOf(def, { league: 'nfl' }),
+      row({ id: inGame.id }),
+    ]);
+    const before = await snapshot(MATCH);
+    const res = await importCsv(MATCH, content, { dryRun: false });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ dry_run: false, applied: false, row_count: 7, creates: [{ row: 2, id: null }] });
+    expect(res.body.errors).toEqual([
+      { row: 3, field: 'resolution', detail: expect.stringContaining('resolution.correct_choice: does not compile') },
+      { row: 4, field: 'choices', detail: expect.stringContaining("choices[1].identifier 'x' is used by an earlier choice") },
+      { row: 5, field: 'issue_lead_seconds', detail: 'issue_lead_seconds: must be >= 0' },
+      { row: 6, field: 'name', detail: `a Match question definition named '${def.name.toLowerCase()}' already exists in league 'wc'` },
+      { row: 7, field: 'league', detail: expect.stringContaining("belongs to league 'wc', not 'nfl'") },
+      { row: 8, field: 'id', detail: `no Match question definition with id ${inGame.id}; leave id empty to create one` },
+    ]);
+    expect(await snapshot(MATCH)).toEqual(before);
+  });
+});
+
+// ---------------------------------------------------------------- the file
+
+describe('the file', () => {
+  const header = IN_GAME.columns.join(',');
+
+  it('answers 400 naming unknown, duplicate and missing required columns', async () => {
+    const res = await importCsv(IN_GAME, `${header},colour,name\n`);
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toContain("unknown columns: 'colour'");
+    expect(res.body.detail).toContain('duplicate columns: name');
+    expect(res.body.errors).toEqual([
+      { row: 1, field: 'colour', detail: "unknown column 'colour'" },
+      { row: 1, field: 'name', detail: "column 'name' appears more than once" },
+    ]);
+    const missing = await importCsv(MATCH, 'id,league,name,description\n');
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ dry_run: true, applied: false, row_count: 0, creates: [], updates: [], unchanged: [] });
+    expect(missing.body.detail).toContain('missing required columns: question_text_template, choices, resolution');
+  });
+
+  it('answers 400 for malformed CSV, naming the line, and for text that is not UTF-8', async () => {
+    const good = csv(IN_GAME.columns, [{ league: 'wc', ...inGameDefinitionInput() }]);
+    const res = await importCsv(IN_GAME, `${good}"unterminated,wc\n`, { dryRun: false });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toMatch(/^malformed CSV at line 3/);
+    expect(res.body).toMatchObject({ dry_run: false, applied: false, errors: [{ row: 3, field: null }] });
+    const latin1 = await importCsv(IN_GAME, Buffer.concat([Buffer.from(`${header}\n,wc,`), Buffer.from([0xe9, 0xff]), Buffer.from('\n')]));
+    expect(latin1.status).toBe(400);
+    expect(latin1.body.detail).toContain('not UTF-8');
+  });
+
+  it('answers 400 for an empty file; a header alone is an empty preview', async () => {
+    for (const empty of ['', '\n\n', '\uFEFF']) {
+      const res = await importCsv(IN_GAME, empty);
+      expect(res.status).toBe(400);
+      expect(res.body.detail).toContain('the file is empty');
+    }
+    for (const dryRun of [true, false]) {
+      const res = await importCsv(MATCH, `${MATCH.columns.join(',')}\r\n`, { dryRun });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ dry_run: dryRun, applied: !dryRun, row_count: 0, creates: [], updates: [], unchanged: [], errors: [] });
+    }
+  });
+
+  it('answers 422 without the file field', async () => {
+    const fd = new FormData();
+    const res = await app.request('POST', `${IN_GAME.base}/import`, { token: admin.token, form: fd });
+    expect(res.status).toBe(422);
+  });
+
+  it('answers 400 over 5 MiB, saying the limit', async () => {
+    const limit = 5 * 1024 * 1024;
+    const row = csv(IN_GAME.columns, [{ league: 'wc', ...inGameDefinitionInput({ name: 'x' }) }]).split('\n')[1]!;
+    let body = `${header}\n`;
+    while (body.length <= limit) body += `${row}\n`;
+    const res = await importCsv(IN_GAME, body.slice(0, limit + 1));
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toContain('5 MiB');
+    expect(res.body.errors).toEqual([{ row: null, field: null, detail: res.body.detail }]);
+  });
+
+  it('takes 2,000 rows and answers 400 over that, saying the limit', async () => {
+    const rows = Array.from({ length: 2001 }, (_, i) => ({ league: 'nba', ...matchDefinitionInput({ name: `Many ${i}` }) }));
+    const max = await importCsv(MATCH, csv(MATCH.columns, rows.slice(0, 2000)));
+    expect(max.status).toBe(200);
+    expect(max.body).toMatchObject({ row_count: 2000, errors: [] });
+    expect(max.body.creates).toHaveLength(2000);
+    const over = await importCsv(MATCH, csv(MATCH.columns, rows));
+    expect(over.status).toBe(400);
+    expect(over.body.detail).toContain('more than 2,000 rows');
+  });
+});
+
+// ---------------------------------------------------------------- races (PostgreSQL only)
+
+describe.skipIf(!testDatabaseUrl())('a name taken by another request during the apply', () => {
+  it('refuses the import with 400 naming the row, and writes nothing', async () => {
+    const { default: postgres } = await import('postgres');
+    const other = postgres(app.db.url!, { max: 1, onnotice: () => {} });
+    try {
+      const name = `Raced ${randomUUID()}`;
+      const wc = await leagueBySlug(app, 'wc');
+      const early = { league: 'wc', ...inGameDefinitionInput() };
+      const content = csv(IN_GAME.columns, [early, { league: 'wc', ...inGameDefinitionInput({ name }) }]);
+      let pending: Promise<ApiResponse> | undefined;
+      await other.begin(async (sql) => {
+        const input = inGameDefinitionInput();
+        await sql`insert into question_definitions (league_id, name, trigger, trigger_event_type, question_text_template, choices, resolution)
+                  values (${wc.id}, ${name}, ${sql.json(input.trigger as never)}, 'score_change', 'x', ${sql.json(input.choices as never)}, ${sql.json(input.resolution as never)})`;
+        // The import checks (the name is free: the insert is not committed), then waits on the unique index.
+        pending = importCsv(IN_GAME, content, { dryRun: false });
+        await new Promise((r) => setTimeout(r, 500));
+      });
+      const res = await pending!;
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ applied: false, creates: [{ row: 2, id: null }, { row: 3, id: null }] });
+      expect(res.body.errors).toEqual([{ row: 3, field: 'name', detail: expect.stringContaining('by another request') }]);
+      expect(await db().select().from(questionDefinitions).where(inArray(questionDefinitions.name, [early.name]))).toEqual([]);
+    } finally {
+      await other.end({ timeout: 1 });
+    }
+  });
+});

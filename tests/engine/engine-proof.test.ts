@@ -1,0 +1,92 @@
+/**
+ * Proof on real data: a full recorded match (Metrica sample game 1) is
+ * converted into feed events, served as a live NDJSON push feed on loopback
+ * (the same server `npm run feed:serve` runs), and consumed by a listener
+ * running realistic definitions. Issued, denied and resolved questions and
+ * their correct choices are checked against what the data itself says.
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { FeedEvent } from '../../src/engine/feed/events.js';
+import { startPushFeedServer, type PushFeedServer } from '../../src/engine/feed/push-server.js';
+import type { EngineWorker } from '../../src/engine/worker.js';
+import { listenerEvents, matchListeners } from '../../src/modules/listeners/listeners.table.js';
+import { matches } from '../../src/modules/matches/matches.table.js';
+import { startWorker, waitFor } from '../helpers/engine.js';
+import { createMatch } from '../helpers/factories.js';
+import { createAdmin, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { describeWithFixtures } from './feed/helpers.js';
+import { createProofDefinitions, expectedFromData, loadProofMatch, producedForMatch, type ProofDefinitions } from './proof-match.js';
+
+describeWithFixtures('the engine on a recorded match', () => {
+  let app: TestApp;
+  let feed: PushFeedServer;
+  let worker: EngineWorker;
+  let events: FeedEvent[];
+  let matchId: string;
+  let defs: ProofDefinitions;
+  const teams = { home: '', away: '' };
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    const admin = await createAdmin(app);
+    const imported = loadProofMatch();
+    events = imported.events;
+    Object.assign(teams, { home: imported.homeTeam, away: imported.awayTeam });
+    defs = await createProofDefinitions(app, admin);
+    feed = await startPushFeedServer({ events, speed: Infinity, heartbeatMs: 200 });
+    // Kick-off now with a feed: the worker dispatches a listener by itself. No caps or quotas in the way.
+    const match = await createMatch(app, { homeTeam: imported.homeTeam, awayTeam: imported.awayTeam, scheduled: new Date(), feedUrl: feed.url, questionMaxCount: 50, questionPeriodDistribution: {} });
+    matchId = match.id;
+    worker = startWorker(app);
+  }, 60_000);
+
+  afterAll(async () => {
+    await worker?.stop();
+    await feed?.close();
+    await app?.close();
+  });
+
+  it('consumes the whole match, records it, and closes it with the real score', async () => {
+    const db = app.services.database.db;
+    const listener = await waitFor(
+      async () => {
+        const [l] = await db.select().from(matchListeners).where(eq(matchListeners.matchId, matchId));
+        return l && ['completed', 'failed'].includes(l.status) ? l : undefined;
+      },
+      { what: 'the listener to complete', timeoutMs: 90_000 },
+    );
+    expect(listener).toMatchObject({ status: 'completed', error: null, eventsConsumed: events.length });
+    const [match] = await db.select().from(matches).where(eq(matches.id, matchId));
+    expect(match).toMatchObject({ status: 'closed', homeScore: 3, awayScore: 1, listenerEventsArchived: true });
+    expect(match!.result).toMatchObject({ home_score: 3, away_score: 1, winner: 'home' });
+    expect((match!.result as { goals: unknown[] }).goals).toHaveLength(4);
+    expect(await db.select().from(listenerEvents).where(eq(listenerEvents.listenerId, listener.id))).toHaveLength(events.length);
+  }, 120_000);
+
+  it('asks who scores next after every goal and resolves each from the next goal, or none at full time', async () => {
+    const expected = expectedFromData(events);
+    const produced = await producedForMatch(app, matchId, defs);
+    expect(expected.nextGoal.map((q) => q.answer)).toEqual(['away', 'home', 'home', 'none']);
+    expect(produced.nextGoal.map(({ trigger, answer }) => ({ trigger, answer }))).toEqual(expected.nextGoal);
+    expect(produced.nextGoal.every((q) => q.status === 'resolved')).toBe(true);
+    expect(produced.nextGoal[0]!.text).toBe(`${teams.home} 1-0 ${teams.away}. Who scores next?`);
+  });
+
+  it('issues a corner question only while its lane is free, and resolves it from a shot by that team within 5 minutes', async () => {
+    const expected = expectedFromData(events);
+    const produced = await producedForMatch(app, matchId, defs);
+    expect(produced.corners).toEqual(expected.corners);
+    const cornerDenials = produced.denials.filter((d) => d.definitionId === defs.cornerShot);
+    expect(cornerDenials.map((d) => d.trigger).sort()).toEqual([...expected.cornerDenials].sort());
+    expect(new Set(cornerDenials.map((d) => d.step))).toEqual(new Set(['group_lane']));
+    expect(expected.corners.length + expected.cornerDenials.length).toBe(11);
+    expect(produced.denials).toHaveLength(expected.cornerDenials.length);
+  });
+
+  it('answers the pivotal first-half card question yes, from the first-half booking', async () => {
+    const expected = expectedFromData(events);
+    const produced = await producedForMatch(app, matchId, defs);
+    expect(produced.card).toEqual([{ answer: 'yes', decidedBy: expected.card.decidedBy, pivotal: true, number: null }]);
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * The recorded match of the engine proofs (Metrica sample game 1), three
+ * realistic definitions, and what the data says each should give: computed
+ * from the events independently of the engine.
+ */
+import { and, asc, eq } from 'drizzle-orm';
+import type { FeedEvent } from '../../src/engine/feed/events.js';
+import { importMetricaCsv } from '../../src/engine/feed/importers/metrica.js';
+import { questionIssuanceDenials } from '../../src/modules/denials/denials.table.js';
+import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
+import type { TestApp, TestUser } from '../helpers/test-app.js';
+import { readFixture } from './feed/helpers.js';
+
+export function loadProofMatch(kickoff = new Date(Date.now() - 3_600_000)) {
+  return importMetricaCsv(readFixture('feeds/metrica/sample-game-1-events.csv'), { matchKey: 'g1', kickoff });
+}
+
+export interface ProofDefinitions {
+  nextGoal: string;
+  cornerShot: string;
+  card: string;
+}
+
+/** Next goal (after each goal), shot within 5 minutes of a corner, a card before half-time (pivotal). */
+export async function createProofDefinitions(app: TestApp, admin: TestUser, league = 'wc'): Promise<ProofDefinitions> {
+  const post = async (path: string, body: unknown) => {
+    const res = await app.request('POST', path, { token: admin.token, query: { league }, body });
+    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
+    return (res.body as { id: string }).id;
+  };
+  const goals = await post('/api/question-groups', { slug: 'goals', name: 'Goals', max_open_questions: 1, min_interval_seconds: 0 });
+  const corners = await post('/api/question-groups', { slug: 'corners', name: 'Corners', max_open_questions: 1, min_interval_seconds: 0 });
+  const yesNo = [
+    { identifier: 'yes', label_template: 'Yes' },
+    { identifier: 'no', label_template: 'No' },
+  ];
+  return {
+    nextGoal: await post('/api/question-definitions', {
+      name: 'Next goal',
+      group_id: goals,
+      trigger: { event_type: 'score_change' },
+      question_text_template: '{{ match.home_team }} {{ event.score.home }}-{{ event.score.away }} {{ match.away_team }}. Who scores next?',
+      choices: [
+        { identifier: 'home', label_template: '{{ match.home_team }}' },
+        { identifier: 'away', label_template: '{{ match.away_team }}' },
+        { identifier: 'none', label_template: 'No more goals' },
+      ],
+      resolution: {
+        rules: [
+          { event_type: 'score_change', correct_choice: 'event.team' },
+          { event_type: 'match_status', condition: 'event.data.status = "ended"', correct_choice: '"none"' },
+        ],
+      },
+    }),
+    cornerShot: await post('/api/question-definitions', {
+      name: 'Shot after a corner',
+      group_id: corners,
+      trigger: { event_type: 'corner' },
+      question_text_template: 'Corner for {% if event.team == "home" %}{{ match.home_team }}{% else %}{{ match.away_team }}{% endif %}. Shot within 5 minutes?',
+      choices: yesNo,
+      issuance_state_extract: { team: 'event.team' },
+      resolution: {
+        rules: [{ event_type: 'shot', condition: 'event.team = issuance.state.team', correct_choice: '"yes"' }],
+        timeout: { after_seconds: 300, correct_choice: 'no' },
+      },
+    }),
+    card: await post('/api/question-definitions', {
+      name: 'Card before half-time',
+      is_pivotal_moment: true,
+      trigger: { event_type: 'period_start', condition: 'event.period = "1"' },
+      question_text_template: 'Will anyone be booked before half-time?',
+      choices: yesNo,
+      resolution: {
+        rules: [
+          { event_type: 'card', condition: 'event.period = "1"', correct_choice: '"yes"' },
+          { event_type: 'period_end', condition: 'event.period = "1"', correct_choice: '"no"' },
+        ],
+      },
+    }),
+  };
+}
+
+/** What the data says the three definitions give (the corner lane is one question wide). */
+export function expectedFromData(events: FeedEvent[]) {
+  const goals = events.filter((e) => e.type === 'score_change');
+  const nextGoal = goals.map((g, i) => ({ trigger: g.provider_event_id, answer: goals[i + 1]?.team ?? 'none' }));
+  const corners: { trigger: string; answer: 'yes' | 'no' }[] = [];
+  const cornerDenials: string[] = [];
+  // An event resolves open questions before it triggers new ones, so a corner finds the lane
+  // free when the previous corner question was decided by an earlier event or by this one.
+  let busyUntilSeq = -1;
+  for (const corner of events.filter((e) => e.type === 'corner')) {
+    if (corner.seq < busyUntilSeq) {
+      cornerDenials.push(corner.provider_event_id);
+      continue;
+    }
+    let answer: 'yes' | 'no' = 'no';
+    let decidedAt = events[events.length - 1]!.seq;
+    for (const e of events) {
+      if (e.seq <= corner.seq) continue;
+      if (e.clock_seconds !== null && e.clock_seconds > corner.clock_seconds! + 300) {
+        decidedAt = e.seq;
+        break;
+      }
+      if (e.type === 'shot' && e.team === corner.team) {
+        answer = 'yes';
+        decidedAt = e.seq;
+        break;
+      }
+    }
+    corners.push({ trigger: corner.provider_event_id, answer });
+    busyUntilSeq = decidedAt;
+  }
+  const firstHalfCard = events.find((e) => e.type === 'card' && e.period === '1');
+  return { nextGoal, corners, cornerDenials, card: { answer: firstHalfCard ? 'yes' : 'no', decidedBy: firstHalfCard?.provider_event_id } };
+}
+
+/** What the engine produced for a match, in the same shape. */
+export async function producedForMatch(app: TestApp, matchId: string, defs: ProofDefinitions) {
+  const db = app.services.database.db;
+  const of = (definitionId: string) =>
+    db
+      .select()
+      .from(questionIssuances)
+      .where(and(eq(questionIssuances.matchId, matchId), eq(questionIssuances.definitionId, definitionId)))
+      .orderBy(asc(questionIssuances.triggerSeq));
+  const denials = await db.select().from(questionIssuanceDenials).where(eq(questionIssuanceDenials.matchId, matchId));
+  return {
+    nextGoal: (await of(defs.nextGoal)).map((r) => ({ trigger: r.triggerEventId, answer: r.correctAnswerIdentifier, status: r.status, text: r.questionText })),
+    corners: (await of(defs.cornerShot)).map((r) => ({ trigger: r.triggerEventId, answer: r.correctAnswerIdentifier })),
+    card: (await of(defs.card)).map((r) => ({ answer: r.correctAnswerIdentifier, decidedBy: r.resolutionEventId, pivotal: r.isPivotalMoment, number: r.questionNumber })),
+    denials: denials.map((d) => ({ definitionId: d.definitionId, trigger: d.triggerEventId, step: d.failedStep })),
+  };
+}

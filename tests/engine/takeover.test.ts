@@ -1,0 +1,118 @@
+/**
+ * A listener survives the death of its process: a worker in a separate
+ * process (`npm run worker`) runs the listener of a recorded match and is
+ * killed (SIGKILL) mid-match; the worker of this process takes the listener
+ * over when its lease runs out, resumes after the last saved feed position,
+ * and the match ends with exactly the questions a single run gives: none
+ * duplicated, none lost. Needs PostgreSQL (two processes share it).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FeedEvent } from '../../src/engine/feed/events.js';
+import { startPushFeedServer, type PushFeedServer } from '../../src/engine/feed/push-server.js';
+import type { EngineWorker } from '../../src/engine/worker.js';
+import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
+import { listenerEvents, listenerLogLines, matchListeners } from '../../src/modules/listeners/listeners.table.js';
+import { startWorker, waitFor } from '../helpers/engine.js';
+import { createMatch } from '../helpers/factories.js';
+import { testDatabaseUrl } from '../helpers/pg-url.js';
+import { createAdmin, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { fixturesAvailable } from './feed/helpers.js';
+import { createProofDefinitions, expectedFromData, loadProofMatch, producedForMatch, type ProofDefinitions } from './proof-match.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const runnable = Boolean(testDatabaseUrl()) && fixturesAvailable;
+
+describe.skipIf(!runnable)('listener takeover after its process dies (PostgreSQL)', () => {
+  let app: TestApp;
+  let feed: PushFeedServer;
+  let child: ChildProcess | undefined;
+  let worker: EngineWorker | undefined;
+  let events: FeedEvent[];
+  let defs: ProofDefinitions;
+  let matchId: string;
+  let childOutput = '';
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    const admin = await createAdmin(app);
+    const imported = loadProofMatch();
+    events = imported.events;
+    defs = await createProofDefinitions(app, admin);
+    // About 10 s for the whole match: long enough to kill the first process in the middle of it.
+    feed = await startPushFeedServer({ events, speed: 600, maxGapMs: 3000, heartbeatMs: 100 });
+    const match = await createMatch(app, { homeTeam: imported.homeTeam, awayTeam: imported.awayTeam, scheduled: new Date(), feedUrl: feed.url, questionMaxCount: 50, questionPeriodDistribution: {} });
+    matchId = match.id;
+    // One process (the tsx CLI would fork a second one that a kill would leave running).
+    child = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATABASE_URL: app.db.url!,
+        APP_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        ENGINE_POLL_MS: '100',
+        ENGINE_HEARTBEAT_MS: '200',
+        ENGINE_LEASE_MS: '1500',
+        ENGINE_STALE_AFTER_MS: '3000',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (d) => (childOutput += d));
+    child.stderr!.on('data', (d) => (childOutput += d));
+  }, 60_000);
+
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await worker?.stop();
+    await feed?.close();
+    await app?.close();
+  });
+
+  it('is taken over by another process with no duplicate and no lost issuance', async () => {
+    const db = app.services.database.db;
+    // The other process claims the listener and issues questions.
+    const first = await waitFor(
+      async () => {
+        const [l] = await db.select().from(matchListeners).where(eq(matchListeners.matchId, matchId));
+        const [row] = await db.select({ n: count() }).from(questionIssuances).where(eq(questionIssuances.matchId, matchId));
+        const n = row?.n ?? 0;
+        return l?.status === 'running' && l.lastSeq > 0 && n >= 2 ? l : undefined;
+      },
+      { what: `the worker process to run the listener\n${childOutput}`, timeoutMs: 60_000 },
+    );
+    child!.kill('SIGKILL');
+    await new Promise((resolve) => child!.once('exit', resolve));
+    const [atKill] = await db.select().from(matchListeners).where(eq(matchListeners.id, first.id));
+    expect(atKill!.status).toBe('running');
+    expect(atKill!.lastSeq).toBeLessThan(events[events.length - 1]!.seq);
+
+    // This process's worker takes it over once the dead process's lease has run out.
+    worker = startWorker(app, { leaseMs: 1500, heartbeatMs: 200, autoDispatch: false });
+    const done = await waitFor(
+      async () => {
+        const [l] = await db.select().from(matchListeners).where(eq(matchListeners.id, first.id));
+        return l && l.status !== 'running' ? l : undefined;
+      },
+      { what: 'the taken-over listener to complete', timeoutMs: 90_000 },
+    );
+    expect(done).toMatchObject({ status: 'completed', claimedBy: worker.workerId, error: null });
+    expect(done.claimedBy).not.toBe(first.claimedBy);
+    const log = await db.select().from(listenerLogLines).where(eq(listenerLogLines.listenerId, first.id));
+    expect(log.some((l) => /taking over after seq \d+/.test(l.message))).toBe(true);
+
+    // Exactly what one uninterrupted run gives.
+    const expected = expectedFromData(events);
+    const produced = await producedForMatch(app, matchId, defs);
+    expect(produced.nextGoal.map(({ trigger, answer }) => ({ trigger, answer }))).toEqual(expected.nextGoal);
+    expect(produced.corners).toEqual(expected.corners);
+    expect(produced.card).toEqual([{ answer: 'yes', decidedBy: expected.card.decidedBy, pivotal: true, number: null }]);
+    expect(produced.denials.map((d) => d.trigger).sort()).toEqual([...expected.cornerDenials].sort());
+    // Every feed message is recorded once.
+    const recorded = await db.select({ seq: listenerEvents.seq }).from(listenerEvents).where(eq(listenerEvents.listenerId, first.id));
+    expect(new Set(recorded.map((r) => r.seq)).size).toBe(events.length);
+    expect(recorded).toHaveLength(events.length);
+  }, 180_000);
+});
