@@ -16,6 +16,7 @@ import { createIssuancesService } from './modules/issuances/issuances.service.js
 import { createLeaguesService } from './modules/leagues/leagues.service.js';
 import { createListenersService } from './modules/listeners/listeners.service.js';
 import { createMatchDefinitionsService } from './modules/match-definitions/match-definitions.service.js';
+import { createMatchControlService } from './modules/match-control/match-control.service.js';
 import { createMatchesService } from './modules/matches/matches.service.js';
 import { createSponsorshipsService } from './modules/sponsorships/sponsorships.service.js';
 import { createUsersService } from './modules/users/users.service.js';
@@ -35,6 +36,8 @@ export function createServices(deps: ServiceDeps) {
   const leagues = createLeaguesService({ db, checkAllowlist: checkDefinitionAllowlist });
   const brands = createBrandsService({ db, storage, logger: deps.logger });
   const brandSnapshot = (b: BrandRow): BrandSnapshot => ({ id: b.id, name: b.name, primary_color: b.primaryColor, secondary_color: b.secondaryColor, logo_url: brands.publicLogoUrl(b) });
+  /** The live engine's persistence, and hooks later stages (scoring, live delivery) attach to. */
+  const engine = { store: createEngineStore({ db, brandSnapshot }), hooks: {} as EngineHooks, brandSnapshot };
   return {
     config: deps.config,
     database: deps.database,
@@ -52,8 +55,8 @@ export function createServices(deps: ServiceDeps) {
     inheritance: createInheritanceService({ db, leagues }),
     issuances: createIssuancesService({ db }),
     listeners: createListenersService({ db, leagues }),
-    /** The live engine's persistence, and hooks later stages (scoring, live delivery) attach to. */
-    engine: { store: createEngineStore({ db, brandSnapshot }), hooks: {} as EngineHooks, brandSnapshot },
+    engine,
+    matchControl: createMatchControlService({ db, appEnv: deps.config.appEnv, store: engine.store, hooks: engine.hooks }),
   };
 }
 

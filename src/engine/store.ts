@@ -298,7 +298,8 @@ export function createEngineStore({ db, brandSnapshot }: { db: Db; brandSnapshot
             inArray(matches.status, ['scheduled', 'live', 'break']),
             lte(matches.scheduled, sql`now() + (${horizonMinutes} * interval '1 minute')`),
             sql`${matches.scheduled} > now() - interval '12 hours'`,
-            sql`not exists (select 1 from ${matchListeners} l where l.match_id = ${matches.id} and (l.status in ('queued', 'running', 'completed') or (l.status = 'failed' and l.finished_at > now() - interval '1 minute')))`,
+            // Not while one is active, not after one completed or an operator stopped one; a failed one is retried after a minute.
+            sql`not exists (select 1 from ${matchListeners} l where l.match_id = ${matches.id} and (l.status in ('queued', 'running', 'completed', 'stopped') or (l.status = 'failed' and l.finished_at > now() - interval '1 minute')))`,
           ),
         )
         .limit(50);

@@ -13,6 +13,7 @@ import { inheritanceHandlers } from '../modules/inheritance/inheritance.handlers
 import { issuanceHandlers } from '../modules/issuances/issuances.handlers.js';
 import { leagueHandlers } from '../modules/leagues/leagues.handlers.js';
 import { listenerHandlers } from '../modules/listeners/listeners.handlers.js';
+import { matchControlHandlers } from '../modules/match-control/match-control.handlers.js';
 import { matchDefinitionHandlers } from '../modules/match-definitions/match-definitions.handlers.js';
 import { matchHandlers } from '../modules/matches/matches.handlers.js';
 import { sponsorshipHandlers } from '../modules/sponsorships/sponsorships.handlers.js';
@@ -49,13 +50,11 @@ export function createHandlers(services: Services): Handlers {
     ...sponsorshipHandlers(services),
     ...matchHandlers(services),
     ...inheritanceHandlers(services),
+    ...matchControlHandlers(services),
     ...issuanceHandlers(services),
     ...listenerHandlers(services),
     ...pending([
       'createAdminApiSession',
-      'cloneMatch',
-      'startMatchListener',
-      'stopMatchListener',
       'getCurrentUserPoints',
       'registerCurrentUserDevice',
       'deleteCurrentUserDevice',

@@ -85,6 +85,9 @@ export function createMatchesService({ db, leagues, checkAllowlist }: { db: Db; 
   }
 
   return {
+    /** The detail view of one match (404 when absent). */
+    detail: (id: string, viewerId: string | null) => view(db, id, viewerId),
+
     /**
      * Filters are combined with AND. Without a scheduled range: the current
      * UTC calendar day, except with followed=true (every followed match).

@@ -1,0 +1,116 @@
+/**
+ * Operator control of a match's listeners: test matches cloned from closed
+ * ones (replaying their recording), starting a test match's listener, and
+ * stopping listeners. Cloning and starting are unavailable in the main
+ * (production) environment.
+ */
+import { and, count, eq, sql } from 'drizzle-orm';
+import type { AppEnv } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import type { EngineHooks } from '../../engine/listener-runner.js';
+import type { EngineStore } from '../../engine/store.js';
+import { conflict, forbidden, notFound } from '../../errors.js';
+import { questionIssuances } from '../issuances/issuances.table.js';
+import { listenerEvents, type MatchListenerRow } from '../listeners/listeners.table.js';
+import { matches, matchFollows } from '../matches/matches.table.js';
+import { questionSponsorships } from '../sponsorships/sponsorships.table.js';
+
+export const DEFAULT_REPLAY_SPEED = 10;
+
+export type MatchControlService = ReturnType<typeof createMatchControlService>;
+
+export function createMatchControlService({ db, appEnv, store, hooks }: { db: Db; appEnv: AppEnv; store: EngineStore; hooks: EngineHooks }) {
+  const refuseInMain = (what: string) => {
+    if (appEnv === 'main') {
+      throw forbidden(`${what} is unavailable in the main (production) environment (APP_ENV=main); use a staging or development deployment`, 'match.unavailable_in_main');
+    }
+  };
+
+  return {
+    /**
+     * A test match from a closed match: settings, allowlists, sponsor and
+     * sponsorship slots copied; the creator recorded and following it (no
+     * quota); a listener enqueued replaying the original's recorded events.
+     */
+    async clone({ matchId, actorId, speed = DEFAULT_REPLAY_SPEED }: { matchId: string; actorId: string; speed?: number }): Promise<string> {
+      refuseInMain('cloning a match');
+      return db.transaction(async (tx) => {
+        const [original] = await tx.select().from(matches).where(eq(matches.id, matchId)).for('share');
+        if (!original) throw notFound('match');
+        if (original.status !== 'closed') throw conflict('match.not_closed', `only a closed match can be cloned; this one is ${original.status}`);
+        const [recorded] = await tx.select({ n: count() }).from(listenerEvents).where(eq(listenerEvents.matchId, matchId));
+        if (!recorded?.n) throw conflict('match.nothing_to_replay', 'this match has no recorded events to replay (no listener consumed its feed)');
+        const [copy] = await tx
+          .insert(matches)
+          .values({
+            srId: `test:${original.srId}:${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
+            leagueId: original.leagueId,
+            homeTeam: original.homeTeam,
+            awayTeam: original.awayTeam,
+            scheduled: new Date(),
+            venue: original.venue,
+            isTest: true,
+            clonedFromMatchId: original.id,
+            createdByUserId: actorId,
+            autoDispatchListener: false,
+            questionMaxCount: original.questionMaxCount,
+            questionMinIntervalSeconds: original.questionMinIntervalSeconds,
+            questionPeriodDistribution: original.questionPeriodDistribution,
+            questionPoints: original.questionPoints,
+            answerWindowSeconds: original.answerWindowSeconds,
+            questionProbability: original.questionProbability,
+            questionDefinitionAllowlist: original.questionDefinitionAllowlist,
+            matchQuestionDefinitionAllowlist: original.matchQuestionDefinitionAllowlist,
+            sponsorBrandId: original.sponsorBrandId,
+          })
+          .returning();
+        await tx.execute(sql`
+          insert into ${questionSponsorships} (brand_id, match_id, strategy, target_number, target_period, target_definition_id, best_effort, created_at)
+          select brand_id, ${copy!.id}, strategy, target_number, target_period, target_definition_id, best_effort, created_at
+          from ${questionSponsorships} where match_id = ${original.id}`);
+        // The creator follows the test match; test matches take no quota.
+        await tx.insert(matchFollows).values({ userId: actorId, matchId: copy!.id, following: true, countsTowardQuota: false });
+        return copy!.id;
+      }).then(async (id) => {
+        await store.enqueue({ matchId: id, source: 'replay', replayMatchId: matchId, speed });
+        return id;
+      });
+    },
+
+    /** Enqueues (or returns the active) replay listener of a test match. */
+    async startListener({ matchId, speed = DEFAULT_REPLAY_SPEED }: { matchId: string; speed?: number }): Promise<MatchListenerRow> {
+      refuseInMain('starting a listener by hand');
+      const [match] = await db.select().from(matches).where(eq(matches.id, matchId));
+      if (!match) throw notFound('match');
+      if (!match.isTest) throw conflict('match.not_test', 'start-listener is for test matches; a real match gets its listener automatically when its feed goes live');
+      if (match.status === 'closed') throw conflict('match.already_played', 'this test match has already been played through; clone the original match again for a fresh run');
+      if (!match.clonedFromMatchId) throw conflict('match.nothing_to_replay', 'this test match was not cloned from a recorded match, so there is nothing to replay');
+      const { listener } = await store.enqueue({ matchId, source: 'replay', replayMatchId: match.clonedFromMatchId, speed });
+      return listener;
+    },
+
+    /**
+     * Stops the match's listeners (a queued one at once, a running one at its
+     * next heartbeat) and revokes its open in-game questions. Idempotent.
+     */
+    async stopListener(matchId: string): Promise<{ stopped: string[]; revoked: number }> {
+      const [match] = await db.select({ id: matches.id }).from(matches).where(eq(matches.id, matchId));
+      if (!match) throw notFound('match');
+      const stopped = await store.requestStop(matchId);
+      let revoked = 0;
+      const open = await db
+        .select({ id: questionIssuances.id })
+        .from(questionIssuances)
+        .where(and(eq(questionIssuances.matchId, matchId), eq(questionIssuances.kind, 'in_game'), eq(questionIssuances.status, 'open')));
+      for (const { id } of open) {
+        const row = await store.settleIssuance({ id, status: 'revoked', correct: null, resolvedSeq: null, resolutionEventId: null, ...(hooks.onSettleTx ? { inTransaction: hooks.onSettleTx } : {}) });
+        if (row) {
+          revoked += 1;
+          await hooks.onSettled?.(row);
+        }
+      }
+      return { stopped, revoked };
+    },
+  };
+}
+

@@ -1,0 +1,201 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FeedEvent } from '../../src/engine/feed/events.js';
+import { syntheticFootballMatch } from '../../src/engine/feed/synthetic.js';
+import type { EngineWorker } from '../../src/engine/worker.js';
+import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
+import { matchListeners } from '../../src/modules/listeners/listeners.table.js';
+import { followQuotaDays, matches, matchFollows } from '../../src/modules/matches/matches.table.js';
+import { questionSponsorships } from '../../src/modules/sponsorships/sponsorships.table.js';
+import { startWorker, waitFor } from '../helpers/engine.js';
+import { feedEvent, insertIssuance, insertListener, insertListenerEvents } from '../helpers/engine-rows.js';
+import { startPushFeedServer } from '../../src/engine/feed/push-server.js';
+import { createMatch } from '../helpers/factories.js';
+import { inGameDefinitionInput } from '../helpers/definitions.js';
+import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+
+let app: TestApp;
+let mainEnv: TestApp;
+let admin: TestUser;
+let mainAdmin: TestUser;
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
+beforeAll(async () => {
+  app = await startTestApp({ config: { appEnv: 'staging' } });
+  mainEnv = await startTestApp({ config: { appEnv: 'main' } });
+  admin = await createAdmin(app);
+  mainAdmin = await createAdmin(mainEnv);
+});
+afterAll(async () => {
+  await app?.close();
+  await mainEnv?.close();
+});
+
+/** A closed match whose listener recorded a short synthetic feed. */
+async function recordedMatch(target: TestApp = app, overrides: Parameters<typeof createMatch>[1] = {}) {
+  const { events } = syntheticFootballMatch({ seed: 7, homeTeam: 'Home FC', awayTeam: 'Away FC', kickoff: new Date(Date.now() - 7_200_000), durationScale: 0.001 });
+  const match = await createMatch(target, { status: 'closed', homeTeam: 'Home FC', awayTeam: 'Away FC', scheduled: new Date(Date.now() - 7_200_000), ...overrides });
+  const listener = await insertListener(target, { matchId: match.id, status: 'completed', source: 'feed' });
+  await insertListenerEvents(target, listener, events);
+  return { match, events };
+}
+
+describe('POST /api/matches/{match_id}/clone', () => {
+  it('makes a test match with the settings, sponsor and slots copied, the creator following, and a replay listener queued', async () => {
+    const brand = (await app.request('POST', '/api/brands', { token: admin.token, form: (() => { const f = new FormData(); f.set('name', `Clone Sponsor ${Date.now()}`); f.set('primary_color', '#123456'); return f; })() })).body;
+    const { match } = await recordedMatch(app, { questionMaxCount: 7, answerWindowSeconds: 33, sponsorBrandId: brand.id, questionPeriodDistribution: { '1': 3 } });
+    await app.services.database.db.insert(questionSponsorships).values({ brandId: brand.id, matchId: match.id, strategy: 'question_number', targetNumber: 2 });
+    const res = await app.request('POST', `/api/matches/${match.id}/clone`, { token: admin.token });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      is_test: true,
+      status: 'scheduled',
+      cloned_from_match_id: match.id,
+      created_by_user_id: admin.id,
+      home_team: 'Home FC',
+      question_max_count: 7,
+      overrides: { answer_window_seconds: 33, question_period_distribution: { '1': 3 } },
+      sponsor_brand_id: brand.id,
+      is_followed: true,
+      auto_dispatch_listener: false,
+    });
+    expect(res.body.question_sponsorships).toEqual([expect.objectContaining({ brand_id: brand.id, strategy: 'question_number', target: 2, question_issuance_id: null })]);
+    const db = app.services.database.db;
+    const [follow] = await db.select().from(matchFollows).where(and(eq(matchFollows.matchId, res.body.id), eq(matchFollows.userId, admin.id)));
+    expect(follow).toMatchObject({ following: true, countsTowardQuota: false });
+    expect(await db.select().from(followQuotaDays).where(eq(followQuotaDays.userId, admin.id))).toEqual([]);
+    const [listener] = await db.select().from(matchListeners).where(eq(matchListeners.matchId, res.body.id));
+    expect(listener).toMatchObject({ status: 'queued', source: 'replay', replayMatchId: match.id });
+  });
+
+  it('answers 409 for a match that is not closed or has nothing recorded, 404 for an unknown one', async () => {
+    const live = await createMatch(app, { status: 'live' });
+    const notClosed = await app.request('POST', `/api/matches/${live.id}/clone`, { token: admin.token });
+    expect(notClosed.status).toBe(409);
+    expect(notClosed.body.detail).toContain('live');
+    const silent = await createMatch(app, { status: 'closed' });
+    const nothing = await app.request('POST', `/api/matches/${silent.id}/clone`, { token: admin.token });
+    expect(nothing.status).toBe(409);
+    expect(nothing.body.detail).toMatch(/no recorded events/);
+    expect((await app.request('POST', `/api/matches/${UNKNOWN}/clone`, { token: admin.token })).status).toBe(404);
+  });
+
+  it('is unavailable in the main environment (403), and needs an admin', async () => {
+    const { match } = await recordedMatch(mainEnv);
+    const res = await mainEnv.request('POST', `/api/matches/${match.id}/clone`, { token: mainAdmin.token });
+    expect(res.status).toBe(403);
+    expect(res.body.detail).toMatch(/main .*APP_ENV=main/);
+    const player = await registerUser(app);
+    expect((await app.request('POST', `/api/matches/${match.id}/clone`, { token: player.token })).status).toBe(403);
+    expect((await app.request('POST', `/api/matches/${match.id}/clone`)).status).toBe(401);
+  });
+});
+
+describe('POST /api/matches/{match_id}/start-listener', () => {
+  it('enqueues a replay listener for a cloned test match, and returns the active one when asked again', async () => {
+    const { match } = await recordedMatch();
+    const clone = (await app.request('POST', `/api/matches/${match.id}/clone`, { token: admin.token })).body;
+    const first = await app.request('POST', `/api/matches/${clone.id}/start-listener`, { token: admin.token, body: { speed: 50 } });
+    expect(first.status).toBe(202);
+    expect(first.body).toMatchObject({ match_id: clone.id, status: 'queued', source: 'replay' });
+    const again = await app.request('POST', `/api/matches/${clone.id}/start-listener`, { token: admin.token });
+    expect(again.body.id).toBe(first.body.id);
+  });
+
+  it('answers 409 for a real match, a test match with nothing to replay, or one already played', async () => {
+    const real = await createMatch(app);
+    const res = await app.request('POST', `/api/matches/${real.id}/start-listener`, { token: admin.token });
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toMatch(/test matches/);
+    const bare = await createMatch(app, { isTest: true });
+    expect((await app.request('POST', `/api/matches/${bare.id}/start-listener`, { token: admin.token })).status).toBe(409);
+    const played = await createMatch(app, { isTest: true, status: 'closed', clonedFromMatchId: real.id });
+    expect((await app.request('POST', `/api/matches/${played.id}/start-listener`, { token: admin.token })).status).toBe(409);
+    expect((await app.request('POST', `/api/matches/${UNKNOWN}/start-listener`, { token: admin.token })).status).toBe(404);
+  });
+
+  it('is unavailable in the main environment (403) and checks the speed (422)', async () => {
+    const test = await createMatch(mainEnv, { isTest: true });
+    expect((await mainEnv.request('POST', `/api/matches/${test.id}/start-listener`, { token: mainAdmin.token })).status).toBe(403);
+    expect((await app.request('POST', `/api/matches/${test.id}/start-listener`, { token: admin.token, body: { speed: 0 } })).status).toBe(422);
+  });
+});
+
+describe('POST /api/matches/{match_id}/stop-listener', () => {
+  it('stops a queued listener at once and revokes the open in-game questions; idempotent', async () => {
+    const match = await createMatch(app, { status: 'live' });
+    const listener = await insertListener(app, { matchId: match.id, status: 'queued', source: 'feed', feedUrl: 'http://127.0.0.1:9/feed' });
+    const open = await insertIssuance(app, { matchId: match.id, status: 'open' });
+    const resolved = await insertIssuance(app, { matchId: match.id, status: 'resolved', correctAnswerIdentifier: 'home' });
+    const res = await app.request('POST', `/api/matches/${match.id}/stop-listener`, { token: admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ match_id: match.id, stopped_listener_ids: [listener.id], revoked_issuance_count: 1 });
+    const db = app.services.database.db;
+    expect((await db.select().from(matchListeners).where(eq(matchListeners.id, listener.id)))[0]!.status).toBe('stopped');
+    const rows = await db.select().from(questionIssuances).where(eq(questionIssuances.matchId, match.id));
+    expect(rows.find((r) => r.id === open.id)!.status).toBe('revoked');
+    expect(rows.find((r) => r.id === resolved.id)!.status).toBe('resolved');
+    const again = await app.request('POST', `/api/matches/${match.id}/stop-listener`, { token: admin.token });
+    expect(again.body).toEqual({ match_id: match.id, stopped_listener_ids: [], revoked_issuance_count: 0 });
+    expect((await app.request('POST', `/api/matches/${UNKNOWN}/stop-listener`, { token: admin.token })).status).toBe(404);
+  });
+
+  it('works in the main environment too', async () => {
+    const match = await createMatch(mainEnv);
+    expect((await mainEnv.request('POST', `/api/matches/${match.id}/stop-listener`, { token: mainAdmin.token })).status).toBe(200);
+  });
+});
+
+describe('a cloned match replays through the engine', () => {
+  let worker: EngineWorker | undefined;
+  afterAll(async () => worker?.stop());
+
+  it('issues questions on the test match from the original recording, and closes it', async () => {
+    const res = await app.request('POST', '/api/question-definitions', {
+      token: admin.token,
+      query: { league: 'wc' },
+      body: inGameDefinitionInput({ name: `Replay corner ${Date.now()}`, trigger: { event_type: 'corner' }, resolution: { rules: [{ event_type: 'shot', correct_choice: 'event.team' }] } }),
+    });
+    expect(res.status).toBe(201);
+    const { match, events } = await recordedMatch();
+    const clone = (await app.request('POST', `/api/matches/${match.id}/clone`, { token: admin.token })).body;
+    worker = startWorker(app);
+    const db = app.services.database.db;
+    const firstCorner = events.find((e: FeedEvent) => e.type === 'corner')!;
+    const issued = await waitFor(
+      async () => (await db.select().from(questionIssuances).where(eq(questionIssuances.matchId, clone.id)))[0],
+      { what: 'a question on the cloned match' },
+    );
+    expect(issued.triggerEventId).toBe(firstCorner.provider_event_id);
+    const done = await waitFor(
+      async () => {
+        const [l] = await db.select().from(matchListeners).where(eq(matchListeners.matchId, clone.id));
+        return l && !['queued', 'running'].includes(l.status) ? l : undefined;
+      },
+      { what: 'the replay to finish' },
+    );
+    expect(done.status).toBe('completed');
+    const [after] = await db.select().from(matches).where(eq(matches.id, clone.id));
+    expect(after).toMatchObject({ status: 'closed', listenerEventsArchived: true });
+  }, 60_000);
+
+  it('stops a running listener at its next heartbeat, and auto-dispatch does not start it again', async () => {
+    const feed = await startPushFeedServer({ events: [feedEvent({ seq: 1, type: 'match_status', data: { status: 'live' } })], speed: Infinity, holdOpen: true, heartbeatMs: 100 });
+    try {
+      const match = await createMatch(app, { scheduled: new Date(), feedUrl: feed.url });
+      worker ??= startWorker(app);
+      const db = app.services.database.db;
+      const running = await waitFor(
+        async () => (await db.select().from(matchListeners).where(and(eq(matchListeners.matchId, match.id), eq(matchListeners.status, 'running'))))[0],
+        { what: 'the dispatched listener to run' },
+      );
+      const res = await app.request('POST', `/api/matches/${match.id}/stop-listener`, { token: admin.token });
+      expect(res.body.stopped_listener_ids).toEqual([running.id]);
+      await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.id, running.id)))[0]?.status === 'stopped', { what: 'the listener to stop' });
+      await new Promise((r) => setTimeout(r, 600));
+      expect(await db.select().from(matchListeners).where(eq(matchListeners.matchId, match.id))).toHaveLength(1);
+    } finally {
+      await feed.close();
+    }
+  }, 30_000);
+});
