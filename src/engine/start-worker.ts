@@ -18,6 +18,7 @@ export function createEngineWorker(services: Services, tasks: WorkerTask[] = [])
       staleAfterMs: config.engine.staleAfterMs,
       maxListeners: config.engine.maxListeners,
       seed: config.engine.seed,
+      feedUrlTemplate: config.engine.feedUrlTemplate,
     },
   });
 }

@@ -286,7 +286,7 @@ export function createEngineStore({ db, brandSnapshot }: { db: Db; brandSnapshot
     },
 
     /** Live matches with a feed that should have a listener and have none (auto-dispatch). */
-    async matchesToDispatch({ horizonMinutes }: { horizonMinutes: number }): Promise<MatchRow[]> {
+    async matchesToDispatch({ horizonMinutes, anyFeed }: { horizonMinutes: number; anyFeed: boolean }): Promise<MatchRow[]> {
       return db
         .select()
         .from(matches)
@@ -294,7 +294,7 @@ export function createEngineStore({ db, brandSnapshot }: { db: Db; brandSnapshot
           and(
             eq(matches.autoDispatchListener, true),
             eq(matches.isTest, false),
-            sql`${matches.feedUrl} is not null`,
+            anyFeed ? undefined : sql`${matches.feedUrl} is not null`,
             inArray(matches.status, ['scheduled', 'live', 'break']),
             lte(matches.scheduled, sql`now() + (${horizonMinutes} * interval '1 minute')`),
             sql`${matches.scheduled} > now() - interval '12 hours'`,

@@ -19,6 +19,8 @@ export interface WorkerOptions extends Omit<RunnerOptions, 'workerId'> {
   maxListeners: number;
   /** Enqueue listeners for matches with a feed, from this many minutes before kick-off. */
   dispatchHorizonMinutes: number;
+  /** Feed URL of a match without its own: `{sr_id}` is replaced (FEED_URL_TEMPLATE). */
+  feedUrlTemplate?: string | undefined;
   autoDispatch: boolean;
 }
 
@@ -85,8 +87,10 @@ export class EngineWorker {
     try {
       await store.reapStopped();
       if (options.autoDispatch) {
-        for (const match of await store.matchesToDispatch({ horizonMinutes: options.dispatchHorizonMinutes })) {
-          const { created } = await store.enqueue({ matchId: match.id, source: 'feed', feedUrl: match.feedUrl });
+        const template = options.feedUrlTemplate;
+        for (const match of await store.matchesToDispatch({ horizonMinutes: options.dispatchHorizonMinutes, anyFeed: Boolean(template) })) {
+          const feedUrl = match.feedUrl ?? template!.replaceAll('{sr_id}', encodeURIComponent(match.srId));
+          const { created } = await store.enqueue({ matchId: match.id, source: 'feed', feedUrl });
           if (created) logger.info({ match: match.id }, 'listener dispatched');
         }
       }
