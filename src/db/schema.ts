@@ -10,3 +10,7 @@ export * from '../modules/issuances/issuances.table.js';
 export * from '../modules/sponsorships/sponsorships.table.js';
 export * from '../modules/listeners/listeners.table.js';
 export * from '../modules/denials/denials.table.js';
+export * from '../modules/answers/answers.table.js';
+export * from '../modules/feedback/feedback.table.js';
+export * from '../modules/push/push.table.js';
+export * from '../modules/admin-sessions/admin-sessions.table.js';

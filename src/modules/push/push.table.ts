@@ -1,0 +1,58 @@
+import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { idColumn, timestamps, tstz } from '../../db/columns.js';
+import { questionIssuances } from '../issuances/issuances.table.js';
+import { users } from '../users/users.table.js';
+
+/** A push device of a user, under the client's own device id. */
+export const pushDevices = pgTable(
+  'push_devices',
+  {
+    id: idColumn(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceId: text('device_id').notNull(),
+    platform: text('platform').notNull(),
+    /** Provider registration token (ios, android). */
+    token: text('token'),
+    /** Web Push subscription (web): endpoint and keys. */
+    subscription: jsonb('subscription').$type<{ endpoint: string; expiration_time?: number | null; keys: { p256dh: string; auth: string } }>(),
+    appVersion: text('app_version'),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('push_devices_user_device_uq').on(t.userId, t.deviceId)],
+);
+
+/** The push settings in force (one row); absent means the code defaults. */
+export const pushSettings = pgTable('push_settings', {
+  id: integer('id').primaryKey(),
+  settings: jsonb('settings').$type<Record<string, unknown>>().notNull(),
+  updatedAt: tstz('updated_at').notNull().defaultNow(),
+  updatedByUserId: uuid('updated_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+});
+
+/** Every push delivery attempt, delivered, failed or held back by a gate. */
+export const pushDeliveryAttempts = pgTable(
+  'push_delivery_attempts',
+  {
+    id: idColumn(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceId: text('device_id'),
+    platform: text('platform'),
+    provider: text('provider').notNull(),
+    event: text('event').notNull(),
+    questionIssuanceId: uuid('question_issuance_id').references(() => questionIssuances.id, { onDelete: 'set null' }),
+    status: text('status').notNull(),
+    statusCode: integer('status_code'),
+    error: text('error'),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('push_delivery_attempts_user_created_idx').on(t.userId, t.createdAt), index('push_delivery_attempts_created_idx').on(t.createdAt)],
+);
+
+export type PushDeviceRow = typeof pushDevices.$inferSelect;
+export type PushDeliveryAttemptRow = typeof pushDeliveryAttempts.$inferSelect;
