@@ -1551,7 +1551,8 @@ export interface paths {
         /**
          * List feedback
          * @description Newest first. A player sees only their own rows (the `user_id`
-         *     filter is ignored for them); an admin sees everyone's and may filter.
+         *     filter is ignored for them; the other filters apply); an admin sees
+         *     everyone's and may filter.
          *     `feedback_count` is the number of rows matching the filters.
          */
         get: operations["listUserFeedback"];
@@ -1562,7 +1563,11 @@ export interface paths {
          *     (or voided); otherwise 404 (not the caller's or unknown) or 409 (not
          *     resolved yet). The topic must be one of the subject type's topics and
          *     the description at most `description_max_length` characters (400
-         *     otherwise).
+         *     otherwise). The answer must be of the subject type's `history_kind`
+         *     (400 otherwise). The same answer takes feedback on several topics, but
+         *     each topic once (409 for a repeat). The description is trimmed, its
+         *     characters counted as Unicode code points, and a blank one is stored
+         *     as null.
          */
         post: operations["createUserFeedback"];
         delete?: never;
@@ -2583,10 +2588,11 @@ export interface components {
          *     - `extract` (templates): the results of `issuance_state_extract`;
          *     - `issuance` (resolution): `{state, trigger, issued_at, question_number}` with `state` the extract snapshot and `trigger` the triggering event.
          *
-         *     Order when an event arrives: for each definition whose trigger type
-         *     and condition match, `store_state` updates the store, then
-         *     `issuance_state_extract` is evaluated, then the issuance gates run,
-         *     then the text and labels are rendered.
+         *     Order when an event arrives: open questions are resolved first; then,
+         *     for each definition whose trigger type and condition match,
+         *     `store_state` updates the store, the issuance gates run, and finally
+         *     `issuance_state_extract` is evaluated and the text and labels are
+         *     rendered (a failure there is the `render` gate's denial).
          * @example {
          *       "name": "Shot after a corner",
          *       "description": "After a corner, will the same team shoot within five minutes?",

@@ -1,4 +1,5 @@
 /** Environment -> typed configuration, validated once at start with errors that say what to fix. */
+import { createECDH } from 'node:crypto';
 import path from 'node:path';
 
 export type AppEnv = 'main' | 'staging' | 'development' | 'test';
@@ -29,6 +30,28 @@ export interface Config {
   /** Trust X-Forwarded-* from a proxy in front (for Secure cookies, client IPs). */
   trustProxy: boolean;
   engine: EngineConfig;
+  push: PushConfig;
+}
+
+/** VAPID (RFC 8292) application server identity of Web Push. */
+export interface VapidConfig {
+  /** Uncompressed P-256 public key, base64url (65 bytes); browsers subscribe with it as `applicationServerKey`. */
+  publicKey: string;
+  /** P-256 private key, base64url (32 bytes). */
+  privateKey: string;
+  /** `mailto:` or `https:` contact of the sender, given to push services. */
+  subject: string;
+}
+
+export interface PushConfig {
+  /** `log` records notifications as delivered without network; `webpush` sends Web Push with VAPID. */
+  provider: 'log' | 'webpush';
+  vapid: VapidConfig | null;
+  /**
+   * Accept `http:` Web Push endpoints (loopback test receivers). Never set
+   * from the environment: real push services are https only.
+   */
+  allowHttpEndpoints: boolean;
 }
 
 export interface EngineConfig {
@@ -104,6 +127,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const heartbeatMs = int(env, 'ENGINE_HEARTBEAT_MS', 3000, 10, 600_000);
   if (heartbeatMs * 2 > leaseMs) throw new ConfigError(`ENGINE_HEARTBEAT_MS (${heartbeatMs}) must be at most half of ENGINE_LEASE_MS (${leaseMs}), or leases run out between heartbeats`);
 
+  const push = pushConfig(env);
+
   return {
     host: env.HOST || '127.0.0.1',
     port: int(env, 'PORT', 8000, 0, 65535),
@@ -125,5 +150,58 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       seed: env.ENGINE_SEED ?? '',
       feedUrlTemplate: env.FEED_URL_TEMPLATE || undefined,
     },
+    push,
+  };
+}
+
+const PUSH_PROVIDERS = ['log', 'webpush'] as const;
+
+function base64urlBytes(env: NodeJS.ProcessEnv, name: string, length: number, hint: string): Buffer {
+  const raw = env[name]!.trim();
+  if (!/^[A-Za-z0-9_-]+={0,2}$/.test(raw)) throw new ConfigError(`${name} must be base64url (${hint}); generate keys with \`npx web-push generate-vapid-keys\``);
+  const bytes = Buffer.from(raw.replace(/=+$/, ''), 'base64url');
+  if (bytes.length !== length) {
+    throw new ConfigError(`${name} must be ${length} bytes base64url (${hint}), got ${bytes.length} bytes; generate keys with \`npx web-push generate-vapid-keys\``);
+  }
+  return bytes;
+}
+
+/** PUSH_PROVIDER and the VAPID keys: the keys are checked whenever given, and required by the webpush provider. */
+function pushConfig(env: NodeJS.ProcessEnv): PushConfig {
+  const provider = (env.PUSH_PROVIDER || 'log') as PushConfig['provider'];
+  if (!PUSH_PROVIDERS.includes(provider)) throw new ConfigError(`PUSH_PROVIDER must be one of ${PUSH_PROVIDERS.join(', ')}, got '${env.PUSH_PROVIDER}'`);
+  const names = ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT'] as const;
+  const given = names.filter((n) => env[n]);
+  if (!given.length) {
+    if (provider === 'webpush') throw new ConfigError(`PUSH_PROVIDER=webpush needs ${names.join(', ')}; generate the keys with \`npx web-push generate-vapid-keys\``);
+    return { provider, vapid: null, allowHttpEndpoints: false };
+  }
+  const missing = names.filter((n) => !env[n]);
+  if (missing.length) throw new ConfigError(`set all of ${names.join(', ')} or none; missing ${missing.join(', ')}`);
+  const publicKey = base64urlBytes(env, 'VAPID_PUBLIC_KEY', 65, 'an uncompressed P-256 public key');
+  if (publicKey[0] !== 0x04) throw new ConfigError('VAPID_PUBLIC_KEY must be an uncompressed P-256 public key (65 bytes starting 0x04)');
+  const privateKey = base64urlBytes(env, 'VAPID_PRIVATE_KEY', 32, 'a P-256 private key');
+  let derived: Buffer;
+  try {
+    const ecdh = createECDH('prime256v1');
+    ecdh.setPrivateKey(privateKey);
+    derived = ecdh.getPublicKey();
+  } catch {
+    throw new ConfigError('VAPID_PRIVATE_KEY is not a valid P-256 private key');
+  }
+  if (!derived.equals(publicKey)) throw new ConfigError('VAPID_PUBLIC_KEY is not the public key of VAPID_PRIVATE_KEY; set the pair generated together');
+  const subject = env.VAPID_SUBJECT!.trim();
+  let subjectOk = false;
+  try {
+    const u = new URL(subject);
+    subjectOk = (u.protocol === 'mailto:' && u.pathname.includes('@')) || (u.protocol === 'https:' && Boolean(u.host));
+  } catch {
+    subjectOk = false;
+  }
+  if (!subjectOk) throw new ConfigError(`VAPID_SUBJECT must be a mailto: address or an https: URL (a contact for push services), got '${subject}'`);
+  return {
+    provider,
+    vapid: { publicKey: publicKey.toString('base64url'), privateKey: privateKey.toString('base64url'), subject },
+    allowHttpEndpoints: false,
   };
 }

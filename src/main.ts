@@ -6,6 +6,7 @@ import { LiveDemo } from './demo/live-demo.js';
 import { seedDemoData } from './demo/seed.js';
 import { createEngineWorker } from './engine/start-worker.js';
 import { createApp } from './http/app.js';
+import { attachLiveStream } from './live/stream.js';
 import { createLogger } from './logger.js';
 import { seedLeagues } from './modules/leagues/leagues.repository.js';
 import { createServices } from './services.js';
@@ -30,6 +31,8 @@ async function main() {
     server.once('listening', resolve);
     server.once('error', reject);
   });
+  // WS /api/play/stream on the same server; LISTENs on the live bus.
+  const live = await attachLiveStream({ server, services });
   const { port } = server.address() as AddressInfo;
   const base = `http://${config.host}:${port}`;
   logger.info({ url: base, ms: Math.round(performance.now() - startedAt), env: config.appEnv }, `listening on ${base} (docs at ${base}/docs)`);
@@ -52,6 +55,8 @@ async function main() {
     force.unref();
     server.close();
     server.closeAllConnections?.();
+    // Upgraded sockets are not the server's connections any more: they get 1001 here.
+    await live.close().catch((err) => logger.error({ err }, 'closing the live stream failed'));
     // Running listeners go back to the queue, so another process continues them at once.
     await worker?.stop().catch((err) => logger.error({ err }, 'stopping the engine worker failed'));
     await demo?.stop();

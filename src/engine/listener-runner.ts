@@ -204,10 +204,15 @@ export class ListenerRunner {
     client.on('event', (e) => queue.push(e));
     client.on('end', () => queue.end());
     client.on('stale', ({ silentForMs }) => {
+      if (!this.feedFresh) return;
       this.feedFresh = false;
       this.log('warn', `feed stale: nothing for ${Math.round(silentForMs / 1000)} s; not issuing until it resumes`);
     });
-    client.on('fresh', () => {
+    // Only a heartbeat makes a stale feed fresh again. The client's 'fresh' also fires on an
+    // event, just before it is queued: the event that ends a silence would then always find
+    // the feed fresh, and listener_running could never close.
+    client.on('heartbeat', () => {
+      if (this.feedFresh) return;
       this.feedFresh = true;
       this.log('info', 'feed fresh again');
     });

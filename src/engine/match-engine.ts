@@ -67,6 +67,8 @@ const DEFAULT_LANE = 'default';
 export class MatchEngine {
   /** Latest version of every provider event seen (deletions removed). */
   readonly events = new Map<string, FeedEvent>();
+  /** The seq where each of those events first appeared: its place in the feed, whatever later versions say. */
+  private readonly firstSeq = new Map<string, number>();
   state: Record<string, unknown>;
   private catalog!: EngineCatalog;
   private settings = new Map<string, InGameSettings>();
@@ -165,8 +167,13 @@ export class MatchEngine {
 
   private applyToStore(event: FeedEvent): boolean {
     const known = this.events.has(event.provider_event_id);
-    if (event.operation === 'delete') this.events.delete(event.provider_event_id);
-    else this.events.set(event.provider_event_id, event);
+    if (event.operation === 'delete') {
+      this.events.delete(event.provider_event_id);
+      this.firstSeq.delete(event.provider_event_id);
+    } else {
+      this.events.set(event.provider_event_id, event);
+      if (!known) this.firstSeq.set(event.provider_event_id, event.seq);
+    }
     return known;
   }
 
@@ -212,7 +219,7 @@ export class MatchEngine {
   private async withdrawn(event: FeedEvent): Promise<void> {
     for (const issuance of [...this.open.values()]) {
       if (issuance.triggerEventId === event.provider_event_id) {
-        await this.settle(issuance, { status: 'voided', correct: null, event: null, reason: `its triggering event ${event.provider_event_id} was withdrawn by the provider` });
+        await this.settle(issuance, { status: 'voided', correct: null, event, reason: `its triggering event ${event.provider_event_id} was withdrawn by the provider` });
       }
     }
   }
@@ -229,9 +236,11 @@ export class MatchEngine {
 
   /** Later final information decides open questions: a timeout first, then the rules in order. */
   private async resolve(event: FeedEvent): Promise<void> {
+    // A late final version of an event that began before the trigger is not later information.
+    const firstSeq = this.firstSeq.get(event.provider_event_id) ?? event.seq;
     for (const issuance of [...this.open.values()]) {
       if (issuance.triggerEventId === event.provider_event_id) continue;
-      if (issuance.triggerSeq !== null && event.seq <= issuance.triggerSeq) continue;
+      if (issuance.triggerSeq !== null && firstSeq <= issuance.triggerSeq) continue;
       const resolution = issuance.resolution as { rules: { event_type: string; condition?: string | null; correct_choice: string }[]; timeout?: { after_seconds: number; correct_choice: string | null } | null };
       const trigger = (issuance.triggerEvent ?? {}) as unknown as FeedEvent;
       const choices = new Set(issuance.choices.map((c) => c.identifier));
@@ -408,9 +417,13 @@ export class MatchEngine {
     return i > 0 ? all.slice(0, i) : [];
   }
 
-  /** A uniform draw in [0, 1) fixed by the seed, the match, the definition and the event: replays draw the same. */
+  /**
+   * A uniform draw in [0, 1) fixed by the seed, the definition and the event: replays draw the
+   * same, and so does another match reading the same events (a test match replaying a recorded
+   * one). Provider event ids already differ between matches; another engine seed draws anew.
+   */
   private draw(definitionId: string, eventId: string): number {
-    const h = createHash('sha256').update(`${this.options.seed}|${this.catalog.match.id}|${definitionId}|${eventId}`).digest();
+    const h = createHash('sha256').update(`${this.options.seed}|${definitionId}|${eventId}`).digest();
     return h.readUInt32BE(0) / 2 ** 32;
   }
 }

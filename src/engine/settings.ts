@@ -90,7 +90,8 @@ export interface MatchQuestionSettings {
 
 export function matchQuestionSettings(league: LeagueRow, def: MatchQuestionDefinitionRow, match?: MatchOverrides | null): MatchQuestionSettings {
   return {
-    included: inclusion(def, league.matchQuestionDefinitionAllowlist, match?.matchQuestionDefinitionAllowlist),
+    // An inactive (archived) Match question definition is never issued, whatever the allowlists say.
+    included: inclusion({ id: def.id, isActive: def.isActive, isArchived: !def.isActive }, league.matchQuestionDefinitionAllowlist, match?.matchQuestionDefinitionAllowlist),
     points: pick([league.defaultQuestionPoints, 'league'], [def.points, 'definition'], [match?.questionPoints, 'match']),
   };
 }

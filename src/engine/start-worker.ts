@@ -1,9 +1,13 @@
 /** The engine worker as configured for this process (npm start, npm run worker). */
 import type { Services } from '../services.js';
+import { createMatchQuestions } from './match-questions.js';
 import { DEFAULT_WORKER_OPTIONS, EngineWorker, type WorkerTask } from './worker.js';
 
-export function createEngineWorker(services: Services, tasks: WorkerTask[] = []): EngineWorker {
+/** The worker with its periodic tasks: Match questions (issue, lock, resolve) and any extra ones. */
+export function createEngineWorker(services: Services, extraTasks: WorkerTask[] = []): EngineWorker {
   const { engine, logger, config } = services;
+  const matchQuestions = createMatchQuestions({ db: services.database.db, store: engine.store, hooks: engine.hooks, logger, brandSnapshot: engine.brandSnapshot });
+  const tasks = [matchQuestions.task(config.engine.pollMs), ...extraTasks];
   return new EngineWorker({
     store: engine.store,
     hooks: engine.hooks,

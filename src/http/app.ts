@@ -7,6 +7,8 @@ import type { Services } from '../services.js';
 import { createApi, type Api } from './api.js';
 import { parseMultipart } from './body.js';
 import type { ContractOperation } from './contract.js';
+import { adminAuthRoutes } from '../admin/auth-routes.js';
+import { adminUiRoutes } from '../admin/ui-routes.js';
 import { docsRouter } from './docs.js';
 import { toErrorResponse } from './error-mapping.js';
 import type { Handlers, StreamBody, UploadedFile } from './handler-types.js';
@@ -75,6 +77,8 @@ export async function createApp({ services, handlers }: AppOptions): Promise<{ a
 
   app.get('/', (_req, res) => res.redirect(302, '/docs'));
   app.use(docsRouter());
+  app.use('/admin', adminAuthRoutes(services));
+  app.use('/admin', adminUiRoutes(services));
   app.use(express.json({ limit: config.jsonBodyLimitBytes, type: ['application/json', 'application/*+json'] }));
 
   app.use(async (req: Request, res: Response, next: NextFunction) => {

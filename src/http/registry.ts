@@ -4,10 +4,13 @@
  * issues answer 501 naming themselves (tests count them).
  */
 import { AppError } from '../errors.js';
+import { adminSessionHandlers } from '../modules/admin-sessions/admin-sessions.handlers.js';
+import { answerHandlers } from '../modules/answers/answers.handlers.js';
 import { authHandlers } from '../modules/auth/auth.handlers.js';
 import { brandHandlers } from '../modules/brands/brands.handlers.js';
 import { catalogHandlers } from '../modules/catalog/catalog.handlers.js';
 import { definitionHandlers } from '../modules/definitions/definitions.handlers.js';
+import { feedbackHandlers } from '../modules/feedback/feedback.handlers.js';
 import { groupHandlers } from '../modules/groups/groups.handlers.js';
 import { inheritanceHandlers } from '../modules/inheritance/inheritance.handlers.js';
 import { issuanceHandlers } from '../modules/issuances/issuances.handlers.js';
@@ -16,6 +19,7 @@ import { listenerHandlers } from '../modules/listeners/listeners.handlers.js';
 import { matchControlHandlers } from '../modules/match-control/match-control.handlers.js';
 import { matchDefinitionHandlers } from '../modules/match-definitions/match-definitions.handlers.js';
 import { matchHandlers } from '../modules/matches/matches.handlers.js';
+import { pushHandlers } from '../modules/push/push.handlers.js';
 import { sponsorshipHandlers } from '../modules/sponsorships/sponsorships.handlers.js';
 import { userHandlers } from '../modules/users/users.handlers.js';
 import type { Services } from '../services.js';
@@ -40,6 +44,8 @@ export const isNotImplemented = (handler: unknown) => Boolean((handler as Record
 export function createHandlers(services: Services): Handlers {
   return {
     ...authHandlers(services),
+    ...adminSessionHandlers(services),
+    ...answerHandlers(services),
     ...userHandlers(services),
     ...leagueHandlers(services),
     ...brandHandlers(services),
@@ -53,24 +59,9 @@ export function createHandlers(services: Services): Handlers {
     ...matchControlHandlers(services),
     ...issuanceHandlers(services),
     ...listenerHandlers(services),
+    ...feedbackHandlers(services),
+    ...pushHandlers(services),
     ...pending([
-      'createAdminApiSession',
-      'getCurrentUserPoints',
-      'registerCurrentUserDevice',
-      'deleteCurrentUserDevice',
-      'getUserPoints',
-      'listUserQuestionAnswers',
-      'getPushSettings',
-      'updatePushSettings',
-      'resetPushSettings',
-      'listPushDeliveryAttempts',
-      'listOpenQuestions',
-      'upsertQuestionAnswer',
-      'listQuestionAnswers',
-      'getUserFeedbackForm',
-      'createUserFeedback',
-      'listUserFeedback',
-      'getUserFeedback',
     ]),
   } satisfies Handlers;
 }

@@ -153,7 +153,7 @@ export async function produced(h: Harness, matchId: string, listenerId?: string)
   return { match: match!, listener: listener!, issuances, denials, log };
 }
 
-async function listenerDone(h: Harness, matchId: string, what: string): Promise<MatchListenerRow> {
+export async function listenerDone(h: Harness, matchId: string, what: string): Promise<MatchListenerRow> {
   const db = h.app.services.database.db;
   return waitFor(
     async () => {
@@ -167,6 +167,8 @@ async function listenerDone(h: Harness, matchId: string, what: string): Promise<
 export interface FeedRun {
   events: FeedEvent[];
   match?: MatchValues;
+  /** Runs once the match exists, before any listener reads the feed (sponsorship slots, say). */
+  prepare?: (match: MatchRow) => Promise<void>;
 }
 
 /**
@@ -183,6 +185,7 @@ export async function runFeeds(h: Harness, runs: FeedRun[], worker: Partial<Work
       const server = await startPushFeedServer({ events: run.events, speed: Infinity, heartbeatMs: 100 });
       servers.push(server);
       const match = await createMatch(h.app, { scheduled: new Date(), feedUrl: server.url, ...OPEN_MATCH, ...run.match });
+      await run.prepare?.(match);
       ids.push(match.id);
     }
     w = startWorker(h.app, worker);

@@ -6,10 +6,12 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { eq } from 'drizzle-orm';
 import { loadConfig, type Config } from '../../src/config.js';
+import { openDatabase } from '../../src/db/client.js';
 import { createApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
 import { users } from '../../src/modules/users/users.table.js';
 import { createServices, type Services } from '../../src/services.js';
+import { attachLiveStream, type LiveStream, type LiveStreamOptions } from '../../src/live/stream.js';
 import type { Handlers } from '../../src/http/handler-types.js';
 import type { Api } from '../../src/http/api.js';
 import { assertMatchesContract } from './contract.js';
@@ -39,6 +41,8 @@ export interface TestApp {
   api: Api;
   db: TestDatabase;
   config: Config;
+  /** WS /api/play/stream on this app's server (tests/helpers/live-client.ts opens clients). */
+  live: LiveStream;
   request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<ApiResponse<T>>;
   close(): Promise<void>;
 }
@@ -46,6 +50,14 @@ export interface TestApp {
 export interface TestAppOptions {
   config?: Partial<Config>;
   handlers?: (services: Services) => Handlers;
+  /** Options of the live stream (heartbeat, buffer limits). */
+  live?: LiveStreamOptions;
+  /**
+   * PostgreSQL only: run on this existing database (another app's `db.url`)
+   * instead of a fresh one, with its own connections, as a second process
+   * would; close() leaves the database in place.
+   */
+  databaseUrl?: string;
 }
 
 export function buildQuery(query: RequestOptions['query']): string {
@@ -60,7 +72,7 @@ export function buildQuery(query: RequestOptions['query']): string {
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const db = await createTestDatabase();
+  const db: TestDatabase = options.databaseUrl ? await shareTestDatabase(options.databaseUrl) : await createTestDatabase();
   const config: Config = { ...loadConfig({ APP_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', DATA_DIR: ':memory:' }), ...options.config };
   const logger = createLogger(config.logLevel);
   const services = createServices({ database: db.database, config, logger });
@@ -68,6 +80,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const live = await attachLiveStream({ server, services, ...(options.live ? { options: options.live } : {}) });
 
   async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...opts.headers };
@@ -97,13 +110,20 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     api,
     db,
     config,
+    live,
     request,
     async close() {
+      await live.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await db.drop();
     },
   };
+}
+
+async function shareTestDatabase(url: string): Promise<TestDatabase> {
+  const database = await openDatabase({ url, migrate: false });
+  return { database, url, drop: () => database.close() };
 }
 
 let userCounter = 0;

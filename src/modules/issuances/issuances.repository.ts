@@ -19,17 +19,6 @@ export async function listInGameIssuances({ db, matchId, statuses }: { db: DbOrT
     .orderBy(asc(questionIssuances.issuedAt), asc(questionIssuances.id));
 }
 
-/**
- * Number of answers per issuance, for all the given issuances at once (ids
- * without answers are absent from the map). PLACEHOLDER: the answers table
- * does not exist yet, so every count is 0; the answers module replaces this
- * function with one grouped count over its table.
- */
-export async function answerCountsByIssuance({ issuanceIds }: { db: DbOrTx; issuanceIds: readonly string[] }): Promise<Map<string, number>> {
-  void issuanceIds;
-  return new Map();
-}
-
 /** A match's blocked issuance attempts, newest first. */
 export async function listDenials({ db, matchId, failedStep, limit }: { db: DbOrTx; matchId: string; failedStep?: string | undefined; limit: number }): Promise<IssuanceDenialRow[]> {
   return db

@@ -8,7 +8,8 @@ import type { Db } from '../../db/client.js';
 import { notFound } from '../../errors.js';
 import type { MatchRow } from '../matches/matches.table.js';
 import { toIssuanceDenialDto, toQuestionIssuanceDto, toTimelineMarkers, toTimelinePoint, type IssuanceDenialDto, type QuestionIssuanceDto } from './issuances.mapper.js';
-import { answerCountsByIssuance, findMatch, latestEventVersions, listDenials, listInGameIssuances } from './issuances.repository.js';
+import { answerCounts } from '../answers/answers.repository.js';
+import { findMatch, latestEventVersions, listDenials, listInGameIssuances } from './issuances.repository.js';
 
 /**
  * What players (non-admins) see of a match's in-game issuances: questions
@@ -34,7 +35,7 @@ export function createIssuancesService({ db }: { db: Db }) {
     async listForMatch({ matchId, isAdmin }: { matchId: string; isAdmin: boolean }): Promise<QuestionIssuanceDto[]> {
       await match(matchId);
       const rows = await listInGameIssuances({ db, matchId, statuses: isAdmin ? undefined : PLAYER_VISIBLE_STATUSES });
-      const counts = await answerCountsByIssuance({ db, issuanceIds: rows.map((r) => r.id) });
+      const counts = await answerCounts({ db, issuanceIds: rows.map((r) => r.id) });
       return rows.map((row) => toQuestionIssuanceDto(row, counts.get(row.id) ?? 0));
     },
 

@@ -69,7 +69,18 @@ export function utcToday(now: Date): { from: Date; to: Date } {
   return { from, to: new Date(from.getTime() + 86_400_000) };
 }
 
-export function createMatchesService({ db, leagues, checkAllowlist }: { db: Db; leagues: Pick<LeaguesService, 'bySlug'>; checkAllowlist: AllowlistChecker }) {
+export function createMatchesService({
+  db,
+  leagues,
+  checkAllowlist,
+  onFollowChanged,
+}: {
+  db: Db;
+  leagues: Pick<LeaguesService, 'bySlug'>;
+  checkAllowlist: AllowlistChecker;
+  /** Called after a follow or unfollow committed (live delivery starts or stops on the user's open sockets). */
+  onFollowChanged?: (change: { userId: string; matchId: string; following: boolean }) => Promise<void>;
+}) {
   async function view(dbOrTx: Db | Tx, id: string, viewerId: string | null): Promise<MatchDetailView> {
     const [row] = await listMatchViews({ db: dbOrTx, filter: { ids: [id], viewerId, limit: 1 } });
     if (!row) throw notFound('match');
@@ -224,8 +235,11 @@ export function createMatchesService({ db, leagues, checkAllowlist }: { db: Db; 
      * is closed or cancelled (unless already following: that stays a 200).
      */
     async follow(matchId: string, user: UserRow): Promise<FollowResult> {
+      /** Whether this call started following (not an idempotent repeat). */
+      let started = false;
+      let result: FollowResult;
       try {
-        return await db.transaction(async (tx) => {
+        result = await db.transaction(async (tx) => {
           const match = await lockMatch({ tx, id: matchId, strength: 'key share' });
           if (!match) throw notFound('match');
           const now = new Date();
@@ -240,6 +254,7 @@ export function createMatchesService({ db, leagues, checkAllowlist }: { db: Db; 
             }
             if (existing) {
               const follow = await updateFollow({ db: tx, id: existing.id, values: { following: true, unfollowedAt: null } });
+              started = true;
               return { follow, refunded: false, followsRemainingToday: await remainingToday(tx, user, now) };
             }
             const quota = user.matchDailyFollowCount;
@@ -250,6 +265,7 @@ export function createMatchesService({ db, leagues, checkAllowlist }: { db: Db; 
               values: { userId: user.id, matchId, following: true, countsTowardQuota: counts, quotaDay: counts ? day : null, followedAt: now },
             });
             if (!follow) continue;
+            started = true;
             if (!counts) return { follow, refunded: false, followsRemainingToday: await remainingToday(tx, user, now) };
             const used = await takeQuotaSlot({ db: tx, userId: user.id, day, quota });
             if (used === undefined) {
@@ -268,6 +284,8 @@ export function createMatchesService({ db, leagues, checkAllowlist }: { db: Db; 
         if (isForeignKeyViolation(err)) throw notFound('match');
         throw err;
       }
+      if (started) await onFollowChanged?.({ userId: user.id, matchId, following: true });
+      return result;
     },
 
     /**
@@ -277,7 +295,7 @@ export function createMatchesService({ db, leagues, checkAllowlist }: { db: Db; 
      * 404 when the match is unknown or the caller does not follow it.
      */
     async unfollow(matchId: string, user: UserRow): Promise<FollowResult> {
-      return db.transaction(async (tx) => {
+      const result = await db.transaction(async (tx): Promise<FollowResult> => {
         const match = await lockMatch({ tx, id: matchId, strength: 'key share' });
         if (!match) throw notFound('match');
         const existing = await lockFollow({ tx, userId: user.id, matchId });
@@ -295,6 +313,8 @@ export function createMatchesService({ db, leagues, checkAllowlist }: { db: Db; 
         const follow = await updateFollow({ db: tx, id: existing.id, values: { following: false, unfollowedAt: now } });
         return { follow, refunded: false, followsRemainingToday: await remainingToday(tx, user, now) };
       });
+      await onFollowChanged?.({ userId: user.id, matchId, following: false });
+      return result;
     },
   };
 }

@@ -1,0 +1,91 @@
+/**
+ * Sign-in and sign-out of the operator UI. The login form is protected
+ * against cross-site request forgery by a double-submit token (a random
+ * cookie that the form must echo); signed-in forms and the API-key exchange
+ * carry the session's own CSRF token. Cookies are HttpOnly and SameSite=Strict,
+ * and Secure when the request came over TLS.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { parse as parseCookies } from 'cookie';
+import express, { type Request, type Response, type Router } from 'express';
+import { AppError } from '../errors.js';
+import { ADMIN_SESSION_COOKIE, ADMIN_SESSION_TTL_MS } from '../modules/admin-sessions/admin-sessions.service.js';
+import type { Services } from '../services.js';
+import { escapeHtml, page } from './html.js';
+
+const LOGIN_CSRF_COOKIE = 'qp_admin_login_csrf';
+
+export const sameToken = (a: string | undefined, b: string | undefined) =>
+  Boolean(a && b && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b)));
+
+const cookieOptions = (req: Request, maxAge: number) => ({ httpOnly: true, sameSite: 'strict' as const, secure: req.secure, path: '/admin', maxAge });
+
+function loginPage(res: Response, { csrf, error, login = '' }: { csrf: string; error?: string; login?: string }, status = 200) {
+  res
+    .status(status)
+    .type('html')
+    .send(
+      page({
+        title: 'Sign in',
+        body: `<main class="login">
+  <h1>Question-Play operators</h1>
+  <form method="post" action="/admin/login" class="card">
+    ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
+    <input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
+    <label>Username or email <input name="login" autocomplete="username" required value="${escapeHtml(login)}"></label>
+    <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
+    <button type="submit">Sign in</button>
+  </form>
+</main>`,
+      }),
+    );
+}
+
+export function adminAuthRoutes(services: Services): Router {
+  const router = express.Router();
+  const form = express.urlencoded({ extended: false, limit: '16kb' });
+  router.use((req, _res, next) => {
+    (req as Request & { cookies: Record<string, string | undefined> }).cookies = parseCookies(req.headers.cookie ?? '');
+    next();
+  });
+
+  router.get('/login', async (req, res) => {
+    if (await services.adminSessions.find(req.cookies?.[ADMIN_SESSION_COOKIE])) return res.redirect(303, '/admin/');
+    const csrf = randomBytes(24).toString('base64url');
+    res.cookie(LOGIN_CSRF_COOKIE, csrf, cookieOptions(req, 3600_000));
+    loginPage(res, { csrf });
+  });
+
+  router.post('/login', form, async (req, res) => {
+    const csrf = randomBytes(24).toString('base64url');
+    res.cookie(LOGIN_CSRF_COOKIE, csrf, cookieOptions(req, 3600_000));
+    const body = (req.body ?? {}) as Record<string, string | undefined>;
+    if (!sameToken(body.csrf, req.cookies?.[LOGIN_CSRF_COOKIE])) {
+      return loginPage(res, { csrf, error: 'Your sign-in form expired. Please try again.', login: body.login ?? '' }, 403);
+    }
+    if (!body.login || !body.password) return loginPage(res, { csrf, error: 'Enter your username or email and your password.', login: body.login ?? '' }, 400);
+    try {
+      const { token } = await services.adminSessions.login({ login: body.login, password: body.password });
+      res.clearCookie(LOGIN_CSRF_COOKIE, { path: '/admin' });
+      res.cookie(ADMIN_SESSION_COOKIE, token, cookieOptions(req, ADMIN_SESSION_TTL_MS));
+      res.redirect(303, '/admin/');
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      loginPage(res, { csrf, error: err.message, login: body.login }, err.status);
+    }
+  });
+
+  router.post('/logout', form, async (req, res) => {
+    const found = await services.adminSessions.find(req.cookies?.[ADMIN_SESSION_COOKIE]);
+    const body = (req.body ?? {}) as Record<string, string | undefined>;
+    if (found && !sameToken(body.csrf, found.session.csrfToken)) {
+      res.status(403).type('text/plain').send('CSRF token missing or wrong');
+      return;
+    }
+    await services.adminSessions.logout(req.cookies?.[ADMIN_SESSION_COOKIE]);
+    res.clearCookie(ADMIN_SESSION_COOKIE, { path: '/admin' });
+    res.redirect(303, '/admin/login');
+  });
+
+  return router;
+}

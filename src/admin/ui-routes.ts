@@ -1,0 +1,81 @@
+/**
+ * Serves the operator UI: the page shell for every /admin path (for a
+ * signed-in admin; others go to the login form), the UI bundle built from
+ * src/admin/ui with esbuild when first asked for (so `npm start` needs no
+ * build step), and its stylesheet.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseCookies } from 'cookie';
+import express, { type Router } from 'express';
+import { ADMIN_SESSION_COOKIE } from '../modules/admin-sessions/admin-sessions.service.js';
+import type { Services } from '../services.js';
+import { escapeHtml, page } from './html.js';
+
+const uiDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ui');
+
+let bundle: Promise<string> | null = null;
+
+/** The UI bundle (built once per process). */
+export function uiBundle(): Promise<string> {
+  bundle ??= import('esbuild')
+    .then((esbuild) =>
+      esbuild.build({
+        entryPoints: [path.join(uiDir, 'main.tsx')],
+        bundle: true,
+        write: false,
+        format: 'esm',
+        platform: 'browser',
+        target: 'es2020',
+        jsx: 'automatic',
+        jsxImportSource: 'preact',
+        minify: true,
+        sourcemap: 'inline',
+        legalComments: 'none',
+        logLevel: 'silent',
+      }),
+    )
+    .then((result) => result.outputFiles[0]!.text)
+    .catch((err) => {
+      bundle = null;
+      throw err;
+    });
+  return bundle;
+}
+
+const RESERVED = new Set(['/login', '/logout', '/api-session']);
+
+export function adminUiRoutes(services: Services): Router {
+  const router = express.Router();
+  const css = fs.readFileSync(path.join(uiDir, 'admin.css'), 'utf8');
+
+  router.get('/assets/admin.css', (_req, res) => {
+    res.type('text/css').set('Cache-Control', 'no-cache').send(css);
+  });
+  router.get('/assets/app.js', async (_req, res, next) => {
+    try {
+      res.type('application/javascript').set('Cache-Control', 'no-cache').send(await uiBundle());
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.get(/.*/, async (req, res, next) => {
+    if (RESERVED.has(req.path) || req.path.startsWith('/assets/')) return next();
+    const found = await services.adminSessions.find(parseCookies(req.headers.cookie ?? '')[ADMIN_SESSION_COOKIE]);
+    if (!found || !found.user.isAdmin || !found.user.isActive) return res.redirect(303, '/admin/login');
+    const name = found.user.username ?? found.user.email;
+    res
+      .type('html')
+      .set('Cache-Control', 'no-store')
+      .send(
+        page({
+          title: 'Operators',
+          head: `<meta name="csrf-token" content="${escapeHtml(found.session.csrfToken)}"><script type="module" src="/admin/assets/app.js"></script>`,
+          body: `<div id="app" data-user="${escapeHtml(name)}"><p class="loading">Loading the operator UI...</p></div>`,
+        }),
+      );
+  });
+  return router;
+}

@@ -1,0 +1,135 @@
+/**
+ * The operator UI's client of the JSON API, typed from the contract
+ * (generated/api-types.ts): a contract change that breaks the UI fails to
+ * compile. The Bearer key comes from POST /admin/api-session with the session's
+ * CSRF token, and is renewed once when the API answers 401.
+ */
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { paths } from '../../../generated/api-types.js';
+
+let apiKey: string | null = null;
+
+const csrfToken = () => document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
+
+/** Exchanges the admin session for a Bearer key (401: the session ended, back to the login page). */
+export async function obtainKey(): Promise<string> {
+  const res = await fetch('/admin/api-session', { method: 'POST', headers: { 'X-CSRF-Token': csrfToken() }, credentials: 'same-origin' });
+  if (res.status === 401 || res.status === 403) {
+    window.location.assign('/admin/login');
+    throw new Error('signed out');
+  }
+  if (!res.ok) throw new ApiError(res.status, await detailOf(res));
+  apiKey = ((await res.json()) as { api_key: string }).api_key;
+  return apiKey;
+}
+
+const auth: Middleware = {
+  async onRequest({ request }) {
+    request.headers.set('Authorization', `Bearer ${apiKey ?? (await obtainKey())}`);
+    return request;
+  },
+};
+
+export const api = createClient<paths>({ baseUrl: window.location.origin });
+api.use(auth);
+
+/** An API failure, with the API's own wording. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly body?: unknown,
+  ) {
+    super(detail);
+  }
+}
+
+type ValidationItem = { loc: (string | number)[]; msg: string };
+
+/** The contract's error body as one readable text: the detail, or each 422 item as `loc: msg`. */
+export function formatDetail(body: unknown, status: number): string {
+  const detail = (body as { detail?: unknown } | null)?.detail;
+  if (typeof detail === 'string') return detail;
+  if (Array.isArray(detail)) return (detail as ValidationItem[]).map((d) => `${d.loc.join('.')}: ${d.msg}`).join('\n');
+  return `request failed (${status})`;
+}
+
+async function detailOf(res: Response): Promise<string> {
+  try {
+    return formatDetail(await res.json(), res.status);
+  } catch {
+    return `request failed (${res.status})`;
+  }
+}
+
+/**
+ * Unwraps an openapi-fetch result: the data, or an ApiError with the API's
+ * detail. A 401 renews the key once and retries.
+ */
+export async function unwrap<T>(call: () => Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let result = await call();
+  if (result.response.status === 401) {
+    await obtainKey();
+    result = await call();
+  }
+  if (result.response.ok) return result.data as T;
+  throw new ApiError(result.response.status, formatDetail(result.error, result.response.status), result.error);
+}
+
+/** Raw authorized fetch for what openapi-fetch does not cover well (CSV downloads, uploads with progress). */
+export async function authorizedFetch(input: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  headers.set('Authorization', `Bearer ${apiKey ?? (await obtainKey())}`);
+  let res = await fetch(input, { ...init, headers });
+  if (res.status === 401) {
+    headers.set('Authorization', `Bearer ${await obtainKey()}`);
+    res = await fetch(input, { ...init, headers });
+  }
+  return res;
+}
+
+/**
+ * Uploads a multipart form with progress (XMLHttpRequest reports upload progress; fetch does not).
+ * `method` is POST unless given (PATCH for partial multipart updates).
+ */
+export function uploadWithProgress(url: string, form: FormData, onProgress: (fraction: number) => void, method: 'POST' | 'PATCH' | 'PUT' = 'POST'): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const send = async (retry: boolean) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open(method, url);
+      xhr.setRequestHeader('Authorization', `Bearer ${apiKey ?? (await obtainKey())}`);
+      xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+      xhr.onerror = () => reject(new Error('network error while uploading'));
+      xhr.onload = async () => {
+        if (xhr.status === 401 && retry) {
+          await obtainKey();
+          return send(false);
+        }
+        let body: unknown = null;
+        try {
+          body = JSON.parse(xhr.responseText);
+        } catch {
+          body = xhr.responseText;
+        }
+        resolve({ status: xhr.status, body });
+      };
+      xhr.send(form);
+    };
+    void send(true);
+  });
+}
+
+/** Saves a downloaded body as a file in the browser. */
+export async function download(url: string, fallbackName: string): Promise<void> {
+  const res = await authorizedFetch(url);
+  if (!res.ok) throw new ApiError(res.status, await detailOf(res));
+  const name = /filename="?([^";]+)"?/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+  const blob = await res.blob();
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}

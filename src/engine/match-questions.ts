@@ -1,0 +1,177 @@
+/**
+ * Match (pre-game) questions: issued by every active, included Match question
+ * definition of the league `issue_lead_seconds` before kick-off (at once when
+ * that time has passed), answerable until kick-off, locked at kick-off, and
+ * resolved from the final result once the match is closed (voided when it is
+ * cancelled). A worker task runs these three steps; each is idempotent and
+ * safe in several processes at once (unique issuance per match and
+ * definition; settling only moves rows still open or locked).
+ */
+import { and, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import type { Logger } from '../logger.js';
+import type { BrandRow } from '../modules/brands/brands.table.js';
+import { brands } from '../modules/brands/brands.table.js';
+import { questionIssuances, type BrandSnapshot } from '../modules/issuances/issuances.table.js';
+import { leagues } from '../modules/leagues/leagues.table.js';
+import { matchQuestionDefinitions } from '../modules/match-definitions/match-definitions.table.js';
+import { matches } from '../modules/matches/matches.table.js';
+import { evaluateExpression } from './expressions.js';
+import type { EngineHooks } from './listener-runner.js';
+import { isDefinitionError, renderQuestion } from './question-render.js';
+import { matchQuestionSettings } from './settings.js';
+import type { EngineStore } from './store.js';
+import type { WorkerTask } from './worker.js';
+
+const BATCH = 500;
+
+export function createMatchQuestions({
+  db,
+  store,
+  hooks,
+  logger,
+  brandSnapshot,
+  now = () => new Date(),
+}: {
+  db: Db;
+  store: EngineStore;
+  hooks: EngineHooks;
+  logger: Logger;
+  brandSnapshot: (brand: BrandRow) => BrandSnapshot;
+  now?: () => Date;
+}) {
+  /** Issues the Match questions that are due on matches not started yet. */
+  async function issueDue(): Promise<number> {
+    const t = now();
+    const due = await db
+      .select({ match: matches, league: leagues, definition: matchQuestionDefinitions, sponsor: brands })
+      .from(matches)
+      .innerJoin(leagues, eq(leagues.id, matches.leagueId))
+      .innerJoin(matchQuestionDefinitions, and(eq(matchQuestionDefinitions.leagueId, matches.leagueId), eq(matchQuestionDefinitions.isActive, true)))
+      .leftJoin(brands, eq(brands.id, matches.sponsorBrandId))
+      .where(
+        and(
+          eq(matches.status, 'scheduled'),
+          gt(matches.scheduled, t),
+          // Raw fragment: ISO text (postgres.js does not serialize a Date bound in raw SQL).
+          sql`${matches.scheduled} - (${matchQuestionDefinitions.issueLeadSeconds} * interval '1 second') <= ${t.toISOString()}::timestamptz`,
+          sql`not exists (select 1 from ${questionIssuances} qi where qi.match_id = ${matches.id} and qi.match_question_definition_id = ${matchQuestionDefinitions.id})`,
+        ),
+      )
+      .limit(BATCH);
+    let issued = 0;
+    for (const { match, league, definition, sponsor } of due) {
+      const settings = matchQuestionSettings(league, definition, match);
+      if (!settings.included.value) continue;
+      const context = {
+        match: { id: match.id, league: league.slug, home_team: match.homeTeam, away_team: match.awayTeam, scheduled: match.scheduled.toISOString(), venue: match.venue, status: match.status, period: null, clock_seconds: null, score: { home: 0, away: 0 } },
+      };
+      let rendered: Awaited<ReturnType<typeof renderQuestion>>;
+      try {
+        rendered = await renderQuestion({ question_text_template: definition.questionTextTemplate, choices: definition.choices }, context);
+      } catch (err) {
+        if (!isDefinitionError(err)) throw err;
+        logger.warn({ match: match.id, definition: definition.id, err: (err as Error).message }, 'Match question not issued: it does not render');
+        continue;
+      }
+      const [row] = await db
+        .insert(questionIssuances)
+        .values({
+          matchId: match.id,
+          kind: 'match',
+          matchQuestionDefinitionId: definition.id,
+          definitionName: definition.name,
+          status: 'open',
+          questionText: rendered.question_text,
+          choices: rendered.choices,
+          choiceTemplates: definition.choices,
+          resolution: definition.resolution,
+          issuedAt: t,
+          closesAt: match.scheduled,
+          points: settings.points.value,
+          matchSponsorBrand: sponsor ? brandSnapshot(sponsor) : null,
+          decisionTrace: [
+            { step: 'definition_allowed', passed: true, detail: `included (${settings.included.source})` },
+            { step: 'render', passed: true, detail: 'rendered' },
+          ],
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (!row) continue;
+      issued += 1;
+      await hooks.onIssued?.(row);
+    }
+    return issued;
+  }
+
+  /** Kick-off: open Match questions lock (answers then get 410) until the result resolves them. */
+  async function lockStarted(): Promise<number> {
+    const rows = await db
+      .update(questionIssuances)
+      .set({ status: 'locked', updatedAt: sql`now()` })
+      .where(and(eq(questionIssuances.kind, 'match'), eq(questionIssuances.status, 'open'), lte(questionIssuances.closesAt, now())))
+      .returning();
+    for (const row of rows) await hooks.onSettled?.(row);
+    return rows.length;
+  }
+
+  /** Closed matches resolve their Match questions from the result; cancelled ones void them. */
+  async function resolveFinished(): Promise<number> {
+    const pending = await db
+      .select({ issuance: questionIssuances, match: matches, league: leagues.slug })
+      .from(questionIssuances)
+      .innerJoin(matches, eq(matches.id, questionIssuances.matchId))
+      .innerJoin(leagues, eq(leagues.id, matches.leagueId))
+      .where(
+        and(
+          eq(questionIssuances.kind, 'match'),
+          inArray(questionIssuances.status, ['open', 'locked']),
+          sql`((${matches.status} = 'closed' and ${isNotNull(matches.result)}) or ${matches.status} = 'cancelled')`,
+        ),
+      )
+      .limit(BATCH);
+    let settled = 0;
+    for (const { issuance, match, league } of pending) {
+      let correct: string | null = null;
+      if (match.status === 'closed') {
+        try {
+          const value = await evaluateExpression('resolution.correct_choice', String((issuance.resolution as { correct_choice?: string }).correct_choice ?? 'null'), {
+            result: match.result,
+            match: { id: match.id, league, home_team: match.homeTeam, away_team: match.awayTeam, scheduled: match.scheduled.toISOString(), status: match.status },
+          });
+          correct = typeof value === 'string' && issuance.choices.some((c) => c.identifier === value) ? value : null;
+        } catch (err) {
+          logger.warn({ issuance: issuance.id, err: (err as Error).message }, 'Match question resolution failed; voiding it');
+        }
+      }
+      const row = await store.settleIssuance({
+        id: issuance.id,
+        status: correct ? 'resolved' : 'voided',
+        correct,
+        resolvedSeq: null,
+        resolutionEventId: null,
+        ...(hooks.onSettleTx ? { inTransaction: hooks.onSettleTx } : {}),
+      });
+      if (!row) continue;
+      settled += 1;
+      await hooks.onSettled?.(row);
+    }
+    return settled;
+  }
+
+  return {
+    issueDue,
+    lockStarted,
+    resolveFinished,
+    /** One round of the three steps. */
+    async tick(): Promise<{ issued: number; locked: number; settled: number }> {
+      const locked = await lockStarted();
+      const issued = await issueDue();
+      const settled = await resolveFinished();
+      return { issued, locked, settled };
+    },
+    task(everyMs = 5000): WorkerTask {
+      return { name: 'match-questions', everyMs, run: async () => void (await this.tick()) };
+    },
+  };
+}

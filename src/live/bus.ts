@@ -1,0 +1,260 @@
+/**
+ * The cross-process bus of live delivery: PostgreSQL LISTEN/NOTIFY on one
+ * channel, carrying ids and tiny fields only (an event is ~120 bytes, far
+ * under NOTIFY's 8,000-byte limit); every process looks up what it needs to
+ * send. The process where something happens NOTIFYs after its transaction
+ * committed (the engine's subscribers, the follow endpoints), never from the
+ * answer path; every process that serves the stream LISTENs, the publishing
+ * one included, so one code path delivers local and remote events alike.
+ *
+ * PostgreSQL: NOTIFY goes through the pool; LISTEN holds one dedicated
+ * connection (postgres.js `listen`, which re-listens when its connection
+ * drops). A probe NOTIFY every `probeMs` checks that the LISTEN connection
+ * still hears the channel; when it does not, the connection is replaced.
+ * Whenever the bus listens again after a gap, subscribers get `onResync`:
+ * events of the gap may be lost, and clients are told to catch up.
+ *
+ * PGlite: one connection, and it delivers its own notifications.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Database } from '../db/client.js';
+import type { Logger } from '../logger.js';
+
+export const LIVE_CHANNEL = 'qp_live';
+/** PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more. */
+export const MAX_NOTIFY_BYTES = 7999;
+
+export type SettledStatus = 'resolved' | 'voided' | 'revoked';
+
+/**
+ * What travels on the channel. Keys are one letter to keep payloads tiny:
+ * k kind, i issuance id, m match id, u user id, f following, s status, p probe id.
+ */
+export type BusEvent =
+  | { k: 'issued'; i: string; m: string }
+  | { k: 'settled'; i: string; m: string; s: SettledStatus }
+  | { k: 'locked'; i: string; m: string }
+  | { k: 'match'; m: string; s: string }
+  | { k: 'follow'; m: string; u: string; f: boolean };
+
+type WireEvent = BusEvent | { k: 'probe'; p: string };
+
+export interface BusSubscriber {
+  onEvent(event: BusEvent): void;
+  /** The bus listens again after a gap: events may have been missed. */
+  onResync?(): void;
+}
+
+export interface LiveBus {
+  readonly channel: string;
+  /** NOTIFY one event; never throws (a failure is logged: the change it reports is committed already). */
+  publish(event: BusEvent): Promise<void>;
+  /** Receives every event on the channel (after start). Returns an unsubscribe function. */
+  subscribe(subscriber: BusSubscriber): () => void;
+  /** Starts listening (idempotent). Publishing works without it. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+  readonly listening: boolean;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SETTLED = new Set<string>(['resolved', 'voided', 'revoked']);
+const isId = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);
+
+/** Parses a payload from the channel; anything else on it (another tool, a newer format) is ignored. */
+export function decodeEvent(payload: string): WireEvent | undefined {
+  let v: Record<string, unknown>;
+  try {
+    v = JSON.parse(payload) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  if (!v || typeof v !== 'object') return undefined;
+  switch (v.k) {
+    case 'issued':
+    case 'locked':
+      return isId(v.i) && isId(v.m) ? { k: v.k, i: v.i, m: v.m } : undefined;
+    case 'settled':
+      return isId(v.i) && isId(v.m) && typeof v.s === 'string' && SETTLED.has(v.s) ? { k: 'settled', i: v.i, m: v.m, s: v.s as SettledStatus } : undefined;
+    case 'match':
+      return isId(v.m) && typeof v.s === 'string' && v.s.length <= 32 ? { k: 'match', m: v.m, s: v.s } : undefined;
+    case 'follow':
+      return isId(v.m) && isId(v.u) && typeof v.f === 'boolean' ? { k: 'follow', m: v.m, u: v.u, f: v.f } : undefined;
+    case 'probe':
+      return typeof v.p === 'string' ? { k: 'probe', p: v.p } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+export interface LiveBusOptions {
+  database: Database;
+  logger: Logger;
+  channel?: string;
+  /** PostgreSQL: how often the LISTEN connection is checked with a probe (ms). */
+  probeMs?: number;
+}
+
+type PgListenClient = {
+  listen(channel: string, fn: (payload: string) => void, onlisten?: () => void): Promise<{ unlisten(): Promise<void> }>;
+  end(opts?: { timeout?: number }): Promise<void>;
+};
+type PgliteListenClient = { listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>> };
+
+export function createLiveBus({ database, logger, channel = LIVE_CHANNEL, probeMs = 10_000 }: LiveBusOptions): LiveBus {
+  const subscribers = new Set<BusSubscriber>();
+  const instance = randomUUID();
+  let started: Promise<void> | null = null;
+  let closed = false;
+  let listening = false;
+  /** Times the bus started listening; after the first, a new listen means a gap. */
+  let listens = 0;
+  let stopListening: (() => Promise<void>) | null = null;
+  let probeTimer: NodeJS.Timeout | null = null;
+  let probeOutstanding = false;
+  let restarting = false;
+
+  const notify = async (payload: string) => {
+    await database.db.execute(sql`select pg_notify(${channel}, ${payload})`);
+  };
+
+  const deliver = (payload: string) => {
+    const event = decodeEvent(payload);
+    if (!event) {
+      logger.debug({ channel }, 'live bus: ignored a payload it does not understand');
+      return;
+    }
+    if (event.k === 'probe') {
+      if (event.p === instance) probeOutstanding = false;
+      return;
+    }
+    for (const s of subscribers) {
+      try {
+        s.onEvent(event);
+      } catch (err) {
+        logger.error({ err, event: event.k }, 'live bus subscriber failed');
+      }
+    }
+  };
+
+  const listened = () => {
+    listening = true;
+    listens += 1;
+    if (listens === 1) return;
+    logger.warn({ channel }, 'live bus listens again after a gap; clients are told to catch up');
+    for (const s of subscribers) {
+      try {
+        s.onResync?.();
+      } catch (err) {
+        logger.error({ err }, 'live bus resync failed');
+      }
+    }
+  };
+
+  async function listenPostgres(): Promise<void> {
+    const { default: postgres } = await import('postgres');
+    const client = postgres(database.url!, {
+      max: 1,
+      onnotice: () => {},
+      connection: { application_name: 'question-play-live' },
+    }) as unknown as PgListenClient;
+    try {
+      // postgres.js calls onlisten after every (re-)LISTEN of its dedicated connection.
+      await client.listen(channel, deliver, listened);
+    } catch (err) {
+      await client.end({ timeout: 0 }).catch(() => {});
+      throw err;
+    }
+    stopListening = () => client.end({ timeout: 1 });
+  }
+
+  /** Replaces the LISTEN connection when the probe did not come back (postgres.js gives up re-listening after a failed attempt). */
+  async function relisten(): Promise<void> {
+    if (restarting || closed) return;
+    restarting = true;
+    listening = false;
+    try {
+      logger.warn({ channel }, 'live bus: the LISTEN connection did not hear its probe; reconnecting');
+      const stop = stopListening;
+      stopListening = null;
+      await stop?.().catch(() => {});
+      await listenPostgres();
+      probeOutstanding = false;
+    } catch (err) {
+      logger.error({ err: (err as Error).message }, 'live bus: LISTEN failed; retrying at the next probe');
+    } finally {
+      restarting = false;
+    }
+  }
+
+  function startProbes() {
+    probeTimer = setInterval(() => {
+      if (closed) return;
+      if (probeOutstanding) {
+        void relisten();
+        return;
+      }
+      probeOutstanding = true;
+      // Through the driver, not drizzle: probes are not the application's statements (tests count those).
+      const pool = database.client as (strings: TemplateStringsArray, ...values: unknown[]) => Promise<unknown>;
+      pool`select pg_notify(${channel}, ${JSON.stringify({ k: 'probe', p: instance })})`.catch((err) => logger.warn({ err: (err as Error).message }, 'live bus: probe NOTIFY failed'));
+    }, probeMs);
+    probeTimer.unref();
+  }
+
+  return {
+    channel,
+    get listening() {
+      return listening;
+    },
+
+    async publish(event) {
+      const payload = JSON.stringify(event);
+      if (Buffer.byteLength(payload) > MAX_NOTIFY_BYTES) {
+        logger.error({ event: event.k, bytes: Buffer.byteLength(payload) }, 'live bus: event too large for NOTIFY; dropped');
+        return;
+      }
+      try {
+        await notify(payload);
+      } catch (err) {
+        logger.error({ err: (err as Error).message, event: event.k }, 'live bus: NOTIFY failed; the event is lost for live delivery');
+      }
+    },
+
+    subscribe(subscriber) {
+      subscribers.add(subscriber);
+      return () => {
+        subscribers.delete(subscriber);
+      };
+    },
+
+    start() {
+      if (closed) return Promise.reject(new Error('the live bus is closed'));
+      started ??= (async () => {
+        if (database.kind === 'postgres') {
+          if (!database.url) throw new Error('the live bus needs the PostgreSQL URL for its LISTEN connection');
+          await listenPostgres();
+          startProbes();
+        } else {
+          const unlisten = await (database.client as PgliteListenClient).listen(channel, deliver);
+          stopListening = unlisten;
+          listened();
+        }
+      })();
+      return started;
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      listening = false;
+      if (probeTimer) clearInterval(probeTimer);
+      await started?.catch(() => {});
+      const stop = stopListening;
+      stopListening = null;
+      await stop?.().catch((err) => logger.warn({ err: (err as Error).message }, 'live bus: closing the LISTEN connection failed'));
+      subscribers.clear();
+    },
+  };
+}

@@ -1,0 +1,391 @@
+/**
+ * The sockets of one process and what they receive. Sockets are indexed by
+ * match (the matches their user follows) and by user. An event from the bus
+ * costs this process at most one statement, whatever the number of sockets
+ * it reaches: an issuance is looked up once and serialized once; a
+ * resolution loads the answers of every receiver in one statement. Events of
+ * one match are handled in order (an issuance before its resolution).
+ *
+ * A socket never holds more than `maxBufferedBytes` of unsent data: past it,
+ * it is closed (4008) and the client catches up after reconnecting. Until its
+ * first snapshot is out, a socket's messages wait in a short queue (bounded
+ * too), so nothing overtakes `hello` and `open_questions`.
+ */
+import { WebSocket, type RawData } from 'ws';
+import type { Db } from '../db/client.js';
+import type { Logger } from '../logger.js';
+import { toOpenQuestion } from '../modules/answers/answers.mapper.js';
+import type { OpenRow } from '../modules/answers/answers.repository.js';
+import type { AnswersService } from '../modules/answers/answers.service.js';
+import type { UserRow } from '../modules/users/users.table.js';
+import type { BusEvent, BusSubscriber } from './bus.js';
+import { followedMatchIds, issuanceForDelivery, settledForDelivery } from './live.repository.js';
+import { CLOSE, CLOSED_STATUSES, RESYNC_DETAIL, STREAM_PROTOCOL, type ResolutionMessage, type ServerMessage } from './messages.js';
+
+export interface HubOptions {
+  /** A ws ping goes to every socket this often; one that has not answered the previous ping by then is terminated. */
+  heartbeatMs: number;
+  /** Most unsent bytes a socket may hold; past it the socket is closed with 4008. */
+  maxBufferedBytes: number;
+  /** Most messages waiting for a socket's first snapshot; past it the socket is closed with 4008. */
+  maxPendingMessages: number;
+  /** A closing socket that has not finished its closing handshake by then is destroyed (its buffers freed). */
+  closeTimeoutMs: number;
+}
+
+export const DEFAULT_HUB_OPTIONS: HubOptions = {
+  heartbeatMs: 30_000,
+  maxBufferedBytes: 1024 * 1024,
+  maxPendingMessages: 256,
+  closeTimeoutMs: 5_000,
+};
+
+type Outgoing = Buffer | (() => string);
+
+class Connection {
+  readonly matches = new Set<string>();
+  /** Follow changes seen while the follows were loading, applied over what was loaded. */
+  readonly followChanges = new Map<string, boolean>();
+  readonly pending: Outgoing[] = [];
+  loading = true;
+  ready = false;
+  alive = true;
+  closing = false;
+
+  constructor(
+    readonly ws: WebSocket,
+    readonly user: UserRow,
+  ) {}
+}
+
+export interface HubStats {
+  sockets: number;
+  users: number;
+  matches: number;
+}
+
+export interface Hub extends BusSubscriber {
+  /** Takes an authenticated socket: indexes it, sends hello and its open questions, then live events. */
+  add(ws: WebSocket, user: UserRow): Promise<void>;
+  stats(): HubStats;
+  /** Closes every socket (1001) and stops the heartbeat. */
+  close(): Promise<void>;
+}
+
+const encode = (message: ServerMessage): Buffer => Buffer.from(JSON.stringify(message));
+const PONG = encode({ type: 'pong' });
+
+export function createHub({ db, answers, logger, options }: { db: Db; answers: Pick<AnswersService, 'open'>; logger: Logger; options: HubOptions }): Hub {
+  const all = new Set<Connection>();
+  const byMatch = new Map<string, Set<Connection>>();
+  const byUser = new Map<string, Set<Connection>>();
+  const chains = new Map<string, Promise<void>>();
+  let closed = false;
+
+  // ------------------------------------------------------------ indexes
+
+  function indexMatch(conn: Connection, matchId: string) {
+    conn.matches.add(matchId);
+    let set = byMatch.get(matchId);
+    if (!set) byMatch.set(matchId, (set = new Set()));
+    set.add(conn);
+  }
+
+  function unindexMatch(conn: Connection, matchId: string) {
+    conn.matches.delete(matchId);
+    const set = byMatch.get(matchId);
+    if (!set) return;
+    set.delete(conn);
+    if (!set.size) byMatch.delete(matchId);
+  }
+
+  function drop(conn: Connection) {
+    if (!all.delete(conn)) return;
+    for (const m of [...conn.matches]) unindexMatch(conn, m);
+    const set = byUser.get(conn.user.id);
+    set?.delete(conn);
+    if (set && !set.size) byUser.delete(conn.user.id);
+    conn.pending.length = 0;
+  }
+
+  /** Live receivers of a match right now (a copy: sending may close some). */
+  const receivers = (matchId: string): Connection[] => [...(byMatch.get(matchId) ?? [])].filter((c) => !c.closing);
+
+  // ------------------------------------------------------------ sending
+
+  /** Closes a socket, and destroys it if its closing handshake does not finish in time (a stuck client frees its buffers). */
+  function cut(conn: Connection, code: number, reason: string) {
+    if (conn.closing) return;
+    conn.closing = true;
+    drop(conn);
+    const timer = setTimeout(() => conn.ws.terminate(), options.closeTimeoutMs);
+    timer.unref();
+    conn.ws.once('close', () => clearTimeout(timer));
+    try {
+      conn.ws.close(code, reason);
+    } catch {
+      conn.ws.terminate();
+    }
+  }
+
+  function write(conn: Connection, data: Buffer | string) {
+    if (conn.closing || conn.ws.readyState !== WebSocket.OPEN) return;
+    conn.ws.send(data, { binary: false });
+    if (conn.ws.bufferedAmount > options.maxBufferedBytes) cut(conn, CLOSE.tooSlow.code, CLOSE.tooSlow.reason);
+  }
+
+  /** Sends now, or queues until the socket's first snapshot is out. A function is called at send time (for seconds_remaining). */
+  function deliver(conn: Connection, data: Outgoing) {
+    if (conn.closing) return;
+    if (!conn.ready) {
+      if (conn.pending.length >= options.maxPendingMessages) cut(conn, CLOSE.tooSlow.code, CLOSE.tooSlow.reason);
+      else conn.pending.push(data);
+      return;
+    }
+    write(conn, typeof data === 'function' ? data() : data);
+  }
+
+  // ------------------------------------------------------------ connect
+
+  async function add(ws: WebSocket, user: UserRow): Promise<void> {
+    const conn = new Connection(ws, user);
+    if (closed) {
+      ws.close(CLOSE.shutdown.code, CLOSE.shutdown.reason);
+      return;
+    }
+    all.add(conn);
+    let mine = byUser.get(user.id);
+    if (!mine) byUser.set(user.id, (mine = new Set()));
+    mine.add(conn);
+    ws.on('pong', () => {
+      conn.alive = true;
+    });
+    ws.on('message', (data, isBinary) => onClientMessage(conn, data, isBinary));
+    ws.on('close', () => {
+      conn.closing = true;
+      drop(conn);
+    });
+    // 'close' follows every 'error' (a bad frame, a reset); nothing else to do.
+    ws.on('error', () => {});
+
+    try {
+      // Indexed before the snapshot is read: an event committed after this point is
+      // queued for the socket, one committed before it is in the snapshot.
+      const followed = await followedMatchIds({ db, userId: user.id });
+      if (conn.closing) return;
+      for (const m of followed) if (conn.followChanges.get(m) !== false) indexMatch(conn, m);
+      for (const [m, following] of conn.followChanges) if (following) indexMatch(conn, m);
+      conn.followChanges.clear();
+      conn.loading = false;
+      write(
+        conn,
+        encode({
+          type: 'hello',
+          protocol: STREAM_PROTOCOL,
+          user_id: user.id,
+          server_time: new Date().toISOString(),
+          heartbeat_seconds: Math.max(1, Math.round(options.heartbeatMs / 1000)),
+          followed_match_ids: [...conn.matches],
+        }),
+      );
+      const rows = await answers.open(user);
+      if (conn.closing) return;
+      const now = new Date();
+      write(conn, encode({ type: 'open_questions', match_id: null, questions: rows.map((r) => toOpenQuestion(r, now)) }));
+      conn.ready = true;
+      for (const data of conn.pending.splice(0)) write(conn, typeof data === 'function' ? data() : data);
+    } catch (err) {
+      logger.error({ err, user_id: user.id }, 'live stream: could not set a socket up');
+      cut(conn, CLOSE.internal.code, CLOSE.internal.reason);
+    }
+  }
+
+  function onClientMessage(conn: Connection, data: RawData, isBinary: boolean) {
+    conn.alive = true;
+    if (isBinary) {
+      cut(conn, CLOSE.unsupported.code, CLOSE.unsupported.reason);
+      return;
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(data.toString());
+    } catch {
+      message = undefined;
+    }
+    if (message && typeof message === 'object' && (message as { type?: unknown }).type === 'ping') {
+      deliver(conn, PONG);
+      return;
+    }
+    deliver(conn, encode({ type: 'error', detail: 'unknown message: the client sends only {"type":"ping"} (answered with {"type":"pong"})' }));
+  }
+
+  // ------------------------------------------------------------ events
+
+  /** Runs the handlers of one match one after another, in the order the bus delivered them. */
+  function serial(key: string, fn: () => Promise<void>) {
+    const next = (chains.get(key) ?? Promise.resolve()).then(fn).catch((err) => logger.error({ err, match_id: key }, 'live stream: delivering an event failed'));
+    chains.set(key, next);
+    void next.then(() => {
+      if (chains.get(key) === next) chains.delete(key);
+    });
+  }
+
+  /** Debug log of one delivery: how long the lookup and the sends took. */
+  function delivered(event: string, id: string, sockets: number, started: number, looked: number) {
+    if (logger.isLevelEnabled('debug')) {
+      logger.debug({ event, question_issuance_id: id, sockets, lookup_ms: +(looked - started).toFixed(1), send_ms: +(performance.now() - looked).toFixed(1) }, 'live: delivered');
+    }
+  }
+
+  async function issued(e: Extract<BusEvent, { k: 'issued' }>) {
+    if (!byMatch.has(e.m)) return;
+    const started = performance.now();
+    const row = await issuanceForDelivery({ db, id: e.i });
+    if (!row || row.issuance.status !== 'open' || row.issuance.closesAt.getTime() <= Date.now()) return;
+    const looked = performance.now();
+    const build = () => JSON.stringify({ type: 'question', question: toOpenQuestion(row as OpenRow, new Date()) } satisfies ServerMessage);
+    const now = Buffer.from(build());
+    const targets = receivers(e.m);
+    for (const conn of targets) deliver(conn, conn.ready ? now : build);
+    delivered('question', e.i, targets.length, started, looked);
+  }
+
+  async function settled(e: Extract<BusEvent, { k: 'settled' }>) {
+    const targets = receivers(e.m);
+    if (!targets.length) return;
+    const started = performance.now();
+    const found = await settledForDelivery({ db, id: e.i, userIds: [...new Set(targets.map((c) => c.user.id))] });
+    if (!found) return;
+    const looked = performance.now();
+    const { issuance, answers: byUserAnswer } = found;
+    if (issuance.status !== 'resolved' && issuance.status !== 'voided' && issuance.status !== 'revoked') return;
+    const base: Omit<ResolutionMessage, 'answer'> = {
+      type: 'resolution',
+      question_issuance_id: issuance.id,
+      match_id: issuance.matchId,
+      kind: issuance.kind as ResolutionMessage['kind'],
+      status: issuance.status,
+      correct_answer_identifier: issuance.status === 'resolved' ? issuance.correctAnswerIdentifier : null,
+      points_possible: issuance.points,
+      resolved_at: issuance.resolvedAt ? issuance.resolvedAt.toISOString() : null,
+    };
+    const unanswered = encode({ ...base, answer: null });
+    const perUser = new Map<string, Buffer>();
+    const now = receivers(e.m);
+    for (const conn of now) {
+      const a = byUserAnswer.get(conn.user.id);
+      if (!a) {
+        deliver(conn, unanswered);
+        continue;
+      }
+      let data = perUser.get(conn.user.id);
+      if (!data) {
+        const outcome = a.outcome === 'correct' || a.outcome === 'incorrect' ? a.outcome : 'void';
+        data = encode({ ...base, answer: { selected_answer_identifier: a.selected, outcome, points_awarded: a.points } });
+        perUser.set(conn.user.id, data);
+      }
+      deliver(conn, data);
+    }
+    delivered('resolution', e.i, now.length, started, looked);
+  }
+
+  async function follow(e: Extract<BusEvent, { k: 'follow' }>) {
+    const conns = [...(byUser.get(e.u) ?? [])].filter((c) => !c.closing);
+    if (!conns.length) return;
+    if (!e.f) {
+      const data = encode({ type: 'unfollowed', match_id: e.m });
+      for (const conn of conns) {
+        if (conn.loading) conn.followChanges.set(e.m, false);
+        else if (conn.matches.has(e.m)) {
+          unindexMatch(conn, e.m);
+          deliver(conn, data);
+        }
+      }
+      return;
+    }
+    const started: Connection[] = [];
+    for (const conn of conns) {
+      // A socket still loading its follows reads this one in its snapshot.
+      if (conn.loading) conn.followChanges.set(e.m, true);
+      else if (!conn.matches.has(e.m)) {
+        indexMatch(conn, e.m);
+        started.push(conn);
+      }
+    }
+    if (!started.length) return;
+    // All of them are the same user's sockets: one statement.
+    const rows = await answers.open(started[0]!.user, [e.m]);
+    const build = () => {
+      const now = new Date();
+      return JSON.stringify({ type: 'open_questions', match_id: e.m, questions: rows.map((r) => toOpenQuestion(r, now)) } satisfies ServerMessage);
+    };
+    const data = Buffer.from(build());
+    for (const conn of started) if (conn.matches.has(e.m)) deliver(conn, conn.ready ? data : build);
+  }
+
+  function broadcast(matchId: string, message: ServerMessage) {
+    const targets = receivers(matchId);
+    if (!targets.length) return;
+    const data = encode(message);
+    for (const conn of targets) deliver(conn, data);
+  }
+
+  function onEvent(e: BusEvent) {
+    if (closed) return;
+    switch (e.k) {
+      case 'issued':
+        return serial(e.m, () => issued(e));
+      case 'settled':
+        return serial(e.m, () => settled(e));
+      case 'follow':
+        return serial(e.m, () => follow(e));
+      case 'locked':
+        return serial(e.m, async () => broadcast(e.m, { type: 'locked', question_issuance_id: e.i, match_id: e.m }));
+      case 'match':
+        if (!CLOSED_STATUSES.has(e.s)) return;
+        return serial(e.m, async () => broadcast(e.m, { type: 'match_closed', match_id: e.m, status: e.s as 'ended' | 'closed' | 'cancelled' }));
+    }
+  }
+
+  function onResync() {
+    const data = encode({ type: 'resync', detail: RESYNC_DETAIL });
+    for (const conn of [...all]) deliver(conn, data);
+  }
+
+  // ------------------------------------------------------------ heartbeat
+
+  const heartbeat = setInterval(() => {
+    for (const conn of [...all]) {
+      if (conn.closing) continue;
+      if (!conn.alive) {
+        conn.closing = true;
+        drop(conn);
+        conn.ws.terminate();
+        continue;
+      }
+      conn.alive = false;
+      if (conn.ws.readyState === WebSocket.OPEN) conn.ws.ping();
+      // A socket that receives nothing new can still sit on a full buffer.
+      if (conn.ws.bufferedAmount > options.maxBufferedBytes) cut(conn, CLOSE.tooSlow.code, CLOSE.tooSlow.reason);
+    }
+  }, options.heartbeatMs);
+  heartbeat.unref();
+
+  return {
+    add,
+    onEvent,
+    onResync,
+    stats: () => ({ sockets: all.size, users: byUser.size, matches: byMatch.size }),
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(heartbeat);
+      const sockets = [...all].map((c) => c.ws);
+      const done = Promise.all(sockets.map((ws) => (ws.readyState === WebSocket.CLOSED ? null : new Promise((resolve) => ws.once('close', resolve)))));
+      for (const conn of [...all]) cut(conn, CLOSE.shutdown.code, CLOSE.shutdown.reason);
+      // cut() destroys sockets that do not finish their closing handshake in closeTimeoutMs.
+      await done;
+      await Promise.allSettled([...chains.values()]);
+    },
+  };
+}

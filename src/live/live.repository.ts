@@ -1,0 +1,66 @@
+/** SQL of live delivery: one statement per event per process, whatever the number of receivers. */
+import { and, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.js';
+import type { OpenRow } from '../modules/answers/answers.repository.js';
+import { questionIssuances } from '../modules/issuances/issuances.table.js';
+import { leagues } from '../modules/leagues/leagues.table.js';
+import { matches, matchFollows } from '../modules/matches/matches.table.js';
+
+/** Ids of the matches the user follows. */
+export async function followedMatchIds({ db, userId }: { db: DbOrTx; userId: string }): Promise<string[]> {
+  const rows = await db
+    .select({ id: matchFollows.matchId })
+    .from(matchFollows)
+    .where(and(eq(matchFollows.userId, userId), eq(matchFollows.following, true)));
+  return rows.map((r) => r.id);
+}
+
+/** An issuance with its match and league, as an open question without a caller's answer (a new issuance has none). */
+export async function issuanceForDelivery({ db, id }: { db: DbOrTx; id: string }): Promise<OpenRow | undefined> {
+  const [row] = await db
+    .select({ issuance: questionIssuances, match: matches, league: leagues.slug })
+    .from(questionIssuances)
+    .innerJoin(matches, eq(matches.id, questionIssuances.matchId))
+    .innerJoin(leagues, eq(leagues.id, matches.leagueId))
+    .where(eq(questionIssuances.id, id));
+  return row ? { ...row, currentAnswer: null } : undefined;
+}
+
+export interface SettledForDelivery {
+  issuance: Pick<typeof questionIssuances.$inferSelect, 'id' | 'matchId' | 'kind' | 'status' | 'correctAnswerIdentifier' | 'points' | 'resolvedAt'>;
+  /** The answers of the given users (those who answered), by user id. */
+  answers: Map<string, { selected: string; outcome: string | null; points: number }>;
+}
+
+/**
+ * A settled issuance and the answers of the given users to it: one statement
+ * for all receivers, one row. The ids travel as one text parameter, whatever
+ * their number (a list of parameters would hit the protocol's 65,535
+ * limit); the planner folds it into a constant array and hashes it. The
+ * answers come back as one JSON array: 10,000 rows each repeating the
+ * issuance cost several times more to transfer and map.
+ */
+export async function settledForDelivery({ db, id, userIds }: { db: DbOrTx; id: string; userIds: string[] }): Promise<SettledForDelivery | undefined> {
+  const [row] = await db
+    .select({
+      id: questionIssuances.id,
+      matchId: questionIssuances.matchId,
+      kind: questionIssuances.kind,
+      status: questionIssuances.status,
+      correctAnswerIdentifier: questionIssuances.correctAnswerIdentifier,
+      points: questionIssuances.points,
+      resolvedAt: questionIssuances.resolvedAt,
+      // Written out with an alias: drizzle leaves columns unqualified in a one-table select, and "id" would mean the answer's.
+      answers: sql<string | [string, string, string | null, number][]>`(
+        select coalesce(json_agg(json_build_array(qa.user_id, qa.selected_answer_identifier, qa.outcome, qa.points_awarded)), '[]')
+        from question_answers qa
+        where qa.question_issuance_id = question_issuances.id and qa.user_id = any(string_to_array(${userIds.join(',')}, ',')::uuid[])
+      )`,
+    })
+    .from(questionIssuances)
+    .where(eq(questionIssuances.id, id));
+  if (!row) return undefined;
+  const { answers: raw, ...issuance } = row;
+  const list = typeof raw === 'string' ? (JSON.parse(raw) as [string, string, string | null, number][]) : raw;
+  return { issuance, answers: new Map(list.map(([userId, selected, outcome, points]) => [userId, { selected, outcome, points: Number(points) }])) };
+}

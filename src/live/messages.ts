@@ -1,0 +1,107 @@
+/**
+ * Messages of the live stream, as documented in openapi/asyncapi.yaml (the
+ * authority on their shapes; the stream tests validate every message they
+ * receive against it). Questions reuse the contract's OpenQuestion schema.
+ */
+import type { components } from '../../generated/api-types.js';
+
+type Schemas = components['schemas'];
+export type OpenQuestion = Schemas['OpenQuestion'];
+
+/** Version of the message set; a client can refuse a protocol it does not know. */
+export const STREAM_PROTOCOL = 1;
+
+export const CLOSE = {
+  /** Missing api_key, or a key that is unknown, revoked, or whose user is inactive. */
+  unauthorized: { code: 4401, missing: 'missing api_key', invalid: 'invalid API key' },
+  /** The socket's send buffer outgrew the limit: the client reads too slowly. */
+  tooSlow: { code: 4008, reason: 'too slow; reconnect and catch up with GET /api/question-answers/open' },
+  /** The server is shutting down; reconnect (another process answers). */
+  shutdown: { code: 1001, reason: 'server shutting down' },
+  /** Binary frames are not part of the protocol. */
+  unsupported: { code: 1003, reason: 'text frames with JSON only' },
+  /** The server could not set the stream up (the database failed); reconnect later. */
+  internal: { code: 1011, reason: 'internal error; reconnect later' },
+} as const;
+
+export interface HelloMessage {
+  type: 'hello';
+  protocol: number;
+  user_id: string;
+  server_time: string;
+  heartbeat_seconds: number;
+  followed_match_ids: string[];
+}
+
+export interface OpenQuestionsMessage {
+  type: 'open_questions';
+  /** null: every followed match (sent on connect); a match id: that newly followed match only. */
+  match_id: string | null;
+  questions: OpenQuestion[];
+}
+
+export interface QuestionMessage {
+  type: 'question';
+  question: OpenQuestion;
+}
+
+export interface ResolutionMessage {
+  type: 'resolution';
+  question_issuance_id: string;
+  match_id: string;
+  kind: 'in_game' | 'match';
+  status: 'resolved' | 'voided' | 'revoked';
+  correct_answer_identifier: string | null;
+  points_possible: number;
+  resolved_at: string | null;
+  /** The receiver's own answer, or null when they did not answer. */
+  answer: { selected_answer_identifier: string; outcome: 'correct' | 'incorrect' | 'void'; points_awarded: number } | null;
+}
+
+export interface LockedMessage {
+  type: 'locked';
+  question_issuance_id: string;
+  match_id: string;
+}
+
+export interface MatchClosedMessage {
+  type: 'match_closed';
+  match_id: string;
+  status: 'ended' | 'closed' | 'cancelled';
+}
+
+export interface UnfollowedMessage {
+  type: 'unfollowed';
+  match_id: string;
+}
+
+export interface ResyncMessage {
+  type: 'resync';
+  detail: string;
+}
+
+export interface PongMessage {
+  type: 'pong';
+}
+
+export interface ErrorMessage {
+  type: 'error';
+  detail: string;
+}
+
+export type ServerMessage =
+  | HelloMessage
+  | OpenQuestionsMessage
+  | QuestionMessage
+  | ResolutionMessage
+  | LockedMessage
+  | MatchClosedMessage
+  | UnfollowedMessage
+  | ResyncMessage
+  | PongMessage
+  | ErrorMessage;
+
+/** Match statuses after which a followed match is over for live play. */
+export const CLOSED_STATUSES = new Set(['ended', 'closed', 'cancelled']);
+
+export const RESYNC_DETAIL = 'the server may have missed events; catch up with GET /api/question-answers/open';

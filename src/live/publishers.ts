@@ -1,0 +1,35 @@
+/**
+ * What puts events on the live bus: the engine (issued, settled, locked,
+ * match status) through its subscriber list, and the follow endpoints. Both
+ * run after their transaction committed, so a process that receives the
+ * event reads the committed rows.
+ */
+import type { EngineSubscriber } from '../engine/subscribers.js';
+import type { LiveBus } from './bus.js';
+
+/** The engine subscriber of live delivery: ids only go on the bus. */
+export function liveEngineSubscriber(bus: LiveBus): EngineSubscriber {
+  return {
+    name: 'live',
+    onIssued: (row) => bus.publish({ k: 'issued', i: row.id, m: row.matchId }),
+    async onSettled(row) {
+      // Match questions lock at kick-off through the same hook; they settle later.
+      if (row.status === 'locked') return bus.publish({ k: 'locked', i: row.id, m: row.matchId });
+      if (row.status === 'resolved' || row.status === 'voided' || row.status === 'revoked') return bus.publish({ k: 'settled', i: row.id, m: row.matchId, s: row.status });
+    },
+    async onMatchChanged(matchId, values) {
+      // Scores, periods and the clock change all the time; only status changes go on the bus.
+      if (typeof values.status === 'string') await bus.publish({ k: 'match', m: matchId, s: values.status });
+    },
+  };
+}
+
+export interface FollowChange {
+  userId: string;
+  matchId: string;
+  following: boolean;
+}
+
+/** Reports a committed follow or unfollow, so the user's open sockets start or stop delivery. */
+export const publishFollowChange = (bus: LiveBus) => (change: FollowChange) =>
+  bus.publish({ k: 'follow', m: change.matchId, u: change.userId, f: change.following });

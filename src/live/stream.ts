@@ -1,0 +1,98 @@
+/**
+ * `WS /api/play/stream?api_key=<key>`: the live stream of open questions
+ * (messages and close codes: openapi/asyncapi.yaml). Attached to the HTTP
+ * server's 'upgrade' event for exactly that path; any other upgrade is
+ * answered 404 and its socket destroyed.
+ *
+ * The key is checked before the handshake completes, but a failure still
+ * completes it and closes with 4401: browsers cannot read the status of a
+ * refused handshake, and a close code is something a client can act on. The
+ * request URL carries the key, so it is never logged (only the path is).
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { Services } from '../services.js';
+import { createHub, DEFAULT_HUB_OPTIONS, type Hub, type HubOptions } from './hub.js';
+import { CLOSE } from './messages.js';
+
+export const STREAM_PATH = '/api/play/stream';
+/** Largest message a client may send (it sends pings only); larger ones close the socket with 1009. */
+export const MAX_CLIENT_MESSAGE_BYTES = 4096;
+
+export type LiveStreamOptions = Partial<HubOptions>;
+
+export interface LiveStream {
+  hub: Hub;
+  /** Stops taking sockets, closes the open ones with 1001, stops listening on the bus. */
+  close(): Promise<void>;
+}
+
+function refuse(socket: Duplex, status: 404 | 503, text: string) {
+  if (socket.destroyed) return;
+  socket.once('finish', () => socket.destroy());
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+}
+
+/** Starts listening on the live bus and serves the stream on the server's upgrades. */
+export async function attachLiveStream({ server, services, options = {} }: { server: Server; services: Services; options?: LiveStreamOptions }): Promise<LiveStream> {
+  const { logger, liveBus: bus } = services;
+  const hub = createHub({ db: services.database.db, answers: services.answers, logger, options: { ...DEFAULT_HUB_OPTIONS, ...options } });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES, perMessageDeflate: false, clientTracking: false });
+  const unsubscribe = bus.subscribe(hub);
+  await bus.start();
+  let closing = false;
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // A reset before the handshake completes must not become an uncaught error.
+    socket.on('error', () => {});
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://stream.invalid');
+    } catch {
+      refuse(socket, 404, 'Not Found');
+      return;
+    }
+    if (url.pathname !== STREAM_PATH) {
+      refuse(socket, 404, 'Not Found');
+      return;
+    }
+    if (closing) {
+      refuse(socket, 503, 'Service Unavailable');
+      return;
+    }
+    const key = url.searchParams.get('api_key');
+    void (async () => {
+      let user: Awaited<ReturnType<Services['auth']['authenticate']>> | undefined;
+      let failed = false;
+      if (key) {
+        try {
+          user = await services.auth.authenticate(key);
+        } catch (err) {
+          failed = true;
+          logger.error({ err: (err as Error).message, path: STREAM_PATH }, 'live stream: authentication failed');
+        }
+      }
+      if (socket.destroyed) return;
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        if (failed) ws.close(CLOSE.internal.code, CLOSE.internal.reason);
+        else if (!user) ws.close(CLOSE.unauthorized.code, key ? CLOSE.unauthorized.invalid : CLOSE.unauthorized.missing);
+        else if (closing) ws.close(CLOSE.shutdown.code, CLOSE.shutdown.reason);
+        else void hub.add(ws, user.user);
+      });
+    })();
+  };
+  server.on('upgrade', onUpgrade);
+
+  return {
+    hub,
+    async close() {
+      if (closing) return;
+      closing = true;
+      server.off('upgrade', onUpgrade);
+      unsubscribe();
+      await hub.close();
+      await bus.close();
+    },
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * Sessions of the operator UI: sign-in with username or email and password
+ * for active admins only, a session cookie (a random token stored as a
+ * digest, so any process can serve it), a CSRF token per session, and Bearer
+ * keys for the UI's calls to the JSON API.
+ */
+import { randomBytes } from 'node:crypto';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { AppError, forbidden, unauthorized } from '../../errors.js';
+import type { AuthService, IssuedKey } from '../auth/auth.service.js';
+import { digestApiKey, verifyPassword } from '../auth/credentials.js';
+import { findUserByLogin } from '../users/users.repository.js';
+import { users, type UserRow } from '../users/users.table.js';
+import { adminSessions, type AdminSessionRow } from './admin-sessions.table.js';
+
+export const ADMIN_SESSION_COOKIE = 'qp_admin_session';
+export const ADMIN_SESSION_TTL_MS = 12 * 3600_000;
+
+export interface AdminSession {
+  session: AdminSessionRow;
+  user: UserRow;
+}
+
+export type AdminSessionsService = ReturnType<typeof createAdminSessionsService>;
+
+export function createAdminSessionsService({ db, auth }: { db: Db; auth: Pick<AuthService, 'issueKey'> }) {
+  async function find(token: string | undefined): Promise<AdminSession | undefined> {
+    if (!token || token.length > 200) return undefined;
+    const [row] = await db
+      .select({ session: adminSessions, user: users })
+      .from(adminSessions)
+      .innerJoin(users, eq(users.id, adminSessions.userId))
+      .where(and(eq(adminSessions.tokenDigest, digestApiKey(token)), gt(adminSessions.expiresAt, new Date())));
+    return row;
+  }
+
+  return {
+    /** Signs an admin in; 401 for bad credentials, 403 for an account that is not an active admin. */
+    async login({ login, password }: { login: string; password: string }): Promise<{ token: string; session: AdminSessionRow; user: UserRow }> {
+      const user = await findUserByLogin({ db, login });
+      const ok = await verifyPassword(user?.passwordHash, password);
+      if (!user || !ok) throw unauthorized('wrong username/email or password', 'admin_session.invalid_credentials');
+      if (!user.isActive) throw forbidden('this account is deactivated', 'admin_session.inactive');
+      if (!user.isAdmin) throw forbidden('this account is not an admin; the operator UI is for admins only', 'admin_session.not_admin');
+      const token = randomBytes(32).toString('base64url');
+      const [session] = await db
+        .insert(adminSessions)
+        .values({ userId: user.id, tokenDigest: digestApiKey(token), csrfToken: randomBytes(24).toString('base64url'), expiresAt: new Date(Date.now() + ADMIN_SESSION_TTL_MS) })
+        .returning();
+      // Old sessions are cleaned up as new ones start.
+      await db.delete(adminSessions).where(lt(adminSessions.expiresAt, new Date()));
+      return { token, session: session!, user };
+    },
+
+    /** The session behind a cookie, or undefined (missing, unknown or expired). */
+    find,
+
+    async logout(token: string | undefined): Promise<void> {
+      if (!token) return;
+      await db.delete(adminSessions).where(eq(adminSessions.tokenDigest, digestApiKey(token)));
+    },
+
+    /**
+     * A Bearer key for the signed-in admin's API calls (`POST /admin/api-session`):
+     * 401 without a valid session, 403 when the CSRF token does not match or the
+     * user is no longer an active admin. Other keys of the admin stay valid.
+     */
+    async apiKey({ token, csrf }: { token: string | undefined; csrf: string | undefined }): Promise<IssuedKey> {
+      const found = await find(token);
+      if (!found) throw unauthorized('no admin session: sign in at /admin/login first', 'admin_session.missing');
+      if (!csrf || csrf !== found.session.csrfToken) throw new AppError(403, 'admin_session.csrf', 'CSRF token missing or wrong: send the X-CSRF-Token of your admin session');
+      if (!found.user.isActive || !found.user.isAdmin) throw forbidden('this account is no longer an active admin', 'admin_session.not_admin');
+      await db.update(adminSessions).set({ lastSeenAt: sql`now()` }).where(eq(adminSessions.id, found.session.id));
+      return auth.issueKey({ userId: found.user.id, revokeOthers: false, purpose: 'admin-ui' });
+    },
+  };
+}

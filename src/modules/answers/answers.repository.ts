@@ -1,0 +1,151 @@
+import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.js';
+import { questionIssuances, type QuestionIssuanceRow } from '../issuances/issuances.table.js';
+import { leagues } from '../leagues/leagues.table.js';
+import { matches, matchFollows, type MatchRow } from '../matches/matches.table.js';
+import { questionAnswers, type QuestionAnswerRow } from './answers.table.js';
+
+export interface IssuanceForAnswer {
+  issuance: QuestionIssuanceRow;
+  following: boolean;
+}
+
+/** The issuance, locked against settling while the answer is written, and whether the user follows its match. */
+export async function lockIssuanceForAnswer({ db, issuanceId, userId }: { db: DbOrTx; issuanceId: string; userId: string }): Promise<IssuanceForAnswer | undefined> {
+  const [row] = await db
+    .select({ issuance: questionIssuances, following: sql<boolean>`coalesce(${matchFollows.following}, false)` })
+    .from(questionIssuances)
+    .leftJoin(matchFollows, and(eq(matchFollows.matchId, questionIssuances.matchId), eq(matchFollows.userId, userId)))
+    .where(eq(questionIssuances.id, issuanceId))
+    .for('share', { of: questionIssuances });
+  return row;
+}
+
+/** Creates or replaces the user's answer; `created` tells which (from the database, not a prior read). */
+export async function upsertAnswer({
+  db,
+  values,
+}: {
+  db: DbOrTx;
+  values: { userId: string; questionIssuanceId: string; matchId: string; selectedAnswerIdentifier: string };
+}): Promise<{ answer: QuestionAnswerRow; created: boolean }> {
+  const [row] = await db
+    .insert(questionAnswers)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [questionAnswers.userId, questionAnswers.questionIssuanceId],
+      set: { selectedAnswerIdentifier: values.selectedAnswerIdentifier, updatedAt: sql`now()` },
+    })
+    .returning({ ...getTableColumns(questionAnswers), created: sql<boolean>`(xmax = 0)` });
+  const { created, ...answer } = row!;
+  return { answer, created };
+}
+
+export interface OpenRow {
+  issuance: QuestionIssuanceRow;
+  match: MatchRow;
+  league: string;
+  currentAnswer: string | null;
+}
+
+/**
+ * Unresolved, still answerable issuances on matches the user follows that are
+ * live or scheduled within the window: one query.
+ */
+export async function openForUser({ db, userId, now, windowFrom, windowTo, matchIds }: { db: DbOrTx; userId: string; now: Date; windowFrom: Date; windowTo: Date; matchIds?: string[] }): Promise<OpenRow[]> {
+  return db
+    .select({ issuance: questionIssuances, match: matches, league: leagues.slug, currentAnswer: questionAnswers.selectedAnswerIdentifier })
+    .from(questionIssuances)
+    .innerJoin(matches, eq(matches.id, questionIssuances.matchId))
+    .innerJoin(leagues, eq(leagues.id, matches.leagueId))
+    .innerJoin(matchFollows, and(eq(matchFollows.matchId, matches.id), eq(matchFollows.userId, userId), eq(matchFollows.following, true)))
+    .leftJoin(questionAnswers, and(eq(questionAnswers.questionIssuanceId, questionIssuances.id), eq(questionAnswers.userId, userId)))
+    .where(
+      and(
+        eq(questionIssuances.status, 'open'),
+        gt(questionIssuances.closesAt, now),
+        or(inArray(matches.status, ['live', 'break']), and(gte(matches.scheduled, windowFrom), lt(matches.scheduled, windowTo))),
+        matchIds ? inArray(matches.id, matchIds) : undefined,
+      ),
+    )
+    .orderBy(asc(questionIssuances.closesAt), asc(questionIssuances.id));
+}
+
+export interface HistoryRow {
+  answer: QuestionAnswerRow;
+  issuance: QuestionIssuanceRow;
+  match: MatchRow;
+  league: string;
+}
+
+/**
+ * The user's answers, newest first. Locked pending Match answers (kick-off
+ * passed, not settled) come first and do not count toward `limit`: two
+ * queries.
+ */
+export async function history({ db, userId, limit, matchId }: { db: DbOrTx; userId: string; limit?: number | undefined; matchId?: string | undefined }): Promise<HistoryRow[]> {
+  const base = (extra: SQL | undefined) =>
+    db
+      .select({ answer: questionAnswers, issuance: questionIssuances, match: matches, league: leagues.slug })
+      .from(questionAnswers)
+      .innerJoin(questionIssuances, eq(questionIssuances.id, questionAnswers.questionIssuanceId))
+      .innerJoin(matches, eq(matches.id, questionAnswers.matchId))
+      .innerJoin(leagues, eq(leagues.id, matches.leagueId))
+      .where(and(eq(questionAnswers.userId, userId), matchId ? eq(questionAnswers.matchId, matchId) : undefined, extra))
+      .orderBy(desc(questionAnswers.updatedAt), desc(questionAnswers.id));
+  const lockedPending = and(eq(questionIssuances.kind, 'match'), eq(questionIssuances.status, 'locked'), isNull(questionAnswers.outcome));
+  const pinned = await base(lockedPending);
+  const rest = base(sql`not (${lockedPending})`);
+  return [...pinned, ...(await (limit !== undefined ? rest.limit(limit) : rest))];
+}
+
+export interface PeriodBounds {
+  key: 'today' | 'this_week' | 'this_month' | 'this_year';
+  from: Date;
+  to: Date;
+}
+
+export interface Totals {
+  points: number;
+  answered: number;
+  resolved: number;
+  correct: number;
+}
+
+/** All-time totals and the totals of each period (by the time answers were scored), in one query. */
+export async function pointsOf({ db, userId, periods }: { db: DbOrTx; userId: string; periods: PeriodBounds[] }): Promise<{ allTime: Totals; periods: Totals[] }> {
+  const a = questionAnswers;
+  const totals = (cond: SQL) => [
+    sql<number>`coalesce(sum(${a.pointsAwarded}) filter (where ${cond}), 0)::int`,
+    sql<number>`(count(*) filter (where ${cond} and ${a.outcome} is not null))::int`,
+    sql<number>`(count(*) filter (where ${cond} and ${a.outcome} in ('correct', 'incorrect')))::int`,
+    sql<number>`(count(*) filter (where ${cond} and ${a.outcome} = 'correct'))::int`,
+  ];
+  // Raw fragments take ISO text: postgres.js does not serialize a Date bound in raw SQL.
+  const inPeriod = (p: PeriodBounds) => sql`${a.scoredAt} >= ${p.from.toISOString()}::timestamptz and ${a.scoredAt} < ${p.to.toISOString()}::timestamptz`;
+  const columns = [
+    sql<number>`coalesce(sum(${a.pointsAwarded}), 0)::int`,
+    sql<number>`count(*)::int`,
+    sql<number>`(count(*) filter (where ${a.outcome} in ('correct', 'incorrect')))::int`,
+    sql<number>`(count(*) filter (where ${a.outcome} = 'correct'))::int`,
+    ...periods.flatMap((p) => totals(inPeriod(p))),
+  ];
+  const [row] = await db
+    .select({ values: sql<number[]>`array[${sql.join(columns, sql`, `)}]` })
+    .from(a)
+    .where(eq(a.userId, userId));
+  const v = (row?.values ?? []).map(Number);
+  const at = (i: number): Totals => ({ points: v[i] ?? 0, answered: v[i + 1] ?? 0, resolved: v[i + 2] ?? 0, correct: v[i + 3] ?? 0 });
+  return { allTime: at(0), periods: periods.map((_, i) => at(4 + i * 4)) };
+}
+
+/** Answers per issuance, for many issuances in one grouped query. */
+export async function answerCounts({ db, issuanceIds }: { db: DbOrTx; issuanceIds: string[] }): Promise<Map<string, number>> {
+  if (!issuanceIds.length) return new Map();
+  const rows = await db
+    .select({ id: questionAnswers.questionIssuanceId, n: sql<number>`count(*)::int` })
+    .from(questionAnswers)
+    .where(inArray(questionAnswers.questionIssuanceId, issuanceIds))
+    .groupBy(questionAnswers.questionIssuanceId);
+  return new Map(rows.map((r) => [r.id, Number(r.n)]));
+}

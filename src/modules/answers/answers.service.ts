@@ -1,0 +1,75 @@
+/**
+ * Answers, open questions, answer history and points of players.
+ *
+ * Answering rules, in order: unknown issuance 404; in-game questions need the
+ * caller to follow the match, and so do Match questions for callers with a
+ * daily follow quota (403); a settled question 409; a closed answer window
+ * (in-game) or kick-off passed (Match questions, locked) 410; a choice the
+ * question does not have 400. The issuance row is locked while the answer is
+ * written, so an answer and the question's settling never cross.
+ */
+import type { components } from '../../../generated/api-types.js';
+import type { Db } from '../../db/client.js';
+import { badRequest, conflict, forbidden, gone, notFound } from '../../errors.js';
+import type { UserRow } from '../users/users.table.js';
+import { history, lockIssuanceForAnswer, openForUser, pointsOf, upsertAnswer, type HistoryRow, type OpenRow } from './answers.repository.js';
+import type { QuestionAnswerRow } from './answers.table.js';
+import { calendarPeriods, zoneOrUtc } from './calendar.js';
+
+type Schemas = components['schemas'];
+
+/** Open questions are listed for live matches and for matches scheduled in [now - 12 h, now + 48 h). */
+export const OPEN_WINDOW = { beforeMs: 12 * 3600_000, afterMs: 48 * 3600_000 };
+
+export type AnswersService = ReturnType<typeof createAnswersService>;
+
+export function createAnswersService({ db, now = () => new Date() }: { db: Db; now?: () => Date }) {
+  return {
+    async answer({ user, issuanceId, choice }: { user: UserRow; issuanceId: string; choice: string }): Promise<{ answer: QuestionAnswerRow; created: boolean }> {
+      return db.transaction(async (tx) => {
+        const found = await lockIssuanceForAnswer({ db: tx, issuanceId, userId: user.id });
+        if (!found) throw notFound('question issuance', 'issuance.not_found');
+        const { issuance, following } = found;
+        const restricted = user.matchDailyFollowCount !== null;
+        if (!following && (issuance.kind === 'in_game' || restricted)) {
+          throw forbidden(
+            issuance.kind === 'in_game' ? 'follow the match to answer its live questions' : 'follow the match to answer its questions (your account has a daily follow quota)',
+            'answer.not_following',
+          );
+        }
+        if (!['open', 'locked'].includes(issuance.status)) throw conflict('answer.already_resolved', `this question is already ${issuance.status}`);
+        const t = now();
+        if (issuance.status === 'locked' || t >= issuance.closesAt) {
+          throw issuance.kind === 'match'
+            ? gone('answer.locked', 'this Match question locked at kick-off')
+            : gone('answer.window_expired', 'the answer window of this question has expired');
+        }
+        if (!issuance.choices.some((c) => c.identifier === choice)) {
+          throw badRequest('answer.invalid_choice', `'${choice}' is not a choice of this question; choose one of ${issuance.choices.map((c) => c.identifier).join(', ')}`);
+        }
+        return upsertAnswer({ db: tx, values: { userId: user.id, questionIssuanceId: issuance.id, matchId: issuance.matchId, selectedAnswerIdentifier: choice } });
+      });
+    },
+
+    async open(user: UserRow, matchIds?: string[]): Promise<OpenRow[]> {
+      const t = now();
+      return openForUser({ db, userId: user.id, now: t, windowFrom: new Date(t.getTime() - OPEN_WINDOW.beforeMs), windowTo: new Date(t.getTime() + OPEN_WINDOW.afterMs), ...(matchIds ? { matchIds } : {}) });
+    },
+
+    history: ({ userId, limit, matchId }: { userId: string; limit?: number | undefined; matchId?: string | undefined }): Promise<HistoryRow[]> => history({ db, userId, limit, matchId }),
+
+    async points(user: UserRow): Promise<Schemas['UserPoints']> {
+      const timezone = zoneOrUtc(user.matchFollowTimezone);
+      const periods = calendarPeriods(now(), timezone);
+      const totals = await pointsOf({ db, userId: user.id, periods });
+      const dto = (t: typeof totals.allTime) => ({ points: t.points, answered_count: t.answered, resolved_count: t.resolved, correct_count: t.correct });
+      return {
+        user_id: user.id,
+        timezone,
+        all_time: dto(totals.allTime),
+        periods: periods.map((p, i) => ({ period: p.key, starts_at: p.from.toISOString(), ends_at: p.to.toISOString(), ...dto(totals.periods[i]!) })),
+      };
+    },
+  };
+}
+

@@ -1,0 +1,65 @@
+/**
+ * Calendar periods in a user's time zone (today, this week from Monday, this
+ * month, this year) as UTC instants, for the points periods.
+ */
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/** Wall-clock fields of an instant in a zone. */
+function wallClock(at: number, timeZone: string) {
+  const parts = Object.fromEntries(formatter(timeZone).formatToParts(at).map((p) => [p.type, p.value]));
+  return { y: Number(parts.year), m: Number(parts.month), d: Number(parts.day), h: Number(parts.hour), min: Number(parts.minute), s: Number(parts.second) };
+}
+
+/** Offset (ms) of a zone at an instant: local wall time minus UTC. */
+function offsetAt(at: number, timeZone: string): number {
+  const w = wallClock(at, timeZone);
+  return Date.UTC(w.y, w.m - 1, w.d, w.h, w.min, w.s) - Math.floor(at / 1000) * 1000;
+}
+
+/** The instant of local midnight of a calendar date in a zone (months and days may overflow: Date.UTC normalizes). */
+export function localMidnight(y: number, m: number, d: number, timeZone: string): Date {
+  const guess = Date.UTC(y, m - 1, d);
+  let at = guess - offsetAt(guess, timeZone);
+  // Once more: the offset at the result can differ from the guess's (a DST change that night).
+  at = guess - offsetAt(at, timeZone);
+  return new Date(at);
+}
+
+/** A usable zone: the user's, or UTC when blank or unknown. */
+export function zoneOrUtc(timeZone: string | null | undefined): string {
+  if (!timeZone?.trim()) return 'UTC';
+  try {
+    formatter(timeZone);
+    return timeZone;
+  } catch {
+    return 'UTC';
+  }
+}
+
+export interface CalendarPeriod {
+  key: 'today' | 'this_week' | 'this_month' | 'this_year';
+  from: Date;
+  to: Date;
+}
+
+export function calendarPeriods(now: Date, timeZone: string): CalendarPeriod[] {
+  const { y, m, d } = wallClock(now.getTime(), timeZone);
+  const weekday = new Date(Date.UTC(y, m - 1, d)).getUTCDay(); // 0 Sunday
+  const sinceMonday = (weekday + 6) % 7;
+  return [
+    { key: 'today', from: localMidnight(y, m, d, timeZone), to: localMidnight(y, m, d + 1, timeZone) },
+    { key: 'this_week', from: localMidnight(y, m, d - sinceMonday, timeZone), to: localMidnight(y, m, d - sinceMonday + 7, timeZone) },
+    { key: 'this_month', from: localMidnight(y, m, 1, timeZone), to: localMidnight(y, m + 1, 1, timeZone) },
+    { key: 'this_year', from: localMidnight(y, 1, 1, timeZone), to: localMidnight(y + 1, 1, 1, timeZone) },
+  ];
+}

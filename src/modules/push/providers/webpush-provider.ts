@@ -1,0 +1,82 @@
+/**
+ * Web Push (RFC 8030) with message encryption (RFC 8291, aes128gcm) and VAPID
+ * (RFC 8292), for `web` devices. The `web-push` package builds the request
+ * (encrypted body, `Authorization: vapid t=<JWT>, k=<public key>`, TTL and
+ * Urgency headers); we send it with fetch so that timeouts, redirects and the
+ * endpoint's scheme stay under our control.
+ */
+import webpush from 'web-push';
+import type { VapidConfig } from '../../../config.js';
+import { messagePayload, type PushProvider, type PushSendResult } from './provider.js';
+
+export interface WebPushProviderOptions {
+  vapid: VapidConfig;
+  /** Accept `http:` endpoints (loopback test receivers only). */
+  allowHttpEndpoints?: boolean;
+  /** Time allowed for the push service to answer. */
+  timeoutMs?: number;
+}
+
+/** True for the endpoint schemes this provider sends to. */
+export function endpointAllowed(endpoint: string, allowHttp: boolean): boolean {
+  try {
+    const u = new URL(endpoint);
+    return u.protocol === 'https:' || (allowHttp && u.protocol === 'http:');
+  } catch {
+    return false;
+  }
+}
+
+export function createWebPushProvider({ vapid, allowHttpEndpoints = false, timeoutMs = 10_000 }: WebPushProviderOptions): PushProvider {
+  const vapidDetails = { subject: vapid.subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey };
+  return {
+    name: 'webpush',
+    async send(device, message): Promise<PushSendResult> {
+      if (device.platform !== 'web') {
+        return { ok: false, skipped: true, error: `no ${device.platform} push provider configured (the webpush provider reaches web devices; FCM/APNs credentials are not configured)` };
+      }
+      const subscription = device.subscription;
+      if (!subscription) return { ok: false, error: 'the device has no Web Push subscription' };
+      if (!endpointAllowed(subscription.endpoint, allowHttpEndpoints)) return { ok: false, error: 'the subscription endpoint is not an https URL' };
+
+      let details: ReturnType<typeof webpush.generateRequestDetails>;
+      try {
+        details = webpush.generateRequestDetails({ endpoint: subscription.endpoint, keys: subscription.keys }, messagePayload(message), {
+          vapidDetails,
+          TTL: Math.max(0, Math.floor(message.ttlSeconds)),
+          urgency: message.urgency,
+        });
+      } catch (err) {
+        return { ok: false, error: `cannot build the Web Push request: ${(err as Error).message}` };
+      }
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(details.headers)) {
+        // fetch computes the length of the body itself.
+        if (name.toLowerCase() !== 'content-length' && value !== undefined) headers[name] = String(value);
+      }
+      try {
+        const res = await fetch(details.endpoint, {
+          method: 'POST',
+          headers,
+          body: details.body ?? undefined,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        const text = (await res.text().catch(() => '')).replace(/\s+/g, ' ').trim().slice(0, 200);
+        if (res.status >= 200 && res.status < 300) return { ok: true, statusCode: res.status };
+        return {
+          ok: false,
+          statusCode: res.status,
+          error: `push service answered ${res.status}${text ? `: ${text}` : ''}`,
+          // 404 and 410: the subscription expired or was unsubscribed (RFC 8030 §7.3).
+          gone: res.status === 404 || res.status === 410,
+        };
+      } catch (err) {
+        const e = err as Error;
+        if (e.name === 'TimeoutError') return { ok: false, error: `the push service did not answer within ${timeoutMs} ms` };
+        const cause = (e.cause as Error | undefined)?.message;
+        return { ok: false, error: `request to the push service failed: ${e.message}${cause ? ` (${cause})` : ''}` };
+      }
+    },
+  };
+}

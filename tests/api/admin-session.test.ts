@@ -1,0 +1,136 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { digestApiKey } from '../../src/modules/auth/credentials.js';
+import { adminSessions } from '../../src/modules/admin-sessions/admin-sessions.table.js';
+import { users } from '../../src/modules/users/users.table.js';
+import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+
+let app: TestApp;
+let admin: TestUser;
+
+beforeAll(async () => {
+  app = await startTestApp({ config: { trustProxy: true } });
+  admin = await createAdmin(app);
+});
+afterAll(() => app?.close());
+
+const cookiesOf = (res: Response) => res.headers.getSetCookie();
+const cookieValue = (res: Response, name: string) => cookiesOf(res).find((c) => c.startsWith(`${name}=`))?.split(';')[0]!.split('=')[1];
+
+/** GET the login form, then POST it; returns the response and the session cookie if any. */
+async function signIn(login: string, password: string, headers: Record<string, string> = {}) {
+  const form = await fetch(`${app.url}/admin/login`, { headers, redirect: 'manual' });
+  const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+  const loginCookie = cookieValue(form, 'qp_admin_login_csrf')!;
+  const res = await fetch(`${app.url}/admin/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `qp_admin_login_csrf=${loginCookie}`, ...headers },
+    body: new URLSearchParams({ csrf, login, password }).toString(),
+  });
+  return { res, session: cookieValue(res, 'qp_admin_session') };
+}
+
+async function csrfOf(session: string) {
+  const [row] = await app.services.database.db.select().from(adminSessions).where(eq(adminSessions.tokenDigest, digestApiKey(decodeURIComponent(session))));
+  return row!.csrfToken;
+}
+
+describe('operator sign-in', () => {
+  it('serves a login form with a login CSRF cookie (HttpOnly, SameSite=Strict)', async () => {
+    const res = await fetch(`${app.url}/admin/login`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('<form method="post" action="/admin/login"');
+    const cookie = cookiesOf(res).find((c) => c.startsWith('qp_admin_login_csrf='))!;
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+  });
+
+  it('signs an active admin in with username or email, storing the session in the database', async () => {
+    for (const login of [admin.username, admin.email.toUpperCase()]) {
+      const { res, session } = await signIn(login, admin.password);
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe('/admin/');
+      expect(session).toBeTruthy();
+      const cookie = cookiesOf(res).find((c) => c.startsWith('qp_admin_session='))!;
+      expect(cookie).toMatch(/HttpOnly/);
+      expect(cookie).toMatch(/SameSite=Strict/);
+      expect(cookie).toMatch(/Path=\/admin/);
+      expect(cookie).not.toMatch(/Secure/);
+      const [row] = await app.services.database.db.select().from(adminSessions).where(eq(adminSessions.tokenDigest, digestApiKey(decodeURIComponent(session!))));
+      expect(row!.userId).toBe(admin.id);
+    }
+  });
+
+  it('marks the session cookie Secure when served over TLS (behind a proxy)', async () => {
+    const { session, res } = await signIn(admin.username, admin.password, { 'x-forwarded-proto': 'https' });
+    expect(session).toBeTruthy();
+    expect(cookiesOf(res).find((c) => c.startsWith('qp_admin_session='))).toMatch(/Secure/);
+  });
+
+  it('refuses players and deactivated admins with a clear message, and wrong passwords', async () => {
+    const player = await registerUser(app);
+    const refused = await signIn(player.username, player.password);
+    expect(refused.res.status).toBe(403);
+    expect(await refused.res.text()).toContain('not an admin');
+    expect(refused.session).toBeUndefined();
+    const wrong = await signIn(admin.username, 'not the password');
+    expect(wrong.res.status).toBe(401);
+    const former = await createAdmin(app);
+    await app.services.database.db.update(users).set({ isActive: false }).where(eq(users.id, former.id));
+    const inactive = await signIn(former.username, former.password);
+    expect(inactive.res.status).toBe(403);
+    expect(await inactive.res.text()).toContain('deactivated');
+  });
+
+  it('refuses a login form posted without its CSRF token (cross-site)', async () => {
+    const res = await fetch(`${app.url}/admin/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ login: admin.username, password: admin.password }).toString(),
+    });
+    expect(res.status).toBe(403);
+    expect(cookieValue(res, 'qp_admin_session')).toBeUndefined();
+  });
+});
+
+describe('POST /admin/api-session', () => {
+  it('gives the signed-in admin a Bearer key, with the session CSRF token, without revoking other keys', async () => {
+    const { session } = await signIn(admin.username, admin.password);
+    const csrf = await csrfOf(session!);
+    const res = await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}`, 'x-csrf-token': csrf } });
+    expect(res.status).toBe(200);
+    expect(res.body.user.id).toBe(admin.id);
+    expect((await app.request('GET', '/api/users', { token: res.body.api_key })).status).toBe(200);
+    expect((await app.request('GET', '/api/users/me', { token: admin.token })).status).toBe(200);
+  });
+
+  it('answers 401 without a session and 403 without the CSRF token or for a user no longer an admin', async () => {
+    expect((await app.request('POST', '/admin/api-session')).status).toBe(401);
+    expect((await app.request('POST', '/admin/api-session', { headers: { cookie: 'qp_admin_session=forged' } })).status).toBe(401);
+    const other = await createAdmin(app);
+    const { session } = await signIn(other.username, other.password);
+    expect((await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}` } })).status).toBe(403);
+    const csrf = await csrfOf(session!);
+    expect((await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}`, 'x-csrf-token': 'x' + csrf.slice(1) } })).status).toBe(403);
+    await app.services.database.db.update(users).set({ isAdmin: false }).where(eq(users.id, other.id));
+    const demoted = await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}`, 'x-csrf-token': csrf } });
+    expect(demoted.status).toBe(403);
+  });
+
+  it('stops working after sign-out (which itself needs the session CSRF token)', async () => {
+    const { session } = await signIn(admin.username, admin.password);
+    const csrf = await csrfOf(session!);
+    const forged = await fetch(`${app.url}/admin/logout`, { method: 'POST', redirect: 'manual', headers: { cookie: `qp_admin_session=${session}`, 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    expect(forged.status).toBe(403);
+    const out = await fetch(`${app.url}/admin/logout`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: `qp_admin_session=${session}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf }).toString(),
+    });
+    expect(out.status).toBe(303);
+    expect((await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}`, 'x-csrf-token': csrf } })).status).toBe(401);
+  });
+});

@@ -1,0 +1,430 @@
+/**
+ * WS /api/play/stream: authentication and close codes, the connect snapshot,
+ * delivery of questions, resolutions, locks and closures to followers only,
+ * follow changes on open sockets, heartbeats, slow clients, shutdown, and
+ * (PostgreSQL) delivery across processes through LISTEN/NOTIFY. Every message
+ * received is validated against openapi/asyncapi.yaml.
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { questionIssuances, type QuestionIssuanceRow } from '../../src/modules/issuances/issuances.table.js';
+import { users } from '../../src/modules/users/users.table.js';
+import { createMatch } from '../helpers/factories.js';
+import { insertIssuance } from '../helpers/engine-rows.js';
+import { loadAsyncApi, messageProblem } from '../helpers/asyncapi.js';
+import { openStream, waitForHub, type StreamClient } from '../helpers/live-client.js';
+import { follow } from '../helpers/push.js';
+import { registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+
+const issued = (app: TestApp, row: QuestionIssuanceRow) => app.services.engine.hooks.onIssued!(row);
+
+/** Settles as the engine does: scoring in the settling transaction, subscribers after commit. */
+async function settle(app: TestApp, row: QuestionIssuanceRow, status: 'resolved' | 'voided' | 'revoked', correct: string | null = null): Promise<QuestionIssuanceRow> {
+  const { store, hooks } = app.services.engine;
+  const settled = await store.settleIssuance({ id: row.id, status, correct, resolvedSeq: null, resolutionEventId: null, inTransaction: hooks.onSettleTx! });
+  if (!settled) throw new Error(`issuance ${row.id} did not settle`);
+  await hooks.onSettled!(settled);
+  return settled;
+}
+
+async function answer(app: TestApp, user: TestUser, issuanceId: string, choice: string) {
+  const res = await app.request('PUT', '/api/question-answers', { token: user.token, body: { question_issuance_id: issuanceId, selected_answer_identifier: choice } });
+  if (res.status !== 200 && res.status !== 201) throw new Error(`answer: ${res.status} ${res.text}`);
+}
+
+async function connected(app: TestApp, user: TestUser): Promise<StreamClient & { open: any; hello: any }> {
+  const client = await openStream(app, user.token);
+  const { hello, open } = await client.ready();
+  return Object.assign(client, { hello, open });
+}
+
+describe('the stream document', () => {
+  it('documents every message with a schema and the close codes the server uses', () => {
+    const doc = loadAsyncApi();
+    expect(doc.asyncapi).toBe('3.0.0');
+    expect(Object.values(doc.channels).map((c) => c.address)).toEqual(['/api/play/stream']);
+    expect(doc.info['x-close-codes'].map((c) => c.code).sort()).toEqual([1001, 1003, 1009, 1011, 4008, 4401]);
+    expect(messageProblem({ type: 'pong' })).toBeUndefined();
+    expect(messageProblem({ type: 'pong', extra: 1 })).toMatch(/additional/);
+    expect(messageProblem({ type: 'nope' })).toMatch(/undocumented/);
+  });
+});
+
+describe('WS /api/play/stream', () => {
+  let app: TestApp;
+  const clients: StreamClient[] = [];
+  const track = <T extends StreamClient>(c: T): T => {
+    clients.push(c);
+    return c;
+  };
+
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => {
+    for (const c of clients) await c.close().catch(() => {});
+    await app?.close();
+  });
+
+  describe('authentication', () => {
+    it('closes with 4401 without a key, with an unknown key, a revoked key, or a key of an inactive user', async () => {
+      const missing = track(await openStream(app, null));
+      expect(await missing.closed).toEqual({ code: 4401, reason: 'missing api_key' });
+      const empty = track(await openStream(app, ''));
+      expect(await empty.closed).toEqual({ code: 4401, reason: 'missing api_key' });
+      const unknown = track(await openStream(app, 'qp_not-a-real-key'));
+      expect(await unknown.closed).toEqual({ code: 4401, reason: 'invalid API key' });
+
+      const loggedOut = await registerUser(app);
+      expect((await app.request('POST', '/api/auth/logout', { token: loggedOut.token })).status).toBe(204);
+      const revoked = track(await openStream(app, loggedOut.token));
+      expect(await revoked.closed).toEqual({ code: 4401, reason: 'invalid API key' });
+
+      const inactive = await registerUser(app);
+      await app.services.database.db.update(users).set({ isActive: false }).where(eq(users.id, inactive.id));
+      const gone = track(await openStream(app, inactive.token));
+      expect(await gone.closed).toEqual({ code: 4401, reason: 'invalid API key' });
+      expect(missing.messages).toEqual([]);
+      expect(gone.messages).toEqual([]);
+      await waitForHub(app, (s) => s.sockets === 0);
+    });
+
+    it('answers upgrades of any other path with 404', async () => {
+      for (const path of ['/api/play/stream/', '/api/play', '/ws', '/api/play/stream2']) {
+        const key = (await registerUser(app)).token;
+        const url = `${app.url.replace(/^http/, 'ws')}${path}?api_key=${key}`;
+        await expect(openStream(app, key, { url })).rejects.toThrow('handshake refused: HTTP 404');
+      }
+    });
+
+    it('is not an HTTP operation: a plain GET of the path is a 404 with the error body', async () => {
+      const res = await app.request('GET', '/api/play/stream');
+      expect(res.status).toBe(404);
+      expect(res.body.detail).toMatch(/no route/);
+    });
+  });
+
+  describe('on connect', () => {
+    it('sends hello, then the open questions of every followed match (both kinds) with the caller answers', async () => {
+      const user = await registerUser(app);
+      const followed = await createMatch(app);
+      const other = await createMatch(app);
+      await follow(app, user.id, followed.id);
+      const inGame = await insertIssuance(app, { matchId: followed.id });
+      const pre = await insertIssuance(app, { matchId: followed.id, kind: 'match', triggerEventId: null, closesAt: followed.scheduled });
+      await insertIssuance(app, { matchId: other.id });
+      await insertIssuance(app, { matchId: followed.id, status: 'resolved' });
+      await answer(app, user, inGame.id, 'away');
+
+      const client = track(await openStream(app, user.token));
+      const { hello, open } = await client.ready();
+      expect(client.messages.slice(0, 2)).toEqual([hello, open]);
+      expect(hello).toMatchObject({ type: 'hello', protocol: 1, user_id: user.id, heartbeat_seconds: 30, followed_match_ids: [followed.id] });
+      expect(open.match_id).toBeNull();
+      expect(open.questions.map((q: any) => q.question_issuance_id).sort()).toEqual([inGame.id, pre.id].sort());
+      const q = open.questions.find((x: any) => x.question_issuance_id === inGame.id);
+      expect(q).toMatchObject({ kind: 'in_game', current_answer: 'away', points: 10, match: { id: followed.id } });
+      expect(q.seconds_remaining).toBeGreaterThan(50);
+      expect(open.questions.find((x: any) => x.question_issuance_id === pre.id).kind).toBe('match');
+      // The snapshot is the catch-up endpoint's list.
+      const catchUp = await app.request('GET', '/api/question-answers/open', { token: user.token });
+      expect(catchUp.body.map((x: any) => x.question_issuance_id).sort()).toEqual(open.questions.map((x: any) => x.question_issuance_id).sort());
+    });
+  });
+
+  describe('delivery', () => {
+    it('pushes a new question to every socket of its followers, and to no one else', async () => {
+      const match = await createMatch(app);
+      const fan = await registerUser(app);
+      const bystander = await registerUser(app);
+      await follow(app, fan.id, match.id);
+      const phone = track(await connected(app, fan));
+      const laptop = track(await connected(app, fan));
+      const other = track(await connected(app, bystander));
+
+      const row = await insertIssuance(app, { matchId: match.id, questionText: 'Who scores next?' });
+      await issued(app, row);
+      for (const c of [phone, laptop]) {
+        const { question } = await c.take('question');
+        expect(question).toMatchObject({ question_issuance_id: row.id, kind: 'in_game', question_text: 'Who scores next?', current_answer: null, match: { id: match.id } });
+        expect(question.seconds_remaining).toBeGreaterThan(50);
+        expect(question.seconds_remaining).toBeLessThanOrEqual(60);
+      }
+      await other.expectNone('question');
+    });
+
+    it('looks an issuance up once per process, however many sockets receive it, and the answer path never notifies', async () => {
+      const count = async (sockets: number) => {
+        const match = await createMatch(app);
+        const receivers: StreamClient[] = [];
+        for (let i = 0; i < sockets; i++) {
+          const u = await registerUser(app);
+          await follow(app, u.id, match.id);
+          receivers.push(track(await connected(app, u)));
+        }
+        const row = await insertIssuance(app, { matchId: match.id });
+        const statements: string[] = [];
+        const stop = app.services.database.onQuery((q) => statements.push(q));
+        try {
+          await issued(app, row);
+          for (const c of receivers) await c.take('question');
+          await settle(app, row, 'voided');
+          for (const c of receivers) await c.take('resolution');
+          await app.services.push.subscriber.idle();
+        } finally {
+          stop();
+        }
+        return statements;
+      };
+      const one = await count(1);
+      const many = await count(6);
+      expect(many.length).toBe(one.length);
+      expect(one.filter((q) => q.includes('pg_notify'))).toHaveLength(2);
+
+      const match = await createMatch(app);
+      const user = await registerUser(app);
+      await follow(app, user.id, match.id);
+      const row = await insertIssuance(app, { matchId: match.id });
+      const statements: string[] = [];
+      const stop = app.services.database.onQuery((q) => statements.push(q));
+      await answer(app, user, row.id, 'home').finally(stop);
+      expect(statements.length).toBeGreaterThan(0);
+      expect(statements.filter((q) => q.includes('pg_notify'))).toEqual([]);
+    });
+
+    it('sends each receiver a resolution with their own answer, outcome and points', async () => {
+      const match = await createMatch(app);
+      const [right, wrong, silent, away] = [await registerUser(app), await registerUser(app), await registerUser(app), await registerUser(app)];
+      for (const u of [right, wrong, silent]) await follow(app, u.id, match.id);
+      const row = await insertIssuance(app, { matchId: match.id, points: 25 });
+      await answer(app, right, row.id, 'home');
+      await answer(app, wrong, row.id, 'away');
+      const sockets = { right: track(await connected(app, right)), wrong: track(await connected(app, wrong)), silent: track(await connected(app, silent)), away: track(await connected(app, away)) };
+
+      await settle(app, row, 'resolved', 'home');
+      const base = { type: 'resolution', question_issuance_id: row.id, match_id: match.id, kind: 'in_game', status: 'resolved', correct_answer_identifier: 'home', points_possible: 25 };
+      expect(await sockets.right.take('resolution')).toMatchObject({ ...base, answer: { selected_answer_identifier: 'home', outcome: 'correct', points_awarded: 25 } });
+      expect(await sockets.wrong.take('resolution')).toMatchObject({ ...base, answer: { selected_answer_identifier: 'away', outcome: 'incorrect', points_awarded: 0 } });
+      const none = await sockets.silent.take('resolution');
+      expect(none).toMatchObject({ ...base, answer: null });
+      expect(Date.parse(none.resolved_at)).toBeGreaterThan(Date.now() - 60_000);
+      await sockets.away.expectNone('resolution');
+
+      // Voided: no correct answer, the answer scores nothing.
+      const second = await insertIssuance(app, { matchId: match.id });
+      await answer(app, right, second.id, 'away');
+      await settle(app, second, 'voided');
+      expect(await sockets.right.take((m) => m.type === 'resolution' && m.question_issuance_id === second.id)).toMatchObject({
+        status: 'voided',
+        correct_answer_identifier: null,
+        answer: { selected_answer_identifier: 'away', outcome: 'void', points_awarded: 0 },
+      });
+    });
+
+    it('sends locked for Match questions at kick-off, and match_closed when a followed match ends, closes or is cancelled', async () => {
+      const match = await createMatch(app);
+      const user = await registerUser(app);
+      await follow(app, user.id, match.id);
+      const client = track(await connected(app, user));
+      const pre = await insertIssuance(app, { matchId: match.id, kind: 'match', triggerEventId: null, closesAt: new Date(Date.now() + 60_000) });
+      await issued(app, pre);
+      expect((await client.take('question')).question.kind).toBe('match');
+
+      const [locked] = await app.services.database.db.update(questionIssuances).set({ status: 'locked' }).where(eq(questionIssuances.id, pre.id)).returning();
+      await app.services.engine.hooks.onSettled!(locked!);
+      expect(await client.take('locked')).toEqual({ type: 'locked', question_issuance_id: pre.id, match_id: match.id });
+
+      const { onMatchChanged } = app.services.engine.hooks;
+      await onMatchChanged!(match.id, { status: 'live', homeScore: 1, awayScore: 0 });
+      await onMatchChanged!(match.id, { homeScore: 2 });
+      await client.expectNone('match_closed');
+      await onMatchChanged!(match.id, { status: 'ended' });
+      expect(await client.take('match_closed')).toEqual({ type: 'match_closed', match_id: match.id, status: 'ended' });
+      await onMatchChanged!(match.id, { status: 'closed' });
+      expect(await client.take('match_closed')).toEqual({ type: 'match_closed', match_id: match.id, status: 'closed' });
+      // Match questions still resolve after the match closed.
+      await settle(app, locked!, 'resolved', 'home');
+      expect(await client.take('resolution')).toMatchObject({ question_issuance_id: pre.id, kind: 'match', status: 'resolved' });
+
+      const cancelled = await createMatch(app);
+      await follow(app, user.id, cancelled.id);
+      const again = track(await connected(app, user));
+      await onMatchChanged!(cancelled.id, { status: 'cancelled' });
+      expect(await again.take('match_closed')).toEqual({ type: 'match_closed', match_id: cancelled.id, status: 'cancelled' });
+      await client.expectNone((m) => m.type === 'match_closed' && m.match_id === cancelled.id);
+    });
+
+    it('starts delivery on an open socket when the user follows a match (with its open questions), and stops it on unfollow', async () => {
+      const match = await createMatch(app, { isTest: true });
+      const user = await registerUser(app);
+      const client = track(await connected(app, user));
+      expect(client.hello.followed_match_ids).toEqual([]);
+      const before = await insertIssuance(app, { matchId: match.id });
+      await issued(app, before);
+      await client.expectNone('question');
+
+      expect((await app.request('POST', `/api/matches/${match.id}/follow`, { token: user.token })).status).toBe(200);
+      const snapshot = await client.take('open_questions');
+      expect(snapshot.match_id).toBe(match.id);
+      expect(snapshot.questions.map((q: any) => q.question_issuance_id)).toEqual([before.id]);
+      // Following again changes nothing and sends nothing.
+      expect((await app.request('POST', `/api/matches/${match.id}/follow`, { token: user.token })).status).toBe(200);
+      await client.expectNone('open_questions');
+
+      const during = await insertIssuance(app, { matchId: match.id });
+      await issued(app, during);
+      expect((await client.take('question')).question.question_issuance_id).toBe(during.id);
+
+      expect((await app.request('DELETE', `/api/matches/${match.id}/follow`, { token: user.token })).status).toBe(200);
+      expect(await client.take('unfollowed')).toEqual({ type: 'unfollowed', match_id: match.id });
+      const after = await insertIssuance(app, { matchId: match.id });
+      await issued(app, after);
+      await settle(app, during, 'voided');
+      await client.expectNone((m) => m.type === 'question' || m.type === 'resolution');
+    });
+  });
+
+  describe('client messages', () => {
+    it('answers an application ping with a pong and anything else with an error, keeping the socket', async () => {
+      const client = track(await connected(app, await registerUser(app)));
+      client.send({ type: 'ping' });
+      expect(await client.take('pong')).toEqual({ type: 'pong' });
+      client.send('not json');
+      expect((await client.take('error')).detail).toMatch(/ping/);
+      client.send({ type: 'subscribe', match_id: 'x' });
+      await client.take('error');
+      client.send({ type: 'ping' });
+      await client.take('pong');
+      expect(client.ws.readyState).toBe(WebSocket.OPEN);
+    });
+
+    it('closes with 1003 on a binary frame and 1009 on a message over 4 KiB', async () => {
+      const binary = track(await connected(app, await registerUser(app)));
+      binary.ws.send(Buffer.from('{"type":"ping"}'), { binary: true });
+      expect((await binary.closed).code).toBe(1003);
+      const big = track(await connected(app, await registerUser(app)));
+      big.send({ type: 'ping', pad: 'x'.repeat(5000) });
+      expect((await big.closed).code).toBe(1009);
+    });
+  });
+});
+
+describe('heartbeats, slow clients and shutdown', () => {
+  it('pings every socket and terminates one that does not answer', async () => {
+    const app = await startTestApp({ live: { heartbeatMs: 150 } });
+    try {
+      const user = await registerUser(app);
+      const mute = await openStream(app, user.token, { autoPong: false });
+      const healthy = await openStream(app, user.token);
+      expect((await mute.ready()).hello.heartbeat_seconds).toBe(1);
+      await healthy.ready();
+      let pings = 0;
+      healthy.ws.on('ping', () => pings++);
+      const { code } = await mute.closed;
+      expect(code).toBe(1006);
+      await new Promise((r) => setTimeout(r, 400));
+      expect(pings).toBeGreaterThanOrEqual(2);
+      expect(healthy.ws.readyState).toBe(WebSocket.OPEN);
+      expect(app.live.hub.stats().sockets).toBe(1);
+      await healthy.close();
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('closes a client that reads too slowly with 4008 instead of buffering without bound', async () => {
+    const app = await startTestApp({ live: { maxBufferedBytes: 64 * 1024 } });
+    try {
+      const match = await createMatch(app);
+      const slowUser = await registerUser(app);
+      const fastUser = await registerUser(app);
+      await follow(app, slowUser.id, match.id);
+      await follow(app, fastUser.id, match.id);
+      const slow = await connected(app, slowUser);
+      const fast = await connected(app, fastUser);
+      // The client stops reading: the kernel buffers fill, then the server's send buffer grows.
+      const socket = (slow.ws as unknown as { _socket: import('node:net').Socket })._socket;
+      socket.pause();
+      const text = 'Who scores next? '.repeat(30_000); // ~0.5 MB per message
+      let sent = 0;
+      while (app.live.hub.stats().sockets === 2) {
+        if (++sent > 200) throw new Error('the slow client was never cut off');
+        const row = await insertIssuance(app, { matchId: match.id, questionText: text });
+        await issued(app, row);
+        await fast.take((m) => m.type === 'question' && m.question.question_issuance_id === row.id, 10_000);
+      }
+      expect(app.live.hub.stats()).toMatchObject({ sockets: 1, users: 1 });
+      socket.resume();
+      expect(await slow.closed).toEqual({ code: 4008, reason: 'too slow; reconnect and catch up with GET /api/question-answers/open' });
+      expect(fast.ws.readyState).toBe(WebSocket.OPEN);
+      await fast.close();
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('closes every socket with 1001 when the server shuts down', async () => {
+    const app = await startTestApp();
+    const user = await registerUser(app);
+    const a = await connected(app, user);
+    const b = await connected(app, user);
+    await app.close();
+    expect(await a.closed).toEqual({ code: 1001, reason: 'server shutting down' });
+    expect((await b.closed).code).toBe(1001);
+  });
+});
+
+describe('across processes (PostgreSQL)', () => {
+  let a: TestApp;
+  let b: TestApp | undefined;
+
+  beforeAll(async () => {
+    a = await startTestApp();
+    // A second app with its own connections and bus on the same database, as another process.
+    if (a.db.url) b = await startTestApp({ databaseUrl: a.db.url });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it('delivers an issuance published in one process to a socket connected to another', async (ctx) => {
+    if (!b) return ctx.skip();
+    const match = await createMatch(a);
+    const user = await registerUser(a);
+    await follow(a, user.id, match.id);
+    const onB = await connected(b, user);
+    const onA = await connected(a, user);
+    const row = await insertIssuance(a, { matchId: match.id });
+    await issued(a, row);
+    expect((await onB.take('question')).question.question_issuance_id).toBe(row.id);
+    expect((await onA.take('question')).question.question_issuance_id).toBe(row.id);
+
+    // A follow made through one process takes effect on the socket of the other.
+    const second = await createMatch(a, { isTest: true });
+    expect((await a.request('POST', `/api/matches/${second.id}/follow`, { token: user.token })).status).toBe(200);
+    expect((await onB.take('open_questions')).match_id).toBe(second.id);
+    await answer(a, user, row.id, 'home');
+    await settle(a, row, 'resolved', 'home');
+    expect((await onB.take('resolution')).answer).toEqual({ selected_answer_identifier: 'home', outcome: 'correct', points_awarded: 10 });
+    await onA.close();
+    await onB.close();
+  });
+
+  it('tells clients to resync when its LISTEN connection was lost, and keeps delivering', async (ctx) => {
+    if (!b) return ctx.skip();
+    const match = await createMatch(a);
+    const user = await registerUser(a);
+    await follow(a, user.id, match.id);
+    const onB = await connected(b, user);
+    await b.services.database.rows(
+      (await import('drizzle-orm')).sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'question-play-live' and datname = current_database() and pid <> pg_backend_pid()`,
+    );
+    expect((await onB.take('resync', 10_000)).detail).toMatch(/GET \/api\/question-answers\/open/);
+    const row = await insertIssuance(a, { matchId: match.id });
+    await issued(a, row);
+    expect((await onB.take('question')).question.question_issuance_id).toBe(row.id);
+    await onB.close();
+  });
+});
