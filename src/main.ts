@@ -27,12 +27,14 @@ async function main() {
   const { app } = await createApp({ services });
 
   const server = app.listen(config.port, config.host);
+  // WS /api/play/stream on the same server, from its first moment; LISTENs on the live bus.
+  const attaching = attachLiveStream({ server, services });
+  attaching.catch(() => {}); // awaited below; a failure before then is not an unhandled rejection
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
   });
-  // WS /api/play/stream on the same server; LISTENs on the live bus.
-  const live = await attachLiveStream({ server, services });
+  const live = await attaching;
   const { port } = server.address() as AddressInfo;
   const base = `http://${config.host}:${port}`;
   logger.info({ url: base, ms: Math.round(performance.now() - startedAt), env: config.appEnv }, `listening on ${base} (docs at ${base}/docs)`);

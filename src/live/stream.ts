@@ -34,13 +34,17 @@ function refuse(socket: Duplex, status: 404 | 503, text: string) {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
 }
 
-/** Starts listening on the live bus and serves the stream on the server's upgrades. */
+/**
+ * Serves the stream on the server's upgrades and starts listening on the live
+ * bus; resolves once it listens. Upgrades are taken from the first moment (so
+ * none is dropped while the server starts) and wait until the bus listens.
+ */
 export async function attachLiveStream({ server, services, options = {} }: { server: Server; services: Services; options?: LiveStreamOptions }): Promise<LiveStream> {
   const { logger, liveBus: bus } = services;
   const hub = createHub({ db: services.database.db, answers: services.answers, logger, options: { ...DEFAULT_HUB_OPTIONS, ...options } });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES, perMessageDeflate: false, clientTracking: false });
   const unsubscribe = bus.subscribe(hub);
-  await bus.start();
+  const listening = bus.start();
   let closing = false;
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -67,6 +71,7 @@ export async function attachLiveStream({ server, services, options = {} }: { ser
       let failed = false;
       if (key) {
         try {
+          await listening;
           user = await services.auth.authenticate(key);
         } catch (err) {
           failed = true;
@@ -83,6 +88,14 @@ export async function attachLiveStream({ server, services, options = {} }: { ser
     })();
   };
   server.on('upgrade', onUpgrade);
+  try {
+    await listening;
+  } catch (err) {
+    server.off('upgrade', onUpgrade);
+    unsubscribe();
+    await hub.close();
+    throw err;
+  }
 
   return {
     hub,

@@ -353,7 +353,8 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await row.getByRole('button', { name: 'Delete' }).click();
     await row.getByRole('button', { name: 'Yes, delete' }).click();
     await page.getByText('Deleted group ui-goals.').waitFor();
-    expect(await page.getByRole('row', { name: /ui-goals/ }).count()).toBe(0);
+    // The list reloads a moment after the notice.
+    await expect.poll(() => page.getByRole('row', { name: /ui-goals/ }).count()).toBe(0);
     await context.close();
 
     const tablet = await signedIn(browser, app, admin, VIEWPORTS.tablet);

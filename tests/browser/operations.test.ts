@@ -289,7 +289,8 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     await form.getByRole('button', { name: 'Reset', exact: true }).click();
     await form.getByText('Restored the defaults.').waitFor();
     await page.getByText('the code defaults').waitFor();
-    expect(await form.getByLabel('Per user per match (at most)').inputValue()).toBe('20');
+    // The form takes the reloaded settings a moment after the notice.
+    await expect.poll(() => form.getByLabel('Per user per match (at most)').inputValue()).toBe('20');
     expect((await app.request('GET', '/api/push-settings', { token: admin.token })).body.is_default).toBe(true);
 
     const attempts = page.locator('#attempts');

@@ -428,3 +428,45 @@ describe('across processes (PostgreSQL)', () => {
     await onB.close();
   });
 });
+
+describe('logging', () => {
+  it('never logs the api_key, whatever happens on the stream', async () => {
+    const app = await startTestApp();
+    const logger = app.services.logger;
+    const original = { level: logger.level, authenticate: app.services.auth.authenticate };
+    const lines: string[] = [];
+    logger.level = 'debug';
+    for (const level of ['debug', 'info', 'warn', 'error'] as const) {
+      (logger as unknown as Record<string, (...args: unknown[]) => void>)[level] = (...args: unknown[]) => {
+        lines.push(`${level} ${JSON.stringify(args, (_k, v) => (v instanceof Error ? { message: v.message, stack: v.stack } : v))}`);
+      };
+    }
+    try {
+      const user = await registerUser(app);
+      const match = await createMatch(app);
+      await follow(app, user.id, match.id);
+      // A delivery (debug log of the hub) to a valid socket.
+      const client = await connected(app, user);
+      const row = await insertIssuance(app, { matchId: match.id });
+      await issued(app, row);
+      await client.take('question');
+      await client.close();
+      // A key that does not exist, and a plain GET with the key in the query.
+      expect((await (await openStream(app, `${user.token}x`)).closed).code).toBe(4401);
+      expect((await app.request('GET', '/api/play/stream', { query: { api_key: user.token } })).status).toBe(404);
+      // Authentication failing (the database down, say): 1011, logged with the path only.
+      app.services.auth.authenticate = async () => {
+        throw new Error('connection terminated unexpectedly');
+      };
+      expect(await (await openStream(app, user.token)).closed).toEqual({ code: 1011, reason: 'internal error; reconnect later' });
+      expect(lines.some((l) => l.includes('live stream: authentication failed') && l.includes('/api/play/stream'))).toBe(true);
+      expect(lines.some((l) => l.includes('live: delivered'))).toBe(true);
+      const secret = user.token.slice(3);
+      expect(lines.filter((l) => l.includes(secret))).toEqual([]);
+    } finally {
+      app.services.auth.authenticate = original.authenticate;
+      logger.level = original.level;
+      await app.close();
+    }
+  });
+});

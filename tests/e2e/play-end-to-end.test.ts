@@ -1,0 +1,164 @@
+/**
+ * End to end on real data: two players follow a match; a recorded match
+ * (Metrica sample game 1) is replayed through a listener running in ANOTHER
+ * process (`npm run worker`); the players receive the questions over the
+ * WebSocket stream of THIS process (PostgreSQL LISTEN/NOTIFY between them),
+ * one answers every question right and the other wrong, and then both see
+ * the resolutions, points, history and feedback exactly as the data implies.
+ * Needs PostgreSQL (two processes share it) and ../shared/fixtures.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FeedEvent } from '../../src/engine/feed/events.js';
+import { startPushFeedServer, type PushFeedServer } from '../../src/engine/feed/push-server.js';
+import { matchListeners } from '../../src/modules/listeners/listeners.table.js';
+import { fixturesAvailable } from '../engine/feed/helpers.js';
+import { createProofDefinitions, expectedFromData, loadProofMatch, type ProofDefinitions } from '../engine/proof-match.js';
+import { waitFor } from '../helpers/engine.js';
+import { createMatch } from '../helpers/factories.js';
+import { openStream, type StreamClient, type StreamMessage } from '../helpers/live-client.js';
+import { testDatabaseUrl } from '../helpers/pg-url.js';
+import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const runnable = Boolean(testDatabaseUrl()) && fixturesAvailable;
+const POINTS = 10; // the wc league's default
+
+describe.skipIf(!runnable)('play, end to end on a recorded match, across processes (PostgreSQL)', () => {
+  let app: TestApp;
+  let feed: PushFeedServer;
+  let worker: ChildProcess | undefined;
+  let workerOutput = '';
+  let events: FeedEvent[];
+  let defs: ProofDefinitions;
+  let matchId: string;
+  let right: TestUser;
+  let wrong: TestUser;
+  let rightStream: StreamClient;
+  let wrongStream: StreamClient;
+  /** Per question: its id, what the data says is correct, what each player answered. */
+  const asked: { id: string; correct: string; wrongChoice: string; trigger: string }[] = [];
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    const admin = await createAdmin(app);
+    const imported = loadProofMatch();
+    events = imported.events;
+    defs = await createProofDefinitions(app, admin);
+    feed = await startPushFeedServer({ events: [], speed: Infinity, holdOpen: true, heartbeatMs: 100 });
+    const match = await createMatch(app, { homeTeam: imported.homeTeam, awayTeam: imported.awayTeam, scheduled: new Date(), feedUrl: feed.url, questionMaxCount: 50, questionPeriodDistribution: {} });
+    matchId = match.id;
+    right = await registerUser(app);
+    wrong = await registerUser(app);
+    for (const player of [right, wrong]) {
+      const res = await app.request('POST', `/api/matches/${matchId}/follow`, { token: player.token });
+      expect(res.status).toBe(200);
+    }
+    rightStream = await openStream(app, right.token);
+    wrongStream = await openStream(app, wrong.token);
+    await rightStream.ready();
+    await wrongStream.ready();
+    // The listener runs in another process.
+    worker = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: app.db.url!, APP_ENV: 'test', LOG_LEVEL: 'warn', ENGINE_POLL_MS: '100', ENGINE_HEARTBEAT_MS: '200', ENGINE_LEASE_MS: '2000', ENGINE_STALE_AFTER_MS: '5000' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    worker.stdout!.on('data', (d) => (workerOutput += d));
+    worker.stderr!.on('data', (d) => (workerOutput += d));
+    await waitFor(
+      async () => (await app.services.database.db.select().from(matchListeners).where(eq(matchListeners.matchId, matchId)))[0]?.status === 'running',
+      { what: `the other process to run the listener\n${workerOutput}`, timeoutMs: 60_000 },
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    worker?.kill('SIGKILL');
+    await rightStream?.close();
+    await wrongStream?.close();
+    await feed?.close();
+    await app?.close();
+  });
+
+  const questionFor = (stream: StreamClient, trigger: string) =>
+    stream.take((m: StreamMessage) => m.type === 'question' && m.question?.match?.id === matchId && !asked.some((a) => a.id === m.question.question_issuance_id), 30_000);
+
+  it('delivers every question of the recorded match to both players; one answers right, the other wrong', async () => {
+    const expected = expectedFromData(events);
+    // Which events ask a question, and the answer the data gives.
+    const asks = new Map<string, string>([
+      ...expected.nextGoal.map((q) => [q.trigger, q.answer] as const),
+      ...expected.corners.map((q) => [q.trigger, q.answer] as const),
+      [events.find((e) => e.type === 'period_start' && e.period === '1')!.provider_event_id, expected.card.answer],
+    ]);
+    for (const event of events) {
+      feed.publish(event);
+      const correct = asks.get(event.provider_event_id);
+      if (correct === undefined) continue;
+      // The question reaches both sockets before anything after its trigger is published.
+      const [forRight, forWrong] = await Promise.all([questionFor(rightStream, event.provider_event_id), questionFor(wrongStream, event.provider_event_id)]);
+      const q = forRight.question;
+      expect(forWrong.question.question_issuance_id).toBe(q.question_issuance_id);
+      const wrongChoice = q.choices.map((c: { identifier: string }) => c.identifier).find((c: string) => c !== correct)!;
+      for (const [player, choice] of [
+        [right, correct],
+        [wrong, wrongChoice],
+      ] as const) {
+        const res = await app.request('PUT', '/api/question-answers', { token: player.token, body: { question_issuance_id: q.question_issuance_id, selected_answer_identifier: choice } });
+        expect(res.status, res.text).toBe(201);
+      }
+      asked.push({ id: q.question_issuance_id, correct, wrongChoice, trigger: event.provider_event_id });
+    }
+    feed.end();
+    expect(asked).toHaveLength(asks.size);
+    expect(asked.length).toBe(expected.nextGoal.length + expected.corners.length + 1);
+  }, 180_000);
+
+  it('sends each player the resolution with their own outcome and points', async () => {
+    for (const q of asked) {
+      const [r, w] = await Promise.all([
+        rightStream.take((m) => m.type === 'resolution' && m.question_issuance_id === q.id, 60_000),
+        wrongStream.take((m) => m.type === 'resolution' && m.question_issuance_id === q.id, 60_000),
+      ]);
+      expect(r).toMatchObject({ status: 'resolved', correct_answer_identifier: q.correct, answer: { selected_answer_identifier: q.correct, outcome: 'correct', points_awarded: POINTS } });
+      expect(w).toMatchObject({ status: 'resolved', correct_answer_identifier: q.correct, answer: { selected_answer_identifier: q.wrongChoice, outcome: 'incorrect', points_awarded: 0 } });
+    }
+    const listener = await waitFor(
+      async () => {
+        const [l] = await app.services.database.db.select().from(matchListeners).where(eq(matchListeners.matchId, matchId));
+        return l?.status === 'completed' ? l : undefined;
+      },
+      { what: 'the listener to complete', timeoutMs: 60_000 },
+    );
+    expect(listener.claimedBy).not.toContain(`:${process.pid}:`);
+    await rightStream.take('match_closed', 30_000);
+  }, 180_000);
+
+  it('shows points and history exactly as the data implies, and takes feedback on a resolved answer', async () => {
+    const n = asked.length;
+    const rightPoints = await app.request('GET', '/api/users/me/points', { token: right.token });
+    expect(rightPoints.body.all_time).toEqual({ points: n * POINTS, answered_count: n, resolved_count: n, correct_count: n });
+    const wrongPoints = await app.request('GET', '/api/users/me/points', { token: wrong.token });
+    expect(wrongPoints.body.all_time).toEqual({ points: 0, answered_count: n, resolved_count: n, correct_count: 0 });
+    expect(rightPoints.body.periods.find((p: { period: string }) => p.period === 'today').points).toBe(n * POINTS);
+
+    const history = await app.request('GET', '/api/question-answers', { token: wrong.token, query: { match_id: matchId } });
+    expect(history.body).toHaveLength(n);
+    const byId = new Map(asked.map((a) => [a.id, a]));
+    for (const row of history.body) {
+      const q = byId.get(row.question_issuance_id)!;
+      expect(row).toMatchObject({ kind: 'in_game', outcome: 'incorrect', selected_answer_identifier: q.wrongChoice, correct_answer_identifier: q.correct, points_awarded: 0, points_possible: POINTS, issuance_status: 'resolved' });
+    }
+    const rightHistory = await app.request('GET', '/api/question-answers', { token: right.token, query: { match_id: matchId } });
+    expect(rightHistory.body.every((r: { outcome: string; points_awarded: number }) => r.outcome === 'correct' && r.points_awarded === POINTS)).toBe(true);
+
+    const subject = history.body[0];
+    const filed = await app.request('POST', '/api/user-feedback', { token: wrong.token, body: { subject_type: 'in_game_answer', subject_id: subject.answer_id, topic: 'wrong_result', description: 'I am sure it went the other way.' } });
+    expect(filed.status).toBe(201);
+    expect(filed.body).toMatchObject({ match_id: matchId, question_issuance_id: subject.question_issuance_id });
+    const mine = await app.request('GET', '/api/user-feedback', { token: wrong.token });
+    expect(mine.body.feedback_count).toBe(1);
+  }, 60_000);
+});
