@@ -1,9 +1,7 @@
 /**
  * Every operation of the contract mapped to its handler. `satisfies Handlers`
- * makes a missing or mistyped handler a compile error; operations of later
- * issues answer 501 naming themselves (tests count them).
+ * makes a missing or mistyped handler a compile error.
  */
-import { AppError } from '../errors.js';
 import { adminSessionHandlers } from '../modules/admin-sessions/admin-sessions.handlers.js';
 import { answerHandlers } from '../modules/answers/answers.handlers.js';
 import { authHandlers } from '../modules/auth/auth.handlers.js';
@@ -23,23 +21,7 @@ import { pushHandlers } from '../modules/push/push.handlers.js';
 import { sponsorshipHandlers } from '../modules/sponsorships/sponsorships.handlers.js';
 import { userHandlers } from '../modules/users/users.handlers.js';
 import type { Services } from '../services.js';
-import type { Handler, Handlers, OperationId } from './handler-types.js';
-
-export const NOT_IMPLEMENTED: unique symbol = Symbol('notImplemented');
-
-function pending<const O extends OperationId>(operationIds: readonly O[]): { [K in O]: Handler<K> } {
-  const out = {} as Record<string, Handler<OperationId>>;
-  for (const id of operationIds) {
-    const handler = async () => {
-      throw new AppError(501, 'operation.not_implemented', `${id} is not implemented yet`);
-    };
-    Object.assign(handler, { [NOT_IMPLEMENTED]: true });
-    out[id] = handler;
-  }
-  return out as unknown as { [K in O]: Handler<K> };
-}
-
-export const isNotImplemented = (handler: unknown) => Boolean((handler as Record<symbol, unknown>)[NOT_IMPLEMENTED]);
+import type { Handlers } from './handler-types.js';
 
 export function createHandlers(services: Services): Handlers {
   return {
@@ -61,7 +43,5 @@ export function createHandlers(services: Services): Handlers {
     ...listenerHandlers(services),
     ...feedbackHandlers(services),
     ...pushHandlers(services),
-    ...pending([
-    ]),
   } satisfies Handlers;
 }

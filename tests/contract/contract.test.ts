@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../scripts/generate.js';
 import { contractDocument, isAdminOperation } from '../../src/http/contract.js';
-import { createHandlers, isNotImplemented } from '../../src/http/registry.js';
+import { createHandlers } from '../../src/http/registry.js';
 import { contractOperations } from '../helpers/contract.js';
 import { createAdmin, startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -55,20 +55,21 @@ describe('the handler registry', () => {
     expect(Object.keys(handlers).sort()).toEqual(contractOperations.map((o) => o.operationId).sort());
   });
 
-  it('reports the operations still answering 501, and such an operation names itself', async () => {
-    const handlers = createHandlers(app.services);
-    const pending = Object.entries(handlers).filter(([, h]) => isNotImplemented(h)).map(([id]) => id);
-    console.log(`operations not implemented yet: ${pending.length} of ${contractOperations.length}${pending.length ? ` (${pending.join(', ')})` : ''}`);
+  it('answers every operation with its handler: none is left at 501', async () => {
     const admin = await createAdmin(app);
-    const byId = new Map(contractOperations.map((o) => [o.operationId, o]));
-    // Pending operations that need no input reach their handler; 501 is deliberately not in the contract, so raw fetch.
-    for (const id of pending.filter((p) => !byId.get(p)!.path.includes('{') && !(byId.get(p) as { requestBody?: unknown }).requestBody)) {
-      const op = byId.get(id)!;
-      const res = await fetch(`${app.url}${op.path}`, { method: op.method.toUpperCase(), headers: { authorization: `Bearer ${admin.token}` } });
-      if (res.status === 422 || id === 'createAdminApiSession') continue; // input errors, and the admin-session cookie, come first
-      expect(res.status, id).toBe(501);
-      expect(((await res.json()) as { detail: string }).detail).toBe(`${id} is not implemented yet`);
+    let notImplemented = 0;
+    for (const op of contractOperations) {
+      // Raw fetch: 501 is deliberately not part of the contract. Input errors (422, 404...) are fine here.
+      const res = await fetch(`${app.url}${op.path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000')}`, {
+        method: op.method.toUpperCase(),
+        headers: { authorization: `Bearer ${admin.token}` },
+      });
+      await res.arrayBuffer();
+      if (res.status === 501) notImplemented += 1;
+      expect(res.status, `${op.operationId} answered ${res.status}`).not.toBe(501);
+      expect(res.status, `${op.operationId} answered ${res.status}`).toBeLessThan(500);
     }
+    console.log(`operations answering 501 (not implemented): ${notImplemented} of ${contractOperations.length}`);
   });
 });
 

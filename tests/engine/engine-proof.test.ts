@@ -1,26 +1,28 @@
 /**
  * Proof on real data: a full recorded match (Metrica sample game 1) is
- * converted into feed events, served as a live NDJSON push feed on loopback
- * (the same server `npm run feed:serve` runs), and consumed by a listener
- * running realistic definitions. Issued, denied and resolved questions and
- * their correct choices are checked against what the data itself says.
+ * converted into feed events and served as a live NDJSON push feed on
+ * loopback by the push-feed command (`npm run feed:serve`, run here as its own
+ * process), and consumed by a listener running realistic definitions. Issued,
+ * denied and resolved questions and their correct choices are checked against
+ * what the data itself says.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FeedEvent } from '../../src/engine/feed/events.js';
-import { startPushFeedServer, type PushFeedServer } from '../../src/engine/feed/push-server.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import type { EngineWorker } from '../../src/engine/worker.js';
 import { listenerEvents, matchListeners } from '../../src/modules/listeners/listeners.table.js';
 import { matches } from '../../src/modules/matches/matches.table.js';
 import { startWorker, waitFor } from '../helpers/engine.js';
 import { createMatch } from '../helpers/factories.js';
 import { createAdmin, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { describeWithFixtures } from './feed/helpers.js';
+import { describeWithFixtures, FIXTURES_DIR } from './feed/helpers.js';
 import { createProofDefinitions, expectedFromData, loadProofMatch, producedForMatch, type ProofDefinitions } from './proof-match.js';
 
 describeWithFixtures('the engine on a recorded match', () => {
   let app: TestApp;
-  let feed: PushFeedServer;
+  let feed: ChildProcess;
   let worker: EngineWorker;
   let events: FeedEvent[];
   let matchId: string;
@@ -34,16 +36,32 @@ describeWithFixtures('the engine on a recorded match', () => {
     events = imported.events;
     Object.assign(teams, { home: imported.homeTeam, away: imported.awayTeam });
     defs = await createProofDefinitions(app, admin);
-    feed = await startPushFeedServer({ events, speed: Infinity, heartbeatMs: 200 });
+    // The push-feed command, as an operator runs it (same match key, so provider ids match `events`).
+    const root = path.resolve(import.meta.dirname, '../..');
+    feed = spawn(process.execPath, ['--import', 'tsx', 'scripts/feed-serve.ts', '--metrica-csv', path.join(FIXTURES_DIR, 'feeds/metrica/sample-game-1-events.csv'), '--match-key', 'g1', '--speed', '1000000', '--heartbeat-ms', '200'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const feedUrl = await new Promise<string>((resolve, reject) => {
+      const onData = (d: Buffer) => {
+        output += d;
+        const url = /serving (http:\/\/\S+)/.exec(output)?.[1];
+        if (url) resolve(url);
+      };
+      feed.stdout!.on('data', onData);
+      feed.stderr!.on('data', onData);
+      feed.once('exit', (code) => reject(new Error(`feed:serve exited (${code}):\n${output}`)));
+    });
     // Kick-off now with a feed: the worker dispatches a listener by itself. No caps or quotas in the way.
-    const match = await createMatch(app, { homeTeam: imported.homeTeam, awayTeam: imported.awayTeam, scheduled: new Date(), feedUrl: feed.url, questionMaxCount: 50, questionPeriodDistribution: {} });
+    const match = await createMatch(app, { homeTeam: imported.homeTeam, awayTeam: imported.awayTeam, scheduled: new Date(), feedUrl, questionMaxCount: 50, questionPeriodDistribution: {} });
     matchId = match.id;
     worker = startWorker(app);
   }, 60_000);
 
   afterAll(async () => {
     await worker?.stop();
-    await feed?.close();
+    feed?.kill();
     await app?.close();
   });
 
