@@ -39,6 +39,17 @@ export interface paths {
          *     revokes every earlier active key of the user and returns a new one.
          *     Wrong credentials and inactive accounts both give 401 with the same
          *     detail, so the answer does not reveal which accounts exist.
+         *
+         *     Against password guessing, every attempt counts against two budgets
+         *     kept in the database (so every process shares them): the login name
+         *     from one client address (10 attempts per 15 minutes by default), and
+         *     the client address over all login names (100 per 15 minutes). A
+         *     successful login clears the first and gives its attempt back to the
+         *     second. An attempt over either budget answers 429 with `Retry-After`
+         *     without checking the password (the correct one included). The
+         *     operator UI's sign-in form shares these budgets. Limits:
+         *     `LOGIN_MAX_ATTEMPTS`, `LOGIN_MAX_ATTEMPTS_PER_IP`,
+         *     `LOGIN_WINDOW_SECONDS`.
          */
         post: operations["loginUser"];
         delete?: never;
@@ -81,9 +92,12 @@ export interface paths {
          * @description Called by the operator UI under `/admin` with its session cookie (set
          *     by the UI's login form for an active admin) and the CSRF token of that
          *     session in the `X-CSRF-Token` header. Returns a fresh API key of the
-         *     signed-in admin for the UI's calls to the JSON API. A missing or
-         *     expired session gives 401; a session whose user is no longer an
-         *     active admin gives 403.
+         *     signed-in admin for the UI's calls to the JSON API. The key belongs
+         *     to the session: it expires when the session does (12 hours after
+         *     sign-in) and is revoked when the operator signs out of the UI (open
+         *     live-stream sockets opened with it close with 4401); the admin's other
+         *     keys stay valid. A missing or expired session gives 401; a session
+         *     whose user is no longer an active admin gives 403.
          */
         post: operations["createAdminApiSession"];
         delete?: never;
@@ -3833,8 +3847,19 @@ export interface components {
              * @example 2026-11-20T19:52:15Z
              */
             heartbeat_at: string | null;
-            /** @example 1021 */
+            /**
+             * @description Feed messages processed so far (a takeover continues the count).
+             * @example 1021
+             */
             events_consumed: number;
+            /**
+             * @description A replay: how many recorded events it plays, known once a worker
+             *     has started it (`events_consumed / events_total` is its progress).
+             *     Null for a live feed, whose length is not known in advance, and
+             *     for a replay no worker has started yet.
+             * @example 1730
+             */
+            events_total: number | null;
             /** @example 6 */
             issued_count: number;
             /** @example 14 */
@@ -4343,6 +4368,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Too many sign-in attempts for this login name from this address, or from this address overall; try again after `Retry-After` seconds. */
+        TooManyAttempts: {
+            headers: {
+                /** @description Seconds until the next attempt is accepted. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "too many sign-in attempts; try again in 840 seconds"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Authenticated, but not allowed to do this. */
         Forbidden: {
             headers: {
@@ -4547,6 +4588,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyAttempts"];
         };
     };
     logoutUser: {
@@ -4566,6 +4608,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     createAdminApiSession: {
@@ -4591,6 +4634,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     listBrands: {
@@ -4884,6 +4928,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     importQuestionDefinitions: {
@@ -5203,6 +5248,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     importMatchQuestionDefinitions: {
@@ -5590,6 +5636,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getQuestionGroup: {
@@ -5696,6 +5743,7 @@ export interface operations {
                     "application/json": components["schemas"]["League"][];
                 };
             };
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getLeague: {
@@ -6032,7 +6080,7 @@ export interface operations {
     getMatchEventTimeline: {
         parameters: {
             query?: {
-                /** @description Only events of these types (repeat the parameter). */
+                /** @description Only events of these types (repeat the parameter; at most 50). */
                 types?: string[];
             };
             header?: never;
@@ -6292,6 +6340,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     updateCurrentUser: {
@@ -6341,6 +6390,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     registerCurrentUserDevice: {
@@ -6637,6 +6687,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     updatePushSettings: {
@@ -6688,6 +6739,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     listPushDeliveryAttempts: {
@@ -6740,6 +6792,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     listQuestionAnswers: {
@@ -6828,6 +6881,7 @@ export interface operations {
                     "application/json": components["schemas"]["FeedbackForm"];
                 };
             };
+            422: components["responses"]["ValidationFailed"];
         };
     };
     listUserFeedback: {

@@ -168,7 +168,6 @@ async function serverMain() {
   }
 
   const { loadConfig } = await import('../src/config.js');
-  const { openDatabase, redactUrl } = await import('../src/db/client.js');
   const { createApp } = await import('../src/http/app.js');
   const { attachLiveStream } = await import('../src/live/stream.js');
   const { createLogger } = await import('../src/logger.js');
@@ -181,34 +180,8 @@ async function serverMain() {
   const { apiKeys, users } = await import('../src/modules/users/users.table.js');
   const { createServices } = await import('../src/services.js');
 
-  // Database: in-memory PGlite, or a dedicated PostgreSQL database.
-  const serverUrl = process.env.DATABASE_URL || undefined;
-  let drop = async () => {};
-  let database: Awaited<ReturnType<typeof openDatabase>>;
-  let where: string;
-  if (serverUrl) {
-    const { default: postgres } = await import('postgres');
-    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-    const name = `qp_benchws_${process.pid}`;
-    await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    await admin.unsafe(`create database "${name}"`);
-    const u = new URL(serverUrl);
-    u.pathname = `/${name}`;
-    database = await openDatabase({ url: u.toString() });
-    where = redactUrl(u.toString());
-    let dropped = false;
-    drop = async () => {
-      if (dropped) return;
-      dropped = true;
-      await database.close().catch(() => {});
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end({ timeout: 1 });
-    };
-  } else {
-    database = await openDatabase({ dataDir: null });
-    where = 'PGlite, in memory';
-    drop = () => database.close();
-  }
+  const { openBenchDatabase } = await import('./bench-database.js');
+  const { database, where, drop } = await openBenchDatabase('qp_benchws');
   const children: ChildProcess[] = [];
   const cleanup = async () => {
     for (const c of children) c.kill('SIGKILL');
@@ -329,7 +302,7 @@ async function serverMain() {
         'resolution',
         row!.id,
         async () => {
-          const settled = await store.settleIssuance({ id: row!.id, status: 'resolved', correct: 'home', resolvedSeq: null, resolutionEventId: null, inTransaction: hooks.onSettleTx! });
+          const settled = await store.settleIssuance({ id: row!.id, status: 'resolved', correct: 'home', resolvedSeq: null, resolutionEventId: null });
           return async () => void (await hooks.onSettled!(settled!));
         },
         round,

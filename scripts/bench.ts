@@ -37,7 +37,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import { loadConfig, type Config } from '../src/config.js';
-import { openDatabase, redactUrl, type Database } from '../src/db/client.js';
+import { openDatabase, type Database } from '../src/db/client.js';
 import { createApp } from '../src/http/app.js';
 import { createLogger } from '../src/logger.js';
 import { brands } from '../src/modules/brands/brands.table.js';
@@ -45,6 +45,7 @@ import { toBrandDto } from '../src/modules/brands/brands.mapper.js';
 import { seedLeagues } from '../src/modules/leagues/leagues.repository.js';
 import { toLeagueDto } from '../src/modules/leagues/leagues.mapper.js';
 import { createServices, type Services } from '../src/services.js';
+import { openBenchDatabase, type BenchDatabase } from './bench-database.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -68,55 +69,6 @@ const settings = {
 const BRAND_COUNT = 50;
 
 // ---------------------------------------------------------------- database
-
-interface BenchDatabase {
-  database: Database;
-  /** Where it lives, for the report (password redacted). */
-  where: string;
-  /** postgres:// URL of the dedicated database (PostgreSQL only). */
-  url: string | undefined;
-  openMs: number;
-  drop(): Promise<void>;
-}
-
-const withDatabaseName = (url: string, name: string) => {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-};
-
-async function openBenchDatabase(): Promise<BenchDatabase> {
-  const serverUrl = process.env.DATABASE_URL || undefined;
-  if (!serverUrl) {
-    const t0 = performance.now();
-    const database = await openDatabase({ dataDir: null });
-    return { database, where: 'PGlite, in memory', url: undefined, openMs: performance.now() - t0, drop: () => database.close() };
-  }
-  const { default: postgres } = await import('postgres');
-  // The server's own database is only used to create and drop ours.
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  const name = `qp_bench_${process.pid}`;
-  await admin.unsafe(`drop database if exists "${name}" with (force)`);
-  await admin.unsafe(`create database "${name}"`);
-  const url = withDatabaseName(serverUrl, name);
-  let dropped = false;
-  const drop = async (database?: Database) => {
-    if (dropped) return;
-    dropped = true;
-    await database?.close().catch(() => {});
-    await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    await admin.end({ timeout: 1 });
-  };
-  try {
-    const t0 = performance.now();
-    const database = await openDatabase({ url });
-    const openMs = performance.now() - t0;
-    return { database, where: redactUrl(url), url, openMs, drop: () => drop(database) };
-  } catch (err) {
-    await drop().catch(() => {});
-    throw err;
-  }
-}
 
 const HUES = ['#E11D48', '#2563EB', '#16A34A', '#F59E0B', '#7C3AED', '#0891B2', '#DB2777', '#65A30D', '#EA580C', '#0F172A'];
 
@@ -407,7 +359,7 @@ async function main(): Promise<number> {
   console.log('question-play benchmark: contract stack (express + openapi-backend + validation) vs plain express');
   console.log(`node ${process.version}, ${cpus[0]?.model ?? 'unknown CPU'} x ${cpus.length} (${os.availableParallelism()} available), ${fmt(os.totalmem() / 2 ** 30, 1)} GiB RAM, ${os.platform()} ${os.release()}`);
 
-  const bench = await openBenchDatabase();
+  const bench = await openBenchDatabase('qp_bench');
   // Ctrl-C: still drop the dedicated PostgreSQL database.
   process.once('SIGINT', () => {
     console.error('interrupted: cleaning up');

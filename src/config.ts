@@ -4,6 +4,17 @@ import path from 'node:path';
 
 export type AppEnv = 'main' | 'staging' | 'development' | 'test';
 
+/** Sign-in throttling: see src/modules/auth/login-throttle.ts. */
+export interface LoginThrottleConfig {
+  /** Attempts per login name from one address per window; 0 turns this budget off. */
+  maxAttempts: number;
+  /** Attempts from one address, all names together, per window; 0 turns this budget off. */
+  maxAttemptsPerIp: number;
+  windowSeconds: number;
+}
+
+export const DEFAULT_LOGIN_THROTTLE: LoginThrottleConfig = { maxAttempts: 10, maxAttemptsPerIp: 100, windowSeconds: 900 };
+
 export interface S3Config {
   bucket: string;
   region: string;
@@ -29,8 +40,23 @@ export interface Config {
   s3: S3Config | null;
   /** Trust X-Forwarded-* from a proxy in front (for Secure cookies, client IPs). */
   trustProxy: boolean;
+  /** Origins allowed to call the JSON API from browsers: '*', a list, or none (empty list). */
+  corsOrigins: '*' | string[];
   engine: EngineConfig;
   push: PushConfig;
+  /** Sign-in throttling (API login and the operator UI's form). */
+  loginThrottle: LoginThrottleConfig;
+  /** The live stream (WS /api/play/stream) of this process. */
+  stream: StreamConfig;
+}
+
+export interface StreamConfig {
+  /** A WebSocket ping to every socket this often; one that misses it is terminated. */
+  heartbeatMs: number;
+  /** Most unsent bytes a socket may hold before it is closed (4008). */
+  maxBufferedBytes: number;
+  /** Most sockets one user may hold open on one process; a new one closes the oldest (4009). */
+  maxSocketsPerUser: number;
 }
 
 /** VAPID (RFC 8292) application server identity of Web Push. */
@@ -79,6 +105,27 @@ function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
   throw new ConfigError(`${name} must be true or false, got '${raw}'`);
+}
+
+/** CORS_ORIGINS: unset or `*` any origin; a comma-separated list of origins; empty none. */
+function corsOrigins(value: string | undefined): '*' | string[] {
+  if (value === undefined || value.trim() === '*') return '*';
+  const origins = value
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of origins) {
+    let url: URL | undefined;
+    try {
+      url = new URL(origin);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== origin) {
+      throw new ConfigError(`CORS_ORIGINS: '${origin}' is not an origin; give scheme, host and port only, like https://play.example.com or http://localhost:3000 (comma-separated), or * for any`);
+    }
+  }
+  return origins;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -140,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jsonBodyLimitBytes: int(env, 'JSON_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     s3,
     trustProxy: bool(env, 'TRUST_PROXY', false),
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
     engine: {
       worker: bool(env, 'ENGINE_WORKER', appEnv !== 'test'),
       pollMs: int(env, 'ENGINE_POLL_MS', 2000, 10, 600_000),
@@ -151,6 +199,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       feedUrlTemplate: env.FEED_URL_TEMPLATE || undefined,
     },
     push,
+    stream: {
+      heartbeatMs: int(env, 'STREAM_HEARTBEAT_SECONDS', 30, 1, 3600) * 1000,
+      maxBufferedBytes: int(env, 'STREAM_MAX_BUFFERED_BYTES', 1024 * 1024, 16 * 1024, 64 * 1024 * 1024),
+      maxSocketsPerUser: int(env, 'STREAM_MAX_SOCKETS_PER_USER', 10, 1, 1000),
+    },
+    loginThrottle: {
+      maxAttempts: int(env, 'LOGIN_MAX_ATTEMPTS', DEFAULT_LOGIN_THROTTLE.maxAttempts, 0, 1_000_000),
+      maxAttemptsPerIp: int(env, 'LOGIN_MAX_ATTEMPTS_PER_IP', DEFAULT_LOGIN_THROTTLE.maxAttemptsPerIp, 0, 1_000_000),
+      windowSeconds: int(env, 'LOGIN_WINDOW_SECONDS', DEFAULT_LOGIN_THROTTLE.windowSeconds, 1, 86_400),
+    },
   };
 }
 

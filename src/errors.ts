@@ -55,6 +55,12 @@ export function isForeignKeyViolation(err: unknown): boolean {
   return findPgError(err)?.code === '23503';
 }
 
+/** The driver's `detail` of a PostgreSQL error (which key clashed, say), when it has one. */
+export function pgErrorDetail(err: unknown): string | undefined {
+  const detail = (findPgError(err) as { detail?: unknown } | undefined)?.detail;
+  return typeof detail === 'string' ? detail : undefined;
+}
+
 interface PgErrorLike {
   code?: string;
   constraint?: string;

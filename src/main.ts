@@ -55,10 +55,13 @@ async function main() {
     logger.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    server.close();
-    server.closeAllConnections?.();
-    // Upgraded sockets are not the server's connections any more: they get 1001 here.
+    // No new connections; stream sockets get 1001 (clients reconnect elsewhere); requests in
+    // flight get up to 5 s to finish (their keep-alive connections then close); the rest is cut.
+    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
     await live.close().catch((err) => logger.error({ err }, 'closing the live stream failed'));
+    await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+    server.closeAllConnections();
     // Running listeners go back to the queue, so another process continues them at once.
     await worker?.stop().catch((err) => logger.error({ err }, 'stopping the engine worker failed'));
     await demo?.stop();

@@ -10,6 +10,7 @@ import type { BrandSnapshot } from './modules/issuances/issuances.table.js';
 import { createAdminSessionsService } from './modules/admin-sessions/admin-sessions.service.js';
 import { createAnswersService } from './modules/answers/answers.service.js';
 import { createAuthService } from './modules/auth/auth.service.js';
+import { createLoginThrottle } from './modules/auth/login-throttle.js';
 import { createBrandsService } from './modules/brands/brands.service.js';
 import { checkDefinitionAllowlist } from './modules/definitions/allowlists.js';
 import { createDefinitionsService } from './modules/definitions/definitions.service.js';
@@ -27,7 +28,7 @@ import { createSponsorshipsService } from './modules/sponsorships/sponsorships.s
 import { createUsersService } from './modules/users/users.service.js';
 import { createObjectStore, type ObjectStore } from './storage/object-store.js';
 import { createLiveBus } from './live/bus.js';
-import { liveEngineSubscriber, publishFollowChange } from './live/publishers.js';
+import { liveEngineSubscriber, publishFollowChange, publishKeysRevoked, publishMatchGone } from './live/publishers.js';
 
 export interface ServiceDeps {
   database: Database;
@@ -41,7 +42,12 @@ export function createServices(deps: ServiceDeps) {
   const { db } = deps.database;
   const storage = deps.storage === undefined ? createObjectStore(deps.config.s3) : deps.storage;
   const leagues = createLeaguesService({ db, checkAllowlist: checkDefinitionAllowlist });
-  const auth = createAuthService({ db });
+  /** Live delivery: issuance, match, follow and key events go on the cross-process bus (LISTEN/NOTIFY); the stream listens when attached. */
+  const liveBus = createLiveBus({ database: deps.database, logger: deps.logger });
+  const onKeysRevoked = publishKeysRevoked(liveBus);
+  const onFollowChanged = publishFollowChange(liveBus);
+  const loginThrottle = createLoginThrottle({ db, config: deps.config.loginThrottle, logger: deps.logger });
+  const auth = createAuthService({ db, throttle: loginThrottle, onKeysRevoked });
   const brands = createBrandsService({ db, storage, logger: deps.logger });
   const brandSnapshot = (b: BrandRow): BrandSnapshot => ({ id: b.id, name: b.name, primary_color: b.primaryColor, secondary_color: b.secondaryColor, logo_url: brands.publicLogoUrl(b) });
   /**
@@ -51,12 +57,10 @@ export function createServices(deps: ServiceDeps) {
   const subscribers: EngineSubscriber[] = [];
   const push = createPushService({ db, config: deps.config.push, logger: deps.logger });
   subscribers.push(push.subscriber);
-  /** Live delivery: issuance, match and follow events go on the cross-process bus (LISTEN/NOTIFY); the stream listens when attached. */
-  const liveBus = createLiveBus({ database: deps.database, logger: deps.logger });
   subscribers.push(liveEngineSubscriber(liveBus));
   const engine = {
-    store: createEngineStore({ db, brandSnapshot }),
-    hooks: engineHooks({ logger: deps.logger, subscribers, settleTx: scoreSettledIssuance }),
+    store: createEngineStore({ db, brandSnapshot, settleTx: scoreSettledIssuance }),
+    hooks: engineHooks({ logger: deps.logger, subscribers }),
     subscribers,
     brandSnapshot,
   };
@@ -66,16 +70,17 @@ export function createServices(deps: ServiceDeps) {
     logger: deps.logger,
     storage,
     auth,
-    adminSessions: createAdminSessionsService({ db, auth }),
+    adminSessions: createAdminSessionsService({ db, auth, throttle: loginThrottle, onKeysRevoked }),
+    loginThrottle,
     answers: createAnswersService({ db }),
-    users: createUsersService({ db }),
+    users: createUsersService({ db, onKeysRevoked }),
     leagues,
     groups: createGroupsService({ db, leagues }),
     definitions: createDefinitionsService({ db, leagues }),
     matchDefinitions: createMatchDefinitionsService({ db, leagues }),
     brands,
     sponsorships: createSponsorshipsService({ db }),
-    matches: createMatchesService({ db, leagues, checkAllowlist: checkDefinitionAllowlist, onFollowChanged: publishFollowChange(liveBus) }),
+    matches: createMatchesService({ db, leagues, checkAllowlist: checkDefinitionAllowlist, onFollowChanged, onMatchDeleted: publishMatchGone(liveBus) }),
     inheritance: createInheritanceService({ db, leagues }),
     issuances: createIssuancesService({ db }),
     listeners: createListenersService({ db, leagues }),
@@ -83,7 +88,7 @@ export function createServices(deps: ServiceDeps) {
     push,
     liveBus,
     engine,
-    matchControl: createMatchControlService({ db, appEnv: deps.config.appEnv, store: engine.store, hooks: engine.hooks }),
+    matchControl: createMatchControlService({ db, appEnv: deps.config.appEnv, store: engine.store, hooks: engine.hooks, onFollowChanged }),
   };
 }
 

@@ -5,18 +5,17 @@
  * carry the session's own CSRF token. Cookies are HttpOnly and SameSite=Strict,
  * and Secure when the request came over TLS.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { parse as parseCookies } from 'cookie';
+import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import { AppError } from '../errors.js';
+import { clientIp } from '../http/request.js';
 import { ADMIN_SESSION_COOKIE, ADMIN_SESSION_TTL_MS } from '../modules/admin-sessions/admin-sessions.service.js';
+import { sameToken } from '../modules/auth/credentials.js';
 import type { Services } from '../services.js';
 import { escapeHtml, page } from './html.js';
+import { activeAdminSession, cookieOf } from './session.js';
 
 const LOGIN_CSRF_COOKIE = 'qp_admin_login_csrf';
-
-export const sameToken = (a: string | undefined, b: string | undefined) =>
-  Boolean(a && b && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b)));
 
 const cookieOptions = (req: Request, maxAge: number) => ({ httpOnly: true, sameSite: 'strict' as const, secure: req.secure, path: '/admin', maxAge });
 
@@ -44,13 +43,8 @@ function loginPage(res: Response, { csrf, error, login = '' }: { csrf: string; e
 export function adminAuthRoutes(services: Services): Router {
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: '16kb' });
-  router.use((req, _res, next) => {
-    (req as Request & { cookies: Record<string, string | undefined> }).cookies = parseCookies(req.headers.cookie ?? '');
-    next();
-  });
-
   router.get('/login', async (req, res) => {
-    if (await services.adminSessions.find(req.cookies?.[ADMIN_SESSION_COOKIE])) return res.redirect(303, '/admin/');
+    if (await activeAdminSession(services, req)) return res.redirect(303, '/admin/');
     const csrf = randomBytes(24).toString('base64url');
     res.cookie(LOGIN_CSRF_COOKIE, csrf, cookieOptions(req, 3600_000));
     loginPage(res, { csrf });
@@ -60,29 +54,31 @@ export function adminAuthRoutes(services: Services): Router {
     const csrf = randomBytes(24).toString('base64url');
     res.cookie(LOGIN_CSRF_COOKIE, csrf, cookieOptions(req, 3600_000));
     const body = (req.body ?? {}) as Record<string, string | undefined>;
-    if (!sameToken(body.csrf, req.cookies?.[LOGIN_CSRF_COOKIE])) {
+    if (!sameToken(body.csrf, cookieOf(req, LOGIN_CSRF_COOKIE))) {
       return loginPage(res, { csrf, error: 'Your sign-in form expired. Please try again.', login: body.login ?? '' }, 403);
     }
     if (!body.login || !body.password) return loginPage(res, { csrf, error: 'Enter your username or email and your password.', login: body.login ?? '' }, 400);
     try {
-      const { token } = await services.adminSessions.login({ login: body.login, password: body.password });
+      const { token } = await services.adminSessions.login({ login: body.login, password: body.password, ip: clientIp(req) });
       res.clearCookie(LOGIN_CSRF_COOKIE, { path: '/admin' });
       res.cookie(ADMIN_SESSION_COOKIE, token, cookieOptions(req, ADMIN_SESSION_TTL_MS));
       res.redirect(303, '/admin/');
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      loginPage(res, { csrf, error: err.message, login: body.login }, err.status);
+      if (err.headers) res.set(err.headers);
+      loginPage(res, { csrf, error: err.status === 429 ? `Too many sign-in attempts. ${err.message.replace(/^too many sign-in attempts; t/, 'T')}.` : err.message, login: body.login }, err.status);
     }
   });
 
   router.post('/logout', form, async (req, res) => {
-    const found = await services.adminSessions.find(req.cookies?.[ADMIN_SESSION_COOKIE]);
+    const token = cookieOf(req, ADMIN_SESSION_COOKIE);
+    const found = await services.adminSessions.find(token);
     const body = (req.body ?? {}) as Record<string, string | undefined>;
     if (found && !sameToken(body.csrf, found.session.csrfToken)) {
       res.status(403).type('text/plain').send('CSRF token missing or wrong');
       return;
     }
-    await services.adminSessions.logout(req.cookies?.[ADMIN_SESSION_COOKIE]);
+    await services.adminSessions.logout(token);
     res.clearCookie(ADMIN_SESSION_COOKIE, { path: '/admin' });
     res.redirect(303, '/admin/login');
   });

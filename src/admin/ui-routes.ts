@@ -7,11 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse as parseCookies } from 'cookie';
 import express, { type Router } from 'express';
-import { ADMIN_SESSION_COOKIE } from '../modules/admin-sessions/admin-sessions.service.js';
 import type { Services } from '../services.js';
 import { escapeHtml, page } from './html.js';
+import { activeAdminSession } from './session.js';
 
 const uiDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ui');
 
@@ -63,8 +62,8 @@ export function adminUiRoutes(services: Services): Router {
 
   router.get(/.*/, async (req, res, next) => {
     if (RESERVED.has(req.path) || req.path.startsWith('/assets/')) return next();
-    const found = await services.adminSessions.find(parseCookies(req.headers.cookie ?? '')[ADMIN_SESSION_COOKIE]);
-    if (!found || !found.user.isAdmin || !found.user.isActive) return res.redirect(303, '/admin/login');
+    const found = await activeAdminSession(services, req);
+    if (!found) return res.redirect(303, '/admin/login');
     const name = found.user.username ?? found.user.email;
     res
       .type('html')

@@ -29,8 +29,8 @@ export interface Database {
   url?: string;
   /**
    * Calls `listener` with the SQL text of every statement issued through `db`
-   * (and its transactions) until the returned function is called. Tests and
-   * the benchmark count queries with it.
+   * (and its transactions) until the returned function is called. Tests
+   * count queries with it.
    */
   onQuery(listener: (query: string) => void): () => void;
 }
@@ -187,7 +187,8 @@ function lockDataDir(dataDir: string): () => void {
   return release;
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid exists (one of another user counts: EPERM). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

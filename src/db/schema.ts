@@ -14,3 +14,4 @@ export * from '../modules/answers/answers.table.js';
 export * from '../modules/feedback/feedback.table.js';
 export * from '../modules/push/push.table.js';
 export * from '../modules/admin-sessions/admin-sessions.table.js';
+export * from '../modules/auth/login-throttle.table.js';

@@ -12,6 +12,7 @@ import type { FeedEvent } from '../engine/feed/events.js';
 import { startPushFeedServer, type PushFeedServer } from '../engine/feed/push-server.js';
 import { mulberry32, syntheticFootballMatch } from '../engine/feed/synthetic.js';
 import { syncSchedule, type ScheduledMatch } from '../engine/schedule/schedule-sync.js';
+import { publishMatchStatus } from '../live/publishers.js';
 import type { WorkerTask } from '../engine/worker.js';
 import { matches } from '../modules/matches/matches.table.js';
 import type { Services } from '../services.js';
@@ -63,6 +64,7 @@ export function demoSchedule(now: Date): ScheduledMatch[] {
 }
 
 export class LiveDemo {
+  /** Feeds of the latest demo match and the one before it. */
   private readonly servers: PushFeedServer[] = [];
   private counter = 0;
 
@@ -75,7 +77,11 @@ export class LiveDemo {
   async start(): Promise<void> {
     const { services } = this;
     if (await seedDemoCatalog(services)) services.logger.info('demo: question catalog created for league wc');
-    const report = await syncSchedule({ db: services.database.db, provider: { name: 'demo', fetch: async () => demoSchedule(new Date()) } });
+    const report = await syncSchedule({
+      db: services.database.db,
+      provider: { name: 'demo', fetch: async () => demoSchedule(new Date()) },
+      onStatusChanged: publishMatchStatus(services.liveBus),
+    });
     services.logger.info({ matches: report.written }, 'demo: today\'s schedule synced');
     await this.retireStaleLiveMatches();
     await this.scheduleLiveMatch();
@@ -99,6 +105,8 @@ export class LiveDemo {
     const kickoff = new Date(Date.now() + options.kickoffInSeconds * 1000);
     const { events } = syntheticFootballMatch({ seed, homeTeam, awayTeam, kickoff, durationScale: options.durationScale, matchKey: `demo-${seed}` });
     const server = await startPushFeedServer({ events, speed: 1, heartbeatMs: 1000, startOn: 'listen' });
+    // Only the match before this one may still be read (the task schedules when none is live): older feeds close.
+    await Promise.all(this.servers.splice(0, this.servers.length - 1).map((s) => s.close()));
     this.servers.push(server);
     const srId = `${LIVE_PREFIX}${seed}`;
     await syncSchedule({

@@ -6,7 +6,6 @@
  * this one stalled) it stops at once; a takeover resumes after the last saved
  * feed position, and everything it repeats is idempotent.
  */
-import type { Tx } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import type { QuestionIssuanceRow } from '../modules/issuances/issuances.table.js';
 import type { MatchListenerRow } from '../modules/listeners/listeners.table.js';
@@ -15,11 +14,10 @@ import type { FeedEvent } from './feed/events.js';
 import { PushFeedClient } from './feed/push-client.js';
 import { replay } from './feed/replay.js';
 import { MatchEngine, type EngineCatalog, type EngineEffects } from './match-engine.js';
-import type { EngineStore, LogLine, MatchContextRows } from './store.js';
+import type { EngineStore, LogLine, MatchCatalogRows } from './store.js';
 
-/** Extension points: scoring runs inside the settling transaction; delivery after commit. */
+/** Extension points, run after commit (scoring runs inside the store's settling transaction). */
 export interface EngineHooks {
-  onSettleTx?: (tx: Tx, row: QuestionIssuanceRow) => Promise<void>;
   onIssued?: (row: QuestionIssuanceRow) => void | Promise<void>;
   onSettled?: (row: QuestionIssuanceRow) => void | Promise<void>;
   onMatchChanged?: (matchId: string, values: Partial<MatchRow>) => void | Promise<void>;
@@ -40,7 +38,7 @@ export interface RunnerOptions {
 
 export type RunOutcome = 'completed' | 'stopped' | 'released' | 'lost' | 'failed';
 
-type BrandSnapshotFn = (row: NonNullable<MatchContextRows['matchSponsor']>) => EngineCatalog['matchSponsor'];
+type BrandSnapshotFn = (row: NonNullable<MatchCatalogRows['matchSponsor']>) => EngineCatalog['matchSponsor'];
 
 /** A queue fed by the push client's callbacks and drained by the run loop. */
 class EventQueue {
@@ -85,6 +83,8 @@ export class ListenerRunner {
   private lines: LogLine[] = [];
   private nextLine = 1;
   private pending: FeedEvent[] = [];
+  /** The last flush started (settled either way): the next one waits for it. */
+  private flushed: Promise<unknown> = Promise.resolve();
   private deferredMatch: Partial<MatchRow> = {};
   private feedFresh = true;
   private stopping = false;
@@ -113,7 +113,27 @@ export class ListenerRunner {
     if (level !== 'debug') this.deps.logger[level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'debug']({ listener: this.listener.id, match: this.listener.matchId }, message);
   }
 
-  private async flush(): Promise<boolean> {
+  /**
+   * Writes what was handled since the last flush. The run loop and the heartbeat both flush:
+   * one flush waits for the one before it, so batches are written in order and the resume
+   * point saved never overtakes events another flush is still recording.
+   */
+  private flush(): Promise<boolean> {
+    const next = this.flushed.then(() => this.writeBatch());
+    this.flushed = next.catch(() => false);
+    return next;
+  }
+
+  /** Writes the buffered log lines, numbering them before the write: writes that overlap never share a number. */
+  private async writeLog(): Promise<void> {
+    const lines = this.lines;
+    this.lines = [];
+    const firstLineNo = this.nextLine;
+    this.nextLine += lines.length;
+    await this.deps.store.log({ listenerId: this.listener.id, firstLineNo, lines });
+  }
+
+  private async writeBatch(): Promise<boolean> {
     const { store, options } = this.deps;
     // The resume point saved is the one of the events recorded by this flush, never beyond:
     // events handled meanwhile are in the next batch.
@@ -126,10 +146,7 @@ export class ListenerRunner {
       this.deferredMatch = {};
       await store.updateMatch(this.listener.matchId, values);
     }
-    const lines = this.lines;
-    this.lines = [];
-    await store.log({ listenerId: this.listener.id, firstLineNo: this.nextLine, lines });
-    this.nextLine += lines.length;
+    await this.writeLog();
     const counters = this.engine?.counters;
     return store.progress({
       id: this.listener.id,
@@ -144,7 +161,7 @@ export class ListenerRunner {
     });
   }
 
-  private catalog(ctx: MatchContextRows): EngineCatalog {
+  private catalog(ctx: MatchCatalogRows): EngineCatalog {
     return { league: ctx.league, match: ctx.match, definitions: ctx.definitions, groups: ctx.groups, matchSponsor: ctx.matchSponsor ? this.deps.brandSnapshot(ctx.matchSponsor) : null };
   }
 
@@ -166,7 +183,6 @@ export class ListenerRunner {
           correct: outcome.correct,
           resolvedSeq: outcome.event?.seq ?? null,
           resolutionEventId: outcome.event?.provider_event_id ?? null,
-          ...(hooks.onSettleTx ? { inTransaction: hooks.onSettleTx } : {}),
         });
         if (row) await hooks.onSettled?.(row);
         return Boolean(row);
@@ -190,6 +206,7 @@ export class ListenerRunner {
       if (!l.replayMatchId) return 'replay listener without a match to replay';
       const events = await this.deps.store.matchRecording(l.replayMatchId);
       if (!events.length) return `match ${l.replayMatchId} has no recorded events to replay`;
+      if (l.eventsTotal !== events.length) await this.deps.store.progress({ id: l.id, workerId: this.deps.options.workerId, values: { eventsTotal: events.length } });
       this.log('info', `replaying ${events.length} recorded events of match ${l.replayMatchId} at speed ${l.speed ?? 1}${l.lastSeq ? `, resuming after seq ${l.lastSeq}` : ''}`);
       return replay(events, { speed: l.speed ?? 1, signal: this.abort.signal, startAfterSeq: l.lastSeq });
     }
@@ -233,14 +250,15 @@ export class ListenerRunner {
     try {
       this.nextLine = await store.nextLogLine(l.id);
       this.log('info', `claimed by ${options.workerId}${l.lastSeq ? ` (taking over after seq ${l.lastSeq})` : ''}`);
-      const ctx = await store.matchContext(l.matchId);
+      const ctx = await store.matchCatalog(l.matchId);
       if (!ctx) throw new Error(`match ${l.matchId} no longer exists`);
-      this.engine = new MatchEngine(this.catalog(ctx), ctx.issuances, this.effects(), {
+      const { issuances, deniedKeys } = await store.matchDecisions(l.matchId);
+      this.engine = new MatchEngine(this.catalog(ctx), issuances, this.effects(), {
         seed: options.seed,
         listenerId: l.id,
         now: () => new Date(),
         state: l.stateStore,
-        deniedKeys: ctx.deniedKeys,
+        deniedKeys,
       });
       if (l.lastSeq > 0) this.engine.restore((await store.matchRecording(l.matchId)).filter((e) => e.seq <= l.lastSeq));
       const source = await this.source();
@@ -286,7 +304,7 @@ export class ListenerRunner {
       await this.flush();
       if (outcome === 'released') {
         this.log('info', 'released for another process (shutdown)');
-        await store.log({ listenerId: l.id, firstLineNo: this.nextLine, lines: this.lines });
+        await this.writeLog();
         await store.release({ id: l.id, workerId: options.workerId });
         return outcome;
       }
@@ -296,7 +314,7 @@ export class ListenerRunner {
       }
       if (outcome === 'stopped') await this.revokeOpen();
       this.log('info', `listener ${outcome}`);
-      await store.log({ listenerId: l.id, firstLineNo: this.nextLine, lines: this.lines });
+      await this.writeLog();
       await store.finish({ id: l.id, workerId: options.workerId, status: outcome === 'stopped' ? 'stopped' : outcome === 'failed' ? 'failed' : 'completed', error });
     } catch (err) {
       logger.error({ err, listener: l.id }, 'could not finish the listener');
@@ -304,13 +322,10 @@ export class ListenerRunner {
     return outcome;
   }
 
-  /** Open questions of the match are revoked when its listener is stopped: they can no longer resolve. */
+  /** Open questions of the match are revoked when its listener is stopped: they can no longer resolve (their answers score void). */
   private async revokeOpen(): Promise<void> {
     const { store, hooks } = this.deps;
-    for (const issuance of await store.openIssuances(this.listener.matchId)) {
-      const row = await store.settleIssuance({ id: issuance.id, status: 'revoked', correct: null, resolvedSeq: null, resolutionEventId: null });
-      if (row) await hooks.onSettled?.(row);
-    }
+    for (const row of await store.revokeOpenIssuances(this.listener.matchId)) await hooks.onSettled?.(row);
   }
 
   private heartbeatBusy = false;
@@ -342,7 +357,7 @@ export class ListenerRunner {
   private async refreshCatalog(): Promise<void> {
     if (!this.engine || this.abort.signal.aborted) return;
     try {
-      const ctx = await this.deps.store.matchContext(this.listener.matchId);
+      const ctx = await this.deps.store.matchCatalog(this.listener.matchId);
       if (!ctx) return;
       // Live fields are the engine's own; the rest (overrides, allowlists, sponsor) may have been edited.
       const { status, period, clockSeconds, homeScore, awayScore, startedAt, result } = this.engine.match;

@@ -150,7 +150,6 @@ export function createMatchQuestions({
         correct,
         resolvedSeq: null,
         resolutionEventId: null,
-        ...(hooks.onSettleTx ? { inTransaction: hooks.onSettleTx } : {}),
       });
       if (!row) continue;
       settled += 1;

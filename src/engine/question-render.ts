@@ -4,7 +4,7 @@
  * the issuance extract, render the question text and choice labels.
  */
 import { AppError } from '../errors.js';
-import { compileExpression, evaluateExpression, evaluateMap, ExpressionError } from './expressions.js';
+import { compileExpression, evaluateExpression, evaluateMap, ExpressionError, isTruthy } from './expressions.js';
 import type { FeedEvent } from './feed/events.js';
 import { compileTemplate, renderTemplate, TemplateError } from './templates.js';
 
@@ -80,8 +80,7 @@ export async function renderQuestion(
 /** Evaluates a condition expression; null or absent means true. */
 export async function conditionHolds(field: string, source: string | null | undefined, input: Record<string, unknown>): Promise<boolean> {
   if (source === null || source === undefined || source.trim() === '') return true;
-  const value = await evaluateExpression(field, source, input);
-  return Array.isArray(value) ? value.some(Boolean) : Boolean(value);
+  return isTruthy(await evaluateExpression(field, source, input));
 }
 
 export interface InGameSyntax {

@@ -21,14 +21,20 @@ import type { FeedEvent } from './feed/events.js';
 export type NewIssuance = typeof questionIssuances.$inferInsert;
 export type NewDenial = typeof questionIssuanceDenials.$inferInsert;
 
-export interface MatchContextRows {
+/** What a listener runs a match with; reread while it runs (definitions, groups, overrides and the sponsor may be edited). */
+export interface MatchCatalogRows {
   match: MatchRow;
   league: LeagueRow;
   definitions: QuestionDefinitionRow[];
   groups: QuestionGroupRow[];
   matchSponsor: BrandRow | null;
+}
+
+/** What the match's listeners have decided so far; read once, when a listener starts. */
+export interface MatchDecisions {
+  /** The match's in-game issuances. */
   issuances: QuestionIssuanceRow[];
-  /** `definition_id|trigger_event_id` of every recorded denial: decisions already taken. */
+  /** `definition_id|trigger_event_id` of every recorded denial. */
   deniedKeys: string[];
 }
 
@@ -40,10 +46,45 @@ export interface LogLine {
 
 export type EngineStore = ReturnType<typeof createEngineStore>;
 
-/** Rows of a raw statement whichever driver ran it. */
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []));
+export function createEngineStore({
+  db,
+  brandSnapshot,
+  settleTx,
+}: {
+  db: Db;
+  brandSnapshot: (brand: BrandRow) => BrandSnapshot;
+  /** Runs inside every settling transaction, whoever settles (scoring of the answers). */
+  settleTx?: (tx: Tx, row: QuestionIssuanceRow) => Promise<void>;
+}) {
+  /**
+   * Moves an open issuance to resolved, voided or revoked; a row that is no
+   * longer open is left alone (never re-graded). `settleTx` (scoring)
+   * runs in the same transaction.
+   */
+  async function settleIssuance({
+    id,
+    status,
+    correct,
+    resolvedSeq,
+    resolutionEventId,
+  }: {
+    id: string;
+    status: 'resolved' | 'voided' | 'revoked';
+    correct: string | null;
+    resolvedSeq: number | null;
+    resolutionEventId: string | null;
+  }): Promise<QuestionIssuanceRow | undefined> {
+    return db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(questionIssuances)
+        .set({ status, correctAnswerIdentifier: correct, resolvedAt: sql`now()`, resolvedSeq, resolutionEventId, updatedAt: sql`now()` })
+        .where(and(eq(questionIssuances.id, id), inArray(questionIssuances.status, ['open', 'locked'])))
+        .returning();
+      if (row && settleTx) await settleTx(tx, row);
+      return row;
+    });
+  }
 
-export function createEngineStore({ db, brandSnapshot }: { db: Db; brandSnapshot: (brand: BrandRow) => BrandSnapshot }) {
   return {
     /**
      * A queued listener for the match, or the queued/running one it already
@@ -67,22 +108,28 @@ export function createEngineStore({ db, brandSnapshot }: { db: Db; brandSnapshot
 
     /** Claims one queued listener, or a running one whose lease ran out (its process died). */
     async claim({ workerId, leaseMs }: { workerId: string; leaseMs: number }): Promise<MatchListenerRow | undefined> {
-      const result = await db.execute(sql`
-        update ${matchListeners} set
-          status = 'running', claimed_by = ${workerId}, heartbeat_at = now(),
-          lease_expires_at = now() + (${leaseMs} * interval '1 millisecond'),
-          started_at = coalesce(${matchListeners.startedAt}, now())
-        where ${matchListeners.id} = (
-          select id from ${matchListeners}
-          where (status = 'queued' or (status = 'running' and lease_expires_at < now())) and not stop_requested
-          order by created_at
-          for update skip locked
-          limit 1
+      const [listener] = await db
+        .update(matchListeners)
+        .set({
+          status: 'running',
+          claimedBy: workerId,
+          heartbeatAt: sql`now()`,
+          leaseExpiresAt: sql`now() + (${leaseMs} * interval '1 millisecond')`,
+          startedAt: sql`coalesce(${matchListeners.startedAt}, now())`,
+        })
+        .where(
+          eq(
+            matchListeners.id,
+            sql`(
+              select id from ${matchListeners}
+              where (status = 'queued' or (status = 'running' and lease_expires_at < now())) and not stop_requested
+              order by created_at
+              for update skip locked
+              limit 1
+            )`,
+          ),
         )
-        returning id`);
-      const [row] = rowsOf<{ id: string }>(result);
-      if (!row) return undefined;
-      const [listener] = await db.select().from(matchListeners).where(eq(matchListeners.id, row.id));
+        .returning();
       return listener;
     },
 
@@ -104,7 +151,7 @@ export function createEngineStore({ db, brandSnapshot }: { db: Db; brandSnapshot
     }: {
       id: string;
       workerId: string;
-      values: Partial<Pick<MatchListenerRow, 'lastSeq' | 'eventsConsumed' | 'issuedCount' | 'deniedCount' | 'resolvedCount' | 'lastEventAt' | 'stateStore'>>;
+      values: Partial<Pick<MatchListenerRow, 'lastSeq' | 'eventsConsumed' | 'eventsTotal' | 'issuedCount' | 'deniedCount' | 'resolvedCount' | 'lastEventAt' | 'stateStore'>>;
     }): Promise<boolean> {
       const rows = await db
         .update(matchListeners)
@@ -127,11 +174,6 @@ export function createEngineStore({ db, brandSnapshot }: { db: Db; brandSnapshot
         .update(matchListeners)
         .set({ status, error: error ?? null, finishedAt: sql`now()`, leaseExpiresAt: null })
         .where(and(eq(matchListeners.id, id), workerId ? eq(matchListeners.claimedBy, workerId) : undefined, inArray(matchListeners.status, ['queued', 'running'])));
-    },
-
-    async listener(id: string): Promise<MatchListenerRow | undefined> {
-      const [row] = await db.select().from(matchListeners).where(eq(matchListeners.id, id));
-      return row;
     },
 
     /** Records consumed feed messages (idempotent per listener and seq). */
@@ -176,33 +218,32 @@ export function createEngineStore({ db, brandSnapshot }: { db: Db; brandSnapshot
         .onConflictDoNothing();
     },
 
-    /** What a listener needs to run a match, in a fixed number of queries. */
-    async matchContext(matchId: string): Promise<MatchContextRows | undefined> {
-      const [row] = await db.select({ match: matches, league: leagues }).from(matches).innerJoin(leagues, eq(leagues.id, matches.leagueId)).where(eq(matches.id, matchId));
+    /** The catalog a listener runs a match with, in three queries. */
+    async matchCatalog(matchId: string): Promise<MatchCatalogRows | undefined> {
+      const [row] = await db
+        .select({ match: matches, league: leagues, matchSponsor: brands })
+        .from(matches)
+        .innerJoin(leagues, eq(leagues.id, matches.leagueId))
+        .leftJoin(brands, eq(brands.id, matches.sponsorBrandId))
+        .where(eq(matches.id, matchId));
       if (!row) return undefined;
-      const [definitions, groups, issuances, sponsor, denied] = [
-        await db
-          .select()
-          .from(questionDefinitions)
-          .where(and(eq(questionDefinitions.leagueId, row.league.id), eq(questionDefinitions.isArchived, false)))
-          .orderBy(asc(questionDefinitions.createdAt), asc(questionDefinitions.id)),
-        await db.select().from(questionGroups).where(eq(questionGroups.leagueId, row.league.id)),
-        await db.select().from(questionIssuances).where(and(eq(questionIssuances.matchId, matchId), eq(questionIssuances.kind, 'in_game'))),
-        row.match.sponsorBrandId ? (await db.select().from(brands).where(eq(brands.id, row.match.sponsorBrandId)))[0] : undefined,
-        await db
-          .select({ definitionId: questionIssuanceDenials.definitionId, triggerEventId: questionIssuanceDenials.triggerEventId })
-          .from(questionIssuanceDenials)
-          .where(eq(questionIssuanceDenials.matchId, matchId)),
-      ];
-      return {
-        match: row.match,
-        league: row.league,
-        definitions,
-        groups,
-        issuances,
-        matchSponsor: sponsor ?? null,
-        deniedKeys: denied.map((d) => `${d.definitionId}|${d.triggerEventId}`),
-      };
+      const definitions = await db
+        .select()
+        .from(questionDefinitions)
+        .where(and(eq(questionDefinitions.leagueId, row.league.id), eq(questionDefinitions.isArchived, false)))
+        .orderBy(asc(questionDefinitions.createdAt), asc(questionDefinitions.id));
+      const groups = await db.select().from(questionGroups).where(eq(questionGroups.leagueId, row.league.id));
+      return { ...row, definitions, groups };
+    },
+
+    /** The decisions already taken on a match (a listener taking over or replaying repeats none). */
+    async matchDecisions(matchId: string): Promise<MatchDecisions> {
+      const issuances = await db.select().from(questionIssuances).where(and(eq(questionIssuances.matchId, matchId), eq(questionIssuances.kind, 'in_game')));
+      const denied = await db
+        .select({ definitionId: questionIssuanceDenials.definitionId, triggerEventId: questionIssuanceDenials.triggerEventId })
+        .from(questionIssuanceDenials)
+        .where(eq(questionIssuanceDenials.matchId, matchId));
+      return { issuances, deniedKeys: denied.map((d) => `${d.definitionId}|${d.triggerEventId}`) };
     },
 
     /**
@@ -247,36 +288,7 @@ export function createEngineStore({ db, brandSnapshot }: { db: Db; brandSnapshot
       return rows.length > 0;
     },
 
-    /**
-     * Moves an open issuance to resolved, voided or revoked; a row that is no
-     * longer open is left alone (never re-graded). `inTransaction` runs in
-     * the same transaction (scoring hooks in).
-     */
-    async settleIssuance({
-      id,
-      status,
-      correct,
-      resolvedSeq,
-      resolutionEventId,
-      inTransaction,
-    }: {
-      id: string;
-      status: 'resolved' | 'voided' | 'revoked';
-      correct: string | null;
-      resolvedSeq: number | null;
-      resolutionEventId: string | null;
-      inTransaction?: (tx: Tx, row: QuestionIssuanceRow) => Promise<void>;
-    }): Promise<QuestionIssuanceRow | undefined> {
-      return db.transaction(async (tx) => {
-        const [row] = await tx
-          .update(questionIssuances)
-          .set({ status, correctAnswerIdentifier: correct, resolvedAt: sql`now()`, resolvedSeq, resolutionEventId, updatedAt: sql`now()` })
-          .where(and(eq(questionIssuances.id, id), inArray(questionIssuances.status, ['open', 'locked'])))
-          .returning();
-        if (row && inTransaction) await inTransaction(tx, row);
-        return row;
-      });
-    },
+    settleIssuance,
 
     async updateMatch(matchId: string, values: Partial<typeof matches.$inferInsert>): Promise<void> {
       await db
@@ -324,11 +336,22 @@ export function createEngineStore({ db, brandSnapshot }: { db: Db; brandSnapshot
     },
 
     /** Open in-game issuances of a match. */
-    async openIssuances(matchId: string): Promise<QuestionIssuanceRow[]> {
-      return db
-        .select()
+    /**
+     * Revokes the match's open in-game questions (they can no longer resolve;
+     * their answers score void), each in its own settling transaction; returns
+     * the rows this call revoked, for the after-commit hooks.
+     */
+    async revokeOpenIssuances(matchId: string): Promise<QuestionIssuanceRow[]> {
+      const open = await db
+        .select({ id: questionIssuances.id })
         .from(questionIssuances)
         .where(and(eq(questionIssuances.matchId, matchId), eq(questionIssuances.kind, 'in_game'), eq(questionIssuances.status, 'open')));
+      const revoked: QuestionIssuanceRow[] = [];
+      for (const { id } of open) {
+        const row = await settleIssuance({ id, status: 'revoked', correct: null, resolvedSeq: null, resolutionEventId: null });
+        if (row) revoked.push(row);
+      }
+      return revoked;
     },
 
     /** Running listeners whose stop was requested but whose process is gone (lease ran out): stop them here. */

@@ -2,9 +2,8 @@
  * What happens after the engine issues or settles a question: live delivery,
  * push notifications and the like subscribe here. Each subscriber runs on its
  * own; one that fails is logged and does not stop the engine or the others.
- * Scoring is not a subscriber: it runs inside the settling transaction.
+ * Scoring is not a subscriber: it runs inside the store's settling transaction.
  */
-import type { Tx } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import type { QuestionIssuanceRow } from '../modules/issuances/issuances.table.js';
 import type { MatchRow } from '../modules/matches/matches.table.js';
@@ -17,15 +16,7 @@ export interface EngineSubscriber {
   onMatchChanged?(matchId: string, values: Partial<MatchRow>): void | Promise<void>;
 }
 
-export function engineHooks({
-  logger,
-  subscribers,
-  settleTx,
-}: {
-  logger: Logger;
-  subscribers: EngineSubscriber[];
-  settleTx: (tx: Tx, row: QuestionIssuanceRow) => Promise<void>;
-}): EngineHooks {
+export function engineHooks({ logger, subscribers }: { logger: Logger; subscribers: EngineSubscriber[] }): EngineHooks {
   const each = async <K extends 'onIssued' | 'onSettled' | 'onMatchChanged'>(hook: K, ...args: Parameters<NonNullable<EngineSubscriber[K]>>) => {
     for (const s of subscribers) {
       const fn = s[hook] as ((...a: unknown[]) => void | Promise<void>) | undefined;
@@ -38,7 +29,6 @@ export function engineHooks({
     }
   };
   return {
-    onSettleTx: settleTx,
     onIssued: (row) => each('onIssued', row),
     onSettled: (row) => each('onSettled', row),
     onMatchChanged: (matchId, values) => each('onMatchChanged', matchId, values),

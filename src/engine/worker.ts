@@ -60,10 +60,6 @@ export class EngineWorker {
     this.workerId = deps.options.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   }
 
-  get running(): string[] {
-    return [...this.runners.keys()];
-  }
-
   start(): void {
     const { options } = this.deps;
     this.timers.push(setInterval(() => void this.tick(), options.pollMs));
@@ -117,11 +113,6 @@ export class EngineWorker {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
     for (const { runner } of this.runners.values()) runner.halt('released');
-    await Promise.all([...this.runners.values()].map((r) => r.done));
-  }
-
-  /** Waits until no listener runs here (tests). */
-  async idle(): Promise<void> {
     await Promise.all([...this.runners.values()].map((r) => r.done));
   }
 }

@@ -10,6 +10,7 @@ import type { ContractOperation } from './contract.js';
 import { adminAuthRoutes } from '../admin/auth-routes.js';
 import { adminUiRoutes } from '../admin/ui-routes.js';
 import { docsRouter } from './docs.js';
+import { apiCors, securityHeaders } from './security.js';
 import { toErrorResponse } from './error-mapping.js';
 import type { Handlers, StreamBody, UploadedFile } from './handler-types.js';
 import { createHandlers } from './registry.js';
@@ -56,6 +57,19 @@ async function send(res: Response, reply: AnyReply): Promise<void> {
   res.status(reply.status).type('application/json').send(JSON.stringify(reply.body));
 }
 
+/** What is wrong with a JSON body the parser refused: not JSON at all, or JSON that is not an object or array. */
+function jsonParseMessage(err: Error & { body?: unknown }): string {
+  if (typeof err.body === 'string') {
+    try {
+      const value: unknown = JSON.parse(err.body);
+      return `the body must be a JSON object or array, not ${value === null ? 'null' : `a JSON ${typeof value}`}`;
+    } catch {
+      // Not JSON: the parser's own words say where.
+    }
+  }
+  return `malformed JSON: ${err.message}`;
+}
+
 export async function createApp({ services, handlers }: AppOptions): Promise<{ app: express.Express; api: Api }> {
   const { config, logger } = services;
   const api = await createApi({ services, handlers: handlers ?? createHandlers(services) });
@@ -74,6 +88,10 @@ export async function createApp({ services, handlers }: AppOptions): Promise<{ a
     });
     next();
   });
+
+  app.use(securityHeaders());
+  const corsMiddleware = apiCors(config.corsOrigins);
+  if (corsMiddleware) app.use(['/api', '/openapi.json'], corsMiddleware);
 
   app.get('/', (_req, res) => res.redirect(302, '/docs'));
   app.use(docsRouter());
@@ -128,7 +146,7 @@ export async function createApp({ services, handlers }: AppOptions): Promise<{ a
     if (type === 'entity.too.large') {
       error = new AppError(413, 'request.too_large', `request body exceeds the limit of ${config.jsonBodyLimitBytes} bytes`);
     } else if (type === 'entity.parse.failed') {
-      error = validationError([{ loc: ['body'], msg: `malformed JSON: ${(err as Error).message}`, type: 'json_invalid' }]);
+      error = validationError([{ loc: ['body'], msg: jsonParseMessage(err as Error & { body?: unknown }), type: 'json_invalid' }]);
     } else if (type === 'encoding.unsupported' || type === 'charset.unsupported' || type === 'request.aborted') {
       error = validationError([{ loc: ['body'], msg: (err as Error).message, type: 'content_type' }]);
     }

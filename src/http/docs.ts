@@ -22,7 +22,7 @@ export function docsRouter(): Router {
   router.use('/docs/assets', express.static(swaggerDir, { index: false, maxAge: '1h' }));
   router.get('/docs/init.js', (_req, res) => {
     res.type('application/javascript').send(
-      `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true, persistAuthorization: true,
+      `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true, persistAuthorization: true, validatorUrl: null,
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], plugins: [SwaggerUIBundle.plugins.DownloadUrl], layout: 'StandaloneLayout' });`,
     );
   });

@@ -6,3 +6,6 @@ export function caller(req: { auth: AuthContext | null }): AuthContext {
   if (!req.auth) throw unauthorized();
   return req.auth;
 }
+
+/** The client's address: the peer, or with TRUST_PROXY the one X-Forwarded-For names (express's req.ip). */
+export const clientIp = (req: { ip?: string | undefined; socket?: { remoteAddress?: string | undefined } }): string => req.ip ?? req.socket?.remoteAddress ?? 'unknown';

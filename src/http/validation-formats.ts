@@ -50,6 +50,8 @@ export const formats: Record<string, Format> = {
     validate: (s: string) => rfc3339DateTime.validate(s) && !Number.isNaN(Date.parse(s)),
     ...(rfc3339DateTime.compare ? { compare: rfc3339DateTime.compare } : {}),
   } as Format,
+  // ajv-formats also admits the `urn:uuid:` prefix, which PostgreSQL's uuid type refuses.
+  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
   int32: { type: 'number', validate: bitRange(32) },
   int64: { type: 'number', validate: bitRange(64) },
   float: { type: 'number', validate: () => true },

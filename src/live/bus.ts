@@ -30,13 +30,17 @@ export type SettledStatus = 'resolved' | 'voided' | 'revoked';
 /**
  * What travels on the channel. Keys are one letter to keep payloads tiny:
  * k kind, i issuance id, m match id, u user id, f following, s status, p probe id.
+ * `keys`: some API keys of the user were revoked (logout, login, deactivation);
+ * `gone`: the match was deleted (a test match).
  */
 export type BusEvent =
   | { k: 'issued'; i: string; m: string }
   | { k: 'settled'; i: string; m: string; s: SettledStatus }
   | { k: 'locked'; i: string; m: string }
   | { k: 'match'; m: string; s: string }
-  | { k: 'follow'; m: string; u: string; f: boolean };
+  | { k: 'follow'; m: string; u: string; f: boolean }
+  | { k: 'keys'; u: string }
+  | { k: 'gone'; m: string };
 
 type WireEvent = BusEvent | { k: 'probe'; p: string };
 
@@ -81,6 +85,10 @@ export function decodeEvent(payload: string): WireEvent | undefined {
       return isId(v.m) && typeof v.s === 'string' && v.s.length <= 32 ? { k: 'match', m: v.m, s: v.s } : undefined;
     case 'follow':
       return isId(v.m) && isId(v.u) && typeof v.f === 'boolean' ? { k: 'follow', m: v.m, u: v.u, f: v.f } : undefined;
+    case 'keys':
+      return isId(v.u) ? { k: 'keys', u: v.u } : undefined;
+    case 'gone':
+      return isId(v.m) ? { k: 'gone', m: v.m } : undefined;
     case 'probe':
       return typeof v.p === 'string' ? { k: 'probe', p: v.p } : undefined;
     default:

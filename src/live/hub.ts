@@ -19,7 +19,7 @@ import type { OpenRow } from '../modules/answers/answers.repository.js';
 import type { AnswersService } from '../modules/answers/answers.service.js';
 import type { UserRow } from '../modules/users/users.table.js';
 import type { BusEvent, BusSubscriber } from './bus.js';
-import { followedMatchIds, issuanceForDelivery, settledForDelivery } from './live.repository.js';
+import { followedMatchIds, issuanceForDelivery, settledForDelivery, validKeyIds } from './live.repository.js';
 import { CLOSE, CLOSED_STATUSES, RESYNC_DETAIL, STREAM_PROTOCOL, type ResolutionMessage, type ServerMessage } from './messages.js';
 
 export interface HubOptions {
@@ -31,6 +31,10 @@ export interface HubOptions {
   maxPendingMessages: number;
   /** A closing socket that has not finished its closing handshake by then is destroyed (its buffers freed). */
   closeTimeoutMs: number;
+  /** Most sockets of one user in this process; a new one closes the oldest with 4009. */
+  maxSocketsPerUser: number;
+  /** Told to clients in `hello`: the VAPID public key when the service sends Web Push, else null. */
+  webPushPublicKey: string | null;
 }
 
 export const DEFAULT_HUB_OPTIONS: HubOptions = {
@@ -38,6 +42,8 @@ export const DEFAULT_HUB_OPTIONS: HubOptions = {
   maxBufferedBytes: 1024 * 1024,
   maxPendingMessages: 256,
   closeTimeoutMs: 5_000,
+  maxSocketsPerUser: 10,
+  webPushPublicKey: null,
 };
 
 type Outgoing = Buffer | (() => string);
@@ -55,6 +61,8 @@ class Connection {
   constructor(
     readonly ws: WebSocket,
     readonly user: UserRow,
+    /** The API key the socket authenticated with: revoking it closes the socket. */
+    readonly keyId: string,
   ) {}
 }
 
@@ -66,7 +74,7 @@ export interface HubStats {
 
 export interface Hub extends BusSubscriber {
   /** Takes an authenticated socket: indexes it, sends hello and its open questions, then live events. */
-  add(ws: WebSocket, user: UserRow): Promise<void>;
+  add(ws: WebSocket, user: UserRow, keyId: string): Promise<void>;
   stats(): HubStats;
   /** Closes every socket (1001) and stops the heartbeat. */
   close(): Promise<void>;
@@ -147,8 +155,8 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
 
   // ------------------------------------------------------------ connect
 
-  async function add(ws: WebSocket, user: UserRow): Promise<void> {
-    const conn = new Connection(ws, user);
+  async function add(ws: WebSocket, user: UserRow, keyId: string): Promise<void> {
+    const conn = new Connection(ws, user, keyId);
     if (closed) {
       ws.close(CLOSE.shutdown.code, CLOSE.shutdown.reason);
       return;
@@ -157,6 +165,11 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
     let mine = byUser.get(user.id);
     if (!mine) byUser.set(user.id, (mine = new Set()));
     mine.add(conn);
+    // A user's sockets are bounded: the newest wins (a reloaded tab, a new device), the oldest goes.
+    if (mine.size > options.maxSocketsPerUser) {
+      const oldest = [...mine].find((c) => c !== conn && !c.closing);
+      if (oldest) cut(oldest, CLOSE.replaced.code, CLOSE.replaced.reason);
+    }
     ws.on('pong', () => {
       conn.alive = true;
     });
@@ -171,8 +184,14 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
     try {
       // Indexed before the snapshot is read: an event committed after this point is
       // queued for the socket, one committed before it is in the snapshot.
-      const followed = await followedMatchIds({ db, userId: user.id });
+      // The key is checked again now that the socket hears `keys` events: a revocation
+      // committed between authentication and this point would otherwise go unseen.
+      const [followed, valid] = await Promise.all([followedMatchIds({ db, userId: user.id }), validKeyIds({ db, keyIds: [keyId] })]);
       if (conn.closing) return;
+      if (!valid.has(keyId)) {
+        cut(conn, CLOSE.unauthorized.code, CLOSE.unauthorized.revoked);
+        return;
+      }
       for (const m of followed) if (conn.followChanges.get(m) !== false) indexMatch(conn, m);
       for (const [m, following] of conn.followChanges) if (following) indexMatch(conn, m);
       conn.followChanges.clear();
@@ -186,6 +205,7 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
           server_time: new Date().toISOString(),
           heartbeat_seconds: Math.max(1, Math.round(options.heartbeatMs / 1000)),
           followed_match_ids: [...conn.matches],
+          web_push_public_key: options.webPushPublicKey,
         }),
       );
       const rows = await answers.open(user);
@@ -221,9 +241,9 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
 
   // ------------------------------------------------------------ events
 
-  /** Runs the handlers of one match one after another, in the order the bus delivered them. */
+  /** Runs the handlers of one scope (a match, or a user's keys) one after another, in the order the bus delivered them. */
   function serial(key: string, fn: () => Promise<void>) {
-    const next = (chains.get(key) ?? Promise.resolve()).then(fn).catch((err) => logger.error({ err, match_id: key }, 'live stream: delivering an event failed'));
+    const next = (chains.get(key) ?? Promise.resolve()).then(fn).catch((err) => logger.error({ err, scope: key }, 'live stream: delivering an event failed'));
     chains.set(key, next);
     void next.then(() => {
       if (chains.get(key) === next) chains.delete(key);
@@ -323,6 +343,24 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
     for (const conn of started) if (conn.matches.has(e.m)) deliver(conn, conn.ready ? data : build);
   }
 
+  /** Some keys of a user were revoked (or the user deactivated): sockets whose key no longer authenticates close with 4401. */
+  async function keysRevoked(e: Extract<BusEvent, { k: 'keys' }>) {
+    const conns = [...(byUser.get(e.u) ?? [])].filter((c) => !c.closing);
+    if (!conns.length) return;
+    const valid = await validKeyIds({ db, keyIds: [...new Set(conns.map((c) => c.keyId))] });
+    for (const conn of conns) if (!valid.has(conn.keyId)) cut(conn, CLOSE.unauthorized.code, CLOSE.unauthorized.revoked);
+  }
+
+  /** A match was deleted: its receivers stop following it. */
+  function matchGone(e: Extract<BusEvent, { k: 'gone' }>) {
+    const data = encode({ type: 'unfollowed', match_id: e.m });
+    for (const conn of receivers(e.m)) {
+      unindexMatch(conn, e.m);
+      deliver(conn, data);
+    }
+    for (const conn of all) if (conn.loading) conn.followChanges.set(e.m, false);
+  }
+
   function broadcast(matchId: string, message: ServerMessage) {
     const targets = receivers(matchId);
     if (!targets.length) return;
@@ -344,6 +382,10 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
       case 'match':
         if (!CLOSED_STATUSES.has(e.s)) return;
         return serial(e.m, async () => broadcast(e.m, { type: 'match_closed', match_id: e.m, status: e.s as 'ended' | 'closed' | 'cancelled' }));
+      case 'gone':
+        return serial(e.m, async () => matchGone(e));
+      case 'keys':
+        return serial(`user:${e.u}`, () => keysRevoked(e));
     }
   }
 

@@ -1,10 +1,12 @@
 /** SQL of live delivery: one statement per event per process, whatever the number of receivers. */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
+import { keyAuthenticates } from '../modules/auth/auth.repository.js';
 import type { OpenRow } from '../modules/answers/answers.repository.js';
 import { questionIssuances } from '../modules/issuances/issuances.table.js';
 import { leagues } from '../modules/leagues/leagues.table.js';
 import { matches, matchFollows } from '../modules/matches/matches.table.js';
+import { apiKeys, users } from '../modules/users/users.table.js';
 
 /** Ids of the matches the user follows. */
 export async function followedMatchIds({ db, userId }: { db: DbOrTx; userId: string }): Promise<string[]> {
@@ -13,6 +15,17 @@ export async function followedMatchIds({ db, userId }: { db: DbOrTx; userId: str
     .from(matchFollows)
     .where(and(eq(matchFollows.userId, userId), eq(matchFollows.following, true)));
   return rows.map((r) => r.id);
+}
+
+/** Which of these keys still authenticate (the rule of authentication itself). */
+export async function validKeyIds({ db, keyIds }: { db: DbOrTx; keyIds: string[] }): Promise<Set<string>> {
+  if (!keyIds.length) return new Set();
+  const rows = await db
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .where(and(inArray(apiKeys.id, keyIds), keyAuthenticates()));
+  return new Set(rows.map((r) => r.id));
 }
 
 /** An issuance with its match and league, as an open question without a caller's answer (a new issuance has none). */

@@ -13,9 +13,11 @@ export const STREAM_PROTOCOL = 1;
 
 export const CLOSE = {
   /** Missing api_key, or a key that is unknown, revoked, or whose user is inactive. */
-  unauthorized: { code: 4401, missing: 'missing api_key', invalid: 'invalid API key' },
+  unauthorized: { code: 4401, missing: 'missing api_key', invalid: 'invalid API key', revoked: 'API key revoked' },
   /** The socket's send buffer outgrew the limit: the client reads too slowly. */
   tooSlow: { code: 4008, reason: 'too slow; reconnect and catch up with GET /api/question-answers/open' },
+  /** The user opened more sockets than allowed on this process: the oldest is closed. */
+  replaced: { code: 4009, reason: 'too many open sockets for this user; the oldest was closed' },
   /** The server is shutting down; reconnect (another process answers). */
   shutdown: { code: 1001, reason: 'server shutting down' },
   /** Binary frames are not part of the protocol. */
@@ -31,6 +33,8 @@ export interface HelloMessage {
   server_time: string;
   heartbeat_seconds: number;
   followed_match_ids: string[];
+  /** VAPID public key when the service sends Web Push, else null. */
+  web_push_public_key: string | null;
 }
 
 export interface OpenQuestionsMessage {

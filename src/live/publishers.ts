@@ -33,3 +33,12 @@ export interface FollowChange {
 /** Reports a committed follow or unfollow, so the user's open sockets start or stop delivery. */
 export const publishFollowChange = (bus: LiveBus) => (change: FollowChange) =>
   bus.publish({ k: 'follow', m: change.matchId, u: change.userId, f: change.following });
+
+/** Reports that some API keys of a user were revoked: sockets opened with them close (4401). */
+export const publishKeysRevoked = (bus: LiveBus) => (userId: string) => bus.publish({ k: 'keys', u: userId });
+
+/** Reports a deleted match: its followers' sockets get `unfollowed`. */
+export const publishMatchGone = (bus: LiveBus) => (matchId: string) => bus.publish({ k: 'gone', m: matchId });
+
+/** Reports match statuses changed outside the live engine (a schedule sync closing or cancelling a match). */
+export const publishMatchStatus = (bus: LiveBus) => (matchId: string, status: string) => bus.publish({ k: 'match', m: matchId, s: status });

@@ -41,7 +41,9 @@ function refuse(socket: Duplex, status: 404 | 503, text: string) {
  */
 export async function attachLiveStream({ server, services, options = {} }: { server: Server; services: Services; options?: LiveStreamOptions }): Promise<LiveStream> {
   const { logger, liveBus: bus } = services;
-  const hub = createHub({ db: services.database.db, answers: services.answers, logger, options: { ...DEFAULT_HUB_OPTIONS, ...options } });
+  const { push } = services.config;
+  const webPushPublicKey = push.provider === 'webpush' && push.vapid ? push.vapid.publicKey : null;
+  const hub = createHub({ db: services.database.db, answers: services.answers, logger, options: { ...DEFAULT_HUB_OPTIONS, ...services.config.stream, webPushPublicKey, ...options } });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES, perMessageDeflate: false, clientTracking: false });
   const unsubscribe = bus.subscribe(hub);
   const listening = bus.start();
@@ -83,7 +85,7 @@ export async function attachLiveStream({ server, services, options = {} }: { ser
         if (failed) ws.close(CLOSE.internal.code, CLOSE.internal.reason);
         else if (!user) ws.close(CLOSE.unauthorized.code, key ? CLOSE.unauthorized.invalid : CLOSE.unauthorized.missing);
         else if (closing) ws.close(CLOSE.shutdown.code, CLOSE.shutdown.reason);
-        else void hub.add(ws, user.user);
+        else void hub.add(ws, user.user, user.keyId);
       });
     })();
   };

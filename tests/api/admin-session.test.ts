@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestApiKey } from '../../src/modules/auth/credentials.js';
 import { adminSessions } from '../../src/modules/admin-sessions/admin-sessions.table.js';
-import { users } from '../../src/modules/users/users.table.js';
+import { apiKeys, users } from '../../src/modules/users/users.table.js';
 import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
 
 let app: TestApp;
@@ -92,6 +92,16 @@ describe('operator sign-in', () => {
     });
     expect(res.status).toBe(403);
     expect(cookieValue(res, 'qp_admin_session')).toBeUndefined();
+    // A token of the right length in characters but not in bytes is refused, not a 500.
+    const form = await fetch(`${app.url}/admin/login`);
+    const loginCookie = cookieValue(form, 'qp_admin_login_csrf')!;
+    const forged = await fetch(`${app.url}/admin/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `qp_admin_login_csrf=${loginCookie}` },
+      body: new URLSearchParams({ csrf: 'é'.repeat(decodeURIComponent(loginCookie).length), login: admin.username, password: admin.password }).toString(),
+    });
+    expect(forged.status).toBe(403);
   });
 });
 
@@ -119,9 +129,11 @@ describe('POST /admin/api-session', () => {
     expect(demoted.status).toBe(403);
   });
 
-  it('stops working after sign-out (which itself needs the session CSRF token)', async () => {
+  it('stops working after sign-out (which itself needs the session CSRF token), and sign-out revokes the keys it gave', async () => {
     const { session } = await signIn(admin.username, admin.password);
     const csrf = await csrfOf(session!);
+    const key = (await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}`, 'x-csrf-token': csrf } })).body.api_key;
+    expect((await app.request('GET', '/api/users/me', { token: key })).status).toBe(200);
     const forged = await fetch(`${app.url}/admin/logout`, { method: 'POST', redirect: 'manual', headers: { cookie: `qp_admin_session=${session}`, 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
     expect(forged.status).toBe(403);
     const out = await fetch(`${app.url}/admin/logout`, {
@@ -132,5 +144,20 @@ describe('POST /admin/api-session', () => {
     });
     expect(out.status).toBe(303);
     expect((await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}`, 'x-csrf-token': csrf } })).status).toBe(401);
+    expect((await app.request('GET', '/api/users/me', { token: key })).status).toBe(401);
+    // The admin's own API key is not the session's: it stays valid.
+    expect((await app.request('GET', '/api/users/me', { token: admin.token })).status).toBe(200);
+  });
+
+  it('gives keys that expire with the session', async () => {
+    const { session } = await signIn(admin.username, admin.password);
+    const csrf = await csrfOf(session!);
+    const res = await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}`, 'x-csrf-token': csrf } });
+    const [row] = await app.services.database.db.select().from(apiKeys).where(eq(apiKeys.keyDigest, digestApiKey(res.body.api_key)));
+    const [sessionRow] = await app.services.database.db.select().from(adminSessions).where(eq(adminSessions.tokenDigest, digestApiKey(decodeURIComponent(session!))));
+    expect(row).toMatchObject({ purpose: 'admin-ui', adminSessionId: sessionRow!.id, expiresAt: sessionRow!.expiresAt });
+    expect((await app.request('GET', '/api/users/me', { token: res.body.api_key })).status).toBe(200);
+    await app.services.database.db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, row!.id));
+    expect((await app.request('GET', '/api/users/me', { token: res.body.api_key })).status).toBe(401);
   });
 });

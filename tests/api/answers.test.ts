@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMatchQuestions } from '../../src/engine/match-questions.js';
 import { questionAnswers } from '../../src/modules/answers/answers.table.js';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
@@ -7,27 +7,19 @@ import { matches, matchFollows } from '../../src/modules/matches/matches.table.j
 import { users } from '../../src/modules/users/users.table.js';
 import { matchDefinitionInput } from '../helpers/definitions.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
-import { createMatch } from '../helpers/factories.js';
-import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { createMatch, follow, UNKNOWN_ID } from '../helpers/factories.js';
+import { registerUser, type TestUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
-let app: TestApp;
-let admin: TestUser;
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+const { app, admin } = useTestApp();
 const inMinutes = (m: number) => new Date(Date.now() + m * 60_000);
 
-beforeAll(async () => {
-  app = await startTestApp();
-  admin = await createAdmin(app);
-});
-afterAll(() => app?.close());
-
 const db = () => app.services.database.db;
-const follow = (user: TestUser, matchId: string) => db().insert(matchFollows).values({ userId: user.id, matchId, following: true });
 const answer = (user: TestUser, issuanceId: string, choice: string) =>
   app.request('PUT', '/api/question-answers', { token: user.token, body: { question_issuance_id: issuanceId, selected_answer_identifier: choice } });
 /** Settles an issuance the way the engine does (scoring inside the transaction). */
 const settle = (id: string, status: 'resolved' | 'voided' | 'revoked', correct: string | null) =>
-  app.services.engine.store.settleIssuance({ id, status, correct, resolvedSeq: null, resolutionEventId: null, inTransaction: app.services.engine.hooks.onSettleTx! });
+  app.services.engine.store.settleIssuance({ id, status, correct, resolvedSeq: null, resolutionEventId: null });
 
 async function liveQuestion(overrides: Parameters<typeof insertIssuance>[1] extends infer T ? Partial<T> : never = {}) {
   const match = await createMatch(app, { status: 'live', scheduled: inMinutes(-30) });
@@ -39,7 +31,7 @@ describe('PUT /api/question-answers', () => {
   it('creates the answer (201), then replaces it (200), one per user and question', async () => {
     const player = await registerUser(app);
     const { match, issuance } = await liveQuestion();
-    await follow(player, match.id);
+    await follow(app, player.id, match.id);
     const first = await answer(player, issuance.id, 'home');
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ question_issuance_id: issuance.id, selected_answer_identifier: 'home' });
@@ -54,7 +46,7 @@ describe('PUT /api/question-answers', () => {
   it('answers 400 for a choice the question does not have, writing nothing', async () => {
     const player = await registerUser(app);
     const { match, issuance } = await liveQuestion();
-    await follow(player, match.id);
+    await follow(app, player.id, match.id);
     const res = await answer(player, issuance.id, 'draw');
     expect(res.status).toBe(400);
     expect(res.body.detail).toMatch(/'draw' is not a choice.*home, away/);
@@ -87,17 +79,17 @@ describe('PUT /api/question-answers', () => {
 
   it('answers 404 for an unknown question, 401 without a key, 422 for a malformed body', async () => {
     const player = await registerUser(app);
-    const res = await answer(player, UNKNOWN, 'home');
+    const res = await answer(player, UNKNOWN_ID, 'home');
     expect(res.status).toBe(404);
     expect(res.body.detail).toBe('question issuance not found');
-    expect((await app.request('PUT', '/api/question-answers', { body: { question_issuance_id: UNKNOWN, selected_answer_identifier: 'x' } })).status).toBe(401);
+    expect((await app.request('PUT', '/api/question-answers', { body: { question_issuance_id: UNKNOWN_ID, selected_answer_identifier: 'x' } })).status).toBe(401);
     expect((await app.request('PUT', '/api/question-answers', { token: player.token, body: { question_issuance_id: 'x' } })).status).toBe(422);
   });
 
   it.each(['resolved', 'voided', 'revoked'] as const)('answers 409 once the question is %s', async (status) => {
     const player = await registerUser(app);
     const { match, issuance } = await liveQuestion();
-    await follow(player, match.id);
+    await follow(app, player.id, match.id);
     await settle(issuance.id, status, status === 'resolved' ? 'home' : null);
     const res = await answer(player, issuance.id, 'home');
     expect(res.status).toBe(409);
@@ -107,12 +99,12 @@ describe('PUT /api/question-answers', () => {
   it('answers 410 when the answer window has expired, and for a Match question after kick-off (locked)', async () => {
     const player = await registerUser(app);
     const { match, issuance } = await liveQuestion({ closesAt: inMinutes(-0.05) });
-    await follow(player, match.id);
+    await follow(app, player.id, match.id);
     const late = await answer(player, issuance.id, 'home');
     expect(late.status).toBe(410);
     expect(late.body.detail).toMatch(/window/);
     const pre = await createMatch(app, { scheduled: inMinutes(-1), status: 'live' });
-    await follow(player, pre.id);
+    await follow(app, player.id, pre.id);
     const locked = await insertIssuance(app, { matchId: pre.id, kind: 'match', status: 'locked', closesAt: pre.scheduled, triggerEventId: null });
     const res = await answer(player, locked.id, 'home');
     expect(res.status).toBe(410);
@@ -124,7 +116,7 @@ describe('scoring at resolution', () => {
   it('scores the issue-time points for a correct answer, nothing for a wrong one or a voided question, and never re-grades', async () => {
     const [right, wrong, late] = [await registerUser(app), await registerUser(app), await registerUser(app)];
     const { match, issuance } = await liveQuestion({ points: 25 });
-    for (const u of [right, wrong, late]) await follow(u, match.id);
+    for (const u of [right, wrong, late]) await follow(app, u.id, match.id);
     await answer(right, issuance.id, 'home');
     await answer(wrong, issuance.id, 'away');
     expect((await settle(issuance.id, 'resolved', 'home'))?.status).toBe('resolved');
@@ -135,7 +127,7 @@ describe('scoring at resolution', () => {
     expect(await settle(issuance.id, 'resolved', 'away')).toBeUndefined();
     expect(await byUser(right)).toMatchObject({ outcome: 'correct', pointsAwarded: 25 });
     const voided = await liveQuestion();
-    await follow(late, voided.match.id);
+    await follow(app, late.id, voided.match.id);
     await answer(late, voided.issuance.id, 'home');
     await settle(voided.issuance.id, 'voided', null);
     expect(await byUser(late)).toMatchObject({ outcome: 'void', pointsAwarded: 0 });
@@ -145,7 +137,7 @@ describe('scoring at resolution', () => {
 describe('GET /api/question-answers/open', () => {
   it('lists open questions of both kinds on followed live or soon-scheduled matches, with the caller\'s answer and the time left', async () => {
     const player = await registerUser(app);
-    const brand = { id: UNKNOWN, name: 'Acme', primary_color: '#ff0000', secondary_color: null, logo_url: null };
+    const brand = { id: UNKNOWN_ID, name: 'Acme', primary_color: '#ff0000', secondary_color: null, logo_url: null };
     const live = await liveQuestion({ sponsorBrand: brand, matchSponsorBrand: brand, closesAt: inMinutes(1) });
     const soon = await createMatch(app, { scheduled: inMinutes(120) });
     const pre = await insertIssuance(app, { matchId: soon.id, kind: 'match', status: 'open', closesAt: soon.scheduled, triggerEventId: null });
@@ -154,7 +146,7 @@ describe('GET /api/question-answers/open', () => {
     const unfollowed = await liveQuestion();
     const expired = await insertIssuance(app, { matchId: live.match.id, status: 'open', closesAt: inMinutes(-1), triggerEventId: 'old' });
     const settled = await insertIssuance(app, { matchId: live.match.id, status: 'resolved', closesAt: inMinutes(1), triggerEventId: 'done' });
-    for (const m of [live.match.id, soon.id, far.id]) await follow(player, m);
+    for (const m of [live.match.id, soon.id, far.id]) await follow(app, player.id, m);
     await answer(player, live.issuance.id, 'away');
     const res = await app.request('GET', '/api/question-answers/open', { token: player.token });
     expect(res.status).toBe(200);
@@ -175,14 +167,14 @@ describe('answer history', () => {
   it('shows every answer with its outcome and points, newest first; locked pending Match answers first and outside the limit', async () => {
     const player = await registerUser(app);
     const qs = [await liveQuestion({ points: 10 }), await liveQuestion({ points: 20 }), await liveQuestion({ points: 30 })];
-    for (const q of qs) await follow(player, q.match.id);
+    for (const q of qs) await follow(app, player.id, q.match.id);
     await answer(player, qs[0]!.issuance.id, 'home');
     await answer(player, qs[1]!.issuance.id, 'home');
     await answer(player, qs[2]!.issuance.id, 'away');
     await settle(qs[0]!.issuance.id, 'resolved', 'home');
     await settle(qs[1]!.issuance.id, 'resolved', 'away');
     const pre = await createMatch(app, { scheduled: inMinutes(1), status: 'scheduled' });
-    await follow(player, pre.id);
+    await follow(app, player.id, pre.id);
     const locked = await insertIssuance(app, { matchId: pre.id, kind: 'match', status: 'open', closesAt: pre.scheduled, triggerEventId: null });
     await answer(player, locked.id, 'home');
     await db().update(questionIssuances).set({ status: 'locked' }).where(eq(questionIssuances.id, locked.id));
@@ -201,12 +193,12 @@ describe('answer history', () => {
   it('is the same for admins looking at a user, 404 for an unknown user, 403 for players', async () => {
     const player = await registerUser(app);
     const q = await liveQuestion();
-    await follow(player, q.match.id);
+    await follow(app, player.id, q.match.id);
     await answer(player, q.issuance.id, 'home');
     const own = await app.request('GET', '/api/question-answers', { token: player.token });
     const viaAdmin = await app.request('GET', `/api/users/${player.id}/question-answers`, { token: admin.token });
     expect(viaAdmin.body).toEqual(own.body);
-    expect((await app.request('GET', `/api/users/${UNKNOWN}/question-answers`, { token: admin.token })).status).toBe(404);
+    expect((await app.request('GET', `/api/users/${UNKNOWN_ID}/question-answers`, { token: admin.token })).status).toBe(404);
     expect((await app.request('GET', `/api/users/${player.id}/question-answers`, { token: player.token })).status).toBe(403);
   });
 });
@@ -216,7 +208,7 @@ describe('points', () => {
     const player = await registerUser(app);
     await app.request('PATCH', '/api/users/me', { token: player.token, body: { match_follow_timezone: 'Pacific/Kiritimati' } });
     const qs = [await liveQuestion({ points: 10 }), await liveQuestion({ points: 40 }), await liveQuestion({ points: 5 })];
-    for (const q of qs) await follow(player, q.match.id);
+    for (const q of qs) await follow(app, player.id, q.match.id);
     for (const q of qs) await answer(player, q.issuance.id, 'home');
     await settle(qs[0]!.issuance.id, 'resolved', 'home');
     await settle(qs[1]!.issuance.id, 'resolved', 'home');
@@ -236,7 +228,7 @@ describe('points', () => {
     expect(history.reduce((s, r) => s + r.points_awarded, 0)).toBe(res.body.all_time.points);
     const viaAdmin = await app.request('GET', `/api/users/${player.id}/points`, { token: admin.token });
     expect(viaAdmin.body.all_time).toEqual(res.body.all_time);
-    expect((await app.request('GET', `/api/users/${UNKNOWN}/points`, { token: admin.token })).status).toBe(404);
+    expect((await app.request('GET', `/api/users/${UNKNOWN_ID}/points`, { token: admin.token })).status).toBe(404);
   });
 });
 
@@ -259,7 +251,7 @@ describe('Match questions', () => {
     expect(issued.map((r) => r.matchQuestionDefinitionId)).not.toContain(inactive.id);
 
     const player = await registerUser(app);
-    await follow(player, match.id);
+    await follow(app, player.id, match.id);
     expect((await answer(player, issued[0]!.id, 'home')).status).toBe(201);
     // Kick-off passes: the question locks.
     await db().update(matches).set({ scheduled: inMinutes(-1), status: 'live' }).where(eq(matches.id, match.id));

@@ -1,85 +1,36 @@
 import { randomUUID } from 'node:crypto';
 import { eq, inArray, like } from 'drizzle-orm';
-import { parseString, writeToString } from 'fast-csv';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeToString } from 'fast-csv';
+import { describe, expect, it } from 'vitest';
 import { csvCell } from '../../src/csv/csv-export.js';
 import { questionDefinitions } from '../../src/modules/definitions/definitions.table.js';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
 import { leagues } from '../../src/modules/leagues/leagues.table.js';
+import { upsertById } from '../../src/modules/shared/upsert-by-id.js';
 import { matchQuestionDefinitions } from '../../src/modules/match-definitions/match-definitions.table.js';
-import { inGameDefinitionInput, matchDefinitionInput } from '../helpers/definitions.js';
-import { createMatch, leagueBySlug } from '../helpers/factories.js';
+import { contractCsvColumns } from '../helpers/contract.js';
+import { parseCsv } from '../helpers/csv.js';
+import { createInGameDefinition, createInLeague, createMatchDefinition, inGameDefinitionInput, matchDefinitionInput } from '../helpers/definitions.js';
+import { insertIssuanceOf } from '../helpers/engine-rows.js';
+import { leagueBySlug, UNKNOWN_ID } from '../helpers/factories.js';
 import { testDatabaseUrl } from '../helpers/pg-url.js';
-import { createAdmin, registerUser, startTestApp, type ApiResponse, type TestApp, type TestUser } from '../helpers/test-app.js';
+import type { ApiResponse } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
-let app: TestApp;
-let admin: TestUser;
-let player: TestUser;
-
-beforeAll(async () => {
-  app = await startTestApp();
-  admin = await createAdmin(app);
-  player = await registerUser(app);
-});
-afterAll(() => app?.close());
+const { app, admin, player } = useTestApp({ player: true });
 
 const db = () => app.services.database.db;
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-const IN_GAME = {
-  base: '/api/question-definitions',
-  columns: [
-    'id',
-    'league',
-    'name',
-    'description',
-    'is_pivotal_moment',
-    'is_active',
-    'is_archived',
-    'group_id',
-    'trigger',
-    'question_text_template',
-    'choices',
-    'issuance_state_extract',
-    'store_state',
-    'resolution',
-    'answer_window_seconds',
-    'points',
-    'probability',
-  ],
-} as const;
-const MATCH = {
-  base: '/api/match-question-definitions',
-  columns: ['id', 'league', 'name', 'description', 'is_active', 'question_text_template', 'choices', 'issue_lead_seconds', 'resolution', 'points'],
-} as const;
+// The export's columns, in order, are the header the contract's examples show.
+const IN_GAME = { base: '/api/question-definitions', columns: contractCsvColumns('/api/question-definitions/export') };
+const MATCH = { base: '/api/match-question-definitions', columns: contractCsvColumns('/api/match-question-definitions/export') };
 type Kind = typeof IN_GAME | typeof MATCH;
 
 // ---------------------------------------------------------------- helpers
 
-async function createInGame(league: string, overrides: Parameters<typeof inGameDefinitionInput>[0] = {}) {
-  const res = await app.request('POST', IN_GAME.base, { token: admin.token, query: { league }, body: inGameDefinitionInput(overrides) });
-  if (res.status !== 201) throw new Error(`create definition failed: ${res.status} ${res.text}`);
-  return res.body;
-}
-
-async function createMatchDef(league: string, overrides: Parameters<typeof matchDefinitionInput>[0] = {}) {
-  const res = await app.request('POST', MATCH.base, { token: admin.token, query: { league }, body: matchDefinitionInput(overrides) });
-  if (res.status !== 201) throw new Error(`create Match definition failed: ${res.status} ${res.text}`);
-  return res.body;
-}
-
-async function createGroup(league: string) {
-  const res = await app.request('POST', '/api/question-groups', { token: admin.token, query: { league }, body: { slug: `g-${randomUUID().slice(0, 8)}`, name: 'Group' } });
-  if (res.status !== 201) throw new Error(`create group failed: ${res.status} ${res.text}`);
-  return res.body;
-}
-
-function parseCsv(text: string): Promise<string[][]> {
-  return new Promise((resolve, reject) => {
-    const out: string[][] = [];
-    parseString(text).on('data', (r: string[]) => out.push(r)).on('error', reject).on('end', () => resolve(out));
-  });
-}
+const createInGame = (league: string, overrides: Parameters<typeof inGameDefinitionInput>[0] = {}) => createInGameDefinition(app, admin, league, overrides);
+const createMatchDef = (league: string, overrides: Parameters<typeof matchDefinitionInput>[0] = {}) => createMatchDefinition(app, admin, league, overrides);
+const createGroup = (league: string) => createInLeague(app, admin, '/api/question-groups', league, { slug: `g-${randomUUID().slice(0, 8)}`, name: 'Group' });
 
 /** A CSV text written independently of the service's writer: cells through `csvCell` (formula-safe, JSON), quoted when needed. */
 function csv(columns: readonly string[], rows: Record<string, unknown>[], eol = '\n'): string {
@@ -118,24 +69,8 @@ async function getDef(kind: Kind, id: string) {
   return res.body;
 }
 
-async function insertIssuance(kind: Kind, definitionId: string, questionText: string) {
-  const match = await createMatch(app);
-  const [row] = await db()
-    .insert(questionIssuances)
-    .values({
-      matchId: match.id,
-      kind: kind === IN_GAME ? 'in_game' : 'match',
-      ...(kind === IN_GAME ? { definitionId, triggerEventId: randomUUID() } : { matchQuestionDefinitionId: definitionId }),
-      definitionName: 'Snapshot name',
-      questionText,
-      choices: [{ identifier: 'home', label: 'Team A' }],
-      resolution: { snapshot: true },
-      closesAt: new Date(Date.now() + 60_000),
-      points: 10,
-    })
-    .returning();
-  return row!;
-}
+const insertIssuance = (kind: Kind, definitionId: string, questionText: string) =>
+  insertIssuanceOf(app, kind === IN_GAME ? { definitionId } : { matchQuestionDefinitionId: definitionId }, { definitionName: 'Snapshot name', questionText, resolution: { snapshot: true }, points: 10 });
 
 // ---------------------------------------------------------------- auth
 
@@ -423,7 +358,7 @@ describe('POST /api/question-definitions/import', () => {
     const before = await snapshot(IN_GAME);
     const content = csv(IN_GAME.columns, [
       fresh,
-      rowOf(def, { id: UNKNOWN }),
+      rowOf(def, { id: UNKNOWN_ID }),
       rowOf(other, { league: 'nfl' }),
       rowOf(def, { points: 3 }),
       rowOf(def, { points: 4 }),
@@ -432,7 +367,7 @@ describe('POST /api/question-definitions/import', () => {
     const dry = await importCsv(IN_GAME, content);
     expect(dry.status).toBe(200);
     expect(dry.body.errors).toEqual([
-      { row: 3, field: 'id', detail: expect.stringContaining(`no question definition with id ${UNKNOWN}`) },
+      { row: 3, field: 'id', detail: expect.stringContaining(`no question definition with id ${UNKNOWN_ID}`) },
       { row: 4, field: 'league', detail: expect.stringMatching(/belongs to league 'wc', not 'nfl'; moving/) },
       { row: 6, field: 'id', detail: expect.stringContaining('line 5') },
       { row: 7, field: 'id', detail: expect.stringContaining("'not-a-uuid' is not a UUID") },
@@ -450,7 +385,7 @@ describe('POST /api/question-definitions/import', () => {
   it('numbers rows by the line they start on, the header being line 1', async () => {
     const content = csv(IN_GAME.columns, [
       { league: 'wc', ...inGameDefinitionInput({ description: 'two\nlines' }) },
-      { league: 'wc', ...inGameDefinitionInput(), id: UNKNOWN },
+      { league: 'wc', ...inGameDefinitionInput(), id: UNKNOWN_ID },
     ]).replace('\n', '\n\n'); // a blank line after the header
     const res = await importCsv(IN_GAME, content);
     expect(res.status).toBe(200);
@@ -536,13 +471,36 @@ describe('POST /api/question-definitions/import', () => {
     });
   });
 
+  it("reads each league's groups once, not once per row naming a group (ids in either case)", async () => {
+    const groups = { wc: await createGroup('wc'), nfl: await createGroup('nfl') };
+    const rows = (n: number) =>
+      Array.from({ length: n }, (_, i) => {
+        const league = i % 2 ? 'nfl' : 'wc';
+        return { league, ...inGameDefinitionInput(), group_id: i % 4 < 2 ? groups[league].id : groups[league].id.toUpperCase() };
+      });
+    async function statements(n: number): Promise<number> {
+      const seen: string[] = [];
+      const stop = app.services.database.onQuery((q) => seen.push(q));
+      try {
+        const res = await importCsv(IN_GAME, csv(IN_GAME.columns, rows(n)));
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({ errors: [], row_count: n });
+        expect(res.body.creates).toHaveLength(n);
+      } finally {
+        stop();
+      }
+      return seen.length;
+    }
+    expect(await statements(40)).toBe(await statements(4));
+  });
+
   it('reports cells that cannot be read as their column type', async () => {
     const base = csv(IN_GAME.columns, [{ league: 'wc', ...inGameDefinitionInput() }]);
     const [header, line] = base.trim().split('\n');
     const cells = await parseCsv(line!);
     const edit = (column: string, value: string) => {
       const copy = [...cells[0]!];
-      copy[IN_GAME.columns.indexOf(column as never)] = value;
+      copy[IN_GAME.columns.indexOf(column)] = value;
       return copy.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',');
     };
     const content = [header, edit('trigger', '{"event_type": "score_change",'), edit('is_active', 'yes'), edit('points', 'ten'), edit('choices', '[1, 2'), edit('is_archived', 'maybe'), edit('is_active', 'TRUE'), `${edit('points', '5')},extra`].join('\n');
@@ -721,5 +679,16 @@ describe.skipIf(!testDatabaseUrl())('a name taken by another request during the 
     } finally {
       await other.end({ timeout: 1 });
     }
+  });
+});
+
+describe('upsertById', () => {
+  it('refuses rows of different columns (a missing one would be overwritten with its default), writing nothing', async () => {
+    const db = app.services.database.db;
+    const wc = await leagueBySlug(app, 'wc');
+    await expect(
+      upsertById({ db, table: leagues, rows: [{ id: wc.id, name: 'x' }, { id: wc.id, name: 'y', slug: 'z' }] as never }),
+    ).rejects.toThrow('upsertById: every row must have the same columns');
+    expect((await db.select().from(leagues).where(eq(leagues.id, wc.id)))[0]!.name).toBe(wc.name);
   });
 });

@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inGameDefinitionInput, matchDefinitionInput } from '../helpers/definitions.js';
-import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { createInLeague, inGameDefinitionInput, matchDefinitionInput } from '../helpers/definitions.js';
+import { UNKNOWN_ID } from '../helpers/factories.js';
+import { registerUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
-let app: TestApp;
-let admin: TestUser;
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+const { app, admin } = useTestApp();
 
-beforeAll(async () => {
-  app = await startTestApp();
-  admin = await createAdmin(app);
-});
-afterAll(() => app?.close());
-
-const post = async (path: string, league: string, body: unknown) => {
-  const res = await app.request('POST', path, { token: admin.token, query: { league }, body });
-  if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
-  return res.body;
-};
+const post = (path: string, league: string, body: unknown) => createInLeague(app, admin, path, league, body);
 const inspect = (league: string, query: Record<string, string> = {}) => app.request('GET', `/api/leagues/${league}/question-inheritance`, { token: admin.token, query });
 const row = (body: { matrix: { definition_id: string }[] }, id: string) => body.matrix.find((r) => r.definition_id === id) as Record<string, any>;
 
@@ -85,9 +75,9 @@ describe('GET /api/leagues/{league_id}/question-inheritance', () => {
 
   it('answers 404 for an unknown league, or a definition not of that league and kind', async () => {
     expect((await inspect('xfl')).status).toBe(404);
-    expect((await inspect(UNKNOWN)).status).toBe(404);
+    expect((await inspect(UNKNOWN_ID)).status).toBe(404);
     const wcDef = await post('/api/question-definitions', 'wc', inGameDefinitionInput());
-    expect((await inspect('wc', { definition_id: UNKNOWN })).status).toBe(404);
+    expect((await inspect('wc', { definition_id: UNKNOWN_ID })).status).toBe(404);
     expect((await inspect('mls', { definition_id: wcDef.id })).status).toBe(404);
     const res = await inspect('wc', { kind: 'match', definition_id: wcDef.id });
     expect(res.status).toBe(404);

@@ -1,17 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SUPPORTED_LEAGUES } from '../../src/modules/leagues/league-registry.js';
-import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
-let app: TestApp;
-let admin: TestUser;
-let player: TestUser;
-
-beforeAll(async () => {
-  app = await startTestApp();
-  admin = await createAdmin(app);
-  player = await registerUser(app);
-});
-afterAll(() => app?.close());
+const { app, admin, player } = useTestApp({ player: true });
 
 describe('GET /api/leagues', () => {
   it('lists every supported league, seeded, with lowercase slugs, ordered by slug, without credentials', async () => {

@@ -10,7 +10,7 @@ import { questionSponsorships } from '../../src/modules/sponsorships/sponsorship
 import { startWorker, waitFor } from '../helpers/engine.js';
 import { feedEvent, insertIssuance, insertListener, insertListenerEvents } from '../helpers/engine-rows.js';
 import { startPushFeedServer } from '../../src/engine/feed/push-server.js';
-import { createMatch } from '../helpers/factories.js';
+import { createMatch, UNKNOWN_ID } from '../helpers/factories.js';
 import { inGameDefinitionInput } from '../helpers/definitions.js';
 import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
 
@@ -18,7 +18,6 @@ let app: TestApp;
 let mainEnv: TestApp;
 let admin: TestUser;
 let mainAdmin: TestUser;
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 beforeAll(async () => {
   app = await startTestApp({ config: { appEnv: 'staging' } });
@@ -77,7 +76,7 @@ describe('POST /api/matches/{match_id}/clone', () => {
     const nothing = await app.request('POST', `/api/matches/${silent.id}/clone`, { token: admin.token });
     expect(nothing.status).toBe(409);
     expect(nothing.body.detail).toMatch(/no recorded events/);
-    expect((await app.request('POST', `/api/matches/${UNKNOWN}/clone`, { token: admin.token })).status).toBe(404);
+    expect((await app.request('POST', `/api/matches/${UNKNOWN_ID}/clone`, { token: admin.token })).status).toBe(404);
   });
 
   it('is unavailable in the main environment (403), and needs an admin', async () => {
@@ -111,7 +110,7 @@ describe('POST /api/matches/{match_id}/start-listener', () => {
     expect((await app.request('POST', `/api/matches/${bare.id}/start-listener`, { token: admin.token })).status).toBe(409);
     const played = await createMatch(app, { isTest: true, status: 'closed', clonedFromMatchId: real.id });
     expect((await app.request('POST', `/api/matches/${played.id}/start-listener`, { token: admin.token })).status).toBe(409);
-    expect((await app.request('POST', `/api/matches/${UNKNOWN}/start-listener`, { token: admin.token })).status).toBe(404);
+    expect((await app.request('POST', `/api/matches/${UNKNOWN_ID}/start-listener`, { token: admin.token })).status).toBe(404);
   });
 
   it('is unavailable in the main environment (403) and checks the speed (422)', async () => {
@@ -137,7 +136,7 @@ describe('POST /api/matches/{match_id}/stop-listener', () => {
     expect(rows.find((r) => r.id === resolved.id)!.status).toBe('resolved');
     const again = await app.request('POST', `/api/matches/${match.id}/stop-listener`, { token: admin.token });
     expect(again.body).toEqual({ match_id: match.id, stopped_listener_ids: [], revoked_issuance_count: 0 });
-    expect((await app.request('POST', `/api/matches/${UNKNOWN}/stop-listener`, { token: admin.token })).status).toBe(404);
+    expect((await app.request('POST', `/api/matches/${UNKNOWN_ID}/stop-listener`, { token: admin.token })).status).toBe(404);
   });
 
   it('works in the main environment too', async () => {
@@ -175,6 +174,10 @@ describe('a cloned match replays through the engine', () => {
       { what: 'the replay to finish' },
     );
     expect(done.status).toBe('completed');
+    // A replay knows its length: the progress the operator UI draws.
+    const groups = (await app.request('GET', '/api/match-listeners', { token: admin.token, query: { league: clone.league } })).body;
+    const listed = groups.find((g: { match: { id: string } }) => g.match.id === clone.id).listeners;
+    expect(listed[0]).toMatchObject({ id: done.id, events_total: events.length, events_consumed: events.length });
     const [after] = await db.select().from(matches).where(eq(matches.id, clone.id));
     expect(after).toMatchObject({ status: 'closed', listenerEventsArchived: true });
   }, 60_000);

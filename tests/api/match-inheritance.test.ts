@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inGameDefinitionInput, matchDefinitionInput } from '../helpers/definitions.js';
+import { describe, expect, it } from 'vitest';
+import { createInLeague, inGameDefinitionInput, matchDefinitionInput } from '../helpers/definitions.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
-import { createMatch } from '../helpers/factories.js';
-import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { createMatch, UNKNOWN_ID } from '../helpers/factories.js';
+import { registerUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
-let app: TestApp;
-let admin: TestUser;
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+const { app, admin } = useTestApp();
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 20, 19, minute, 0));
 
-beforeAll(async () => {
-  app = await startTestApp();
-  admin = await createAdmin(app);
-});
-afterAll(() => app?.close());
-
-const post = async (path: string, league: string, body: unknown) => {
-  const res = await app.request('POST', path, { token: admin.token, query: { league }, body });
-  if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
-  return res.body;
-};
+const post = (path: string, league: string, body: unknown) => createInLeague(app, admin, path, league, body);
 const inspect = (matchId: string, query: Record<string, string> = {}, token: string | null = admin.token) =>
   app.request('GET', `/api/matches/${matchId}/question-inheritance`, { token, query });
 const row = (body: { matrix: { definition_id: string }[] }, id: string) => body.matrix.find((r) => r.definition_id === id) as Record<string, any>;
@@ -89,10 +78,10 @@ describe('GET /api/matches/{match_id}/question-inheritance', () => {
 
   it('answers 404 for an unknown match or a definition not of the match league and kind', async () => {
     const match = await createMatch(app);
-    const missing = await inspect(UNKNOWN);
+    const missing = await inspect(UNKNOWN_ID);
     expect(missing.status).toBe(404);
     expect(missing.body.detail).toContain('match');
-    expect((await inspect(match.id, { definition_id: UNKNOWN })).status).toBe(404);
+    expect((await inspect(match.id, { definition_id: UNKNOWN_ID })).status).toBe(404);
     const otherLeague = await post('/api/question-definitions', 'nba', inGameDefinitionInput({ trigger: { event_type: 'score_change' } }));
     expect((await inspect(match.id, { definition_id: otherLeague.id })).status).toBe(404);
     const wcDef = await post('/api/question-definitions', 'wc', inGameDefinitionInput());

@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inGameDefinitionInput } from '../helpers/definitions.js';
 import { insertDenial, insertIssuance } from '../helpers/engine-rows.js';
-import { createMatch } from '../helpers/factories.js';
-import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { createMatch, UNKNOWN_ID } from '../helpers/factories.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
-let app: TestApp;
-let admin: TestUser;
-let player: TestUser;
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+const { app, admin, player } = useTestApp({ player: true });
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 20, 19, minute, 0));
-
-beforeAll(async () => {
-  app = await startTestApp();
-  admin = await createAdmin(app);
-  player = await registerUser(app);
-});
-afterAll(() => app?.close());
 
 const issuances = (matchId: string, token: string | null) => app.request('GET', `/api/matches/${matchId}/question-issuances`, { token });
 const ids = (body: { id: string }[]) => body.map((r) => r.id);
@@ -114,7 +104,7 @@ describe('GET /api/matches/{match_id}/question-issuances', () => {
   it('answers an empty list for a match without issuances, 404 for an unknown match, 422 for a bad id and 401 without a key', async () => {
     const match = await createMatch(app);
     expect((await issuances(match.id, player.token)).body).toEqual([]);
-    const missing = await issuances(UNKNOWN, player.token);
+    const missing = await issuances(UNKNOWN_ID, player.token);
     expect(missing.status).toBe(404);
     expect(missing.body.detail).toContain('match');
     expect((await issuances('not-a-uuid', player.token)).status).toBe(422);
@@ -178,7 +168,7 @@ describe('GET /api/matches/{match_id}/question-issuance-denials', () => {
 
   it('answers 404 for an unknown match, 422 for a bad limit, 401 without a key and 403 for a player', async () => {
     const match = await createMatch(app);
-    expect((await denials(UNKNOWN)).status).toBe(404);
+    expect((await denials(UNKNOWN_ID)).status).toBe(404);
     for (const limit of [0, 501, 'many']) expect((await denials(match.id, { limit })).status).toBe(422);
     expect((await denials(match.id, {}, null)).status).toBe(401);
     expect((await denials(match.id, {}, player.token)).status).toBe(403);

@@ -1,26 +1,16 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { leagues } from '../../src/modules/leagues/leagues.table.js';
 import { feedEvent, insertListener, insertListenerEvents, insertLogLines } from '../helpers/engine-rows.js';
-import { createMatch } from '../helpers/factories.js';
-import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { createMatch, UNKNOWN_ID } from '../helpers/factories.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
-let app: TestApp;
-let admin: TestUser;
-let player: TestUser;
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+const { app, admin, player } = useTestApp({ player: true });
 const day = (d: number, h = 0, m = 0) => new Date(Date.UTC(2026, 10, d, h, m, 0));
 const utcToday = () => {
   const now = new Date();
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 };
-
-beforeAll(async () => {
-  app = await startTestApp();
-  admin = await createAdmin(app);
-  player = await registerUser(app);
-});
-afterAll(() => app?.close());
 
 /** The file name of an `attachment` Content-Disposition (quoted or not). */
 const attachmentName = (headers: Headers) => /^attachment; filename="?([^";]+)"?$/.exec(headers.get('content-disposition') ?? '')?.[1];
@@ -47,6 +37,7 @@ describe('GET /api/match-listeners', () => {
       leaseExpiresAt: day(20, 16, 2),
       heartbeatAt: day(20, 16, 1),
       eventsConsumed: 12,
+      eventsTotal: 40,
       issuedCount: 2,
       deniedCount: 3,
       resolvedCount: 1,
@@ -71,6 +62,7 @@ describe('GET /api/match-listeners', () => {
       lease_expires_at: day(20, 16, 2).toISOString(),
       heartbeat_at: day(20, 16, 1).toISOString(),
       events_consumed: 12,
+      events_total: 40,
       issued_count: 2,
       denied_count: 3,
       resolved_count: 1,
@@ -164,7 +156,7 @@ describe('GET /api/match-listeners/{listener_id}/log', () => {
   it('answers 404 for an unknown listener, 422 for bad paging, 401 and 403', async () => {
     const match = await createMatch(app);
     const listener = await insertListener(app, { matchId: match.id });
-    const missing = await log(UNKNOWN);
+    const missing = await log(UNKNOWN_ID);
     expect(missing.status).toBe(404);
     expect(missing.body.detail).toContain('listener');
     for (const query of [{ limit: 0 }, { limit: 5001 }, { after: -1 }, { after: 'x' }] as Record<string, number | string>[]) expect((await log(listener.id, query)).status).toBe(422);
@@ -205,7 +197,7 @@ describe('GET /api/match-listeners/{listener_id}/log/download', () => {
     const res = await download(listener.id);
     expect(res.status).toBe(200);
     expect(res.text).toBe('');
-    expect((await download(UNKNOWN)).status).toBe(404);
+    expect((await download(UNKNOWN_ID)).status).toBe(404);
     expect((await download(listener.id, null)).status).toBe(401);
     expect((await download(listener.id, player.token)).status).toBe(403);
   });
@@ -237,7 +229,7 @@ describe('GET /api/match-listeners/{listener_id}/events/download', () => {
     const match = await createMatch(app);
     const listener = await insertListener(app, { matchId: match.id });
     expect((await download(listener.id)).body).toEqual({ listener_id: listener.id, match_id: match.id, event_count: 0, events: [] });
-    expect((await download(UNKNOWN)).status).toBe(404);
+    expect((await download(UNKNOWN_ID)).status).toBe(404);
     expect((await download(listener.id, null)).status).toBe(401);
     expect((await download(listener.id, player.token)).status).toBe(403);
   });

@@ -1,55 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
 import { leagues } from '../../src/modules/leagues/leagues.table.js';
 import { matchQuestionDefinitions } from '../../src/modules/match-definitions/match-definitions.table.js';
 import { matches } from '../../src/modules/matches/matches.table.js';
-import { inGameDefinitionInput, matchDefinitionInput } from '../helpers/definitions.js';
-import { createMatch, leagueBySlug } from '../helpers/factories.js';
-import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { createMatchDefinition, inGameDefinitionInput, matchDefinitionInput } from '../helpers/definitions.js';
+import { insertIssuanceOf } from '../helpers/engine-rows.js';
+import { createMatch, leagueBySlug, UNKNOWN_ID } from '../helpers/factories.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
-let app: TestApp;
-let admin: TestUser;
-let player: TestUser;
-
-beforeAll(async () => {
-  app = await startTestApp();
-  admin = await createAdmin(app);
-  player = await registerUser(app);
-});
-afterAll(() => app?.close());
+const { app, admin, player } = useTestApp({ player: true });
 
 const db = () => app.services.database.db;
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const BASE = '/api/match-question-definitions';
 
-async function create(league: string, overrides: Parameters<typeof matchDefinitionInput>[0] = {}) {
-  const res = await app.request('POST', BASE, { token: admin.token, query: { league }, body: matchDefinitionInput(overrides) });
-  if (res.status !== 201) throw new Error(`create Match definition failed: ${res.status} ${res.text}`);
-  return res.body;
-}
+const create = (league: string, overrides: Parameters<typeof matchDefinitionInput>[0] = {}) => createMatchDefinition(app, admin, league, overrides);
 
 const definitionCount = async () => (await db().select().from(matchQuestionDefinitions)).length;
 
-async function insertIssuance(matchQuestionDefinitionId: string, questionText = 'Who wins?') {
-  const match = await createMatch(app);
-  const [row] = await db()
-    .insert(questionIssuances)
-    .values({
-      matchId: match.id,
-      kind: 'match',
-      matchQuestionDefinitionId,
-      definitionName: 'snapshot',
-      questionText,
-      choices: [{ identifier: 'home', label: 'Team A' }],
-      resolution: {},
-      closesAt: new Date(Date.now() + 60_000),
-      points: 10,
-    })
-    .returning();
-  return row!;
-}
+const insertIssuance = (matchQuestionDefinitionId: string, questionText = 'Who wins?') => insertIssuanceOf(app, { matchQuestionDefinitionId }, { questionText });
 
 describe('auth', () => {
   it('answers 401 without a key and 403 for a player on every admin operation, writing nothing', async () => {
@@ -153,7 +123,7 @@ describe('POST /api/match-question-definitions', () => {
     expect(dup.status).toBe(400);
     expect(dup.body.detail).toContain("choices[1].identifier 'home'");
     expect((await app.request('POST', BASE, { token: admin.token, query: { league: 'wc' }, body: matchDefinitionInput({ name: ' ' }) })).status).toBe(400);
-    expect((await app.request('POST', BASE, { token: admin.token, query: { league: 'wc' }, body: { ...matchDefinitionInput(), id: UNKNOWN } })).status).toBe(422);
+    expect((await app.request('POST', BASE, { token: admin.token, query: { league: 'wc' }, body: { ...matchDefinitionInput(), id: UNKNOWN_ID } })).status).toBe(422);
     expect((await app.request('POST', BASE, { token: admin.token, query: { league: 'wc' }, body: { ...matchDefinitionInput(), is_archived: true } })).status).toBe(422);
   });
 });
@@ -214,10 +184,10 @@ describe('GET /api/match-question-definitions', () => {
 
 describe('GET/PUT /api/match-question-definitions/{definition_id}', () => {
   it('answers 404 for an unknown definition', async () => {
-    const res = await app.request('GET', `${BASE}/${UNKNOWN}`);
+    const res = await app.request('GET', `${BASE}/${UNKNOWN_ID}`);
     expect(res.status).toBe(404);
     expect(res.body.detail).toContain('Match question definition');
-    expect((await app.request('PUT', `${BASE}/${UNKNOWN}`, { token: admin.token, body: matchDefinitionInput() })).status).toBe(404);
+    expect((await app.request('PUT', `${BASE}/${UNKNOWN_ID}`, { token: admin.token, body: matchDefinitionInput() })).status).toBe(404);
   });
 
   it('replaces every editable field; omitted optional fields revert to defaults', async () => {
@@ -262,8 +232,8 @@ describe('archive and activate', () => {
   });
 
   it('answer 404 for an unknown definition', async () => {
-    expect((await app.request('POST', `${BASE}/${UNKNOWN}/archive`, { token: admin.token })).status).toBe(404);
-    expect((await app.request('POST', `${BASE}/${UNKNOWN}/activate`, { token: admin.token })).status).toBe(404);
+    expect((await app.request('POST', `${BASE}/${UNKNOWN_ID}/archive`, { token: admin.token })).status).toBe(404);
+    expect((await app.request('POST', `${BASE}/${UNKNOWN_ID}/activate`, { token: admin.token })).status).toBe(404);
   });
 });
 
@@ -279,7 +249,7 @@ describe('clone', () => {
     expect(named.body.name).toBe('Renamed copy');
     expect((await app.request('POST', `${BASE}/${def.id}/clone`, { token: admin.token, body: { name: '' } })).status).toBe(400);
     expect((await app.request('POST', `${BASE}/${def.id}/clone`, { token: admin.token, body: { name: 'renamed COPY' } })).status).toBe(409);
-    expect((await app.request('POST', `${BASE}/${UNKNOWN}/clone`, { token: admin.token })).status).toBe(404);
+    expect((await app.request('POST', `${BASE}/${UNKNOWN_ID}/clone`, { token: admin.token })).status).toBe(404);
   });
 });
 

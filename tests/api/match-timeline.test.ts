@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { feedEvent, insertIssuance, insertListener, insertListenerEvents } from '../helpers/engine-rows.js';
-import { createMatch } from '../helpers/factories.js';
-import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { createMatch, UNKNOWN_ID } from '../helpers/factories.js';
+import { registerUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
-let app: TestApp;
-let admin: TestUser;
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+const { app, admin } = useTestApp();
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 20, 19, minute, 0));
-
-beforeAll(async () => {
-  app = await startTestApp();
-  admin = await createAdmin(app);
-});
-afterAll(() => app?.close());
 
 const timeline = (matchId: string, query: Record<string, string | string[]> = {}, token: string | null = admin.token) =>
   app.request('GET', `/api/matches/${matchId}/event-timeline`, { token, query });
@@ -143,7 +136,7 @@ describe('GET /api/matches/{match_id}/event-timeline', () => {
 
   it('answers 404 for an unknown match, 422 for a bad id, 401 without a key and 403 for a player', async () => {
     const match = await createMatch(app);
-    const missing = await timeline(UNKNOWN);
+    const missing = await timeline(UNKNOWN_ID);
     expect(missing.status).toBe(404);
     expect(missing.body.detail).toContain('match');
     expect((await timeline('nope')).status).toBe(422);

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { brands } from '../../src/modules/brands/brands.table.js';
 import { questionIssuanceDenials } from '../../src/modules/denials/denials.table.js';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
@@ -16,7 +16,8 @@ import { followQuotaDays, matches, matchFollows, type MatchRow } from '../../src
 import { questionSponsorships } from '../../src/modules/sponsorships/sponsorships.table.js';
 import { inGameDefinitionInput, matchDefinitionInput } from '../helpers/definitions.js';
 import { createMatch, leagueBySlug } from '../helpers/factories.js';
-import { createAdmin, registerUser, startTestApp, type ApiResponse, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { registerUser, type ApiResponse, type TestUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const DAY = 86_400_000;
@@ -42,16 +43,7 @@ interface MatchBody {
   detail?: string;
 }
 
-let app: TestApp;
-let admin: TestUser;
-let player: TestUser;
-
-beforeAll(async () => {
-  app = await startTestApp();
-  admin = await createAdmin(app);
-  player = await registerUser(app);
-});
-afterAll(() => app?.close());
+const { app, admin, player } = useTestApp({ player: true });
 
 const expectStatus = (res: ApiResponse, status: number) => expect(res.status, res.text).toBe(status);
 const db = () => app.services.database.db;
@@ -303,10 +295,10 @@ describe('GET /api/matches: followed and is_followed', () => {
     const a = await createMatch(app, { scheduled: r.at(0), isTest: true });
     const b = await createMatch(app, { scheduled: r.at(DAY), isTest: true });
     await follow(user, a.id);
-    expect((await listOk(range)).map((m) => m.is_followed)).toEqual([null, null]);
-    expect((await listOk(range, user.token)).map((m) => m.is_followed)).toEqual([true, false]);
-    expect((await listOk(range, admin.token)).map((m) => m.is_followed)).toEqual([false, false]);
-    expect(b.id).toBeDefined();
+    const followed = async (token: string | null) => (await listOk(range, token)).map((m) => [m.id, m.is_followed]);
+    expect(await followed(null)).toEqual([[a.id, null], [b.id, null]]);
+    expect(await followed(user.token)).toEqual([[a.id, true], [b.id, false]]);
+    expect(await followed(admin.token)).toEqual([[a.id, false], [b.id, false]]);
   });
 });
 

@@ -1,17 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
-let app: TestApp;
-let admin: TestUser;
-let player: TestUser;
-
-beforeAll(async () => {
-  app = await startTestApp();
-  admin = await createAdmin(app);
-  player = await registerUser(app);
-});
-afterAll(() => app?.close());
+const { app, admin, player } = useTestApp({ player: true });
 
 const preview = (body: unknown, token: string | null = admin.token) => app.request('POST', '/api/question-definitions/preview', { token, body });
 

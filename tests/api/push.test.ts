@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { pushDeliveryAttempts, pushDevices, pushSettings } from '../../src/modules/push/push.table.js';
 import { MAX_DEVICES_PER_USER } from '../../src/modules/push/push.service.js';
 import { PUSH_SETTINGS_DEFAULTS } from '../../src/modules/push/push.settings.js';
@@ -7,18 +7,10 @@ import { users } from '../../src/modules/users/users.table.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
 import { createMatch } from '../helpers/factories.js';
 import { subscriptionKeys, webSubscription } from '../helpers/push.js';
-import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { createAdmin, registerUser, type TestUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
-let app: TestApp;
-let admin: TestUser;
-let player: TestUser;
-
-beforeAll(async () => {
-  app = await startTestApp();
-  admin = await createAdmin(app);
-  player = await registerUser(app);
-});
-afterAll(() => app?.close());
+const { app, admin, player } = useTestApp({ player: true });
 
 const db = () => app.services.database.db;
 const devicesOf = (userId: string) => db().select().from(pushDevices).where(eq(pushDevices.userId, userId)).orderBy(pushDevices.deviceId);
@@ -75,6 +67,9 @@ describe('POST /api/users/me/devices', () => {
     ['ios with a blank token', { device_id: 'd', platform: 'ios', token: '   ' }, /^token:/],
     ['an http endpoint', { device_id: 'd', platform: 'web', subscription: webSubscription('http://push.example.com/x') }, /^subscription\.endpoint:/],
     ['a non-http endpoint', { device_id: 'd', platform: 'web', subscription: webSubscription('ftp://push.example.com/x') }, /^subscription\.endpoint:/],
+    ['an endpoint on a private address', { device_id: 'd', platform: 'web', subscription: webSubscription('https://10.0.0.5/push/x') }, /^subscription\.endpoint: must be a push service on the public internet; 10\.0\.0\.5 is a local, private or reserved address$/],
+    ['an endpoint on this machine', { device_id: 'd', platform: 'web', subscription: webSubscription('https://localhost:8443/push/x') }, /^subscription\.endpoint: must be a push service on the public internet; localhost is not a public host name$/],
+    ['an endpoint on the cloud metadata address', { device_id: 'd', platform: 'web', subscription: webSubscription('https://[::ffff:169.254.169.254]/x') }, /^subscription\.endpoint: must be a push service on the public internet/],
     ['a p256dh that is not a P-256 key', { device_id: 'd', platform: 'web', subscription: { endpoint: 'https://p.example.com/x', keys: { p256dh: Buffer.alloc(65, 4).toString('base64url'), auth: subscriptionKeys().auth } } }, /^subscription\.keys\.p256dh:/],
     ['a short p256dh', { device_id: 'd', platform: 'web', subscription: { endpoint: 'https://p.example.com/x', keys: { p256dh: 'abc', auth: subscriptionKeys().auth } } }, /^subscription\.keys\.p256dh:/],
     ['an auth secret of the wrong size', { device_id: 'd', platform: 'web', subscription: { endpoint: 'https://p.example.com/x', keys: { p256dh: subscriptionKeys().p256dh, auth: 'c2hvcnQ' } } }, /^subscription\.keys\.auth:/],
@@ -91,7 +86,7 @@ describe('POST /api/users/me/devices', () => {
     ['an unknown platform', { device_id: 'd', platform: 'windows', token: 'x' }, 'platform'],
     ['an empty device id', { device_id: '', platform: 'ios', token: 'x' }, 'device_id'],
     ['a device id too long', { device_id: 'x'.repeat(201), platform: 'ios', token: 'x' }, 'device_id'],
-    ['an unknown field', { device_id: 'd', platform: 'ios', token: 'x', user_id: admin?.id ?? 'x' }, 'user_id'],
+    ['an unknown field', { device_id: 'd', platform: 'ios', token: 'x', user_id: 'x' }, 'user_id'],
     ['a subscription without keys', { device_id: 'd', platform: 'web', subscription: { endpoint: 'https://p.example.com/x' } }, 'subscription'],
   ])('answers 422 for %s', async (_what, body, field) => {
     const res = await app.request('POST', '/api/users/me/devices', { token: player.token, body });

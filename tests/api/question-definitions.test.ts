@@ -1,59 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { brands } from '../../src/modules/brands/brands.table.js';
 import { questionDefinitions } from '../../src/modules/definitions/definitions.table.js';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
 import { leagues } from '../../src/modules/leagues/leagues.table.js';
 import { matches } from '../../src/modules/matches/matches.table.js';
 import { questionSponsorships } from '../../src/modules/sponsorships/sponsorships.table.js';
-import { inGameDefinitionInput } from '../helpers/definitions.js';
-import { createMatch, leagueBySlug } from '../helpers/factories.js';
-import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { createInGameDefinition, inGameDefinitionInput } from '../helpers/definitions.js';
+import { insertIssuanceOf } from '../helpers/engine-rows.js';
+import { createMatch, leagueBySlug, UNKNOWN_ID } from '../helpers/factories.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
-
-let app: TestApp;
-let admin: TestUser;
-let player: TestUser;
-
-beforeAll(async () => {
-  app = await startTestApp();
-  admin = await createAdmin(app);
-  player = await registerUser(app);
-});
-afterAll(() => app?.close());
+const { app, admin, player } = useTestApp({ player: true });
 
 const db = () => app.services.database.db;
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-async function create(league: string, overrides: Parameters<typeof inGameDefinitionInput>[0] = {}) {
-  const res = await app.request('POST', '/api/question-definitions', { token: admin.token, query: { league }, body: inGameDefinitionInput(overrides) });
-  if (res.status !== 201) throw new Error(`create definition failed: ${res.status} ${res.text}`);
-  return res.body;
-}
+const create = (league: string, overrides: Parameters<typeof inGameDefinitionInput>[0] = {}) => createInGameDefinition(app, admin, league, overrides);
 
 const definitionCount = async () => (await db().select().from(questionDefinitions)).length;
 
-async function insertIssuance(definitionId: string, values: Partial<typeof questionIssuances.$inferInsert> = {}) {
-  const match = await createMatch(app);
-  const [row] = await db()
-    .insert(questionIssuances)
-    .values({
-      matchId: match.id,
-      kind: 'in_game',
-      definitionId,
-      definitionName: 'snapshot',
-      questionText: 'Who scores next?',
-      choices: [{ identifier: 'home', label: 'Team A' }],
-      resolution: {},
-      closesAt: new Date(Date.now() + 60_000),
-      points: 10,
-      triggerEventId: randomUUID(),
-      ...values,
-    })
-    .returning();
-  return row!;
-}
+const insertIssuance = (definitionId: string, values: Partial<typeof questionIssuances.$inferInsert> = {}) => insertIssuanceOf(app, { definitionId }, values);
 
 async function insertSponsorship(definitionId: string) {
   const match = await createMatch(app);
@@ -207,7 +174,7 @@ describe('POST /api/question-definitions', () => {
     const own = await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'wc' }, body: { slug: `own-${randomUUID().slice(0, 8)}`, name: 'Own' } });
     const other = await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'nfl' }, body: { slug: `other-${randomUUID().slice(0, 8)}`, name: 'Other' } });
     expect((await create('wc', { group_id: own.body.id })).group_id).toBe(own.body.id);
-    for (const groupId of [other.body.id, UNKNOWN]) {
+    for (const groupId of [other.body.id, UNKNOWN_ID]) {
       const res = await app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'wc' }, body: inGameDefinitionInput({ group_id: groupId }) });
       expect(res.status).toBe(400);
       expect(res.body.detail).toContain('group_id');
@@ -216,7 +183,7 @@ describe('POST /api/question-definitions', () => {
 
   it('answers 400 for a blank name and 422 for server-managed fields', async () => {
     expect((await app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'wc' }, body: inGameDefinitionInput({ name: '   ' }) })).status).toBe(400);
-    for (const extra of [{ is_archived: true }, { id: UNKNOWN }, { league_id: UNKNOWN }, { created_at: '2026-01-01T00:00:00Z' }]) {
+    for (const extra of [{ is_archived: true }, { id: UNKNOWN_ID }, { league_id: UNKNOWN_ID }, { created_at: '2026-01-01T00:00:00Z' }]) {
       const res = await app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'wc' }, body: { ...inGameDefinitionInput(), ...extra } });
       expect(res.status).toBe(422);
     }
@@ -247,7 +214,7 @@ describe('input PostgreSQL cannot store', () => {
 
 describe('GET /api/question-definitions/{definition_id}', () => {
   it('answers 404 for an unknown id and 422 for a malformed one', async () => {
-    const res = await app.request('GET', `/api/question-definitions/${UNKNOWN}`);
+    const res = await app.request('GET', `/api/question-definitions/${UNKNOWN_ID}`);
     expect(res.status).toBe(404);
     expect(res.body.detail).toContain('question definition');
     expect((await app.request('GET', '/api/question-definitions/nope')).status).toBe(422);
@@ -384,7 +351,7 @@ describe('PUT /api/question-definitions/{definition_id}', () => {
   });
 
   it('answers 404 for an unknown definition and 422 for server-managed fields', async () => {
-    expect((await app.request('PUT', `/api/question-definitions/${UNKNOWN}`, { token: admin.token, body: inGameDefinitionInput() })).status).toBe(404);
+    expect((await app.request('PUT', `/api/question-definitions/${UNKNOWN_ID}`, { token: admin.token, body: inGameDefinitionInput() })).status).toBe(404);
     const def = await create('wc');
     expect((await app.request('PUT', `/api/question-definitions/${def.id}`, { token: admin.token, body: { ...inGameDefinitionInput(), is_archived: false } })).status).toBe(422);
   });
@@ -418,8 +385,8 @@ describe('archive and activate', () => {
   });
 
   it('answer 404 for an unknown definition', async () => {
-    expect((await app.request('POST', `/api/question-definitions/${UNKNOWN}/archive`, { token: admin.token })).status).toBe(404);
-    expect((await app.request('POST', `/api/question-definitions/${UNKNOWN}/activate`, { token: admin.token })).status).toBe(404);
+    expect((await app.request('POST', `/api/question-definitions/${UNKNOWN_ID}/archive`, { token: admin.token })).status).toBe(404);
+    expect((await app.request('POST', `/api/question-definitions/${UNKNOWN_ID}/activate`, { token: admin.token })).status).toBe(404);
   });
 });
 
@@ -452,7 +419,7 @@ describe('POST /api/question-definitions/{definition_id}/clone', () => {
   });
 
   it('answers 404 for an unknown definition', async () => {
-    expect((await app.request('POST', `/api/question-definitions/${UNKNOWN}/clone`, { token: admin.token })).status).toBe(404);
+    expect((await app.request('POST', `/api/question-definitions/${UNKNOWN_ID}/clone`, { token: admin.token })).status).toBe(404);
   });
 });
 
@@ -523,10 +490,10 @@ describe('league allowlists (PATCH /api/leagues)', () => {
     });
     expect(matchKind.status).toBe(201);
     const before = (await app.request('GET', '/api/leagues/nhl')).body;
-    const res = await app.request('PATCH', '/api/leagues/nhl', { token: admin.token, body: { question_definition_allowlist: [own.id, foreign.id, UNKNOWN, matchKind.body.id], default_question_points: 77 } });
+    const res = await app.request('PATCH', '/api/leagues/nhl', { token: admin.token, body: { question_definition_allowlist: [own.id, foreign.id, UNKNOWN_ID, matchKind.body.id], default_question_points: 77 } });
     expect(res.status).toBe(400);
     expect(res.body.detail).toContain('question_definition_allowlist');
-    for (const id of [foreign.id, UNKNOWN, matchKind.body.id]) expect(res.body.detail).toContain(id);
+    for (const id of [foreign.id, UNKNOWN_ID, matchKind.body.id]) expect(res.body.detail).toContain(id);
     expect(res.body.detail).not.toContain(own.id);
     expect((await app.request('GET', '/api/leagues/nhl')).body).toEqual(before);
   });

@@ -1,38 +1,18 @@
 import { eq } from 'drizzle-orm';
-import { parseString } from 'fast-csv';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { questionGroups } from '../../src/modules/groups/groups.table.js';
 import { leagues } from '../../src/modules/leagues/leagues.table.js';
-import { inGameDefinitionInput } from '../helpers/definitions.js';
+import { parseCsv } from '../helpers/csv.js';
+import { createInLeague, inGameDefinitionInput } from '../helpers/definitions.js';
 import { leagueBySlug } from '../helpers/factories.js';
-import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
-let app: TestApp;
-let admin: TestUser;
-let player: TestUser;
-
-beforeAll(async () => {
-  app = await startTestApp();
-  admin = await createAdmin(app);
-  player = await registerUser(app);
-});
-afterAll(() => app?.close());
+const { app, admin, player } = useTestApp({ player: true });
 
 let n = 0;
 const slug = (prefix = 'g') => `${prefix}-${n++}`;
 
-async function createGroup(league: string, body: Record<string, unknown> = {}) {
-  const res = await app.request('POST', '/api/question-groups', { token: admin.token, query: { league }, body: { slug: slug(), name: 'Goal questions', ...body } });
-  if (res.status !== 201) throw new Error(`create group failed: ${res.status} ${res.text}`);
-  return res.body;
-}
-
-function parseCsv(text: string): Promise<string[][]> {
-  return new Promise((resolve, reject) => {
-    const out: string[][] = [];
-    parseString(text).on('data', (r: string[]) => out.push(r)).on('error', reject).on('end', () => resolve(out));
-  });
-}
+const createGroup = (league: string, body: Record<string, unknown> = {}) => createInLeague(app, admin, '/api/question-groups', league, { slug: slug(), name: 'Goal questions', ...body });
 
 const groupCount = async () => (await app.services.database.db.select().from(questionGroups)).length;
 

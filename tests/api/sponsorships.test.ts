@@ -6,14 +6,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { brands } from '../../src/modules/brands/brands.table.js';
 import { questionDefinitions } from '../../src/modules/definitions/definitions.table.js';
+import { isUniqueViolation, pgErrorDetail } from '../../src/errors.js';
 import { questionSponsorships } from '../../src/modules/sponsorships/sponsorships.table.js';
-import { createMatch, leagueBySlug } from '../helpers/factories.js';
-import { createAdmin, registerUser, startTestApp, type ApiResponse, type TestApp, type TestUser } from '../helpers/test-app.js';
-
-const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+import { createMatch, leagueBySlug, UNKNOWN_ID } from '../helpers/factories.js';
+import type { ApiResponse } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 interface Slot {
   id: string;
@@ -40,16 +40,7 @@ interface AssignmentResult {
   matches: MatchResult[];
 }
 
-let app: TestApp;
-let admin: TestUser;
-let player: TestUser;
-
-beforeAll(async () => {
-  app = await startTestApp();
-  admin = await createAdmin(app);
-  player = await registerUser(app);
-});
-afterAll(() => app?.close());
+const { app, admin, player } = useTestApp({ player: true });
 
 let counter = 0;
 
@@ -536,5 +527,21 @@ describe('concurrent assignments (PostgreSQL)', () => {
         .where(and(eq(questionSponsorships.matchId, match), eq(questionSponsorships.targetNumber, 1)));
       expect(rows).toHaveLength(1);
     }
+  });
+});
+
+describe('a question number taken by another request', () => {
+  it('is told apart by the driver detail the conflict reads (pgErrorDetail names the clashing key)', async () => {
+    const brandId = await newBrand();
+    const match = await createMatch(app);
+    const db = app.services.database.db;
+    await db.insert(questionSponsorships).values({ brandId, matchId: match.id, strategy: 'question_number', targetNumber: 3 });
+    const err = await db
+      .insert(questionSponsorships)
+      .values({ brandId, matchId: match.id, strategy: 'question_number', targetNumber: 3 })
+      .then(() => undefined, (e: unknown) => e);
+    expect(isUniqueViolation(err, 'question_sponsorships_number_uq')).toBe(true);
+    expect(pgErrorDetail(err)).toMatch(new RegExp(`\\(match_id, target_number\\)=\\(${match.id}, 3\\)`));
+    expect(pgErrorDetail(new Error('not from the database'))).toBeUndefined();
   });
 });

@@ -1,18 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { matchFollows } from '../../src/modules/matches/matches.table.js';
 import { createAdmin as createAdminCli, parseAdminArgs } from '../../scripts/create-admin.js';
-import { createMatch } from '../helpers/factories.js';
-import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { createMatch, UNKNOWN_ID } from '../helpers/factories.js';
+import { createAdmin, registerUser, type TestUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
-let app: TestApp;
-let admin: TestUser;
-
-beforeAll(async () => {
-  app = await startTestApp();
-  admin = await createAdmin(app);
-});
-afterAll(() => app?.close());
+const { app, admin } = useTestApp();
 
 describe('GET/PATCH /api/users/me', () => {
   it('returns the caller, without secrets', async () => {
@@ -25,21 +19,7 @@ describe('GET/PATCH /api/users/me', () => {
 
   it('updates only the self-patchable fields', async () => {
     const user = await registerUser(app);
-    const res = await app.request('PATCH', '/api/users/me', {
-      token: user.token,
-      body: {
-        first_name: 'Ann',
-        last_name: 'Lee',
-        postal_address: '1 Main St',
-        date_of_birth: '1990-04-01',
-        match_follow_timezone: 'America/New_York',
-        notify_on_issuance: false,
-        notify_on_resolve: false,
-        email: 'ANN.LEE@example.com',
-      },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({
+    const changes = {
       first_name: 'Ann',
       last_name: 'Lee',
       postal_address: '1 Main St',
@@ -47,12 +27,14 @@ describe('GET/PATCH /api/users/me', () => {
       match_follow_timezone: 'America/New_York',
       notify_on_issuance: false,
       notify_on_resolve: false,
-      email: 'ann.lee@example.com',
-      username: user.username,
-    });
+    };
+    const res = await app.request('PATCH', '/api/users/me', { token: user.token, body: { ...changes, email: 'ANN.LEE@example.com' } });
+    expect(res.status).toBe(200);
+    // Each field as sent, the email lowercased, the username untouched.
+    expect(res.body).toMatchObject({ ...changes, email: 'ann.lee@example.com', username: user.username });
   });
 
-  it.each([['is_admin', true], ['is_active', false], ['match_daily_follow_count', null], ['id', '00000000-0000-4000-8000-000000000000'], ['username', 'renamed'], ['api_key', 'x']])(
+  it.each([['is_admin', true], ['is_active', false], ['match_daily_follow_count', null], ['id', UNKNOWN_ID], ['username', 'renamed'], ['api_key', 'x']])(
     'refuses %s with 422 and changes nothing',
     async (field, value) => {
       const user = await registerUser(app);
@@ -107,7 +89,7 @@ describe('admin user management', () => {
   it('gets a user, 404 when unknown, 422 for a malformed id', async () => {
     const user = await registerUser(app);
     expect((await app.request('GET', `/api/users/${user.id}`, { token: admin.token })).body.id).toBe(user.id);
-    const missing = await app.request('GET', '/api/users/00000000-0000-4000-8000-000000000000', { token: admin.token });
+    const missing = await app.request('GET', `/api/users/${UNKNOWN_ID}`, { token: admin.token });
     expect(missing.status).toBe(404);
     expect(missing.body.detail).toBe('user not found');
     expect((await app.request('GET', '/api/users/not-a-uuid', { token: admin.token })).status).toBe(422);
@@ -150,7 +132,7 @@ describe('admin user management', () => {
     expect((await app.request('GET', `/api/users/${user.id}`, { token: admin.token })).body.is_active).toBe(false);
     expect((await app.request('GET', '/api/users/me', { token: user.token })).status).toBe(401);
     expect((await app.request('POST', '/api/auth/login', { body: { username: user.username, password: user.password } })).status).toBe(401);
-    expect((await app.request('DELETE', '/api/users/00000000-0000-4000-8000-000000000000', { token: admin.token })).status).toBe(404);
+    expect((await app.request('DELETE', `/api/users/${UNKNOWN_ID}`, { token: admin.token })).status).toBe(404);
   });
 });
 

@@ -6,7 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import type { TestApp, TestUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const chromiumAvailable = fs.existsSync(CHROMIUM);
@@ -41,4 +43,28 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+/**
+ * The usual start of a browser test file: the file's app with its admin
+ * (useTestApp) and one Chromium, started before its tests and closed after.
+ * `browser()` is the running Chromium (inside tests and hooks).
+ */
+export function useBrowserApp(): { app: TestApp; admin: TestUser; browser: () => Browser } {
+  const { app, admin } = useTestApp();
+  let running: Browser | undefined;
+  beforeAll(async () => {
+    running = await launch();
+  }, 60_000);
+  afterAll(async () => {
+    await running?.close();
+  });
+  return {
+    app,
+    admin,
+    browser: () => {
+      if (!running) throw new Error('useBrowserApp: the browser is read before beforeAll launched it');
+      return running;
+    },
+  };
 }

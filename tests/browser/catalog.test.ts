@@ -10,12 +10,12 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { parseString, writeToString } from 'fast-csv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { inGameDefinitionInput } from '../helpers/definitions.js';
 import { createMatch } from '../helpers/factories.js';
 import { startS3, type TestS3 } from '../helpers/s3-server.js';
 import { createAdmin, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
-import { chromiumAvailable, CHROMIUM, launch, screenshot, signedIn, VIEWPORTS } from './browser.js';
+import { chromiumAvailable, CHROMIUM, screenshot, signedIn, useBrowserApp, VIEWPORTS } from './browser.js';
 
 if (!chromiumAvailable) console.warn(`[browser tests] skipped: no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does)`);
 
@@ -61,20 +61,13 @@ function solidPng(width: number, height: number, [r, g, b]: [number, number, num
 }
 
 describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', () => {
-  let app: TestApp;
-  let browser: Browser;
-  let admin: TestUser;
+  const { app, admin, browser } = useBrowserApp();
   let tmp: string;
 
-  beforeAll(async () => {
-    app = await startTestApp();
-    admin = await createAdmin(app);
-    browser = await launch();
+  beforeAll(() => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'qp-ui-'));
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+  });
+  afterAll(() => {
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -94,7 +87,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     });
     expect(expected.status).toBe(200);
 
-    const { context, page } = await signedIn(browser, app, admin);
+    const { context, page } = await signedIn(browser(), app, admin);
     await page.goto('/admin/definitions?league=wc');
     await page.getByRole('row', { name: /Who scores next \(preview test\)/ }).getByRole('button', { name: 'Edit', exact: true }).click();
     await page.getByRole('form', { name: `Edit ${def.name}` }).waitFor();
@@ -134,7 +127,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     expect(stored.body.choices[2].label_template).toBe('Nobody, {{ event.score.home }}-{{ event.score.away }} stands');
     await context.close();
 
-    const tablet = await signedIn(browser, app, admin, VIEWPORTS.tablet);
+    const tablet = await signedIn(browser(), app, admin, VIEWPORTS.tablet);
     await tablet.page.goto(`/admin/definitions?league=wc&edit=${def.id}`);
     await preview(tablet.page).getByText('Who wins, Brazil or Serbia?', { exact: true }).waitFor();
     await screenshot(tablet.page, 'definitions-editor-tablet');
@@ -144,7 +137,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
   it('exports the CSV, previews a modified file as one update (dry run), applies it, and shows the change; a refused file shows its errors', async () => {
     const target = await createDefinition({ name: 'CSV target' });
     await createDefinition({ name: 'CSV bystander' });
-    const { context, page } = await signedIn(browser, app, admin);
+    const { context, page } = await signedIn(browser(), app, admin);
     await page.goto('/admin/definitions?league=wc');
     await page.getByRole('row', { name: /CSV target/ }).waitFor();
 
@@ -191,7 +184,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     expect(await importer.getByRole('button', { name: 'Apply' }).count()).toBe(0);
     await context.close();
 
-    const tablet = await signedIn(browser, app, admin, VIEWPORTS.tablet);
+    const tablet = await signedIn(browser(), app, admin, VIEWPORTS.tablet);
     await tablet.page.goto('/admin/definitions?league=wc');
     await tablet.page.getByRole('row', { name: /CSV target/ }).waitFor();
     await screenshot(tablet.page, 'definitions-tablet');
@@ -200,7 +193,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
 
   it('keeps every filter of the definition list in the query string, clones with a name, archives, and shows the 409 of a referenced delete', async () => {
     const pivotal = await createDefinition({ name: 'Filter pivotal one', is_pivotal_moment: true });
-    const { context, page } = await signedIn(browser, app, admin);
+    const { context, page } = await signedIn(browser(), app, admin);
     await page.goto('/admin/definitions?league=wc&pivotal=true&q=filter');
     await page.getByRole('row', { name: /Filter pivotal one/ }).waitFor();
     expect(await page.getByRole('row', { name: /CSV bystander/ }).count()).toBe(0);
@@ -265,7 +258,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
   }, 90_000);
 
   it('creates a Match question definition with its pre-match preview, archives it and exports the Match CSV', async () => {
-    const { context, page } = await signedIn(browser, app, admin);
+    const { context, page } = await signedIn(browser(), app, admin);
     await page.goto('/admin/match-definitions?league=wc');
     await page.getByRole('button', { name: 'New definition' }).click();
     const form = page.getByRole('form', { name: 'New Match question definition' });
@@ -298,10 +291,11 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     expect(download.suggestedFilename()).toBe('match-question-definitions.csv');
     expect(fs.readFileSync((await download.path())!, 'utf8')).toContain('Who wins (UI)');
     await page.getByRole('button', { name: 'Import CSV' }).click();
+    await page.getByRole('region', { name: 'Import Match question definitions CSV' }).getByLabel('CSV file').waitFor();
     await screenshot(page, 'match-definitions-laptop');
     await context.close();
 
-    const tablet = await signedIn(browser, app, admin, VIEWPORTS.tablet);
+    const tablet = await signedIn(browser(), app, admin, VIEWPORTS.tablet);
     await tablet.page.goto(`/admin/match-definitions?league=wc&archived=true&edit=${created.id}`);
     await preview(tablet.page).getByText('Brazil to win?', { exact: true }).waitFor();
     await screenshot(tablet.page, 'match-definitions-tablet');
@@ -309,7 +303,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
   }, 90_000);
 
   it('creates, edits and deletes a question group, showing the 409 while a definition uses it', async () => {
-    const { context, page } = await signedIn(browser, app, admin);
+    const { context, page } = await signedIn(browser(), app, admin);
     await page.goto('/admin/groups?league=wc');
     await page.getByRole('button', { name: 'New group' }).click();
     const create = page.getByRole('form', { name: 'New question group' });
@@ -357,7 +351,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await expect.poll(() => page.getByRole('row', { name: /ui-goals/ }).count()).toBe(0);
     await context.close();
 
-    const tablet = await signedIn(browser, app, admin, VIEWPORTS.tablet);
+    const tablet = await signedIn(browser(), app, admin, VIEWPORTS.tablet);
     await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'wc' }, body: { slug: 'corners', name: 'Corner questions', description: 'After each corner', question_max_count: 3, period_distribution: { '1': 1, '2': 2 } } });
     await tablet.page.goto('/admin/groups?league=wc');
     await tablet.page.getByRole('row', { name: /corners/ }).getByRole('button', { name: 'Edit' }).click();
@@ -369,7 +363,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
   it('creates, edits and deletes a brand without a logo (503 when a logo is chosen without a bucket) and assigns question sponsorships to a scheduled match', async () => {
     const match = await createMatch(app, { homeTeam: 'Sponsor Home', awayTeam: 'Sponsor Away', scheduled: new Date(Date.now() + 2 * 3600_000) });
     const day = match.scheduled.toISOString().slice(0, 10);
-    const { context, page } = await signedIn(browser, app, admin);
+    const { context, page } = await signedIn(browser(), app, admin);
     await page.goto('/admin/brands');
     await page.getByRole('button', { name: 'New brand' }).click();
     const create = page.getByRole('form', { name: 'New brand' });
@@ -440,7 +434,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await screenshot(page, 'brands-laptop');
     await context.close();
 
-    const tablet = await signedIn(browser, app, admin, VIEWPORTS.tablet);
+    const tablet = await signedIn(browser(), app, admin, VIEWPORTS.tablet);
     await tablet.page.goto(`/admin/brands?sponsorships=${stored[0].id}`);
     const tabletPanel = tablet.page.getByRole('region', { name: 'Question sponsorships of Acme UI Drinks' });
     await tabletPanel.getByLabel('Day (UTC)').fill(day);
@@ -474,7 +468,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
 
     it('uploads a logo with a preview, shows it, and clears it', async () => {
       const logo = solidPng(64, 32, [11, 110, 79]);
-      const { context, page } = await signedIn(browser, withS3, s3Admin);
+      const { context, page } = await signedIn(browser(), withS3, s3Admin);
       await page.goto('/admin/brands');
       await page.getByRole('button', { name: 'New brand' }).click();
       const create = page.getByRole('form', { name: 'New brand' });

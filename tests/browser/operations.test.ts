@@ -9,34 +9,29 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
 import { syntheticFootballMatch } from '../../src/engine/feed/synthetic.js';
+import { GATES } from '../../src/engine/match-engine.js';
 import type { EngineWorker } from '../../src/engine/worker.js';
 import { questionAnswers } from '../../src/modules/answers/answers.table.js';
 import { inGameDefinitionInput } from '../helpers/definitions.js';
 import { startWorker, waitFor } from '../helpers/engine.js';
 import { feedEvent, insertIssuance, insertListener, insertListenerEvents, insertLogLines } from '../helpers/engine-rows.js';
 import { createMatch } from '../helpers/factories.js';
-import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
-import { ARTIFACTS, chromiumAvailable, CHROMIUM, launch, screenshot, signedIn, VIEWPORTS } from './browser.js';
+import { registerUser } from '../helpers/test-app.js';
+import { ARTIFACTS, chromiumAvailable, CHROMIUM, screenshot, signedIn, useBrowserApp, VIEWPORTS } from './browser.js';
 
 if (!chromiumAvailable) console.warn(`[browser tests] skipped: no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does)`);
 
 const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
 describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
-  let app: TestApp;
-  let browser: Browser;
-  let admin: TestUser;
+  const { app, admin, browser } = useBrowserApp();
   let worker: EngineWorker | undefined;
   const stamp = Date.now().toString(36);
   const cornerName = `Replay corner ${stamp}`;
   const passName = `Replay pass (inactive) ${stamp}`;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    admin = await createAdmin(app);
-    browser = await launch();
     // The replay issues a question on the first corner; an inactive definition on passes is denied at definition_allowed.
     const corner = await app.request('POST', '/api/question-definitions', {
       token: admin.token,
@@ -63,8 +58,6 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
 
   afterAll(async () => {
     await worker?.stop();
-    await browser?.close();
-    await app?.close();
   });
 
   it('clones a recorded match, replays it with a worker, shows a question in the timeline, stops it and filters the blocked attempts', async () => {
@@ -75,7 +68,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     const recording = await insertListener(app, { matchId: original.id, status: 'completed', source: 'feed', eventsConsumed: events.length });
     await insertListenerEvents(app, recording, events);
 
-    const { context, page } = await signedIn(browser, app, admin);
+    const { context, page } = await signedIn(browser(), app, admin);
     await page.goto(`/admin/matches?day=${utcDay(scheduled)}`);
     const row = page.getByRole('row', { name: /Replay Home - Replay Away/ });
     await row.getByRole('button', { name: 'Clone as test match' }).click();
@@ -96,7 +89,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
 
     await page.getByLabel('Replay speed').fill('1');
     await page.getByRole('button', { name: 'Start listener' }).click();
-    await page.getByRole('status').filter({ hasText: /Listener [0-9a-f]{8} is queued \(replay at speed 1\)\./ }).waitFor();
+    await page.getByRole('status').filter({ hasText: /Queued listener [0-9a-f]{8} \(replay at speed 1\); the Listeners table below follows its progress\./ }).waitFor();
     worker = startWorker(app);
 
     // The page polls while the listener runs: progress moves and the corner question appears in the timeline.
@@ -113,6 +106,10 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     await page.locator('#timeline').screenshot({ path: path.join(ARTIFACTS, 'match-detail-timeline-clock-laptop.png') });
     await page.getByLabel('Timeline axis').selectOption('seq');
     await expect.poll(async () => (await listeners.locator('.listener-counts').first().textContent()) ?? '', { timeout: 10_000 }).toMatch(/^[1-9]\d* events, [1-9]\d* issued, [1-9]\d* denied/);
+    // A replay knows its length: the bar shows how far it got.
+    const bar = listeners.locator('.listener-progress [role=progressbar]').first();
+    expect(await bar.getAttribute('aria-label')).toMatch(/^\d+ of \d+ events \(\d+%\)$/);
+    expect(Number(await bar.getAttribute('aria-valuenow'))).toBeGreaterThan(0);
     await page.locator('#questions').getByText(/Corner for (home|away)\. Who shoots next\?/).first().waitFor();
     await screenshot(page, 'match-detail-laptop');
 
@@ -127,6 +124,8 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
 
     // Blocked attempts, filtered by the gate that closed.
     const denials = page.locator('#denials');
+    // The UI's own list of gates is the engine's, in its order.
+    expect(await page.getByLabel('Failed step').locator('option').allTextContents()).toEqual(['Any gate', ...GATES]);
     await page.getByLabel('Failed step').selectOption('definition_allowed');
     await page.waitForURL(/failed_step=definition_allowed/);
     await denials.getByText(passName).first().waitFor();
@@ -156,7 +155,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     await context.close();
 
     // Tablet width.
-    const tablet = await signedIn(browser, app, admin, VIEWPORTS.tablet);
+    const tablet = await signedIn(browser(), app, admin, VIEWPORTS.tablet);
     await tablet.page.goto(`/admin/matches/${cloneId}`);
     await tablet.page.locator('.timeline-chart .marker-issued').first().waitFor();
     await screenshot(tablet.page, 'match-detail-tablet');
@@ -171,12 +170,15 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     const listener = await insertListener(app, { matchId: match.id, status: 'running', source: 'feed', claimedBy: 'other-host:4242', leaseExpiresAt: new Date(Date.now() + 3_600_000), heartbeatAt: new Date(), startedAt: new Date(), eventsConsumed: 3, issuedCount: 1, deniedCount: 2 });
     await insertListenerEvents(app, listener, [feedEvent({ seq: 1 }), feedEvent({ seq: 2, type: 'corner' }), feedEvent({ seq: 3 })]);
     await insertLogLines(app, listener.id, Array.from({ length: 120 }, (_, i) => ({ message: `consumed event ${i + 1}`, level: i % 40 === 39 ? 'warn' : 'info' })));
+    // An earlier listener of the same match, finished, with a log of its own.
+    const earlier = await insertListener(app, { matchId: match.id, status: 'completed', source: 'feed', startedAt: new Date(Date.now() - 600_000), finishedAt: new Date(Date.now() - 300_000) });
+    await insertLogLines(app, earlier.id, [{ message: 'earlier run started' }, { message: 'earlier run finished' }]);
 
-    const { context, page } = await signedIn(browser, app, admin);
+    const { context, page } = await signedIn(browser(), app, admin);
     await page.goto(`/admin/listeners?league=wc&day=${utcDay(new Date())}`);
     const group = page.getByRole('region', { name: 'Log Home - Log Away' });
     await group.getByText('3 events, 1 issued, 2 denied, 0 resolved').waitFor();
-    await group.getByRole('button', { name: 'Log', exact: true }).click();
+    await group.getByRole('row', { name: new RegExp(listener.id.slice(0, 8)) }).getByRole('button', { name: 'Log', exact: true }).click();
     const viewer = page.getByRole('region', { name: `Log of listener ${listener.id.slice(0, 8)}` });
     await viewer.getByText('consumed event 120').waitFor();
     // New lines arrive while the viewer is open (polled with `after`), and it stays scrolled to the newest.
@@ -193,9 +195,17 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     const [eventsFile] = await Promise.all([page.waitForEvent('download'), viewer.getByRole('button', { name: 'Download events' }).click()]);
     expect(eventsFile.suggestedFilename()).toBe(`listener-${listener.id.slice(0, 8)}-events.json`);
     await screenshot(page, 'listeners-laptop');
+
+    // The other listener's log replaces it: its own lines only.
+    await group.getByRole('row', { name: new RegExp(earlier.id.slice(0, 8)) }).getByRole('button', { name: 'Log', exact: true }).click();
+    const earlierViewer = page.getByRole('region', { name: `Log of listener ${earlier.id.slice(0, 8)}` });
+    await earlierViewer.getByText('earlier run finished').waitFor();
+    expect(await earlierViewer.getByText('2 lines', { exact: true }).count()).toBe(1);
+    expect(await earlierViewer.getByText(/consumed event|heartbeat ok/).count()).toBe(0);
+    expect(await viewer.count()).toBe(0);
     await context.close();
 
-    const tablet = await signedIn(browser, app, admin, VIEWPORTS.tablet);
+    const tablet = await signedIn(browser(), app, admin, VIEWPORTS.tablet);
     await tablet.page.goto(`/admin/listeners?league=wc&day=${utcDay(new Date())}&log=${listener.id}`);
     await tablet.page.getByText('heartbeat ok').waitFor();
     await screenshot(tablet.page, 'listeners-tablet');
@@ -205,7 +215,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
   it('searches users, creates one, deactivates another, and shows the API\'s 409 when an admin deactivates themselves', async () => {
     const target = await registerUser(app, { username: `zz_target_${stamp}`, first_name: 'Zelda' });
     await registerUser(app, { username: `zz_other_${stamp}` });
-    const { context, page } = await signedIn(browser, app, admin);
+    const { context, page } = await signedIn(browser(), app, admin);
     await page.goto('/admin/users');
     await page.getByRole('heading', { name: 'Users' }).waitFor();
 
@@ -257,7 +267,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     await screenshot(page, 'users-laptop');
     await context.close();
 
-    const tablet = await signedIn(browser, app, admin, VIEWPORTS.tablet);
+    const tablet = await signedIn(browser(), app, admin, VIEWPORTS.tablet);
     await tablet.page.goto(`/admin/users?q=zz_&user=${target.id}`);
     await tablet.page.getByRole('form', { name: `Edit ${target.username}` }).waitFor();
     await tablet.page.getByRole('heading', { name: 'Points' }).waitFor();
@@ -266,7 +276,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
   }, 90_000);
 
   it('saves push settings, shows the API\'s 400 for a broken template, resets to the defaults, and looks up delivery attempts', async () => {
-    const { context, page } = await signedIn(browser, app, admin);
+    const { context, page } = await signedIn(browser(), app, admin);
     await page.goto('/admin/push');
     const form = page.getByRole('form', { name: 'Push settings' });
     await form.getByLabel('Per user per match (at most)').fill('7');
@@ -289,7 +299,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     await form.getByRole('button', { name: 'Reset', exact: true }).click();
     await form.getByText('Restored the defaults.').waitFor();
     await page.getByText('the code defaults').waitFor();
-    // The form takes the reloaded settings a moment after the notice.
+    // The form restarts from the settings the reset answered with.
     await expect.poll(() => form.getByLabel('Per user per match (at most)').inputValue()).toBe('20');
     expect((await app.request('GET', '/api/push-settings', { token: admin.token })).body.is_default).toBe(true);
 
@@ -303,7 +313,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     expect(await attempts.getByRole('alert').textContent()).toMatch(/^Error \(404\)/);
     await context.close();
 
-    const tablet = await signedIn(browser, app, admin, VIEWPORTS.tablet);
+    const tablet = await signedIn(browser(), app, admin, VIEWPORTS.tablet);
     await tablet.page.goto('/admin/push');
     await tablet.page.getByRole('form', { name: 'Push settings' }).waitFor();
     await screenshot(tablet.page, 'push-tablet');
@@ -324,7 +334,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
       const res = await app.request('POST', '/api/user-feedback', { token: player.token, body: { subject_type: 'in_game_answer', subject_id: answer!.id, topic, description: `Feedback ${i + 1}: the result looked wrong to me.` } });
       expect(res.status).toBe(201);
     }
-    const { context, page } = await signedIn(browser, app, admin);
+    const { context, page } = await signedIn(browser(), app, admin);
     await page.goto('/admin/feedback');
     await page.getByText('1-3 of 3 feedback rows').waitFor();
     await page.getByLabel('Topic').selectOption('wrong_result');
@@ -342,7 +352,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     await screenshot(page, 'feedback-laptop');
     await context.close();
 
-    const tablet = await signedIn(browser, app, admin, VIEWPORTS.tablet);
+    const tablet = await signedIn(browser(), app, admin, VIEWPORTS.tablet);
     await tablet.page.goto(`/admin/feedback?match_id=${match.id}`);
     await tablet.page.getByText('1-3 of 3 feedback rows').waitFor();
     await screenshot(tablet.page, 'feedback-tablet');

@@ -1,28 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
-import { chromiumAvailable, CHROMIUM, launch, screenshot, signedIn, VIEWPORTS } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import { createMatch } from '../helpers/factories.js';
+import { createAdmin, registerUser } from '../helpers/test-app.js';
+import { chromiumAvailable, CHROMIUM, screenshot, signedIn, useBrowserApp, VIEWPORTS } from './browser.js';
 
 if (!chromiumAvailable) console.warn(`[browser tests] skipped: no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does)`);
 
 describe.skipIf(!chromiumAvailable)('operator UI: sign-in and shell', () => {
-  let app: TestApp;
-  let browser: Browser;
-  let admin: TestUser;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-    admin = await createAdmin(app);
-    browser = await launch();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  const { app, admin, browser } = useBrowserApp();
 
   it('signs an admin in and shows the pages of the operators\' jobs', async () => {
-    const { context, page } = await signedIn(browser, app, admin);
-    await expect(page.getByRole('heading', { name: 'Matches' })).toBeTruthy();
+    const { context, page } = await signedIn(browser(), app, admin);
     await page.getByRole('heading', { name: 'Matches' }).waitFor();
     for (const label of ['Matches', 'Listeners', 'In-game questions', 'Match questions', 'Question groups', 'Leagues', 'Brands', 'Users', 'Feedback', 'Push']) {
       expect(await page.getByRole('link', { name: label, exact: true }).count()).toBe(1);
@@ -34,9 +21,30 @@ describe.skipIf(!chromiumAvailable)('operator UI: sign-in and shell', () => {
     await context.close();
   }, 60_000);
 
+  it('lists the matches of the day with their filters, at laptop and tablet widths', async () => {
+    const now = Date.now();
+    await createMatch(app, { homeTeam: 'Lions', awayTeam: 'Tigers', status: 'live', scheduled: new Date(now - 1_800_000), homeScore: 1, awayScore: 0 });
+    await createMatch(app, { homeTeam: 'Bears', awayTeam: 'Wolves', status: 'scheduled', scheduled: new Date(now + 600_000) });
+    await createMatch(app, { homeTeam: 'Hawks', awayTeam: 'Eagles', status: 'scheduled', scheduled: new Date(now + 900_000), league: 'mls', isTest: true });
+    for (const [viewport, name] of [[VIEWPORTS.laptop, 'matches-laptop'], [VIEWPORTS.tablet, 'matches-tablet']] as const) {
+      const { context, page } = await signedIn(browser(), app, admin, viewport);
+      const table = page.getByRole('table');
+      await table.getByRole('link', { name: 'Lions - Tigers' }).waitFor();
+      await table.getByRole('link', { name: 'Bears - Wolves' }).waitFor();
+      await screenshot(page, name);
+      // The filters narrow the list: live ones, then test ones.
+      await page.getByLabel('Status').selectOption('live');
+      await expect.poll(async () => await table.getByRole('link', { name: / - / }).allTextContents()).toEqual(['Lions - Tigers']);
+      await page.getByLabel('Status').selectOption('');
+      await page.getByLabel('Kind').selectOption('true');
+      await expect.poll(async () => await table.getByRole('link', { name: / - / }).allTextContents()).toEqual(['Hawks - Eagles']);
+      await context.close();
+    }
+  }, 60_000);
+
   it('refuses a non-admin with a clear message', async () => {
     const player = await registerUser(app);
-    const context = await browser.newContext({ baseURL: app.url });
+    const context = await browser().newContext({ baseURL: app.url });
     const page = await context.newPage();
     await page.goto('/admin/login');
     await page.getByLabel('Username or email').fill(player.username);
@@ -49,8 +57,32 @@ describe.skipIf(!chromiumAvailable)('operator UI: sign-in and shell', () => {
     await context.close();
   }, 60_000);
 
+  it('sends a signed-in admin who is deactivated since to the sign-in form (no redirect loop)', async () => {
+    const other = await createAdmin(app);
+    const { context, page } = await signedIn(browser(), app, other);
+    expect((await app.request('DELETE', `/api/users/${other.id}`, { token: admin.token })).status).toBe(204);
+    await page.goto('/admin/matches');
+    expect(page.url()).toMatch(/\/admin\/login$/);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await context.close();
+  }, 60_000);
+
+  it('exchanges the session for one API key per page load, however many calls the page makes at once', async () => {
+    const { context, page } = await signedIn(browser(), app, admin);
+    const exchanges: string[] = [];
+    page.on('request', (req) => {
+      if (new URL(req.url()).pathname === '/admin/api-session') exchanges.push(req.method());
+    });
+    const match = await createMatch(app, { homeTeam: 'Key Home', awayTeam: 'Key Away', status: 'live', scheduled: new Date() });
+    await page.goto(`/admin/matches/${match.id}`);
+    await page.getByRole('heading', { name: 'Key Home - Key Away' }).waitFor();
+    await page.locator('#inheritance table').waitFor();
+    expect(exchanges).toEqual(['POST']);
+    await context.close();
+  }, 60_000);
+
   it('edits league defaults and shows the API\'s own error wording', async () => {
-    const { context, page } = await signedIn(browser, app, admin, VIEWPORTS.tablet);
+    const { context, page } = await signedIn(browser(), app, admin, VIEWPORTS.tablet);
     await page.goto('/admin/leagues');
     await page.getByRole('row', { name: /National Hockey League/ }).getByRole('button', { name: 'Edit' }).click();
     const form = page.getByRole('form', { name: 'Defaults of nhl' });

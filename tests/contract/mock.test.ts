@@ -1,22 +1,14 @@
 /** `npm run mock` (Prism) answers contract-valid examples, so frontend teams can build against it. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertMatchesContract } from '../helpers/contract.js';
+import { freePort } from '../helpers/ports.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let prism: ChildProcess;
 let base: string;
 let output = '';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 
 beforeAll(async () => {
   const port = await freePort();

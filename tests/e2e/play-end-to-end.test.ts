@@ -7,30 +7,25 @@
  * the resolutions, points, history and feedback exactly as the data implies.
  * Needs PostgreSQL (two processes share it) and ../shared/fixtures.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeedEvent } from '../../src/engine/feed/events.js';
 import { startPushFeedServer, type PushFeedServer } from '../../src/engine/feed/push-server.js';
 import { matchListeners } from '../../src/modules/listeners/listeners.table.js';
 import { fixturesAvailable } from '../engine/feed/helpers.js';
-import { createProofDefinitions, expectedFromData, loadProofMatch, type ProofDefinitions } from '../engine/proof-match.js';
-import { waitFor } from '../helpers/engine.js';
-import { createMatch } from '../helpers/factories.js';
+import { createProofMatch, expectedFromData, startProofApp, type ProofDefinitions } from '../engine/proof-match.js';
+import { spawnWorkerProcess, waitFor, type WorkerProcess } from '../helpers/engine.js';
 import { openStream, type StreamClient, type StreamMessage } from '../helpers/live-client.js';
 import { testDatabaseUrl } from '../helpers/pg-url.js';
-import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const runnable = Boolean(testDatabaseUrl()) && fixturesAvailable;
 const POINTS = 10; // the wc league's default
 
 describe.skipIf(!runnable)('play, end to end on a recorded match, across processes (PostgreSQL)', () => {
   let app: TestApp;
   let feed: PushFeedServer;
-  let worker: ChildProcess | undefined;
-  let workerOutput = '';
+  let worker: WorkerProcess | undefined;
   let events: FeedEvent[];
   let defs: ProofDefinitions;
   let matchId: string;
@@ -42,14 +37,11 @@ describe.skipIf(!runnable)('play, end to end on a recorded match, across process
   const asked: { id: string; correct: string; wrongChoice: string; trigger: string }[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp();
-    const admin = await createAdmin(app);
-    const imported = loadProofMatch();
-    events = imported.events;
-    defs = await createProofDefinitions(app, admin);
+    const proof = await startProofApp();
+    ({ app, defs } = proof);
+    events = proof.recorded.events;
     feed = await startPushFeedServer({ events: [], speed: Infinity, holdOpen: true, heartbeatMs: 100 });
-    const match = await createMatch(app, { homeTeam: imported.homeTeam, awayTeam: imported.awayTeam, scheduled: new Date(), feedUrl: feed.url, questionMaxCount: 50, questionPeriodDistribution: {} });
-    matchId = match.id;
+    matchId = (await createProofMatch(app, proof.recorded, feed.url)).id;
     right = await registerUser(app);
     wrong = await registerUser(app);
     for (const player of [right, wrong]) {
@@ -61,21 +53,15 @@ describe.skipIf(!runnable)('play, end to end on a recorded match, across process
     await rightStream.ready();
     await wrongStream.ready();
     // The listener runs in another process.
-    worker = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: app.db.url!, APP_ENV: 'test', LOG_LEVEL: 'warn', ENGINE_POLL_MS: '100', ENGINE_HEARTBEAT_MS: '200', ENGINE_LEASE_MS: '2000', ENGINE_STALE_AFTER_MS: '5000' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    worker.stdout!.on('data', (d) => (workerOutput += d));
-    worker.stderr!.on('data', (d) => (workerOutput += d));
+    worker = spawnWorkerProcess(app, { leaseMs: 2000, staleAfterMs: 5000 });
     await waitFor(
       async () => (await app.services.database.db.select().from(matchListeners).where(eq(matchListeners.matchId, matchId)))[0]?.status === 'running',
-      { what: `the other process to run the listener\n${workerOutput}`, timeoutMs: 60_000 },
+      { what: `the other process to run the listener\n${worker.output()}`, timeoutMs: 60_000 },
     );
   }, 120_000);
 
   afterAll(async () => {
-    worker?.kill('SIGKILL');
+    worker?.child.kill('SIGKILL');
     await rightStream?.close();
     await wrongStream?.close();
     await feed?.close();
@@ -152,6 +138,7 @@ describe.skipIf(!runnable)('play, end to end on a recorded match, across process
       expect(row).toMatchObject({ kind: 'in_game', outcome: 'incorrect', selected_answer_identifier: q.wrongChoice, correct_answer_identifier: q.correct, points_awarded: 0, points_possible: POINTS, issuance_status: 'resolved' });
     }
     const rightHistory = await app.request('GET', '/api/question-answers', { token: right.token, query: { match_id: matchId } });
+    expect(rightHistory.body).toHaveLength(n);
     expect(rightHistory.body.every((r: { outcome: string; points_awarded: number }) => r.outcome === 'correct' && r.points_awarded === POINTS)).toBe(true);
 
     const subject = history.body[0];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calendarPeriods, localMidnight, zoneOrUtc } from '../../src/modules/answers/calendar.js';
+import { calendarPeriods, localMidnight, zoneOrUtc } from '../../src/modules/shared/calendar.js';
 
 const iso = (d: Date) => d.toISOString();
 

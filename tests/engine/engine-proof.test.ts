@@ -15,10 +15,9 @@ import type { EngineWorker } from '../../src/engine/worker.js';
 import { listenerEvents, matchListeners } from '../../src/modules/listeners/listeners.table.js';
 import { matches } from '../../src/modules/matches/matches.table.js';
 import { startWorker, waitFor } from '../helpers/engine.js';
-import { createMatch } from '../helpers/factories.js';
-import { createAdmin, startTestApp, type TestApp } from '../helpers/test-app.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { describeWithFixtures, FIXTURES_DIR } from './feed/helpers.js';
-import { createProofDefinitions, expectedFromData, loadProofMatch, producedForMatch, type ProofDefinitions } from './proof-match.js';
+import { createProofMatch, expectedFromData, producedForMatch, startProofApp, type ProofDefinitions } from './proof-match.js';
 
 describeWithFixtures('the engine on a recorded match', () => {
   let app: TestApp;
@@ -30,12 +29,10 @@ describeWithFixtures('the engine on a recorded match', () => {
   const teams = { home: '', away: '' };
 
   beforeAll(async () => {
-    app = await startTestApp();
-    const admin = await createAdmin(app);
-    const imported = loadProofMatch();
-    events = imported.events;
-    Object.assign(teams, { home: imported.homeTeam, away: imported.awayTeam });
-    defs = await createProofDefinitions(app, admin);
+    const proof = await startProofApp();
+    ({ app, defs } = proof);
+    events = proof.recorded.events;
+    Object.assign(teams, { home: proof.recorded.homeTeam, away: proof.recorded.awayTeam });
     // The push-feed command, as an operator runs it (same match key, so provider ids match `events`).
     const root = path.resolve(import.meta.dirname, '../..');
     feed = spawn(process.execPath, ['--import', 'tsx', 'scripts/feed-serve.ts', '--metrica-csv', path.join(FIXTURES_DIR, 'feeds/metrica/sample-game-1-events.csv'), '--match-key', 'g1', '--speed', '1000000', '--heartbeat-ms', '200'], {
@@ -53,9 +50,7 @@ describeWithFixtures('the engine on a recorded match', () => {
       feed.stderr!.on('data', onData);
       feed.once('exit', (code) => reject(new Error(`feed:serve exited (${code}):\n${output}`)));
     });
-    // Kick-off now with a feed: the worker dispatches a listener by itself. No caps or quotas in the way.
-    const match = await createMatch(app, { homeTeam: imported.homeTeam, awayTeam: imported.awayTeam, scheduled: new Date(), feedUrl, questionMaxCount: 50, questionPeriodDistribution: {} });
-    matchId = match.id;
+    matchId = (await createProofMatch(app, proof.recorded, feedUrl)).id;
     worker = startWorker(app);
   }, 60_000);
 

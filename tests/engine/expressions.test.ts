@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileExpression, evaluateExpression, evaluateMap, ExpressionError, isTruthy } from '../../src/engine/expressions.js';
 import { findUnsafeRegexLiteral, MAX_REGEX_SUBJECT, SafeRegExp, unsafeRegexReason } from '../../src/engine/safe-regex.js';
+import { conditionHolds } from '../../src/engine/question-render.js';
 import { compileTemplate, renderTemplate, TemplateError } from '../../src/engine/templates.js';
 
 const input = {
@@ -30,6 +31,10 @@ describe('expressions (JSONata)', () => {
     expect(await evaluateMap('issuance_state_extract', { team: 'event.team', none: 'event.nothing' }, input)).toEqual({ team: 'home', none: null });
     expect(isTruthy([])).toBe(false);
     expect(isTruthy([0, 'x'])).toBe(true);
+    // Conditions use the same truthiness, into nested arrays too.
+    expect(await conditionHolds('trigger.condition', '[[0, ""], [false]]', input)).toBe(false);
+    expect(await conditionHolds('trigger.condition', '[[0], [state.shots]]', input)).toBe(true);
+    expect(await conditionHolds('trigger.condition', '  ', input)).toBe(true);
   });
 
   it('name the field on a syntax error and on a run-time error', async () => {

@@ -15,7 +15,7 @@ import { questionSponsorships } from '../../src/modules/sponsorships/sponsorship
 import { startPushFeedServer } from '../../src/engine/feed/push-server.js';
 import { startWorker, waitFor } from '../helpers/engine.js';
 import { createMatch } from '../helpers/factories.js';
-import { cleanup, define, ev, group, listenerDone, OPEN_MATCH, produced, runFeed, runFeeds, startHarness, startLive, step, unique, type Harness } from './engine-scenario.js';
+import { cleanup, define, definitionBody, ev, group, listenerDone, OPEN_MATCH, produced, runFeed, runFeeds, startHarness, startLive, step, unique, type Harness } from './engine-scenario.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -375,17 +375,16 @@ describe('settings at issue time', () => {
   });
 
   it('keeps what an issued question snapshotted when its definition changes; later questions take the change', async () => {
-    const body = {
+    // The scenario's shot question (its rule waits for a card), in a first version.
+    const body = definitionBody({
       name: unique('Editable'),
-      trigger: { event_type: 'shot' },
       question_text_template: 'Version one: who is booked next?',
       choices: [
         { identifier: 'home', label_template: 'Home v1' },
         { identifier: 'away', label_template: 'Away v1' },
       ],
-      resolution: { rules: [{ event_type: 'card', correct_choice: 'event.team' }] },
       points: 20,
-    };
+    });
     const def = await define(h, body);
     const live = await startLive(h, { match: { answerWindowSeconds: 30 }, worker: { catalogRefreshMs: 100 } });
     try {

@@ -8,11 +8,30 @@ import type { FeedEvent } from '../../src/engine/feed/events.js';
 import { importMetricaCsv } from '../../src/engine/feed/importers/metrica.js';
 import { questionIssuanceDenials } from '../../src/modules/denials/denials.table.js';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
-import type { TestApp, TestUser } from '../helpers/test-app.js';
+import type { MatchRow } from '../../src/modules/matches/matches.table.js';
+import { createInLeague, nextGoalQuestion } from '../helpers/definitions.js';
+import { createMatch } from '../helpers/factories.js';
+import { createAdmin, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
 import { readFixture } from './feed/helpers.js';
 
 export function loadProofMatch(kickoff = new Date(Date.now() - 3_600_000)) {
   return importMetricaCsv(readFixture('feeds/metrica/sample-game-1-events.csv'), { matchKey: 'g1', kickoff });
+}
+
+/**
+ * The start of a proof: an app with the proof definitions (created by an
+ * admin) and the recorded match (`loadProofMatch`).
+ */
+export async function startProofApp(): Promise<{ app: TestApp; recorded: ReturnType<typeof loadProofMatch>; defs: ProofDefinitions }> {
+  const app = await startTestApp();
+  const admin = await createAdmin(app);
+  const recorded = loadProofMatch();
+  return { app, recorded, defs: await createProofDefinitions(app, admin) };
+}
+
+/** The recorded match kicking off now with its feed at `feedUrl` (a worker dispatches its listener by itself), no caps or quotas in the way. */
+export function createProofMatch(app: TestApp, recorded: { homeTeam: string; awayTeam: string }, feedUrl: string): Promise<MatchRow> {
+  return createMatch(app, { homeTeam: recorded.homeTeam, awayTeam: recorded.awayTeam, scheduled: new Date(), feedUrl, questionMaxCount: 50, questionPeriodDistribution: {} });
 }
 
 export interface ProofDefinitions {
@@ -23,11 +42,7 @@ export interface ProofDefinitions {
 
 /** Next goal (after each goal), shot within 5 minutes of a corner, a card before half-time (pivotal). */
 export async function createProofDefinitions(app: TestApp, admin: TestUser, league = 'wc'): Promise<ProofDefinitions> {
-  const post = async (path: string, body: unknown) => {
-    const res = await app.request('POST', path, { token: admin.token, query: { league }, body });
-    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
-    return (res.body as { id: string }).id;
-  };
+  const post = async (path: string, body: unknown): Promise<string> => (await createInLeague(app, admin, path, league, body)).id;
   const goals = await post('/api/question-groups', { slug: 'goals', name: 'Goals', max_open_questions: 1, min_interval_seconds: 0 });
   const corners = await post('/api/question-groups', { slug: 'corners', name: 'Corners', max_open_questions: 1, min_interval_seconds: 0 });
   const yesNo = [
@@ -39,12 +54,7 @@ export async function createProofDefinitions(app: TestApp, admin: TestUser, leag
       name: 'Next goal',
       group_id: goals,
       trigger: { event_type: 'score_change' },
-      question_text_template: '{{ match.home_team }} {{ event.score.home }}-{{ event.score.away }} {{ match.away_team }}. Who scores next?',
-      choices: [
-        { identifier: 'home', label_template: '{{ match.home_team }}' },
-        { identifier: 'away', label_template: '{{ match.away_team }}' },
-        { identifier: 'none', label_template: 'No more goals' },
-      ],
+      ...nextGoalQuestion(),
       resolution: {
         rules: [
           { event_type: 'score_change', correct_choice: 'event.team' },

@@ -20,9 +20,10 @@ import { deleteGoneDevices } from '../../src/modules/push/push.repository.js';
 import { pushDeliveryAttempts, pushDevices, type PushDeliveryAttemptRow } from '../../src/modules/push/push.table.js';
 import { users } from '../../src/modules/users/users.table.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
-import { createMatch } from '../helpers/factories.js';
-import { decryptAes128gcm, follow, registerTokenDevice, registerWebDevice, startPushReceiver, verifyVapid } from '../helpers/push.js';
-import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { createMatch, follow } from '../helpers/factories.js';
+import { decryptAes128gcm, registerTokenDevice, registerWebDevice, startPushReceiver, verifyVapid } from '../helpers/push.js';
+import { registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 const silent = createLogger('silent');
 
@@ -58,14 +59,8 @@ async function patchSettings(app: TestApp, admin: TestUser, body: Record<string,
 }
 
 describe('push delivery with the log provider', () => {
-  let app: TestApp;
-  let admin: TestUser;
+  const { app, admin } = useTestApp();
 
-  beforeAll(async () => {
-    app = await startTestApp();
-    admin = await createAdmin(app);
-  });
-  afterAll(() => app?.close());
   beforeEach(async () => {
     await app.request('POST', '/api/push-settings/reset', { token: admin.token });
   });
@@ -387,16 +382,12 @@ describe('push delivery with the log provider', () => {
 });
 
 describe('push delivery through a provider', () => {
-  let app: TestApp;
-  let admin: TestUser;
+  const { app, admin } = useTestApp();
   let match: MatchRow;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    admin = await createAdmin(app);
     match = await createMatch(app);
   });
-  afterAll(() => app?.close());
 
   const fans = async (n: number, devices = 1) => {
     const out: TestUser[] = [];
@@ -457,6 +448,8 @@ describe('push delivery through a provider', () => {
   });
 
   it('detached: the engine gets control back at once; notifications are processed in order, one after another', async () => {
+    // Its own followers: the test must not depend on the ones earlier tests registered.
+    await fans(2);
     const seen: string[] = [];
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
@@ -476,8 +469,10 @@ describe('push delivery through a provider', () => {
     expect(seen).toEqual([]);
     release();
     await sub.idle();
-    expect(seen.length).toBeGreaterThan(0);
+    // Both were sent, every issuance notification before the first resolution one.
+    expect(seen[0]).toBe('issuance');
     expect(seen.indexOf('resolution')).toBeGreaterThan(seen.lastIndexOf('issuance'));
+    expect(new Set(seen)).toEqual(new Set(['issuance', 'resolution']));
     await app.request('POST', '/api/push-settings/reset', { token: admin.token });
   });
 });
@@ -619,6 +614,22 @@ describe('Web Push provider (VAPID, aes128gcm) against a push service on loopbac
       { title: 't', body: 'b', event: 'issuance', questionIssuanceId: 'q', matchId: 'm', ttlSeconds: 10, urgency: 'high' },
     );
     expect(result).toEqual({ ok: false, error: 'the subscription endpoint is not an https URL' });
+    expect(receiver.received.length).toBe(before);
+  });
+
+  it('reaches only public addresses: a private host is refused without network, a name is resolved by the guarded lookup', async () => {
+    const provider = createWebPushProvider({ vapid });
+    const keys = (await import('../helpers/push.js')).subscriptionKeys();
+    const send = (endpoint: string) =>
+      provider.send(
+        { userId: 'u', deviceId: 'd', platform: 'web', token: null, subscription: { endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth } } },
+        { title: 't', body: 'b', event: 'issuance', questionIssuanceId: 'q', matchId: 'm', ttlSeconds: 10, urgency: 'high' },
+      );
+    const port = new URL(receiver.origin).port;
+    const before = receiver.received.length;
+    expect(await send(`https://127.0.0.1:${port}/push/internal`)).toEqual({ ok: false, error: 'the subscription endpoint is not on the public internet: 127.0.0.1 is a local, private or reserved address' });
+    expect(await send('https://169.254.169.254/latest/meta-data')).toMatchObject({ ok: false, error: expect.stringContaining('169.254.169.254 is a local, private or reserved address') });
+    expect(await send(`https://localhost:${port}/push/internal`)).toMatchObject({ ok: false, error: expect.stringContaining('localhost is not a public host name') });
     expect(receiver.received.length).toBe(before);
   });
 });

@@ -6,8 +6,6 @@
  * and the match ends with exactly the questions a single run gives: none
  * duplicated, none lost. Needs PostgreSQL (two processes share it).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeedEvent } from '../../src/engine/feed/events.js';
@@ -15,57 +13,35 @@ import { startPushFeedServer, type PushFeedServer } from '../../src/engine/feed/
 import type { EngineWorker } from '../../src/engine/worker.js';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
 import { listenerEvents, listenerLogLines, matchListeners } from '../../src/modules/listeners/listeners.table.js';
-import { startWorker, waitFor } from '../helpers/engine.js';
-import { createMatch } from '../helpers/factories.js';
+import { spawnWorkerProcess, startWorker, waitFor, type WorkerProcess } from '../helpers/engine.js';
 import { testDatabaseUrl } from '../helpers/pg-url.js';
-import { createAdmin, startTestApp, type TestApp } from '../helpers/test-app.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { fixturesAvailable } from './feed/helpers.js';
-import { createProofDefinitions, expectedFromData, loadProofMatch, producedForMatch, type ProofDefinitions } from './proof-match.js';
+import { createProofMatch, expectedFromData, producedForMatch, startProofApp, type ProofDefinitions } from './proof-match.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const runnable = Boolean(testDatabaseUrl()) && fixturesAvailable;
 
 describe.skipIf(!runnable)('listener takeover after its process dies (PostgreSQL)', () => {
   let app: TestApp;
   let feed: PushFeedServer;
-  let child: ChildProcess | undefined;
+  let other: WorkerProcess | undefined;
   let worker: EngineWorker | undefined;
   let events: FeedEvent[];
   let defs: ProofDefinitions;
   let matchId: string;
-  let childOutput = '';
 
   beforeAll(async () => {
-    app = await startTestApp();
-    const admin = await createAdmin(app);
-    const imported = loadProofMatch();
-    events = imported.events;
-    defs = await createProofDefinitions(app, admin);
+    const proof = await startProofApp();
+    ({ app, defs } = proof);
+    events = proof.recorded.events;
     // About 10 s for the whole match: long enough to kill the first process in the middle of it.
     feed = await startPushFeedServer({ events, speed: 600, maxGapMs: 3000, heartbeatMs: 100 });
-    const match = await createMatch(app, { homeTeam: imported.homeTeam, awayTeam: imported.awayTeam, scheduled: new Date(), feedUrl: feed.url, questionMaxCount: 50, questionPeriodDistribution: {} });
-    matchId = match.id;
-    // One process (the tsx CLI would fork a second one that a kill would leave running).
-    child = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATABASE_URL: app.db.url!,
-        APP_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        ENGINE_POLL_MS: '100',
-        ENGINE_HEARTBEAT_MS: '200',
-        ENGINE_LEASE_MS: '1500',
-        ENGINE_STALE_AFTER_MS: '3000',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout!.on('data', (d) => (childOutput += d));
-    child.stderr!.on('data', (d) => (childOutput += d));
+    matchId = (await createProofMatch(app, proof.recorded, feed.url)).id;
+    other = spawnWorkerProcess(app, { leaseMs: 1500, staleAfterMs: 3000 });
   }, 60_000);
 
   afterAll(async () => {
-    child?.kill('SIGKILL');
+    other?.child.kill('SIGKILL');
     await worker?.stop();
     await feed?.close();
     await app?.close();
@@ -81,10 +57,10 @@ describe.skipIf(!runnable)('listener takeover after its process dies (PostgreSQL
         const n = row?.n ?? 0;
         return l?.status === 'running' && l.lastSeq > 0 && n >= 2 ? l : undefined;
       },
-      { what: `the worker process to run the listener\n${childOutput}`, timeoutMs: 60_000 },
+      { what: `the worker process to run the listener\n${other!.output()}`, timeoutMs: 60_000 },
     );
-    child!.kill('SIGKILL');
-    await new Promise((resolve) => child!.once('exit', resolve));
+    other!.child.kill('SIGKILL');
+    await new Promise((resolve) => other!.child.once('exit', resolve));
     const [atKill] = await db.select().from(matchListeners).where(eq(matchListeners.id, first.id));
     expect(atKill!.status).toBe('running');
     expect(atKill!.lastSeq).toBeLessThan(events[events.length - 1]!.seq);

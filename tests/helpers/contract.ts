@@ -65,3 +65,15 @@ export function assertMatchesContract(res: ReceivedResponse): string | undefined
   }
   return op.operationId;
 }
+
+/**
+ * The columns of a CSV export as the contract documents them: the header row
+ * of the example of `GET <path>`'s 200 response. Tests expect the export to
+ * have exactly these, an expectation independent of the service's own list.
+ */
+export function contractCsvColumns(path: string): string[] {
+  const op = contractOperations.find((o) => o.method === 'get' && o.path === path);
+  const example = (op?.responses['200']?.content?.['text/csv'] as { schema?: { example?: unknown } } | undefined)?.schema?.example;
+  if (typeof example !== 'string') throw new Error(`the contract shows no CSV example for GET ${path}`);
+  return example.split('\n')[0]!.split(',');
+}

@@ -6,6 +6,7 @@ import type { FeedEvent } from '../../src/engine/feed/events.js';
 import { questionIssuanceDenials, type IssuanceDenialRow } from '../../src/modules/denials/denials.table.js';
 import { questionIssuances, type QuestionIssuanceRow } from '../../src/modules/issuances/issuances.table.js';
 import { listenerEvents, listenerLogLines, matchListeners, type ListenerEventRow, type MatchListenerRow } from '../../src/modules/listeners/listeners.table.js';
+import { createMatch } from './factories.js';
 import type { TestApp } from './test-app.js';
 
 const db = (app: TestApp) => app.services.database.db;
@@ -33,6 +34,21 @@ export async function insertIssuance(app: TestApp, values: Partial<typeof questi
     })
     .returning();
   return row!;
+}
+
+/**
+ * An open issuance made from a stored definition, in-game (`definitionId`) or
+ * Match (`matchQuestionDefinitionId`, no trigger event), on a new match of its
+ * own: what makes the definition referenced.
+ */
+export async function insertIssuanceOf(
+  app: TestApp,
+  definition: { definitionId: string } | { matchQuestionDefinitionId: string },
+  values: Partial<typeof questionIssuances.$inferInsert> = {},
+): Promise<QuestionIssuanceRow> {
+  const match = await createMatch(app);
+  const kind = 'definitionId' in definition ? { kind: 'in_game', ...definition } : { kind: 'match', triggerEventId: null, ...definition };
+  return insertIssuance(app, { matchId: match.id, ...kind, ...values });
 }
 
 export async function insertDenial(app: TestApp, values: Partial<typeof questionIssuanceDenials.$inferInsert> & { matchId: string }): Promise<IssuanceDenialRow> {

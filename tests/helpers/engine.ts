@@ -1,4 +1,6 @@
-/** Running the live engine in tests: an in-process worker with short intervals, and polling helpers. */
+/** Running the live engine in tests: an in-process worker with short intervals, a worker process, and polling helpers. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import { DEFAULT_WORKER_OPTIONS, EngineWorker, type WorkerOptions } from '../../src/engine/worker.js';
 import type { TestApp } from './test-app.js';
 
@@ -15,6 +17,39 @@ export function startWorker(app: TestApp, overrides: Partial<WorkerOptions> = {}
   });
   worker.start();
   return worker;
+}
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  /** What the process has printed so far (stdout and stderr). */
+  output(): string;
+}
+
+/**
+ * A worker in a process of its own (`npm run worker`, started through node
+ * itself: the tsx CLI would fork a second process that a kill leaves
+ * running) on the app's PostgreSQL database, with short intervals and the
+ * lease and staleness given.
+ */
+export function spawnWorkerProcess(app: TestApp, { leaseMs, staleAfterMs }: { leaseMs: number; staleAfterMs: number }): WorkerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    env: {
+      ...process.env,
+      DATABASE_URL: app.db.url!,
+      APP_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      ENGINE_POLL_MS: '100',
+      ENGINE_HEARTBEAT_MS: '200',
+      ENGINE_LEASE_MS: String(leaseMs),
+      ENGINE_STALE_AFTER_MS: String(staleAfterMs),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  return { child, output: () => output };
 }
 
 /** Polls until `probe` returns a truthy value; fails with `what` after the timeout. */

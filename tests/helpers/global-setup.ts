@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../../src/db/client.js';
+import type { Sql } from 'postgres';
+import { isAlive, openDatabase } from '../../src/db/client.js';
 import { seedLeagues } from '../../src/modules/leagues/leagues.repository.js';
 import { adminUrl, testDatabaseUrl, withDatabase } from './pg-url.js';
 
@@ -19,12 +20,12 @@ declare module 'vitest' {
   }
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+/** Drops the test databases (templates and per-file copies) whose process is gone: an interrupted run's, a crashed worker's. Concurrent runs keep theirs. */
+async function dropOrphans(admin: Sql): Promise<void> {
+  const rows = await admin<{ datname: string }[]>`select datname from pg_database where datname like 'qp_tpl_%' or datname like 'qp_t_%'`;
+  for (const { datname } of rows) {
+    const pid = Number(datname.split('_')[2]);
+    if (pid && !isAlive(pid)) await admin.unsafe(`drop database if exists "${datname}" with (force)`).catch(() => {});
   }
 }
 
@@ -34,12 +35,7 @@ export default async function setup(project: TestProject) {
     const { default: postgres } = await import('postgres');
     const admin = postgres(adminUrl(url), { max: 1, onnotice: () => {} });
     const template = `qp_tpl_${process.pid}_${Date.now().toString(36)}`;
-    // Databases left by an interrupted earlier run (its process is gone); concurrent runs keep theirs.
-    const stale = await admin<{ datname: string }[]>`select datname from pg_database where datname like 'qp_tpl_%' or datname like 'qp_t_%'`;
-    for (const { datname } of stale) {
-      const pid = Number(datname.split('_')[2]);
-      if (pid && pid !== process.pid && !processAlive(pid)) await admin.unsafe(`drop database if exists "${datname}" with (force)`).catch(() => {});
-    }
+    await dropOrphans(admin);
     await admin.unsafe(`create database "${template}"`);
     const database = await openDatabase({ url: withDatabase(url, template), maxConnections: 1 });
     await seedLeagues({ db: database.db });
@@ -49,10 +45,7 @@ export default async function setup(project: TestProject) {
     return async () => {
       await admin.unsafe(`drop database if exists "${template}" with (force)`).catch(() => {});
       // Test files drop their own databases; a crashed worker's are dropped here.
-      const left = await admin<{ datname: string }[]>`select datname from pg_database where datname like 'qp_t_%'`;
-      for (const { datname } of left) {
-        if (!processAlive(Number(datname.split('_')[2]))) await admin.unsafe(`drop database if exists "${datname}" with (force)`).catch(() => {});
-      }
+      await dropOrphans(admin);
       await admin.end();
     };
   }

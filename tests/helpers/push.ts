@@ -7,7 +7,6 @@
 import { createDecipheriv, createECDH, createPublicKey, hkdfSync, randomBytes, verify, type ECDH } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { matchFollows } from '../../src/modules/matches/matches.table.js';
 import type { TestApp, TestUser } from './test-app.js';
 
 /** A browser's side of a subscription: its P-256 key pair and auth secret. */
@@ -40,11 +39,6 @@ export async function registerWebDevice(app: TestApp, user: TestUser, deviceId: 
 export async function registerTokenDevice(app: TestApp, user: TestUser, deviceId: string, platform: 'ios' | 'android' = 'ios'): Promise<void> {
   const res = await app.request('POST', '/api/users/me/devices', { token: user.token, body: { device_id: deviceId, platform, token: `token-${deviceId}` } });
   if (res.status !== 201 && res.status !== 200) throw new Error(`device registration failed: ${res.status} ${res.text}`);
-}
-
-/** Follows directly in the database (no daily quota in the way). */
-export async function follow(app: TestApp, userId: string, matchId: string, following = true): Promise<void> {
-  await app.services.database.db.insert(matchFollows).values({ userId, matchId, following }).onConflictDoUpdate({ target: [matchFollows.userId, matchFollows.matchId], set: { following } });
 }
 
 /** RFC 8291 §3.4 and RFC 8188 §2: the plaintext of an aes128gcm Web Push message (single record). */

@@ -44,7 +44,13 @@ describe('error mapping (DESIGN.md §3)', () => {
   it('answers 422 with the detail list for malformed JSON and for a wrong content type', async () => {
     const malformed = await app.request('POST', '/api/auth/register', { raw: { body: '{"username":', contentType: 'application/json' } });
     expect(malformed.status).toBe(422);
-    expect(malformed.body.detail).toEqual([expect.objectContaining({ loc: ['body'], type: 'json_invalid' })]);
+    expect(malformed.body.detail).toEqual([expect.objectContaining({ loc: ['body'], type: 'json_invalid', msg: expect.stringMatching(/^malformed JSON: /) })]);
+    // JSON, but not an object or array: said as such, not as "malformed".
+    for (const [text, kind] of [['null', 'null'], ['"text"', 'a JSON string'], ['42', 'a JSON number'], ['true', 'a JSON boolean']]) {
+      const scalar = await app.request('POST', '/api/auth/register', { raw: { body: text!, contentType: 'application/json' } });
+      expect(scalar.status).toBe(422);
+      expect(scalar.body.detail).toEqual([{ loc: ['body'], msg: `the body must be a JSON object or array, not ${kind}`, type: 'json_invalid' }]);
+    }
     const form = await app.request('POST', '/api/auth/register', { raw: { body: 'username=a', contentType: 'application/x-www-form-urlencoded' } });
     expect(form.status).toBe(422);
     expect(form.body.detail[0]).toMatchObject({ loc: ['body'], type: 'content_type' });

@@ -28,13 +28,15 @@ async function until(check: () => boolean, timeoutMs = 5000, what = 'condition')
 }
 
 describe('decodeEvent', () => {
-  it('accepts the five event kinds with ids and refuses anything else', () => {
+  it('accepts the seven event kinds with ids and refuses anything else', () => {
     expect(decodeEvent(JSON.stringify({ k: 'issued', i: I, m: M }))).toEqual({ k: 'issued', i: I, m: M });
     expect(decodeEvent(JSON.stringify({ k: 'settled', i: I, m: M, s: 'voided', extra: 1 }))).toEqual({ k: 'settled', i: I, m: M, s: 'voided' });
     expect(decodeEvent(JSON.stringify({ k: 'locked', i: I, m: M }))).toEqual({ k: 'locked', i: I, m: M });
     expect(decodeEvent(JSON.stringify({ k: 'match', m: M, s: 'closed' }))).toEqual({ k: 'match', m: M, s: 'closed' });
     expect(decodeEvent(JSON.stringify({ k: 'follow', m: M, u: U, f: false }))).toEqual({ k: 'follow', m: M, u: U, f: false });
-    for (const bad of ['', 'null', '[]', '{"k":"issued","i":"x","m":"y"}', JSON.stringify({ k: 'settled', i: I, m: M, s: 'open' }), JSON.stringify({ k: 'follow', m: M, u: U }), JSON.stringify({ k: 'drop', m: M })]) {
+    expect(decodeEvent(JSON.stringify({ k: 'keys', u: U }))).toEqual({ k: 'keys', u: U });
+    expect(decodeEvent(JSON.stringify({ k: 'gone', m: M }))).toEqual({ k: 'gone', m: M });
+    for (const bad of ['', 'null', '[]', '{"k":"issued","i":"x","m":"y"}', JSON.stringify({ k: 'settled', i: I, m: M, s: 'open' }), JSON.stringify({ k: 'follow', m: M, u: U }), JSON.stringify({ k: 'drop', m: M }), JSON.stringify({ k: 'keys', u: 'x' }), JSON.stringify({ k: 'gone' })]) {
       expect(decodeEvent(bad)).toBeUndefined();
     }
   });
@@ -137,7 +139,7 @@ describe('the LISTEN connection (PostgreSQL)', () => {
     const bus: LiveBus = createLiveBus({ database: { ...app.services.database, url: viaProxy.toString() }, logger, probeMs: 100 });
     const seen: string[] = [];
     let resyncs = 0;
-    bus.subscribe({ onEvent: (e) => seen.push(e.m), onResync: () => resyncs++ });
+    bus.subscribe({ onEvent: (e) => seen.push('m' in e ? e.m : e.u), onResync: () => resyncs++ });
     try {
       await bus.start();
       const m1 = (await createMatch(app)).id;

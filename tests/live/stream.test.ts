@@ -7,22 +7,26 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import webpush from 'web-push';
 import { WebSocket } from 'ws';
 import { questionIssuances, type QuestionIssuanceRow } from '../../src/modules/issuances/issuances.table.js';
-import { users } from '../../src/modules/users/users.table.js';
-import { createMatch } from '../helpers/factories.js';
-import { insertIssuance } from '../helpers/engine-rows.js';
+import { apiKeys, users } from '../../src/modules/users/users.table.js';
+import { createMatch, follow } from '../helpers/factories.js';
+import { feedEvent, insertIssuance, insertListener, insertListenerEvents } from '../helpers/engine-rows.js';
+import { syncSchedule, type ScheduledMatch } from '../../src/engine/schedule/schedule-sync.js';
+import { publishMatchStatus } from '../../src/live/publishers.js';
+import { matches } from '../../src/modules/matches/matches.table.js';
+import { loadConfig } from '../../src/config.js';
 import { loadAsyncApi, messageProblem } from '../helpers/asyncapi.js';
 import { openStream, waitForHub, type StreamClient } from '../helpers/live-client.js';
-import { follow } from '../helpers/push.js';
-import { registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
 
 const issued = (app: TestApp, row: QuestionIssuanceRow) => app.services.engine.hooks.onIssued!(row);
 
 /** Settles as the engine does: scoring in the settling transaction, subscribers after commit. */
 async function settle(app: TestApp, row: QuestionIssuanceRow, status: 'resolved' | 'voided' | 'revoked', correct: string | null = null): Promise<QuestionIssuanceRow> {
   const { store, hooks } = app.services.engine;
-  const settled = await store.settleIssuance({ id: row.id, status, correct, resolvedSeq: null, resolutionEventId: null, inTransaction: hooks.onSettleTx! });
+  const settled = await store.settleIssuance({ id: row.id, status, correct, resolvedSeq: null, resolutionEventId: null });
   if (!settled) throw new Error(`issuance ${row.id} did not settle`);
   await hooks.onSettled!(settled);
   return settled;
@@ -33,8 +37,8 @@ async function answer(app: TestApp, user: TestUser, issuanceId: string, choice: 
   if (res.status !== 200 && res.status !== 201) throw new Error(`answer: ${res.status} ${res.text}`);
 }
 
-async function connected(app: TestApp, user: TestUser): Promise<StreamClient & { open: any; hello: any }> {
-  const client = await openStream(app, user.token);
+async function connected(app: TestApp, user: TestUser | string): Promise<StreamClient & { open: any; hello: any }> {
+  const client = await openStream(app, typeof user === 'string' ? user : user.token);
   const { hello, open } = await client.ready();
   return Object.assign(client, { hello, open });
 }
@@ -44,7 +48,7 @@ describe('the stream document', () => {
     const doc = loadAsyncApi();
     expect(doc.asyncapi).toBe('3.0.0');
     expect(Object.values(doc.channels).map((c) => c.address)).toEqual(['/api/play/stream']);
-    expect(doc.info['x-close-codes'].map((c) => c.code).sort()).toEqual([1001, 1003, 1009, 1011, 4008, 4401]);
+    expect(doc.info['x-close-codes'].map((c) => c.code).sort()).toEqual([1001, 1003, 1009, 1011, 4008, 4009, 4401]);
     expect(messageProblem({ type: 'pong' })).toBeUndefined();
     expect(messageProblem({ type: 'pong', extra: 1 })).toMatch(/additional/);
     expect(messageProblem({ type: 'nope' })).toMatch(/undocumented/);
@@ -120,7 +124,7 @@ describe('WS /api/play/stream', () => {
       const client = track(await openStream(app, user.token));
       const { hello, open } = await client.ready();
       expect(client.messages.slice(0, 2)).toEqual([hello, open]);
-      expect(hello).toMatchObject({ type: 'hello', protocol: 1, user_id: user.id, heartbeat_seconds: 30, followed_match_ids: [followed.id] });
+      expect(hello).toMatchObject({ type: 'hello', protocol: 1, user_id: user.id, heartbeat_seconds: 30, followed_match_ids: [followed.id], web_push_public_key: null });
       expect(open.match_id).toBeNull();
       expect(open.questions.map((q: any) => q.question_issuance_id).sort()).toEqual([inGame.id, pre.id].sort());
       const q = open.questions.find((x: any) => x.question_issuance_id === inGame.id);
@@ -285,6 +289,117 @@ describe('WS /api/play/stream', () => {
     });
   });
 
+  describe('keys revoked while a socket is open', () => {
+    it('closes a socket with 4401 when its key is revoked by a new login or by logout, and only that socket', async () => {
+      const user = await registerUser(app);
+      const bystander = track(await connected(app, await registerUser(app)));
+      const first = track(await connected(app, user));
+      const login = await app.request('POST', '/api/auth/login', { body: { username: user.username, password: user.password } });
+      expect(login.status).toBe(200);
+      // The login revoked the key the first socket uses.
+      expect(await first.closed).toEqual({ code: 4401, reason: 'API key revoked' });
+      const second = track(await connected(app, login.body.api_key));
+      // The socket opened with the new key lives on.
+      second.send({ type: 'ping' });
+      await second.take('pong');
+      expect((await app.request('POST', '/api/auth/logout', { token: login.body.api_key })).status).toBe(204);
+      expect(await second.closed).toEqual({ code: 4401, reason: 'API key revoked' });
+      await bystander.expectNone(() => true);
+      expect(bystander.ws.readyState).toBe(WebSocket.OPEN);
+    });
+
+    it('closes a socket whose key was revoked between its authentication and its setup', async () => {
+      const user = await registerUser(app);
+      const auth = app.services.auth;
+      const authenticate = auth.authenticate;
+      // The revocation commits right after the key was checked, and no event reaches the hub in time.
+      auth.authenticate = async (token: string) => {
+        const ctx = await authenticate.call(auth, token);
+        if (ctx) await app.services.database.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, ctx.keyId));
+        return ctx;
+      };
+      try {
+        const client = track(await openStream(app, user.token));
+        expect(await client.closed).toEqual({ code: 4401, reason: 'API key revoked' });
+        expect(client.messages).toEqual([]);
+      } finally {
+        auth.authenticate = authenticate;
+      }
+    });
+
+    it('closes the sockets of a user an admin deactivates or gives a new password', async () => {
+      const admin = await createAdmin(app);
+      const deactivated = await registerUser(app);
+      const reset = await registerUser(app);
+      const a = track(await connected(app, deactivated));
+      const b = track(await connected(app, reset));
+      expect((await app.request('DELETE', `/api/users/${deactivated.id}`, { token: admin.token })).status).toBe(204);
+      expect(await a.closed).toEqual({ code: 4401, reason: 'API key revoked' });
+      expect(b.ws.readyState).toBe(WebSocket.OPEN);
+      expect((await app.request('PATCH', `/api/users/${reset.id}`, { token: admin.token, body: { password: 'a brand new password' } })).status).toBe(200);
+      expect(await b.closed).toEqual({ code: 4401, reason: 'API key revoked' });
+    });
+
+    it('closes the socket of an operator-UI key when its session signs out, and leaves the admin\'s own key\'s socket open', async () => {
+      const admin = await createAdmin(app);
+      const { adminSessions } = app.services;
+      const { token, session } = await adminSessions.login({ login: admin.username, password: admin.password, ip: '127.0.0.1' });
+      const { apiKey } = await adminSessions.apiKey({ token, csrf: session.csrfToken });
+      const ui = track(await connected(app, apiKey));
+      const own = track(await connected(app, admin));
+      await adminSessions.logout(token);
+      expect(await ui.closed).toEqual({ code: 4401, reason: 'API key revoked' });
+      own.send({ type: 'ping' });
+      await own.take('pong');
+      expect(own.ws.readyState).toBe(WebSocket.OPEN);
+    });
+  });
+
+  describe('matches changed outside the live engine', () => {
+    it('makes the creator of a clone receive the test match on open sockets', async () => {
+      const admin = await createAdmin(app);
+      const original = await createMatch(app, { status: 'closed', scheduled: new Date(Date.now() - 7_200_000) });
+      const listener = await insertListener(app, { matchId: original.id, status: 'completed', source: 'feed' });
+      await insertListenerEvents(app, listener, [feedEvent({ seq: 1 })]);
+      const client = track(await connected(app, admin));
+      const res = await app.request('POST', `/api/matches/${original.id}/clone`, { token: admin.token });
+      expect(res.status).toBe(201);
+      expect(await client.take('open_questions')).toEqual({ type: 'open_questions', match_id: res.body.id, questions: [] });
+      const question = await insertIssuance(app, { matchId: res.body.id });
+      await issued(app, question);
+      expect((await client.take('question')).question.question_issuance_id).toBe(question.id);
+    });
+
+    it('tells the followers of a deleted test match that they no longer follow it', async () => {
+      const admin = await createAdmin(app);
+      const match = await createMatch(app, { isTest: true });
+      const user = await registerUser(app);
+      await follow(app, user.id, match.id);
+      const client = track(await connected(app, user));
+      expect(client.hello.followed_match_ids).toEqual([match.id]);
+      expect((await app.request('DELETE', `/api/matches/${match.id}`, { token: admin.token })).status).toBe(204);
+      expect(await client.take('unfollowed')).toEqual({ type: 'unfollowed', match_id: match.id });
+    });
+
+    it('sends match_closed when a schedule sync closes or cancels a followed match', async () => {
+      const league = 'wc';
+      const srId = `sync-close-${Date.now()}`;
+      const kickoff = new Date(Date.now() + 3_600_000);
+      const fixture = { srId, league, homeTeam: 'Sync Home', awayTeam: 'Sync Away', scheduled: kickoff };
+      const sync = (m: ScheduledMatch) => syncSchedule({ db: app.services.database.db, provider: { name: 'test', fetch: async () => [m] }, onStatusChanged: publishMatchStatus(app.services.liveBus) });
+      await sync(fixture);
+      const [row] = await app.services.database.db.select().from(matches).where(eq(matches.srId, srId));
+      const user = await registerUser(app);
+      await follow(app, user.id, row!.id);
+      const client = track(await connected(app, user));
+      // Nothing changed: nothing sent.
+      await sync(fixture);
+      await client.expectNone('match_closed');
+      await sync({ ...fixture, status: 'cancelled' });
+      expect(await client.take('match_closed')).toEqual({ type: 'match_closed', match_id: row!.id, status: 'cancelled' });
+    });
+  });
+
   describe('client messages', () => {
     it('answers an application ping with a pong and anything else with an error, keeping the socket', async () => {
       const client = track(await connected(app, await registerUser(app)));
@@ -307,6 +422,48 @@ describe('WS /api/play/stream', () => {
       big.send({ type: 'ping', pad: 'x'.repeat(5000) });
       expect((await big.closed).code).toBe(1009);
     });
+  });
+});
+
+describe('sockets per user', () => {
+  it('closes the oldest socket of a user with 4009 when one more than allowed opens, and leaves other users alone', async () => {
+    const app = await startTestApp({ live: { maxSocketsPerUser: 2 } });
+    try {
+      const user = await registerUser(app);
+      const other = await connected(app, await registerUser(app));
+      const first = await connected(app, user);
+      const second = await connected(app, user);
+      const third = await connected(app, user);
+      expect(await first.closed).toEqual({ code: 4009, reason: 'too many open sockets for this user; the oldest was closed' });
+      for (const c of [second, third, other]) {
+        c.send({ type: 'ping' });
+        await c.take('pong');
+      }
+      await waitForHub(app, (s) => s.sockets === 3 && s.users === 2);
+      for (const c of [second, third, other]) await c.close();
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('takes its limits from the configuration (STREAM_* variables)', () => {
+    expect(loadConfig({ APP_ENV: 'test' }).stream).toEqual({ heartbeatMs: 30_000, maxBufferedBytes: 1024 * 1024, maxSocketsPerUser: 10 });
+    expect(loadConfig({ APP_ENV: 'test', STREAM_HEARTBEAT_SECONDS: '5', STREAM_MAX_BUFFERED_BYTES: '65536', STREAM_MAX_SOCKETS_PER_USER: '3' }).stream).toEqual({ heartbeatMs: 5000, maxBufferedBytes: 65536, maxSocketsPerUser: 3 });
+    expect(() => loadConfig({ APP_ENV: 'test', STREAM_MAX_SOCKETS_PER_USER: '0' })).toThrow(/STREAM_MAX_SOCKETS_PER_USER/);
+  });
+});
+
+describe('hello of a service that sends Web Push', () => {
+  it('tells the client the VAPID public key to subscribe with', async () => {
+    const vapid = webpush.generateVAPIDKeys();
+    const app = await startTestApp({ config: { push: { provider: 'webpush', vapid: { ...vapid, subject: 'mailto:ops@question-play.example' }, allowHttpEndpoints: false } } });
+    try {
+      const client = await connected(app, await registerUser(app));
+      expect(client.hello.web_push_public_key).toBe(vapid.publicKey);
+      await client.close();
+    } finally {
+      await app.close();
+    }
   });
 });
 

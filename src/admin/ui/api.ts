@@ -2,30 +2,45 @@
  * The operator UI's client of the JSON API, typed from the contract
  * (generated/api-types.ts): a contract change that breaks the UI fails to
  * compile. The Bearer key comes from POST /admin/api-session with the session's
- * CSRF token, and is renewed once when the API answers 401.
+ * CSRF token (one exchange per page load, however many calls start at once),
+ * and is renewed once when the API answers 401.
  */
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from '../../../generated/api-types.js';
 
-let apiKey: string | null = null;
-
 const csrfToken = () => document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
 
 /** Exchanges the admin session for a Bearer key (401: the session ended, back to the login page). */
-export async function obtainKey(): Promise<string> {
+async function exchangeSession(): Promise<string> {
   const res = await fetch('/admin/api-session', { method: 'POST', headers: { 'X-CSRF-Token': csrfToken() }, credentials: 'same-origin' });
   if (res.status === 401 || res.status === 403) {
     window.location.assign('/admin/login');
     throw new Error('signed out');
   }
   if (!res.ok) throw new ApiError(res.status, await detailOf(res));
-  apiKey = ((await res.json()) as { api_key: string }).api_key;
-  return apiKey;
+  return ((await res.json()) as { api_key: string }).api_key;
+}
+
+let key: Promise<string> | null = null;
+
+/** The Bearer key: one exchange, shared by every call (those made while it is under way too). */
+function bearerKey(): Promise<string> {
+  key ??= exchangeSession().catch((err: unknown) => {
+    key = null;
+    throw err;
+  });
+  return key;
+}
+
+/** A new key after a 401 with `used`: the calls that failed with the same key share one exchange. */
+function renewedKey(used: Promise<string>): Promise<string> {
+  if (key === used) key = null;
+  return bearerKey();
 }
 
 const auth: Middleware = {
   async onRequest({ request }) {
-    request.headers.set('Authorization', `Bearer ${apiKey ?? (await obtainKey())}`);
+    request.headers.set('Authorization', `Bearer ${await bearerKey()}`);
     return request;
   },
 };
@@ -67,9 +82,10 @@ async function detailOf(res: Response): Promise<string> {
  * detail. A 401 renews the key once and retries.
  */
 export async function unwrap<T>(call: () => Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const used = bearerKey(); // the key the middleware sends
   let result = await call();
   if (result.response.status === 401) {
-    await obtainKey();
+    await renewedKey(used);
     result = await call();
   }
   if (result.response.ok) return result.data as T;
@@ -79,10 +95,11 @@ export async function unwrap<T>(call: () => Promise<{ data?: T; error?: unknown;
 /** Raw authorized fetch for what openapi-fetch does not cover well (CSV downloads, uploads with progress). */
 export async function authorizedFetch(input: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
-  headers.set('Authorization', `Bearer ${apiKey ?? (await obtainKey())}`);
+  const used = bearerKey();
+  headers.set('Authorization', `Bearer ${await used}`);
   let res = await fetch(input, { ...init, headers });
   if (res.status === 401) {
-    headers.set('Authorization', `Bearer ${await obtainKey()}`);
+    headers.set('Authorization', `Bearer ${await renewedKey(used)}`);
     res = await fetch(input, { ...init, headers });
   }
   return res;
@@ -95,14 +112,15 @@ export async function authorizedFetch(input: string, init: RequestInit = {}): Pr
 export function uploadWithProgress(url: string, form: FormData, onProgress: (fraction: number) => void, method: 'POST' | 'PATCH' | 'PUT' = 'POST'): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
     const send = async (retry: boolean) => {
+      const used = bearerKey();
       const xhr = new XMLHttpRequest();
       xhr.open(method, url);
-      xhr.setRequestHeader('Authorization', `Bearer ${apiKey ?? (await obtainKey())}`);
+      xhr.setRequestHeader('Authorization', `Bearer ${await used}`);
       xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
       xhr.onerror = () => reject(new Error('network error while uploading'));
       xhr.onload = async () => {
         if (xhr.status === 401 && retry) {
-          await obtainKey();
+          await renewedKey(used);
           return send(false);
         }
         let body: unknown = null;

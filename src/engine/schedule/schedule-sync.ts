@@ -6,7 +6,7 @@
  * from a results file closes with its final result, so Match questions can
  * resolve from it).
  */
-import { sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { leagues } from '../../modules/leagues/leagues.table.js';
 import { matches } from '../../modules/matches/matches.table.js';
@@ -39,7 +39,14 @@ export interface SyncReport {
 
 const BATCH = 200;
 
-export async function syncSchedule({ db, provider }: { db: Db; provider: ScheduleProvider }): Promise<SyncReport> {
+export interface SyncOptions {
+  db: Db;
+  provider: ScheduleProvider;
+  /** Told after each batch committed about every match whose status the sync changed (live delivery sends `match_closed`). */
+  onStatusChanged?: (matchId: string, status: string) => Promise<void>;
+}
+
+export async function syncSchedule({ db, provider, onStatusChanged }: SyncOptions): Promise<SyncReport> {
   const incoming = await provider.fetch();
   const leagueIds = new Map((await db.select({ id: leagues.id, slug: leagues.slug }).from(leagues)).map((l) => [l.slug, l.id]));
   const unknown = new Set<string>();
@@ -69,6 +76,9 @@ export async function syncSchedule({ db, provider }: { db: Db; provider: Schedul
   let written = 0;
   for (let i = 0; i < rows.length; i += BATCH) {
     const batch = rows.slice(i, i + BATCH);
+    const before = onStatusChanged
+      ? new Map((await db.select({ srId: matches.srId, status: matches.status }).from(matches).where(inArray(matches.srId, batch.map((r) => r.srId)))).map((r) => [r.srId, r.status]))
+      : undefined;
     const result = await db
       .insert(matches)
       .values(batch)
@@ -88,8 +98,9 @@ export async function syncSchedule({ db, provider }: { db: Db; provider: Schedul
           updatedAt: sql`now()`,
         },
       })
-      .returning({ id: matches.id });
+      .returning({ id: matches.id, srId: matches.srId, status: matches.status });
     written += result.length;
+    if (before) for (const r of result) if (before.has(r.srId) && before.get(r.srId) !== r.status) await onStatusChanged!(r.id, r.status);
   }
   return { provider: provider.name, received: incoming.length, written, unknownLeagues: [...unknown] };
 }

@@ -8,8 +8,10 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { AppError, forbidden, unauthorized } from '../../errors.js';
-import type { AuthService, IssuedKey } from '../auth/auth.service.js';
-import { digestApiKey, verifyPassword } from '../auth/credentials.js';
+import { revokeAdminSessionKeys } from '../auth/auth.repository.js';
+import type { AuthService, IssuedKey, KeysRevokedHook } from '../auth/auth.service.js';
+import type { LoginThrottle } from '../auth/login-throttle.js';
+import { digestApiKey, sameToken, verifyPassword } from '../auth/credentials.js';
 import { findUserByLogin } from '../users/users.repository.js';
 import { users, type UserRow } from '../users/users.table.js';
 import { adminSessions, type AdminSessionRow } from './admin-sessions.table.js';
@@ -24,7 +26,18 @@ export interface AdminSession {
 
 export type AdminSessionsService = ReturnType<typeof createAdminSessionsService>;
 
-export function createAdminSessionsService({ db, auth }: { db: Db; auth: Pick<AuthService, 'issueKey'> }) {
+export function createAdminSessionsService({
+  db,
+  auth,
+  throttle,
+  onKeysRevoked,
+}: {
+  db: Db;
+  auth: Pick<AuthService, 'issueKey'>;
+  /** The API login's sign-in budgets, shared by the form. */
+  throttle?: Pick<LoginThrottle, 'attempt'>;
+  onKeysRevoked?: KeysRevokedHook;
+}) {
   async function find(token: string | undefined): Promise<AdminSession | undefined> {
     if (!token || token.length > 200) return undefined;
     const [row] = await db
@@ -36,11 +49,13 @@ export function createAdminSessionsService({ db, auth }: { db: Db; auth: Pick<Au
   }
 
   return {
-    /** Signs an admin in; 401 for bad credentials, 403 for an account that is not an active admin. */
-    async login({ login, password }: { login: string; password: string }): Promise<{ token: string; session: AdminSessionRow; user: UserRow }> {
+    /** Signs an admin in; 401 for bad credentials, 403 for an account that is not an active admin, 429 over the sign-in budgets. */
+    async login({ login, password, ip }: { login: string; password: string; ip: string }): Promise<{ token: string; session: AdminSessionRow; user: UserRow }> {
+      const attempt = await throttle?.attempt(login, ip);
       const user = await findUserByLogin({ db, login });
       const ok = await verifyPassword(user?.passwordHash, password);
       if (!user || !ok) throw unauthorized('wrong username/email or password', 'admin_session.invalid_credentials');
+      await attempt?.succeeded();
       if (!user.isActive) throw forbidden('this account is deactivated', 'admin_session.inactive');
       if (!user.isAdmin) throw forbidden('this account is not an admin; the operator UI is for admins only', 'admin_session.not_admin');
       const token = randomBytes(32).toString('base64url');
@@ -56,23 +71,30 @@ export function createAdminSessionsService({ db, auth }: { db: Db; auth: Pick<Au
     /** The session behind a cookie, or undefined (missing, unknown or expired). */
     find,
 
+    /** Ends the session and revokes the Bearer keys issued to it. */
     async logout(token: string | undefined): Promise<void> {
-      if (!token) return;
-      await db.delete(adminSessions).where(eq(adminSessions.tokenDigest, digestApiKey(token)));
+      if (!token || token.length > 200) return;
+      const ended = await db.transaction(async (tx) => {
+        const [row] = await tx.delete(adminSessions).where(eq(adminSessions.tokenDigest, digestApiKey(token))).returning({ id: adminSessions.id, userId: adminSessions.userId });
+        if (!row) return undefined;
+        return { userId: row.userId, revoked: await revokeAdminSessionKeys({ db: tx, adminSessionId: row.id }) };
+      });
+      if (ended?.revoked) await onKeysRevoked?.(ended.userId);
     },
 
     /**
      * A Bearer key for the signed-in admin's API calls (`POST /admin/api-session`):
      * 401 without a valid session, 403 when the CSRF token does not match or the
-     * user is no longer an active admin. Other keys of the admin stay valid.
+     * user is no longer an active admin. Other keys of the admin stay valid;
+     * this one expires with the session and is revoked when it signs out.
      */
     async apiKey({ token, csrf }: { token: string | undefined; csrf: string | undefined }): Promise<IssuedKey> {
       const found = await find(token);
       if (!found) throw unauthorized('no admin session: sign in at /admin/login first', 'admin_session.missing');
-      if (!csrf || csrf !== found.session.csrfToken) throw new AppError(403, 'admin_session.csrf', 'CSRF token missing or wrong: send the X-CSRF-Token of your admin session');
+      if (!sameToken(csrf, found.session.csrfToken)) throw new AppError(403, 'admin_session.csrf', 'CSRF token missing or wrong: send the X-CSRF-Token of your admin session');
       if (!found.user.isActive || !found.user.isAdmin) throw forbidden('this account is no longer an active admin', 'admin_session.not_admin');
       await db.update(adminSessions).set({ lastSeenAt: sql`now()` }).where(eq(adminSessions.id, found.session.id));
-      return auth.issueKey({ userId: found.user.id, revokeOthers: false, purpose: 'admin-ui' });
+      return auth.issueKey({ userId: found.user.id, revokeOthers: false, purpose: 'admin-ui', adminSession: { id: found.session.id, expiresAt: found.session.expiresAt } });
     },
   };
 }

@@ -1,4 +1,6 @@
+import { isoTimestamps } from '../shared/dto-fields.js';
 import type { components } from '../../../generated/api-types.js';
+import { secondsRemaining } from '../issuances/issuances.mapper.js';
 import { toMatchRef } from '../listeners/listeners.mapper.js';
 import type { HistoryRow, OpenRow } from './answers.repository.js';
 import type { QuestionAnswerRow } from './answers.table.js';
@@ -10,8 +12,7 @@ export function toQuestionAnswerDto(row: QuestionAnswerRow): Schemas['QuestionAn
     id: row.id,
     question_issuance_id: row.questionIssuanceId,
     selected_answer_identifier: row.selectedAnswerIdentifier,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
+    ...isoTimestamps(row),
   };
 }
 
@@ -27,7 +28,7 @@ export function toOpenQuestion(row: OpenRow, now: Date): Schemas['OpenQuestion']
     points: i.points,
     issued_at: i.issuedAt.toISOString(),
     closes_at: i.closesAt.toISOString(),
-    seconds_remaining: Math.max(0, Math.floor((i.closesAt.getTime() - now.getTime()) / 1000)),
+    seconds_remaining: secondsRemaining(i, now),
     current_answer: row.currentAnswer,
     sponsor_brand: i.sponsorBrand ?? null,
     match_sponsor_brand: i.matchSponsorBrand ?? null,

@@ -4,6 +4,7 @@ import { questionIssuances, type QuestionIssuanceRow } from '../issuances/issuan
 import { leagues } from '../leagues/leagues.table.js';
 import { matches, matchFollows, type MatchRow } from '../matches/matches.table.js';
 import { questionAnswers, type QuestionAnswerRow } from './answers.table.js';
+import type { CalendarPeriod } from '../shared/calendar.js';
 
 export interface IssuanceForAnswer {
   issuance: QuestionIssuanceRow;
@@ -99,12 +100,6 @@ export async function history({ db, userId, limit, matchId }: { db: DbOrTx; user
   return [...pinned, ...(await (limit !== undefined ? rest.limit(limit) : rest))];
 }
 
-export interface PeriodBounds {
-  key: 'today' | 'this_week' | 'this_month' | 'this_year';
-  from: Date;
-  to: Date;
-}
-
 export interface Totals {
   points: number;
   answered: number;
@@ -113,7 +108,7 @@ export interface Totals {
 }
 
 /** All-time totals and the totals of each period (by the time answers were scored), in one query. */
-export async function pointsOf({ db, userId, periods }: { db: DbOrTx; userId: string; periods: PeriodBounds[] }): Promise<{ allTime: Totals; periods: Totals[] }> {
+export async function pointsOf({ db, userId, periods }: { db: DbOrTx; userId: string; periods: CalendarPeriod[] }): Promise<{ allTime: Totals; periods: Totals[] }> {
   const a = questionAnswers;
   const totals = (cond: SQL) => [
     sql<number>`coalesce(sum(${a.pointsAwarded}) filter (where ${cond}), 0)::int`,
@@ -122,7 +117,7 @@ export async function pointsOf({ db, userId, periods }: { db: DbOrTx; userId: st
     sql<number>`(count(*) filter (where ${cond} and ${a.outcome} = 'correct'))::int`,
   ];
   // Raw fragments take ISO text: postgres.js does not serialize a Date bound in raw SQL.
-  const inPeriod = (p: PeriodBounds) => sql`${a.scoredAt} >= ${p.from.toISOString()}::timestamptz and ${a.scoredAt} < ${p.to.toISOString()}::timestamptz`;
+  const inPeriod = (p: CalendarPeriod) => sql`${a.scoredAt} >= ${p.from.toISOString()}::timestamptz and ${a.scoredAt} < ${p.to.toISOString()}::timestamptz`;
   const columns = [
     sql<number>`coalesce(sum(${a.pointsAwarded}), 0)::int`,
     sql<number>`count(*)::int`,

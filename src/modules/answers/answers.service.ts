@@ -14,7 +14,7 @@ import { badRequest, conflict, forbidden, gone, notFound } from '../../errors.js
 import type { UserRow } from '../users/users.table.js';
 import { history, lockIssuanceForAnswer, openForUser, pointsOf, upsertAnswer, type HistoryRow, type OpenRow } from './answers.repository.js';
 import type { QuestionAnswerRow } from './answers.table.js';
-import { calendarPeriods, zoneOrUtc } from './calendar.js';
+import { calendarPeriods, zoneOrUtc } from '../shared/calendar.js';
 
 type Schemas = components['schemas'];
 

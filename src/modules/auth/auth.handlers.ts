@@ -1,5 +1,5 @@
 import type { Handlers } from '../../http/handler-types.js';
-import { caller } from '../../http/request.js';
+import { caller, clientIp } from '../../http/request.js';
 import type { Services } from '../../services.js';
 import { toUserDto } from '../users/users.mapper.js';
 import type { IssuedKey } from './auth.service.js';
@@ -12,7 +12,7 @@ export const authHandlers = ({ auth }: Services) =>
       const issued = await auth.register({ username: body.username, password: body.password, email: body.email, firstName: body.first_name ?? null });
       return { status: 201, body: token(issued) };
     },
-    loginUser: async ({ body }) => ({ status: 200, body: token(await auth.login({ login: body.username, password: body.password })) }),
+    loginUser: async ({ body, raw }) => ({ status: 200, body: token(await auth.login({ login: body.username, password: body.password, ip: clientIp(raw) })) }),
     logoutUser: async (req) => {
       await auth.logout(caller(req));
       return { status: 204 };

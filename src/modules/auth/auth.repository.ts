@@ -1,32 +1,54 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { apiKeys, users, type UserRow } from '../users/users.table.js';
 
-/** The active user owning an unrevoked key with this digest, in one query. */
+/**
+ * A key that authenticates: not revoked, not expired, its user active. For
+ * queries of api_keys joined to users; the HTTP layer and the live stream's
+ * re-checks use the same rule.
+ */
+export const keyAuthenticates = (): SQL => and(isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`)), eq(users.isActive, true))!;
+
+/** The active user owning an unrevoked, unexpired key with this digest, in one query. */
 export async function findActiveUserByKeyDigest({ db, digest }: { db: DbOrTx; digest: string }): Promise<{ user: UserRow; keyId: string } | undefined> {
   const rows = await db
     .select({ user: users, keyId: apiKeys.id })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(and(eq(apiKeys.keyDigest, digest), isNull(apiKeys.revokedAt), eq(users.isActive, true)))
+    .where(and(eq(apiKeys.keyDigest, digest), keyAuthenticates()))
     .limit(1);
   return rows[0];
 }
 
-export async function insertApiKey({ db, userId, digest, prefix, purpose = 'api' }: { db: DbOrTx; userId: string; digest: string; prefix: string; purpose?: string }) {
-  await db.insert(apiKeys).values({ userId, keyDigest: digest, keyPrefix: prefix, purpose });
+export interface NewApiKey {
+  userId: string;
+  digest: string;
+  prefix: string;
+  purpose?: string;
+  /** The operator-UI session the key belongs to: the key expires with it and is revoked when it signs out. */
+  adminSession?: { id: string; expiresAt: Date };
 }
 
-export async function revokeApiKey({ db, keyId }: { db: DbOrTx; keyId: string }) {
-  await db.update(apiKeys).set({ revokedAt: sql`now()` }).where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)));
+export async function insertApiKey({ db, userId, digest, prefix, purpose = 'api', adminSession }: NewApiKey & { db: DbOrTx }) {
+  await db.insert(apiKeys).values({ userId, keyDigest: digest, keyPrefix: prefix, purpose, adminSessionId: adminSession?.id ?? null, expiresAt: adminSession?.expiresAt ?? null });
 }
 
-/** Revokes every active key of the user; returns how many. */
-export async function revokeUserApiKeys({ db, userId }: { db: DbOrTx; userId: string }): Promise<number> {
+/** Revokes the keys issued to an operator-UI session; returns how many. */
+export const revokeAdminSessionKeys = ({ db, adminSessionId }: { db: DbOrTx; adminSessionId: string }) => revokeKeysWhere(db, eq(apiKeys.adminSessionId, adminSessionId));
+
+
+/** Revokes the active keys matching the condition; returns how many. */
+async function revokeKeysWhere(db: DbOrTx, which: SQL): Promise<number> {
   const rows = await db
     .update(apiKeys)
     .set({ revokedAt: sql`now()` })
-    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+    .where(and(which, isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
   return rows.length;
 }
+
+/** Revokes one key (idempotent). */
+export const revokeApiKey = ({ db, keyId }: { db: DbOrTx; keyId: string }) => revokeKeysWhere(db, eq(apiKeys.id, keyId));
+
+/** Revokes every active key of the user; returns how many. */
+export const revokeUserApiKeys = ({ db, userId }: { db: DbOrTx; userId: string }) => revokeKeysWhere(db, eq(apiKeys.userId, userId));

@@ -3,8 +3,9 @@ import type { Db } from '../../db/client.js';
 import { conflict, isUniqueViolation, unauthorized } from '../../errors.js';
 import { findUserByLogin, insertUser, touchLastLogin } from '../users/users.repository.js';
 import type { UserRow } from '../users/users.table.js';
-import { findActiveUserByKeyDigest, insertApiKey, revokeApiKey, revokeUserApiKeys } from './auth.repository.js';
+import { findActiveUserByKeyDigest, insertApiKey, revokeApiKey, revokeUserApiKeys, type NewApiKey } from './auth.repository.js';
 import { digestApiKey, generateApiKey, hashPassword, verifyPassword } from './credentials.js';
+import type { LoginThrottle } from './login-throttle.js';
 
 export interface AuthContext {
   user: UserRow;
@@ -26,7 +27,10 @@ export function userConflict(err: unknown): Error {
   return err as Error;
 }
 
-export function createAuthService({ db }: { db: Db }) {
+/** Told after commit that some keys of a user were revoked (open live-stream sockets close). */
+export type KeysRevokedHook = (userId: string) => Promise<void>;
+
+export function createAuthService({ db, throttle, onKeysRevoked }: { db: Db; throttle?: Pick<LoginThrottle, 'attempt'>; onKeysRevoked?: KeysRevokedHook }) {
   return {
     /** The caller behind a bearer key, or undefined when the key is unknown, revoked or its user inactive. */
     async authenticate(token: string): Promise<AuthContext | undefined> {
@@ -51,26 +55,37 @@ export function createAuthService({ db }: { db: Db }) {
       }
     },
 
-    /** Login by username or email: revokes every earlier key and issues a new one. */
-    async login(input: { login: string; password: string }): Promise<IssuedKey> {
+    /**
+     * Login by username or email: revokes every earlier key and issues a new
+     * one. `ip` is the client's address for sign-in throttling (429).
+     */
+    async login(input: { login: string; password: string; ip: string }): Promise<IssuedKey> {
+      const attempt = await throttle?.attempt(input.login, input.ip);
       const user = await findUserByLogin({ db, login: input.login });
       const ok = await verifyPassword(user?.passwordHash, input.password);
       // One answer for unknown user, wrong password and inactive account.
       if (!user || !ok || !user.isActive) throw unauthorized('invalid username/email or password, or the account is inactive', 'auth.invalid_credentials');
+      await attempt?.succeeded();
       return this.issueKey({ userId: user.id, revokeOthers: true });
     },
 
     /** A fresh key for a user; with revokeOthers every earlier active key is revoked in the same transaction. */
-    async issueKey({ userId, revokeOthers, purpose = 'api' }: { userId: string; revokeOthers: boolean; purpose?: string }): Promise<IssuedKey> {
-      return db.transaction(async (tx) => {
-        if (revokeOthers) await revokeUserApiKeys({ db: tx, userId });
+    async issueKey({ userId, revokeOthers, purpose = 'api', adminSession }: { userId: string; revokeOthers: boolean; purpose?: string; adminSession?: NewApiKey['adminSession'] }): Promise<IssuedKey> {
+      let revoked = 0;
+      const issued = await db.transaction(async (tx) => {
+        if (revokeOthers) revoked = await revokeUserApiKeys({ db: tx, userId });
         const key = generateApiKey();
-        await insertApiKey({ db: tx, userId, digest: key.digest, prefix: key.prefix, purpose });
+        await insertApiKey({ db: tx, userId, digest: key.digest, prefix: key.prefix, purpose, adminSession });
         const user = await touchLastLogin({ db: tx, userId });
         return { apiKey: key.key, user };
       });
+      if (revoked) await onKeysRevoked?.(userId);
+      return issued;
     },
 
-    logout: (ctx: AuthContext) => revokeApiKey({ db, keyId: ctx.keyId }),
+    async logout(ctx: AuthContext): Promise<void> {
+      await revokeApiKey({ db, keyId: ctx.keyId });
+      await onKeysRevoked?.(ctx.user.id);
+    },
   };
 }

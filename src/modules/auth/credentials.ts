@@ -1,5 +1,5 @@
 /** Password hashing (argon2id) and API key material. */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 
 // OWASP's argon2id recommendation: m=19 MiB, t=2, p=1, set explicitly.
@@ -35,3 +35,11 @@ export function generateApiKey(): { key: string; digest: string; prefix: string 
 
 /** Keys are stored and looked up only by their SHA-256 digest. */
 export const digestApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/** Constant-time equality of two secrets (CSRF tokens); false when either is missing. Lengths are compared in bytes: timingSafeEqual throws on unequal ones. */
+export function sameToken(a: string | undefined, b: string | undefined): boolean {
+  if (!a || !b) return false;
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

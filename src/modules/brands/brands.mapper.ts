@@ -1,4 +1,5 @@
 import type { components } from '../../../generated/api-types.js';
+import { isoTimestamps } from '../shared/dto-fields.js';
 import type { BrandRow } from './brands.table.js';
 
 export type BrandDto = components['schemas']['Brand'];
@@ -13,8 +14,7 @@ export function toBrandDto(row: BrandRow, logoUrl: string | null): BrandDto {
     logo_filename: row.logoFilename,
     logo_content_type: row.logoContentType,
     logo_url: logoUrl,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
+    ...isoTimestamps(row),
   };
 }
 

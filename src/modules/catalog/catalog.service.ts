@@ -9,21 +9,14 @@ import { genericSampleEvent, matchAtEvent, sampleEvent, sampleMatch, sportCatalo
 import type { FeedEvent } from '../../engine/feed/events.js';
 import { definitionErrorToBadRequest, extractIssuanceState, renderQuestion, type MatchContext } from '../../engine/question-render.js';
 import { AppError, badRequest } from '../../errors.js';
-import { SPORT_PERIODS, SUPPORTED_LEAGUES, supportedLeague, type LeagueDefinition, type Sport } from '../leagues/league-registry.js';
+import { SPORT_PERIODS, supportedLeague, type Sport } from '../leagues/league-registry.js';
 
 type SampleCatalog = components['schemas']['SampleCatalog'];
 type PreviewRequest = components['schemas']['QuestionPreviewRequest'];
 type QuestionPreview = components['schemas']['QuestionPreview'];
 
-/** 400 naming the slug when the service does not support it (no league row needed). */
-function leagueOf(slug: string): LeagueDefinition {
-  const league = supportedLeague(slug);
-  if (!league) throw badRequest('league.unsupported', `unsupported league slug '${slug}'; supported: ${SUPPORTED_LEAGUES.map((l) => l.slug).join(', ')}`);
-  return league;
-}
-
 export function getSampleCatalog({ league: slug, includeSamples }: { league: string; includeSamples: boolean }): SampleCatalog {
-  const league = leagueOf(slug);
+  const league = supportedLeague(slug);
   return {
     league: league.slug,
     sport: league.sport,
@@ -89,7 +82,7 @@ function mergeMatch(base: MatchContext, overrides: Record<string, unknown> | und
 
 /** Renders a question from a sample event exactly as the live engine does when a trigger fires; persists nothing. */
 export async function previewQuestion(body: PreviewRequest): Promise<QuestionPreview> {
-  const league = leagueOf(body.league);
+  const league = supportedLeague(body.league);
   const byType = body.sample_event_type !== undefined;
   if (byType === (body.sample_event !== undefined)) {
     throw badRequest('preview.sample_required', 'give exactly one of sample_event_type (a type of the sample catalog) or sample_event (an inline event)');

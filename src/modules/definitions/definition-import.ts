@@ -12,8 +12,11 @@
  * of the later row. Names compare as the unique index does (`lower()` in the
  * database). A dry run writes nothing; an apply runs the same checks inside
  * one transaction, holding the definitions it updates locked, and writes
- * every create and update there, or nothing when any row has an error.
+ * every create and update there, or nothing when any row has an error. The
+ * writes are one upsert by id per 500 rows, in file order (so the unique
+ * index sees them as the row-by-row checks did), not a statement per row.
  */
+import { randomUUID } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
 import type { components, operations } from '../../../generated/api-types.js';
 import { requestValidators } from '../../../generated/request-validators.js';
@@ -63,14 +66,18 @@ export interface DefinitionImportKind<S extends StoredDefinition, B, V extends {
    * columns that are not part of the body (the in-game archive flag).
    */
   toBody(reader: CsvRowReader, current: S | undefined): { body: Record<string, unknown>; extra?: Partial<V> };
-  /** The service's rules of create and replace; the columns it would write (throws AppError 400). */
-  prepare(args: { db: DbOrTx; body: B; league: ImportLeague }): Promise<V>;
+  /**
+   * The service's rules of create and replace, for the rows of one import
+   * (what they look up may be read once for all rows): the columns a row
+   * would write (throws AppError 400).
+   */
+  preparer(db: DbOrTx): (args: { body: B; league: ImportLeague }) => Promise<V>;
   /** Contract names of the fields whose stored value differs. */
   changedFields(current: S, values: V): string[];
   findByIds(args: { db: DbOrTx; ids: string[]; forUpdate: boolean }): Promise<S[]>;
   namesOfLeague(args: { db: DbOrTx; leagueId: string }): Promise<{ id: string; lowerName: string }[]>;
-  insert(args: { db: DbOrTx; values: V }): Promise<{ id: string }>;
-  update(args: { db: DbOrTx; id: string; values: V }): Promise<unknown>;
+  /** Writes rows in bulk: new ones (with the ids given) and replacements of stored ones. */
+  writeAll(args: { db: DbOrTx; rows: ({ id: string } & V)[] }): Promise<void>;
   /** Unique index on (league, lower(name)). */
   nameIndex: string;
   /** Column to blame when a foreign key refuses a write (a group or league deleted meanwhile). */
@@ -182,23 +189,31 @@ export async function importDefinitions<S extends StoredDefinition, B, V extends
   return db.transaction(async (tx) => {
     const plan = await planImport({ db: tx, kind, leagueBySlug, csv, forUpdate: true });
     if (plan.errors.length) throw refused(plan, dryRun);
-    for (const write of plan.writes) {
-      try {
-        if (write.id) await kind.update({ db: tx, id: write.id, values: write.values });
-        else write.action.id = (await kind.insert({ db: tx, values: write.values })).id;
-      } catch (err) {
-        // Another request wrote a clashing name, or removed a group or league, after the checks.
-        let problem: RowError | undefined;
-        if (isUniqueViolation(err, kind.nameIndex)) {
-          problem = { row: write.action.row, field: 'name', detail: `a ${kind.noun} named '${write.values.name}' was just created in league '${write.action.league}' by another request` };
-        } else if (isForeignKeyViolation(err)) {
-          const field = kind.foreignKeyField(write.values);
-          problem = { row: write.action.row, field, detail: `${field}: the referenced ${field === 'league' ? 'league' : 'question group'} was just deleted by another request` };
+    // New rows get their ids here, so one statement writes creates and updates alike.
+    const rows = plan.writes.map((w) => ({ ...w.values, id: w.id ?? randomUUID() }));
+    const raced = (err: unknown) => isUniqueViolation(err, kind.nameIndex) || isForeignKeyViolation(err);
+    try {
+      await tx.transaction((sp) => kind.writeAll({ db: sp, rows }));
+    } catch (err) {
+      if (!raced(err)) throw err;
+      // Another request wrote a clashing name, or removed a group or league, after the
+      // checks: find the row it hit, one write at a time (this slow path only runs then).
+      for (const [i, write] of plan.writes.entries()) {
+        try {
+          await tx.transaction((sp) => kind.writeAll({ db: sp, rows: [rows[i]!] }));
+        } catch (rowErr) {
+          if (!raced(rowErr)) throw rowErr;
+          const field = isUniqueViolation(rowErr, kind.nameIndex) ? 'name' : kind.foreignKeyField(write.values);
+          const detail =
+            field === 'name'
+              ? `a ${kind.noun} named '${write.values.name}' was just created in league '${write.action.league}' by another request`
+              : `${field}: the referenced ${field === 'league' ? 'league' : 'question group'} was just deleted by another request`;
+          throw refused({ ...plan, errors: [{ row: write.action.row, field, detail }] }, dryRun);
         }
-        if (!problem) throw err;
-        throw refused({ ...plan, errors: [problem] }, dryRun);
       }
+      throw err;
     }
+    for (const [i, write] of plan.writes.entries()) if (!write.id) write.action.id = rows[i]!.id;
     const detail = `applied: ${plan.creates.length} created, ${plan.updates.length} updated, ${plan.unchanged.length} unchanged`;
     return resultOf(plan, { dryRun, applied: true, detail });
   });
@@ -254,6 +269,7 @@ async function planImport<S extends StoredDefinition, B, V extends { name: strin
     return entry;
   }
 
+  const prepare = kind.preparer(db);
   const seenIds = new Map<string, number>();
   for (const { line, cells } of csv.rows) {
     const errors: { field: string | null; detail: string }[] = [];
@@ -295,7 +311,7 @@ async function planImport<S extends StoredDefinition, B, V extends { name: strin
     let values: V | undefined;
     if (!errors.length && league) {
       try {
-        values = { ...(await kind.prepare({ db, body: body as B, league })), ...extra };
+        values = { ...(await prepare({ body: body as B, league })), ...extra };
       } catch (err) {
         if (!(err instanceof AppError) || err.status >= 500) throw err;
         const lead = /^([a-z_]+)/.exec(err.message)?.[1];

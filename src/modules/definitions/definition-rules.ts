@@ -4,6 +4,7 @@
  */
 import { findNulCharacter, formatLocation } from '../../db/sql-helpers.js';
 import { badRequest } from '../../errors.js';
+import { parseTimeRange, type TimeRange } from '../shared/time-range.js';
 
 /**
  * 400 when any text holds U+0000 (PostgreSQL cannot store it). JSON requests
@@ -35,21 +36,6 @@ export function checkChoiceIdentifiers(choices: readonly { identifier: string }[
   return seen;
 }
 
-export interface TimeRange {
-  from: Date;
-  to: Date;
-}
-
-/** A from-inclusive, to-exclusive range given as a pair of query parameters: both or neither (400 otherwise). */
-export function parseTimeRange(name: string, from: string | undefined, to: string | undefined): TimeRange | undefined {
-  if (from === undefined && to === undefined) return undefined;
-  if (from === undefined || to === undefined) {
-    throw badRequest('definition.invalid_range', `${name}_from and ${name}_to must be given together (from inclusive, to exclusive)`);
-  }
-  // The contract's date-time format already refuses what a Date cannot hold (leap seconds).
-  return { from: new Date(from), to: new Date(to) };
-}
-
 /** Filters common to both definition lists. */
 export interface DefinitionListFilter {
   leagueId: string;
@@ -68,7 +54,7 @@ export function parseListFilter(
     leagueId,
     includeInactive: query.include_inactive ?? false,
     q: query.q || undefined,
-    created: parseTimeRange('created', query.created_from, query.created_to),
-    updated: parseTimeRange('updated', query.updated_from, query.updated_to),
+    created: parseTimeRange({ name: 'created', from: query.created_from, to: query.created_to, code: 'definition.invalid_range' }),
+    updated: parseTimeRange({ name: 'updated', from: query.updated_from, to: query.updated_to, code: 'definition.invalid_range' }),
   };
 }

@@ -4,6 +4,7 @@
  * turns back into the JSON body of a create or replace.
  */
 import type { CsvRowReader } from '../../csv/csv-import.js';
+import { csvBodyBuilder, pickColumns } from '../shared/csv-rows.js';
 import { changedFields } from './definition-import.js';
 import { toQuestionDefinitionDto, type QuestionDefinitionDto } from './definitions.mapper.js';
 import type { QuestionDefinitionRow } from './definitions.table.js';
@@ -34,8 +35,7 @@ export const DEFINITION_CSV_REQUIRED = ['id', 'league', 'name', 'trigger', 'ques
 export type DefinitionCsvRow = Record<(typeof DEFINITION_CSV_COLUMNS)[number], unknown>;
 
 export function toDefinitionCsvRow(row: QuestionDefinitionRow & { leagueSlug: string }): DefinitionCsvRow {
-  const dto = toQuestionDefinitionDto(row, row.leagueSlug);
-  return Object.fromEntries(DEFINITION_CSV_COLUMNS.map((c) => [c, dto[c]])) as DefinitionCsvRow;
+  return pickColumns(toQuestionDefinitionDto(row, row.leagueSlug), DEFINITION_CSV_COLUMNS);
 }
 
 type BodyField = Exclude<(typeof DEFINITION_CSV_COLUMNS)[number], 'id' | 'league' | 'is_archived'>;
@@ -52,20 +52,7 @@ export function definitionBodyFromCsv(
   current: QuestionDefinitionRow | undefined,
 ): { body: Record<string, unknown>; extra: { isArchived: boolean } } {
   const stored: QuestionDefinitionDto | undefined = current && toQuestionDefinitionDto(current, '');
-  const body: Record<string, unknown> = {};
-  const put = (field: BodyField, value: unknown, empty: 'null' | 'omit') => {
-    if (!r.has(field)) {
-      if (stored) body[field] = stored[field];
-    } else if (value === null) {
-      if (empty === 'null') body[field] = null;
-    } else if (value !== undefined) {
-      body[field] = value;
-    }
-  };
-  const text = (field: BodyField) => {
-    const cell = r.text(field);
-    return cell === '' ? null : cell;
-  };
+  const { body, put, text } = csvBodyBuilder<BodyField>(r, stored);
   put('name', text('name'), 'omit');
   put('description', text('description') ?? (stored?.description === '' ? '' : null), 'null');
   put('is_pivotal_moment', r.boolean('is_pivotal_moment'), 'omit');

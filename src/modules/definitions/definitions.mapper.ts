@@ -1,21 +1,27 @@
 import type { components } from '../../../generated/api-types.js';
+import { isoTimestamps, leagueScopedIds } from '../shared/dto-fields.js';
 import type { QuestionDefinitionSummaryRow } from './definitions.repository.js';
 import type { QuestionDefinitionRow } from './definitions.table.js';
 
 export type QuestionDefinitionDto = components['schemas']['QuestionDefinition'];
 export type QuestionDefinitionSummaryDto = components['schemas']['QuestionDefinitionSummary'];
 
-export function toQuestionDefinitionDto(row: QuestionDefinitionRow, leagueSlug: string): QuestionDefinitionDto {
+/** The fields a definition and its summary show alike, in the contract's order. */
+function definitionHead(row: QuestionDefinitionSummaryRow) {
   return {
-    id: row.id,
-    league: leagueSlug,
-    league_id: row.leagueId,
     name: row.name,
     description: row.description,
     is_pivotal_moment: row.isPivotalMoment,
     is_active: row.isActive,
     is_archived: row.isArchived,
     group_id: row.groupId,
+  };
+}
+
+export function toQuestionDefinitionDto(row: QuestionDefinitionRow, leagueSlug: string): QuestionDefinitionDto {
+  return {
+    ...leagueScopedIds(row, leagueSlug),
+    ...definitionHead(row),
     trigger: row.trigger,
     question_text_template: row.questionTextTemplate,
     choices: row.choices,
@@ -25,8 +31,7 @@ export function toQuestionDefinitionDto(row: QuestionDefinitionRow, leagueSlug: 
     answer_window_seconds: row.answerWindowSeconds,
     points: row.points,
     probability: row.probability,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
+    ...isoTimestamps(row),
   };
 }
 
@@ -34,14 +39,8 @@ export function toQuestionDefinitionSummary(row: QuestionDefinitionSummaryRow, l
   return {
     id: row.id,
     league: leagueSlug,
-    name: row.name,
-    description: row.description,
-    is_pivotal_moment: row.isPivotalMoment,
-    is_active: row.isActive,
-    is_archived: row.isArchived,
-    group_id: row.groupId,
+    ...definitionHead(row),
     trigger_event_type: row.triggerEventType,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
+    ...isoTimestamps(row),
   };
 }

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.js';
 import { containsPattern } from '../../db/sql-helpers.js';
 import { questionIssuances } from '../issuances/issuances.table.js';
@@ -110,25 +110,38 @@ export async function countDefinitionReferences({ db, id }: { db: DbOrTx; id: st
   return { issuances: Number(i?.n ?? 0), sponsorships: Number(s?.n ?? 0) };
 }
 
-// League slugs are ASCII; names compare as the unique index does (lower), in byte order ("C") on every server.
-const byLeagueSlug = sql`${leagues.slug} collate "C"`;
-const byLowerName = sql`lower(${questionDefinitions.name}) collate "C"`;
+/** Either definition table (in-game or Match), as the queries both kinds share see it (`from` takes it cast: drizzle cannot check a generic table). */
+type DefinitionTable = PgTable & { id: PgColumn; leagueId: PgColumn; name: PgColumn };
+
+/** A row of `T` with the slug and sport of its league. */
+type WithLeague<T extends DefinitionTable> = T['$inferSelect'] & { leagueSlug: string; leagueSport: string };
 
 /**
- * Every definition of every league with its league's slug, ordered by league
- * slug, then name without regard to case, then id; read in pages (keyset on
- * that order) so an export never holds the whole table.
+ * Every definition of a definition table, of every league, with its league's
+ * slug, ordered by league slug, then name without regard to case, then id;
+ * read in pages (keyset on that order) so an export never holds the whole table.
  */
-export async function* allDefinitionsForExport({ db, pageSize = 500 }: { db: DbOrTx; pageSize?: number }): AsyncGenerator<QuestionDefinitionRow & { leagueSlug: string }> {
+export async function* definitionsForExport<T extends DefinitionTable>({
+  db,
+  table,
+  pageSize = 500,
+}: {
+  db: DbOrTx;
+  table: T;
+  pageSize?: number;
+}): AsyncGenerator<T['$inferSelect'] & { leagueSlug: string }> {
+  // League slugs are ASCII; names compare as the unique index does (lower), in byte order ("C") on every server.
+  const byLeagueSlug = sql`${leagues.slug} collate "C"`;
+  const byLowerName = sql`lower(${table.name}) collate "C"`;
   let after: { leagueSlug: string; lowerName: string; id: string } | undefined;
   for (;;) {
-    const page = await db
-      .select({ definition: questionDefinitions, leagueSlug: leagues.slug, lowerName: sql<string>`lower(${questionDefinitions.name})` })
-      .from(questionDefinitions)
-      .innerJoin(leagues, eq(leagues.id, questionDefinitions.leagueId))
-      .where(after ? sql`(${byLeagueSlug}, ${byLowerName}, ${questionDefinitions.id}) > (${after.leagueSlug} collate "C", ${after.lowerName} collate "C", ${after.id}::uuid)` : undefined)
-      .orderBy(asc(byLeagueSlug), asc(byLowerName), asc(questionDefinitions.id))
-      .limit(pageSize);
+    const page = (await db
+      .select({ definition: table, leagueSlug: leagues.slug, lowerName: sql<string>`lower(${table.name})` })
+      .from(table as PgTable)
+      .innerJoin(leagues, eq(leagues.id, table.leagueId))
+      .where(after ? sql`(${byLeagueSlug}, ${byLowerName}, ${table.id}) > (${after.leagueSlug} collate "C", ${after.lowerName} collate "C", ${after.id}::uuid)` : undefined)
+      .orderBy(asc(byLeagueSlug), asc(byLowerName), asc(table.id))
+      .limit(pageSize)) as { definition: T['$inferSelect'] & { id: string }; leagueSlug: string; lowerName: string }[];
     for (const row of page) yield { ...row.definition, leagueSlug: row.leagueSlug };
     if (page.length < pageSize) return;
     const last = page[page.length - 1]!;
@@ -136,26 +149,35 @@ export async function* allDefinitionsForExport({ db, pageSize = 500 }: { db: DbO
   }
 }
 
-/** The definitions with these ids (with their league's slug and sport); locked for update when asked. */
-export async function findDefinitionsByIds({ db, ids, forUpdate = false }: { db: DbOrTx; ids: string[]; forUpdate?: boolean }): Promise<(QuestionDefinitionRow & { leagueSlug: string; leagueSport: string })[]> {
+/** The definitions of a definition table with these ids (with their league's slug and sport), by id; locked for update when asked. */
+export async function definitionsByIds<T extends DefinitionTable>({ db, table, ids, forUpdate = false }: { db: DbOrTx; table: T; ids: string[]; forUpdate?: boolean }): Promise<WithLeague<T>[]> {
   if (!ids.length) return [];
   const query = db
-    .select({ definition: questionDefinitions, leagueSlug: leagues.slug, leagueSport: leagues.sport })
-    .from(questionDefinitions)
-    .innerJoin(leagues, eq(leagues.id, questionDefinitions.leagueId))
-    .where(inArray(questionDefinitions.id, ids))
-    .orderBy(asc(questionDefinitions.id));
-  const rows = forUpdate ? await query.for('update', { of: questionDefinitions }) : await query;
+    .select({ definition: table, leagueSlug: leagues.slug, leagueSport: leagues.sport })
+    .from(table as PgTable)
+    .innerJoin(leagues, eq(leagues.id, table.leagueId))
+    .where(inArray(table.id, ids))
+    .orderBy(asc(table.id));
+  const rows = (forUpdate ? await query.for('update', { of: table }) : await query) as { definition: T['$inferSelect']; leagueSlug: string; leagueSport: string }[];
   return rows.map((r) => ({ ...r.definition, leagueSlug: r.leagueSlug, leagueSport: r.leagueSport }));
 }
 
-/** Ids and names (lowercased as the unique index compares them) of a league's definitions. */
-export async function definitionNamesOfLeague({ db, leagueId }: { db: DbOrTx; leagueId: string }): Promise<{ id: string; lowerName: string }[]> {
+/** Ids and names (lowercased as the unique index compares them) of a league's definitions in a definition table. */
+export async function definitionNamesIn({ db, table, leagueId }: { db: DbOrTx; table: DefinitionTable; leagueId: string }): Promise<{ id: string; lowerName: string }[]> {
   return db
-    .select({ id: questionDefinitions.id, lowerName: sql<string>`lower(${questionDefinitions.name})` })
-    .from(questionDefinitions)
-    .where(eq(questionDefinitions.leagueId, leagueId));
+    .select({ id: table.id, lowerName: sql<string>`lower(${table.name})` })
+    .from(table)
+    .where(eq(table.leagueId, leagueId)) as Promise<{ id: string; lowerName: string }[]>;
 }
+
+/** Every in-game definition of every league with its league's slug, in export order (see `definitionsForExport`). */
+export const allDefinitionsForExport = ({ db }: { db: DbOrTx }) => definitionsForExport({ db, table: questionDefinitions });
+
+/** The in-game definitions with these ids (with their league's slug and sport); locked for update when asked. */
+export const findDefinitionsByIds = (args: { db: DbOrTx; ids: string[]; forUpdate?: boolean }) => definitionsByIds({ ...args, table: questionDefinitions });
+
+/** Ids and lowercased names of a league's in-game definitions. */
+export const definitionNamesOfLeague = (args: { db: DbOrTx; leagueId: string }) => definitionNamesIn({ ...args, table: questionDefinitions });
 
 /** `lower()` of each name as the database computes it (the unique name indexes use it), in the order given. */
 export async function lowerCaseNames({ db, names }: { db: DbOrTx; names: string[] }): Promise<string[]> {

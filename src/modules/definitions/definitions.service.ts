@@ -5,6 +5,7 @@
  * live engine never meets a definition it cannot run. Names are unique per
  * league without regard to case; the unique index settles races.
  */
+import { upsertById } from '../shared/upsert-by-id.js';
 import type { Readable } from 'node:stream';
 import type { components } from '../../../generated/api-types.js';
 import { csvStream } from '../../csv/csv-export.js';
@@ -12,9 +13,10 @@ import type { Db, DbOrTx } from '../../db/client.js';
 import { checkInGameSyntax, definitionErrorToBadRequest } from '../../engine/question-render.js';
 import { AppError, badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors.js';
 import type { UploadedFile } from '../../http/handler-types.js';
-import { findGroupInLeague } from '../groups/groups.repository.js';
+import { findGroupInLeague, listGroups } from '../groups/groups.repository.js';
 import { findLeague } from '../leagues/leagues.repository.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
+import { mapAsync } from '../shared/csv-rows.js';
 import { scrubFromAllowlists } from './allowlists.repository.js';
 import { bodyValidator, importDefinitions, type DefinitionImportKind, type ImportResult } from './definition-import.js';
 import { checkChoiceIdentifiers, copyName, parseDefinitionName, parseListFilter, rejectNulCharacters } from './definition-rules.js';
@@ -33,7 +35,7 @@ import {
   type NewQuestionDefinition,
   type QuestionDefinitionSummaryRow,
 } from './definitions.repository.js';
-import type { QuestionDefinitionRow, ResolutionSpec, TriggerSpec } from './definitions.table.js';
+import { questionDefinitions, type QuestionDefinitionRow, type ResolutionSpec, type TriggerSpec } from './definitions.table.js';
 import { isKnownEventType } from './event-types.js';
 
 type Schemas = components['schemas'];
@@ -57,13 +59,19 @@ function checkEventType(field: string, type: string, sport: string): void {
 /** What a create or full replace writes: every editable column (the archive flag stays as it is). */
 export type DefinitionColumns = Omit<NewQuestionDefinition, 'id' | 'isArchived'> & { name: string; groupId: string | null };
 
+/** Whether `groupId` names a question group of the league. */
+type GroupCheck = (groupId: string, league: LeagueRef) => Promise<boolean>;
+
+/** The group check of one request: a lookup of that group. */
+const groupInDatabase = (db: DbOrTx): GroupCheck => async (id, league) => !!(await findGroupInLeague({ db, id, leagueId: league.id }));
+
 /**
  * The validation step of create and replace (the JSON API and the CSV import
  * both call it, the import inside its transaction): the columns a create or
  * full replace writes, every editable field set (omitted optional fields take
  * their defaults). Throws 400 on a rule the contract leaves to the service.
  */
-export async function definitionColumns({ db, input, league }: { db: DbOrTx; input: Input; league: LeagueRef }): Promise<DefinitionColumns> {
+export async function definitionColumns({ input, league, isLeagueGroup }: { input: Input; league: LeagueRef; isLeagueGroup: GroupCheck }): Promise<DefinitionColumns> {
   rejectNulCharacters(input);
   const name = parseDefinitionName(input.name);
   const identifiers = checkChoiceIdentifiers(input.choices);
@@ -82,7 +90,7 @@ export async function definitionColumns({ db, input, league }: { db: DbOrTx; inp
     throw definitionErrorToBadRequest(err);
   }
   const groupId = input.group_id ?? null;
-  if (groupId && !(await findGroupInLeague({ db, id: groupId, leagueId: league.id }))) {
+  if (groupId && !(await isLeagueGroup(groupId, league))) {
     throw badRequest('definition.unknown_group', `group_id: ${groupId} is not a question group of league '${league.slug}'`);
   }
   const trigger: TriggerSpec = { event_type: input.trigger.event_type, condition: input.trigger.condition ?? null };
@@ -139,12 +147,21 @@ const importKind: DefinitionImportKind<QuestionDefinitionRow & { leagueSlug: str
   createOperation: 'createQuestionDefinition',
   replaceOperation: 'replaceQuestionDefinition',
   toBody: definitionBodyFromCsv,
-  prepare: async ({ db, body, league }) => ({ ...(await definitionColumns({ db, input: body, league })), isArchived: false }),
+  preparer: (db) => {
+    // Each league's group ids are read once per import, not once per row that names a group.
+    const groupIds = new Map<string, Promise<Set<string>>>();
+    const isLeagueGroup: GroupCheck = async (id, league) => {
+      let ids = groupIds.get(league.id);
+      if (!ids) groupIds.set(league.id, (ids = listGroups({ db, leagueId: league.id }).then((groups) => new Set(groups.map((g) => g.id)))));
+      // Stored ids are lowercase; the contract's uuid format allows either case.
+      return (await ids).has(id.toLowerCase());
+    };
+    return async ({ body, league }) => ({ ...(await definitionColumns({ input: body, league, isLeagueGroup })), isArchived: false });
+  },
   changedFields: (current, values) => definitionChangedFields(current, values as Parameters<typeof definitionChangedFields>[1]),
   findByIds: findDefinitionsByIds,
   namesOfLeague: definitionNamesOfLeague,
-  insert: insertDefinition,
-  update: updateDefinition,
+  writeAll: ({ db, rows }) => upsertById({ db, table: questionDefinitions, rows }),
   nameIndex: 'question_definitions_league_name_uq',
   foreignKeyField: (values) => (values.groupId ? 'group_id' : 'league'),
 };
@@ -181,7 +198,7 @@ export function createDefinitionsService({ db, leagues }: { db: Db; leagues: Pic
 
     async create(leagueSlug: string, input: Input): Promise<DefinitionWithLeague> {
       const league = await leagues.bySlug(leagueSlug);
-      const values = await definitionColumns({ db, input, league });
+      const values = await definitionColumns({ input, league, isLeagueGroup: groupInDatabase(db) });
       try {
         return { ...(await insertDefinition({ db, values })), leagueSlug: league.slug };
       } catch (err) {
@@ -193,7 +210,7 @@ export function createDefinitionsService({ db, leagues }: { db: Db; leagues: Pic
     async replace(id: string, input: Input): Promise<DefinitionWithLeague> {
       const current = await get(id);
       const league = { id: current.leagueId, slug: current.leagueSlug, sport: current.leagueSport };
-      const values = await definitionColumns({ db, input, league });
+      const values = await definitionColumns({ input, league, isLeagueGroup: groupInDatabase(db) });
       let row: QuestionDefinitionRow | undefined;
       try {
         row = await updateDefinition({ db, id, values });
@@ -223,12 +240,7 @@ export function createDefinitionsService({ db, leagues }: { db: Db; leagues: Pic
 
     /** CSV of every definition of every league, archived ones included (ordered by league and name), streamed. */
     export(): Readable {
-      return csvStream({
-        columns: DEFINITION_CSV_COLUMNS,
-        rows: (async function* () {
-          for await (const row of allDefinitionsForExport({ db })) yield toDefinitionCsvRow(row);
-        })(),
-      });
+      return csvStream({ columns: DEFINITION_CSV_COLUMNS, rows: mapAsync(allDefinitionsForExport({ db }), toDefinitionCsvRow) });
     },
 
     /** Previews (`dryRun`) or applies a CSV of definitions; see definition-import.ts. */

@@ -1,8 +1,7 @@
-import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { idColumn, timestamps } from '../../db/columns.js';
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { timestamps } from '../../db/columns.js';
 import { questionGroups } from '../groups/groups.table.js';
-import { leagues } from '../leagues/leagues.table.js';
+import { leagueScopedColumns, uniqueNameInLeague } from '../shared/league-columns.js';
 
 export interface TriggerSpec {
   event_type: string;
@@ -21,10 +20,7 @@ export interface ResolutionSpec {
 export const questionDefinitions = pgTable(
   'question_definitions',
   {
-    id: idColumn(),
-    leagueId: uuid('league_id')
-      .notNull()
-      .references(() => leagues.id, { onDelete: 'cascade' }),
+    ...leagueScopedColumns(),
     name: text('name').notNull(),
     description: text('description'),
     isPivotalMoment: boolean('is_pivotal_moment').notNull().default(false),
@@ -45,7 +41,7 @@ export const questionDefinitions = pgTable(
     ...timestamps(),
   },
   (t) => [
-    uniqueIndex('question_definitions_league_name_uq').on(t.leagueId, sql`lower(${t.name})`),
+    uniqueNameInLeague('question_definitions_league_name_uq', t),
     index('question_definitions_group_idx').on(t.groupId),
     index('question_definitions_league_trigger_idx').on(t.leagueId, t.triggerEventType),
   ],

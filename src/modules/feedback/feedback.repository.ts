@@ -17,12 +17,12 @@ export interface FeedbackSubject {
 
 /**
  * One of the user's answers with its issuance's kind, or undefined when the
- * answer is unknown or another user's. Inside a transaction the answer row is
- * locked (FOR NO KEY UPDATE), so concurrent submissions on the same answer
- * run one after the other and the duplicate check holds.
+ * answer is unknown or another user's. The answer row is locked for the
+ * transaction (FOR NO KEY UPDATE), so concurrent submissions on the same
+ * answer run one after the other and the duplicate check holds.
  */
-export async function findOwnAnswer({ db, id, userId, lock }: { db: DbOrTx; id: string; userId: string; lock: boolean }): Promise<FeedbackSubject | undefined> {
-  const query = db
+export async function findOwnAnswer({ db, id, userId }: { db: DbOrTx; id: string; userId: string }): Promise<FeedbackSubject | undefined> {
+  const [row] = await db
     .select({
       id: questionAnswers.id,
       matchId: questionAnswers.matchId,
@@ -33,8 +33,8 @@ export async function findOwnAnswer({ db, id, userId, lock }: { db: DbOrTx; id: 
     .from(questionAnswers)
     .innerJoin(questionIssuances, eq(questionIssuances.id, questionAnswers.questionIssuanceId))
     .where(and(eq(questionAnswers.id, id), eq(questionAnswers.userId, userId)))
-    .limit(1);
-  const [row] = lock ? await query.for('no key update', { of: questionAnswers }) : await query;
+    .limit(1)
+    .for('no key update', { of: questionAnswers });
   return row;
 }
 

@@ -2,6 +2,7 @@
  * User feedback: players file it on their own settled answers; a player reads
  * their own rows, an admin everyone's.
  */
+import { parseTimeRange } from '../shared/time-range.js';
 import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
@@ -67,7 +68,7 @@ export function createFeedbackService({ db }: { db: Db }) {
       }
       const description = parseDescription(body.description);
       return db.transaction(async (tx) => {
-        const answer = await findOwnAnswer({ db: tx, id: body.subject_id, userId: user.id, lock: true });
+        const answer = await findOwnAnswer({ db: tx, id: body.subject_id, userId: user.id });
         if (!answer) throw answerNotFound();
         if (answer.kind !== type.history_kind) {
           const fitting = subjectTypeForKind(answer.kind);
@@ -97,13 +98,10 @@ export function createFeedbackService({ db }: { db: Db }) {
 
     /** A page and the filtered total; a player's rows only (their user_id filter is ignored), an admin's choice of everyone's. */
     async list(user: UserRow, query: FeedbackListQuery): Promise<{ rows: UserFeedbackRow[]; total: number }> {
-      if ((query.created_from === undefined) !== (query.created_to === undefined)) {
-        throw badRequest('feedback.invalid_range', 'created_from and created_to must be given together (from inclusive, to exclusive)');
-      }
       const filter: FeedbackListFilter = {
         userId: user.isAdmin ? query.user_id : user.id,
         matchId: query.match_id,
-        created: query.created_from !== undefined && query.created_to !== undefined ? { from: new Date(query.created_from), to: new Date(query.created_to) } : undefined,
+        created: parseTimeRange({ name: 'created', from: query.created_from, to: query.created_to, code: 'feedback.invalid_range' }),
         subjectType: query.subject_type,
         topic: query.topic,
         offset: query.offset ?? 0,

@@ -1,13 +1,13 @@
 import type { components } from '../../../generated/api-types.js';
+import { pickColumns } from '../shared/csv-rows.js';
+import { isoTimestamps, leagueScopedIds } from '../shared/dto-fields.js';
 import type { QuestionGroupRow } from './groups.table.js';
 
 export type QuestionGroupDto = components['schemas']['QuestionGroup'];
 
 export function toQuestionGroupDto(row: QuestionGroupRow, leagueSlug: string): QuestionGroupDto {
   return {
-    id: row.id,
-    league: leagueSlug,
-    league_id: row.leagueId,
+    ...leagueScopedIds(row, leagueSlug),
     slug: row.slug,
     name: row.name,
     description: row.description,
@@ -18,8 +18,7 @@ export function toQuestionGroupDto(row: QuestionGroupRow, leagueSlug: string): Q
     answer_window_seconds: row.answerWindowSeconds,
     points: row.points,
     probability: row.probability,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
+    ...isoTimestamps(row),
   };
 }
 
@@ -42,6 +41,5 @@ export const GROUP_EXPORT_COLUMNS = [
 export type GroupExportRow = Record<(typeof GROUP_EXPORT_COLUMNS)[number], unknown>;
 
 export function toGroupExportRow(row: QuestionGroupRow & { leagueSlug: string }): GroupExportRow {
-  const dto = toQuestionGroupDto(row, row.leagueSlug);
-  return Object.fromEntries(GROUP_EXPORT_COLUMNS.map((c) => [c, dto[c]])) as GroupExportRow;
+  return pickColumns(toQuestionGroupDto(row, row.leagueSlug), GROUP_EXPORT_COLUMNS);
 }

@@ -11,6 +11,7 @@ import { AppError, badRequest, conflict, isForeignKeyViolation, isUniqueViolatio
 import { periodsOfSport } from '../leagues/league-registry.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
 import { parsePeriodDistribution } from '../leagues/period-distribution.js';
+import { mapAsync } from '../shared/csv-rows.js';
 import { GROUP_EXPORT_COLUMNS, toGroupExportRow } from './groups.mapper.js';
 import {
   allGroupsForExport,
@@ -131,8 +132,4 @@ export function createGroupsService({ db, leagues }: { db: Db; leagues: Pick<Lea
 function groupInUse(slug: string, n: number | null) {
   const what = n === null ? 'question definitions' : `${n} question definition${n === 1 ? '' : 's'}`;
   return conflict('group.in_use', `question group '${slug}' is used by ${what}; move them to another group (or none) before deleting it`);
-}
-
-async function* mapAsync<T, U>(source: AsyncIterable<T>, fn: (item: T) => U): AsyncGenerator<U> {
-  for await (const item of source) yield fn(item);
 }

@@ -1,15 +1,12 @@
-import { doublePrecision, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { idColumn, timestamps } from '../../db/columns.js';
-import { leagues } from '../leagues/leagues.table.js';
+import { doublePrecision, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { timestamps } from '../../db/columns.js';
+import { leagueScopedColumns } from '../shared/league-columns.js';
 
 /** League-scoped issuance group: a concurrency lane with its own optional overrides. */
 export const questionGroups = pgTable(
   'question_groups',
   {
-    id: idColumn(),
-    leagueId: uuid('league_id')
-      .notNull()
-      .references(() => leagues.id, { onDelete: 'cascade' }),
+    ...leagueScopedColumns(),
     slug: text('slug').notNull(),
     name: text('name').notNull(),
     description: text('description'),

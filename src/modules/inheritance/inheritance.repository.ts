@@ -1,7 +1,8 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { questionDefinitions, type QuestionDefinitionRow } from '../definitions/definitions.table.js';
-import { questionGroups, type QuestionGroupRow } from '../groups/groups.table.js';
+import { listGroups } from '../groups/groups.repository.js';
+import type { QuestionGroupRow } from '../groups/groups.table.js';
 import { questionIssuances } from '../issuances/issuances.table.js';
 import { matchQuestionDefinitions, type MatchQuestionDefinitionRow } from '../match-definitions/match-definitions.table.js';
 
@@ -25,7 +26,7 @@ export async function loadCatalog({
       .orderBy(asc(sql`lower(${matchQuestionDefinitions.name})`), asc(matchQuestionDefinitions.id));
     return { groups: [], inGame: [], match };
   }
-  const groups = await db.select().from(questionGroups).where(eq(questionGroups.leagueId, leagueId)).orderBy(sql`${questionGroups.slug} collate "C"`);
+  const groups = await listGroups({ db, leagueId });
   const inGame = await db
     .select()
     .from(questionDefinitions)

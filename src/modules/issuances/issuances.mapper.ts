@@ -5,6 +5,9 @@ import type { BrandSnapshot, QuestionIssuanceRow } from './issuances.table.js';
 
 type Schemas = components['schemas'];
 export type QuestionIssuanceDto = Schemas['QuestionIssuance'];
+
+/** Whole seconds until the issuance closes (0 once closed): `seconds_remaining` of open questions, push gates and TTLs. */
+export const secondsRemaining = (issuance: Pick<QuestionIssuanceRow, 'closesAt'>, at: Date): number => Math.max(0, Math.floor((issuance.closesAt.getTime() - at.getTime()) / 1000));
 export type IssuanceDenialDto = Schemas['IssuanceDenial'];
 export type TimelinePointDto = Schemas['TimelinePoint'];
 export type TimelineMarkerDto = Schemas['TimelineMarker'];

@@ -28,9 +28,6 @@ export function createIssuancesService({ db }: { db: Db }) {
   }
 
   return {
-    /** The match, or 404. */
-    match,
-
     /** In-game issuances of a match in issue order; all statuses for admins, PLAYER_VISIBLE_STATUSES for others. */
     async listForMatch({ matchId, isAdmin }: { matchId: string; isAdmin: boolean }): Promise<QuestionIssuanceDto[]> {
       await match(matchId);

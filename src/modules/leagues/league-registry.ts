@@ -4,6 +4,8 @@
  * missing from the database is "not found" (404). Rows are seeded from this
  * list at start (insert-if-missing, so operators' changes to defaults stay).
  */
+import { badRequest } from '../../errors.js';
+
 export type Sport = 'football' | 'american_football' | 'basketball' | 'baseball' | 'ice_hockey';
 
 /** Period keys per sport, in playing order. */
@@ -80,6 +82,11 @@ export const SUPPORTED_LEAGUES: readonly LeagueDefinition[] = [
 
 const bySlug = new Map(SUPPORTED_LEAGUES.map((l) => [l.slug, l]));
 
-export const supportedLeague = (slug: string) => bySlug.get(slug);
+/** The supported league of a slug; 400 naming the slug and the supported ones otherwise. */
+export function supportedLeague(slug: string): LeagueDefinition {
+  const league = bySlug.get(slug);
+  if (!league) throw badRequest('league.unsupported', `unsupported league slug '${slug}'; supported: ${SUPPORTED_LEAGUES.map((l) => l.slug).join(', ')}`);
+  return league;
+}
 
 export const periodsOfSport = (sport: string): readonly string[] => SPORT_PERIODS[sport as Sport] ?? [];

@@ -1,4 +1,5 @@
 import type { components } from '../../../generated/api-types.js';
+import { isoTimestamps } from '../shared/dto-fields.js';
 import { periodsOfSport } from './league-registry.js';
 import type { LeagueRow } from './leagues.table.js';
 
@@ -19,7 +20,6 @@ export function toLeagueDto(row: LeagueRow): LeagueDto {
     default_question_probability: row.defaultQuestionProbability,
     question_definition_allowlist: row.questionDefinitionAllowlist ?? null,
     match_question_definition_allowlist: row.matchQuestionDefinitionAllowlist ?? null,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
+    ...isoTimestamps(row),
   };
 }

@@ -1,8 +1,8 @@
 /** Leagues and their default question configuration. */
 import type { components } from '../../../generated/api-types.js';
 import type { Db, DbOrTx } from '../../db/client.js';
-import { AppError, badRequest } from '../../errors.js';
-import { SUPPORTED_LEAGUES, periodsOfSport, supportedLeague } from './league-registry.js';
+import { AppError } from '../../errors.js';
+import { periodsOfSport, supportedLeague } from './league-registry.js';
 import { findLeague, listLeagues, updateLeague } from './leagues.repository.js';
 import type { LeagueRow } from './leagues.table.js';
 import { parsePeriodDistribution } from './period-distribution.js';
@@ -30,9 +30,7 @@ export function createLeaguesService({ db, checkAllowlist }: { db: Db; checkAllo
      * not support the slug, 404 when it does but the league is missing here.
      */
     async bySlug(slug: string, dbOrTx: DbOrTx = db): Promise<LeagueRow> {
-      if (!supportedLeague(slug)) {
-        throw badRequest('league.unsupported', `unsupported league slug '${slug}'; supported: ${supportedSlugs()}`);
-      }
+      supportedLeague(slug);
       const row = await findLeague({ db: dbOrTx, idOrSlug: slug });
       if (!row) throw new AppError(404, 'league.not_found', `league '${slug}' not found in this database`);
       return row;
@@ -73,5 +71,3 @@ export function createLeaguesService({ db, checkAllowlist }: { db: Db; checkAllo
     },
   };
 }
-
-const supportedSlugs = () => SUPPORTED_LEAGUES.map((l) => l.slug).join(', ');

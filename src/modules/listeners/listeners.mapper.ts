@@ -22,6 +22,7 @@ export function toMatchListenerDto(row: MatchListenerRow): MatchListenerDto {
     lease_expires_at: iso(row.leaseExpiresAt),
     heartbeat_at: iso(row.heartbeatAt),
     events_consumed: row.eventsConsumed,
+    events_total: row.eventsTotal,
     issued_count: row.issuedCount,
     denied_count: row.deniedCount,
     resolved_count: row.resolvedCount,

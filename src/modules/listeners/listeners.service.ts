@@ -5,19 +5,14 @@
  */
 import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
-import { badRequest, notFound } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
+import { parseTimeRange, utcDay } from '../shared/time-range.js';
 import { toFeedEvent, toListenerLogLine, toLogFileLine, toMatchListenerDto, toMatchRef } from './listeners.mapper.js';
 import { allLogLines, eventsOfListener, findListener, listenersOfMatches, logLinesAfter, matchesScheduledIn } from './listeners.repository.js';
 import type { MatchListenerRow } from './listeners.table.js';
 
 type Schemas = components['schemas'];
-
-/** The UTC calendar day holding `now`: [00:00, next 00:00). */
-export function utcDay(now: Date): { from: Date; to: Date } {
-  const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  return { from, to: new Date(from.getTime() + 86_400_000) };
-}
 
 export type ListenersService = ReturnType<typeof createListenersService>;
 
@@ -36,10 +31,7 @@ export function createListenersService({ db, leagues, now = () => new Date() }: 
      */
     async grouped({ league, scheduledFrom, scheduledTo }: { league: string; scheduledFrom?: string | undefined; scheduledTo?: string | undefined }): Promise<Schemas['MatchListenerGroup'][]> {
       const leagueRow = await leagues.bySlug(league);
-      if ((scheduledFrom === undefined) !== (scheduledTo === undefined)) {
-        throw badRequest('match_listeners.invalid_range', 'scheduled_from and scheduled_to must be given together (from inclusive, to exclusive)');
-      }
-      const range = scheduledFrom !== undefined && scheduledTo !== undefined ? { from: new Date(scheduledFrom), to: new Date(scheduledTo) } : utcDay(now());
+      const range = parseTimeRange({ name: 'scheduled', from: scheduledFrom, to: scheduledTo, code: 'match_listeners.invalid_range' }) ?? utcDay(now());
       const matchRows = await matchesScheduledIn({ db, leagueId: leagueRow.id, ...range });
       const byMatch = new Map<string, Schemas['MatchListener'][]>(matchRows.map((m) => [m.id, []]));
       for (const row of await listenersOfMatches({ db, matchIds: matchRows.map((m) => m.id) })) byMatch.get(row.matchId)!.push(toMatchListenerDto(row));

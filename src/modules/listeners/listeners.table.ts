@@ -26,6 +26,8 @@ export const matchListeners = pgTable(
     heartbeatAt: tstz('heartbeat_at'),
     stopRequested: boolean('stop_requested').notNull().default(false),
     eventsConsumed: integer('events_consumed').notNull().default(0),
+    /** Replay: how many recorded events it plays (set when it starts); null for a live feed, whose length is unknown. */
+    eventsTotal: integer('events_total'),
     issuedCount: integer('issued_count').notNull().default(0),
     deniedCount: integer('denied_count').notNull().default(0),
     resolvedCount: integer('resolved_count').notNull().default(0),

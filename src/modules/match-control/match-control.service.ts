@@ -4,13 +4,12 @@
  * stopping listeners. Cloning and starting are unavailable in the main
  * (production) environment.
  */
-import { and, count, eq, sql } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import type { AppEnv } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { EngineHooks } from '../../engine/listener-runner.js';
 import type { EngineStore } from '../../engine/store.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
-import { questionIssuances } from '../issuances/issuances.table.js';
 import { listenerEvents, type MatchListenerRow } from '../listeners/listeners.table.js';
 import { matches, matchFollows } from '../matches/matches.table.js';
 import { questionSponsorships } from '../sponsorships/sponsorships.table.js';
@@ -19,7 +18,20 @@ export const DEFAULT_REPLAY_SPEED = 10;
 
 export type MatchControlService = ReturnType<typeof createMatchControlService>;
 
-export function createMatchControlService({ db, appEnv, store, hooks }: { db: Db; appEnv: AppEnv; store: EngineStore; hooks: EngineHooks }) {
+export function createMatchControlService({
+  db,
+  appEnv,
+  store,
+  hooks,
+  onFollowChanged,
+}: {
+  db: Db;
+  appEnv: AppEnv;
+  store: EngineStore;
+  hooks: EngineHooks;
+  /** Called after the clone committed: the creator's open sockets start receiving the test match. */
+  onFollowChanged?: (change: { userId: string; matchId: string; following: boolean }) => Promise<void>;
+}) {
   const refuseInMain = (what: string) => {
     if (appEnv === 'main') {
       throw forbidden(`${what} is unavailable in the main (production) environment (APP_ENV=main); use a staging or development deployment`, 'match.unavailable_in_main');
@@ -72,6 +84,7 @@ export function createMatchControlService({ db, appEnv, store, hooks }: { db: Db
         await tx.insert(matchFollows).values({ userId: actorId, matchId: copy!.id, following: true, countsTowardQuota: false });
         return copy!.id;
       }).then(async (id) => {
+        await onFollowChanged?.({ userId: actorId, matchId: id, following: true });
         await store.enqueue({ matchId: id, source: 'replay', replayMatchId: matchId, speed });
         return id;
       });
@@ -97,19 +110,9 @@ export function createMatchControlService({ db, appEnv, store, hooks }: { db: Db
       const [match] = await db.select({ id: matches.id }).from(matches).where(eq(matches.id, matchId));
       if (!match) throw notFound('match');
       const stopped = await store.requestStop(matchId);
-      let revoked = 0;
-      const open = await db
-        .select({ id: questionIssuances.id })
-        .from(questionIssuances)
-        .where(and(eq(questionIssuances.matchId, matchId), eq(questionIssuances.kind, 'in_game'), eq(questionIssuances.status, 'open')));
-      for (const { id } of open) {
-        const row = await store.settleIssuance({ id, status: 'revoked', correct: null, resolvedSeq: null, resolutionEventId: null, ...(hooks.onSettleTx ? { inTransaction: hooks.onSettleTx } : {}) });
-        if (row) {
-          revoked += 1;
-          await hooks.onSettled?.(row);
-        }
-      }
-      return { stopped, revoked };
+      const revoked = await store.revokeOpenIssuances(matchId);
+      for (const row of revoked) await hooks.onSettled?.(row);
+      return { stopped, revoked: revoked.length };
     },
   };
 }

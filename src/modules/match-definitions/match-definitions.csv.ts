@@ -5,6 +5,7 @@
  */
 import type { CsvRowReader } from '../../csv/csv-import.js';
 import { changedFields } from '../definitions/definition-import.js';
+import { csvBodyBuilder, pickColumns } from '../shared/csv-rows.js';
 import { toMatchQuestionDefinitionDto, type MatchQuestionDefinitionDto } from './match-definitions.mapper.js';
 import type { MatchQuestionDefinitionRow } from './match-definitions.table.js';
 
@@ -27,8 +28,7 @@ export const MATCH_DEFINITION_CSV_REQUIRED = ['id', 'league', 'name', 'question_
 export type MatchDefinitionCsvRow = Record<(typeof MATCH_DEFINITION_CSV_COLUMNS)[number], unknown>;
 
 export function toMatchDefinitionCsvRow(row: MatchQuestionDefinitionRow & { leagueSlug: string }): MatchDefinitionCsvRow {
-  const dto = toMatchQuestionDefinitionDto(row, row.leagueSlug);
-  return Object.fromEntries(MATCH_DEFINITION_CSV_COLUMNS.map((c) => [c, dto[c]])) as MatchDefinitionCsvRow;
+  return pickColumns(toMatchQuestionDefinitionDto(row, row.leagueSlug), MATCH_DEFINITION_CSV_COLUMNS);
 }
 
 type BodyField = Exclude<(typeof MATCH_DEFINITION_CSV_COLUMNS)[number], 'id' | 'league'>;
@@ -41,20 +41,7 @@ type BodyField = Exclude<(typeof MATCH_DEFINITION_CSV_COLUMNS)[number], 'id' | '
  */
 export function matchDefinitionBodyFromCsv(r: CsvRowReader, current: MatchQuestionDefinitionRow | undefined): { body: Record<string, unknown> } {
   const stored: MatchQuestionDefinitionDto | undefined = current && toMatchQuestionDefinitionDto(current, '');
-  const body: Record<string, unknown> = {};
-  const put = (field: BodyField, value: unknown, empty: 'null' | 'omit') => {
-    if (!r.has(field)) {
-      if (stored) body[field] = stored[field];
-    } else if (value === null) {
-      if (empty === 'null') body[field] = null;
-    } else if (value !== undefined) {
-      body[field] = value;
-    }
-  };
-  const text = (field: BodyField) => {
-    const cell = r.text(field);
-    return cell === '' ? null : cell;
-  };
+  const { body, put, text } = csvBodyBuilder<BodyField>(r, stored);
   put('name', text('name'), 'omit');
   put('description', text('description') ?? (stored?.description === '' ? '' : null), 'null');
   put('is_active', r.boolean('is_active'), 'omit');

@@ -1,13 +1,12 @@
 import type { components } from '../../../generated/api-types.js';
+import { isoTimestamps, leagueScopedIds } from '../shared/dto-fields.js';
 import type { MatchQuestionDefinitionRow } from './match-definitions.table.js';
 
 export type MatchQuestionDefinitionDto = components['schemas']['MatchQuestionDefinition'];
 
 export function toMatchQuestionDefinitionDto(row: MatchQuestionDefinitionRow, leagueSlug: string): MatchQuestionDefinitionDto {
   return {
-    id: row.id,
-    league: leagueSlug,
-    league_id: row.leagueId,
+    ...leagueScopedIds(row, leagueSlug),
     name: row.name,
     description: row.description,
     is_active: row.isActive,
@@ -16,7 +15,6 @@ export function toMatchQuestionDefinitionDto(row: MatchQuestionDefinitionRow, le
     issue_lead_seconds: row.issueLeadSeconds,
     resolution: row.resolution,
     points: row.points,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
+    ...isoTimestamps(row),
   };
 }

@@ -1,7 +1,7 @@
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import type { DefinitionListFilter } from '../definitions/definition-rules.js';
-import { commonListConditions } from '../definitions/definitions.repository.js';
+import { commonListConditions, definitionNamesIn, definitionsByIds, definitionsForExport } from '../definitions/definitions.repository.js';
 import { questionIssuances } from '../issuances/issuances.table.js';
 import { leagues } from '../leagues/leagues.table.js';
 import { matchQuestionDefinitions, type MatchQuestionDefinitionRow } from './match-definitions.table.js';
@@ -70,49 +70,11 @@ export async function countMatchDefinitionIssuances({ db, id }: { db: DbOrTx; id
   return Number(row?.n ?? 0);
 }
 
-// League slugs are ASCII; names compare as the unique index does (lower), in byte order ("C") on every server.
-const byLeagueSlug = sql`${leagues.slug} collate "C"`;
-const byLowerName = sql`lower(${matchQuestionDefinitions.name}) collate "C"`;
+/** Every Match question definition of every league with its league's slug, in export order (see `definitionsForExport`). */
+export const allMatchDefinitionsForExport = ({ db }: { db: DbOrTx }) => definitionsForExport({ db, table: matchQuestionDefinitions });
 
-/**
- * Every Match question definition with its league's slug, ordered by league
- * slug, then name without regard to case, then id; read in pages (keyset on
- * that order) so an export never holds the whole table.
- */
-export async function* allMatchDefinitionsForExport({ db, pageSize = 500 }: { db: DbOrTx; pageSize?: number }): AsyncGenerator<MatchQuestionDefinitionRow & { leagueSlug: string }> {
-  let after: { leagueSlug: string; lowerName: string; id: string } | undefined;
-  for (;;) {
-    const page = await db
-      .select({ definition: matchQuestionDefinitions, leagueSlug: leagues.slug, lowerName: sql<string>`lower(${matchQuestionDefinitions.name})` })
-      .from(matchQuestionDefinitions)
-      .innerJoin(leagues, eq(leagues.id, matchQuestionDefinitions.leagueId))
-      .where(after ? sql`(${byLeagueSlug}, ${byLowerName}, ${matchQuestionDefinitions.id}) > (${after.leagueSlug} collate "C", ${after.lowerName} collate "C", ${after.id}::uuid)` : undefined)
-      .orderBy(asc(byLeagueSlug), asc(byLowerName), asc(matchQuestionDefinitions.id))
-      .limit(pageSize);
-    for (const row of page) yield { ...row.definition, leagueSlug: row.leagueSlug };
-    if (page.length < pageSize) return;
-    const last = page[page.length - 1]!;
-    after = { leagueSlug: last.leagueSlug, lowerName: last.lowerName, id: last.definition.id };
-  }
-}
+/** The Match question definitions with these ids (with their league's slug and sport); locked for update when asked. */
+export const findMatchDefinitionsByIds = (args: { db: DbOrTx; ids: string[]; forUpdate?: boolean }) => definitionsByIds({ ...args, table: matchQuestionDefinitions });
 
-/** The definitions with these ids (with their league's slug and sport); locked for update when asked. */
-export async function findMatchDefinitionsByIds({ db, ids, forUpdate = false }: { db: DbOrTx; ids: string[]; forUpdate?: boolean }): Promise<(MatchQuestionDefinitionRow & { leagueSlug: string; leagueSport: string })[]> {
-  if (!ids.length) return [];
-  const query = db
-    .select({ definition: matchQuestionDefinitions, leagueSlug: leagues.slug, leagueSport: leagues.sport })
-    .from(matchQuestionDefinitions)
-    .innerJoin(leagues, eq(leagues.id, matchQuestionDefinitions.leagueId))
-    .where(inArray(matchQuestionDefinitions.id, ids))
-    .orderBy(asc(matchQuestionDefinitions.id));
-  const rows = forUpdate ? await query.for('update', { of: matchQuestionDefinitions }) : await query;
-  return rows.map((r) => ({ ...r.definition, leagueSlug: r.leagueSlug, leagueSport: r.leagueSport }));
-}
-
-/** Ids and names (lowercased as the unique index compares them) of a league's Match question definitions. */
-export async function matchDefinitionNamesOfLeague({ db, leagueId }: { db: DbOrTx; leagueId: string }): Promise<{ id: string; lowerName: string }[]> {
-  return db
-    .select({ id: matchQuestionDefinitions.id, lowerName: sql<string>`lower(${matchQuestionDefinitions.name})` })
-    .from(matchQuestionDefinitions)
-    .where(eq(matchQuestionDefinitions.leagueId, leagueId));
-}
+/** Ids and lowercased names of a league's Match question definitions. */
+export const matchDefinitionNamesOfLeague = (args: { db: DbOrTx; leagueId: string }) => definitionNamesIn({ ...args, table: matchQuestionDefinitions });

@@ -4,6 +4,7 @@
  * expression compile on save; names are unique per league without regard to
  * case (the unique index settles races).
  */
+import { upsertById } from '../shared/upsert-by-id.js';
 import type { Readable } from 'node:stream';
 import type { components } from '../../../generated/api-types.js';
 import { csvStream } from '../../csv/csv-export.js';
@@ -16,6 +17,7 @@ import { bodyValidator, importDefinitions, type DefinitionImportKind, type Impor
 import { checkChoiceIdentifiers, copyName, parseDefinitionName, parseListFilter, rejectNulCharacters } from '../definitions/definition-rules.js';
 import { findLeague } from '../leagues/leagues.repository.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
+import { mapAsync } from '../shared/csv-rows.js';
 import {
   MATCH_DEFINITION_CSV_COLUMNS,
   MATCH_DEFINITION_CSV_REQUIRED,
@@ -36,7 +38,7 @@ import {
   updateMatchDefinition,
   type NewMatchQuestionDefinition,
 } from './match-definitions.repository.js';
-import type { MatchQuestionDefinitionRow } from './match-definitions.table.js';
+import { matchQuestionDefinitions, type MatchQuestionDefinitionRow } from './match-definitions.table.js';
 
 type Input = components['schemas']['MatchQuestionDefinitionInput'];
 type ListQuery = { league: string; include_inactive?: boolean; q?: string; created_from?: string; created_to?: string; updated_from?: string; updated_to?: string };
@@ -96,12 +98,11 @@ const importKind: DefinitionImportKind<MatchQuestionDefinitionRow & { leagueSlug
   createOperation: 'createMatchQuestionDefinition',
   replaceOperation: 'replaceMatchQuestionDefinition',
   toBody: matchDefinitionBodyFromCsv,
-  prepare: async ({ body, league }) => matchDefinitionColumns(body, league.id),
+  preparer: () => async ({ body, league }) => matchDefinitionColumns(body, league.id),
   changedFields: (current, values) => matchDefinitionChangedFields(current, values as Parameters<typeof matchDefinitionChangedFields>[1]),
   findByIds: findMatchDefinitionsByIds,
   namesOfLeague: matchDefinitionNamesOfLeague,
-  insert: insertMatchDefinition,
-  update: updateMatchDefinition,
+  writeAll: ({ db, rows }) => upsertById({ db, table: matchQuestionDefinitions, rows }),
   nameIndex: 'match_question_definitions_league_name_uq',
   foreignKeyField: () => 'league',
 };
@@ -177,12 +178,7 @@ export function createMatchDefinitionsService({ db, leagues }: { db: Db; leagues
 
     /** CSV of every Match question definition of every league, inactive ones included (ordered by league and name), streamed. */
     export(): Readable {
-      return csvStream({
-        columns: MATCH_DEFINITION_CSV_COLUMNS,
-        rows: (async function* () {
-          for await (const row of allMatchDefinitionsForExport({ db })) yield toMatchDefinitionCsvRow(row);
-        })(),
-      });
+      return csvStream({ columns: MATCH_DEFINITION_CSV_COLUMNS, rows: mapAsync(allMatchDefinitionsForExport({ db }), toMatchDefinitionCsvRow) });
     },
 
     /** Previews (`dryRun`) or applies a CSV of Match question definitions; see definitions/definition-import.ts. */

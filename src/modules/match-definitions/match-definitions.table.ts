@@ -1,17 +1,13 @@
-import { sql } from 'drizzle-orm';
-import { boolean, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { idColumn, timestamps } from '../../db/columns.js';
+import { boolean, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { timestamps } from '../../db/columns.js';
 import type { ChoiceSpec } from '../definitions/definitions.table.js';
-import { leagues } from '../leagues/leagues.table.js';
+import { leagueScopedColumns, uniqueNameInLeague } from '../shared/league-columns.js';
 
 /** Match (pre-game) question definitions. */
 export const matchQuestionDefinitions = pgTable(
   'match_question_definitions',
   {
-    id: idColumn(),
-    leagueId: uuid('league_id')
-      .notNull()
-      .references(() => leagues.id, { onDelete: 'cascade' }),
+    ...leagueScopedColumns(),
     name: text('name').notNull(),
     description: text('description'),
     isActive: boolean('is_active').notNull().default(true),
@@ -22,7 +18,7 @@ export const matchQuestionDefinitions = pgTable(
     points: integer('points'),
     ...timestamps(),
   },
-  (t) => [uniqueIndex('match_question_definitions_league_name_uq').on(t.leagueId, sql`lower(${t.name})`)],
+  (t) => [uniqueNameInLeague('match_question_definitions_league_name_uq', t)],
 );
 
 export type MatchQuestionDefinitionRow = typeof matchQuestionDefinitions.$inferSelect;

@@ -1,4 +1,5 @@
 /** The rules of following matches that depend on nothing but their inputs. */
+import { localDate, zoneOrUtc } from '../shared/calendar.js';
 import type { MatchRow } from './matches.table.js';
 
 /**
@@ -24,29 +25,8 @@ export function hasStarted(match: Pick<MatchRow, 'status' | 'scheduled' | 'start
   return match.status === 'scheduled' && match.scheduled.getTime() <= now.getTime();
 }
 
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-
-function dayFormat(timeZone: string): Intl.DateTimeFormat {
-  let format = dayFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    if (dayFormats.size < 1000) dayFormats.set(timeZone, format);
-  }
-  return format;
-}
-
 /**
  * The calendar day (YYYY-MM-DD) of `at` in the user's follow time zone; a
  * blank or null zone (and one the runtime does not know) means UTC.
  */
-export function followQuotaDay(at: Date, timeZone: string | null | undefined): string {
-  const zone = timeZone?.trim() || 'UTC';
-  let format: Intl.DateTimeFormat;
-  try {
-    format = dayFormat(zone);
-  } catch {
-    format = dayFormat('UTC');
-  }
-  const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
-  return `${parts.year}-${parts.month}-${parts.day}`;
-}
+export const followQuotaDay = (at: Date, timeZone: string | null | undefined): string => localDate(at, zoneOrUtc(timeZone));

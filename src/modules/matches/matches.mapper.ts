@@ -1,3 +1,4 @@
+import { isoTimestamps } from '../shared/dto-fields.js';
 import type { components } from '../../../generated/api-types.js';
 import { matchLevelSettings } from '../../engine/settings.js';
 import type { BrandSummaryDto } from '../brands/brands.mapper.js';
@@ -51,8 +52,7 @@ export function toMatchDto(v: MatchView, summary: BrandSummaryOf): MatchDto {
     question_issuance_count: v.questionIssuanceCount,
     pivotal_moment_issuance_count: v.pivotalMomentIssuanceCount,
     is_followed: v.isFollowed,
-    created_at: m.createdAt.toISOString(),
-    updated_at: m.updatedAt.toISOString(),
+    ...isoTimestamps(m),
   };
 }
 

@@ -5,7 +5,7 @@ import { brands } from '../brands/brands.table.js';
 import { questionIssuances } from '../issuances/issuances.table.js';
 import { leagues, type LeagueRow } from '../leagues/leagues.table.js';
 import { questionSponsorships, type QuestionSponsorshipRow } from '../sponsorships/sponsorships.table.js';
-import type { SponsorBrand } from '../sponsorships/sponsorships.repository.js';
+import { sponsorBrandColumns, type SponsorBrand } from '../sponsorships/sponsorships.repository.js';
 import { followQuotaDays, matches, matchFollows, type MatchFollowRow, type MatchRow } from './matches.table.js';
 
 export type NewMatchFollow = typeof matchFollows.$inferInsert;
@@ -44,9 +44,10 @@ const count = (from: SQL) => sql<number>`(select count(*) from ${from})`.mapWith
 /**
  * Matches with their totals in ONE statement whatever the number of rows: the
  * league and sponsor are joined, the viewer's follow is left-joined (at most
- * one row by UNIQUE(user_id, match_id)), and the totals are correlated
- * aggregate subqueries served by the match_id indexes of slots and issuances.
- * Ordered by kick-off, then id.
+ * one row by UNIQUE(user_id, match_id)), and the totals are aggregates
+ * served by the match_id indexes of slots and issuances: a correlated
+ * subquery for the slots, and one lateral pass over the match's in-game
+ * issuances for both issuance totals. Ordered by kick-off, then id.
  */
 export async function listMatchViews({ db, filter }: { db: DbOrTx; filter: MatchViewFilter }): Promise<MatchView[]> {
   const s = questionSponsorships;
@@ -65,20 +66,29 @@ export async function listMatchViews({ db, filter }: { db: DbOrTx; filter: Match
     // A spent row (following=false) is not a follow.
     filter.followed === undefined ? undefined : filter.followed ? sql`${matchFollows.following} is true` : sql`${matchFollows.following} is not true`,
   ];
+  const issued = db
+    .select({
+      regular: sql<number>`count(*) filter (where not ${i.isPivotalMoment})`.mapWith(Number).as('regular'),
+      pivotal: sql<number>`count(*) filter (where ${i.isPivotalMoment})`.mapWith(Number).as('pivotal'),
+    })
+    .from(i)
+    .where(and(eq(i.matchId, matches.id), eq(i.kind, 'in_game')))
+    .as('issued');
   const rows = await db
     .select({
       match: getTableColumns(matches),
       league: getTableColumns(leagues),
-      sponsor: { id: brands.id, name: brands.name, primaryColor: brands.primaryColor, secondaryColor: brands.secondaryColor, logoKey: brands.logoKey },
+      sponsor: sponsorBrandColumns,
       sponsoredQuestionCount: count(sql`${s} where ${s.matchId} = ${matches.id}`),
-      questionIssuanceCount: count(sql`${i} where ${i.matchId} = ${matches.id} and ${i.kind} = 'in_game' and not ${i.isPivotalMoment}`),
-      pivotalMomentIssuanceCount: count(sql`${i} where ${i.matchId} = ${matches.id} and ${i.kind} = 'in_game' and ${i.isPivotalMoment}`),
+      questionIssuanceCount: issued.regular,
+      pivotalMomentIssuanceCount: issued.pivotal,
       following: matchFollows.following,
     })
     .from(matches)
     .innerJoin(leagues, eq(leagues.id, matches.leagueId))
     .leftJoin(brands, eq(brands.id, matches.sponsorBrandId))
     .leftJoin(matchFollows, viewerFollow)
+    .crossJoinLateral(issued)
     .where(and(...conditions))
     .orderBy(asc(matches.scheduled), asc(matches.id))
     .limit(filter.limit);
@@ -98,7 +108,7 @@ export async function slotsOfMatch({ db, matchId }: { db: DbOrTx; matchId: strin
   return db
     .select({
       slot: getTableColumns(questionSponsorships),
-      brand: { id: brands.id, name: brands.name, primaryColor: brands.primaryColor, secondaryColor: brands.secondaryColor, logoKey: brands.logoKey },
+      brand: sponsorBrandColumns,
     })
     .from(questionSponsorships)
     .innerJoin(brands, eq(brands.id, questionSponsorships.brandId))

@@ -15,6 +15,7 @@ import type { UserRow } from '../users/users.table.js';
 import { periodsOfSport } from '../leagues/league-registry.js';
 import type { AllowlistChecker, LeaguesService } from '../leagues/leagues.service.js';
 import { parsePeriodDistribution } from '../leagues/period-distribution.js';
+import { parseTimeRange, utcDay } from '../shared/time-range.js';
 import { followQuotaDay, hasStarted, UNFOLLOWABLE_STATUSES } from './follow-rules.js';
 import {
   deleteFollow,
@@ -63,23 +64,20 @@ export interface FollowResult {
 
 export type MatchesService = ReturnType<typeof createMatchesService>;
 
-/** The current UTC calendar day as [00:00 today, 00:00 tomorrow). */
-export function utcToday(now: Date): { from: Date; to: Date } {
-  const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  return { from, to: new Date(from.getTime() + 86_400_000) };
-}
-
 export function createMatchesService({
   db,
   leagues,
   checkAllowlist,
   onFollowChanged,
+  onMatchDeleted,
 }: {
   db: Db;
   leagues: Pick<LeaguesService, 'bySlug'>;
   checkAllowlist: AllowlistChecker;
   /** Called after a follow or unfollow committed (live delivery starts or stops on the user's open sockets). */
   onFollowChanged?: (change: { userId: string; matchId: string; following: boolean }) => Promise<void>;
+  /** Called after a (test) match was deleted: its followers' open sockets stop receiving it. */
+  onMatchDeleted?: (matchId: string) => Promise<void>;
 }) {
   async function view(dbOrTx: Db | Tx, id: string, viewerId: string | null): Promise<MatchDetailView> {
     const [row] = await listMatchViews({ db: dbOrTx, filter: { ids: [id], viewerId, limit: 1 } });
@@ -88,10 +86,10 @@ export function createMatchesService({
   }
 
   /** follows_remaining_today: the quota less the slots used today (in the user's zone); null when unrestricted. */
-  async function remainingToday(dbOrTx: Db | Tx, user: UserRow, now: Date, usedToday?: number): Promise<number | null> {
+  async function remainingToday(dbOrTx: Db | Tx, user: UserRow, now: Date): Promise<number | null> {
     const quota = user.matchDailyFollowCount;
     if (quota === null) return null;
-    const used = usedToday ?? (await quotaUsed({ db: dbOrTx, userId: user.id, day: followQuotaDay(now, user.matchFollowTimezone) }));
+    const used = await quotaUsed({ db: dbOrTx, userId: user.id, day: followQuotaDay(now, user.matchFollowTimezone) });
     return Math.max(quota - used, 0);
   }
 
@@ -105,9 +103,7 @@ export function createMatchesService({
      */
     async list(query: MatchListQuery, viewer: UserRow | null): Promise<MatchView[]> {
       if (query.followed !== undefined && !viewer) throw unauthorized('the followed filter needs a valid API key', 'match.followed_needs_key');
-      if ((query.scheduled_from === undefined) !== (query.scheduled_to === undefined)) {
-        throw new AppError(400, 'match.invalid_range', 'scheduled_from and scheduled_to must be given together (from inclusive, to exclusive)');
-      }
+      const scheduled = parseTimeRange({ name: 'scheduled', from: query.scheduled_from, to: query.scheduled_to, code: 'match.invalid_range' });
       let leagueId: string | undefined;
       if (query.league !== undefined) {
         try {
@@ -118,12 +114,7 @@ export function createMatchesService({
           throw err;
         }
       }
-      let range: { from: Date; to: Date } | undefined;
-      if (query.scheduled_from !== undefined && query.scheduled_to !== undefined) {
-        range = { from: new Date(query.scheduled_from), to: new Date(query.scheduled_to) };
-      } else if (query.followed !== true) {
-        range = utcToday(new Date());
-      }
+      const range = scheduled ?? (query.followed === true ? undefined : utcDay(new Date()));
       const statuses = query.status === undefined ? undefined : Array.isArray(query.status) ? query.status : [query.status];
       return listMatchViews({
         db,
@@ -224,6 +215,7 @@ export function createMatchesService({
         await refundActiveFollowsOfMatch({ db: tx, matchId: id });
         await deleteMatchRow({ db: tx, id });
       });
+      await onMatchDeleted?.(id);
     },
 
     /**

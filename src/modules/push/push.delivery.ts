@@ -31,12 +31,13 @@ import type { DbOrTx } from '../../db/client.js';
 import { renderTemplate } from '../../engine/templates.js';
 import type { EngineSubscriber } from '../../engine/subscribers.js';
 import type { Logger } from '../../logger.js';
+import { findMatch } from '../issuances/issuances.repository.js';
+import { secondsRemaining } from '../issuances/issuances.mapper.js';
 import type { QuestionIssuanceRow } from '../issuances/issuances.table.js';
 import type { MatchRow } from '../matches/matches.table.js';
 import { messagePayload, type PushEvent, type PushMessage, type PushProvider, type PushSendResult, type PushTarget } from './providers/provider.js';
 import {
   deleteGoneDevices,
-  findMatch,
   findRecipientDevices,
   findSettingsRow,
   insertAttempts,
@@ -120,7 +121,7 @@ function questionContext(row: QuestionIssuanceRow, at: Date) {
     points: row.points,
     status: row.status,
     closes_at: iso(row.closesAt),
-    seconds_remaining: secondsLeft(row, at),
+    seconds_remaining: secondsRemaining(row, at),
     period: row.period,
     clock_seconds: row.clockSeconds,
   };
@@ -163,7 +164,6 @@ function resultContext(row: QuestionIssuanceRow, d: RecipientDeviceRow) {
   };
 }
 
-const secondsLeft = (row: QuestionIssuanceRow, at: Date) => Math.max(0, Math.floor((row.closesAt.getTime() - at.getTime()) / 1000));
 
 /** The first closed gate that does not depend on the user, as `error` text; null when all are open. */
 function notificationGate(settings: PushSettingsValues, event: PushEvent, row: QuestionIssuanceRow, at: Date): string | null {
@@ -172,7 +172,7 @@ function notificationGate(settings: PushSettingsValues, event: PushEvent, row: Q
     const s = settings.issuance;
     if (!s.enabled) return 'issuance.enabled: issuance notifications are turned off';
     if (s.pivotal_only && !row.isPivotalMoment) return 'issuance.pivotal_only: only pivotal moments are notified';
-    const left = secondsLeft(row, at);
+    const left = secondsRemaining(row, at);
     if (left < s.min_seconds_remaining) return `issuance.min_seconds_remaining: ${left} s left of the answer window (minimum ${s.min_seconds_remaining} s)`;
   } else if (!settings.resolution.enabled) {
     return 'resolution.enabled: resolution notifications are turned off';
@@ -250,7 +250,7 @@ export function createPushDelivery({ db, provider, logger, concurrency = DEFAULT
         event,
         questionIssuanceId: row.id,
         matchId: row.matchId,
-        ttlSeconds: event === 'issuance' ? secondsLeft(row, at) : RESOLUTION_TTL_SECONDS,
+        ttlSeconds: event === 'issuance' ? secondsRemaining(row, at) : RESOLUTION_TTL_SECONDS,
         urgency: event === 'issuance' ? 'high' : 'normal',
       });
       if (userGate || renderError) {

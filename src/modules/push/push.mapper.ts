@@ -1,3 +1,4 @@
+import { isoTimestamps } from '../shared/dto-fields.js';
 import type { components } from '../../../generated/api-types.js';
 import type { PushSettingsRow } from './push.repository.js';
 import { normalizeSettings, PUSH_SETTINGS_DEFAULTS, settingsEqual } from './push.settings.js';
@@ -11,8 +12,7 @@ export function toDeviceDto(row: PushDeviceRow): Schemas['Device'] {
     device_id: row.deviceId,
     platform: row.platform as Schemas['Device']['platform'],
     app_version: row.appVersion,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
+    ...isoTimestamps(row),
   };
 }
 

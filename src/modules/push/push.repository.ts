@@ -3,8 +3,8 @@ import { and, desc, eq, getTableColumns, inArray, notInArray, or, sql, type SQL 
 import type { DbOrTx, Tx } from '../../db/client.js';
 import { questionAnswers } from '../answers/answers.table.js';
 import { questionIssuances } from '../issuances/issuances.table.js';
-import { matches, matchFollows, type MatchRow } from '../matches/matches.table.js';
-import { users, type UserRow } from '../users/users.table.js';
+import { matchFollows } from '../matches/matches.table.js';
+import { users } from '../users/users.table.js';
 import { pushDeliveryAttempts, pushDevices, pushSettings, type PushDeliveryAttemptRow, type PushDeviceRow } from './push.table.js';
 
 export type NewPushDevice = Omit<typeof pushDevices.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
@@ -111,11 +111,6 @@ export async function deleteSettingsRow({ db }: { db: DbOrTx }): Promise<void> {
 }
 
 // ---- delivery
-
-export async function findMatch({ db, id }: { db: DbOrTx; id: string }): Promise<MatchRow | undefined> {
-  const [row] = await db.select().from(matches).where(eq(matches.id, id)).limit(1);
-  return row;
-}
 
 /** One device of one recipient, with what the templates need of the user and their answer. */
 export interface RecipientDeviceRow {
@@ -239,12 +234,15 @@ export async function listAttempts({ db, userId, limit }: { db: DbOrTx; userId?:
     .limit(limit);
 }
 
-/** By email, without regard to case (an exact match, not a substring). */
-export async function findUserByEmail({ db, email }: { db: DbOrTx; email: string }): Promise<UserRow | undefined> {
+/**
+ * The id of the user with this id and this email (either may be left out;
+ * the email without regard to case, an exact match, not a substring).
+ */
+export async function findUserId({ db, id, email }: { db: DbOrTx; id?: string | undefined; email?: string | undefined }): Promise<string | undefined> {
   const [row] = await db
-    .select()
+    .select({ id: users.id })
     .from(users)
-    .where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`)
+    .where(and(id !== undefined ? eq(users.id, id) : undefined, email !== undefined ? sql`lower(${users.email}) = ${email.trim().toLowerCase()}` : undefined))
     .limit(1);
-  return row;
+  return row?.id;
 }

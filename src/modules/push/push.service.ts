@@ -9,16 +9,16 @@ import type { PushConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import { findUserById } from '../users/users.repository.js';
 import { createPushProvider } from './providers/index.js';
 import type { PushProvider } from './providers/provider.js';
+import { nonPublicHost } from '../../net/public-address.js';
 import { endpointAllowed } from './providers/webpush-provider.js';
 import { createPushSubscriber, type PushSubscriber } from './push.delivery.js';
 import {
   deleteDevice,
   deleteSettingsRow,
   findSettingsRow,
-  findUserByEmail,
+  findUserId,
   listAttempts,
   lockSettingsRow,
   pruneDevices,
@@ -56,6 +56,8 @@ function deviceColumns(userId: string, input: Schemas['DeviceRegistration'], all
     const s = input.subscription;
     if (!s) throw badDevice('subscription', 'a web device needs its Web Push subscription');
     if (!endpointAllowed(s.endpoint, allowHttpEndpoints)) throw badDevice('subscription.endpoint', 'must be an https URL of a push service');
+    const privateHost = allowHttpEndpoints ? null : nonPublicHost(new URL(s.endpoint));
+    if (privateHost) throw badDevice('subscription.endpoint', `must be a push service on the public internet; ${privateHost}`);
     if (!validP256PublicKey(s.keys.p256dh)) throw badDevice('subscription.keys.p256dh', 'must be a P-256 public key (65 bytes, uncompressed, base64url)');
     const auth = Buffer.from(s.keys.auth, 'base64url');
     if (auth.length !== 16 || !/^[A-Za-z0-9_-]+=*$/.test(s.keys.auth)) throw badDevice('subscription.keys.auth', 'must be the 16-byte authentication secret, base64url');
@@ -112,15 +114,12 @@ export function createPushService({ db, config, logger, provider }: { db: Db; co
       await deleteSettingsRow({ db });
     },
 
-    /** Newest first; by user id or email (404 when no user matches). */
+    /** Newest first; by user id or email, or both naming one user (404 when no user matches). */
     async listAttempts(filter: { userId?: string | undefined; email?: string | undefined; limit: number }): Promise<PushDeliveryAttemptRow[]> {
       let userId: string | undefined;
       if (filter.userId !== undefined || filter.email !== undefined) {
-        const byId = filter.userId !== undefined ? await findUserById({ db, id: filter.userId }) : undefined;
-        const byEmail = filter.email !== undefined ? await findUserByEmail({ db, email: filter.email }) : undefined;
-        const user = filter.userId !== undefined && filter.email !== undefined ? (byId && byEmail && byId.id === byEmail.id ? byId : undefined) : (byId ?? byEmail);
-        if (!user) throw notFound('user');
-        userId = user.id;
+        userId = await findUserId({ db, id: filter.userId, email: filter.email });
+        if (!userId) throw notFound('user');
       }
       return listAttempts({ db, userId, limit: filter.limit });
     },

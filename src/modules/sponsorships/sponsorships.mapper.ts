@@ -3,7 +3,6 @@ import type { BrandSummaryDto } from '../brands/brands.mapper.js';
 import type { QuestionSponsorshipRow } from './sponsorships.table.js';
 
 export type QuestionSponsorshipDto = components['schemas']['QuestionSponsorship'];
-export type QuestionSponsorshipAssignmentResultDto = components['schemas']['QuestionSponsorshipAssignmentResult'];
 
 /** The slot's target from the column its strategy uses (null for next_available). */
 function targetOf(row: QuestionSponsorshipRow): QuestionSponsorshipDto['target'] {

@@ -11,7 +11,8 @@ export type NewQuestionSponsorship = typeof questionSponsorships.$inferInsert;
 /** What a slot shows of its brand (the BrandSummary plus the logo key its URL is made from). */
 export type SponsorBrand = Pick<BrandRow, 'id' | 'name' | 'primaryColor' | 'secondaryColor' | 'logoKey'>;
 
-const brandSummaryColumns = {
+/** The columns of a `SponsorBrand`, for selects that show a brand beside other rows. */
+export const sponsorBrandColumns = {
   id: brands.id,
   name: brands.name,
   primaryColor: brands.primaryColor,
@@ -38,7 +39,7 @@ export async function listBrandSlots({
 }): Promise<{ brand: SponsorBrand; slots: QuestionSponsorshipRow[] } | undefined> {
   const matchFilter = matchIds === undefined ? undefined : matchIds.length ? inArray(questionSponsorships.matchId, [...matchIds]) : sql`false`;
   const rows = await db
-    .select({ brand: brandSummaryColumns, slot: getTableColumns(questionSponsorships) })
+    .select({ brand: sponsorBrandColumns, slot: getTableColumns(questionSponsorships) })
     .from(brands)
     .leftJoin(questionSponsorships, and(eq(questionSponsorships.brandId, brands.id), matchFilter))
     .where(eq(brands.id, brandId))

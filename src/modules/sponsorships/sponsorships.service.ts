@@ -10,7 +10,7 @@
 import { randomInt } from 'node:crypto';
 import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
-import { AppError, badRequest, conflict, isUniqueViolation, notFound } from '../../errors.js';
+import { AppError, badRequest, conflict, isUniqueViolation, notFound, pgErrorDetail } from '../../errors.js';
 import { periodsOfSport } from '../leagues/league-registry.js';
 import {
   deleteBrandSlots,
@@ -249,20 +249,10 @@ function randomNumberSlots(
 
 /** The unique violation of a question number, as a 409 naming the number and the match when the driver tells them. */
 function numberTaken(err: unknown): AppError {
-  const detail = pgDetail(err);
+  const detail = pgErrorDetail(err);
   const m = detail && /\(match_id, target_number\)=\(([0-9a-f-]+), (\d+)\)/i.exec(detail);
   return conflict(
     'sponsorship.number_taken',
     m ? `question number ${m[2]} is already sponsored on match ${m[1]}` : 'a question number in slots is already sponsored on its match',
   );
-}
-
-function pgDetail(err: unknown): string | undefined {
-  let cur: unknown = err;
-  for (let i = 0; i < 4 && cur; i++) {
-    const detail = (cur as { detail?: unknown }).detail;
-    if (typeof detail === 'string') return detail;
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return undefined;
 }

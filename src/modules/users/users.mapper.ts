@@ -1,4 +1,5 @@
 import type { components } from '../../../generated/api-types.js';
+import { isoTimestamps } from '../shared/dto-fields.js';
 import type { UserRow } from './users.table.js';
 
 export type UserDto = components['schemas']['User'];
@@ -20,8 +21,7 @@ export function toUserDto(row: UserRow): UserDto {
     is_admin: row.isAdmin,
     is_active: row.isActive,
     auth_provider: 'local_password',
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
+    ...isoTimestamps(row),
     last_login_at: row.lastLoginAt ? row.lastLoginAt.toISOString() : null,
   };
 }

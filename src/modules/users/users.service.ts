@@ -3,7 +3,7 @@ import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
 import { conflict, notFound } from '../../errors.js';
 import { revokeUserApiKeys } from '../auth/auth.repository.js';
-import { userConflict } from '../auth/auth.service.js';
+import { userConflict, type KeysRevokedHook } from '../auth/auth.service.js';
 import { hashPassword } from '../auth/credentials.js';
 import { findUserById, findUserByLogin, insertUser, listUsers, updateUser, type NewUser, type UserListFilter } from './users.repository.js';
 import type { UserRow } from './users.table.js';
@@ -33,7 +33,7 @@ function profileColumns(p: Partial<Schemas['UserAdminPatch']>): Partial<NewUser>
 
 export type UsersService = ReturnType<typeof createUsersService>;
 
-export function createUsersService({ db }: { db: Db }) {
+export function createUsersService({ db, onKeysRevoked }: { db: Db; onKeysRevoked?: KeysRevokedHook }) {
   async function get(id: string): Promise<UserRow> {
     const row = await findUserById({ db, id });
     if (!row) throw notFound('user');
@@ -41,16 +41,21 @@ export function createUsersService({ db }: { db: Db }) {
   }
 
   async function update(id: string, values: Partial<NewUser>, { revokeKeys = false } = {}): Promise<UserRow> {
+    let revoked = 0;
+    let row: UserRow;
     try {
-      return await db.transaction(async (tx) => {
-        const row = await updateUser({ db: tx, id, values });
-        if (!row) throw notFound('user');
-        if (revokeKeys) await revokeUserApiKeys({ db: tx, userId: id });
-        return row;
+      row = await db.transaction(async (tx) => {
+        const updated = await updateUser({ db: tx, id, values });
+        if (!updated) throw notFound('user');
+        if (revokeKeys) revoked = await revokeUserApiKeys({ db: tx, userId: id });
+        return updated;
       });
     } catch (err) {
       throw userConflict(err);
     }
+    // A deactivated user's sockets close too, even with no key left to revoke.
+    if (revoked || values.isActive === false) await onKeysRevoked?.(id);
+    return row;
   }
 
   return {

@@ -43,12 +43,17 @@ export const apiKeys = pgTable(
     /** First characters of the key, to tell keys apart in logs and support. */
     keyPrefix: text('key_prefix').notNull(),
     purpose: text('purpose').notNull().default('api'),
+    /** The operator-UI session a key was issued to (`POST /admin/api-session`); signing out of it revokes the key. */
+    adminSessionId: uuid('admin_session_id'),
     createdAt: tstz('created_at').notNull().defaultNow(),
+    /** Keys of an operator-UI session expire with it; API keys of players do not expire. */
+    expiresAt: tstz('expires_at'),
     revokedAt: tstz('revoked_at'),
   },
   (t) => [
     uniqueIndex('api_keys_digest_uq').on(t.keyDigest),
     index('api_keys_user_active_idx').on(t.userId).where(sql`${t.revokedAt} is null`),
+    index('api_keys_admin_session_idx').on(t.adminSessionId).where(sql`${t.adminSessionId} is not null`),
   ],
 );
 

@@ -1,15 +1,15 @@
 /**
  * Pieces shared by the question catalog pages (question groups, in-game and
- * Match question definitions, brands): confirm buttons, CSV export and the
- * dry-run-then-apply CSV import, the definition list filters, the choices
- * editor and the live preview.
+ * Match question definitions, brands): the inline editor of
+ * a list, CSV export and the dry-run-then-apply CSV import, the definition
+ * list filters, the override fields, the choices editor and the live preview.
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { components } from '../../../../generated/api-types.js';
 import { api, ApiError, download, formatDetail, unwrap, uploadWithProgress } from '../api.js';
 import { setQuery } from '../router.js';
-import { Checkbox, ErrorBox, Field, JsonField, Progress, TextInput, useAction } from './common.js';
+import { Checkbox, ErrorBox, Field, JsonField, NumberInput, Progress, TextInput, useAction } from './common.js';
 import { LeagueSelect, useLeagues } from './leagues.js';
 
 type ImportResult = components['schemas']['ImportResult'];
@@ -40,33 +40,82 @@ export function useLeagueParam(query: URLSearchParams): string {
   return league;
 }
 
-/** A destructive button that asks once more inline (no browser dialog). */
-export function ConfirmButton({ label, question, onConfirm, disabled }: { label: string; question: string; onConfirm: () => void; disabled?: boolean }) {
-  const [asking, setAsking] = useState(false);
-  if (!asking) {
-    return (
-      <button type="button" class="danger small" disabled={disabled} onClick={() => setAsking(true)}>
-        {label}
-      </button>
-    );
-  }
+/**
+ * The inline editor of a list page (brands, question groups): which row is
+ * open (`'new'` for a create form), the "Saved." flash kept when a create
+ * form turns into the created row's editor, and the page's notice.
+ */
+export function useInlineEditor() {
+  const [editing, setEditing] = useState<string | null>(null);
+  const [created, setCreated] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const close = () => {
+    setCreated(null);
+    setEditing(null);
+  };
+  return {
+    editing,
+    notice,
+    setNotice,
+    /** The open editor belongs to the row just created: it opens with "Saved.". */
+    flash: created === editing,
+    /** The open row of `rows`: null for a create form, undefined when none is open (or it is not listed). */
+    openOf: <T extends { id: string }>(rows: T[] | undefined): T | null | undefined => (editing === 'new' ? null : (rows ?? []).find((r) => r.id === editing)),
+    openNew: () => {
+      setNotice(null);
+      setEditing('new');
+    },
+    /** Opens the row's editor, or closes it when it is the open one. */
+    toggle: (id: string) => {
+      setNotice(null);
+      setCreated(null);
+      setEditing(editing === id ? null : id);
+    },
+    /** After a save: a created row stays open, as itself. */
+    saved: (id: string) => {
+      if (editing === 'new') {
+        setCreated(id);
+        setEditing(id);
+      }
+    },
+    close,
+    /** Closes the editor if it shows this row (a deleted one). */
+    closeIf: (id: string) => {
+      if (editing === id) close();
+    },
+  };
+}
+
+/** A row's Edit button of an inline editor; "Close" while that row is open. */
+export function EditToggle({ editor, id }: { editor: ReturnType<typeof useInlineEditor>; id: string }) {
   return (
-    <span class="confirm-inline" role="group" aria-label={question}>
-      <span>{question}</span>
-      <button
-        type="button"
-        class="danger small"
-        onClick={() => {
-          setAsking(false);
-          onConfirm();
-        }}
-      >
-        Yes, {label.toLowerCase()}
-      </button>
-      <button type="button" class="secondary small" onClick={() => setAsking(false)}>
-        Cancel
-      </button>
-    </span>
+    <button type="button" class="small" onClick={() => editor.toggle(id)}>
+      {editor.editing === id ? 'Close' : 'Edit'}
+    </button>
+  );
+}
+
+/** The per-question overrides a group or in-game definition may set; blank inherits. */
+export interface QuestionOverrides {
+  answer_window_seconds?: number | null;
+  points?: number | null;
+  probability?: number | null;
+}
+
+/** The fields of `QuestionOverrides` (answer window, points, probability), each "Blank inherits". */
+export function QuestionOverrideFields({ values, onValue }: { values: QuestionOverrides; onValue: (key: keyof QuestionOverrides, value: number | null) => void }) {
+  return (
+    <>
+      <Field label="Answer window (s)" hint="Blank inherits">
+        <NumberInput value={values.answer_window_seconds} min={1} max={86400} onValue={(v) => onValue('answer_window_seconds', v)} />
+      </Field>
+      <Field label="Points" hint="Blank inherits">
+        <NumberInput value={values.points} min={0} max={100000} onValue={(v) => onValue('points', v)} />
+      </Field>
+      <Field label="Probability (0 to 1)" hint="Blank inherits">
+        <NumberInput value={values.probability} min={0} max={1} step="0.05" onValue={(v) => onValue('probability', v)} />
+      </Field>
+    </>
   );
 }
 

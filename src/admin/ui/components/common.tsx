@@ -117,6 +117,26 @@ export function NumberInput({ value, onValue, ...rest }: { value: number | null 
   );
 }
 
+/**
+ * The end of an editor form: the submit button ("Saving..." while `busy`),
+ * the form's other buttons (`children`: close, undo...), the saved note, and
+ * below them the save error.
+ */
+export function EditorActions({ busy, saveLabel, saved, error, children }: { busy: boolean; saveLabel: string; saved: ComponentChildren; error: unknown; children?: ComponentChildren }) {
+  return (
+    <>
+      <div class="form-actions">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Saving...' : saveLabel}
+        </button>
+        {children}
+        {saved ? <Notice>{saved}</Notice> : null}
+      </div>
+      <ErrorBox error={error} />
+    </>
+  );
+}
+
 export function Checkbox({ checked, onValue, label }: { checked: boolean; onValue: (v: boolean) => void; label: string }) {
   return (
     <label class="check">
@@ -166,7 +186,14 @@ export function JsonField({ value, onValue, rows = 6, label }: { value: unknown;
   );
 }
 
-export function Table<T>({ rows, columns, empty = 'Nothing here yet.', rowKey }: { rows: T[]; columns: { label: string; cell: (row: T) => ComponentChildren; class?: string }[]; empty?: string; rowKey: (row: T) => string }) {
+/** A column of a `Table`: its heading, the cell of a row, and a class for both. */
+export interface Column<T> {
+  label: string;
+  cell: (row: T) => ComponentChildren;
+  class?: string;
+}
+
+export function Table<T>({ rows, columns, empty = 'Nothing here yet.', rowKey }: { rows: T[]; columns: Column<T>[]; empty?: string; rowKey: (row: T) => string }) {
   if (!rows.length) return <p class="empty">{empty}</p>;
   return (
     <div class="table-wrap">

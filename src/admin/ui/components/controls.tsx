@@ -1,9 +1,12 @@
 /**
  * Small controls of the operations pages (match detail, listeners, users,
- * feedback, push): polling, paging, two-step confirmations, UTC day ranges.
+ * feedback, push): polling, paging, two-step confirmations, UTC day ranges,
+ * forms saved as a PATCH of what changed.
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { setQuery } from '../router.js';
+import { useAction } from './common.js';
 
 /** Calls `tick` every `ms` while `active` (the latest `tick`, without restarting the timer on every render). */
 export function usePolling(tick: () => void, ms: number, active: boolean): void {
@@ -42,6 +45,21 @@ export const fmtClock = (seconds: number | null | undefined) => {
   return `${m}:${String(s).padStart(2, '0')}`;
 };
 
+const queryInt = (v: string | null, fallback: number) => {
+  const n = Number(v);
+  return v !== null && Number.isInteger(n) && n >= 0 ? n : fallback;
+};
+
+/** Offset/limit paging kept in the query string (`offset`; `limit`, 25 unless given, at most 500), with the `Pager`'s handlers. */
+export function queryPaging(query: URLSearchParams) {
+  return {
+    offset: queryInt(query.get('offset'), 0),
+    limit: Math.min(500, Math.max(1, queryInt(query.get('limit'), 25))),
+    onOffset: (o: number) => setQuery({ offset: o ? String(o) : undefined }),
+    onLimit: (l: number) => setQuery({ limit: String(l), offset: undefined }),
+  };
+}
+
 /** Offset/limit paging with the filtered total the API reports. */
 export function Pager({ offset, limit, total, onOffset, onLimit, label }: { offset: number; limit: number; total: number; onOffset: (o: number) => void; onLimit: (l: number) => void; label: string }) {
   const first = total === 0 ? 0 : offset + 1;
@@ -71,23 +89,25 @@ export function Pager({ offset, limit, total, onOffset, onLimit, label }: { offs
 
 /**
  * A button that asks again before doing something that cannot be undone:
- * the first click shows the question with Confirm and Cancel.
+ * the first click shows the question with the confirm button (`confirmLabel`,
+ * "Yes, <label>" unless given) and Cancel; `small` in table rows.
  */
-export function ConfirmButton({ label, question, confirmLabel, onConfirm, busy, tone = 'danger' }: { label: string; question: ComponentChildren; confirmLabel: string; onConfirm: () => void; busy?: boolean; tone?: 'danger' | 'secondary' }) {
+export function ConfirmButton({ label, question, confirmLabel = `Yes, ${label.toLowerCase()}`, onConfirm, busy, small = false }: { label: string; question: string; confirmLabel?: string; onConfirm: () => void; busy?: boolean; small?: boolean }) {
   const [asking, setAsking] = useState(false);
+  const size = small ? ' small' : '';
   if (!asking) {
     return (
-      <button type="button" class={tone} disabled={busy} onClick={() => setAsking(true)}>
+      <button type="button" class={`danger${size}`} disabled={busy} onClick={() => setAsking(true)}>
         {label}
       </button>
     );
   }
   return (
-    <span class="confirm" role="group" aria-label={`Confirm: ${label}`}>
+    <span class={small ? 'confirm confirm-inline' : 'confirm'} role="group" aria-label={question}>
       <span class="confirm-question">{question}</span>
       <button
         type="button"
-        class="danger"
+        class={`danger${size}`}
         disabled={busy}
         onClick={() => {
           setAsking(false);
@@ -96,7 +116,7 @@ export function ConfirmButton({ label, question, confirmLabel, onConfirm, busy, 
       >
         {confirmLabel}
       </button>
-      <button type="button" class="secondary" onClick={() => setAsking(false)}>
+      <button type="button" class={`secondary${size}`} onClick={() => setAsking(false)}>
         Cancel
       </button>
     </span>
@@ -125,4 +145,35 @@ export function Section({ title, id, tools, children }: { title: ComponentChildr
       {children}
     </section>
   );
+}
+
+/**
+ * A form saved as a PATCH of only the fields that differ (as JSON) from the
+ * stored record's (`formOf(stored)`): `changed` names them, save sends them
+ * ("Nothing changed." when none), then restarts the form from the API's
+ * answer and says `savedText(changed)`.
+ */
+export function usePatchForm<F extends object, R>({ stored, formOf, send, savedText, onSaved }: { stored: R; formOf: (r: R) => F; send: (changes: Partial<F>) => Promise<R>; savedText: (changed: (keyof F)[]) => string; onSaved: (r: R) => void }) {
+  const [form, setForm] = useState<F>(() => formOf(stored));
+  const [saved, setSaved] = useState<string | null>(null);
+  const base = formOf(stored);
+  const changed = (Object.keys(form) as (keyof F)[]).filter((k) => JSON.stringify(form[k]) !== JSON.stringify(base[k]));
+  const set =
+    <K extends keyof F>(key: K) =>
+    (value: F[K]) =>
+      setForm((f) => ({ ...f, [key]: value }));
+  const save = useAction(async () => {
+    setSaved(null);
+    if (!changed.length) {
+      setSaved('Nothing changed.');
+      return;
+    }
+    const updated = await send(Object.fromEntries(changed.map((k) => [k, form[k]])) as Partial<F>);
+    setForm(formOf(updated));
+    setSaved(savedText(changed));
+    onSaved(updated);
+  });
+  /** Back to the stored values. */
+  const undo = () => setForm(base);
+  return { form, set, changed, save, saved, setSaved, undo };
 }

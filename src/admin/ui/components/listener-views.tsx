@@ -22,16 +22,26 @@ export function ListenerStatus({ listener }: { listener: MatchListener }) {
 export const listenerCounts = (l: MatchListener) => `${l.events_consumed} events, ${l.issued_count} issued, ${l.denied_count} denied, ${l.resolved_count} resolved`;
 
 /**
- * Progress of a listener. The API does not say how long a replay or a feed
- * is, so an active listener shows a moving bar with the events consumed so
- * far, a finished one a full bar; the counts follow below.
+ * Progress of a listener. A replay says how many recorded events it plays
+ * (`events_total`, once a worker has started it): its bar fills as they are
+ * consumed. A live feed's length is unknown, so an active one shows a moving
+ * bar with the events consumed so far; a finished listener a full bar.
  */
 export function ListenerProgress({ listener: l }: { listener: MatchListener }) {
   const active = listenerActive(l);
-  const label = l.status === 'queued' ? 'waiting for a worker' : l.status === 'running' ? `${l.events_consumed} events consumed` : `${l.status}: ${l.events_consumed} events`;
+  const total = l.events_total;
+  const fraction = !active ? 1 : total ? Math.min(1, l.events_consumed / total) : null;
+  const label =
+    l.status === 'queued'
+      ? 'waiting for a worker'
+      : l.status === 'running'
+        ? total
+          ? `${l.events_consumed} of ${total} events (${Math.round((fraction ?? 0) * 100)}%)`
+          : `${l.events_consumed} events consumed`
+        : `${l.status}: ${l.events_consumed}${total ? ` of ${total}` : ''} events`;
   return (
     <div class="listener-progress">
-      <Progress value={active ? null : 1} label={label} />
+      <Progress value={l.status === 'queued' ? null : fraction} label={label} />
       <div class="listener-counts" aria-label="Counts">
         {listenerCounts(l)}
       </div>
@@ -129,7 +139,12 @@ const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
  * kept scrolled to the newest line while "Follow" is on (scrolling up turns
  * it off; scrolling back to the bottom turns it on again).
  */
-export function LogViewer({ listener, onClose }: { listener: MatchListener; onClose?: () => void }) {
+export function LogViewer(props: { listener: MatchListener; onClose?: () => void }) {
+  // One log per listener: another listener starts afresh, and a read still under way for the previous one lands nowhere.
+  return <ListenerLog key={props.listener.id} {...props} />;
+}
+
+function ListenerLog({ listener, onClose }: { listener: MatchListener; onClose?: () => void }) {
   const [lines, setLines] = useState<LogLine[]>([]);
   const [error, setError] = useState<unknown>(null);
   const [follow, setFollow] = useState(true);
@@ -148,7 +163,6 @@ export function LogViewer({ listener, onClose }: { listener: MatchListener; onCl
       for (let page = 0; page < 20; page++) {
         const from = after.current;
         const log = await unwrap(() => api.GET('/api/match-listeners/{listener_id}/log', { params: { path: { listener_id: id }, query: { after: from, limit: 1000 } } }));
-        if (log.listener_id !== id) return;
         after.current = log.last_line_no;
         if (log.lines.length) setLines((prev) => [...prev, ...log.lines].slice(-MAX_LINES));
         if (log.lines.length < 1000) break;
@@ -162,14 +176,10 @@ export function LogViewer({ listener, onClose }: { listener: MatchListener; onCl
     }
   };
 
+  // The first read; one more when the listener finishes, for its last lines.
   useEffect(() => {
-    after.current = 0;
-    setLines([]);
-    setLoaded(false);
-    setFollow(true);
     void fetchMore();
-  }, [id]);
-  // One more read when the listener finishes, for its last lines.
+  }, []);
   useEffect(() => {
     if (!active) void fetchMore();
   }, [active]);

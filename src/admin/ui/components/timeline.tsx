@@ -168,6 +168,17 @@ export function TimelineLegendGlyph({ kind }: { kind: Marker['kind'] }) {
   );
 }
 
+/** The marker kinds, in the legend's order. */
+const MARKER_KINDS: Marker['kind'][] = ['issued', 'resolved', 'voided', 'revoked'];
+
+/** The legend's color swatches (class, label): score changes and the event colors by team. */
+const legendSwatches = (timeline: EventTimeline): [string, string][] => [
+  ['swatch-score', 'score change'],
+  ['ev-home', timeline.home_team],
+  ['ev-away', timeline.away_team],
+  ['ev-none', 'no team'],
+];
+
 export function EventTimelineChart({ timeline, live = false }: { timeline: EventTimeline; live?: boolean }) {
   const [axis, setAxis] = useState<Axis>('seq');
   const [hidden, setHidden] = useState<string[]>([]);
@@ -366,30 +377,16 @@ export function EventTimelineChart({ timeline, live = false }: { timeline: Event
         </svg>
       )}
       <div class="timeline-legend">
-        <span>
-          <TimelineLegendGlyph kind="issued" /> issued
-        </span>
-        <span>
-          <TimelineLegendGlyph kind="resolved" /> resolved
-        </span>
-        <span>
-          <TimelineLegendGlyph kind="voided" /> voided
-        </span>
-        <span>
-          <TimelineLegendGlyph kind="revoked" /> revoked
-        </span>
-        <span>
-          <i class="swatch swatch-score" /> score change
-        </span>
-        <span>
-          <i class="swatch ev-home" /> {timeline.home_team}
-        </span>
-        <span>
-          <i class="swatch ev-away" /> {timeline.away_team}
-        </span>
-        <span>
-          <i class="swatch ev-none" /> no team
-        </span>
+        {MARKER_KINDS.map((kind) => (
+          <span>
+            <TimelineLegendGlyph kind={kind} /> {kind}
+          </span>
+        ))}
+        {legendSwatches(timeline).map(([swatch, label]) => (
+          <span>
+            <i class={`swatch ${swatch}`} /> {label}
+          </span>
+        ))}
         {unplaced ? <span class="muted">{unplaced} events without a clock not drawn</span> : null}
       </div>
       {lanes.length ? (

@@ -7,8 +7,9 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { components } from '../../../../generated/api-types.js';
 import { api, ApiError, formatDetail, unwrap, uploadWithProgress } from '../api.js';
-import { Badge, Checkbox, ErrorBox, Field, Loading, Notice, NumberInput, Page, Progress, Table, TextInput, fmtTime, useAction, useAsync } from '../components/common.js';
-import { ConfirmButton } from '../components/catalog.js';
+import { Badge, Checkbox, EditorActions, ErrorBox, Field, Loading, Notice, NumberInput, Page, Progress, Table, TextInput, fmtTime, useAction, useAsync } from '../components/common.js';
+import { EditToggle, useInlineEditor } from '../components/catalog.js';
+import { ConfirmButton, utcDayOf, utcDayRange } from '../components/controls.js';
 import { LeagueSelect, useLeagues } from '../components/leagues.js';
 import { Link, setQuery, useLocation } from '../router.js';
 
@@ -143,22 +144,16 @@ function BrandForm({ brand, flash, onSaved, onClose }: { brand: Brand | null; fl
         </div>
       </div>
       {progress !== null ? <Progress value={logo && progress < 1 ? progress : null} label={logo && progress < 1 ? `Uploading ${Math.round(progress * 100)}%` : 'Saving...'} /> : null}
-      <div class="form-actions">
-        <button type="submit" disabled={save.busy}>
-          {save.busy ? 'Saving...' : brand ? 'Save brand' : 'Create brand'}
-        </button>
+      <EditorActions busy={save.busy} saveLabel={brand ? 'Save brand' : 'Create brand'} saved={saved ? 'Saved.' : null} error={save.error}>
         <button type="button" class="secondary" onClick={onClose}>
           Close
         </button>
-        {saved ? <Notice>Saved.</Notice> : null}
-      </div>
-      <ErrorBox error={save.error} />
+      </EditorActions>
     </form>
   );
 }
 
 const EDITABLE = new Set(['scheduled', 'postponed']);
-const utcDay = (day: string) => ({ from: `${day}T00:00:00Z`, to: new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString() });
 const matchName = (m: Pick<Match, 'home_team' | 'away_team'>) => `${m.home_team} - ${m.away_team}`;
 const targetText = (s: Pick<Slot, 'strategy' | 'target'>) => (s.target === null || s.target === undefined ? '' : s.strategy === 'definition' ? String(s.target).slice(0, 8) : String(s.target));
 
@@ -213,7 +208,7 @@ function SlotTarget({ row, index, onValue, periods, definitions }: { row: SlotRo
 
 function SponsorshipPanel({ brand, onClose }: { brand: Brand; onClose: () => void }) {
   const leagues = useLeagues();
-  const [day, setDay] = useState(() => new Date().toISOString().slice(0, 10));
+  const [day, setDay] = useState(() => utcDayOf());
   const [league, setLeague] = useState('');
   const [selected, setSelected] = useState<string[]>([]);
   const [mode, setMode] = useState<'slots' | 'random'>('slots');
@@ -222,7 +217,7 @@ function SponsorshipPanel({ brand, onClose }: { brand: Brand; onClose: () => voi
   const [replace, setReplace] = useState(true);
   const [result, setResult] = useState<AssignmentResult | null>(null);
 
-  const range = utcDay(day);
+  const range = utcDayRange(day);
   const matches = useAsync(() => unwrap(() => api.GET('/api/matches', { params: { query: { scheduled_from: range.from, scheduled_to: range.to, ...(league ? { league } : {}) } } })), [day, league]);
   const slots = useAsync(() => unwrap(() => api.GET('/api/brands/{brand_id}/question-sponsorships', { params: { path: { brand_id: brand.id } } })), [brand.id]);
 
@@ -422,31 +417,23 @@ export function BrandsPage() {
   const { query } = useLocation();
   const q = query.get('q') ?? '';
   const sponsor = query.get('sponsorships') ?? '';
-  const [editing, setEditing] = useState<string | null>(null);
-  const [created, setCreated] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const editor = useInlineEditor();
   const brands = useAsync(() => unwrap(() => api.GET('/api/brands', { params: { query: q ? { q } : {} } })), [q]);
   const remove = useAction(async (b: Brand) => {
-    setNotice(null);
+    editor.setNotice(null);
     await unwrap(() => api.DELETE('/api/brands/{brand_id}', { params: { path: { brand_id: b.id } } }));
-    if (editing === b.id) setEditing(null);
+    editor.closeIf(b.id);
     if (sponsor === b.id) setQuery({ sponsorships: undefined });
-    setNotice(`Deleted brand "${b.name}".`);
+    editor.setNotice(`Deleted brand "${b.name}".`);
     brands.reload();
   });
-  const current = editing === 'new' ? null : (brands.data ?? []).find((b) => b.id === editing);
+  const current = editor.openOf(brands.data);
   const sponsoring = (brands.data ?? []).find((b) => b.id === sponsor);
   return (
     <Page
       title="Brands"
       actions={
-        <button
-          type="button"
-          onClick={() => {
-            setNotice(null);
-            setEditing('new');
-          }}
-        >
+        <button type="button" onClick={editor.openNew}>
           New brand
         </button>
       }
@@ -456,27 +443,21 @@ export function BrandsPage() {
           <TextInput type="search" value={q} onValue={(v) => setQuery({ q: v })} />
         </Field>
       </div>
-      {editing !== null && current !== undefined ? (
+      {current !== undefined ? (
         <BrandForm
-          key={editing}
+          key={editor.editing}
           brand={current}
-          flash={created === editing}
+          flash={editor.flash}
           onSaved={(b) => {
             brands.reload();
-            if (editing === 'new') {
-              setCreated(b.id);
-              setEditing(b.id);
-            }
+            editor.saved(b.id);
           }}
-          onClose={() => {
-            setCreated(null);
-            setEditing(null);
-          }}
+          onClose={editor.close}
         />
       ) : null}
       {sponsoring ? <SponsorshipPanel key={sponsoring.id} brand={sponsoring} onClose={() => setQuery({ sponsorships: undefined })} /> : null}
       {sponsor && brands.data && !sponsoring && !q ? <ErrorBox error={new Error(`brand ${sponsor} not found`)} /> : null}
-      {notice ? <Notice>{notice}</Notice> : null}
+      {editor.notice ? <Notice>{editor.notice}</Notice> : null}
       <ErrorBox error={brands.error ?? remove.error} />
       <Loading when={brands.loading && !brands.data} />
       <Table<Brand>
@@ -502,21 +483,11 @@ export function BrandsPage() {
             class: 'row-actions-cell',
             cell: (b) => (
               <div class="row-actions">
-                <button
-                  type="button"
-                  class="small"
-                  onClick={() => {
-                    setNotice(null);
-                    setCreated(null);
-                    setEditing(editing === b.id ? null : b.id);
-                  }}
-                >
-                  {editing === b.id ? 'Close' : 'Edit'}
-                </button>
+                <EditToggle editor={editor} id={b.id} />
                 <button type="button" class="secondary small" onClick={() => setQuery({ sponsorships: sponsor === b.id ? undefined : b.id })}>
                   Sponsorships
                 </button>
-                <ConfirmButton label="Delete" question={`Delete brand "${b.name}"?`} disabled={remove.busy} onConfirm={() => void remove.act(b)} />
+                <ConfirmButton small label="Delete" question={`Delete brand "${b.name}"?`} busy={remove.busy} onConfirm={() => void remove.act(b)} />
               </div>
             ),
           },

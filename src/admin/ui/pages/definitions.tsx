@@ -4,24 +4,12 @@
  * preview beside it, clone, archive and activate, delete, and CSV export and
  * import (dry run first, then apply).
  */
-import { useState } from 'preact/hooks';
 import type { components } from '../../../../generated/api-types.js';
-import { api, ApiError, unwrap } from '../api.js';
-import { Badge, Checkbox, ErrorBox, Field, JsonField, Loading, Notice, NumberInput, Page, Table, TextInput, fmtTime, useAction, useAsync } from '../components/common.js';
-import {
-  ChoicesEditor,
-  ClonePrompt,
-  ConfirmButton,
-  CsvImport,
-  DefinitionFilters,
-  ExportButton,
-  PreviewPanel,
-  definitionListQuery,
-  loadSampleCatalog,
-  useLeagueParam,
-  type SampleCatalog,
-} from '../components/catalog.js';
-import { Link, setQuery, useLocation } from '../router.js';
+import { api, unwrap } from '../api.js';
+import { Badge, Checkbox, Field, JsonField, Notice, NumberInput, TextInput, useAsync } from '../components/common.js';
+import { ChoicesEditor, PreviewPanel, QuestionOverrideFields, definitionListQuery, loadSampleCatalog, useLeagueParam, type SampleCatalog } from '../components/catalog.js';
+import { DefinitionEditorFrame, DefinitionListPage, EditorLoader, useDefinitionForm, type DefinitionEditorProps, type DefinitionKind } from '../components/definition-catalog.js';
+import { Link, useLocation } from '../router.js';
 
 type Summary = components['schemas']['QuestionDefinitionSummary'];
 type Definition = components['schemas']['QuestionDefinition'];
@@ -138,178 +126,139 @@ function DefinitionEditor({
   onSaved: (d: Definition) => void;
   onClose: () => void;
 }) {
-  const [form, setForm] = useState<Input>(() => (definition ? inputOf(definition) : blankInput(catalog?.event_types[0]?.type ?? '')));
-  const [saved, setSaved] = useState<string | null>(flash);
-  const set = <K extends keyof Input>(key: K, value: Input[K]) => {
-    setSaved(null);
-    setForm((f) => ({ ...f, [key]: value }));
-  };
-  const save = useAction(async () => {
-    setSaved(null);
-    const body = { ...form, description: form.description?.trim() ? form.description : null };
-    const result = definition
-      ? await unwrap(() => api.PUT('/api/question-definitions/{definition_id}', { params: { path: { definition_id: definition.id } }, body }))
-      : await unwrap(() => api.POST('/api/question-definitions', { params: { query: { league } }, body }));
-    setSaved(`Saved at ${new Date(result.updated_at).toLocaleTimeString()}.`);
-    onSaved(result);
-  });
+  const editor = useDefinitionForm<Input, Definition>(
+    () => (definition ? inputOf(definition) : blankInput(catalog?.event_types[0]?.type ?? '')),
+    flash,
+    (body) =>
+      definition
+        ? unwrap(() => api.PUT('/api/question-definitions/{definition_id}', { params: { path: { definition_id: definition.id } }, body }))
+        : unwrap(() => api.POST('/api/question-definitions', { params: { query: { league } }, body })),
+    onSaved,
+  );
+  const { form, set } = editor;
   const timeout = form.resolution.timeout ?? null;
   const setTimeoutValue = (t: typeof timeout) => set('resolution', { ...form.resolution, timeout: t });
   return (
-    <div class="editor-layout">
-      <form
-        class="card form-grid definition-form"
-        aria-label={definition ? `Edit ${definition.name}` : 'New definition'}
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save.act();
-        }}
-      >
-        <h2>
-          {definition ? `Edit "${definition.name}"` : 'New in-game definition'} <small>({league})</small>
-        </h2>
-        {definition?.is_archived ? (
-          <p class="wide">
-            <Badge tone="warn">archived</Badge> <small class="hint">Never issued until activated again.</small>
-          </p>
-        ) : null}
-        <Field label="Name">
-          <TextInput value={form.name} onValue={(v) => set('name', v)} required maxLength={200} />
-        </Field>
-        <Field label="Group">
-          <select value={form.group_id ?? ''} onChange={(e) => set('group_id', (e.target as HTMLSelectElement).value || null)}>
-            <option value="">League default lane (no group)</option>
-            {groups.map((g) => (
-              <option value={g.id}>
-                {g.name} ({g.slug})
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Description">
-          <textarea rows={2} value={form.description ?? ''} onInput={(e) => set('description', (e.target as HTMLTextAreaElement).value)} />
-        </Field>
-        <div class="checks wide">
-          <Checkbox checked={form.is_pivotal_moment ?? false} onValue={(v) => set('is_pivotal_moment', v)} label="Pivotal moment (not counted in the match's cap)" />
-          <Checkbox checked={form.is_active ?? true} onValue={(v) => set('is_active', v)} label="Active (included by default on the league's matches)" />
+    <DefinitionEditorFrame
+      label={definition ? `Edit ${definition.name}` : 'New definition'}
+      heading={definition ? `Edit "${definition.name}"` : 'New in-game definition'}
+      league={league}
+      creating={!definition}
+      editor={editor}
+      onClose={onClose}
+      preview={<PreviewPanel league={league} template={form.question_text_template} choices={form.choices} extract={form.issuance_state_extract ?? null} catalog={catalog} eventType={form.trigger.event_type} />}
+    >
+      {definition?.is_archived ? (
+        <p class="wide">
+          <Badge tone="warn">archived</Badge> <small class="hint">Never issued until activated again.</small>
+        </p>
+      ) : null}
+      <Field label="Name">
+        <TextInput value={form.name} onValue={(v) => set('name', v)} required maxLength={200} />
+      </Field>
+      <Field label="Group">
+        <select value={form.group_id ?? ''} onChange={(e) => set('group_id', (e.target as HTMLSelectElement).value || null)}>
+          <option value="">League default lane (no group)</option>
+          {groups.map((g) => (
+            <option value={g.id}>
+              {g.name} ({g.slug})
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field label="Description">
+        <textarea rows={2} value={form.description ?? ''} onInput={(e) => set('description', (e.target as HTMLTextAreaElement).value)} />
+      </Field>
+      <div class="checks wide">
+        <Checkbox checked={form.is_pivotal_moment ?? false} onValue={(v) => set('is_pivotal_moment', v)} label="Pivotal moment (not counted in the match's cap)" />
+        <Checkbox checked={form.is_active ?? true} onValue={(v) => set('is_active', v)} label="Active (included by default on the league's matches)" />
+      </div>
+      <fieldset class="rows wide">
+        <legend>Trigger</legend>
+        <div class="trigger-row">
+          <Field label="Trigger event type">
+            <EventTypeSelect label="Trigger event type" value={form.trigger.event_type} onValue={(v) => set('trigger', { ...form.trigger, event_type: v })} catalog={catalog} />
+          </Field>
+          <Field label="Condition (JSONata over event, state, match; blank: always)">
+            <input class="mono" value={form.trigger.condition ?? ''} onInput={(e) => set('trigger', { ...form.trigger, condition: emptyToNull((e.target as HTMLInputElement).value) })} />
+          </Field>
         </div>
-        <fieldset class="rows wide">
-          <legend>Trigger</legend>
+        {catalog ? <small class="hint">{catalog.event_types.find((t) => t.type === form.trigger.event_type)?.description}</small> : null}
+      </fieldset>
+      <Field label="Question text template (Liquid over event, state, match, extract)">
+        <textarea class="mono" rows={3} value={form.question_text_template} onInput={(e) => set('question_text_template', (e.target as HTMLTextAreaElement).value)} />
+      </Field>
+      <ChoicesEditor choices={form.choices} onValue={(c) => set('choices', c)} />
+      <div class="wide json-pair">
+        <JsonField label="issuance_state_extract (name -> JSONata; null for none)" value={form.issuance_state_extract} onValue={(v) => set('issuance_state_extract', v as Input['issuance_state_extract'])} rows={4} />
+        <JsonField label="store_state (state key -> JSONata; null for none)" value={form.store_state} onValue={(v) => set('store_state', v as Input['store_state'])} rows={4} />
+      </div>
+      <RulesEditor rules={form.resolution.rules} onValue={(rules) => set('resolution', { ...form.resolution, rules })} catalog={catalog} />
+      <fieldset class="rows wide">
+        <legend>Timeout</legend>
+        <Checkbox checked={timeout !== null} onValue={(v) => setTimeoutValue(v ? { after_seconds: 300, correct_choice: form.choices[form.choices.length - 1]?.identifier ?? null } : null)} label="Resolve on timeout" />
+        {timeout ? (
           <div class="trigger-row">
-            <Field label="Trigger event type">
-              <EventTypeSelect label="Trigger event type" value={form.trigger.event_type} onValue={(v) => set('trigger', { ...form.trigger, event_type: v })} catalog={catalog} />
+            <Field label="After (match-clock seconds)">
+              <NumberInput value={timeout.after_seconds} min={1} max={36000} onValue={(v) => setTimeoutValue({ ...timeout, after_seconds: v ?? 1 })} />
             </Field>
-            <Field label="Condition (JSONata over event, state, match; blank: always)">
-              <input class="mono" value={form.trigger.condition ?? ''} onInput={(e) => set('trigger', { ...form.trigger, condition: emptyToNull((e.target as HTMLInputElement).value) })} />
+            <Field label="Correct choice on timeout">
+              <select value={timeout.correct_choice ?? ''} onChange={(e) => setTimeoutValue({ ...timeout, correct_choice: (e.target as HTMLSelectElement).value || null })}>
+                <option value="">(void the question)</option>
+                {form.choices
+                  .filter((c) => c.identifier)
+                  .map((c) => (
+                    <option value={c.identifier}>{c.identifier}</option>
+                  ))}
+                {timeout.correct_choice && !form.choices.some((c) => c.identifier === timeout.correct_choice) ? <option value={timeout.correct_choice}>{timeout.correct_choice}</option> : null}
+              </select>
             </Field>
           </div>
-          {catalog ? <small class="hint">{catalog.event_types.find((t) => t.type === form.trigger.event_type)?.description}</small> : null}
-        </fieldset>
-        <Field label="Question text template (Liquid over event, state, match, extract)">
-          <textarea class="mono" rows={3} value={form.question_text_template} onInput={(e) => set('question_text_template', (e.target as HTMLTextAreaElement).value)} />
-        </Field>
-        <ChoicesEditor choices={form.choices} onValue={(c) => set('choices', c)} />
-        <div class="wide json-pair">
-          <JsonField label="issuance_state_extract (name -> JSONata; null for none)" value={form.issuance_state_extract} onValue={(v) => set('issuance_state_extract', v as Input['issuance_state_extract'])} rows={4} />
-          <JsonField label="store_state (state key -> JSONata; null for none)" value={form.store_state} onValue={(v) => set('store_state', v as Input['store_state'])} rows={4} />
-        </div>
-        <RulesEditor rules={form.resolution.rules} onValue={(rules) => set('resolution', { ...form.resolution, rules })} catalog={catalog} />
-        <fieldset class="rows wide">
-          <legend>Timeout</legend>
-          <Checkbox checked={timeout !== null} onValue={(v) => setTimeoutValue(v ? { after_seconds: 300, correct_choice: form.choices[form.choices.length - 1]?.identifier ?? null } : null)} label="Resolve on timeout" />
-          {timeout ? (
-            <div class="trigger-row">
-              <Field label="After (match-clock seconds)">
-                <NumberInput value={timeout.after_seconds} min={1} max={36000} onValue={(v) => setTimeoutValue({ ...timeout, after_seconds: v ?? 1 })} />
-              </Field>
-              <Field label="Correct choice on timeout">
-                <select value={timeout.correct_choice ?? ''} onChange={(e) => setTimeoutValue({ ...timeout, correct_choice: (e.target as HTMLSelectElement).value || null })}>
-                  <option value="">(void the question)</option>
-                  {form.choices
-                    .filter((c) => c.identifier)
-                    .map((c) => (
-                      <option value={c.identifier}>{c.identifier}</option>
-                    ))}
-                  {timeout.correct_choice && !form.choices.some((c) => c.identifier === timeout.correct_choice) ? <option value={timeout.correct_choice}>{timeout.correct_choice}</option> : null}
-                </select>
-              </Field>
-            </div>
-          ) : null}
-        </fieldset>
-        <Field label="Answer window (s)" hint="Blank inherits">
-          <NumberInput value={form.answer_window_seconds} min={1} max={86400} onValue={(v) => set('answer_window_seconds', v)} />
-        </Field>
-        <Field label="Points" hint="Blank inherits">
-          <NumberInput value={form.points} min={0} max={100000} onValue={(v) => set('points', v)} />
-        </Field>
-        <Field label="Probability (0 to 1)" hint="Blank inherits">
-          <NumberInput value={form.probability} min={0} max={1} step="0.05" onValue={(v) => set('probability', v)} />
-        </Field>
-        <div class="form-actions">
-          <button type="submit" disabled={save.busy}>
-            {save.busy ? 'Saving...' : definition ? 'Save definition' : 'Create definition'}
-          </button>
-          <button type="button" class="secondary" onClick={onClose}>
-            Back to the list
-          </button>
-          {saved ? <Notice>{saved}</Notice> : null}
-        </div>
-        <ErrorBox error={save.error} />
-      </form>
-      <PreviewPanel
-        league={league}
-        template={form.question_text_template}
-        choices={form.choices}
-        extract={form.issuance_state_extract ?? null}
-        catalog={catalog}
-        eventType={form.trigger.event_type}
-      />
-    </div>
+        ) : null}
+      </fieldset>
+      <QuestionOverrideFields values={form} onValue={set} />
+    </DefinitionEditorFrame>
   );
 }
 
-function EditorLoader({ league, id, flash, onSaved, onClose }: { league: string; id: string; flash: string | null; onSaved: (d: Definition) => void; onClose: () => void }) {
-  const data = useAsync(
-    async () => {
-      const [definition, groups, catalog] = await Promise.all([id === 'new' ? Promise.resolve(null) : unwrap(() => api.GET('/api/question-definitions/{definition_id}', { params: { path: { definition_id: id } } })), loadGroups(league), loadSampleCatalog(league)]);
-      return { definition, groups, catalog };
-    },
-    [league, id],
+function InGameEditor({ league, id, flash, onSaved, onClose }: DefinitionEditorProps) {
+  return (
+    <EditorLoader
+      load={async () => {
+        const [definition, groups, catalog] = await Promise.all([id === 'new' ? Promise.resolve(null) : unwrap(() => api.GET('/api/question-definitions/{definition_id}', { params: { path: { definition_id: id } } })), loadGroups(league), loadSampleCatalog(league)]);
+        return { definition, groups, catalog };
+      }}
+      deps={[league, id]}
+      onClose={onClose}
+      render={({ definition, groups, catalog }) =>
+        definition && definition.league !== league ? (
+          <Notice>
+            This definition belongs to league {definition.league}. <Link href={`/admin/definitions?league=${definition.league}&edit=${definition.id}`}>Open it there</Link>.
+          </Notice>
+        ) : (
+          <DefinitionEditor key={definition?.id ?? 'new'} league={league} definition={definition} groups={groups} catalog={catalog} flash={flash} onSaved={onSaved} onClose={onClose} />
+        )
+      }
+    />
   );
-  if (data.error && !data.data) {
-    return (
-      <>
-        <ErrorBox error={data.error} />
-        <button type="button" class="secondary" onClick={onClose}>
-          Back to the list
-        </button>
-      </>
-    );
-  }
-  if (!data.data) return <Loading when />;
-  const { definition, groups, catalog } = data.data;
-  if (definition && definition.league !== league) {
-    return (
-      <Notice>
-        This definition belongs to league {definition.league}. <Link href={`/admin/definitions?league=${definition.league}&edit=${definition.id}`}>Open it there</Link>.
-      </Notice>
-    );
-  }
-  return <DefinitionEditor key={definition?.id ?? 'new'} league={league} definition={definition} groups={groups} catalog={catalog} flash={flash} onSaved={onSaved} onClose={onClose} />;
 }
+
+const IN_GAME: DefinitionKind<Summary> = {
+  base: '/api/question-definitions',
+  title: 'In-game questions',
+  csvFilename: 'question-definitions.csv',
+  importNoun: 'in-game definitions',
+  archivedLabel: 'Include archived',
+  pivotalFilter: true,
+  empty: 'No definitions match these filters.',
+  isArchived: (d) => d.is_archived,
+};
 
 export function DefinitionsPage() {
   const { query } = useLocation();
   const league = useLeagueParam(query);
-  const edit = query.get('edit');
   const pivotal = query.get('pivotal') ?? '';
   const listQuery = definitionListQuery(query);
-  const [version, setVersion] = useState(0);
-  const [importing, setImporting] = useState(false);
-  const [cloning, setCloning] = useState<Summary | null>(null);
-  const [notice, setNotice] = useState<{ text: string; id?: string } | null>(null);
-  const [flash, setFlash] = useState<string | null>(null);
-
   const list = useAsync(
     async () => {
       if (!league) return { rows: [] as Summary[], groups: [] as Group[] };
@@ -319,153 +268,30 @@ export function DefinitionsPage() {
       ]);
       return { rows, groups };
     },
-    [league, JSON.stringify(listQuery), pivotal, version],
+    [league, JSON.stringify(listQuery), pivotal],
   );
-  const reload = () => setVersion((v) => v + 1);
-  const [refused, setRefused] = useState<Summary | null>(null);
-  const row = useAction(async (op: 'archive' | 'activate' | 'delete', d: Summary) => {
-    setNotice(null);
-    setRefused(null);
-    const path = { params: { path: { definition_id: d.id } } };
-    if (op === 'archive') await unwrap(() => api.POST('/api/question-definitions/{definition_id}/archive', path));
-    else if (op === 'activate') await unwrap(() => api.POST('/api/question-definitions/{definition_id}/activate', path));
-    else {
-      try {
-        await unwrap(() => api.DELETE('/api/question-definitions/{definition_id}', path));
-      } catch (err) {
-        // 409: still referenced; the detail advises archiving, offered next to it.
-        if (err instanceof ApiError && err.status === 409) setRefused(d);
-        throw err;
-      }
-      setNotice({ text: `Deleted "${d.name}".` });
-    }
-    reload();
-  });
-  const clone = useAction(async (d: Summary, name: string | undefined) => {
-    setNotice(null);
-    const copy = await unwrap(() => api.POST('/api/question-definitions/{definition_id}/clone', { params: { path: { definition_id: d.id } }, ...(name !== undefined ? { body: { name } } : {}) }));
-    setCloning(null);
-    setNotice({ text: `Cloned as "${copy.name}".`, id: copy.id });
-    reload();
-  });
   const groupSlug = (id: string | null) => (id ? (list.data?.groups.find((g) => g.id === id)?.slug ?? id.slice(0, 8)) : '-');
-
-  if (edit && league) {
-    return (
-      <Page title="In-game questions">
-        <EditorLoader
-          league={league}
-          id={edit}
-          flash={flash}
-          onSaved={(d) => {
-            reload();
-            if (edit === 'new') {
-              setFlash(`Created "${d.name}".`);
-              setQuery({ edit: d.id });
-            }
-          }}
-          onClose={() => {
-            setFlash(null);
-            setQuery({ edit: undefined });
-          }}
-        />
-      </Page>
-    );
-  }
-
   return (
-    <Page
-      title="In-game questions"
-      actions={
-        <>
-          <button type="button" onClick={() => setQuery({ edit: 'new' })} disabled={!league}>
-            New definition
-          </button>
-          <ExportButton url="/api/question-definitions/export" filename="question-definitions.csv" />
-          <button type="button" class="secondary" onClick={() => setImporting(!importing)} aria-expanded={importing}>
-            Import CSV
-          </button>
-        </>
-      }
-    >
-      <DefinitionFilters query={query} league={league} archivedLabel="Include archived" pivotal />
-      {importing ? <CsvImport url="/api/question-definitions/import" noun="in-game definitions" onApplied={reload} onClose={() => setImporting(false)} /> : null}
-      {cloning ? <ClonePrompt original={cloning.name} busy={clone.busy} onClone={(name) => void clone.act(cloning, name)} onCancel={() => setCloning(null)} /> : null}
-      <ErrorBox error={clone.error} />
-      {notice ? (
-        <Notice>
-          {notice.text}{' '}
-          {notice.id ? (
-            <button type="button" class="link" onClick={() => setQuery({ edit: notice.id })}>
-              Edit it
-            </button>
-          ) : null}
-        </Notice>
-      ) : null}
-      <ErrorBox error={list.error ?? row.error} />
-      {refused && !refused.is_archived && row.error && !list.error ? (
-        <div class="form-actions">
-          <button type="button" class="secondary" disabled={row.busy} onClick={() => void row.act('archive', refused)}>
-            Archive "{refused.name}" instead
-          </button>
-        </div>
-      ) : null}
-      <Loading when={list.loading && !list.data} />
-      <Table<Summary>
-        rows={list.data?.rows ?? []}
-        rowKey={(d) => d.id}
-        empty="No definitions match these filters."
-        columns={[
-          {
-            label: 'Name',
-            cell: (d) => (
-              <div class="def-name">
-                <button type="button" class="link" onClick={() => setQuery({ edit: d.id })}>
-                  {d.name}
-                </button>
-                {d.description ? <small>{d.description}</small> : null}
-              </div>
-            ),
-          },
-          { label: 'Trigger', cell: (d) => <code>{d.trigger_event_type}</code> },
-          { label: 'Group', cell: (d) => groupSlug(d.group_id) },
-          {
-            label: 'Flags',
-            cell: (d) => (
-              <span class="badges">
-                {d.is_pivotal_moment ? <Badge tone="live">pivotal</Badge> : null}
-                {d.is_active ? <Badge tone="good">active</Badge> : <Badge>inactive</Badge>}
-                {d.is_archived ? <Badge tone="warn">archived</Badge> : null}
-              </span>
-            ),
-          },
-          { label: 'Updated', cell: (d) => fmtTime(d.updated_at) },
-          {
-            label: '',
-            class: 'row-actions-cell',
-            cell: (d) => (
-              <div class="row-actions">
-                <button type="button" class="small" onClick={() => setQuery({ edit: d.id })}>
-                  Edit
-                </button>
-                <button type="button" class="secondary small" onClick={() => setCloning(d)}>
-                  Clone
-                </button>
-                {d.is_archived ? (
-                  <button type="button" class="secondary small" disabled={row.busy} onClick={() => void row.act('activate', d)}>
-                    Activate
-                  </button>
-                ) : (
-                  <button type="button" class="secondary small" disabled={row.busy} onClick={() => void row.act('archive', d)}>
-                    Archive
-                  </button>
-                )}
-                <ConfirmButton label="Delete" question={`Delete "${d.name}"?`} disabled={row.busy} onConfirm={() => void row.act('delete', d)} />
-              </div>
-            ),
-          },
-        ]}
-      />
-    </Page>
+    <DefinitionListPage
+      kind={IN_GAME}
+      query={query}
+      league={league}
+      list={{ rows: list.data?.rows, error: list.error, loading: list.loading, reload: list.reload }}
+      editor={(props) => <InGameEditor {...props} />}
+      columns={[
+        { label: 'Trigger', cell: (d) => <code>{d.trigger_event_type}</code> },
+        { label: 'Group', cell: (d) => groupSlug(d.group_id) },
+        {
+          label: 'Flags',
+          cell: (d) => (
+            <span class="badges">
+              {d.is_pivotal_moment ? <Badge tone="live">pivotal</Badge> : null}
+              {d.is_active ? <Badge tone="good">active</Badge> : <Badge>inactive</Badge>}
+              {d.is_archived ? <Badge tone="warn">archived</Badge> : null}
+            </span>
+          ),
+        },
+      ]}
+    />
   );
 }

@@ -7,20 +7,11 @@ import { useState } from 'preact/hooks';
 import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
 import { ErrorBox, Field, Loading, Page, Table, TextInput, useAsync } from '../components/common.js';
-import { Pager, fmtWhen, shortId } from '../components/controls.js';
+import { Pager, fmtWhen, queryPaging, shortId, utcDayRange } from '../components/controls.js';
 import { Link, setQuery, useLocation } from '../router.js';
 
 type Feedback = components['schemas']['Feedback'];
 
-const int = (v: string | null, fallback: number) => {
-  const n = Number(v);
-  return v !== null && Number.isInteger(n) && n >= 0 ? n : fallback;
-};
-
-/** A UTC day as the start of the created range (inclusive). */
-const dayStart = (day: string) => `${day}T00:00:00Z`;
-/** The UTC day after `day`: the exclusive end, so the "to" day itself is included. */
-const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
 
 export function FeedbackPage() {
   const { query } = useLocation();
@@ -30,8 +21,8 @@ export function FeedbackPage() {
   const to = query.get('to') ?? '';
   const subjectType = query.get('subject_type') ?? '';
   const topic = query.get('topic') ?? '';
-  const offset = int(query.get('offset'), 0);
-  const limit = Math.min(500, Math.max(1, int(query.get('limit'), 25)));
+  const paging = queryPaging(query);
+  const { offset, limit } = paging;
   const [ids, setIds] = useState({ user_id: userId, match_id: matchId });
 
   const form = useAsync(() => unwrap(() => api.GET('/api/user-feedback/form')), []);
@@ -48,9 +39,9 @@ export function FeedbackPage() {
             query: {
               ...(userId ? { user_id: userId } : {}),
               ...(matchId ? { match_id: matchId } : {}),
-              // The API wants both bounds or neither; a single one goes as given, and its 400 shows as worded.
-              ...(from ? { created_from: dayStart(from) } : {}),
-              ...(to ? { created_to: dayAfter(to) } : {}),
+              // From the start of the "from" day to the end of the "to" day. The API wants both bounds or neither; a single one goes as given, and its 400 shows as worded.
+              ...(from ? { created_from: utcDayRange(from).from } : {}),
+              ...(to ? { created_to: utcDayRange(to).to } : {}),
               ...(subjectType ? { subject_type: subjectType } : {}),
               ...(topic ? { topic } : {}),
               offset,
@@ -150,7 +141,7 @@ export function FeedbackPage() {
           { label: 'Question', cell: (f) => <code title={f.question_issuance_id}>{shortId(f.question_issuance_id)}</code> },
         ]}
       />
-      {data ? <Pager label="feedback rows" offset={offset} limit={limit} total={data.feedback_count} onOffset={(o) => setQuery({ offset: o ? String(o) : undefined })} onLimit={(l) => setQuery({ limit: String(l), offset: undefined })} /> : null}
+      {data ? <Pager label="feedback rows" total={data.feedback_count} {...paging} /> : null}
     </Page>
   );
 }

@@ -2,8 +2,9 @@
 import { useState } from 'preact/hooks';
 import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
-import { ErrorBox, Field, JsonField, Loading, Notice, NumberInput, Page, Table, TextInput, useAction, useAsync } from '../components/common.js';
-import { ConfirmButton, ExportButton, useLeagueParam } from '../components/catalog.js';
+import { EditorActions, ErrorBox, Field, JsonField, Loading, Notice, NumberInput, Page, Table, TextInput, useAction, useAsync } from '../components/common.js';
+import { EditToggle, ExportButton, QuestionOverrideFields, useInlineEditor, useLeagueParam } from '../components/catalog.js';
+import { ConfirmButton } from '../components/controls.js';
 import { LeagueSelect, useLeagues } from '../components/leagues.js';
 import { setQuery, useLocation } from '../router.js';
 
@@ -88,29 +89,16 @@ function GroupEditor({ league, group, periods, flash, onSaved, onClose }: { leag
       <Field label="Minimum interval (s)" hint="Blank inherits">
         <NumberInput value={form.min_interval_seconds} min={0} max={86400} onValue={set('min_interval_seconds')} />
       </Field>
-      <Field label="Answer window (s)" hint="Blank inherits">
-        <NumberInput value={form.answer_window_seconds} min={1} max={86400} onValue={set('answer_window_seconds')} />
-      </Field>
-      <Field label="Points" hint="Blank inherits">
-        <NumberInput value={form.points} min={0} max={100000} onValue={set('points')} />
-      </Field>
-      <Field label="Probability (0 to 1)" hint="Blank inherits">
-        <NumberInput value={form.probability} min={0} max={1} step="0.05" onValue={set('probability')} />
-      </Field>
+      <QuestionOverrideFields values={form} onValue={(key, v) => set(key)(v)} />
       <Field label="Description">
         <textarea rows={2} value={form.description} onInput={(e) => set('description')((e.target as HTMLTextAreaElement).value)} />
       </Field>
       <JsonField label={`Period distribution (period -> questions, or null; periods ${periods.join(', ')})`} value={form.period_distribution} onValue={set('period_distribution')} rows={4} />
-      <div class="form-actions">
-        <button type="submit" disabled={save.busy}>
-          {save.busy ? 'Saving...' : group ? 'Save group' : 'Create group'}
-        </button>
+      <EditorActions busy={save.busy} saveLabel={group ? 'Save group' : 'Create group'} saved={saved ? 'Saved.' : null} error={save.error}>
         <button type="button" class="secondary" onClick={onClose}>
           Close
         </button>
-        {saved ? <Notice>Saved.</Notice> : null}
-      </div>
-      <ErrorBox error={save.error} />
+      </EditorActions>
     </form>
   );
 }
@@ -120,31 +108,22 @@ export function GroupsPage() {
   const league = useLeagueParam(query);
   const leagues = useLeagues();
   const periods = leagues.find((l) => l.slug === league)?.periods ?? [];
-  const [editing, setEditing] = useState<string | null>(null);
-  const [created, setCreated] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const editor = useInlineEditor();
   const groups = useAsync(() => (league ? unwrap(() => api.GET('/api/question-groups', { params: { query: { league } } })) : Promise.resolve([] as Group[])), [league]);
   const remove = useAction(async (g: Group) => {
-    setNotice(null);
+    editor.setNotice(null);
     await unwrap(() => api.DELETE('/api/question-groups/{group_id}', { params: { path: { group_id: g.id } } }));
-    if (editing === g.id) setEditing(null);
-    setNotice(`Deleted group ${g.slug}.`);
+    editor.closeIf(g.id);
+    editor.setNotice(`Deleted group ${g.slug}.`);
     groups.reload();
   });
-  const current = editing === 'new' ? null : (groups.data ?? []).find((g) => g.id === editing);
+  const current = editor.openOf(groups.data);
   return (
     <Page
       title="Question groups"
       actions={
         <>
-          <button
-            type="button"
-            disabled={!league}
-            onClick={() => {
-              setNotice(null);
-              setEditing('new');
-            }}
-          >
+          <button type="button" disabled={!league} onClick={editor.openNew}>
             New group
           </button>
           <ExportButton url="/api/question-groups/export" filename="question-groups.csv" label="Export CSV (all leagues)" />
@@ -156,34 +135,28 @@ export function GroupsPage() {
           <LeagueSelect
             value={league}
             onValue={(v) => {
-              setEditing(null);
+              editor.close();
               setQuery({ league: v });
             }}
           />
         </Field>
       </div>
       <p class="hint lead-hint">A group is an issuance lane: its questions open at most "open at once" at a time on a match, with their own caps and overrides of the league's settings.</p>
-      {editing !== null && current !== undefined ? (
+      {current !== undefined ? (
         <GroupEditor
-          key={`${league}:${editing}`}
+          key={`${league}:${editor.editing}`}
           league={league}
           group={current}
           periods={periods}
-          flash={created === editing}
+          flash={editor.flash}
           onSaved={(g) => {
             groups.reload();
-            if (editing === 'new') {
-              setCreated(g.id);
-              setEditing(g.id);
-            }
+            editor.saved(g.id);
           }}
-          onClose={() => {
-            setCreated(null);
-            setEditing(null);
-          }}
+          onClose={editor.close}
         />
       ) : null}
-      {notice ? <Notice>{notice}</Notice> : null}
+      {editor.notice ? <Notice>{editor.notice}</Notice> : null}
       <ErrorBox error={groups.error ?? remove.error} />
       <Loading when={groups.loading && !groups.data} />
       <Table<Group>
@@ -228,18 +201,8 @@ export function GroupsPage() {
             class: 'row-actions-cell',
             cell: (g) => (
               <div class="row-actions">
-                <button
-                  type="button"
-                  class="small"
-                  onClick={() => {
-                    setNotice(null);
-                    setCreated(null);
-                    setEditing(editing === g.id ? null : g.id);
-                  }}
-                >
-                  {editing === g.id ? 'Close' : 'Edit'}
-                </button>
-                <ConfirmButton label="Delete" question={`Delete group ${g.slug}?`} disabled={remove.busy} onConfirm={() => void remove.act(g)} />
+                <EditToggle editor={editor} id={g.id} />
+                <ConfirmButton small label="Delete" question={`Delete group ${g.slug}?`} busy={remove.busy} onConfirm={() => void remove.act(g)} />
               </div>
             ),
           },

@@ -11,8 +11,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
-import { Badge, Checkbox, ErrorBox, Field, JsonField, Loading, Notice, NumberInput, Page, Table, fmtTime, useAction, useAsync } from '../components/common.js';
-import { ConfirmButton, Section, UUID_RE, fmtClock, fmtWhen, shortId, usePolling, utcDayOf, utcDayRange } from '../components/controls.js';
+import { Badge, Checkbox, EditorActions, ErrorBox, Field, JsonField, Loading, Notice, NumberInput, Page, Table, fmtTime, useAction, useAsync } from '../components/common.js';
+import { ConfirmButton, Section, UUID_RE, fmtClock, fmtWhen, shortId, usePatchForm, usePolling, utcDayOf, utcDayRange } from '../components/controls.js';
 import { loadLeagues, type League } from '../components/leagues.js';
 import { LogViewer, ListenerTable, listenerActive, type MatchListener } from '../components/listener-views.js';
 import { EventTimelineChart } from '../components/timeline.js';
@@ -27,7 +27,7 @@ type Inheritance = components['schemas']['QuestionInheritance'];
 type BrandSummary = components['schemas']['BrandSummary'];
 type SettingSource = components['schemas']['SettingSource'];
 
-/** Gate ids, in the order the engine runs them (the contract lists them on the denials operation). */
+/** Gate ids, in the order the engine runs them (the contract lists them on the denials operation; the browser test holds this copy to the engine's GATES). */
 export const GATES = ['listener_running', 'definition_allowed', 'match_cap', 'period_quota', 'min_interval', 'group_lane', 'probability', 'render'] as const;
 
 const PAGE_ROWS = 1000;
@@ -94,6 +94,29 @@ function Inherited({ value, source }: { value: unknown; source: SettingSource })
   );
 }
 
+/**
+ * A row of the match settings table: the league default, the match's
+ * override, and the effective value with its source (without one: set per
+ * definition, in the matrix below). `asCode` shows the first two as JSON code.
+ */
+function SettingRow({ label, leagueDefault, override, effective, asCode = false }: { label: string; leagueDefault: unknown; override: unknown; effective?: { value: unknown; source: SettingSource }; asCode?: boolean }) {
+  const cell = (v: unknown) => (asCode ? <code>{fmtValue(v)}</code> : fmtValue(v));
+  return (
+    <tr>
+      <td>{label}</td>
+      <td>{cell(leagueDefault)}</td>
+      <td>{cell(override)}</td>
+      {effective ? (
+        <td>
+          <Inherited {...effective} />
+        </td>
+      ) : (
+        <td class="muted">per definition, below</td>
+      )}
+    </tr>
+  );
+}
+
 function MatchHeader({ match }: { match: Match }) {
   const score = match.home_score === null ? '-' : `${match.home_score} - ${match.away_score}`;
   return (
@@ -153,7 +176,9 @@ function MatchActions({ match, active, onChanged }: { match: Match; active: bool
     const listener = await unwrap(() =>
       api.POST('/api/matches/{match_id}/start-listener', { params: { path: { match_id: match.id } }, ...(speed !== null ? { body: { speed } } : {}) }),
     );
-    setNotice(`Listener ${shortId(listener.id)} is ${listener.status} (replay at speed ${listener.speed ?? 1}).`);
+    const which = `listener ${shortId(listener.id)} (replay at speed ${listener.speed ?? 1})`;
+    // The notice says what the request did; the Listeners table follows the listener from there.
+    setNotice(`${listener.status === 'queued' ? `Queued ${which}` : `The ${which} was already ${listener.status}`}; the Listeners table below follows its progress.`);
     onChanged();
   });
   const stop = useAction(async () => {
@@ -269,11 +294,14 @@ const formOf = (m: Match): SettingsForm => ({
   sponsor_brand_id: m.sponsor_brand_id,
 });
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
 function MatchSettings({ match, league, onSaved }: { match: Match; league: League | undefined; onSaved: (m: Match) => void }) {
-  const [form, setForm] = useState<SettingsForm>(() => formOf(match));
-  const [saved, setSaved] = useState<string | null>(null);
+  const { form, set, changed, save, saved, setSaved, undo } = usePatchForm({
+    stored: match,
+    formOf,
+    send: (changes) => unwrap(() => api.PATCH('/api/matches/{match_id}', { params: { path: { match_id: match.id } }, body: changes as MatchPatch })),
+    savedText: (changed) => `Saved ${changed.length} setting${changed.length === 1 ? '' : 's'}.`,
+    onSaved,
+  });
   const brands = useAsync(() => unwrap(() => api.GET('/api/brands')), []);
   const defs = useAsync(
     () =>
@@ -283,24 +311,6 @@ function MatchSettings({ match, league, onSaved }: { match: Match; league: Leagu
       ]),
     [match.league],
   );
-  const base = formOf(match);
-  const changed = (Object.keys(form) as (keyof SettingsForm)[]).filter((k) => !same(form[k], base[k]));
-  const save = useAction(async () => {
-    setSaved(null);
-    if (!changed.length) {
-      setSaved('Nothing changed.');
-      return;
-    }
-    const body = Object.fromEntries(changed.map((k) => [k, form[k]])) as MatchPatch;
-    const updated = await unwrap(() => api.PATCH('/api/matches/{match_id}', { params: { path: { match_id: match.id } }, body }));
-    setForm(formOf(updated));
-    setSaved(`Saved ${changed.length} setting${changed.length === 1 ? '' : 's'}.`);
-    onSaved(updated);
-  });
-  const set =
-    <K extends keyof SettingsForm>(key: K) =>
-    (value: SettingsForm[K]) =>
-      setForm((f) => ({ ...f, [key]: value }));
   const inherit = (v: number | undefined) => (v === undefined ? 'inherit' : `inherit (${v})`);
   const inGame: DefOption[] = (defs.data?.[0] ?? []).map((d) => ({ id: d.id, name: d.name, ...(d.is_archived ? { note: 'archived' } : !d.is_active ? { note: 'inactive' } : {}) }));
   const matchDefs: DefOption[] = (defs.data?.[1] ?? []).map((d) => ({ id: d.id, name: d.name, ...(!d.is_active ? { note: 'inactive' } : {}) }));
@@ -352,25 +362,20 @@ function MatchSettings({ match, league, onSaved }: { match: Match; league: Leagu
       <AllowlistField label="In-game question allowlist" value={form.question_definition_allowlist} options={inGame} onValue={set('question_definition_allowlist')} />
       <AllowlistField label="Match question allowlist" value={form.match_question_definition_allowlist} options={matchDefs} onValue={set('match_question_definition_allowlist')} />
       <ErrorBox error={brands.error ?? defs.error} />
-      <div class="form-actions">
-        <button type="submit" disabled={save.busy}>
-          {save.busy ? 'Saving...' : 'Save settings'}
-        </button>
+      <EditorActions busy={save.busy} saveLabel="Save settings" saved={saved} error={save.error}>
         <button
           type="button"
           class="secondary"
           disabled={!changed.length}
           onClick={() => {
-            setForm(formOf(match));
+            undo();
             setSaved(null);
           }}
         >
           Undo changes
         </button>
         {changed.length ? <span class="muted">changed: {changed.join(', ')}</span> : null}
-        {saved ? <Notice>{saved}</Notice> : null}
-      </div>
-      <ErrorBox error={save.error} />
+      </EditorActions>
     </form>
   );
 }
@@ -551,52 +556,12 @@ function InheritanceView({ matchId, kind, refreshKey }: { matchId: string; kind:
                 </tr>
               </thead>
               <tbody>
-                <tr>
-                  <td>Regular questions (cap)</td>
-                  <td>{inh.league_defaults.question_max_count}</td>
-                  <td>{fmtValue(overrides?.question_max_count)}</td>
-                  <td>
-                    <Inherited {...inh.match_settings.question_max_count} />
-                  </td>
-                </tr>
-                <tr>
-                  <td>Minimum interval (s)</td>
-                  <td>{inh.league_defaults.min_interval_seconds}</td>
-                  <td>{fmtValue(overrides?.question_min_interval_seconds)}</td>
-                  <td>
-                    <Inherited {...inh.match_settings.min_interval_seconds} />
-                  </td>
-                </tr>
-                <tr>
-                  <td>Period distribution</td>
-                  <td>
-                    <code>{fmtValue(inh.league_defaults.period_distribution)}</code>
-                  </td>
-                  <td>
-                    <code>{fmtValue(overrides?.question_period_distribution)}</code>
-                  </td>
-                  <td>
-                    <Inherited {...inh.match_settings.period_distribution} />
-                  </td>
-                </tr>
-                <tr>
-                  <td>Points</td>
-                  <td>{inh.league_defaults.points}</td>
-                  <td>{fmtValue(overrides?.question_points)}</td>
-                  <td class="muted">per definition, below</td>
-                </tr>
-                <tr>
-                  <td>Answer window (s)</td>
-                  <td>{inh.league_defaults.answer_window_seconds}</td>
-                  <td>{fmtValue(overrides?.answer_window_seconds)}</td>
-                  <td class="muted">per definition, below</td>
-                </tr>
-                <tr>
-                  <td>Probability</td>
-                  <td>{inh.league_defaults.probability}</td>
-                  <td>{fmtValue(overrides?.question_probability)}</td>
-                  <td class="muted">per definition, below</td>
-                </tr>
+                <SettingRow label="Regular questions (cap)" leagueDefault={inh.league_defaults.question_max_count} override={overrides?.question_max_count} effective={inh.match_settings.question_max_count} />
+                <SettingRow label="Minimum interval (s)" leagueDefault={inh.league_defaults.min_interval_seconds} override={overrides?.question_min_interval_seconds} effective={inh.match_settings.min_interval_seconds} />
+                <SettingRow label="Period distribution" leagueDefault={inh.league_defaults.period_distribution} override={overrides?.question_period_distribution} effective={inh.match_settings.period_distribution} asCode />
+                <SettingRow label="Points" leagueDefault={inh.league_defaults.points} override={overrides?.question_points} />
+                <SettingRow label="Answer window (s)" leagueDefault={inh.league_defaults.answer_window_seconds} override={overrides?.answer_window_seconds} />
+                <SettingRow label="Probability" leagueDefault={inh.league_defaults.probability} override={overrides?.question_probability} />
               </tbody>
             </table>
           </div>

@@ -2,6 +2,7 @@
 import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
 import { Badge, ErrorBox, Field, Loading, Page, Table, fmtTime, useAction, useAsync } from '../components/common.js';
+import { utcDayOf, utcDayRange } from '../components/controls.js';
 import { LeagueSelect } from '../components/leagues.js';
 import { Link, navigate, setQuery, useLocation } from '../router.js';
 
@@ -11,15 +12,13 @@ const STATUSES: Status[] = ['scheduled', 'live', 'break', 'ended', 'closed', 'po
 
 export const statusTone = (s: string) => (s === 'live' || s === 'break' ? 'live' : s === 'closed' ? 'good' : s === 'cancelled' || s === 'postponed' ? 'warn' : 'neutral');
 
-const utcDay = (day: string) => ({ from: `${day}T00:00:00Z`, to: new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString() });
-
 export function MatchesPage() {
   const { query } = useLocation();
-  const day = query.get('day') ?? new Date().toISOString().slice(0, 10);
+  const day = query.get('day') ?? utcDayOf();
   const league = query.get('league') ?? '';
   const status = query.get('status') ?? '';
   const test = query.get('is_test') ?? '';
-  const range = utcDay(day);
+  const range = utcDayRange(day);
   const matches = useAsync(
     () =>
       unwrap(() =>

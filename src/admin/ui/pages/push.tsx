@@ -5,7 +5,7 @@
  * user (by id or email) or of everyone.
  */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
 import { Badge, Checkbox, ErrorBox, Field, Loading, Notice, NumberInput, Page, Table, TextInput, fmtTime, useAction, useAsync } from '../components/common.js';
@@ -32,7 +32,7 @@ function deepDiff(prev: unknown, next: unknown): unknown {
 }
 
 /** A field with the code default beside it, marked when the value differs from it. */
-function WithDefault({ value, fallback, children, wide, long }: { label: string; value: unknown; fallback: unknown; children: ComponentChildren; wide?: boolean; long?: boolean }) {
+function WithDefault({ value, fallback, children, wide, long }: { value: unknown; fallback: unknown; children: ComponentChildren; wide?: boolean; long?: boolean }) {
   const differs = JSON.stringify(value) !== JSON.stringify(fallback);
   const shown = typeof fallback === 'boolean' ? (fallback ? 'on' : 'off') : String(fallback);
   return (
@@ -54,7 +54,7 @@ function WithDefault({ value, fallback, children, wide, long }: { label: string;
 
 function TemplateField({ label, value, fallback, onValue, rows }: { label: string; value: string; fallback: string; onValue: (v: string) => void; rows: number }) {
   return (
-    <WithDefault label={label} value={value} fallback={fallback} wide long>
+    <WithDefault value={value} fallback={fallback} wide long>
       <Field label={label}>
         <textarea class="mono" rows={rows} spellcheck={false} value={value} onInput={(e) => onValue((e.target as HTMLTextAreaElement).value)} />
       </Field>
@@ -62,10 +62,10 @@ function TemplateField({ label, value, fallback, onValue, rows }: { label: strin
   );
 }
 
+/** The settings form; a save or reset restarts it from the settings the API answers with (the page reloads its own copy). */
 function SettingsEditor({ stored, defaults, onSaved }: { stored: Values; defaults: Values; onSaved: () => void }) {
   const [form, setForm] = useState<Values>(() => structuredClone(stored));
   const [saved, setSaved] = useState<string | null>(null);
-  useEffect(() => setForm(structuredClone(stored)), [JSON.stringify(stored)]);
   const diff = deepDiff(stored, form) as Patch | undefined;
   const save = useAction(async () => {
     setSaved(null);
@@ -73,14 +73,16 @@ function SettingsEditor({ stored, defaults, onSaved }: { stored: Values; default
       setSaved('Nothing changed.');
       return;
     }
-    await unwrap(() => api.PATCH('/api/push-settings', { body: diff }));
+    const updated = await unwrap(() => api.PATCH('/api/push-settings', { body: diff }));
+    setForm(structuredClone(updated.stored_settings));
     setSaved('Saved.');
     onSaved();
   });
   const reset = useAction(async () => {
     setSaved(null);
     save.setError(null);
-    await unwrap(() => api.POST('/api/push-settings/reset'));
+    const updated = await unwrap(() => api.POST('/api/push-settings/reset'));
+    setForm(structuredClone(updated.stored_settings));
     setSaved('Restored the defaults.');
     onSaved();
   });
@@ -99,10 +101,10 @@ function SettingsEditor({ stored, defaults, onSaved }: { stored: Values; default
     >
       <fieldset class="card form-grid">
         <legend>All notifications</legend>
-        <WithDefault label="Send push notifications" value={form.enabled} fallback={defaults.enabled}>
+        <WithDefault value={form.enabled} fallback={defaults.enabled}>
           <Checkbox label="Send push notifications" checked={form.enabled} onValue={(v) => setForm((f) => ({ ...f, enabled: v }))} />
         </WithDefault>
-        <WithDefault label="Per user per match (at most)" value={form.max_per_user_per_match} fallback={defaults.max_per_user_per_match}>
+        <WithDefault value={form.max_per_user_per_match} fallback={defaults.max_per_user_per_match}>
           <Field label="Per user per match (at most)">
             <NumberInput value={form.max_per_user_per_match} onValue={(v) => setForm((f) => ({ ...f, max_per_user_per_match: v ?? 0 }))} min={0} max={1000} />
           </Field>
@@ -110,13 +112,13 @@ function SettingsEditor({ stored, defaults, onSaved }: { stored: Values; default
       </fieldset>
       <fieldset class="card form-grid">
         <legend>New questions (issuance)</legend>
-        <WithDefault label="Notify on new questions" value={iss.enabled} fallback={defaults.issuance.enabled}>
+        <WithDefault value={iss.enabled} fallback={defaults.issuance.enabled}>
           <Checkbox label="Notify on new questions" checked={iss.enabled} onValue={(v) => setIss({ enabled: v })} />
         </WithDefault>
-        <WithDefault label="Pivotal moments only" value={iss.pivotal_only} fallback={defaults.issuance.pivotal_only}>
+        <WithDefault value={iss.pivotal_only} fallback={defaults.issuance.pivotal_only}>
           <Checkbox label="Pivotal moments only" checked={iss.pivotal_only} onValue={(v) => setIss({ pivotal_only: v })} />
         </WithDefault>
-        <WithDefault label="Minimum seconds left to answer" value={iss.min_seconds_remaining} fallback={defaults.issuance.min_seconds_remaining}>
+        <WithDefault value={iss.min_seconds_remaining} fallback={defaults.issuance.min_seconds_remaining}>
           <Field label="Minimum seconds left to answer">
             <NumberInput value={iss.min_seconds_remaining} onValue={(v) => setIss({ min_seconds_remaining: v ?? 0 })} min={0} max={86400} />
           </Field>
@@ -126,10 +128,10 @@ function SettingsEditor({ stored, defaults, onSaved }: { stored: Values; default
       </fieldset>
       <fieldset class="card form-grid">
         <legend>Results (resolution)</legend>
-        <WithDefault label="Notify on results" value={res.enabled} fallback={defaults.resolution.enabled}>
+        <WithDefault value={res.enabled} fallback={defaults.resolution.enabled}>
           <Checkbox label="Notify on results" checked={res.enabled} onValue={(v) => setRes({ enabled: v })} />
         </WithDefault>
-        <WithDefault label="Only users who answered" value={res.only_answered} fallback={defaults.resolution.only_answered}>
+        <WithDefault value={res.only_answered} fallback={defaults.resolution.only_answered}>
           <Checkbox label="Only users who answered" checked={res.only_answered} onValue={(v) => setRes({ only_answered: v })} />
         </WithDefault>
         <TemplateField label="Resolution title template" rows={2} value={res.templates.title_template} fallback={defaults.resolution.templates.title_template} onValue={(v) => setRes({ templates: { ...res.templates, title_template: v } })} />

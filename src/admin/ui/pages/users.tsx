@@ -7,8 +7,8 @@
 import { useState } from 'preact/hooks';
 import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
-import { Badge, Checkbox, ErrorBox, Field, Loading, Notice, NumberInput, Page, Table, TextInput, fmtTime, useAction, useAsync } from '../components/common.js';
-import { ConfirmButton, Pager, Section, TriSelect, fmtWhen, shortId } from '../components/controls.js';
+import { Badge, Checkbox, EditorActions, ErrorBox, Field, Loading, Notice, NumberInput, Page, Table, TextInput, fmtTime, useAction, useAsync } from '../components/common.js';
+import { ConfirmButton, Pager, Section, TriSelect, fmtWhen, queryPaging, shortId, usePatchForm } from '../components/controls.js';
 import { Link, setQuery, useLocation } from '../router.js';
 
 type User = components['schemas']['User'];
@@ -26,10 +26,6 @@ const SORTS: { value: SortBy; label: string }[] = [
 
 const fullName = (u: Pick<User, 'first_name' | 'last_name'>) => [u.first_name, u.last_name].filter(Boolean).join(' ') || '-';
 const bool = (v: string | null) => (v === 'true' ? true : v === 'false' ? false : undefined);
-const int = (v: string | null, fallback: number) => {
-  const n = Number(v);
-  return v !== null && Number.isInteger(n) && n >= 0 ? n : fallback;
-};
 
 /** The daily follow quota: a number, or unrestricted (null). */
 function QuotaField({ value, onValue }: { value: number | null; onValue: (v: number | null) => void }) {
@@ -115,27 +111,15 @@ const editFormOf = (u: User): EditForm => ({
 });
 
 function EditUser({ user, onSaved }: { user: User; onSaved: (u: User) => void }) {
-  const [form, setForm] = useState<EditForm>(() => editFormOf(user));
-  const [saved, setSaved] = useState<string | null>(null);
-  const base = editFormOf(user);
-  const changed = (Object.keys(form) as (keyof EditForm)[]).filter((k) => (k === 'password' ? form.password !== '' : JSON.stringify(form[k]) !== JSON.stringify(base[k])));
-  const set =
-    <K extends keyof EditForm>(key: K) =>
-    (value: EditForm[K]) =>
-      setForm((f) => ({ ...f, [key]: value }));
-  const nullable = (v: string) => (v.trim() === '' ? null : v);
-  const save = useAction(async () => {
-    setSaved(null);
-    if (!changed.length) {
-      setSaved('Nothing changed.');
-      return;
-    }
-    const body = Object.fromEntries(changed.map((k) => [k, form[k]])) as UserPatch;
-    const updated = await unwrap(() => api.PATCH('/api/users/{user_id}', { params: { path: { user_id: user.id } }, body }));
-    setForm(editFormOf(updated));
-    setSaved(`Saved ${changed.join(', ')}.`);
-    onSaved(updated);
+  // The stored password is always blank: a typed one counts as a change.
+  const { form, set, changed, save, saved, undo } = usePatchForm({
+    stored: user,
+    formOf: editFormOf,
+    send: (changes) => unwrap(() => api.PATCH('/api/users/{user_id}', { params: { path: { user_id: user.id } }, body: changes as UserPatch })),
+    savedText: (changed) => `Saved ${changed.join(', ')}.`,
+    onSaved,
   });
+  const nullable = (v: string) => (v.trim() === '' ? null : v);
   return (
     <form
       class="card form-grid"
@@ -180,16 +164,11 @@ function EditUser({ user, onSaved }: { user: User; onSaved: (u: User) => void })
         <Checkbox label="On new questions" checked={form.notify_on_issuance} onValue={set('notify_on_issuance')} />
         <Checkbox label="On results" checked={form.notify_on_resolve} onValue={set('notify_on_resolve')} />
       </div>
-      <div class="form-actions">
-        <button type="submit" disabled={save.busy}>
-          {save.busy ? 'Saving...' : 'Save user'}
-        </button>
-        <button type="button" class="secondary" disabled={!changed.length} onClick={() => setForm(editFormOf(user))}>
+      <EditorActions busy={save.busy} saveLabel="Save user" saved={saved} error={save.error}>
+        <button type="button" class="secondary" disabled={!changed.length} onClick={undo}>
           Undo changes
         </button>
-        {saved ? <Notice>{saved}</Notice> : null}
-      </div>
-      <ErrorBox error={save.error} />
+      </EditorActions>
     </form>
   );
 }
@@ -314,8 +293,8 @@ export function UsersPage() {
   const followed = query.get('followed_match_id') ?? '';
   const sortBy = (SORTS.find((s) => s.value === query.get('sort_by'))?.value ?? 'created_at') as SortBy;
   const sortDir = query.get('sort_dir') === 'asc' ? 'asc' : 'desc';
-  const offset = int(query.get('offset'), 0);
-  const limit = Math.min(500, Math.max(1, int(query.get('limit'), 25)));
+  const paging = queryPaging(query);
+  const { offset, limit } = paging;
   const selected = query.get('user');
   const creating = query.get('new') === '1';
   const [search, setSearch] = useState(q);
@@ -466,7 +445,7 @@ export function UsersPage() {
           },
         ]}
       />
-      {data ? <Pager label="users" offset={offset} limit={limit} total={data.user_count} onOffset={(o) => setQuery({ offset: o ? String(o) : undefined })} onLimit={(l) => setQuery({ limit: String(l), offset: undefined })} /> : null}
+      {data ? <Pager label="users" total={data.user_count} {...paging} /> : null}
       {selected ? <UserPanel userId={selected} version={version} onChanged={list.reload} /> : null}
     </Page>
   );

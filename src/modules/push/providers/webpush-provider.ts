@@ -3,15 +3,20 @@
  * (RFC 8292), for `web` devices. The `web-push` package builds the request
  * (encrypted body, `Authorization: vapid t=<JWT>, k=<public key>`, TTL and
  * Urgency headers); we send it with fetch so that timeouts, redirects and the
- * endpoint's scheme stay under our control.
+ * endpoint's scheme stay under our control. Endpoints come from players, so
+ * requests reach only public addresses (src/net/public-address.ts): a host
+ * written as a private address is refused, and names resolve through a
+ * lookup that drops local and private addresses, on the connection itself.
  */
+import { Agent, fetch } from 'undici';
 import webpush from 'web-push';
+import { nonPublicHost, publicLookup } from '../../../net/public-address.js';
 import type { VapidConfig } from '../../../config.js';
 import { messagePayload, type PushProvider, type PushSendResult } from './provider.js';
 
 export interface WebPushProviderOptions {
   vapid: VapidConfig;
-  /** Accept `http:` endpoints (loopback test receivers only). */
+  /** Accept `http:` endpoints and local addresses (loopback test receivers only). */
   allowHttpEndpoints?: boolean;
   /** Time allowed for the push service to answer. */
   timeoutMs?: number;
@@ -29,6 +34,8 @@ export function endpointAllowed(endpoint: string, allowHttp: boolean): boolean {
 
 export function createWebPushProvider({ vapid, allowHttpEndpoints = false, timeoutMs = 10_000 }: WebPushProviderOptions): PushProvider {
   const vapidDetails = { subject: vapid.subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey };
+  // Test receivers listen on loopback; everywhere else only public addresses are reached.
+  const dispatcher = new Agent(allowHttpEndpoints ? {} : { connect: { lookup: publicLookup as never } });
   return {
     name: 'webpush',
     async send(device, message): Promise<PushSendResult> {
@@ -38,6 +45,8 @@ export function createWebPushProvider({ vapid, allowHttpEndpoints = false, timeo
       const subscription = device.subscription;
       if (!subscription) return { ok: false, error: 'the device has no Web Push subscription' };
       if (!endpointAllowed(subscription.endpoint, allowHttpEndpoints)) return { ok: false, error: 'the subscription endpoint is not an https URL' };
+      const privateHost = allowHttpEndpoints ? null : nonPublicHost(new URL(subscription.endpoint));
+      if (privateHost) return { ok: false, error: `the subscription endpoint is not on the public internet: ${privateHost}` };
 
       let details: ReturnType<typeof webpush.generateRequestDetails>;
       try {
@@ -61,6 +70,7 @@ export function createWebPushProvider({ vapid, allowHttpEndpoints = false, timeo
           body: details.body ?? undefined,
           redirect: 'manual',
           signal: AbortSignal.timeout(timeoutMs),
+          dispatcher,
         });
         const text = (await res.text().catch(() => '')).replace(/\s+/g, ' ').trim().slice(0, 200);
         if (res.status >= 200 && res.status < 300) return { ok: true, statusCode: res.status };

@@ -1,6 +1,7 @@
 /**
- * Calendar periods in a user's time zone (today, this week from Monday, this
- * month, this year) as UTC instants, for the points periods.
+ * Calendar dates and periods in a user's time zone: the date of an instant
+ * (the follow quota's day) and today, this week from Monday, this month and
+ * this year as UTC instants (the points periods).
  */
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -33,6 +34,12 @@ export function localMidnight(y: number, m: number, d: number, timeZone: string)
   // Once more: the offset at the result can differ from the guess's (a DST change that night).
   at = guess - offsetAt(at, timeZone);
   return new Date(at);
+}
+
+/** The calendar date (YYYY-MM-DD) of an instant in a zone. */
+export function localDate(at: Date, timeZone: string): string {
+  const { y, m, d } = wallClock(at.getTime(), timeZone);
+  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
 /** A usable zone: the user's, or UTC when blank or unknown. */

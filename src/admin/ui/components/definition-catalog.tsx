@@ -1,0 +1,304 @@
+/**
+ * What the two definition kinds (in-game and Match question definitions)
+ * share: the list page (filters, CSV export and import, clone, archive and
+ * activate, delete with "archive instead" after a 409, the editor in the
+ * query string), the editor's loader, state and frame. Each page keeps its
+ * own columns, list query and editor fields.
+ */
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { api, ApiError, unwrap } from '../api.js';
+import { setQuery } from '../router.js';
+import { EditorActions, ErrorBox, Loading, Notice, Page, Table, fmtTime, useAction, useAsync, type Column } from './common.js';
+import { ClonePrompt, CsvImport, DefinitionFilters, ExportButton } from './catalog.js';
+import { ConfirmButton } from './controls.js';
+
+/** The API path of a definition kind's collection; its other operations hang below it. */
+export type DefinitionBase = '/api/question-definitions' | '/api/match-question-definitions';
+
+/** What the shared list needs of a definition. */
+export interface DefinitionRow {
+  id: string;
+  name: string;
+  description: string | null;
+  updated_at: string;
+}
+
+/** A definition kind as its list page shows it. */
+export interface DefinitionKind<D extends DefinitionRow> {
+  base: DefinitionBase;
+  title: string;
+  /** The export's file name when the API names none. */
+  csvFilename: string;
+  /** What the import panel calls the rows ("in-game definitions"). */
+  importNoun: string;
+  archivedLabel: string;
+  pivotalFilter: boolean;
+  empty: string;
+  /** Out of issuance (archived, or inactive for Match questions): the row offers Activate instead of Archive. */
+  isArchived: (d: D) => boolean;
+}
+
+/** The editor a list page opens for `?edit=<id>` (or `new`). */
+export interface DefinitionEditorProps {
+  league: string;
+  id: string;
+  /** A note to show on open ("Created ..." after a create). */
+  flash: string | null;
+  onSaved: (d: { id: string; name: string }) => void;
+  onClose: () => void;
+}
+
+const at = (id: string) => ({ params: { path: { definition_id: id } } });
+
+/**
+ * A definition list page: with `?edit=` the kind's editor, else the filters,
+ * the CSV import panel, the clone prompt, the notices and the table (Name,
+ * the kind's `columns`, Updated, and the row actions).
+ */
+export function DefinitionListPage<D extends DefinitionRow>({
+  kind,
+  query,
+  league,
+  list,
+  columns,
+  editor,
+}: {
+  kind: DefinitionKind<D>;
+  query: URLSearchParams;
+  league: string;
+  list: { rows: D[] | undefined; error: unknown; loading: boolean; reload: () => void };
+  columns: Column<D>[];
+  editor: (props: DefinitionEditorProps) => ComponentChildren;
+}) {
+  const edit = query.get('edit');
+  const { base, isArchived } = kind;
+  const [importing, setImporting] = useState(false);
+  const [cloning, setCloning] = useState<D | null>(null);
+  const [notice, setNotice] = useState<{ text: string; id?: string } | null>(null);
+  const [flash, setFlash] = useState<string | null>(null);
+  const [refused, setRefused] = useState<D | null>(null);
+  const row = useAction(async (op: 'archive' | 'activate' | 'delete', d: D) => {
+    setNotice(null);
+    setRefused(null);
+    if (op === 'archive') await unwrap(() => api.POST(`${base}/{definition_id}/archive`, at(d.id)));
+    else if (op === 'activate') await unwrap(() => api.POST(`${base}/{definition_id}/activate`, at(d.id)));
+    else {
+      try {
+        await unwrap(() => api.DELETE(`${base}/{definition_id}`, at(d.id)));
+      } catch (err) {
+        // 409: still referenced; the detail advises archiving, offered next to it.
+        if (err instanceof ApiError && err.status === 409) setRefused(d);
+        throw err;
+      }
+      setNotice({ text: `Deleted "${d.name}".` });
+    }
+    list.reload();
+  });
+  const clone = useAction(async (d: D, name: string | undefined) => {
+    setNotice(null);
+    const copy = await unwrap(() => api.POST(`${base}/{definition_id}/clone`, { ...at(d.id), ...(name !== undefined ? { body: { name } } : {}) }));
+    setCloning(null);
+    setNotice({ text: `Cloned as "${copy.name}".`, id: copy.id });
+    list.reload();
+  });
+
+  if (edit && league) {
+    return (
+      <Page title={kind.title}>
+        {editor({
+          league,
+          id: edit,
+          flash,
+          onSaved: (d) => {
+            list.reload();
+            if (edit === 'new') {
+              setFlash(`Created "${d.name}".`);
+              setQuery({ edit: d.id });
+            }
+          },
+          onClose: () => {
+            setFlash(null);
+            setQuery({ edit: undefined });
+          },
+        })}
+      </Page>
+    );
+  }
+
+  return (
+    <Page
+      title={kind.title}
+      actions={
+        <>
+          <button type="button" onClick={() => setQuery({ edit: 'new' })} disabled={!league}>
+            New definition
+          </button>
+          <ExportButton url={`${base}/export`} filename={kind.csvFilename} />
+          <button type="button" class="secondary" onClick={() => setImporting(!importing)} aria-expanded={importing}>
+            Import CSV
+          </button>
+        </>
+      }
+    >
+      <DefinitionFilters query={query} league={league} archivedLabel={kind.archivedLabel} pivotal={kind.pivotalFilter} />
+      {importing ? <CsvImport url={`${base}/import`} noun={kind.importNoun} onApplied={list.reload} onClose={() => setImporting(false)} /> : null}
+      {cloning ? <ClonePrompt original={cloning.name} busy={clone.busy} onClone={(name) => void clone.act(cloning, name)} onCancel={() => setCloning(null)} /> : null}
+      <ErrorBox error={clone.error} />
+      {notice ? (
+        <Notice>
+          {notice.text}{' '}
+          {notice.id ? (
+            <button type="button" class="link" onClick={() => setQuery({ edit: notice.id })}>
+              Edit it
+            </button>
+          ) : null}
+        </Notice>
+      ) : null}
+      <ErrorBox error={list.error ?? row.error} />
+      {refused && !isArchived(refused) && row.error && !list.error ? (
+        <div class="form-actions">
+          <button type="button" class="secondary" disabled={row.busy} onClick={() => void row.act('archive', refused)}>
+            Archive "{refused.name}" instead
+          </button>
+        </div>
+      ) : null}
+      <Loading when={list.loading && !list.rows} />
+      <Table<D>
+        rows={list.rows ?? []}
+        rowKey={(d) => d.id}
+        empty={kind.empty}
+        columns={[
+          {
+            label: 'Name',
+            cell: (d) => (
+              <div class="def-name">
+                <button type="button" class="link" onClick={() => setQuery({ edit: d.id })}>
+                  {d.name}
+                </button>
+                {d.description ? <small>{d.description}</small> : null}
+              </div>
+            ),
+          },
+          ...columns,
+          { label: 'Updated', cell: (d) => fmtTime(d.updated_at) },
+          {
+            label: '',
+            class: 'row-actions-cell',
+            cell: (d) => (
+              <div class="row-actions">
+                <button type="button" class="small" onClick={() => setQuery({ edit: d.id })}>
+                  Edit
+                </button>
+                <button type="button" class="secondary small" onClick={() => setCloning(d)}>
+                  Clone
+                </button>
+                {isArchived(d) ? (
+                  <button type="button" class="secondary small" disabled={row.busy} onClick={() => void row.act('activate', d)}>
+                    Activate
+                  </button>
+                ) : (
+                  <button type="button" class="secondary small" disabled={row.busy} onClick={() => void row.act('archive', d)}>
+                    Archive
+                  </button>
+                )}
+                <ConfirmButton small label="Delete" question={`Delete "${d.name}"?`} busy={row.busy} onConfirm={() => void row.act('delete', d)} />
+              </div>
+            ),
+          },
+        ]}
+      />
+    </Page>
+  );
+}
+
+/**
+ * Loads what an editor needs (again when `deps` change): until then the
+ * loading line; a failure shows the API's error and the way back to the list.
+ */
+export function EditorLoader<T>({ load, deps, onClose, render }: { load: () => Promise<T>; deps: unknown[]; onClose: () => void; render: (data: T) => ComponentChildren }) {
+  const data = useAsync(load, deps);
+  if (data.error && !data.data) {
+    return (
+      <>
+        <ErrorBox error={data.error} />
+        <button type="button" class="secondary" onClick={onClose}>
+          Back to the list
+        </button>
+      </>
+    );
+  }
+  if (!data.data) return <Loading when />;
+  return <>{render(data.data)}</>;
+}
+
+/**
+ * A definition editor's state: the form, a setter per field (it clears the
+ * "Saved" note), and save: `persist` creates or replaces (a blank
+ * description goes as null), then "Saved at <time>." and `onSaved`.
+ */
+export function useDefinitionForm<I extends { description?: string | null }, D extends { updated_at: string }>(initial: () => I, flash: string | null, persist: (body: I) => Promise<D>, onSaved: (d: D) => void) {
+  const [form, setForm] = useState<I>(initial);
+  const [saved, setSaved] = useState<string | null>(flash);
+  const set = <K extends keyof I>(key: K, value: I[K]) => {
+    setSaved(null);
+    setForm((f) => ({ ...f, [key]: value }));
+  };
+  const save = useAction(async () => {
+    setSaved(null);
+    const result = await persist({ ...form, description: form.description?.trim() ? form.description : null });
+    setSaved(`Saved at ${new Date(result.updated_at).toLocaleTimeString()}.`);
+    onSaved(result);
+  });
+  return { form, set, save, saved };
+}
+
+/**
+ * A definition editor's frame: the form (its heading with the league, the
+ * kind's fields as `children`, save and "Back to the list") beside the live
+ * `preview`.
+ */
+export function DefinitionEditorFrame({
+  label,
+  heading,
+  league,
+  creating,
+  editor,
+  onClose,
+  preview,
+  children,
+}: {
+  label: string;
+  heading: string;
+  league: string;
+  creating: boolean;
+  editor: { save: ReturnType<typeof useAction<[]>>; saved: string | null };
+  onClose: () => void;
+  preview: ComponentChildren;
+  children: ComponentChildren;
+}) {
+  const { save, saved } = editor;
+  return (
+    <div class="editor-layout">
+      <form
+        class="card form-grid definition-form"
+        aria-label={label}
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save.act();
+        }}
+      >
+        <h2>
+          {heading} <small>({league})</small>
+        </h2>
+        {children}
+        <EditorActions busy={save.busy} saveLabel={creating ? 'Create definition' : 'Save definition'} saved={saved} error={save.error}>
+          <button type="button" class="secondary" onClick={onClose}>
+            Back to the list
+          </button>
+        </EditorActions>
+      </form>
+      {preview}
+    </div>
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * Sign-in throttling (the contract's 429 on POST /api/auth/login, shared by
+ * the operator UI's form): a budget per login name and client address, one
+ * per address, counted in the database before the password is checked.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginThrottle } from '../../src/modules/auth/login-throttle.table.js';
+import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+
+let app: TestApp;
+let user: TestUser;
+let addressCounter = 0;
+/** A fresh client address (the app trusts X-Forwarded-For), so tests do not share budgets. */
+const newAddress = () => `203.0.113.${++addressCounter}`;
+
+beforeAll(async () => {
+  app = await startTestApp({ config: { trustProxy: true, loginThrottle: { maxAttempts: 3, maxAttemptsPerIp: 8, windowSeconds: 60 } } });
+  user = await registerUser(app);
+});
+afterAll(() => app?.close());
+
+const login = (username: string, password: string, ip: string) => app.request('POST', '/api/auth/login', { body: { username, password }, headers: { 'x-forwarded-for': ip } });
+
+describe('POST /api/auth/login throttling', () => {
+  it('refuses a name from an address with 429 and Retry-After once its attempts are spent, even with the right password', async () => {
+    const ip = newAddress();
+    for (let i = 0; i < 3; i++) expect((await login(user.username, 'wrong password', ip)).status).toBe(401);
+    const refused = await login(user.username, user.password, ip);
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(refused.body).toEqual({ detail: `too many sign-in attempts; try again in ${retryAfter} seconds` });
+    // The budget is the name's: by email (another name), or from another address, the account still signs in.
+    expect((await login(user.email, user.password, ip)).status).toBe(200);
+    expect((await login(user.username, user.password, newAddress())).status).toBe(200);
+  });
+
+  it('counts names without regard to case and surrounding spaces', async () => {
+    const ip = newAddress();
+    for (const name of [user.username, user.username.toUpperCase(), ` ${user.username} `]) expect((await login(name, 'wrong password', ip)).status).toBe(401);
+    expect((await login(user.username, user.password, ip)).status).toBe(429);
+  });
+
+  it('clears the budget of a name on a successful sign-in', async () => {
+    const ip = newAddress();
+    for (let i = 0; i < 2; i++) expect((await login(user.username, 'wrong password', ip)).status).toBe(401);
+    expect((await login(user.username, user.password, ip)).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await login(user.username, 'wrong password', ip)).status).toBe(401);
+    expect((await login(user.username, 'wrong password', ip)).status).toBe(429);
+  });
+
+  it('limits one address over all names, and gives successful attempts back', async () => {
+    const ip = newAddress();
+    // Successful sign-ins do not use the address's budget up.
+    for (let i = 0; i < 10; i++) expect((await login(user.username, user.password, ip)).status).toBe(200);
+    // Guessing across names does.
+    for (let i = 0; i < 8; i++) expect((await login(`nobody-${i}`, 'wrong password', ip)).status).toBe(401);
+    const refused = await login(user.username, user.password, ip);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await login(user.username, user.password, newAddress())).status).toBe(200);
+  });
+
+  it('logs a throttled address once per window and budget, never per attempt, and never the password', async () => {
+    const logger = app.services.logger;
+    const warn = logger.warn;
+    const lines: unknown[][] = [];
+    logger.warn = ((...args: unknown[]) => void lines.push(args)) as typeof logger.warn;
+    try {
+      const ip = newAddress();
+      for (let i = 0; i < 6; i++) await login(user.username, 'a secret guess', ip);
+      expect(lines).toEqual([[{ ip, budget: 'name from address', limit: 3, window_seconds: 60 }, 'sign-in throttled: too many attempts']]);
+      expect(JSON.stringify(lines)).not.toContain('a secret guess');
+    } finally {
+      logger.warn = warn;
+    }
+  });
+
+  it('never lets parallel guesses past the budget', async () => {
+    const ip = newAddress();
+    // 8 guesses: within the address's budget (8), so only the name's budget (3) decides.
+    const statuses = (await Promise.all(Array.from({ length: 8 }, () => login(user.username, 'wrong password', ip)))).map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+  });
+
+  it('opens again when the window ends, and the worker deletes ended counters', async () => {
+    const short = await startTestApp({ config: { trustProxy: true, loginThrottle: { maxAttempts: 1, maxAttemptsPerIp: 0, windowSeconds: 1 } } });
+    try {
+      const someone = await registerUser(short);
+      const ip = newAddress();
+      const attempt = (password: string) => short.request('POST', '/api/auth/login', { body: { username: someone.username, password }, headers: { 'x-forwarded-for': ip } });
+      expect((await attempt('wrong password')).status).toBe(401);
+      expect((await attempt(someone.password)).status).toBe(429);
+      // A budget of 0 is off: the address is not counted.
+      expect(await short.services.database.db.select().from(loginThrottle)).toHaveLength(1);
+      await new Promise((r) => setTimeout(r, 1100));
+      expect(await short.services.loginThrottle.cleanup()).toBe(1);
+      expect(await short.services.database.db.select().from(loginThrottle)).toHaveLength(0);
+      expect((await attempt(someone.password)).status).toBe(200);
+    } finally {
+      await short.close();
+    }
+  });
+});
+
+describe('the operator UI sign-in form', () => {
+  it('shares the budgets of the API login and says how long to wait', async () => {
+    const admin = await createAdmin(app);
+    const ip = newAddress();
+    for (let i = 0; i < 3; i++) expect((await login(admin.username, 'wrong password', ip)).status).toBe(401);
+    const form = await fetch(`${app.url}/admin/login`, { headers: { 'x-forwarded-for': ip } });
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+    const loginCookie = form.headers.getSetCookie().find((c) => c.startsWith('qp_admin_login_csrf='))!.split(';')[0]!;
+    const res = await fetch(`${app.url}/admin/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: loginCookie, 'x-forwarded-for': ip },
+      body: new URLSearchParams({ csrf, login: admin.username, password: admin.password }).toString(),
+    });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await res.text()).toMatch(/Too many sign-in attempts\. Try again in \d+ seconds\./);
+  });
+});

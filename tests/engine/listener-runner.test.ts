@@ -1,0 +1,89 @@
+/**
+ * The listener runner's own bookkeeping: the run loop and the heartbeat both
+ * flush what was handled (recorded events, log lines, progress), and a slow
+ * write must not let two flushes step on each other; a stopped listener
+ * revokes what it still has open, as any settling does (answers scored).
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startPushFeedServer } from '../../src/engine/feed/push-server.js';
+import type { EngineStore } from '../../src/engine/store.js';
+import { DEFAULT_WORKER_OPTIONS, EngineWorker } from '../../src/engine/worker.js';
+import { questionAnswers } from '../../src/modules/answers/answers.table.js';
+import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
+import { listenerLogLines, matchListeners } from '../../src/modules/listeners/listeners.table.js';
+import { FAST_WORKER, waitFor } from '../helpers/engine.js';
+import { createMatch } from '../helpers/factories.js';
+import { registerUser } from '../helpers/test-app.js';
+import { cleanup, define, ev, listenerDone, OPEN_MATCH, produced, startHarness, startLive, type Harness } from './engine-scenario.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterEach(() => cleanup(h));
+afterAll(() => h?.app.close());
+
+describe('flushes', () => {
+  it('lose no log line and record every event when writes are slow and the heartbeat flushes in between', async () => {
+    const def = await define(h, { probability: 0 });
+    const n = 100;
+    const events = Array.from({ length: n }, (_, i) => ev(i + 1, 'shot'));
+    const feed = await startPushFeedServer({ events, speed: Infinity, heartbeatMs: 100 });
+    const { engine, logger } = h.app.services;
+    // Log writes take 30 ms while the heartbeat flushes every 5 ms and the run loop every 5 events.
+    const store: EngineStore = {
+      ...engine.store,
+      log: async (args) => {
+        await new Promise((r) => setTimeout(r, 30));
+        await engine.store.log(args);
+      },
+    };
+    const match = await createMatch(h.app, { scheduled: new Date(), feedUrl: feed.url, ...OPEN_MATCH });
+    const worker = new EngineWorker({
+      store,
+      hooks: engine.hooks,
+      logger,
+      brandSnapshot: engine.brandSnapshot,
+      options: { ...DEFAULT_WORKER_OPTIONS, ...FAST_WORKER, heartbeatMs: 5, flushEvery: 5 },
+    });
+    worker.start();
+    try {
+      expect(await listenerDone(h, match.id, 'the listener to complete')).toMatchObject({ status: 'completed', error: null, lastSeq: n, eventsConsumed: n, deniedCount: n });
+    } finally {
+      await worker.stop();
+      await feed.close();
+    }
+    const out = await produced(h, match.id);
+    expect(out.denials).toHaveLength(n);
+    expect(out.log.filter((l) => l.startsWith(`debug denied '${def.name}' on e`))).toHaveLength(n);
+    expect(out.log.at(-1)).toBe('info listener completed');
+    const numbers = (await h.app.services.database.db.select({ n: listenerLogLines.lineNo }).from(listenerLogLines).where(eq(listenerLogLines.listenerId, out.listener.id))).map((r) => r.n);
+    expect(numbers.sort((a, b) => a - b)).toEqual(Array.from({ length: out.log.length }, (_, i) => i + 1));
+  });
+});
+
+describe('a stop', () => {
+  it('revokes the questions the listener has open and scores their answers void', async () => {
+    const db = h.app.services.database.db;
+    await define(h); // a shot question its rule keeps open until a card
+    const live = await startLive(h);
+    try {
+      await live.push(ev(1, 'shot'));
+      const [issued] = await db.select().from(questionIssuances).where(eq(questionIssuances.matchId, live.match.id));
+      expect(issued).toMatchObject({ status: 'open', triggerEventId: 'e1' });
+      const player = await registerUser(h.app);
+      await db.insert(questionAnswers).values({ userId: player.id, questionIssuanceId: issued!.id, matchId: live.match.id, selectedAnswerIdentifier: 'home' });
+      // A stop asked of the store alone (as the live demo does): the listener revokes at its next heartbeat.
+      expect(await h.app.services.engine.store.requestStop(live.match.id)).toEqual([live.listener.id]);
+      await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.id, live.listener.id)))[0]?.status === 'stopped', { what: 'the listener to stop' });
+      const [revoked] = await db.select().from(questionIssuances).where(eq(questionIssuances.id, issued!.id));
+      expect(revoked).toMatchObject({ status: 'revoked', correctAnswerIdentifier: null });
+      const [scored] = await db.select().from(questionAnswers).where(eq(questionAnswers.questionIssuanceId, issued!.id));
+      expect(scored).toMatchObject({ outcome: 'void', pointsAwarded: 0 });
+      expect(scored!.scoredAt).not.toBeNull();
+    } finally {
+      await live.close();
+    }
+  });
+});
