@@ -358,7 +358,7 @@ export class MatchEngine {
     if (!gate('group_lane', lane.open < width, `${lane.open} open in lane ${laneKey} (width ${Number.isFinite(width) ? width : 'unlimited'})`)) return deny();
     const p = settings.probability.value;
     const draw = this.draw(def.id, event.provider_event_id);
-    if (!gate('probability', draw < p, `draw ${draw.toFixed(3)} against ${p}`)) return deny();
+    if (!gate('probability', draw < p, `draw ${drawDigits(draw, p)} against ${p}`)) return deny();
 
     let rendered: { question_text: string; choices: { identifier: string; label: string }[] };
     let extract: Record<string, unknown>;
@@ -439,4 +439,17 @@ function closedResult(event: FeedEvent, match: MatchRow, live: { home: number; a
     .sort((a, b) => a.seq - b.seq)
     .map((e) => ({ team: e.team, minute: e.data.minute ?? null, player: e.data.scorer ?? null, penalty: Boolean(e.data.penalty), own_goal: Boolean(e.data.own_goal) }));
   return { home_score: home, away_score: away, winner, home_team: match.homeTeam, away_team: match.awayTeam, penalties: final.penalties ?? null, goals };
+}
+
+/**
+ * The draw with three decimals, or as many more as it takes for the printed
+ * number to compare with the probability the way the draw did (0.4996 against
+ * 0.5 prints 0.4996, not 0.500), so a decision trace never contradicts itself.
+ */
+export function drawDigits(draw: number, probability: number): string {
+  for (let digits = 3; digits < 17; digits++) {
+    const text = draw.toFixed(digits);
+    if (Number(text) < probability === draw < probability) return text;
+  }
+  return String(draw);
 }

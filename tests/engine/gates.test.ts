@@ -9,7 +9,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GATES } from '../../src/engine/match-engine.js';
+import { drawDigits, GATES } from '../../src/engine/match-engine.js';
 import { brands } from '../../src/modules/brands/brands.table.js';
 import { questionSponsorships } from '../../src/modules/sponsorships/sponsorships.table.js';
 import { startPushFeedServer } from '../../src/engine/feed/push-server.js';
@@ -269,6 +269,19 @@ describe('probability', () => {
     }
     expect(draws(b!)).toEqual(draws(a!));
     expect([...draws(c!).values()].map((d) => d.draw)).not.toEqual([...draws(a!).values()].map((d) => d.draw));
+  });
+});
+
+describe('probability trace', () => {
+  it('prints the draw so that it compares with the probability as the draw did', () => {
+    expect(drawDigits(0.123456, 0.5)).toBe('0.123');
+    // Three decimals would round these across the probability and contradict the decision.
+    expect(drawDigits(0.49961, 0.5)).toBe('0.4996');
+    expect(Number(drawDigits(0.49961, 0.5)) < 0.5).toBe(true);
+    for (const [draw, p] of [[0.33345, 0.3334], [0.2999999, 0.3], [0.3000001, 0.3], [0.0004, 0.0005]] as const) {
+      expect(Number(drawDigits(draw, p)) < p, `${draw} against ${p}`).toBe(draw < p);
+    }
+    expect(drawDigits(0.5, 0.5)).toBe('0.500');
   });
 });
 
