@@ -7,7 +7,7 @@
  * safe in several processes at once (unique issuance per match and
  * definition; settling only moves rows still open or locked).
  */
-import { and, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import type { BrandRow } from '../modules/brands/brands.table.js';
@@ -23,8 +23,6 @@ import { matchQuestionSettings } from './settings.js';
 import type { EngineStore } from './store.js';
 import type { WorkerTask } from './worker.js';
 
-const BATCH = 500;
-
 export function createMatchQuestions({
   db,
   store,
@@ -32,6 +30,7 @@ export function createMatchQuestions({
   logger,
   brandSnapshot,
   now = () => new Date(),
+  batch = 500,
 }: {
   db: Db;
   store: EngineStore;
@@ -39,7 +38,12 @@ export function createMatchQuestions({
   logger: Logger;
   brandSnapshot: (brand: BrandRow) => BrandSnapshot;
   now?: () => Date;
+  /** Most pairs (match, definition) handled per step and tick. */
+  batch?: number;
 }) {
+  /** Pairs that failed to render, with the definition version: warned about once, not every poll. */
+  const renderFailures = new Set<string>();
+
   /** Issues the Match questions that are due on matches not started yet. */
   async function issueDue(): Promise<number> {
     const t = now();
@@ -56,9 +60,16 @@ export function createMatchQuestions({
           // Raw fragment: ISO text (postgres.js does not serialize a Date bound in raw SQL).
           sql`${matches.scheduled} - (${matchQuestionDefinitions.issueLeadSeconds} * interval '1 second') <= ${t.toISOString()}::timestamptz`,
           sql`not exists (select 1 from ${questionIssuances} qi where qi.match_id = ${matches.id} and qi.match_question_definition_id = ${matchQuestionDefinitions.id})`,
+          // The allowlists (match over league, as inclusion() decides) in SQL, so that
+          // excluded pairs never take a place in the batch that due ones need.
+          sql`(case when ${matches.matchQuestionDefinitionAllowlist} is not null then ${matchQuestionDefinitions.id} = any(${matches.matchQuestionDefinitionAllowlist})
+                    when ${leagues.matchQuestionDefinitionAllowlist} is not null then ${matchQuestionDefinitions.id} = any(${leagues.matchQuestionDefinitionAllowlist})
+                    else true end)`,
         ),
       )
-      .limit(BATCH);
+      // Earliest kick-off first: those are the questions with the least time left to answer.
+      .orderBy(asc(matches.scheduled), asc(matches.id), asc(matchQuestionDefinitions.id))
+      .limit(batch);
     let issued = 0;
     for (const { match, league, definition, sponsor } of due) {
       const settings = matchQuestionSettings(league, definition, match);
@@ -71,7 +82,12 @@ export function createMatchQuestions({
         rendered = await renderQuestion({ question_text_template: definition.questionTextTemplate, choices: definition.choices }, context);
       } catch (err) {
         if (!isDefinitionError(err)) throw err;
-        logger.warn({ match: match.id, definition: definition.id, err: (err as Error).message }, 'Match question not issued: it does not render');
+        const key = `${match.id}:${definition.id}:${definition.updatedAt.getTime()}`;
+        if (!renderFailures.has(key)) {
+          if (renderFailures.size >= 10_000) renderFailures.clear();
+          renderFailures.add(key);
+          logger.warn({ match: match.id, definition: definition.id, err: (err as Error).message }, 'Match question not issued: it does not render (retried every tick; fix the definition)');
+        }
         continue;
       }
       const [row] = await db
@@ -129,7 +145,7 @@ export function createMatchQuestions({
           sql`((${matches.status} = 'closed' and ${isNotNull(matches.result)}) or ${matches.status} = 'cancelled')`,
         ),
       )
-      .limit(BATCH);
+      .limit(batch);
     let settled = 0;
     for (const { issuance, match, league } of pending) {
       let correct: string | null = null;

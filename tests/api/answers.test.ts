@@ -270,6 +270,19 @@ describe('Match questions', () => {
     expect(scored).toMatchObject({ outcome: 'correct', pointsAwarded: 20 });
   });
 
+  it('never let pairs the allowlists exclude hold up the due ones, however many there are', async () => {
+    const league = 'nba';
+    await app.request('POST', '/api/match-question-definitions', { token: admin.token, query: { league }, body: matchDefinitionInput({ issue_lead_seconds: 7200 }) });
+    // Earlier kick-offs whose allowlists exclude every definition come first in the order of work.
+    for (const minutes of [2, 3, 4]) await createMatch(app, { league, scheduled: inMinutes(minutes), matchQuestionDefinitionAllowlist: [] });
+    const due = await createMatch(app, { league, scheduled: inMinutes(10) });
+    const mq = createMatchQuestions({ db: db(), store: app.services.engine.store, hooks: app.services.engine.hooks, logger: app.services.logger, brandSnapshot: app.services.engine.brandSnapshot, batch: 1 });
+    const issuedFor = async () => db().select().from(questionIssuances).where(eq(questionIssuances.matchId, due.id));
+    // One pair per tick: other tests' due pairs may go first, but the excluded ones never block.
+    for (let i = 0; i < 50 && (await issuedFor()).length === 0; i++) await mq.issueDue();
+    expect((await issuedFor()).length).toBeGreaterThanOrEqual(1);
+  });
+
   it('are voided when the match is cancelled, and follow the allowlists', async () => {
     const league = 'nhl';
     const def = (await app.request('POST', '/api/match-question-definitions', { token: admin.token, query: { league }, body: matchDefinitionInput({ issue_lead_seconds: 7200 }) })).body;
