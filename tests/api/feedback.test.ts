@@ -269,6 +269,17 @@ describe('POST /api/user-feedback', () => {
       expect(n!.n).toBe(1);
     });
 
+    it('is kept to one row per answer and topic by the database itself, whoever writes', async () => {
+      const a = await settledAnswer(alice);
+      const values = { userId: alice.id, subjectType: 'in_game_answer', subjectId: a.id, topic: 'other', matchId: a.matchId, questionIssuanceId: a.questionIssuanceId };
+      await db().insert(userFeedback).values(values);
+      // A writer that takes no lock and checks nothing still cannot add a second row.
+      await expect(db().insert(userFeedback).values(values)).rejects.toThrow();
+      expect((await file(alice.token, { subject_type: 'in_game_answer', subject_id: a.id, topic: 'other' })).status).toBe(409);
+      const [n] = await db().select({ n: count() }).from(userFeedback).where(eq(userFeedback.subjectId, a.id));
+      expect(n!.n).toBe(1);
+    });
+
     it('makes a submission wait for a concurrent one on the same answer, then sees its row (PostgreSQL)', async (ctx) => {
       if (app.services.database.kind !== 'postgres') ctx.skip(); // PGlite runs one statement at a time: nothing races
       const a = await settledAnswer(alice);
@@ -511,17 +522,20 @@ describe('GET /api/user-feedback', () => {
   });
 
   it('pages 50 rows by default and at most 500', async () => {
-    const a = await settledAnswer(dave);
+    // 55 rows: five topics on each of eleven answers (one row per answer and topic).
+    const topics = ['wrong_result', 'unclear_question', 'answer_window_too_short', 'technical_problem', 'other'];
+    const answers: QuestionAnswerRow[] = [];
+    for (let i = 0; i < 11; i++) answers.push(await settledAnswer(dave));
     await db()
       .insert(userFeedback)
       .values(
         Array.from({ length: 55 }, (_, i) => ({
           userId: dave.id,
           subjectType: 'in_game_answer',
-          subjectId: a.id,
-          topic: 'other',
+          subjectId: answers[Math.floor(i / 5)]!.id,
+          topic: topics[i % 5]!,
           matchId: match.id,
-          questionIssuanceId: a.questionIssuanceId,
+          questionIssuanceId: answers[Math.floor(i / 5)]!.questionIssuanceId,
           createdAt: new Date(Date.UTC(2031, 0, 1, 0, i)),
         })),
       );

@@ -48,9 +48,14 @@ export async function feedbackExists({ db, subjectId, topic }: { db: DbOrTx; sub
   return row !== undefined;
 }
 
-export async function insertFeedback({ db, values }: { db: DbOrTx; values: NewFeedback }): Promise<UserFeedbackRow> {
-  const [row] = await db.insert(userFeedback).values(values).returning();
-  return row!;
+/** Inserts the row; undefined when the answer already has feedback with this topic (the unique index decides). */
+export async function insertFeedback({ db, values }: { db: DbOrTx; values: NewFeedback }): Promise<UserFeedbackRow | undefined> {
+  const [row] = await db
+    .insert(userFeedback)
+    .values(values)
+    .onConflictDoNothing({ target: [userFeedback.subjectId, userFeedback.topic] })
+    .returning();
+  return row;
 }
 
 export async function findFeedback({ db, id }: { db: DbOrTx; id: string }): Promise<UserFeedbackRow | undefined> {

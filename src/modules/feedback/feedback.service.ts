@@ -78,10 +78,9 @@ export function createFeedbackService({ db }: { db: Db }) {
           );
         }
         if (answer.outcome === null) throw conflict('feedback.subject_pending', `answer ${answer.id} is not settled yet; feedback can be filed once its question is resolved or voided`);
-        if (await feedbackExists({ db: tx, subjectId: answer.id, topic: body.topic })) {
-          throw conflict('feedback.duplicate', `feedback on answer ${answer.id} with topic ${body.topic} was already filed`);
-        }
-        return insertFeedback({
+        const duplicate = () => conflict('feedback.duplicate', `feedback on answer ${answer.id} with topic ${body.topic} was already filed`);
+        if (await feedbackExists({ db: tx, subjectId: answer.id, topic: body.topic })) throw duplicate();
+        const row = await insertFeedback({
           db: tx,
           values: {
             userId: user.id,
@@ -93,6 +92,8 @@ export function createFeedbackService({ db }: { db: Db }) {
             questionIssuanceId: answer.questionIssuanceId,
           },
         });
+        if (!row) throw duplicate();
+        return row;
       });
     },
 

@@ -1,4 +1,4 @@
-import { index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { idColumn, tstz } from '../../db/columns.js';
 import { questionAnswers } from '../answers/answers.table.js';
 import { questionIssuances } from '../issuances/issuances.table.js';
@@ -27,7 +27,10 @@ export const userFeedback = pgTable(
       .references(() => questionIssuances.id, { onDelete: 'cascade' }),
     createdAt: tstz('created_at').notNull().defaultNow(),
   },
-  (t) => [index('user_feedback_user_created_idx').on(t.userId, t.createdAt), index('user_feedback_created_idx').on(t.createdAt), index('user_feedback_match_idx').on(t.matchId)],
+  (t) => [
+    // One row per answer and topic, whoever writes: the service's row lock orders requests, this index guarantees it.
+    uniqueIndex('user_feedback_subject_topic_uq').on(t.subjectId, t.topic),
+    index('user_feedback_user_created_idx').on(t.userId, t.createdAt), index('user_feedback_created_idx').on(t.createdAt), index('user_feedback_match_idx').on(t.matchId)],
 );
 
 export type UserFeedbackRow = typeof userFeedback.$inferSelect;

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "user_feedback_subject_topic_uq" ON "user_feedback" USING btree ("subject_id","topic");
