@@ -16,6 +16,13 @@ export interface paths {
          *     first API key (shown once). `username`, `password` and `email` are
          *     required; `first_name` is optional. Usernames and emails are unique
          *     without regard to case; a taken one gives 409.
+         *
+         *     Against mass sign-ups, registrations count against a budget per
+         *     client address kept in the database (20 per hour by default; every
+         *     attempt that reaches this check counts, taken names included). Over
+         *     it the request answers 429 with `Retry-After` and creates nothing.
+         *     Limits: `REGISTER_MAX_PER_IP` (`0` turns it off),
+         *     `REGISTER_WINDOW_SECONDS`.
          */
         post: operations["registerUser"];
         delete?: never;
@@ -4561,6 +4568,22 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            /** @description Too many registrations from this client address; try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the next registration is accepted. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "too many accounts registered from this address; try again in 1800 seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     loginUser: {

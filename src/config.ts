@@ -15,6 +15,13 @@ export interface LoginThrottleConfig {
 
 export const DEFAULT_LOGIN_THROTTLE: LoginThrottleConfig = { maxAttempts: 10, maxAttemptsPerIp: 100, windowSeconds: 900 };
 
+/** Registration throttling (also in src/modules/auth/login-throttle.ts). */
+export interface RegisterThrottleConfig {
+  /** Registrations from one address per window; 0 turns the budget off. */
+  maxPerIp: number;
+  windowSeconds: number;
+}
+
 export interface S3Config {
   bucket: string;
   region: string;
@@ -46,6 +53,7 @@ export interface Config {
   push: PushConfig;
   /** Sign-in throttling (API login and the operator UI's form). */
   loginThrottle: LoginThrottleConfig;
+  registerThrottle: RegisterThrottleConfig;
   /** The live stream (WS /api/play/stream) of this process. */
   stream: StreamConfig;
 }
@@ -208,6 +216,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: int(env, 'LOGIN_MAX_ATTEMPTS', DEFAULT_LOGIN_THROTTLE.maxAttempts, 0, 1_000_000),
       maxAttemptsPerIp: int(env, 'LOGIN_MAX_ATTEMPTS_PER_IP', DEFAULT_LOGIN_THROTTLE.maxAttemptsPerIp, 0, 1_000_000),
       windowSeconds: int(env, 'LOGIN_WINDOW_SECONDS', DEFAULT_LOGIN_THROTTLE.windowSeconds, 1, 86_400),
+    },
+    registerThrottle: {
+      // Off by default in tests, which register hundreds of users from one address.
+      maxPerIp: int(env, 'REGISTER_MAX_PER_IP', appEnv === 'test' ? 0 : 20, 0, 1_000_000),
+      windowSeconds: int(env, 'REGISTER_WINDOW_SECONDS', 3600, 1, 7 * 86_400),
     },
   };
 }

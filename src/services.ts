@@ -46,7 +46,7 @@ export function createServices(deps: ServiceDeps) {
   const liveBus = createLiveBus({ database: deps.database, logger: deps.logger });
   const onKeysRevoked = publishKeysRevoked(liveBus);
   const onFollowChanged = publishFollowChange(liveBus);
-  const loginThrottle = createLoginThrottle({ db, config: deps.config.loginThrottle, logger: deps.logger });
+  const loginThrottle = createLoginThrottle({ db, config: deps.config.loginThrottle, register: deps.config.registerThrottle, logger: deps.logger });
   const auth = createAuthService({ db, throttle: loginThrottle, onKeysRevoked });
   const brands = createBrandsService({ db, storage, logger: deps.logger });
   const brandSnapshot = (b: BrandRow): BrandSnapshot => ({ id: b.id, name: b.name, primary_color: b.primaryColor, secondary_color: b.secondaryColor, logo_url: brands.publicLogoUrl(b) });

@@ -1,9 +1,13 @@
 /**
  * Sign-in throttling (the contract's 429 on POST /api/auth/login, shared by
  * the operator UI's form): a budget per login name and client address, one
- * per address, counted in the database before the password is checked.
+ * per address, counted in the database before the password is checked; and
+ * the registration budget per address (the contract's 429 on register).
  */
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { users } from '../../src/modules/users/users.table.js';
 import { loginThrottle } from '../../src/modules/auth/login-throttle.table.js';
 import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
 
@@ -14,7 +18,7 @@ let addressCounter = 0;
 const newAddress = () => `203.0.113.${++addressCounter}`;
 
 beforeAll(async () => {
-  app = await startTestApp({ config: { trustProxy: true, loginThrottle: { maxAttempts: 3, maxAttemptsPerIp: 8, windowSeconds: 60 } } });
+  app = await startTestApp({ config: { trustProxy: true, loginThrottle: { maxAttempts: 3, maxAttemptsPerIp: 8, windowSeconds: 60 }, registerThrottle: { maxPerIp: 3, windowSeconds: 600 } } });
   user = await registerUser(app);
 });
 afterAll(() => app?.close());
@@ -122,5 +126,42 @@ describe('the operator UI sign-in form', () => {
     expect(res.status).toBe(429);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await res.text()).toMatch(/Too many sign-in attempts\. Try again in \d+ seconds\./);
+  });
+});
+
+describe('POST /api/auth/register throttling', () => {
+  let n = 0;
+  const register = (ip: string, username = `signup${process.pid}${Date.now().toString(36)}${++n}`) =>
+    app.request('POST', '/api/auth/register', { body: { username, email: `${username}@example.com`, password: 'correct horse battery' }, headers: { 'x-forwarded-for': ip } });
+
+  it('refuses a fourth registration from one address with 429 and Retry-After, creating nothing; other addresses still register', async () => {
+    const ip = newAddress();
+    expect((await register(ip)).status).toBe(201);
+    // A taken name counts too: every registration that reaches the check costs a password hash.
+    expect((await register(ip, user.username)).status).toBe(409);
+    expect((await register(ip)).status).toBe(201);
+    const username = `refused${process.pid}${Date.now().toString(36)}`;
+    const refused = await register(ip, username);
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(500);
+    expect(retryAfter).toBeLessThanOrEqual(600);
+    expect(refused.body).toEqual({ detail: `too many accounts registered from this address; try again in ${retryAfter} seconds` });
+    expect(await app.services.database.db.select().from(users).where(eq(users.username, username))).toEqual([]);
+    expect((await register(newAddress(), username)).status).toBe(201);
+  });
+
+  it('is counted by the database, so parallel registrations cannot overtake the budget', async () => {
+    const ip = newAddress();
+    const statuses = (await Promise.all(Array.from({ length: 8 }, () => register(ip)))).map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+  });
+
+  it('reads REGISTER_MAX_PER_IP (20 per hour by default, off in tests and with 0) and REGISTER_WINDOW_SECONDS', () => {
+    expect(loadConfig({ APP_ENV: 'development' }).registerThrottle).toEqual({ maxPerIp: 20, windowSeconds: 3600 });
+    expect(loadConfig({ APP_ENV: 'test' }).registerThrottle.maxPerIp).toBe(0);
+    expect(loadConfig({ APP_ENV: 'main', REGISTER_MAX_PER_IP: '0', REGISTER_WINDOW_SECONDS: '60' }).registerThrottle).toEqual({ maxPerIp: 0, windowSeconds: 60 });
+    expect(() => loadConfig({ APP_ENV: 'main', REGISTER_MAX_PER_IP: 'many' })).toThrow(/REGISTER_MAX_PER_IP/);
   });
 });

@@ -30,7 +30,7 @@ export function userConflict(err: unknown): Error {
 /** Told after commit that some keys of a user were revoked (open live-stream sockets close). */
 export type KeysRevokedHook = (userId: string) => Promise<void>;
 
-export function createAuthService({ db, throttle, onKeysRevoked }: { db: Db; throttle?: Pick<LoginThrottle, 'attempt'>; onKeysRevoked?: KeysRevokedHook }) {
+export function createAuthService({ db, throttle, onKeysRevoked }: { db: Db; throttle?: Pick<LoginThrottle, 'attempt' | 'registration'>; onKeysRevoked?: KeysRevokedHook }) {
   return {
     /** The caller behind a bearer key, or undefined when the key is unknown, revoked or its user inactive. */
     async authenticate(token: string): Promise<AuthContext | undefined> {
@@ -38,7 +38,8 @@ export function createAuthService({ db, throttle, onKeysRevoked }: { db: Db; thr
       return findActiveUserByKeyDigest({ db, digest: digestApiKey(token) });
     },
 
-    async register(input: { username: string; password: string; email: string; firstName?: string | null }): Promise<IssuedKey> {
+    async register(input: { username: string; password: string; email: string; firstName?: string | null; ip: string }): Promise<IssuedKey> {
+      await throttle?.registration(input.ip);
       const passwordHash = await hashPassword(input.password);
       try {
         return await db.transaction(async (tx) => {

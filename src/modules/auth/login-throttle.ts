@@ -11,10 +11,14 @@
  * one upsert per budget), so every process shares them and parallel guesses
  * cannot overtake the count. Windows are fixed: they start with the first
  * attempt and last `windowSeconds`.
+ *
+ * Registration has its own budget per client address (every registration
+ * that reaches the check counts, so mass sign-ups and the password hashing
+ * they cost stop at the budget); over it, 429 with `Retry-After`.
  */
 import { lt } from 'drizzle-orm';
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
-import type { LoginThrottleConfig } from '../../config.js';
+import type { LoginThrottleConfig, RegisterThrottleConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Logger } from '../../logger.js';
 import { AppError } from '../../errors.js';
@@ -32,11 +36,29 @@ export const tooManyAttempts = (msBeforeNext: number) => {
   return new AppError(429, 'auth.too_many_attempts', `too many sign-in attempts; try again in ${seconds} seconds`, { headers: { 'Retry-After': String(seconds) } });
 };
 
-export function createLoginThrottle({ db, config, logger }: { db: Db; config: LoginThrottleConfig; logger?: Logger }) {
-  const limiter = (keyPrefix: string, points: number) =>
-    points > 0 ? new RateLimiterDrizzle({ storeClient: db, schema: loginThrottle, keyPrefix, points, duration: config.windowSeconds, clearExpiredByTimeout: false }) : null;
+export const tooManyRegistrations = (msBeforeNext: number) => {
+  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  return new AppError(429, 'auth.too_many_registrations', `too many accounts registered from this address; try again in ${seconds} seconds`, {
+    headers: { 'Retry-After': String(seconds) },
+  });
+};
+
+export function createLoginThrottle({
+  db,
+  config,
+  register = { maxPerIp: 0, windowSeconds: 3600 },
+  logger,
+}: {
+  db: Db;
+  config: LoginThrottleConfig;
+  register?: RegisterThrottleConfig;
+  logger?: Logger;
+}) {
+  const limiter = (keyPrefix: string, points: number, duration = config.windowSeconds) =>
+    points > 0 ? new RateLimiterDrizzle({ storeClient: db, schema: loginThrottle, keyPrefix, points, duration, clearExpiredByTimeout: false }) : null;
   const byName = limiter('login', config.maxAttempts);
   const byAddress = limiter('login-ip', config.maxAttemptsPerIp);
+  const registrations = limiter('register-ip', register.maxPerIp, register.windowSeconds);
 
   return {
     /**
@@ -64,6 +86,20 @@ export function createLoginThrottle({ db, config, logger }: { db: Db; config: Lo
           await Promise.all([byName?.delete(nameKey), byAddress?.reward(ip, 1)]);
         },
       };
+    },
+
+    /** Counts one registration from `ip`; throws 429 when the address's budget is spent. Call before hashing the password. */
+    async registration(ip: string): Promise<void> {
+      if (!registrations) return;
+      try {
+        await registrations.consume(ip);
+      } catch (err) {
+        if (!(err instanceof RateLimiterRes)) throw err;
+        if (err.consumedPoints === register.maxPerIp + 1) {
+          logger?.warn({ ip, limit: register.maxPerIp, window_seconds: register.windowSeconds }, 'registration throttled: too many accounts from one address');
+        }
+        throw tooManyRegistrations(err.msBeforeNext);
+      }
     },
 
     /** Deletes counters whose window has ended (a periodic task of the worker). */
