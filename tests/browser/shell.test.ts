@@ -1,4 +1,6 @@
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { apiKeys } from '../../src/modules/users/users.table.js';
 import { createMatch } from '../helpers/factories.js';
 import { createAdmin, registerUser } from '../helpers/test-app.js';
 import { chromiumAvailable, CHROMIUM, screenshot, signedIn, useBrowserApp, VIEWPORTS } from './browser.js';
@@ -78,6 +80,31 @@ describe.skipIf(!chromiumAvailable)('operator UI: sign-in and shell', () => {
     await page.getByRole('heading', { name: 'Key Home - Key Away' }).waitFor();
     await page.locator('#inheritance table').waitFor();
     expect(exchanges).toEqual(['POST']);
+    await context.close();
+  }, 60_000);
+
+  it('renews its API key once when the API answers 401, and carries on', async () => {
+    const { context, page } = await signedIn(browser(), app, admin);
+    await page.getByRole('heading', { name: 'Matches' }).waitFor();
+    const exchanges: number[] = [];
+    const unauthorized: string[] = [];
+    page.on('response', (res) => {
+      const path = new URL(res.url()).pathname;
+      if (path === '/admin/api-session') exchanges.push(res.status());
+      else if (res.status() === 401) unauthorized.push(path);
+    });
+    // The key the page holds stops working (revoked elsewhere); the session itself is still valid.
+    await app.services.database.db.update(apiKeys).set({ revokedAt: new Date() }).where(and(eq(apiKeys.userId, admin.id), isNotNull(apiKeys.adminSessionId), isNull(apiKeys.revokedAt)));
+    await page.getByRole('link', { name: 'Users', exact: true }).click();
+    await page.getByText(admin.email).first().waitFor();
+    expect(unauthorized).toEqual(['/api/users']);
+    expect(exchanges).toEqual([200]);
+    // The new key serves the next page without another exchange.
+    await page.getByRole('link', { name: 'Brands', exact: true }).click();
+    await page.getByRole('heading', { name: 'Brands' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(exchanges).toEqual([200]);
+    expect(unauthorized).toEqual(['/api/users']);
     await context.close();
   }, 60_000);
 
