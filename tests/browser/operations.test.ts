@@ -8,11 +8,13 @@
  * widths are kept in test-artifacts/screenshots.
  */
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syntheticFootballMatch } from '../../src/engine/feed/synthetic.js';
 import { GATES } from '../../src/engine/match-engine.js';
 import type { EngineWorker } from '../../src/engine/worker.js';
 import { questionAnswers } from '../../src/modules/answers/answers.table.js';
+import { matchListeners } from '../../src/modules/listeners/listeners.table.js';
 import { inGameDefinitionInput } from '../helpers/definitions.js';
 import { startWorker, waitFor } from '../helpers/engine.js';
 import { feedEvent, insertIssuance, insertListener, insertListenerEvents, insertLogLines } from '../helpers/engine-rows.js';
@@ -211,6 +213,35 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     await screenshot(tablet.page, 'listeners-tablet');
     await tablet.context.close();
   }, 90_000);
+
+  it('shows a listener\'s last log lines when it finishes during a read of the log', async () => {
+    const match = await createMatch(app, { homeTeam: 'Tail Home', awayTeam: 'Tail Away', scheduled: new Date(), status: 'live' });
+    const listener = await insertListener(app, { matchId: match.id, status: 'running', source: 'feed', claimedBy: 'other-host:4242', leaseExpiresAt: new Date(Date.now() + 3_600_000), heartbeatAt: new Date(), startedAt: new Date() });
+    await insertLogLines(app, listener.id, [{ message: 'tail run started' }]);
+    const { context, page } = await signedIn(browser(), app, admin);
+    await page.goto(`/admin/listeners?league=wc&day=${utcDay(new Date())}&log=${listener.id}`);
+    const viewer = page.getByRole('region', { name: `Log of listener ${listener.id.slice(0, 8)}` });
+    await viewer.getByText('tail run started').waitFor();
+    // The next poll of the log is answered as the server saw it then, but held back
+    // until the listener has finished and the page knows it.
+    let release!: () => Promise<void>;
+    const held = new Promise<void>((resolve) => {
+      void page.route(`**/api/match-listeners/${listener.id}/log?**`, async (route) => {
+        const response = await route.fetch();
+        release = () => route.fulfill({ response });
+        resolve();
+      }, { times: 1 });
+    });
+    await held;
+    await insertLogLines(app, listener.id, [{ message: 'tail run finished' }], 2);
+    await app.services.database.db.update(matchListeners).set({ status: 'completed', finishedAt: new Date() }).where(eq(matchListeners.id, listener.id));
+    await page.getByRole('region', { name: 'Tail Home - Tail Away' }).getByText('completed', { exact: true }).first().waitFor();
+    await release();
+    // The read asked for when the listener finished runs after the held one: the last line arrives.
+    await viewer.getByText('tail run finished').waitFor({ timeout: 10_000 });
+    expect(await viewer.getByText('2 lines', { exact: true }).count()).toBe(1);
+    await context.close();
+  }, 60_000);
 
   it('searches users, creates one, deactivates another, and shows the API\'s 409 when an admin deactivates themselves', async () => {
     const target = await registerUser(app, { username: `zz_target_${stamp}`, first_name: 'Zelda' });

@@ -152,12 +152,17 @@ function ListenerLog({ listener, onClose }: { listener: MatchListener; onClose?:
   const [loaded, setLoaded] = useState(false);
   const after = useRef(0);
   const busy = useRef(false);
+  /** A read was asked for while one was under way (the last one after the listener ended, say): run it next. */
+  const again = useRef(false);
   const box = useRef<HTMLPreElement>(null);
   const id = listener.id;
   const active = listenerActive(listener);
 
-  const fetchMore = async () => {
-    if (busy.current) return;
+  const fetchMore = async (): Promise<void> => {
+    if (busy.current) {
+      again.current = true;
+      return;
+    }
     busy.current = true;
     try {
       for (let page = 0; page < 20; page++) {
@@ -173,6 +178,10 @@ function ListenerLog({ listener, onClose }: { listener: MatchListener; onClose?:
     } finally {
       busy.current = false;
       setLoaded(true);
+    }
+    if (again.current) {
+      again.current = false;
+      await fetchMore();
     }
   };
 
