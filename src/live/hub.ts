@@ -291,8 +291,21 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
     };
     const unanswered = encode({ ...base, answer: null });
     const perUser = new Map<string, Buffer>();
-    const now = receivers(e.m);
+    let now = receivers(e.m);
+    // Players who started following during the lookup: their answers too (they may have answered
+    // before following), so nobody gets "not answered" for an answer they gave. Rare; bounded.
+    const asked = new Set(targets.map((c) => c.user.id));
+    for (let round = 0; round < 3; round++) {
+      const late = [...new Set(now.map((c) => c.user.id).filter((u) => !asked.has(u)))];
+      if (!late.length) break;
+      for (const u of late) asked.add(u);
+      const more = await settledForDelivery({ db, id: e.i, userIds: late });
+      for (const [u, a] of more?.answers ?? []) byUserAnswer.set(u, a);
+      now = receivers(e.m);
+    }
     for (const conn of now) {
+      if (!asked.has(conn.user.id)) continue; // still arriving after three lookups: better no message than a wrong "not answered"
+
       const a = byUserAnswer.get(conn.user.id);
       if (!a) {
         deliver(conn, unanswered);
