@@ -407,8 +407,21 @@ describe('settings at issue time', () => {
         body: { ...body, question_text_template: 'Version two: who is booked next?', choices: [{ identifier: 'home', label_template: 'Home v2' }, { identifier: 'away', label_template: 'Away v2' }], points: 40 },
       });
       expect(res.status).toBe(200);
-      // The listener rereads its catalog every 100 ms here.
-      await new Promise((r) => setTimeout(r, 600));
+      // The listener rereads its catalog every 100 ms here: wait for a read that began after the change
+      // (the wrapper only sees calls made once it is in place).
+      const store = h.app.services.engine.store;
+      const original = store.matchCatalog;
+      let reads = 0;
+      store.matchCatalog = async (...args) => {
+        const ctx = await original.apply(store, args);
+        reads += 1;
+        return ctx;
+      };
+      try {
+        await waitFor(async () => reads >= 1, { what: 'the listener to reread its catalog', timeoutMs: 10_000, intervalMs: 20 });
+      } finally {
+        store.matchCatalog = original;
+      }
       await live.push(ev(2, 'shot'));
       const out = await live.finish();
       expect(out.issuances.map((i) => ({ text: i.questionText, labels: i.choices.map((c) => c.label), points: i.points, window: i.answerWindowSeconds }))).toEqual([
