@@ -657,6 +657,7 @@ describe.skipIf(!testDatabaseUrl())('a name taken by another request during the 
   it('refuses the import with 400 naming the row, and writes nothing', async () => {
     const { default: postgres } = await import('postgres');
     const other = postgres(app.db.url!, { max: 1, onnotice: () => {} });
+    const watcher = postgres(app.db.url!, { max: 1, onnotice: () => {} });
     try {
       const name = `Raced ${randomUUID()}`;
       const wc = await leagueBySlug(app, 'wc');
@@ -669,7 +670,13 @@ describe.skipIf(!testDatabaseUrl())('a name taken by another request during the 
                   values (${wc.id}, ${name}, ${sql.json(input.trigger as never)}, 'score_change', 'x', ${sql.json(input.choices as never)}, ${sql.json(input.resolution as never)})`;
         // The import checks (the name is free: the insert is not committed), then waits on the unique index.
         pending = importCsv(IN_GAME, content, { dryRun: false });
-        await new Promise((r) => setTimeout(r, 500));
+        // Commit only once the import's insert is waiting on this transaction's row (a lock wait).
+        for (let waited = 0; ; waited += 20) {
+          const [row] = await watcher`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike 'insert into "question_definitions"%'`;
+          if (row!.n > 0) break;
+          if (waited > 15_000) throw new Error('the import never waited on the uncommitted row');
+          await new Promise((r) => setTimeout(r, 20));
+        }
       });
       const res = await pending!;
       expect(res.status).toBe(400);
@@ -678,6 +685,7 @@ describe.skipIf(!testDatabaseUrl())('a name taken by another request during the 
       expect(await db().select().from(questionDefinitions).where(inArray(questionDefinitions.name, [early.name]))).toEqual([]);
     } finally {
       await other.end({ timeout: 1 });
+      await watcher.end({ timeout: 1 });
     }
   });
 });
