@@ -24,7 +24,9 @@ describe.skipIf(!chromiumAvailable)('operator UI: sign-in and shell', () => {
   }, 60_000);
 
   it('lists the matches of the day with their filters, at laptop and tablet widths', async () => {
-    const now = Date.now();
+    // Kick-offs inside the current UTC day (the page's default), even when the test runs near midnight.
+    const dayStart = Date.now() - (Date.now() % 86_400_000);
+    const now = Math.min(Math.max(Date.now(), dayStart + 7_200_000), dayStart + 79_200_000);
     await createMatch(app, { homeTeam: 'Lions', awayTeam: 'Tigers', status: 'live', scheduled: new Date(now - 1_800_000), homeScore: 1, awayScore: 0 });
     await createMatch(app, { homeTeam: 'Bears', awayTeam: 'Wolves', status: 'scheduled', scheduled: new Date(now + 600_000) });
     await createMatch(app, { homeTeam: 'Hawks', awayTeam: 'Eagles', status: 'scheduled', scheduled: new Date(now + 900_000), league: 'mls', isTest: true });
