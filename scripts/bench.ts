@@ -24,6 +24,18 @@
  * (default 1), BENCH_NO_DB=1 (serve the rows read once, to isolate the
  * framework overhead from the database).
  *
+ * Then, unless BENCH_HOT=0, a second phase loads the hot paths (DESIGN.md
+ * §9: "Hot paths (PUT answer, GET open questions, GET matches) run a constant
+ * number of queries whatever the number of rows; report req/s and p50/p99"):
+ * players with API keys following live matches with open questions are
+ * written straight into the tables (scripts/bench-hot.ts), the SQL statements
+ * one request runs are counted (database.onQuery) for a player with few rows
+ * and one with many, and PUT /api/question-answers, GET
+ * /api/question-answers/open, GET /api/matches and GET
+ * /api/matches?followed=true are loaded the same way (same settings, rounds
+ * alternated), each request with the key of the next player in turn and, for
+ * PUT, the next answer (created the first time, replaced after).
+ *
  * Exits non-zero on errors only (a non-2xx response, a connection error, a
  * plain route that answers differently from its contract route), never on a
  * missed target.
@@ -46,6 +58,7 @@ import { seedLeagues } from '../src/modules/leagues/leagues.repository.js';
 import { toLeagueDto } from '../src/modules/leagues/leagues.mapper.js';
 import { createServices, type Services } from '../src/services.js';
 import { openBenchDatabase, type BenchDatabase } from './bench-database.js';
+import { countStatements, HOT, hotEndpoints, seedHotPaths, type HotEndpoint, type HotRequest } from './bench-hot.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -65,6 +78,8 @@ const settings = {
   pipelining: Math.round(envNumber('BENCH_PIPELINING', 1, 1)),
   /** BENCH_NO_DB=1: both sides list rows read once at start, so only HTTP, the contract stack, mappers and JSON are measured. */
   noDb: /^(1|true|yes)$/i.test(process.env.BENCH_NO_DB ?? ''),
+  /** BENCH_HOT=0: skip the hot-path phase. */
+  hot: !/^(0|false|no|off)$/i.test(process.env.BENCH_HOT ?? ''),
 };
 const BRAND_COUNT = 50;
 
@@ -198,17 +213,44 @@ async function measureRestart(bench: BenchDatabase): Promise<{ label: string; op
 
 // ---------------------------------------------------------------- load
 
-/** The load generator: autocannon in a worker thread; every latency is kept (float ms, not autocannon's integer-ms histogram). */
+/**
+ * The load generator: autocannon in a worker thread; every latency is kept
+ * (float ms, not autocannon's integer-ms histogram). A run may carry a
+ * method, headers and the name of a rotation of requests ({ token, body },
+ * posted once beforehand, so a run's main-thread CPU does not include copying
+ * it): each request then takes the next one (shared by all connections,
+ * wrapping around) as its Bearer key and JSON body, through autocannon's
+ * setupRequest, which is built here because functions cannot be posted to a
+ * worker.
+ */
 const CLIENT_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { createRequire } = require('node:module');
 const autocannon = createRequire(workerData.root + '/package.json')('autocannon');
-parentPort.on('message', ({ id, url, connections, pipelining, duration }) => {
+const rotations = new Map();
+parentPort.on('message', ({ id, url, connections, pipelining, duration, method, headers, rotation: name, store }) => {
+  if (store) return void rotations.set(store.name, store.requests);
+  const rotation = name === undefined ? undefined : rotations.get(name);
+  if (name !== undefined && !rotation) return parentPort.postMessage({ id, error: 'unknown rotation ' + name });
   const latencies = [];
   const statuses = {};
   let non2xx = 0;
+  const options = { url, connections, pipelining, duration };
+  if (method) options.method = method;
+  if (headers) options.headers = headers;
+  if (rotation && rotation.length) {
+    let next = 0;
+    options.requests = [{
+      setupRequest: (req) => {
+        const r = rotation[next++ % rotation.length];
+        const h = Object.assign({}, req.headers, { authorization: 'Bearer ' + r.token });
+        if (r.body !== undefined) h['content-type'] = 'application/json';
+        return Object.assign({}, req, { headers: h, body: r.body !== undefined ? r.body : '' });
+      },
+    }];
+  }
   const started = process.hrtime.bigint();
-  const instance = autocannon({ url, connections, pipelining, duration }, (err, result) => {
+  const instance = autocannon(options, (err, result) => {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     if (err) return parentPort.postMessage({ id, error: String(err && err.stack || err) });
     const array = Float64Array.from(latencies);
@@ -253,11 +295,16 @@ class LoadClient {
     });
   }
 
-  run(url: string, duration: number): Promise<RunResult> {
+  /** Hands the worker a rotation of requests once; runs then name it. */
+  storeRotation(name: string, requests: HotRequest[]): void {
+    this.worker.postMessage({ store: { name, requests } });
+  }
+
+  run(url: string, duration: number, load: { method?: string; headers?: Record<string, string>; rotation?: string } = {}): Promise<RunResult> {
     const id = this.next++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, url, duration, connections: settings.connections, pipelining: settings.pipelining });
+      this.worker.postMessage({ id, url, duration, connections: settings.connections, pipelining: settings.pipelining, ...load });
     });
   }
 
@@ -326,6 +373,139 @@ function summarise(runs: Measured[]): Summary {
     perRound: runs.map((r) => r.count / r.seconds),
     cpuPerRound: runs.map((r) => (r.cpuMs === null ? null : (r.cpuMs * 1000) / r.count)),
   };
+}
+
+/** How busy the machine was during a phase's rounds, and how much of it was this process. */
+function printMachine(database: Database, machine0: ReturnType<typeof machineCpuMs>, machine1: ReturnType<typeof machineCpuMs>, ownMs: number, wallMs: number): void {
+  if (!machine0 || !machine1) return;
+  const cores = os.cpus().length;
+  const busy = (machine1.busy - machine0.busy) / (machine1.total - machine0.total);
+  const others = Math.max(0, machine1.busy - machine0.busy - ownMs) / (wallMs * cores);
+  console.log(
+    `machine during the rounds: ${fmt(busy * 100)}% of ${cores} cores busy; this process ${fmt((ownMs / (wallMs * cores)) * 100)}%, ` +
+      `other processes ${fmt(others * 100)}%${database.kind === 'postgres' ? ' (including the PostgreSQL server)' : ''}`,
+  );
+}
+
+// ---------------------------------------------------------------- hot paths
+
+/**
+ * The hot-path phase: seed, count the statements of one request for a light
+ * and a heavy player, then load each endpoint (warm-up, then the rounds,
+ * order reversed every other round). Returns the number of failed requests.
+ */
+async function hotPhase(database: Database, server: Server, base: string, client: LoadClient): Promise<number> {
+  const { duration, warmup, rounds, connections } = settings;
+  console.log('');
+  console.log('hot paths (DESIGN.md §9: a constant number of queries whatever the number of rows; req/s and p50/p99):');
+  const t0 = performance.now();
+  const data = await seedHotPaths(database);
+  const r = data.rows;
+  console.log(
+    `  seeded in ${fmt((performance.now() - t0) / 1000, 1)} s: ${r.users} players with API keys, ${r.matches} matches (${data.matchesToday} today UTC, ${HOT.LIVE_MATCHES} of them live), ` +
+      `${r.follows} follows, ${r.issuances} in-game questions (${r.openIssuances} open, ${HOT.OPEN_PER_MATCH} per live match); ` +
+      `players follow 1 to ${HOT.FOLLOW_CYCLE} live matches, the heavy player ${data.heavy.follows} matches`,
+  );
+
+  console.log('SQL statements per request (database.onQuery: statements issued through drizzle, key lookup included; BEGIN/COMMIT not seen):');
+  const counts = await countStatements(database, base, data);
+  console.log(`| endpoint                             | light player: statements (rows) | heavy player: statements (rows) | equal |`);
+  console.log(`|--------------------------------------|--------------------------------:|--------------------------------:|-------|`);
+  let unequal = 0;
+  for (const c of counts) {
+    const equal = c.light.statements === c.heavy.statements;
+    if (!equal) unequal++;
+    const cell = (x: { statements: number; rows: number }) => `${x.statements} (${x.rows})`.padStart(31);
+    console.log(`| ${c.label.padEnd(36)} | ${cell(c.light)} | ${cell(c.heavy)} | ${(equal ? 'yes' : 'NO').padEnd(5)} |`);
+  }
+  console.log(
+    `  rows: PUT, the player's open questions; GET open, open questions listed; GET matches, matches listed. ` +
+      (unequal ? `${unequal} endpoint(s) do NOT run a constant number of statements` : 'constant: the same number of statements for few rows and many'),
+  );
+
+  const endpoints = hotEndpoints(data);
+  for (const ep of endpoints) client.storeRotation(ep.label, ep.requests);
+  const put = endpoints.find((ep) => ep.method === 'PUT')!;
+  console.log(
+    `load: same client and settings (${connections} connections, warm-up ${warmup} s, ${rounds} round(s) x ${duration} s per endpoint, order reversed every other round); ` +
+      `each request with the next player's key (${data.players.length} players); PUT rotates ${fmt(put.requests.length / 2)} (player, open question) pairs twice with a different choice`,
+  );
+  let failures = 0;
+  const check = (ep: HotEndpoint, r: RunResult, phase: string) => {
+    const bad = r.non2xx + r.errors + r.timeouts;
+    if (bad) {
+      failures += bad;
+      console.error(`  ERROR ${phase} ${ep.label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts; statuses ${JSON.stringify(r.statuses)}`);
+    }
+  };
+  const run = (ep: HotEndpoint, seconds: number) => client.run(base + ep.path, seconds, { method: ep.method, rotation: ep.label });
+  // SQL statements per request are counted over every request the server received in a round, once
+  // it has answered them all and issued no statement for 100 ms: autocannon stops with some requests in
+  // flight (their responses are not in its count) and closes their sockets, and a handler whose
+  // socket closed still runs its statements after the response is gone.
+  let received = 0;
+  let inFlight = 0;
+  let seen = 0;
+  const stopSeeing = database.onQuery(() => seen++);
+  server.on('request', (_req, res) => {
+    received++;
+    inFlight++;
+    res.once('close', () => inFlight--);
+  });
+  const drained = async () => {
+    for (let last = -1; inFlight > 0 || seen !== last; ) {
+      last = seen;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  if (warmup > 0) for (const ep of endpoints) check(ep, await run(ep, warmup), 'warm-up');
+  const runs = new Map<HotEndpoint, (Measured & { statements: number; served: number })[]>(endpoints.map((ep) => [ep, []]));
+  const machine0 = machineCpuMs();
+  const process0 = process.cpuUsage();
+  const started = performance.now();
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? endpoints : [...endpoints].reverse();
+    for (const ep of order) {
+      await drained();
+      let statements = 0;
+      const stop = database.onQuery(() => statements++);
+      const received0 = received;
+      const cpu0 = mainThreadCpuMs();
+      const result = await run(ep, duration);
+      const cpu1 = mainThreadCpuMs();
+      await drained();
+      stop();
+      const m = { ...result, cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0, statements, served: received - received0 };
+      check(ep, m, `round ${round + 1}`);
+      runs.get(ep)!.push(m);
+      const cpu = m.cpuMs === null ? '' : `, main thread ${fmt((m.cpuMs * 1000) / m.count)} us CPU/request`;
+      console.log(`  round ${round + 1} ${ep.label.padEnd(30)} ${fmt(m.count / m.seconds).padStart(7)} req/s${cpu}; statuses ${JSON.stringify(m.statuses)}`);
+    }
+  }
+  const wallMs = performance.now() - started;
+  const machine1 = machineCpuMs();
+  const ownMs = ((u) => (u.user + u.system) / 1000)(process.cpuUsage(process0));
+  stopSeeing();
+
+  const cpus = os.cpus();
+  console.log('');
+  console.log(`hot-path results (${database.kind}, node ${process.version}, ${cpus[0]?.model ?? '?'} x ${cpus.length}, ${connections} connections, ${rounds} x ${duration} s per endpoint):`);
+  console.log(`| endpoint                       |   req/s | p50 ms | p99 ms | requests | main-thread CPU us/request | SQL statements/request |`);
+  console.log(`|--------------------------------|--------:|-------:|-------:|---------:|---------------------------:|-----------------------:|`);
+  for (const ep of endpoints) {
+    const measured = runs.get(ep)!;
+    const s = summarise(measured);
+    const sql = measured.reduce((n, m) => n + m.statements, 0) / measured.reduce((n, m) => n + m.served, 0);
+    console.log(
+      `| ${ep.label.padEnd(30)} | ${fmt(s.rps).padStart(7)} | ${fmt(s.p50, 2).padStart(6)} | ${fmt(s.p99, 2).padStart(6)} | ${fmt(s.count).padStart(8)} | ${(s.cpuUs === null ? 'n/a' : fmt(s.cpuUs)).padStart(26)} | ${fmt(sql, 2).padStart(22)} |`,
+    );
+  }
+  const statuses: Record<string, number> = {};
+  for (const m of runs.get(put)!) for (const [k, v] of Object.entries(m.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
+  console.log('SQL statements/request: statements seen by database.onQuery in the rounds / requests the server received in them (counting stops once all are answered and no statement came for 100 ms).');
+  console.log(`PUT /api/question-answers in the rounds: ${fmt(statuses['201'] ?? 0)} answers created (201), ${fmt(statuses['200'] ?? 0)} replaced (200)`);
+  printMachine(database, machine0, machine1, ownMs, wallMs);
+  return failures;
 }
 
 // ---------------------------------------------------------------- main
@@ -463,15 +643,9 @@ async function main(): Promise<number> {
           `target >= 0.8: ${ratio >= 0.8 ? 'met' : 'MISSED'}${cpu}`,
       );
     }
-    if (machine0 && machine1) {
-      const cores = cpus.length;
-      const busy = (machine1.busy - machine0.busy) / (machine1.total - machine0.total);
-      const others = Math.max(0, machine1.busy - machine0.busy - ownMs) / (wallMs * cores);
-      console.log(
-        `machine during the rounds: ${fmt(busy * 100)}% of ${cores} cores busy; this process ${fmt((ownMs / (wallMs * cores)) * 100)}%, ` +
-          `other processes ${fmt(others * 100)}%${database.kind === 'postgres' ? ' (including the PostgreSQL server)' : ''}`,
-      );
-    }
+    printMachine(database, machine0, machine1, ownMs, wallMs);
+    if (settings.hot) failures += await hotPhase(database, server, base, client);
+    else console.log('\nhot paths: skipped (BENCH_HOT=0)');
     if (failures) console.error(`\n${failures} failed requests: the figures above are not valid`);
     return failures ? 1 : 0;
   } finally {
