@@ -104,7 +104,8 @@ export class LiveDemo {
     const [homeTeam, awayTeam] = pair(mulberry32(seed));
     const kickoff = new Date(Date.now() + options.kickoffInSeconds * 1000);
     const { events } = syntheticFootballMatch({ seed, homeTeam, awayTeam, kickoff, durationScale: options.durationScale, matchKey: `demo-${seed}` });
-    const server = await startPushFeedServer({ events, speed: 1, heartbeatMs: 1000, startOn: 'listen' });
+    // The feed's first event is the kick-off: it plays at the scheduled time, not when the listener connects.
+    const server = await startPushFeedServer({ events, speed: 1, heartbeatMs: 1000, startAt: kickoff });
     // Only the match before this one may still be read (the task schedules when none is live): older feeds close.
     await Promise.all(this.servers.splice(0, this.servers.length - 1).map((s) => s.close()));
     this.servers.push(server);

@@ -46,6 +46,12 @@ export interface PushFeedServerOptions {
   maxGapMs?: number;
   /** When the timelines start (default: at the first connection to each feed). */
   startOn?: 'first-connection' | 'listen';
+  /**
+   * Start every timeline at this wall-clock time (at once when it has passed),
+   * whoever is connected: a match whose first event is its kick-off then kicks
+   * off at its scheduled time. Takes precedence over `startOn`.
+   */
+  startAt?: Date;
   /** Keep streams open after the last event until `end()` (tests publish more). */
   holdOpen?: boolean;
   faults?: PushFeedFaults;
@@ -237,7 +243,7 @@ export async function startPushFeedServer(opts: PushFeedServerOptions): Promise<
     if (!conn.open) return;
     if (timeline.ended) return conn.finish();
     timeline.clients.add(conn);
-    timeline.start();
+    if (!opts.startAt) timeline.start();
   });
 
   const host = opts.host ?? '127.0.0.1';
@@ -248,7 +254,12 @@ export async function startPushFeedServer(opts: PushFeedServerOptions): Promise<
       resolve();
     });
   });
-  if (opts.startOn === 'listen') for (const t of timelines.values()) t.start();
+  if (opts.startAt) {
+    const timer = setTimeout(() => {
+      for (const t of timelines.values()) t.start();
+    }, Math.max(0, opts.startAt.getTime() - Date.now()));
+    abort.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+  } else if (opts.startOn === 'listen') for (const t of timelines.values()) t.start();
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const urlFor = (key: string = feedsIn[0]![0]) => (key === DEFAULT_KEY ? `${baseUrl}/feed` : `${baseUrl}/feeds/${encodeURIComponent(key)}`);

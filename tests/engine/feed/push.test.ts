@@ -75,6 +75,21 @@ describe('push feed server', () => {
     expect((await fetch(s.url, { method: 'POST' })).status).toBe(405);
   });
 
+  it('with startAt, plays nothing before that time, whoever connects, then the timeline from its start', async () => {
+    const startAt = new Date(Date.now() + 2500);
+    const s = await server({ events: matchEvents.slice(0, 5), startAt, heartbeatMs: 50 });
+    const r = client({ url: s.url });
+    r.client.start();
+    await until(() => r.log.includes('connected'), 5000, 'the client to connect');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Connected, hearing heartbeats, but the match has not kicked off.
+    expect(Date.now()).toBeLessThan(startAt.getTime());
+    expect(r.events).toEqual([]);
+    await until(() => r.events.length === 5, 5000, 'the events after startAt');
+    expect(Date.now()).toBeGreaterThanOrEqual(startAt.getTime());
+    expect(r.events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it('runs one live timeline that every client follows', async () => {
     const s = await server({ events: matchEvents.slice(0, 40), speed: 1, maxGapMs: 20, heartbeatMs: 50 });
     const a = client({ url: s.url });
