@@ -74,7 +74,7 @@ describe('POST /api/auth/login throttling', () => {
     try {
       const ip = newAddress();
       for (let i = 0; i < 6; i++) await login(user.username, 'a secret guess', ip);
-      expect(lines).toEqual([[{ ip, budget: 'name from address', limit: 3, window_seconds: 60 }, 'sign-in throttled: too many attempts']]);
+      expect(lines).toEqual([[{ ip, budget: 'name from address', limit: 3, window_seconds: 60 }, 'sign-in throttled: too many attempts (LOGIN_MAX_ATTEMPTS, LOGIN_MAX_ATTEMPTS_PER_IP, LOGIN_WINDOW_SECONDS)']]);
       expect(JSON.stringify(lines)).not.toContain('a secret guess');
     } finally {
       logger.warn = warn;
@@ -141,7 +141,19 @@ describe('POST /api/auth/register throttling', () => {
     expect((await register(ip, user.username)).status).toBe(409);
     expect((await register(ip)).status).toBe(201);
     const username = `refused${process.pid}${Date.now().toString(36)}`;
-    const refused = await register(ip, username);
+    const logger = app.services.logger;
+    const warn = logger.warn;
+    const lines: unknown[][] = [];
+    logger.warn = ((...args: unknown[]) => void lines.push(args)) as typeof logger.warn;
+    let refused: Awaited<ReturnType<typeof register>>;
+    try {
+      refused = await register(ip, username);
+      await register(ip);
+    } finally {
+      logger.warn = warn;
+    }
+    // Once per window, naming the settings an operator would change.
+    expect(lines).toEqual([[{ ip, limit: 3, window_seconds: 600 }, 'registration throttled: too many accounts from one address (REGISTER_MAX_PER_IP, REGISTER_WINDOW_SECONDS)']]);
     expect(refused.status).toBe(429);
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(500);

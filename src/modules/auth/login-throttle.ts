@@ -77,7 +77,7 @@ export function createLoginThrottle({
         // Once per window and budget (the first refused attempt), not once per attempt: a flood must not flood the log.
         const limit = i === 0 ? config.maxAttempts : config.maxAttemptsPerIp;
         if (r.reason.consumedPoints === limit + 1) {
-          logger?.warn({ ip, budget: i === 0 ? 'name from address' : 'address', limit, window_seconds: config.windowSeconds }, 'sign-in throttled: too many attempts');
+          logger?.warn({ ip, budget: i === 0 ? 'name from address' : 'address', limit, window_seconds: config.windowSeconds }, 'sign-in throttled: too many attempts (LOGIN_MAX_ATTEMPTS, LOGIN_MAX_ATTEMPTS_PER_IP, LOGIN_WINDOW_SECONDS)');
         }
       }
       if (waitMs >= 0) throw tooManyAttempts(waitMs);
@@ -96,7 +96,7 @@ export function createLoginThrottle({
       } catch (err) {
         if (!(err instanceof RateLimiterRes)) throw err;
         if (err.consumedPoints === register.maxPerIp + 1) {
-          logger?.warn({ ip, limit: register.maxPerIp, window_seconds: register.windowSeconds }, 'registration throttled: too many accounts from one address');
+          logger?.warn({ ip, limit: register.maxPerIp, window_seconds: register.windowSeconds }, 'registration throttled: too many accounts from one address (REGISTER_MAX_PER_IP, REGISTER_WINDOW_SECONDS)');
         }
         throw tooManyRegistrations(err.msBeforeNext);
       }
