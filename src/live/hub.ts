@@ -20,6 +20,8 @@ import type { AnswersService } from '../modules/answers/answers.service.js';
 import type { UserRow } from '../modules/users/users.table.js';
 import type { BusEvent, BusSubscriber } from './bus.js';
 import { followedMatchIds, issuanceForDelivery, settledForDelivery, validKeyIds } from './live.repository.js';
+
+const defaultLookups: HubLookups = { followedMatchIds, validKeyIds, issuanceForDelivery, settledForDelivery };
 import { CLOSE, CLOSED_STATUSES, RESYNC_DETAIL, STREAM_PROTOCOL, type ResolutionMessage, type ServerMessage } from './messages.js';
 
 export interface HubOptions {
@@ -35,6 +37,15 @@ export interface HubOptions {
   maxSocketsPerUser: number;
   /** Told to clients in `hello`: the VAPID public key when the service sends Web Push, else null. */
   webPushPublicKey: string | null;
+  /** The hub's database reads, replaceable one by one (tests hold a read to open a race window). */
+  lookups?: Partial<HubLookups>;
+}
+
+export interface HubLookups {
+  followedMatchIds: typeof followedMatchIds;
+  validKeyIds: typeof validKeyIds;
+  issuanceForDelivery: typeof issuanceForDelivery;
+  settledForDelivery: typeof settledForDelivery;
 }
 
 export const DEFAULT_HUB_OPTIONS: HubOptions = {
@@ -84,6 +95,7 @@ const encode = (message: ServerMessage): Buffer => Buffer.from(JSON.stringify(me
 const PONG = encode({ type: 'pong' });
 
 export function createHub({ db, answers, logger, options }: { db: Db; answers: Pick<AnswersService, 'open'>; logger: Logger; options: HubOptions }): Hub {
+  const { followedMatchIds, validKeyIds, issuanceForDelivery, settledForDelivery }: HubLookups = { ...defaultLookups, ...options.lookups };
   const all = new Set<Connection>();
   const byMatch = new Map<string, Set<Connection>>();
   const byUser = new Map<string, Set<Connection>>();

@@ -467,6 +467,55 @@ describe('hello of a service that sends Web Push', () => {
   });
 });
 
+describe('a socket that connects while a resolution is being looked up', () => {
+  it('gets the resolution with its own answer, not "not answered"', async () => {
+    let hold: { id: string; entered: () => void; release: Promise<void> } | null = null;
+    const { settledForDelivery } = await import('../../src/live/live.repository.js');
+    const app = await startTestApp({
+      live: {
+        lookups: {
+          // The first lookup of the held question waits until the test lets it go.
+          settledForDelivery: async (args) => {
+            const h = hold;
+            if (h && args.id === h.id) {
+              hold = null;
+              h.entered();
+              await h.release;
+            }
+            return settledForDelivery(args);
+          },
+        },
+      },
+    });
+    const clients: StreamClient[] = [];
+    try {
+      const match = await createMatch(app);
+      const [early, late] = [await registerUser(app), await registerUser(app)];
+      for (const u of [early, late]) await follow(app, u.id, match.id);
+      const row = await insertIssuance(app, { matchId: match.id, points: 15 });
+      await answer(app, late, row.id, 'home');
+      clients.push(await connected(app, early));
+
+      let entered!: () => void;
+      const inLookup = new Promise<void>((resolve) => (entered = resolve));
+      let release!: () => void;
+      hold = { id: row.id, entered, release: new Promise<void>((resolve) => (release = resolve)) };
+      await settle(app, row, 'resolved', 'home');
+      await inLookup;
+      // The late player's socket connects (and starts receiving the match) during the lookup.
+      const lateSocket = await connected(app, late);
+      clients.push(lateSocket);
+      release();
+      const base = { type: 'resolution', question_issuance_id: row.id, status: 'resolved', correct_answer_identifier: 'home' };
+      expect(await clients[0]!.take('resolution')).toMatchObject({ ...base, answer: null });
+      expect(await lateSocket.take('resolution')).toMatchObject({ ...base, answer: { selected_answer_identifier: 'home', outcome: 'correct', points_awarded: 15 } });
+    } finally {
+      for (const c of clients) await c.close();
+      await app.close();
+    }
+  });
+});
+
 describe('heartbeats, slow clients and shutdown', () => {
   it('pings every socket and terminates one that does not answer', async () => {
     const app = await startTestApp({ live: { heartbeatMs: 150 } });
