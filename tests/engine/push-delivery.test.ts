@@ -5,7 +5,9 @@
  * push service on loopback.
  */
 import { createECDH } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { and, eq, sql } from 'drizzle-orm';
 import webpush from 'web-push';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../../src/config.js';
@@ -15,9 +17,9 @@ import type { QuestionIssuanceRow } from '../../src/modules/issuances/issuances.
 import type { MatchRow } from '../../src/modules/matches/matches.table.js';
 import type { PushProvider, PushSendResult } from '../../src/modules/push/providers/provider.js';
 import { createWebPushProvider } from '../../src/modules/push/providers/webpush-provider.js';
-import { createPushSubscriber, fitMessage, MAX_PAYLOAD_BYTES } from '../../src/modules/push/push.delivery.js';
+import { createPushDelivery, createPushSubscriber, fitMessage, MAX_PAYLOAD_BYTES } from '../../src/modules/push/push.delivery.js';
 import { deleteGoneDevices } from '../../src/modules/push/push.repository.js';
-import { pushDeliveryAttempts, pushDevices, type PushDeliveryAttemptRow } from '../../src/modules/push/push.table.js';
+import { pushDeliveryAttempts, pushDevices, pushMatchNotifications, type PushDeliveryAttemptRow } from '../../src/modules/push/push.table.js';
 import { users } from '../../src/modules/users/users.table.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
 import { createMatch, follow } from '../helpers/factories.js';
@@ -423,6 +425,80 @@ describe('push delivery through a provider', () => {
     expect(attempts[a!.id]).toMatchObject({ provider: 'fake', status: 'failed', statusCode: 429, error: 'push service answered 429: slow down', deviceId: 'phone-0', platform: 'android' });
     expect(attempts[b!.id]).toMatchObject({ status: 'skipped', statusCode: null, error: 'no android push provider configured' });
     expect(attempts[c!.id]).toMatchObject({ status: 'failed', statusCode: null, error: 'provider error: boom' });
+  });
+
+  describe('max_per_user_per_match across processes', () => {
+    /** A match of its own, with one fan on one device. */
+    const ownFan = async () => {
+      const own = await createMatch(app);
+      const fan = await registerUser(app);
+      await follow(app, fan.id, own.id);
+      await registerTokenDevice(app, fan, 'phone-0', 'android');
+      return { own, fan };
+    };
+    const slow: PushProvider = {
+      name: 'slow',
+      async send() {
+        await new Promise((r) => setTimeout(r, 30));
+        return { ok: true, statusCode: 201 };
+      },
+    };
+
+    it('two processes notifying one match at once cannot pass the cap together', async () => {
+      await patchSettings(app, admin, { max_per_user_per_match: 1 });
+      try {
+        const { own, fan } = await ownFan();
+        const [q1, q2] = [await insertIssuance(app, { matchId: own.id }), await insertIssuance(app, { matchId: own.id })];
+        // Two deliveries as two processes would run them: neither waits for the other.
+        const [a, b] = [createPushDelivery({ db: app.services.database.db, provider: slow, logger: silent }), createPushDelivery({ db: app.services.database.db, provider: slow, logger: silent })];
+        await Promise.all([a.deliverIssued(q1), b.deliverIssued(q2)]);
+        const statuses = [...(await attemptsFor(app, q1.id)), ...(await attemptsFor(app, q2.id))].filter((x) => x.userId === fan.id).map((x) => x.status);
+        expect(statuses.sort()).toEqual(['delivered', 'skipped']);
+      } finally {
+        await patchSettings(app, admin, { max_per_user_per_match: 20 });
+      }
+    });
+
+    it('gives the slot back when nothing reached the player', async () => {
+      await patchSettings(app, admin, { max_per_user_per_match: 1 });
+      try {
+        const { own, fan } = await ownFan();
+        let fail = true;
+        const flaky: PushProvider = { name: 'flaky', send: async () => (fail ? { ok: false, statusCode: 503, error: 'push service answered 503' } : { ok: true, statusCode: 201 }) };
+        const first = await insertIssuance(app, { matchId: own.id });
+        await subscriber(flaky).onIssued!(first);
+        expect((await attemptsFor(app, first.id)).map((x) => x.status)).toEqual(['failed']);
+        fail = false;
+        const second = await insertIssuance(app, { matchId: own.id });
+        await subscriber(flaky).onIssued!(second);
+        expect((await attemptsFor(app, second.id)).map((x) => x.status)).toEqual(['delivered']);
+        const third = await insertIssuance(app, { matchId: own.id });
+        await subscriber(flaky).onIssued!(third);
+        expect((await attemptsFor(app, third.id)).map((x) => x.status)).toEqual(['skipped']);
+      } finally {
+        await patchSettings(app, admin, { max_per_user_per_match: 20 });
+      }
+    });
+
+    it('starts from the notifications already delivered when the counter is added (migration 0007)', async () => {
+      const { own, fan } = await ownFan();
+      let fail = false;
+      const flaky: PushProvider = { name: 'flaky', send: async () => (fail ? { ok: false, error: 'down' } : { ok: true }) };
+      for (const ok of [true, true, false]) {
+        fail = !ok;
+        await subscriber(flaky).onIssued!(await insertIssuance(app, { matchId: own.id }));
+      }
+      const db = app.services.database.db;
+      const counted = async () => (await db.select().from(pushMatchNotifications).where(and(eq(pushMatchNotifications.userId, fan.id), eq(pushMatchNotifications.matchId, own.id))))[0]?.notified;
+      expect(await counted()).toBe(2);
+      // The migration's backfill, run again on an emptied counter table, finds the same counts.
+      const migration = readFileSync(path.join(process.cwd(), 'drizzle/0007_push_match_notifications.sql'), 'utf8');
+      const backfill = migration.split('--> statement-breakpoint').at(-1)!;
+      expect(backfill).toContain('INSERT INTO "push_match_notifications"');
+      await db.delete(pushMatchNotifications);
+      await app.services.database.rows(sql.raw(backfill));
+      expect(await counted()).toBe(2);
+    });
   });
 
   it('sends concurrently, never more than the bound at once', async () => {

@@ -14,7 +14,11 @@
  * Gates (a closed gate records one `skipped` attempt per user, with no
  * device, the gate's id opening `error`), in order: `enabled`,
  * `issuance.enabled` / `resolution.enabled`, `issuance.pivotal_only`,
- * `issuance.min_seconds_remaining`, `max_per_user_per_match`.
+ * `issuance.min_seconds_remaining`, `max_per_user_per_match`. The cap is a
+ * counter per user and match in the database (push_match_notifications): a
+ * slot is taken before sending, in one atomic upsert for all users, and given
+ * back when nothing reached the user, so concurrent notifications of one match
+ * in several processes cannot pass it.
  *
  * Templates are Liquid (src/engine/templates.ts) over:
  *   question: id, kind, text, is_pivotal_moment, question_number,
@@ -42,6 +46,8 @@ import {
   findSettingsRow,
   insertAttempts,
   notificationHistory,
+  releaseNotifications,
+  reserveNotifications,
   type NewPushDeliveryAttempt,
   type RecipientDeviceRow,
 } from './push.repository.js';
@@ -216,12 +222,17 @@ export function createPushDelivery({ db, provider, logger, concurrency = DEFAULT
       else byUser.set(d.userId, [d]);
     }
 
+    // Idempotent: a question is notified (or held back) once per user and event.
+    const audience = [...byUser.keys()].filter((userId) => !history.get(userId)?.already);
+    // The per-match cap: a slot per user, taken atomically in the database (given back below when nothing is delivered).
+    const slots = gate ? new Set<string>() : await reserveNotifications({ db, matchId: row.matchId, userIds: audience, cap: settings.max_per_user_per_match });
+    const release = new Set(slots);
+
     const attempts: NewPushDeliveryAttempt[] = [];
     const sends: { target: PushTarget; message: PushMessage }[] = [];
-    for (const [userId, userDevices] of byUser) {
+    for (const userId of audience) {
+      const userDevices = byUser.get(userId)!;
       const past = history.get(userId);
-      // Idempotent: a question is notified (or held back) once per user and event.
-      if (past?.already) continue;
       summary.users += 1;
       const first = userDevices[0]!;
       const context: Record<string, unknown> = {
@@ -232,9 +243,9 @@ export function createPushDelivery({ db, provider, logger, concurrency = DEFAULT
       };
       const userGate =
         gate ??
-        ((past?.delivered ?? 0) >= settings.max_per_user_per_match
-          ? `max_per_user_per_match: ${past?.delivered ?? 0} notifications of this match already delivered (maximum ${settings.max_per_user_per_match})`
-          : null);
+        (slots.has(userId)
+          ? null
+          : `max_per_user_per_match: ${Math.max(past?.delivered ?? 0, settings.max_per_user_per_match)} notifications of this match already delivered (maximum ${settings.max_per_user_per_match})`);
       let title = '';
       let body = '';
       let renderError: string | null = null;
@@ -281,6 +292,7 @@ export function createPushDelivery({ db, provider, logger, concurrency = DEFAULT
     const gone: { userId: string; deviceId: string; endpoint: string | null }[] = [];
     sends.forEach(({ target, message }, i) => {
       const r = results[i]!;
+      if (r.ok) release.delete(target.userId);
       if (r.gone) gone.push({ userId: target.userId, deviceId: target.deviceId, endpoint: target.subscription?.endpoint ?? null });
       attempts.push({
         ...base,
@@ -296,6 +308,8 @@ export function createPushDelivery({ db, provider, logger, concurrency = DEFAULT
     });
 
     await insertAttempts({ db, rows: attempts });
+    // Slots of users who got nothing (render failed, every device failed or was skipped) go back.
+    await releaseNotifications({ db, matchId: row.matchId, userIds: [...release] });
     summary.removedDevices = await deleteGoneDevices({ db, devices: gone });
     for (const a of attempts) summary[a.status as 'delivered' | 'failed' | 'skipped'] += 1;
     logger.debug({ push: summary }, 'push notification processed');
@@ -331,8 +345,7 @@ export interface PushSubscriberOptions extends PushDeliveryOptions {
 /**
  * The engine subscriber of push notifications. Notifications are processed
  * one after another in the order the engine reported them (an issuance's
- * notification before its resolution's, and the per-match cap counted
- * without races inside the process); sends within one notification run
+ * notification before its resolution's); sends within one notification run
  * concurrently.
  */
 export function createPushSubscriber({ detached = false, ...options }: PushSubscriberOptions): PushSubscriber {

@@ -5,7 +5,7 @@ import { questionAnswers } from '../answers/answers.table.js';
 import { questionIssuances } from '../issuances/issuances.table.js';
 import { matchFollows } from '../matches/matches.table.js';
 import { users } from '../users/users.table.js';
-import { pushDeliveryAttempts, pushDevices, pushSettings, type PushDeliveryAttemptRow, type PushDeviceRow } from './push.table.js';
+import { pushDeliveryAttempts, pushDevices, pushMatchNotifications, pushSettings, type PushDeliveryAttemptRow, type PushDeviceRow } from './push.table.js';
 
 export type NewPushDevice = Omit<typeof pushDevices.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
 export type NewPushDeliveryAttempt = typeof pushDeliveryAttempts.$inferInsert;
@@ -218,6 +218,37 @@ export async function notificationHistory({
 }
 
 const INSERT_CHUNK = 1000;
+
+/**
+ * Takes one of the match's `cap` notification slots for each user who has one
+ * left: an atomic upsert per thousand users (a concurrent notification of the
+ * same match in another process waits on the row and then sees the new
+ * count). Returns the users who got a slot.
+ */
+export async function reserveNotifications({ db, matchId, userIds, cap }: { db: DbOrTx; matchId: string; userIds: string[]; cap: number }): Promise<Set<string>> {
+  const got = new Set<string>();
+  if (cap <= 0) return got;
+  const t = pushMatchNotifications;
+  for (let i = 0; i < userIds.length; i += INSERT_CHUNK) {
+    const rows = await db
+      .insert(t)
+      .values(userIds.slice(i, i + INSERT_CHUNK).map((userId) => ({ userId, matchId, notified: 1 })))
+      .onConflictDoUpdate({ target: [t.userId, t.matchId], set: { notified: sql`${t.notified} + 1` }, setWhere: sql`${t.notified} < ${cap}` })
+      .returning({ userId: t.userId });
+    for (const r of rows) got.add(r.userId);
+  }
+  return got;
+}
+
+/** Gives back the slots of users to whom nothing was delivered. One statement. */
+export async function releaseNotifications({ db, matchId, userIds }: { db: DbOrTx; matchId: string; userIds: string[] }): Promise<void> {
+  if (!userIds.length) return;
+  const t = pushMatchNotifications;
+  await db
+    .update(t)
+    .set({ notified: sql`greatest(${t.notified} - 1, 0)` })
+    .where(and(eq(t.matchId, matchId), sql`${t.userId} = any(string_to_array(${userIds.join(',')}, ',')::uuid[])`));
+}
 
 /** Records attempts, a thousand rows per statement. */
 export async function insertAttempts({ db, rows }: { db: DbOrTx; rows: NewPushDeliveryAttempt[] }): Promise<void> {

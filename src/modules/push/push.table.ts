@@ -1,6 +1,7 @@
-import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { idColumn, timestamps, tstz } from '../../db/columns.js';
 import { questionIssuances } from '../issuances/issuances.table.js';
+import { matches } from '../matches/matches.table.js';
 import { users } from '../users/users.table.js';
 
 /** A push device of a user, under the client's own device id. */
@@ -52,6 +53,26 @@ export const pushDeliveryAttempts = pgTable(
     createdAt: tstz('created_at').notNull().defaultNow(),
   },
   (t) => [index('push_delivery_attempts_user_created_idx').on(t.userId, t.createdAt), index('push_delivery_attempts_created_idx').on(t.createdAt)],
+);
+
+/**
+ * Notifications of a match that reached a user (at least one device), for
+ * `max_per_user_per_match`: a slot is taken by an atomic upsert before the
+ * sends and given back when nothing was delivered, so processes notifying the
+ * same match at once cannot pass the cap together.
+ */
+export const pushMatchNotifications = pgTable(
+  'push_match_notifications',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    matchId: uuid('match_id')
+      .notNull()
+      .references(() => matches.id, { onDelete: 'cascade' }),
+    notified: integer('notified').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.matchId] }), index('push_match_notifications_match_idx').on(t.matchId)],
 );
 
 export type PushDeviceRow = typeof pushDevices.$inferSelect;
