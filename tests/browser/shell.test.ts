@@ -86,8 +86,14 @@ describe.skipIf(!chromiumAvailable)('operator UI: sign-in and shell', () => {
   }, 60_000);
 
   it('renews its API key once when the API answers 401, and carries on', async () => {
+    const sessionKeys = and(eq(apiKeys.userId, admin.id), isNotNull(apiKeys.adminSessionId), isNull(apiKeys.revokedAt));
+    const activeKeys = async () => (await app.services.database.db.select().from(apiKeys).where(sessionKeys)).length;
+    const before = await activeKeys();
     const { context, page } = await signedIn(browser(), app, admin);
     await page.getByRole('heading', { name: 'Matches' }).waitFor();
+    // This page has its key and its first calls are done (the heading can show before them).
+    await expect.poll(activeKeys, { timeout: 10_000 }).toBeGreaterThan(before);
+    await page.waitForLoadState('networkidle');
     const exchanges: number[] = [];
     const unauthorized: string[] = [];
     page.on('response', (res) => {
@@ -96,17 +102,19 @@ describe.skipIf(!chromiumAvailable)('operator UI: sign-in and shell', () => {
       else if (res.status() === 401) unauthorized.push(path);
     });
     // The key the page holds stops working (revoked elsewhere); the session itself is still valid.
-    await app.services.database.db.update(apiKeys).set({ revokedAt: new Date() }).where(and(eq(apiKeys.userId, admin.id), isNotNull(apiKeys.adminSessionId), isNull(apiKeys.revokedAt)));
+    await app.services.database.db.update(apiKeys).set({ revokedAt: new Date() }).where(sessionKeys);
     await page.getByRole('link', { name: 'Users', exact: true }).click();
     await page.getByText(admin.email).first().waitFor();
-    expect(unauthorized).toEqual(['/api/users']);
+    // (A call of the previous page still under way may meet the revoked key too: calls that fail with one key share one renewal.)
+    expect(unauthorized).toContain('/api/users');
     expect(exchanges).toEqual([200]);
+    const failed = unauthorized.length;
     // The new key serves the next page without another exchange.
     await page.getByRole('link', { name: 'Brands', exact: true }).click();
     await page.getByRole('heading', { name: 'Brands' }).waitFor();
     await page.waitForLoadState('networkidle');
     expect(exchanges).toEqual([200]);
-    expect(unauthorized).toEqual(['/api/users']);
+    expect(unauthorized).toHaveLength(failed);
     await context.close();
   }, 60_000);
 
