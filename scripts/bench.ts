@@ -375,8 +375,45 @@ function summarise(runs: Measured[]): Summary {
   };
 }
 
+/** Logs a run's failed requests; returns how many there were. */
+function failuresOf(name: string, r: RunResult, phase: string): number {
+  const bad = r.non2xx + r.errors + r.timeouts;
+  if (bad) console.error(`  ERROR ${phase} ${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts; statuses ${JSON.stringify(r.statuses)}`);
+  return bad;
+}
+
+/** A run with the main thread's CPU time it took. */
+async function withCpu(run: () => Promise<RunResult>): Promise<Measured> {
+  const cpu0 = mainThreadCpuMs();
+  const r = await run();
+  const cpu1 = mainThreadCpuMs();
+  return { ...r, cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 };
+}
+
+interface MachineWindow {
+  machine0: ReturnType<typeof machineCpuMs>;
+  machine1: ReturnType<typeof machineCpuMs>;
+  /** This process's CPU time in the window, ms. */
+  ownMs: number;
+  wallMs: number;
+}
+
+/** The rounds of a phase: every endpoint once per round, the order reversed every other round (ABBA). */
+async function roundsAbba<E>(endpoints: readonly E[], rounds: number, each: (ep: E, round: number) => Promise<void>): Promise<MachineWindow> {
+  const machine0 = machineCpuMs();
+  const process0 = process.cpuUsage();
+  const started = performance.now();
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? endpoints : [...endpoints].reverse();
+    for (const ep of order) await each(ep, round);
+  }
+  const wallMs = performance.now() - started;
+  const cpu = process.cpuUsage(process0);
+  return { machine0, machine1: machineCpuMs(), ownMs: (cpu.user + cpu.system) / 1000, wallMs };
+}
+
 /** How busy the machine was during a phase's rounds, and how much of it was this process. */
-function printMachine(database: Database, machine0: ReturnType<typeof machineCpuMs>, machine1: ReturnType<typeof machineCpuMs>, ownMs: number, wallMs: number): void {
+function printMachine(database: Database, { machine0, machine1, ownMs, wallMs }: MachineWindow): void {
   if (!machine0 || !machine1) return;
   const cores = os.cpus().length;
   const busy = (machine1.busy - machine0.busy) / (machine1.total - machine0.total);
@@ -431,13 +468,6 @@ async function hotPhase(database: Database, server: Server, base: string, client
       `each request with the next player's key (${data.players.length} players); PUT rotates ${fmt(put.requests.length / 2)} (player, open question) pairs twice with a different choice`,
   );
   let failures = 0;
-  const check = (ep: HotEndpoint, r: RunResult, phase: string) => {
-    const bad = r.non2xx + r.errors + r.timeouts;
-    if (bad) {
-      failures += bad;
-      console.error(`  ERROR ${phase} ${ep.label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts; statuses ${JSON.stringify(r.statuses)}`);
-    }
-  };
   const run = (ep: HotEndpoint, seconds: number) => client.run(base + ep.path, seconds, { method: ep.method, rotation: ep.label });
   // SQL statements per request are counted over every request the server received in a round, once
   // it has answered them all and issued no statement for 100 ms: autocannon stops with some requests in
@@ -458,33 +488,22 @@ async function hotPhase(database: Database, server: Server, base: string, client
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };
-  if (warmup > 0) for (const ep of endpoints) check(ep, await run(ep, warmup), 'warm-up');
+  if (warmup > 0) for (const ep of endpoints) failures += failuresOf(ep.label, await run(ep, warmup), 'warm-up');
   const runs = new Map<HotEndpoint, (Measured & { statements: number; served: number })[]>(endpoints.map((ep) => [ep, []]));
-  const machine0 = machineCpuMs();
-  const process0 = process.cpuUsage();
-  const started = performance.now();
-  for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? endpoints : [...endpoints].reverse();
-    for (const ep of order) {
-      await drained();
-      let statements = 0;
-      const stop = database.onQuery(() => statements++);
-      const received0 = received;
-      const cpu0 = mainThreadCpuMs();
-      const result = await run(ep, duration);
-      const cpu1 = mainThreadCpuMs();
-      await drained();
-      stop();
-      const m = { ...result, cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0, statements, served: received - received0 };
-      check(ep, m, `round ${round + 1}`);
-      runs.get(ep)!.push(m);
-      const cpu = m.cpuMs === null ? '' : `, main thread ${fmt((m.cpuMs * 1000) / m.count)} us CPU/request`;
-      console.log(`  round ${round + 1} ${ep.label.padEnd(30)} ${fmt(m.count / m.seconds).padStart(7)} req/s${cpu}; statuses ${JSON.stringify(m.statuses)}`);
-    }
-  }
-  const wallMs = performance.now() - started;
-  const machine1 = machineCpuMs();
-  const ownMs = ((u) => (u.user + u.system) / 1000)(process.cpuUsage(process0));
+  const window = await roundsAbba(endpoints, rounds, async (ep, round) => {
+    await drained();
+    let statements = 0;
+    const stop = database.onQuery(() => statements++);
+    const received0 = received;
+    const result = await withCpu(() => run(ep, duration));
+    await drained();
+    stop();
+    const m = { ...result, statements, served: received - received0 };
+    failures += failuresOf(ep.label, m, `round ${round + 1}`);
+    runs.get(ep)!.push(m);
+    const cpu = m.cpuMs === null ? '' : `, main thread ${fmt((m.cpuMs * 1000) / m.count)} us CPU/request`;
+    console.log(`  round ${round + 1} ${ep.label.padEnd(30)} ${fmt(m.count / m.seconds).padStart(7)} req/s${cpu}; statuses ${JSON.stringify(m.statuses)}`);
+  });
   stopSeeing();
 
   const cpus = os.cpus();
@@ -504,7 +523,7 @@ async function hotPhase(database: Database, server: Server, base: string, client
   for (const m of runs.get(put)!) for (const [k, v] of Object.entries(m.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
   console.log('SQL statements/request: statements seen by database.onQuery in the rounds / requests the server received in them (counting stops once all are answered and no statement came for 100 ms).');
   console.log(`PUT /api/question-answers in the rounds: ${fmt(statuses['201'] ?? 0)} answers created (201), ${fmt(statuses['200'] ?? 0)} replaced (200)`);
-  printMachine(database, machine0, machine1, ownMs, wallMs);
+  printMachine(database, window);
   return failures;
 }
 
@@ -579,39 +598,18 @@ async function main(): Promise<number> {
       `load: autocannon in a worker thread, ${connections} connections, pipelining ${pipelining}, warm-up ${warmup} s per endpoint, ${rounds} round(s) x ${duration} s per endpoint, ABBA order`,
     );
     client = new LoadClient();
-    const check = (ep: Endpoint, r: RunResult, phase: string) => {
-      const bad = r.non2xx + r.errors + r.timeouts;
-      if (bad) {
-        failures += bad;
-        console.error(`  ERROR ${phase} ${ep.path}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts; statuses ${JSON.stringify(r.statuses)}`);
-      }
-    };
+    const load = client;
     if (warmup > 0) {
-      for (const ep of ENDPOINTS) check(ep, await client.run(base + ep.path, warmup), 'warm-up');
+      for (const ep of ENDPOINTS) failures += failuresOf(ep.path, await load.run(base + ep.path, warmup), 'warm-up');
     }
-    const measure = async (ep: Endpoint, seconds: number): Promise<Measured> => {
-      const cpu0 = mainThreadCpuMs();
-      const r = await client!.run(base + ep.path, seconds);
-      const cpu1 = mainThreadCpuMs();
-      return { ...r, cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 };
-    };
     const runs = new Map<Endpoint, Measured[]>(ENDPOINTS.map((ep) => [ep, []]));
-    const machine0 = machineCpuMs();
-    const process0 = process.cpuUsage();
-    const started = performance.now();
-    for (let round = 0; round < rounds; round++) {
-      const order = round % 2 === 0 ? ENDPOINTS : [...ENDPOINTS].reverse();
-      for (const ep of order) {
-        const r = await measure(ep, duration);
-        check(ep, r, `round ${round + 1}`);
-        runs.get(ep)!.push(r);
-        const cpu = r.cpuMs === null ? '' : `, main thread ${fmt((r.cpuMs * 1000) / r.count)} us CPU/request`;
-        console.log(`  round ${round + 1} ${ep.path.padEnd(15)} ${fmt(r.count / r.seconds).padStart(7)} req/s${cpu}`);
-      }
-    }
-    const wallMs = performance.now() - started;
-    const machine1 = machineCpuMs();
-    const ownMs = ((u) => (u.user + u.system) / 1000)(process.cpuUsage(process0));
+    const window = await roundsAbba(ENDPOINTS, rounds, async (ep, round) => {
+      const r = await withCpu(() => load.run(base + ep.path, duration));
+      failures += failuresOf(ep.path, r, `round ${round + 1}`);
+      runs.get(ep)!.push(r);
+      const cpu = r.cpuMs === null ? '' : `, main thread ${fmt((r.cpuMs * 1000) / r.count)} us CPU/request`;
+      console.log(`  round ${round + 1} ${ep.path.padEnd(15)} ${fmt(r.count / r.seconds).padStart(7)} req/s${cpu}`);
+    });
 
     const summaries = new Map(ENDPOINTS.map((ep) => [ep, summarise(runs.get(ep)!)]));
     const median = (xs: number[]) => {
@@ -643,7 +641,7 @@ async function main(): Promise<number> {
           `target >= 0.8: ${ratio >= 0.8 ? 'met' : 'MISSED'}${cpu}`,
       );
     }
-    printMachine(database, machine0, machine1, ownMs, wallMs);
+    printMachine(database, window);
     if (settings.hot) failures += await hotPhase(database, server, base, client);
     else console.log('\nhot paths: skipped (BENCH_HOT=0)');
     if (failures) console.error(`\n${failures} failed requests: the figures above are not valid`);
