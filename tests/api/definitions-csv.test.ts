@@ -14,7 +14,7 @@ import { createInGameDefinition, createInLeague, createMatchDefinition, inGameDe
 import { insertIssuanceOf } from '../helpers/engine-rows.js';
 import { leagueBySlug, UNKNOWN_ID } from '../helpers/factories.js';
 import { testDatabaseUrl } from '../helpers/pg-url.js';
-import type { ApiResponse } from '../helpers/test-app.js';
+import { statementsDuring, type ApiResponse } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 
 const { app, admin, player } = useTestApp({ player: true });
@@ -479,17 +479,11 @@ describe('POST /api/question-definitions/import', () => {
         return { league, ...inGameDefinitionInput(), group_id: i % 4 < 2 ? groups[league].id : groups[league].id.toUpperCase() };
       });
     async function statements(n: number): Promise<number> {
-      const seen: string[] = [];
-      const stop = app.services.database.onQuery((q) => seen.push(q));
-      try {
-        const res = await importCsv(IN_GAME, csv(IN_GAME.columns, rows(n)));
-        expect(res.status).toBe(200);
-        expect(res.body).toMatchObject({ errors: [], row_count: n });
-        expect(res.body.creates).toHaveLength(n);
-      } finally {
-        stop();
-      }
-      return seen.length;
+      const { result: res, statements } = await statementsDuring(app, () => importCsv(IN_GAME, csv(IN_GAME.columns, rows(n))));
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ errors: [], row_count: n });
+      expect(res.body.creates).toHaveLength(n);
+      return statements.length;
     }
     expect(await statements(40)).toBe(await statements(4));
   });

@@ -7,7 +7,7 @@ import type { QuestionIssuanceRow } from '../../src/modules/issuances/issuances.
 import type { MatchRow } from '../../src/modules/matches/matches.table.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
 import { createMatch, UNKNOWN_ID } from '../helpers/factories.js';
-import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { createAdmin, registerUser, startTestApp, statementsDuring, type TestApp, type TestUser } from '../helpers/test-app.js';
 
 let app: TestApp;
 let admin: TestUser;
@@ -552,14 +552,8 @@ describe('GET /api/user-feedback', () => {
 
   it('reads a page and its count in two statements whatever the page size', async () => {
     const statements = async (token: string, limit: number) => {
-      const seen: string[] = [];
-      const stop = app.services.database.onQuery((q) => seen.push(q));
-      try {
-        const res = await list(token, { limit, created_from: at(0).toISOString(), created_to: at(7).toISOString() });
-        expect(res.status).toBe(200);
-      } finally {
-        stop();
-      }
+      const { result: res, statements: seen } = await statementsDuring(app, () => list(token, { limit, created_from: at(0).toISOString(), created_to: at(7).toISOString() }));
+      expect(res.status).toBe(200);
       return seen.filter((q) => q.includes('"user_feedback"')).length;
     };
     expect(await statements(admin.token, 1)).toBe(2);

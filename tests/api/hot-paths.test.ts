@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import type { QuestionIssuanceRow } from '../../src/modules/issuances/issuances.table.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
 import { createMatch, follow } from '../helpers/factories.js';
-import { registerUser, type ApiResponse, type TestUser } from '../helpers/test-app.js';
+import { registerUser, statementsDuring, type ApiResponse, type TestUser } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 
 const { app } = useTestApp();
@@ -51,14 +51,8 @@ async function playerWith(matches: number, perMatch: number): Promise<{ user: Te
 
 /** The statements one request runs, and its response. */
 async function statementsOf(request: () => Promise<ApiResponse>): Promise<{ count: number; res: ApiResponse }> {
-  const statements: string[] = [];
-  const stop = app.services.database.onQuery((q) => statements.push(q));
-  try {
-    const res = await request();
-    return { count: statements.length, res };
-  } finally {
-    stop();
-  }
+  const { result: res, statements } = await statementsDuring(app, request);
+  return { count: statements.length, res };
 }
 
 describe('hot paths run a constant number of SQL statements (DESIGN.md §9)', () => {

@@ -16,7 +16,7 @@ import { followQuotaDays, matches, matchFollows, type MatchRow } from '../../src
 import { questionSponsorships } from '../../src/modules/sponsorships/sponsorships.table.js';
 import { inGameDefinitionInput, matchDefinitionInput } from '../helpers/definitions.js';
 import { createMatch, leagueBySlug } from '../helpers/factories.js';
-import { registerUser, type ApiResponse, type TestUser } from '../helpers/test-app.js';
+import { registerUser, statementsDuring, type ApiResponse, type TestUser } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
@@ -350,15 +350,9 @@ describe('GET /api/matches: row fields and totals', () => {
     const thirty = await seed(30);
 
     async function countStatements(query: Query, token: string | null, rows: number): Promise<number> {
-      const statements: string[] = [];
-      const stop = app.services.database.onQuery((q) => statements.push(q));
-      try {
-        const res = await list(query, token);
-        expectStatus(res, 200);
-        expect(res.body).toHaveLength(rows);
-      } finally {
-        stop();
-      }
+      const { result: res, statements } = await statementsDuring(app, () => list(query, token));
+      expectStatus(res, 200);
+      expect(res.body).toHaveLength(rows);
       return statements.length;
     }
     for (const token of [null, user.token]) {

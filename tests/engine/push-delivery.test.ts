@@ -24,7 +24,7 @@ import { users } from '../../src/modules/users/users.table.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
 import { createMatch, follow } from '../helpers/factories.js';
 import { decryptAes128gcm, registerTokenDevice, registerWebDevice, startPushReceiver, verifyVapid } from '../helpers/push.js';
-import { registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { registerUser, startTestApp, statementsDuring, type TestApp, type TestUser } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 
 const silent = createLogger('silent');
@@ -364,15 +364,11 @@ describe('push delivery with the log provider', () => {
       const first = await insertIssuance(app, { matchId: match.id, status: 'resolved', correctAnswerIdentifier: 'home', resolvedAt: new Date() });
       await issued(app, first); // history exists for the next one
       const row = await insertIssuance(app, { matchId: match.id });
-      const statements: string[] = [];
-      const stop = app.services.database.onQuery((q) => statements.push(q));
-      try {
+      const { statements } = await statementsDuring(app, async () => {
         await issued(app, row);
         await app.services.push.subscriber.onSettled!(first);
         await app.services.push.subscriber.idle();
-      } finally {
-        stop();
-      }
+      });
       expect((await attemptsFor(app, row.id)).length).toBe(followers + Math.floor(followers / 2));
       return statements.length;
     };

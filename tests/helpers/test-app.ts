@@ -153,3 +153,14 @@ export async function createAdmin(app: TestApp, overrides: Parameters<typeof reg
   await app.services.database.db.update(users).set({ isAdmin: true }).where(eq(users.id, user.id));
   return user;
 }
+
+/** Runs `fn`, recording every SQL statement the app issues meanwhile (for "no query per row" tests). */
+export async function statementsDuring<T>(app: TestApp, fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  const statements: string[] = [];
+  const stop = app.services.database.onQuery((q) => statements.push(q));
+  try {
+    return { result: await fn(), statements };
+  } finally {
+    stop();
+  }
+}

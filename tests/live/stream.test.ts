@@ -19,7 +19,7 @@ import { matches } from '../../src/modules/matches/matches.table.js';
 import { loadConfig } from '../../src/config.js';
 import { loadAsyncApi, messageProblem } from '../helpers/asyncapi.js';
 import { openStream, waitForHub, type StreamClient } from '../helpers/live-client.js';
-import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { createAdmin, registerUser, startTestApp, statementsDuring, type TestApp, type TestUser } from '../helpers/test-app.js';
 
 const issued = (app: TestApp, row: QuestionIssuanceRow) => app.services.engine.hooks.onIssued!(row);
 
@@ -168,17 +168,13 @@ describe('WS /api/play/stream', () => {
           receivers.push(track(await connected(app, u)));
         }
         const row = await insertIssuance(app, { matchId: match.id });
-        const statements: string[] = [];
-        const stop = app.services.database.onQuery((q) => statements.push(q));
-        try {
+        const { statements } = await statementsDuring(app, async () => {
           await issued(app, row);
           for (const c of receivers) await c.take('question');
           await settle(app, row, 'voided');
           for (const c of receivers) await c.take('resolution');
           await app.services.push.subscriber.idle();
-        } finally {
-          stop();
-        }
+        });
         return statements;
       };
       const one = await count(1);
@@ -190,9 +186,7 @@ describe('WS /api/play/stream', () => {
       const user = await registerUser(app);
       await follow(app, user.id, match.id);
       const row = await insertIssuance(app, { matchId: match.id });
-      const statements: string[] = [];
-      const stop = app.services.database.onQuery((q) => statements.push(q));
-      await answer(app, user, row.id, 'home').finally(stop);
+      const { statements } = await statementsDuring(app, () => answer(app, user, row.id, 'home'));
       expect(statements.length).toBeGreaterThan(0);
       expect(statements.filter((q) => q.includes('pg_notify'))).toEqual([]);
     });
