@@ -1,5 +1,6 @@
 /** Environment -> typed configuration, validated once at start with errors that say what to fix. */
 import { createECDH } from 'node:crypto';
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export type AppEnv = 'main' | 'staging' | 'development' | 'test';
@@ -46,7 +47,13 @@ export interface Config {
   jsonBodyLimitBytes: number;
   s3: S3Config | null;
   /** Trust X-Forwarded-* from a proxy in front (for Secure cookies, client IPs). */
-  trustProxy: boolean;
+  /**
+   * Which reverse proxies' X-Forwarded-* to believe (express's `trust proxy`):
+   * false none, a number of proxy hops in front of the service, or the
+   * proxies' addresses and subnets. Never "all": the left part of
+   * X-Forwarded-For is whatever the client wrote.
+   */
+  trustProxy: false | number | string[];
   /** Origins allowed to call the JSON API from browsers: '*', a list, or none (empty list). */
   corsOrigins: '*' | string[];
   engine: EngineConfig;
@@ -113,6 +120,36 @@ function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
   throw new ConfigError(`${name} must be true or false, got '${raw}'`);
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: unset, false or 0 trusts no proxy; true is one proxy (the
+ * address it appends to X-Forwarded-For is the client); a number is that many
+ * proxy hops; otherwise a comma-separated list of the proxies' addresses or
+ * subnets (or loopback, linklocal, uniquelocal).
+ */
+function trustProxy(value: string | undefined): false | number | string[] {
+  const raw = value?.trim() ?? '';
+  if (raw === '' || /^(false|no|off|0)$/i.test(raw)) return false;
+  if (/^(true|yes|on)$/i.test(raw)) return 1;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const [address, prefix, ...rest] = entry.split('/');
+    const version = isIP(address ?? '');
+    const prefixOk = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (version === 6 ? 128 : 32));
+    if (!PROXY_NAMES.has(entry) && (!version || !prefixOk || rest.length)) {
+      throw new ConfigError(
+        `TRUST_PROXY: '${entry}' is not an address, a subnet or one of ${[...PROXY_NAMES].join(', ')}; give false, true (one proxy), a number of proxies, or the proxies' addresses (comma-separated, like 10.0.0.0/8,loopback)`,
+      );
+    }
+  }
+  return entries;
 }
 
 /** CORS_ORIGINS: unset or `*` any origin; a comma-separated list of origins; empty none. */
@@ -194,7 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoData: bool(env, 'DEMO_DATA', appEnv !== 'main' && appEnv !== 'test'),
     jsonBodyLimitBytes: int(env, 'JSON_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     s3,
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxy(env.TRUST_PROXY),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
     engine: {
       worker: bool(env, 'ENGINE_WORKER', appEnv !== 'test'),

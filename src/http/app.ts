@@ -76,7 +76,7 @@ export async function createApp({ services, handlers }: AppOptions): Promise<{ a
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  if (config.trustProxy) app.set('trust proxy', true);
+  if (config.trustProxy !== false) app.set('trust proxy', config.trustProxy);
 
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();

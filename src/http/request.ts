@@ -7,5 +7,5 @@ export function caller(req: { auth: AuthContext | null }): AuthContext {
   return req.auth;
 }
 
-/** The client's address: the peer, or with TRUST_PROXY the one X-Forwarded-For names (express's req.ip). */
+/** The client's address: the peer, or with TRUST_PROXY the one the trusted proxies put in X-Forwarded-For (express's req.ip). */
 export const clientIp = (req: { ip?: string | undefined; socket?: { remoteAddress?: string | undefined } }): string => req.ip ?? req.socket?.remoteAddress ?? 'unknown';

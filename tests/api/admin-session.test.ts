@@ -9,7 +9,7 @@ let app: TestApp;
 let admin: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp({ config: { trustProxy: true } });
+  app = await startTestApp({ config: { trustProxy: 1 } });
   admin = await createAdmin(app);
 });
 afterAll(() => app?.close());

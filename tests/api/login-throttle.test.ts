@@ -18,7 +18,7 @@ let addressCounter = 0;
 const newAddress = () => `203.0.113.${++addressCounter}`;
 
 beforeAll(async () => {
-  app = await startTestApp({ config: { trustProxy: true, loginThrottle: { maxAttempts: 3, maxAttemptsPerIp: 8, windowSeconds: 60 }, registerThrottle: { maxPerIp: 3, windowSeconds: 600 } } });
+  app = await startTestApp({ config: { trustProxy: 1, loginThrottle: { maxAttempts: 3, maxAttemptsPerIp: 8, windowSeconds: 60 }, registerThrottle: { maxPerIp: 3, windowSeconds: 600 } } });
   user = await registerUser(app);
 });
 afterAll(() => app?.close());
@@ -38,6 +38,25 @@ describe('POST /api/auth/login throttling', () => {
     // The budget is the name's: by email (another name), or from another address, the account still signs in.
     expect((await login(user.email, user.password, ip)).status).toBe(200);
     expect((await login(user.username, user.password, newAddress())).status).toBe(200);
+  });
+
+  it('counts the address the proxy appended, not what the client wrote before it in X-Forwarded-For', async () => {
+    const ip = newAddress();
+    // TRUST_PROXY=1: one proxy, which appends the peer it saw; anything to its left is the client's own text.
+    const forged = (i: number) => app.request('POST', '/api/auth/login', { body: { username: user.username, password: 'wrong password' }, headers: { 'x-forwarded-for': `198.51.100.${i}, ${ip}` } });
+    for (let i = 0; i < 3; i++) expect((await forged(i)).status).toBe(401);
+    expect((await forged(99)).status).toBe(429);
+  });
+
+  it('reads TRUST_PROXY as no proxy, a number of proxies, or their addresses, never "every proxy"', () => {
+    expect(loadConfig({ APP_ENV: 'test' }).trustProxy).toBe(false);
+    expect(loadConfig({ APP_ENV: 'test', TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ APP_ENV: 'test', TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(loadConfig({ APP_ENV: 'test', TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ APP_ENV: 'test', TRUST_PROXY: ' 10.0.0.0/8, loopback ,::1' }).trustProxy).toEqual(['10.0.0.0/8', 'loopback', '::1']);
+    for (const bad of ['everything', '10.0.0.0/33', '10.0.0/8', 'fd00::/129', '1.2.3.4/8/1']) {
+      expect(() => loadConfig({ APP_ENV: 'test', TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY: .* is not an address, a subnet or one of loopback, linklocal, uniquelocal/);
+    }
   });
 
   it('counts names without regard to case and surrounding spaces', async () => {
@@ -90,7 +109,7 @@ describe('POST /api/auth/login throttling', () => {
   });
 
   it('opens again when the window ends, and the worker deletes ended counters', async () => {
-    const short = await startTestApp({ config: { trustProxy: true, loginThrottle: { maxAttempts: 1, maxAttemptsPerIp: 0, windowSeconds: 1 } } });
+    const short = await startTestApp({ config: { trustProxy: 1, loginThrottle: { maxAttempts: 1, maxAttemptsPerIp: 0, windowSeconds: 1 } } });
     try {
       const someone = await registerUser(short);
       const ip = newAddress();

@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 describe('security headers', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ config: { trustProxy: true } });
+    app = await startTestApp({ config: { trustProxy: 1 } });
   });
   afterAll(() => app?.close());
 
