@@ -58,6 +58,8 @@ export function adminAuthRoutes(services: Services): Router {
       return loginPage(res, { csrf, error: 'Your sign-in form expired. Please try again.', login: body.login ?? '' }, 403);
     }
     if (!body.login || !body.password) return loginPage(res, { csrf, error: 'Enter your username or email and your password.', login: body.login ?? '' }, 400);
+    // The API's limits on the same fields (LoginRequest in the contract).
+    if (body.login.length > 320 || body.password.length > 256) return loginPage(res, { csrf, error: 'That username, email or password is too long.', login: '' }, 400);
     try {
       const { token } = await services.adminSessions.login({ login: body.login, password: body.password, ip: clientIp(req) });
       res.clearCookie(LOGIN_CSRF_COOKIE, { path: '/admin' });
@@ -66,7 +68,8 @@ export function adminAuthRoutes(services: Services): Router {
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       if (err.headers) res.set(err.headers);
-      loginPage(res, { csrf, error: err.status === 429 ? `Too many sign-in attempts. ${err.message.replace(/^too many sign-in attempts; t/, 'T')}.` : err.message, login: body.login }, err.status);
+      const error = err.status === 429 ? `Too many sign-in attempts. Try again in ${err.headers?.['Retry-After']} seconds.` : err.message;
+      loginPage(res, { csrf, error, login: body.login }, err.status);
     }
   });
 

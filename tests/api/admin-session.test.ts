@@ -83,6 +83,17 @@ describe('operator sign-in', () => {
     expect(await inactive.res.text()).toContain('deactivated');
   });
 
+  it('refuses an oversized name or password with 400 and a clear message, never a 500', async () => {
+    for (const [login, password] of [['x'.repeat(6000), 'whatever'], [admin.username, 'p'.repeat(300)]] as const) {
+      const res = await signIn(login, password);
+      expect(res.res.status).toBe(400);
+      expect(await res.res.text()).toContain('too long');
+      expect(res.session).toBeUndefined();
+    }
+    // Just within the limits: an ordinary wrong-credentials answer.
+    expect((await signIn('y'.repeat(320), 'whatever')).res.status).toBe(401);
+  });
+
   it('refuses a login form posted without its CSRF token (cross-site)', async () => {
     const res = await fetch(`${app.url}/admin/login`, {
       method: 'POST',

@@ -35,6 +35,10 @@ describe('POST /api/auth/login throttling', () => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(refused.body).toEqual({ detail: `too many sign-in attempts; try again in ${retryAfter} seconds` });
+    // The name is kept as a digest: no login name or email in the table.
+    const keys = (await app.services.database.db.select({ key: loginThrottle.key }).from(loginThrottle)).map((r) => r.key).join('\n');
+    expect(keys).toContain(ip);
+    expect(keys).not.toContain(user.username.toLowerCase());
     // The budget is the name's: by email (another name), or from another address, the account still signs in.
     expect((await login(user.email, user.password, ip)).status).toBe(200);
     expect((await login(user.username, user.password, newAddress())).status).toBe(200);

@@ -16,12 +16,14 @@
  * that reaches the check counts, so mass sign-ups and the password hashing
  * they cost stop at the budget); over it, 429 with `Retry-After`.
  */
+import { createHash } from 'node:crypto';
 import { lt } from 'drizzle-orm';
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import type { LoginThrottleConfig, RegisterThrottleConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Logger } from '../../logger.js';
 import { AppError } from '../../errors.js';
+import { normalizeLogin } from '../users/users.repository.js';
 import { loginThrottle } from './login-throttle.table.js';
 
 export interface LoginAttempt {
@@ -31,75 +33,89 @@ export interface LoginAttempt {
 
 export type LoginThrottle = ReturnType<typeof createLoginThrottle>;
 
-export const tooManyAttempts = (msBeforeNext: number) => {
+/** A 429 for a spent budget, with the seconds to wait in the detail and in Retry-After. */
+function tooMany(code: string, what: string, msBeforeNext: number): AppError {
   const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  return new AppError(429, 'auth.too_many_attempts', `too many sign-in attempts; try again in ${seconds} seconds`, { headers: { 'Retry-After': String(seconds) } });
-};
+  return new AppError(429, code, `${what}; try again in ${seconds} seconds`, { headers: { 'Retry-After': String(seconds) } });
+}
 
-export const tooManyRegistrations = (msBeforeNext: number) => {
-  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  return new AppError(429, 'auth.too_many_registrations', `too many accounts registered from this address; try again in ${seconds} seconds`, {
-    headers: { 'Retry-After': String(seconds) },
-  });
-};
+/** One budget: a counter per key in the table, and how to report that it ran out. */
+interface Budget {
+  limiter: RateLimiterDrizzle;
+  limit: number;
+  windowSeconds: number;
+  /** Log line (with the settings an operator would change) and the budget's name in it. */
+  message: string;
+  budget?: string;
+}
 
-export function createLoginThrottle({
-  db,
-  config,
-  register = { maxPerIp: 0, windowSeconds: 3600 },
-  logger,
-}: {
-  db: Db;
-  config: LoginThrottleConfig;
-  register?: RegisterThrottleConfig;
-  logger?: Logger;
-}) {
-  const limiter = (keyPrefix: string, points: number, duration = config.windowSeconds) =>
-    points > 0 ? new RateLimiterDrizzle({ storeClient: db, schema: loginThrottle, keyPrefix, points, duration, clearExpiredByTimeout: false }) : null;
-  const byName = limiter('login', config.maxAttempts);
-  const byAddress = limiter('login-ip', config.maxAttemptsPerIp);
-  const registrations = limiter('register-ip', register.maxPerIp, register.windowSeconds);
+export function createLoginThrottle({ db, config, register, logger }: { db: Db; config: LoginThrottleConfig; register: RegisterThrottleConfig; logger: Logger }) {
+  const budget = (keyPrefix: string, limit: number, windowSeconds: number, message: string, name?: string): Budget | null =>
+    limit > 0
+      ? {
+          limiter: new RateLimiterDrizzle({ storeClient: db, schema: loginThrottle, keyPrefix, points: limit, duration: windowSeconds, clearExpiredByTimeout: false }),
+          limit,
+          windowSeconds,
+          message,
+          ...(name ? { budget: name } : {}),
+        }
+      : null;
+  const signIn = 'sign-in throttled: too many attempts (LOGIN_MAX_ATTEMPTS, LOGIN_MAX_ATTEMPTS_PER_IP, LOGIN_WINDOW_SECONDS)';
+  const byName = budget('login', config.maxAttempts, config.windowSeconds, signIn, 'name from address');
+  const byAddress = budget('login-ip', config.maxAttemptsPerIp, config.windowSeconds, signIn, 'address');
+  const registrations = budget(
+    'register-ip',
+    register.maxPerIp,
+    register.windowSeconds,
+    'registration throttled: too many accounts from one address (REGISTER_MAX_PER_IP, REGISTER_WINDOW_SECONDS)',
+  );
+
+  /**
+   * Counts one use of each budget (off ones skipped), all at once; returns
+   * the longest wait of those spent, or -1 when none is. The first refusal
+   * of a window is logged once per budget, not once per attempt: a flood must
+   * not flood the log.
+   */
+  async function spend(ip: string, uses: [Budget | null, string][]): Promise<number> {
+    const results = await Promise.allSettled(uses.map(([b, key]) => b?.limiter.consume(key)));
+    let waitMs = -1;
+    for (const [i, r] of results.entries()) {
+      if (r.status === 'fulfilled') continue;
+      // The limiter rejects with its result when the budget is spent, with an Error when the store failed.
+      if (!(r.reason instanceof RateLimiterRes)) throw r.reason;
+      const b = uses[i]![0]!;
+      waitMs = Math.max(waitMs, r.reason.msBeforeNext);
+      if (r.reason.consumedPoints === b.limit + 1) {
+        logger.warn({ ip, ...(b.budget ? { budget: b.budget } : {}), limit: b.limit, window_seconds: b.windowSeconds }, b.message);
+      }
+    }
+    return waitMs;
+  }
 
   return {
     /**
      * Counts one sign-in attempt of `login` from `ip`; throws 429 when a
-     * budget is spent. Call before checking the password.
+     * budget is spent. Call before checking the password. The name is kept
+     * as a digest: a fixed-size key whatever was typed, and no emails in the table.
      */
     async attempt(login: string, ip: string): Promise<LoginAttempt> {
-      const nameKey = `${login.trim().toLowerCase()}|${ip}`;
-      const results = await Promise.allSettled([byName?.consume(nameKey), byAddress?.consume(ip)]);
-      let waitMs = -1;
-      for (const [i, r] of results.entries()) {
-        if (r.status === 'fulfilled') continue;
-        // The limiter rejects with its result when the budget is spent, with an Error when the store failed.
-        if (!(r.reason instanceof RateLimiterRes)) throw r.reason;
-        waitMs = Math.max(waitMs, r.reason.msBeforeNext);
-        // Once per window and budget (the first refused attempt), not once per attempt: a flood must not flood the log.
-        const limit = i === 0 ? config.maxAttempts : config.maxAttemptsPerIp;
-        if (r.reason.consumedPoints === limit + 1) {
-          logger?.warn({ ip, budget: i === 0 ? 'name from address' : 'address', limit, window_seconds: config.windowSeconds }, 'sign-in throttled: too many attempts (LOGIN_MAX_ATTEMPTS, LOGIN_MAX_ATTEMPTS_PER_IP, LOGIN_WINDOW_SECONDS)');
-        }
-      }
-      if (waitMs >= 0) throw tooManyAttempts(waitMs);
+      const nameKey = `${createHash('sha256').update(normalizeLogin(login)).digest('base64url')}|${ip}`;
+      const waitMs = await spend(ip, [
+        [byName, nameKey],
+        [byAddress, ip],
+      ]);
+      if (waitMs >= 0) throw tooMany('auth.too_many_attempts', 'too many sign-in attempts', waitMs);
       return {
         async succeeded() {
-          await Promise.all([byName?.delete(nameKey), byAddress?.reward(ip, 1)]);
+          await Promise.all([byName?.limiter.delete(nameKey), byAddress?.limiter.reward(ip, 1)]);
         },
       };
     },
 
     /** Counts one registration from `ip`; throws 429 when the address's budget is spent. Call before hashing the password. */
     async registration(ip: string): Promise<void> {
-      if (!registrations) return;
-      try {
-        await registrations.consume(ip);
-      } catch (err) {
-        if (!(err instanceof RateLimiterRes)) throw err;
-        if (err.consumedPoints === register.maxPerIp + 1) {
-          logger?.warn({ ip, limit: register.maxPerIp, window_seconds: register.windowSeconds }, 'registration throttled: too many accounts from one address (REGISTER_MAX_PER_IP, REGISTER_WINDOW_SECONDS)');
-        }
-        throw tooManyRegistrations(err.msBeforeNext);
-      }
+      const waitMs = await spend(ip, [[registrations, ip]]);
+      if (waitMs >= 0) throw tooMany('auth.too_many_registrations', 'too many accounts registered from this address', waitMs);
     },
 
     /** Deletes counters whose window has ended (a periodic task of the worker). */

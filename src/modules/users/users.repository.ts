@@ -16,9 +16,12 @@ export async function findUserById({ db, id }: { db: DbOrTx; id: string }): Prom
   return row;
 }
 
+/** A username or email as logins are compared: trimmed, lowercase. */
+export const normalizeLogin = (login: string) => login.trim().toLowerCase();
+
 /** By username or email, without regard to case. */
 export async function findUserByLogin({ db, login }: { db: DbOrTx; login: string }): Promise<UserRow | undefined> {
-  const l = login.trim().toLowerCase();
+  const l = normalizeLogin(login);
   const [row] = await db
     .select()
     .from(users)
