@@ -58,7 +58,6 @@ async function main() {
     // No new connections; stream sockets get 1001 (clients reconnect elsewhere); requests in
     // flight get up to 5 s to finish (their keep-alive connections then close); the rest is cut.
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
     await live.close().catch((err) => logger.error({ err }, 'closing the live stream failed'));
     await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
     server.closeAllConnections();

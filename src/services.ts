@@ -70,7 +70,7 @@ export function createServices(deps: ServiceDeps) {
     logger: deps.logger,
     storage,
     auth,
-    adminSessions: createAdminSessionsService({ db, auth, throttle: loginThrottle, onKeysRevoked }),
+    adminSessions: createAdminSessionsService({ db, auth, onKeysRevoked }),
     loginThrottle,
     answers: createAnswersService({ db }),
     users: createUsersService({ db, onKeysRevoked }),

@@ -13,7 +13,8 @@ import { ADMIN_SESSION_COOKIE, ADMIN_SESSION_TTL_MS } from '../modules/admin-ses
 import { sameToken } from '../modules/auth/credentials.js';
 import type { Services } from '../services.js';
 import { escapeHtml, page } from './html.js';
-import { activeAdminSession, cookieOf } from './session.js';
+import { cookieOf } from '../http/request.js';
+import { activeAdminSession } from './session.js';
 
 const LOGIN_CSRF_COOKIE = 'qp_admin_login_csrf';
 

@@ -1,11 +1,8 @@
 /** The operator UI's view of a request's admin session (its cookie), shared by the sign-in routes and the page shell. */
-import { parse as parseCookies } from 'cookie';
 import type { Request } from 'express';
-import { ADMIN_SESSION_COOKIE, type AdminSession } from '../modules/admin-sessions/admin-sessions.service.js';
+import { cookieOf } from '../http/request.js';
+import { ADMIN_SESSION_COOKIE, isActiveAdmin, type AdminSession } from '../modules/admin-sessions/admin-sessions.service.js';
 import type { Services } from '../services.js';
-
-/** A cookie of the request. */
-export const cookieOf = (req: Request, name: string): string | undefined => parseCookies(req.headers.cookie ?? '')[name];
 
 /**
  * The session of a signed-in admin who may use the UI: undefined without one,
@@ -14,5 +11,5 @@ export const cookieOf = (req: Request, name: string): string | undefined => pars
  */
 export async function activeAdminSession(services: Services, req: Request): Promise<AdminSession | undefined> {
   const found = await services.adminSessions.find(cookieOf(req, ADMIN_SESSION_COOKIE));
-  return found && found.user.isAdmin && found.user.isActive ? found : undefined;
+  return found && isActiveAdmin(found.user) ? found : undefined;
 }

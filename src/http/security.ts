@@ -20,8 +20,7 @@
 import cors from 'cors';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
-
-export type CorsOrigins = '*' | string[];
+import type { Config } from '../config.js';
 
 const helmetFor = (styleSrc: string[]) =>
   helmet({
@@ -57,7 +56,7 @@ export function securityHeaders(): RequestHandler {
 }
 
 /** CORS of the JSON API; null when CORS_ORIGINS is empty (same-origin only). */
-export function apiCors(origins: CorsOrigins): RequestHandler | null {
+export function apiCors(origins: Config['corsOrigins']): RequestHandler | null {
   if (origins !== '*' && !origins.length) return null;
   return cors({
     origin: origins === '*' ? '*' : origins,

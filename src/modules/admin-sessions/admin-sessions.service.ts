@@ -10,9 +10,7 @@ import type { Db } from '../../db/client.js';
 import { AppError, forbidden, unauthorized } from '../../errors.js';
 import { revokeAdminSessionKeys } from '../auth/auth.repository.js';
 import type { AuthService, IssuedKey, KeysRevokedHook } from '../auth/auth.service.js';
-import type { LoginThrottle } from '../auth/login-throttle.js';
-import { digestApiKey, sameToken, verifyPassword } from '../auth/credentials.js';
-import { findUserByLogin } from '../users/users.repository.js';
+import { digestApiKey, plausibleToken, sameToken } from '../auth/credentials.js';
 import { users, type UserRow } from '../users/users.table.js';
 import { adminSessions, type AdminSessionRow } from './admin-sessions.table.js';
 
@@ -26,20 +24,21 @@ export interface AdminSession {
 
 export type AdminSessionsService = ReturnType<typeof createAdminSessionsService>;
 
+/** Who may use the operator UI: an active admin (checked again on every use, so demotion or deactivation takes effect at once). */
+export const isActiveAdmin = (user: UserRow) => user.isActive && user.isAdmin;
+
 export function createAdminSessionsService({
   db,
   auth,
-  throttle,
   onKeysRevoked,
 }: {
   db: Db;
-  auth: Pick<AuthService, 'issueKey'>;
-  /** The API login's sign-in budgets, shared by the form. */
-  throttle?: Pick<LoginThrottle, 'attempt'>;
-  onKeysRevoked?: KeysRevokedHook;
+  /** The API login's password check (and its sign-in budgets, shared by the form), and keys. */
+  auth: Pick<AuthService, 'issueKey' | 'checkPassword'>;
+  onKeysRevoked: KeysRevokedHook;
 }) {
   async function find(token: string | undefined): Promise<AdminSession | undefined> {
-    if (!token || token.length > 200) return undefined;
+    if (!plausibleToken(token)) return undefined;
     const [row] = await db
       .select({ session: adminSessions, user: users })
       .from(adminSessions)
@@ -51,11 +50,8 @@ export function createAdminSessionsService({
   return {
     /** Signs an admin in; 401 for bad credentials, 403 for an account that is not an active admin, 429 over the sign-in budgets. */
     async login({ login, password, ip }: { login: string; password: string; ip: string }): Promise<{ token: string; session: AdminSessionRow; user: UserRow }> {
-      const attempt = await throttle?.attempt(login, ip);
-      const user = await findUserByLogin({ db, login });
-      const ok = await verifyPassword(user?.passwordHash, password);
-      if (!user || !ok) throw unauthorized('wrong username/email or password', 'admin_session.invalid_credentials');
-      await attempt?.succeeded();
+      const user = await auth.checkPassword({ login, password, ip });
+      if (!user) throw unauthorized('wrong username/email or password', 'admin_session.invalid_credentials');
       if (!user.isActive) throw forbidden('this account is deactivated', 'admin_session.inactive');
       if (!user.isAdmin) throw forbidden('this account is not an admin; the operator UI is for admins only', 'admin_session.not_admin');
       const token = randomBytes(32).toString('base64url');
@@ -73,13 +69,13 @@ export function createAdminSessionsService({
 
     /** Ends the session and revokes the Bearer keys issued to it. */
     async logout(token: string | undefined): Promise<void> {
-      if (!token || token.length > 200) return;
+      if (!plausibleToken(token)) return;
       const ended = await db.transaction(async (tx) => {
         const [row] = await tx.delete(adminSessions).where(eq(adminSessions.tokenDigest, digestApiKey(token))).returning({ id: adminSessions.id, userId: adminSessions.userId });
         if (!row) return undefined;
         return { userId: row.userId, revoked: await revokeAdminSessionKeys({ db: tx, adminSessionId: row.id }) };
       });
-      if (ended?.revoked) await onKeysRevoked?.(ended.userId);
+      if (ended?.revoked) await onKeysRevoked(ended.userId);
     },
 
     /**
@@ -92,7 +88,7 @@ export function createAdminSessionsService({
       const found = await find(token);
       if (!found) throw unauthorized('no admin session: sign in at /admin/login first', 'admin_session.missing');
       if (!sameToken(csrf, found.session.csrfToken)) throw new AppError(403, 'admin_session.csrf', 'CSRF token missing or wrong: send the X-CSRF-Token of your admin session');
-      if (!found.user.isActive || !found.user.isAdmin) throw forbidden('this account is no longer an active admin', 'admin_session.not_admin');
+      if (!isActiveAdmin(found.user)) throw forbidden('this account is no longer an active admin', 'admin_session.not_admin');
       await db.update(adminSessions).set({ lastSeenAt: sql`now()` }).where(eq(adminSessions.id, found.session.id));
       return auth.issueKey({ userId: found.user.id, revokeOthers: false, purpose: 'admin-ui', adminSession: { id: found.session.id, expiresAt: found.session.expiresAt } });
     },

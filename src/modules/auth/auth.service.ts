@@ -4,7 +4,7 @@ import { conflict, isUniqueViolation, unauthorized } from '../../errors.js';
 import { findUserByLogin, insertUser, touchLastLogin } from '../users/users.repository.js';
 import type { UserRow } from '../users/users.table.js';
 import { findActiveUserByKeyDigest, insertApiKey, revokeApiKey, revokeUserApiKeys, type NewApiKey } from './auth.repository.js';
-import { digestApiKey, generateApiKey, hashPassword, verifyPassword } from './credentials.js';
+import { digestApiKey, generateApiKey, hashPassword, plausibleToken, verifyPassword } from './credentials.js';
 import type { LoginThrottle } from './login-throttle.js';
 
 export interface AuthContext {
@@ -30,16 +30,16 @@ export function userConflict(err: unknown): Error {
 /** Told after commit that some keys of a user were revoked (open live-stream sockets close). */
 export type KeysRevokedHook = (userId: string) => Promise<void>;
 
-export function createAuthService({ db, throttle, onKeysRevoked }: { db: Db; throttle?: Pick<LoginThrottle, 'attempt' | 'registration'>; onKeysRevoked?: KeysRevokedHook }) {
+export function createAuthService({ db, throttle, onKeysRevoked }: { db: Db; throttle: Pick<LoginThrottle, 'attempt' | 'registration'>; onKeysRevoked: KeysRevokedHook }) {
   return {
     /** The caller behind a bearer key, or undefined when the key is unknown, revoked or its user inactive. */
     async authenticate(token: string): Promise<AuthContext | undefined> {
-      if (!token || token.length > 200) return undefined;
+      if (!plausibleToken(token)) return undefined;
       return findActiveUserByKeyDigest({ db, digest: digestApiKey(token) });
     },
 
     async register(input: { username: string; password: string; email: string; firstName?: string | null; ip: string }): Promise<IssuedKey> {
-      await throttle?.registration(input.ip);
+      await throttle.registration(input.ip);
       const passwordHash = await hashPassword(input.password);
       try {
         return await db.transaction(async (tx) => {
@@ -61,13 +61,24 @@ export function createAuthService({ db, throttle, onKeysRevoked }: { db: Db; thr
      * one. `ip` is the client's address for sign-in throttling (429).
      */
     async login(input: { login: string; password: string; ip: string }): Promise<IssuedKey> {
-      const attempt = await throttle?.attempt(input.login, input.ip);
-      const user = await findUserByLogin({ db, login: input.login });
-      const ok = await verifyPassword(user?.passwordHash, input.password);
+      const user = await this.checkPassword(input);
       // One answer for unknown user, wrong password and inactive account.
-      if (!user || !ok || !user.isActive) throw unauthorized('invalid username/email or password, or the account is inactive', 'auth.invalid_credentials');
-      await attempt?.succeeded();
+      if (!user || !user.isActive) throw unauthorized('invalid username/email or password, or the account is inactive', 'auth.invalid_credentials');
       return this.issueKey({ userId: user.id, revokeOthers: true });
+    },
+
+    /**
+     * The user whose username or email and password these are, or undefined;
+     * counted against the sign-in budgets first (429 when spent), and a right
+     * password clears the name's budget. Shared by the API login and the
+     * operator UI's form, which decide what an inactive account gets.
+     */
+    async checkPassword({ login, password, ip }: { login: string; password: string; ip: string }): Promise<UserRow | undefined> {
+      const attempt = await throttle.attempt(login, ip);
+      const user = await findUserByLogin({ db, login });
+      if (!(await verifyPassword(user?.passwordHash, password)) || !user) return undefined;
+      await attempt.succeeded();
+      return user;
     },
 
     /** A fresh key for a user; with revokeOthers every earlier active key is revoked in the same transaction. */
@@ -80,13 +91,12 @@ export function createAuthService({ db, throttle, onKeysRevoked }: { db: Db; thr
         const user = await touchLastLogin({ db: tx, userId });
         return { apiKey: key.key, user };
       });
-      if (revoked) await onKeysRevoked?.(userId);
+      if (revoked) await onKeysRevoked(userId);
       return issued;
     },
 
     async logout(ctx: AuthContext): Promise<void> {
-      await revokeApiKey({ db, keyId: ctx.keyId });
-      await onKeysRevoked?.(ctx.user.id);
+      if (await revokeApiKey({ db, keyId: ctx.keyId })) await onKeysRevoked(ctx.user.id);
     },
   };
 }

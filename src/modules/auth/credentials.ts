@@ -36,6 +36,9 @@ export function generateApiKey(): { key: string; digest: string; prefix: string 
 /** Keys are stored and looked up only by their SHA-256 digest. */
 export const digestApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
+/** A presented key or session token worth looking up: present, and not longer than any we issue (no digest of megabytes). */
+export const plausibleToken = (token: string | undefined): token is string => !!token && token.length <= 200;
+
 /** Constant-time equality of two secrets (CSRF tokens); false when either is missing. Lengths are compared in bytes: timingSafeEqual throws on unequal ones. */
 export function sameToken(a: string | undefined, b: string | undefined): boolean {
   if (!a || !b) return false;

@@ -33,7 +33,7 @@ function profileColumns(p: Partial<Schemas['UserAdminPatch']>): Partial<NewUser>
 
 export type UsersService = ReturnType<typeof createUsersService>;
 
-export function createUsersService({ db, onKeysRevoked }: { db: Db; onKeysRevoked?: KeysRevokedHook }) {
+export function createUsersService({ db, onKeysRevoked }: { db: Db; onKeysRevoked: KeysRevokedHook }) {
   async function get(id: string): Promise<UserRow> {
     const row = await findUserById({ db, id });
     if (!row) throw notFound('user');
@@ -54,7 +54,7 @@ export function createUsersService({ db, onKeysRevoked }: { db: Db; onKeysRevoke
       throw userConflict(err);
     }
     // A deactivated user's sockets close too, even with no key left to revoke.
-    if (revoked || values.isActive === false) await onKeysRevoked?.(id);
+    if (revoked || values.isActive === false) await onKeysRevoked(id);
     return row;
   }
 
