@@ -3,18 +3,19 @@ import type { Services } from '../services.js';
 import { createMatchQuestions } from './match-questions.js';
 import { DEFAULT_WORKER_OPTIONS, EngineWorker, type WorkerTask } from './worker.js';
 
-/** The worker with its periodic tasks: Match questions (issue, lock, resolve), expired sign-in counters, and any extra ones. */
+/** The worker with its periodic tasks: Match questions (issue, lock, resolve), ended sign-in counters, sessions and their keys, and any extra ones. */
 export function createEngineWorker(services: Services, extraTasks: WorkerTask[] = []): EngineWorker {
   const { engine, logger, config } = services;
   const matchQuestions = createMatchQuestions({ db: services.database.db, store: engine.store, hooks: engine.hooks, logger, brandSnapshot: engine.brandSnapshot });
-  const throttleCleanup: WorkerTask = {
-    name: 'login-throttle-cleanup',
+  const signInCleanup: WorkerTask = {
+    name: 'sign-in-cleanup',
     everyMs: 10 * 60_000,
     run: async () => {
       await services.loginThrottle.cleanup();
+      await services.adminSessions.cleanup();
     },
   };
-  const tasks = [matchQuestions.task(config.engine.pollMs), throttleCleanup, ...extraTasks];
+  const tasks = [matchQuestions.task(config.engine.pollMs), signInCleanup, ...extraTasks];
   return new EngineWorker({
     store: engine.store,
     hooks: engine.hooks,

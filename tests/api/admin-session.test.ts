@@ -173,4 +173,24 @@ describe('POST /admin/api-session', () => {
     await app.services.database.db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, row!.id));
     expect((await app.request('GET', '/api/users/me', { token: res.body.api_key })).status).toBe(401);
   });
+
+  it('has ended sessions and expired keys deleted by the worker\'s cleanup, and nothing else', async () => {
+    const db = app.services.database.db;
+    const { session: ended } = await signIn(admin.username, admin.password);
+    const endedKey = (await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${ended}`, 'x-csrf-token': await csrfOf(ended!) } })).body.api_key;
+    const { session: live } = await signIn(admin.username, admin.password);
+    const liveKey = (await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${live}`, 'x-csrf-token': await csrfOf(live!) } })).body.api_key;
+    const past = new Date(Date.now() - 1000);
+    await db.update(adminSessions).set({ expiresAt: past }).where(eq(adminSessions.tokenDigest, digestApiKey(decodeURIComponent(ended!))));
+    await db.update(apiKeys).set({ expiresAt: past }).where(eq(apiKeys.keyDigest, digestApiKey(endedKey)));
+    const cleaned = await app.services.adminSessions.cleanup();
+    expect(cleaned.sessions).toBeGreaterThanOrEqual(1);
+    expect(cleaned.keys).toBeGreaterThanOrEqual(1);
+    const digests = (await db.select({ d: adminSessions.tokenDigest }).from(adminSessions)).map((r) => r.d);
+    expect(digests).not.toContain(digestApiKey(decodeURIComponent(ended!)));
+    expect(digests).toContain(digestApiKey(decodeURIComponent(live!)));
+    expect(await db.select().from(apiKeys).where(eq(apiKeys.keyDigest, digestApiKey(endedKey)))).toEqual([]);
+    expect((await app.request('GET', '/api/users/me', { token: liveKey })).status).toBe(200);
+    expect((await app.request('GET', '/api/users/me', { token: admin.token })).status).toBe(200);
+  });
 });

@@ -11,7 +11,7 @@ import { AppError, forbidden, unauthorized } from '../../errors.js';
 import { revokeAdminSessionKeys } from '../auth/auth.repository.js';
 import type { AuthService, IssuedKey, KeysRevokedHook } from '../auth/auth.service.js';
 import { digestApiKey, plausibleToken, sameToken } from '../auth/credentials.js';
-import { users, type UserRow } from '../users/users.table.js';
+import { apiKeys, users, type UserRow } from '../users/users.table.js';
 import { adminSessions, type AdminSessionRow } from './admin-sessions.table.js';
 
 export const ADMIN_SESSION_COOKIE = 'qp_admin_session';
@@ -59,13 +59,19 @@ export function createAdminSessionsService({
         .insert(adminSessions)
         .values({ userId: user.id, tokenDigest: digestApiKey(token), csrfToken: randomBytes(24).toString('base64url'), expiresAt: new Date(Date.now() + ADMIN_SESSION_TTL_MS) })
         .returning();
-      // Old sessions are cleaned up as new ones start.
-      await db.delete(adminSessions).where(lt(adminSessions.expiresAt, new Date()));
       return { token, session: session!, user };
     },
 
     /** The session behind a cookie, or undefined (missing, unknown or expired). */
     find,
+
+    /** Deletes ended sessions and the expired keys they gave (a periodic task of the worker). */
+    async cleanup(): Promise<{ sessions: number; keys: number }> {
+      const now = new Date();
+      const keys = await db.delete(apiKeys).where(lt(apiKeys.expiresAt, now)).returning({ id: apiKeys.id });
+      const sessions = await db.delete(adminSessions).where(lt(adminSessions.expiresAt, now)).returning({ id: adminSessions.id });
+      return { sessions: sessions.length, keys: keys.length };
+    },
 
     /** Ends the session and revokes the Bearer keys issued to it. */
     async logout(token: string | undefined): Promise<void> {
