@@ -1,3 +1,11 @@
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+
+/**
+ * `column = any(ids)` with the ids bound as ONE text parameter however many
+ * there are (`in (...)` binds one each, and PostgreSQL stops at 65,535).
+ */
+export const anyUuid = (column: SQLWrapper, ids: readonly string[]): SQL => sql`${column} = any(string_to_array(${ids.join(',')}, ',')::uuid[])`;
+
 /** `%q%` for ILIKE with the pattern characters of q escaped. */
 export function containsPattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,4 +1,5 @@
 /** SQL of live delivery: one statement per event per process, whatever the number of receivers. */
+import { anyUuid } from '../db/sql-helpers.js';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { keyAuthenticates } from '../modules/auth/auth.repository.js';
@@ -67,7 +68,7 @@ export async function settledForDelivery({ db, id, userIds }: { db: DbOrTx; id: 
       answers: sql<string | [string, string, string | null, number][]>`(
         select coalesce(json_agg(json_build_array(qa.user_id, qa.selected_answer_identifier, qa.outcome, qa.points_awarded)), '[]')
         from question_answers qa
-        where qa.question_issuance_id = question_issuances.id and qa.user_id = any(string_to_array(${userIds.join(',')}, ',')::uuid[])
+        where qa.question_issuance_id = question_issuances.id and ${anyUuid(sql`qa.user_id`, userIds)}
       )`,
     })
     .from(questionIssuances)

@@ -203,7 +203,7 @@ describe('push delivery with the log provider', () => {
       const third = await insertIssuance(app, { matchId: match.id });
       await issued(app, third);
       await skippedWith(third, 'max_per_user_per_match');
-      expect((await attemptsFor(app, third.id))[0]!.error).toBe('max_per_user_per_match: 2 notifications of this match already delivered (maximum 2)');
+      expect((await attemptsFor(app, third.id))[0]!.error).toBe('max_per_user_per_match: the maximum of 2 notifications of this match already delivered');
       // another match has its own count
       const other = await createMatch(app);
       await follow(app, fan.id, other.id);

@@ -41,11 +41,11 @@ import type { QuestionIssuanceRow } from '../issuances/issuances.table.js';
 import type { MatchRow } from '../matches/matches.table.js';
 import { messagePayload, type PushEvent, type PushMessage, type PushProvider, type PushSendResult, type PushTarget } from './providers/provider.js';
 import {
+  alreadyNotified,
   deleteGoneDevices,
   findRecipientDevices,
   findSettingsRow,
   insertAttempts,
-  notificationHistory,
   releaseNotifications,
   reserveNotifications,
   type NewPushDeliveryAttempt,
@@ -201,10 +201,7 @@ export function createPushDelivery({ db, provider, logger, concurrency = DEFAULT
       answeredOnly: event === 'resolution' && settings.resolution.only_answered,
     });
     if (!devices.length) return summary;
-    const [match, history] = await Promise.all([
-      findMatch({ db, id: row.matchId }),
-      notificationHistory({ db, matchId: row.matchId, event, questionIssuanceId: row.id }),
-    ]);
+    const [match, notified] = await Promise.all([findMatch({ db, id: row.matchId }), alreadyNotified({ db, event, questionIssuanceId: row.id })]);
     if (!match) return summary;
 
     const at = now();
@@ -223,7 +220,7 @@ export function createPushDelivery({ db, provider, logger, concurrency = DEFAULT
     }
 
     // Idempotent: a question is notified (or held back) once per user and event.
-    const audience = [...byUser.keys()].filter((userId) => !history.get(userId)?.already);
+    const audience = [...byUser.keys()].filter((userId) => !notified.has(userId));
     // The per-match cap: a slot per user, taken atomically in the database (given back below when nothing is delivered).
     const slots = gate ? new Set<string>() : await reserveNotifications({ db, matchId: row.matchId, userIds: audience, cap: settings.max_per_user_per_match });
     const release = new Set(slots);
@@ -232,7 +229,6 @@ export function createPushDelivery({ db, provider, logger, concurrency = DEFAULT
     const sends: { target: PushTarget; message: PushMessage }[] = [];
     for (const userId of audience) {
       const userDevices = byUser.get(userId)!;
-      const past = history.get(userId);
       summary.users += 1;
       const first = userDevices[0]!;
       const context: Record<string, unknown> = {
@@ -245,7 +241,7 @@ export function createPushDelivery({ db, provider, logger, concurrency = DEFAULT
         gate ??
         (slots.has(userId)
           ? null
-          : `max_per_user_per_match: ${Math.max(past?.delivered ?? 0, settings.max_per_user_per_match)} notifications of this match already delivered (maximum ${settings.max_per_user_per_match})`);
+          : `max_per_user_per_match: the maximum of ${settings.max_per_user_per_match} notifications of this match already delivered`);
       let title = '';
       let body = '';
       let renderError: string | null = null;

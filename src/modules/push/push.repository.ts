@@ -1,8 +1,8 @@
 /** SQL of push devices, the push settings row and delivery attempts. */
 import { and, desc, eq, getTableColumns, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.js';
+import { anyUuid } from '../../db/sql-helpers.js';
 import { questionAnswers } from '../answers/answers.table.js';
-import { questionIssuances } from '../issuances/issuances.table.js';
 import { matchFollows } from '../matches/matches.table.js';
 import { users } from '../users/users.table.js';
 import { pushDeliveryAttempts, pushDevices, pushMatchNotifications, pushSettings, type PushDeliveryAttemptRow, type PushDeviceRow } from './push.table.js';
@@ -176,45 +176,14 @@ export async function findRecipientDevices({
   return rows as RecipientDeviceRow[];
 }
 
-export interface NotificationHistory {
-  /** Notifications of this match with at least one delivered attempt. */
-  delivered: number;
-  /** The user already has an attempt for this very notification (event and question). */
-  already: boolean;
-}
-
-/**
- * Per follower of the match: how many notifications of the match reached
- * them, and whether this notification was already attempted. One statement
- * for all followers.
- */
-export async function notificationHistory({
-  db,
-  matchId,
-  event,
-  questionIssuanceId,
-}: {
-  db: DbOrTx;
-  matchId: string;
-  event: 'issuance' | 'resolution';
-  questionIssuanceId: string;
-}): Promise<Map<string, NotificationHistory>> {
+/** The users who already have an attempt for this notification (event and question): it is sent once. */
+export async function alreadyNotified({ db, event, questionIssuanceId }: { db: DbOrTx; event: 'issuance' | 'resolution'; questionIssuanceId: string }): Promise<Set<string>> {
   const a = pushDeliveryAttempts;
-  const followers = db
-    .select({ userId: matchFollows.userId })
-    .from(matchFollows)
-    .where(and(eq(matchFollows.matchId, matchId), eq(matchFollows.following, true)));
   const rows = await db
-    .select({
-      userId: a.userId,
-      delivered: sql<number>`count(distinct (${a.event} || ':' || ${a.questionIssuanceId}::text)) filter (where ${a.status} = 'delivered')`.mapWith(Number),
-      already: sql<boolean>`coalesce(bool_or(${a.event} = ${event} and ${a.questionIssuanceId} = ${questionIssuanceId}), false)`,
-    })
+    .selectDistinct({ userId: a.userId })
     .from(a)
-    .innerJoin(questionIssuances, eq(questionIssuances.id, a.questionIssuanceId))
-    .where(and(eq(questionIssuances.matchId, matchId), inArray(a.userId, followers)))
-    .groupBy(a.userId);
-  return new Map(rows.map((r) => [r.userId, { delivered: Number(r.delivered), already: Boolean(r.already) }]));
+    .where(and(eq(a.questionIssuanceId, questionIssuanceId), eq(a.event, event)));
+  return new Set(rows.map((r) => r.userId));
 }
 
 const INSERT_CHUNK = 1000;
@@ -229,10 +198,12 @@ export async function reserveNotifications({ db, matchId, userIds, cap }: { db: 
   const got = new Set<string>();
   if (cap <= 0) return got;
   const t = pushMatchNotifications;
-  for (let i = 0; i < userIds.length; i += INSERT_CHUNK) {
+  // Rows are locked in user order, as releaseNotifications locks them: two processes cannot deadlock.
+  const ordered = [...userIds].sort();
+  for (let i = 0; i < ordered.length; i += INSERT_CHUNK) {
     const rows = await db
       .insert(t)
-      .values(userIds.slice(i, i + INSERT_CHUNK).map((userId) => ({ userId, matchId, notified: 1 })))
+      .values(ordered.slice(i, i + INSERT_CHUNK).map((userId) => ({ userId, matchId, notified: 1 })))
       .onConflictDoUpdate({ target: [t.userId, t.matchId], set: { notified: sql`${t.notified} + 1` }, setWhere: sql`${t.notified} < ${cap}` })
       .returning({ userId: t.userId });
     for (const r of rows) got.add(r.userId);
@@ -240,14 +211,20 @@ export async function reserveNotifications({ db, matchId, userIds, cap }: { db: 
   return got;
 }
 
-/** Gives back the slots of users to whom nothing was delivered. One statement. */
+/** Gives back the slots of users to whom nothing was delivered. One statement; rows locked in user order first. */
 export async function releaseNotifications({ db, matchId, userIds }: { db: DbOrTx; matchId: string; userIds: string[] }): Promise<void> {
   if (!userIds.length) return;
   const t = pushMatchNotifications;
+  const locked = db
+    .select({ userId: t.userId })
+    .from(t)
+    .where(and(eq(t.matchId, matchId), anyUuid(t.userId, userIds)))
+    .orderBy(t.userId)
+    .for('update');
   await db
     .update(t)
     .set({ notified: sql`greatest(${t.notified} - 1, 0)` })
-    .where(and(eq(t.matchId, matchId), sql`${t.userId} = any(string_to_array(${userIds.join(',')}, ',')::uuid[])`));
+    .where(and(eq(t.matchId, matchId), inArray(t.userId, locked)));
 }
 
 /** Records attempts, a thousand rows per statement. */

@@ -52,14 +52,21 @@ export const pushDeliveryAttempts = pgTable(
     body: text('body').notNull(),
     createdAt: tstz('created_at').notNull().defaultNow(),
   },
-  (t) => [index('push_delivery_attempts_user_created_idx').on(t.userId, t.createdAt), index('push_delivery_attempts_created_idx').on(t.createdAt)],
+  (t) => [
+    index('push_delivery_attempts_user_created_idx').on(t.userId, t.createdAt),
+    index('push_delivery_attempts_created_idx').on(t.createdAt),
+    // Who already had this notification (sent once per user, question and event).
+    index('push_delivery_attempts_question_idx').on(t.questionIssuanceId, t.event),
+  ],
 );
 
 /**
  * Notifications of a match that reached a user (at least one device), for
  * `max_per_user_per_match`: a slot is taken by an atomic upsert before the
  * sends and given back when nothing was delivered, so processes notifying the
- * same match at once cannot pass the cap together.
+ * same match at once cannot pass the cap together. A process that dies
+ * between the two keeps the slots it took (the player may get one
+ * notification fewer on that match).
  */
 export const pushMatchNotifications = pgTable(
   'push_match_notifications',
