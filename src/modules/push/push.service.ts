@@ -11,8 +11,7 @@ import { badRequest, notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { createPushProvider } from './providers/index.js';
 import type { PushProvider } from './providers/provider.js';
-import { nonPublicHost } from '../../net/public-address.js';
-import { endpointAllowed } from './providers/webpush-provider.js';
+import { endpointProblem } from './providers/webpush-provider.js';
 import { createPushSubscriber, type PushSubscriber } from './push.delivery.js';
 import {
   deleteDevice,
@@ -55,9 +54,8 @@ function deviceColumns(userId: string, input: Schemas['DeviceRegistration'], all
   if (input.platform === 'web') {
     const s = input.subscription;
     if (!s) throw badDevice('subscription', 'a web device needs its Web Push subscription');
-    if (!endpointAllowed(s.endpoint, allowHttpEndpoints)) throw badDevice('subscription.endpoint', 'must be an https URL of a push service');
-    const privateHost = allowHttpEndpoints ? null : nonPublicHost(new URL(s.endpoint));
-    if (privateHost) throw badDevice('subscription.endpoint', `must be a push service on the public internet; ${privateHost}`);
+    const problem = endpointProblem(s.endpoint, allowHttpEndpoints);
+    if (problem) throw badDevice('subscription.endpoint', 'scheme' in problem ? 'must be an https URL of a push service' : `must be a push service on the public internet; ${problem.host}`);
     if (!validP256PublicKey(s.keys.p256dh)) throw badDevice('subscription.keys.p256dh', 'must be a P-256 public key (65 bytes, uncompressed, base64url)');
     const auth = Buffer.from(s.keys.auth, 'base64url');
     if (auth.length !== 16 || !/^[A-Za-z0-9_-]+=*$/.test(s.keys.auth)) throw badDevice('subscription.keys.auth', 'must be the 16-byte authentication secret, base64url');

@@ -22,14 +22,21 @@ export interface WebPushProviderOptions {
   timeoutMs?: number;
 }
 
-/** True for the endpoint schemes this provider sends to. */
-export function endpointAllowed(endpoint: string, allowHttp: boolean): boolean {
+/**
+ * Why this provider will not send to an endpoint, or null: a scheme other
+ * than https (http too with allowHttp, for tests), or a host that is not on
+ * the public internet (checked at registration and again before each send).
+ */
+export function endpointProblem(endpoint: string, allowHttp: boolean): { scheme: true } | { host: string } | null {
+  let u: URL;
   try {
-    const u = new URL(endpoint);
-    return u.protocol === 'https:' || (allowHttp && u.protocol === 'http:');
+    u = new URL(endpoint);
   } catch {
-    return false;
+    return { scheme: true };
   }
+  if (u.protocol !== 'https:' && !(allowHttp && u.protocol === 'http:')) return { scheme: true };
+  const host = allowHttp ? null : nonPublicHost(u);
+  return host ? { host } : null;
 }
 
 export function createWebPushProvider({ vapid, allowHttpEndpoints = false, timeoutMs = 10_000 }: WebPushProviderOptions): PushProvider {
@@ -44,9 +51,8 @@ export function createWebPushProvider({ vapid, allowHttpEndpoints = false, timeo
       }
       const subscription = device.subscription;
       if (!subscription) return { ok: false, error: 'the device has no Web Push subscription' };
-      if (!endpointAllowed(subscription.endpoint, allowHttpEndpoints)) return { ok: false, error: 'the subscription endpoint is not an https URL' };
-      const privateHost = allowHttpEndpoints ? null : nonPublicHost(new URL(subscription.endpoint));
-      if (privateHost) return { ok: false, error: `the subscription endpoint is not on the public internet: ${privateHost}` };
+      const problem = endpointProblem(subscription.endpoint, allowHttpEndpoints);
+      if (problem) return { ok: false, error: 'scheme' in problem ? 'the subscription endpoint is not an https URL' : `the subscription endpoint is not on the public internet: ${problem.host}` };
 
       let details: ReturnType<typeof webpush.generateRequestDetails>;
       try {
