@@ -60,8 +60,9 @@ export function createMatchQuestions({
           // Raw fragment: ISO text (postgres.js does not serialize a Date bound in raw SQL).
           sql`${matches.scheduled} - (${matchQuestionDefinitions.issueLeadSeconds} * interval '1 second') <= ${t.toISOString()}::timestamptz`,
           sql`not exists (select 1 from ${questionIssuances} qi where qi.match_id = ${matches.id} and qi.match_question_definition_id = ${matchQuestionDefinitions.id})`,
-          // The allowlists (match over league, as inclusion() decides) in SQL, so that
-          // excluded pairs never take a place in the batch that due ones need.
+          // Inclusion is decided here, in SQL (match allowlist over league allowlist over the
+          // active flag, as inclusion() in settings.ts, which gives the trace its source), so
+          // that excluded pairs never take a place in the batch that due ones need.
           sql`(case when ${matches.matchQuestionDefinitionAllowlist} is not null then ${matchQuestionDefinitions.id} = any(${matches.matchQuestionDefinitionAllowlist})
                     when ${leagues.matchQuestionDefinitionAllowlist} is not null then ${matchQuestionDefinitions.id} = any(${leagues.matchQuestionDefinitionAllowlist})
                     else true end)`,
@@ -69,11 +70,11 @@ export function createMatchQuestions({
       )
       // Earliest kick-off first: those are the questions with the least time left to answer.
       .orderBy(asc(matches.scheduled), asc(matches.id), asc(matchQuestionDefinitions.id))
-      .limit(batch);
+      // Pairs known not to render come back every tick: room for each, so they never crowd out due ones.
+      .limit(batch + renderFailures.size);
     let issued = 0;
     for (const { match, league, definition, sponsor } of due) {
       const settings = matchQuestionSettings(league, definition, match);
-      if (!settings.included.value) continue;
       const context = {
         match: { id: match.id, league: league.slug, home_team: match.homeTeam, away_team: match.awayTeam, scheduled: match.scheduled.toISOString(), venue: match.venue, status: match.status, period: null, clock_seconds: null, score: { home: 0, away: 0 } },
       };

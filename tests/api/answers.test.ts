@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createMatchQuestions } from '../../src/engine/match-questions.js';
 import { questionAnswers } from '../../src/modules/answers/answers.table.js';
@@ -281,6 +281,41 @@ describe('Match questions', () => {
     // One pair per tick: other tests' due pairs may go first, but the excluded ones never block.
     for (let i = 0; i < 50 && (await issuedFor()).length === 0; i++) await mq.issueDue();
     expect((await issuedFor()).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('never let definitions that do not render hold up the due ones', async () => {
+    const league = 'mlb';
+    const post = async (body: unknown) => {
+      const res = await app.request('POST', '/api/match-question-definitions', { token: admin.token, query: { league }, body });
+      expect(res.status).toBe(201);
+      return res.body;
+    };
+    // Renders to an empty text for every match: it can never be issued.
+    await post(matchDefinitionInput({ name: `Broken ${Date.now()}`, issue_lead_seconds: 7200, question_text_template: '{% if match.home_team == "nobody" %}Who?{% endif %}' }));
+    const good = await post(matchDefinitionInput({ issue_lead_seconds: 7200 }));
+    const ms = [await createMatch(app, { league, scheduled: inMinutes(5) }), await createMatch(app, { league, scheduled: inMinutes(6) }), await createMatch(app, { league, scheduled: inMinutes(7) })];
+    const mq = createMatchQuestions({ db: db(), store: app.services.engine.store, hooks: app.services.engine.hooks, logger: app.services.logger, brandSnapshot: app.services.engine.brandSnapshot, batch: 1 });
+    const goodIssued = async () => (await db().select().from(questionIssuances).where(and(inArray(questionIssuances.matchId, ms.map((m) => m.id)), eq(questionIssuances.matchQuestionDefinitionId, good.id)))).length;
+    for (let i = 0; i < 50 && (await goodIssued()) < 3; i++) await mq.issueDue();
+    expect(await goodIssued()).toBe(3);
+  });
+
+  it('follow the league allowlist when the match has none', async () => {
+    const league = 'mlb';
+    const listed = (await app.request('POST', '/api/match-question-definitions', { token: admin.token, query: { league }, body: matchDefinitionInput({ issue_lead_seconds: 7200 }) })).body;
+    const unlisted = (await app.request('POST', '/api/match-question-definitions', { token: admin.token, query: { league }, body: matchDefinitionInput({ issue_lead_seconds: 7200 }) })).body;
+    expect((await app.request('PATCH', `/api/leagues/${league}`, { token: admin.token, body: { match_question_definition_allowlist: [listed.id] } })).status).toBe(200);
+    try {
+      const match = await createMatch(app, { league, scheduled: inMinutes(30) });
+      const mq = createMatchQuestions({ db: db(), store: app.services.engine.store, hooks: app.services.engine.hooks, logger: app.services.logger, brandSnapshot: app.services.engine.brandSnapshot });
+      await mq.issueDue();
+      const rows = await db().select().from(questionIssuances).where(eq(questionIssuances.matchId, match.id));
+      expect(rows.map((r) => r.matchQuestionDefinitionId)).toEqual([listed.id]);
+      expect(rows.map((r) => r.matchQuestionDefinitionId)).not.toContain(unlisted.id);
+      expect(rows[0]!.decisionTrace[0]).toMatchObject({ step: 'definition_allowed', passed: true, detail: 'included (league)' });
+    } finally {
+      await app.request('PATCH', `/api/leagues/${league}`, { token: admin.token, body: { match_question_definition_allowlist: null } });
+    }
   });
 
   it('are voided when the match is cancelled, and follow the allowlists', async () => {
