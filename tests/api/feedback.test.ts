@@ -1,4 +1,6 @@
-import { count, eq } from 'drizzle-orm';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { questionAnswers, type QuestionAnswerRow } from '../../src/modules/answers/answers.table.js';
 import { findOwnAnswer } from '../../src/modules/feedback/feedback.repository.js';
@@ -278,6 +280,23 @@ describe('POST /api/user-feedback', () => {
       expect((await file(alice.token, { subject_type: 'in_game_answer', subject_id: a.id, topic: 'other' })).status).toBe(409);
       const [n] = await db().select({ n: count() }).from(userFeedback).where(eq(userFeedback.subjectId, a.id));
       expect(n!.n).toBe(1);
+    });
+
+    it('keeps the earliest of any repeated rows when the unique index is added (migration 0006)', async () => {
+      // A player and match of its own: the other tests count rows by match and by time.
+      const zed = await registerUser(app);
+      const a = await settledAnswer(zed, 'in_game', (await createMatch(app)).id);
+      const values = { userId: zed.id, subjectType: 'in_game_answer', subjectId: a.id, topic: 'wrong_result', matchId: a.matchId, questionIssuanceId: a.questionIssuanceId };
+      const database = app.services.database;
+      // As before the migration: no index, and repeats written around the service.
+      await database.rows(sql`drop index user_feedback_subject_topic_uq`);
+      const [first] = await db().insert(userFeedback).values({ ...values, createdAt: new Date(Date.UTC(1990, 0, 1)) }).returning();
+      await db().insert(userFeedback).values([{ ...values, createdAt: new Date(Date.UTC(1990, 0, 2)) }, { ...values, createdAt: new Date(Date.UTC(1990, 0, 3)) }]);
+      const migration = readFileSync(path.join(process.cwd(), 'drizzle/0006_feedback_subject_topic_unique.sql'), 'utf8');
+      for (const statement of migration.split('--> statement-breakpoint')) await database.rows(sql.raw(statement));
+      expect((await db().select().from(userFeedback).where(eq(userFeedback.subjectId, a.id))).map((r) => r.id)).toEqual([first!.id]);
+      await expect(db().insert(userFeedback).values(values)).rejects.toThrow();
+      await db().delete(userFeedback).where(eq(userFeedback.subjectId, a.id));
     });
 
     it('makes a submission wait for a concurrent one on the same answer, then sees its row (PostgreSQL)', async (ctx) => {

@@ -38,16 +38,6 @@ export async function findOwnAnswer({ db, id, userId }: { db: DbOrTx; id: string
   return row;
 }
 
-/** True when feedback with this topic already exists on the answer. */
-export async function feedbackExists({ db, subjectId, topic }: { db: DbOrTx; subjectId: string; topic: string }): Promise<boolean> {
-  const [row] = await db
-    .select({ one: sql`1` })
-    .from(userFeedback)
-    .where(and(eq(userFeedback.subjectId, subjectId), eq(userFeedback.topic, topic)))
-    .limit(1);
-  return row !== undefined;
-}
-
 /** Inserts the row; undefined when the answer already has feedback with this topic (the unique index decides). */
 export async function insertFeedback({ db, values }: { db: DbOrTx; values: NewFeedback }): Promise<UserFeedbackRow | undefined> {
   const [row] = await db

@@ -8,7 +8,7 @@ import type { Db } from '../../db/client.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { UserRow } from '../users/users.table.js';
 import { DESCRIPTION_MAX_LENGTH, feedbackForm, findSubjectType, subjectTypeForKind, subjectTypeNames } from './feedback-form.js';
-import { feedbackExists, findFeedback, findOwnAnswer, insertFeedback, listFeedback, type FeedbackListFilter } from './feedback.repository.js';
+import { findFeedback, findOwnAnswer, insertFeedback, listFeedback, type FeedbackListFilter } from './feedback.repository.js';
 import type { UserFeedbackRow } from './feedback.table.js';
 
 type FeedbackCreate = components['schemas']['FeedbackCreate'];
@@ -78,8 +78,6 @@ export function createFeedbackService({ db }: { db: Db }) {
           );
         }
         if (answer.outcome === null) throw conflict('feedback.subject_pending', `answer ${answer.id} is not settled yet; feedback can be filed once its question is resolved or voided`);
-        const duplicate = () => conflict('feedback.duplicate', `feedback on answer ${answer.id} with topic ${body.topic} was already filed`);
-        if (await feedbackExists({ db: tx, subjectId: answer.id, topic: body.topic })) throw duplicate();
         const row = await insertFeedback({
           db: tx,
           values: {
@@ -92,7 +90,8 @@ export function createFeedbackService({ db }: { db: Db }) {
             questionIssuanceId: answer.questionIssuanceId,
           },
         });
-        if (!row) throw duplicate();
+        // The unique index on answer and topic settles repeats, concurrent ones included.
+        if (!row) throw conflict('feedback.duplicate', `feedback on answer ${answer.id} with topic ${body.topic} was already filed`);
         return row;
       });
     },
