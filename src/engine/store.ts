@@ -54,7 +54,7 @@ export function createEngineStore({
   db: Db;
   brandSnapshot: (brand: BrandRow) => BrandSnapshot;
   /** Runs inside every settling transaction, whoever settles (scoring of the answers). */
-  settleTx?: (tx: Tx, row: QuestionIssuanceRow) => Promise<void>;
+  settleTx: (tx: Tx, row: QuestionIssuanceRow) => Promise<void>;
 }) {
   /**
    * Moves an open issuance to resolved, voided or revoked; a row that is no
@@ -80,7 +80,7 @@ export function createEngineStore({
         .set({ status, correctAnswerIdentifier: correct, resolvedAt: sql`now()`, resolvedSeq, resolutionEventId, updatedAt: sql`now()` })
         .where(and(eq(questionIssuances.id, id), inArray(questionIssuances.status, ['open', 'locked'])))
         .returning();
-      if (row && settleTx) await settleTx(tx, row);
+      if (row) await settleTx(tx, row);
       return row;
     });
   }
@@ -335,7 +335,6 @@ export function createEngineStore({
       });
     },
 
-    /** Open in-game issuances of a match. */
     /**
      * Revokes the match's open in-game questions (they can no longer resolve;
      * their answers score void), each in its own settling transaction; returns

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brands } from '../../src/modules/brands/brands.table.js';
+import { UNKNOWN_ID } from '../helpers/factories.js';
 import { startS3, type TestS3 } from '../helpers/s3-server.js';
 import { createAdmin, registerUser, startTestApp, type ApiResponse, type TestApp, type TestUser } from '../helpers/test-app.js';
 
@@ -19,7 +20,6 @@ const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA
 const WEBP = Buffer.from('UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==', 'base64');
 const TEXT = Buffer.from('this is not an image, just some text\n');
 const MiB = 1024 * 1024;
-const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 interface Logo {
   data: Buffer;

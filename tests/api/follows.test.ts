@@ -9,10 +9,9 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { followQuotaDays, matches, matchFollows } from '../../src/modules/matches/matches.table.js';
 import { users } from '../../src/modules/users/users.table.js';
-import { createMatch } from '../helpers/factories.js';
+import { createMatch, UNKNOWN_ID } from '../helpers/factories.js';
 import { registerUser, startTestApp, type ApiResponse, type TestApp, type TestUser } from '../helpers/test-app.js';
 
-const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const HOUR = 3600_000;
 
 interface Follow {

@@ -15,11 +15,10 @@ import { listenerEvents, listenerLogLines, matchListeners } from '../../src/modu
 import { followQuotaDays, matches, matchFollows, type MatchRow } from '../../src/modules/matches/matches.table.js';
 import { questionSponsorships } from '../../src/modules/sponsorships/sponsorships.table.js';
 import { inGameDefinitionInput, matchDefinitionInput } from '../helpers/definitions.js';
-import { createMatch, leagueBySlug } from '../helpers/factories.js';
+import { createMatch, leagueBySlug, UNKNOWN_ID } from '../helpers/factories.js';
 import { registerUser, statementsDuring, type ApiResponse, type TestUser } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 
-const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const DAY = 86_400_000;
 
 interface MatchBody {

@@ -8,7 +8,7 @@
  * Wire format, one JSON object per line:
  *   {"type":"event","event":<FeedEvent>}   {"type":"heartbeat","at":"<iso>"}   {"type":"end"}
  * Each feed has ONE live timeline (a replay at `speed`), started at the first
- * connection (or at listen). A client gets, on connecting, a heartbeat, then
+ * connection (or at `startAt`). A client gets, on connecting, a heartbeat, then
  * every event already published with seq > `?after_seq=N` (default 0: all),
  * then the live ones as they happen; `{"type":"end"}` and the close follow the
  * last event. Routes: `GET /feed` (the `events` option) and `GET /feeds/<key>`
@@ -44,12 +44,11 @@ export interface PushFeedServerOptions {
   heartbeatMs?: number;
   /** Longest recorded gap honoured between events (see replay). */
   maxGapMs?: number;
-  /** When the timelines start (default: at the first connection to each feed). */
-  startOn?: 'first-connection' | 'listen';
   /**
    * Start every timeline at this wall-clock time (at once when it has passed),
    * whoever is connected: a match whose first event is its kick-off then kicks
-   * off at its scheduled time. Takes precedence over `startOn`.
+   * off at its scheduled time. Without it, each timeline starts at the first
+   * connection to its feed.
    */
   startAt?: Date;
   /** Keep streams open after the last event until `end()` (tests publish more). */
@@ -259,7 +258,7 @@ export async function startPushFeedServer(opts: PushFeedServerOptions): Promise<
       for (const t of timelines.values()) t.start();
     }, Math.max(0, opts.startAt.getTime() - Date.now()));
     abort.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
-  } else if (opts.startOn === 'listen') for (const t of timelines.values()) t.start();
+  }
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const urlFor = (key: string = feedsIn[0]![0]) => (key === DEFAULT_KEY ? `${baseUrl}/feed` : `${baseUrl}/feeds/${encodeURIComponent(key)}`);
