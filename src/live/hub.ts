@@ -20,8 +20,6 @@ import type { AnswersService } from '../modules/answers/answers.service.js';
 import type { UserRow } from '../modules/users/users.table.js';
 import type { BusEvent, BusSubscriber } from './bus.js';
 import { followedMatchIds, issuanceForDelivery, settledForDelivery, validKeyIds } from './live.repository.js';
-
-const defaultLookups: HubLookups = { followedMatchIds, validKeyIds, issuanceForDelivery, settledForDelivery };
 import { CLOSE, CLOSED_STATUSES, RESYNC_DETAIL, STREAM_PROTOCOL, type ResolutionMessage, type ServerMessage } from './messages.js';
 
 export interface HubOptions {
@@ -47,6 +45,8 @@ export interface HubLookups {
   issuanceForDelivery: typeof issuanceForDelivery;
   settledForDelivery: typeof settledForDelivery;
 }
+
+const defaultLookups: HubLookups = { followedMatchIds, validKeyIds, issuanceForDelivery, settledForDelivery };
 
 export const DEFAULT_HUB_OPTIONS: HubOptions = {
   heartbeatMs: 30_000,
