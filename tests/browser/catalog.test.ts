@@ -283,6 +283,13 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     const list = (await app.request('GET', '/api/match-question-definitions', { query: { league: 'wc' } })).body;
     const created = list.find((d: { name: string }) => d.name === 'Who wins (UI)');
     expect(created).toMatchObject({ issue_lead_seconds: 7200, resolution: { correct_choice: 'result.winner = "home" ? "yes" : "no"' }, choices: [{ identifier: 'yes' }, { identifier: 'no' }] });
+    // Left through the navigation (not the editor's own button) and opened again: the note was for the moment of creation.
+    await page.getByRole('link', { name: 'Match questions', exact: true }).click();
+    await page.getByLabel('League', { exact: true }).first().selectOption('wc');
+    await page.getByRole('row', { name: /Who wins \(UI\)/ }).getByRole('button', { name: 'Edit' }).click();
+    const reopened = page.getByRole('form', { name: 'Edit Who wins (UI)' });
+    await reopened.getByLabel('Name').waitFor();
+    expect(await reopened.getByText('Created "Who wins (UI)".').count()).toBe(0);
 
     await page.getByRole('button', { name: 'Back to the list' }).click();
     await page.getByRole('row', { name: /Who wins \(UI\)/ }).getByRole('button', { name: 'Archive' }).click();

