@@ -478,14 +478,26 @@ describe('POST /api/question-definitions/import', () => {
         const league = i % 2 ? 'nfl' : 'wc';
         return { league, ...inGameDefinitionInput(), group_id: i % 4 < 2 ? groups[league].id : groups[league].id.toUpperCase() };
       });
-    async function statements(n: number): Promise<number> {
-      const { result: res, statements } = await statementsDuring(app, () => importCsv(IN_GAME, csv(IN_GAME.columns, rows(n))));
+    async function statements(n: number, dryRun: boolean): Promise<number> {
+      const { result: res, statements } = await statementsDuring(app, () => importCsv(IN_GAME, csv(IN_GAME.columns, rows(n)), { dryRun }));
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ errors: [], row_count: n });
+      expect(res.body).toMatchObject({ errors: [], row_count: n, applied: !dryRun });
       expect(res.body.creates).toHaveLength(n);
       return statements.length;
     }
-    expect(await statements(40)).toBe(await statements(4));
+    // The preview, and the apply: its rows written in one statement, not one per row.
+    expect(await statements(40, true)).toBe(await statements(4, true));
+    expect(await statements(40, false)).toBe(await statements(4, false));
+  });
+
+  it('applies an import of more rows than one write statement takes (500), every row written', async () => {
+    const rows = Array.from({ length: 620 }, (_, i) => ({ league: 'mlb', ...inGameDefinitionInput({ name: `Bulk ${Date.now()} ${i}` }) }));
+    const { result: res, statements } = await statementsDuring(app, () => importCsv(IN_GAME, csv(IN_GAME.columns, rows), { dryRun: false }));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ applied: true, errors: [], row_count: 620 });
+    expect(statements.filter((q) => q.startsWith('insert into "question_definitions"'))).toHaveLength(2);
+    const written = await db().select({ id: questionDefinitions.id }).from(questionDefinitions).where(inArray(questionDefinitions.name, rows.map((r) => r.name)));
+    expect(written).toHaveLength(620);
   });
 
   it('reports cells that cannot be read as their column type', async () => {
@@ -692,5 +704,21 @@ describe('upsertById', () => {
       upsertById({ db, table: leagues, rows: [{ id: wc.id, name: 'x' }, { id: wc.id, name: 'y', slug: 'z' }] as never }),
     ).rejects.toThrow('upsertById: every row must have the same columns');
     expect((await db.select().from(leagues).where(eq(leagues.id, wc.id)))[0]!.name).toBe(wc.name);
+    await expect(upsertById({ db, table: leagues, rows: [{ id: wc.id, name: undefined }] as never })).rejects.toThrow('upsertById: a column is given as undefined');
+    expect((await db.select().from(leagues).where(eq(leagues.id, wc.id)))[0]!.name).toBe(wc.name);
+  });
+
+  it('replaces the given columns of an existing row, keeps the others and created_at, and moves updated_at', async () => {
+    const db = app.services.database.db;
+    const created = await app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'wc' }, body: inGameDefinitionInput({ is_pivotal_moment: true }) });
+    expect(created.status).toBe(201);
+    const [before] = await db.select().from(questionDefinitions).where(eq(questionDefinitions.id, created.body.id));
+    // Every column but the timestamps and is_pivotal_moment (whose default, false, an insert would take).
+    const { createdAt, updatedAt, isPivotalMoment, ...row } = before!;
+    await upsertById({ db, table: questionDefinitions, rows: [{ ...row, name: `${row.name} (upserted)`, points: 77 }] });
+    const [after] = await db.select().from(questionDefinitions).where(eq(questionDefinitions.id, before!.id));
+    expect(after).toMatchObject({ name: `${row.name} (upserted)`, points: 77, isPivotalMoment: true, questionTextTemplate: row.questionTextTemplate, createdAt });
+    expect(after!.updatedAt.getTime()).toBeGreaterThan(updatedAt.getTime());
+    expect(isPivotalMoment).toBe(true);
   });
 });

@@ -521,6 +521,8 @@ describe('concurrent assignments (PostgreSQL)', () => {
       const body = { match_ids: [match], slots: [{ strategy: 'question_number', target: 1 }] };
       const results = await Promise.all([assign(a, body), assign(b, body)]);
       expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+      // The unique index settled it; the 409 names the number and the match from the driver's detail.
+      expect(results.find((r) => r.status === 409)!.body.detail).toBe(`question number 1 is already sponsored on match ${match}`);
       const rows = await app.services.database.db
         .select()
         .from(questionSponsorships)
