@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { eq, like } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openfootballProvider } from '../../src/engine/schedule/openfootball-provider.js';
 import { syncSchedule } from '../../src/engine/schedule/schedule-sync.js';
 import { matches } from '../../src/modules/matches/matches.table.js';
+import { testDatabaseUrl } from '../helpers/pg-url.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { describeWithFixtures, FIXTURES_DIR } from './feed/helpers.js';
 
@@ -46,5 +47,69 @@ describeWithFixtures('schedule sync from openfootball files', () => {
   it('reports leagues it does not know instead of writing them', async () => {
     const report = await syncSchedule({ db: app.services.database.db, provider: { name: 'x', fetch: async () => [{ srId: 'x:1', league: 'xfl', homeTeam: 'A', awayTeam: 'B', scheduled: new Date() }] } });
     expect(report).toMatchObject({ received: 1, written: 0, unknownLeagues: ['xfl'] });
+  });
+});
+
+describe('status changes told to live delivery', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app?.close());
+
+  const one = (srId: string, status?: 'scheduled' | 'cancelled' | 'postponed') => ({
+    name: 'one',
+    fetch: async () => [{ srId, league: 'nfl', homeTeam: 'A', awayTeam: 'B', scheduled: new Date('2030-01-01T18:00:00Z'), status }],
+  });
+  const told = () => {
+    const calls: Array<[string, string]> = [];
+    return { calls, onStatusChanged: async (id: string, status: string) => void calls.push([id, status]) };
+  };
+
+  it('tells each change once: not a new match, not an unchanged one', async () => {
+    const db = app.services.database.db;
+    const srId = `sync-status:${Date.now()}`;
+    const created = told();
+    await syncSchedule({ db, provider: one(srId), ...created });
+    expect(created.calls).toEqual([]);
+    const [row] = await db.select().from(matches).where(eq(matches.srId, srId));
+    const cancelled = told();
+    await syncSchedule({ db, provider: one(srId, 'cancelled'), ...cancelled });
+    expect(cancelled.calls).toEqual([[row!.id, 'cancelled']]);
+    const again = told();
+    await syncSchedule({ db, provider: one(srId, 'cancelled'), ...again });
+    expect(again.calls).toEqual([]);
+  });
+
+  it.skipIf(!testDatabaseUrl())('does not tell a change the engine made while the sync was waiting for the row (PostgreSQL)', async () => {
+    const db = app.services.database.db;
+    const srId = `sync-race:${Date.now()}`;
+    await syncSchedule({ db, provider: one(srId) });
+    const { default: postgres } = await import('postgres');
+    const engine = postgres(app.db.url!, { max: 1, onnotice: () => {} });
+    const watcher = postgres(app.db.url!, { max: 1, onnotice: () => {} });
+    const calls = told();
+    let pending: Promise<unknown> | undefined;
+    try {
+      await engine.begin(async (sql) => {
+        // The engine starts the match and, before it commits, a sync begins.
+        await sql`update matches set status = 'live' where sr_id = ${srId}`;
+        pending = syncSchedule({ db, provider: one(srId), ...calls });
+        for (let waited = 0; ; waited += 20) {
+          const [row] = await watcher`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%"matches"%'`;
+          if (row!.n > 0) break;
+          if (waited > 15_000) throw new Error('the sync never waited on the locked match');
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      });
+      await pending;
+    } finally {
+      await engine.end({ timeout: 1 });
+      await watcher.end({ timeout: 1 });
+    }
+    // The sync saw 'live' before its upsert (which keeps 'live'): nothing changed by the sync, nothing told.
+    expect(calls.calls).toEqual([]);
+    const [row] = await db.select().from(matches).where(eq(matches.srId, srId));
+    expect(row!.status).toBe('live');
   });
 });

@@ -76,31 +76,47 @@ export async function syncSchedule({ db, provider, onStatusChanged }: SyncOption
   let written = 0;
   for (let i = 0; i < rows.length; i += BATCH) {
     const batch = rows.slice(i, i + BATCH);
-    const before = onStatusChanged
-      ? new Map((await db.select({ srId: matches.srId, status: matches.status }).from(matches).where(inArray(matches.srId, batch.map((r) => r.srId)))).map((r) => [r.srId, r.status]))
-      : undefined;
-    const result = await db
-      .insert(matches)
-      .values(batch)
-      .onConflictDoUpdate({
-        target: matches.srId,
-        // Before kick-off the provider is the authority; afterwards the engine is, except for a final result.
-        set: {
-          homeTeam: sql`case when ${matches.status} in ('scheduled', 'postponed') then excluded.home_team else ${matches.homeTeam} end`,
-          awayTeam: sql`case when ${matches.status} in ('scheduled', 'postponed') then excluded.away_team else ${matches.awayTeam} end`,
-          scheduled: sql`case when ${matches.status} in ('scheduled', 'postponed') then excluded.scheduled else ${matches.scheduled} end`,
-          venue: sql`coalesce(excluded.venue, ${matches.venue})`,
-          feedUrl: sql`coalesce(excluded.feed_url, ${matches.feedUrl})`,
-          status: sql`case when ${matches.status} in ('scheduled', 'postponed', 'cancelled') or (excluded.status = 'closed' and ${matches.status} <> 'closed' and excluded.result is not null and not exists (select 1 from match_listeners l where l.match_id = ${matches.id} and l.status in ('queued', 'running'))) then excluded.status else ${matches.status} end`,
-          result: sql`case when ${matches.result} is null and excluded.result is not null and not exists (select 1 from match_listeners l where l.match_id = ${matches.id} and l.status in ('queued', 'running')) then excluded.result else ${matches.result} end`,
-          homeScore: sql`coalesce(${matches.homeScore}, excluded.home_score)`,
-          awayScore: sql`coalesce(${matches.awayScore}, excluded.away_score)`,
-          updatedAt: sql`now()`,
-        },
-      })
-      .returning({ id: matches.id, srId: matches.srId, status: matches.status });
-    written += result.length;
-    if (before) for (const r of result) if (before.has(r.srId) && before.get(r.srId) !== r.status) await onStatusChanged!(r.id, r.status);
+    // The statuses before and after are read in one transaction that holds the
+    // batch's existing rows (locked in sr_id order, so two syncs cannot
+    // deadlock): a listener closing a match meanwhile waits, and each status
+    // change is reported exactly once.
+    const changed = await db.transaction(async (tx) => {
+      const before = onStatusChanged
+        ? new Map(
+            (
+              await tx
+                .select({ srId: matches.srId, status: matches.status })
+                .from(matches)
+                .where(inArray(matches.srId, batch.map((r) => r.srId)))
+                .orderBy(matches.srId)
+                .for('update')
+            ).map((r) => [r.srId, r.status]),
+          )
+        : undefined;
+      const result = await tx
+        .insert(matches)
+        .values(batch)
+        .onConflictDoUpdate({
+          target: matches.srId,
+          // Before kick-off the provider is the authority; afterwards the engine is, except for a final result.
+          set: {
+            homeTeam: sql`case when ${matches.status} in ('scheduled', 'postponed') then excluded.home_team else ${matches.homeTeam} end`,
+            awayTeam: sql`case when ${matches.status} in ('scheduled', 'postponed') then excluded.away_team else ${matches.awayTeam} end`,
+            scheduled: sql`case when ${matches.status} in ('scheduled', 'postponed') then excluded.scheduled else ${matches.scheduled} end`,
+            venue: sql`coalesce(excluded.venue, ${matches.venue})`,
+            feedUrl: sql`coalesce(excluded.feed_url, ${matches.feedUrl})`,
+            status: sql`case when ${matches.status} in ('scheduled', 'postponed', 'cancelled') or (excluded.status = 'closed' and ${matches.status} <> 'closed' and excluded.result is not null and not exists (select 1 from match_listeners l where l.match_id = ${matches.id} and l.status in ('queued', 'running'))) then excluded.status else ${matches.status} end`,
+            result: sql`case when ${matches.result} is null and excluded.result is not null and not exists (select 1 from match_listeners l where l.match_id = ${matches.id} and l.status in ('queued', 'running')) then excluded.result else ${matches.result} end`,
+            homeScore: sql`coalesce(${matches.homeScore}, excluded.home_score)`,
+            awayScore: sql`coalesce(${matches.awayScore}, excluded.away_score)`,
+            updatedAt: sql`now()`,
+          },
+        })
+        .returning({ id: matches.id, srId: matches.srId, status: matches.status });
+      written += result.length;
+      return before ? result.filter((r) => before.has(r.srId) && before.get(r.srId) !== r.status) : [];
+    });
+    for (const r of changed) await onStatusChanged!(r.id, r.status);
   }
   return { provider: provider.name, received: incoming.length, written, unknownLeagues: [...unknown] };
 }
