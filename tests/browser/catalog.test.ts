@@ -11,7 +11,7 @@ import zlib from 'node:zlib';
 import { parseString, writeToString } from 'fast-csv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { inGameDefinitionInput } from '../helpers/definitions.js';
+import { createMatchDefinition, inGameDefinitionInput } from '../helpers/definitions.js';
 import { createMatch } from '../helpers/factories.js';
 import { startS3, type TestS3 } from '../helpers/s3-server.js';
 import { createAdmin, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
@@ -310,6 +310,25 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await screenshot(tablet.page, 'match-definitions-tablet');
     await tablet.context.close();
   }, 90_000);
+
+  it('opens a definition addressed under another league in its own league, for both kinds', async () => {
+    const inGame = await createDefinition({ name: 'Next goal (other league test)' });
+    const match = (await createMatchDefinition(app, admin, 'wc', { name: 'Who wins (other league test)' })) as { id: string; name: string };
+    const { context, page } = await signedIn(browser(), app, admin);
+    for (const [pagePath, def] of [
+      ['/admin/definitions', inGame],
+      ['/admin/match-definitions', match],
+    ] as const) {
+      await page.goto(`${pagePath}?league=nfl&edit=${def.id}`);
+      // No editor under the NFL (its groups, samples and defaults would be the wrong ones): a pointer to the definition's league.
+      await page.getByText('This definition belongs to league wc.').waitFor();
+      expect(await page.getByRole('form', { name: `Edit ${def.name}` }).count()).toBe(0);
+      await page.getByRole('link', { name: 'Open it there' }).click();
+      await page.getByRole('form', { name: `Edit ${def.name}` }).getByLabel('Name', { exact: true }).waitFor();
+      expect(new URL(page.url()).searchParams.get('league')).toBe('wc');
+    }
+    await context.close();
+  });
 
   it('creates, edits and deletes a question group, showing the 409 while a definition uses it', async () => {
     const { context, page } = await signedIn(browser(), app, admin);

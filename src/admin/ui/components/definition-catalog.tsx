@@ -8,7 +8,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, unwrap } from '../api.js';
-import { setQuery } from '../router.js';
+import { Link, setQuery } from '../router.js';
 import { EditorActions, ErrorBox, Loading, Notice, Page, Table, fmtTime, useAction, useAsync, type Column } from './common.js';
 import { ClonePrompt, CsvImport, DefinitionFilters, ExportButton } from './catalog.js';
 import { ConfirmButton } from './controls.js';
@@ -217,6 +217,19 @@ export function DefinitionListPage<D extends DefinitionRow>({
  * Loads what an editor needs (again when `deps` change): until then the
  * loading line; a failure shows the API's error and the way back to the list.
  */
+/**
+ * A definition opened (by its id in the address) under a league that is not
+ * its own: the editor would show that league's groups, samples and defaults,
+ * so it says where the definition belongs instead.
+ */
+export function OtherLeagueNotice({ definition, page }: { definition: { id: string; league: string }; page: '/admin/definitions' | '/admin/match-definitions' }) {
+  return (
+    <Notice>
+      This definition belongs to league {definition.league}. <Link href={`${page}?league=${encodeURIComponent(definition.league)}&edit=${definition.id}`}>Open it there</Link>.
+    </Notice>
+  );
+}
+
 export function EditorLoader<T>({ load, deps, onClose, render }: { load: () => Promise<T>; deps: unknown[]; onClose: () => void; render: (data: T) => ComponentChildren }) {
   const data = useAsync(load, deps);
   if (data.error && !data.data) {

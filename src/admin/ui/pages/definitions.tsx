@@ -6,10 +6,10 @@
  */
 import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
-import { Badge, Checkbox, Field, JsonField, Notice, NumberInput, TextInput, useAsync } from '../components/common.js';
+import { Badge, Checkbox, Field, JsonField, NumberInput, TextInput, useAsync } from '../components/common.js';
 import { ChoicesEditor, PreviewPanel, QuestionOverrideFields, definitionListQuery, loadSampleCatalog, useLeagueParam, type SampleCatalog } from '../components/catalog.js';
-import { DefinitionEditorFrame, DefinitionListPage, EditorLoader, useDefinitionForm, type DefinitionEditorProps, type DefinitionKind } from '../components/definition-catalog.js';
-import { Link, useLocation } from '../router.js';
+import { DefinitionEditorFrame, DefinitionListPage, EditorLoader, OtherLeagueNotice, useDefinitionForm, type DefinitionEditorProps, type DefinitionKind } from '../components/definition-catalog.js';
+import { useLocation } from '../router.js';
 
 type Summary = components['schemas']['QuestionDefinitionSummary'];
 type Definition = components['schemas']['QuestionDefinition'];
@@ -232,9 +232,7 @@ function InGameEditor({ league, id, flash, onSaved, onClose }: DefinitionEditorP
       onClose={onClose}
       render={({ definition, groups, catalog }) =>
         definition && definition.league !== league ? (
-          <Notice>
-            This definition belongs to league {definition.league}. <Link href={`/admin/definitions?league=${definition.league}&edit=${definition.id}`}>Open it there</Link>.
-          </Notice>
+          <OtherLeagueNotice definition={definition} page="/admin/definitions" />
         ) : (
           <DefinitionEditor key={definition?.id ?? 'new'} league={league} definition={definition} groups={groups} catalog={catalog} flash={flash} onSaved={onSaved} onClose={onClose} />
         )

@@ -8,7 +8,7 @@ import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
 import { Badge, Checkbox, Field, NumberInput, TextInput, useAsync } from '../components/common.js';
 import { ChoicesEditor, PreviewPanel, definitionListQuery, loadSampleCatalog, useLeagueParam, type SampleCatalog } from '../components/catalog.js';
-import { DefinitionEditorFrame, DefinitionListPage, EditorLoader, useDefinitionForm, type DefinitionEditorProps, type DefinitionKind } from '../components/definition-catalog.js';
+import { DefinitionEditorFrame, DefinitionListPage, EditorLoader, OtherLeagueNotice, useDefinitionForm, type DefinitionEditorProps, type DefinitionKind } from '../components/definition-catalog.js';
 import { useLocation } from '../router.js';
 
 type Definition = components['schemas']['MatchQuestionDefinition'];
@@ -117,7 +117,13 @@ function MatchEditor({ league, id, flash, onSaved, onClose }: DefinitionEditorPr
       }}
       deps={[league, id]}
       onClose={onClose}
-      render={({ definition, catalog }) => <MatchDefinitionEditor key={definition?.id ?? 'new'} league={league} definition={definition} catalog={catalog} flash={flash} onSaved={onSaved} onClose={onClose} />}
+      render={({ definition, catalog }) =>
+        definition && definition.league !== league ? (
+          <OtherLeagueNotice definition={definition} page="/admin/match-definitions" />
+        ) : (
+          <MatchDefinitionEditor key={definition?.id ?? 'new'} league={league} definition={definition} catalog={catalog} flash={flash} onSaved={onSaved} onClose={onClose} />
+        )
+      }
     />
   );
 }
