@@ -1,5 +1,9 @@
-/** The live demo of `npm start` serves the feeds of its latest matches only: a long-running demo holds no growing set of feed servers. */
-import { eq } from 'drizzle-orm';
+/**
+ * The live demo of `npm start` serves the feeds of its latest matches only (a
+ * long-running demo holds no growing set of feed servers) and keeps the day's
+ * schedule current while it runs.
+ */
+import { asc, eq, like } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LiveDemo } from '../../src/demo/live-demo.js';
 import { matches } from '../../src/modules/matches/matches.table.js';
@@ -35,5 +39,35 @@ describe('the live demo', () => {
     expect(await feedAnswer(feedUrls[0]!)).toBe('ECONNREFUSED');
     expect(await feedAnswer(feedUrls[1]!)).toBe(200);
     expect(await feedAnswer(feedUrls[2]!)).toBe(200);
+  });
+
+  it('keeps the schedule current while it runs: played matches close with a result, a new UTC day brings its matches', async () => {
+    const db = app.services.database.db;
+    let clock = new Date('2031-03-04T20:58:00Z');
+    const running = new LiveDemo(app.services, { kickoffInSeconds: 3600, durationScale: 0.09, now: () => clock });
+    const day = async (date: string) =>
+      db.select({ scheduled: matches.scheduled, status: matches.status, result: matches.result }).from(matches).where(like(matches.srId, `demo:${date}:%`)).orderBy(asc(matches.scheduled));
+    const statuses = async (date: string) => (await day(date)).map((m) => `${m.scheduled.toISOString().slice(11, 16)} ${m.status}`);
+    try {
+      await running.syncDaySchedule();
+      expect(await statuses('2031-03-04')).toEqual(['10:00 closed', '13:00 closed', '16:00 closed', '19:00 scheduled', '22:00 scheduled']);
+      const task = running.task();
+      // Within five minutes of the last sync: not synced again (the 19:00 match would have closed at 21:00).
+      clock = new Date('2031-03-04T21:02:00Z');
+      await task.run();
+      expect(await statuses('2031-03-04')).toContain('19:00 scheduled');
+      // Five minutes on: synced, and the 19:00 match has been played.
+      clock = new Date('2031-03-04T21:03:00Z');
+      await task.run();
+      expect(await statuses('2031-03-04')).toEqual(['10:00 closed', '13:00 closed', '16:00 closed', '19:00 closed', '22:00 scheduled']);
+      expect((await day('2031-03-04'))[3]!.result).toMatchObject({ home_score: expect.any(Number), away_score: expect.any(Number) });
+      // Past midnight: the late match of the day before closes, and the new day's matches come in.
+      clock = new Date('2031-03-05T11:00:00Z');
+      await task.run();
+      expect(await statuses('2031-03-04')).toEqual(['10:00 closed', '13:00 closed', '16:00 closed', '19:00 closed', '22:00 closed']);
+      expect(await statuses('2031-03-05')).toEqual(['10:00 scheduled', '13:00 scheduled', '16:00 scheduled', '19:00 scheduled', '22:00 scheduled']);
+    } finally {
+      await running.stop();
+    }
   });
 });
