@@ -451,6 +451,19 @@ describe('PATCH /api/matches/{match_id}', () => {
     expect(cleared.match_question_definition_allowlist).toEqual([]);
   });
 
+  it('allowlists take ids in either case and store each once, in lowercase (as the engine and deletions compare them)', async () => {
+    const m = await createMatch(app);
+    const inGame = await createDefinition('in_game');
+    const matchDef = await createDefinition('match');
+    const ok = await patchOk(m.id, { question_definition_allowlist: [inGame.toUpperCase(), inGame], match_question_definition_allowlist: [matchDef.toUpperCase()] });
+    expect(ok.question_definition_allowlist).toEqual([inGame]);
+    expect(ok.match_question_definition_allowlist).toEqual([matchDef]);
+    const league = await app.request('PATCH', '/api/leagues/wc', { token: admin.token, body: { question_definition_allowlist: [inGame.toUpperCase()], match_question_definition_allowlist: [matchDef.toUpperCase(), matchDef] } });
+    expectStatus(league, 200);
+    expect(league.body).toMatchObject({ question_definition_allowlist: [inGame], match_question_definition_allowlist: [matchDef] });
+    await app.request('PATCH', '/api/leagues/wc', { token: admin.token, body: { question_definition_allowlist: null, match_question_definition_allowlist: null } });
+  });
+
   it('sponsor_brand_id: sets the whole-match sponsor, 404 for an unknown brand, null removes it', async () => {
     const m = await createMatch(app);
     const brand = await newBrand();

@@ -5,7 +5,7 @@
  * and clear), and on PostgreSQL the race of two brands for the last places.
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { brands } from '../../src/modules/brands/brands.table.js';
 import { questionDefinitions } from '../../src/modules/definitions/definitions.table.js';
@@ -389,6 +389,20 @@ describe('POST question-sponsorships: random_percent', () => {
       for (const n of ns) expect(n >= 1 && n <= cap).toBe(true);
     }
   });
+
+  it('places more slots at once than one statement can carry (12,000: 60 matches at the highest cap), in order per match', async () => {
+    const brand = await newBrand();
+    const matchIds: string[] = [];
+    for (let i = 0; i < 60; i++) matchIds.push(await newMatch({ cap: 200 }));
+    const res = await assignOk(brand, { match_ids: matchIds, random_percent: 100 });
+    expect(res.matches).toHaveLength(60);
+    expect(res.matches.every((m) => m.created_count === 200)).toBe(true);
+    const [count] = await app.services.database.db.select({ n: sql<number>`count(*)::int` }).from(questionSponsorships).where(eq(questionSponsorships.brandId, brand));
+    expect(count!.n).toBe(12_000);
+    const listed = await list(brand, { match_ids: matchIds[59]! });
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((s: { target: unknown }) => s.target)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+  }, 60_000);
 
   it('rounds halves up like JS Math.round: 25% of 10 is 3, 15% of 10 is 2, 1% of 10 is 0', async () => {
     const brand = await newBrand();

@@ -5,13 +5,17 @@ import { findDefinitionIdsInLeague } from './allowlists.repository.js';
 /**
  * Every id of an allowlist must be a definition of the league and kind
  * (archived or inactive ones included); otherwise 400 naming the unknown ids.
- * Used by league updates, and by match updates for their overrides.
+ * Returns the list as it is stored: ids in lowercase (a UUID may be sent in
+ * either case), each once, in the order given. Used by league updates, and by
+ * match updates for their overrides.
  */
 export const checkDefinitionAllowlist: AllowlistChecker = async ({ db, leagueId, kind, field, ids }) => {
-  const found = await findDefinitionIdsInLeague({ db, leagueId, kind, ids });
-  const unknown = [...new Set(ids)].filter((id) => !found.has(id));
+  const normalized = [...new Set(ids.map((id) => id.toLowerCase()))];
+  const found = await findDefinitionIdsInLeague({ db, leagueId, kind, ids: normalized });
+  const unknown = normalized.filter((id) => !found.has(id));
   if (unknown.length) {
     const what = kind === 'in_game' ? 'in-game question definitions' : 'Match question definitions';
     throw badRequest('allowlist.unknown_definition', `${field}: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not one of the' : 'are not'} ${what} of this league`);
   }
+  return normalized;
 };

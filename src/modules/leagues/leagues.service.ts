@@ -11,8 +11,8 @@ type LeaguePatch = components['schemas']['LeaguePatch'];
 
 export type LeaguesService = ReturnType<typeof createLeaguesService>;
 
-/** Checks that allowlisted ids are definitions of the league (kind `in_game` or `match`); throws 400 otherwise. */
-export type AllowlistChecker = (args: { db: DbOrTx; leagueId: string; kind: 'in_game' | 'match'; field: string; ids: string[] }) => Promise<void>;
+/** Checks that allowlisted ids are definitions of the league (kind `in_game` or `match`); throws 400 otherwise. Resolves to the list to store (lowercase ids, each once). */
+export type AllowlistChecker = (args: { db: DbOrTx; leagueId: string; kind: 'in_game' | 'match'; field: string; ids: string[] }) => Promise<string[]>;
 
 export function createLeaguesService({ db, checkAllowlist }: { db: Db; checkAllowlist: AllowlistChecker }) {
   return {
@@ -55,16 +55,12 @@ export function createLeaguesService({ db, checkAllowlist }: { db: Db; checkAllo
           )!;
         }
         if (patch.question_definition_allowlist !== undefined) {
-          if (patch.question_definition_allowlist) {
-            await checkAllowlist({ db: tx, leagueId: league.id, kind: 'in_game', field: 'question_definition_allowlist', ids: patch.question_definition_allowlist });
-          }
-          values.questionDefinitionAllowlist = patch.question_definition_allowlist;
+          const ids = patch.question_definition_allowlist;
+          values.questionDefinitionAllowlist = ids && (await checkAllowlist({ db: tx, leagueId: league.id, kind: 'in_game', field: 'question_definition_allowlist', ids }));
         }
         if (patch.match_question_definition_allowlist !== undefined) {
-          if (patch.match_question_definition_allowlist) {
-            await checkAllowlist({ db: tx, leagueId: league.id, kind: 'match', field: 'match_question_definition_allowlist', ids: patch.match_question_definition_allowlist });
-          }
-          values.matchQuestionDefinitionAllowlist = patch.match_question_definition_allowlist;
+          const ids = patch.match_question_definition_allowlist;
+          values.matchQuestionDefinitionAllowlist = ids && (await checkAllowlist({ db: tx, leagueId: league.id, kind: 'match', field: 'match_question_definition_allowlist', ids }));
         }
         return (await updateLeague({ db: tx, id: league.id, values }))!;
       });

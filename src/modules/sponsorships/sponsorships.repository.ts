@@ -115,12 +115,19 @@ export async function deleteBrandSlots({ tx, brandId, matchIds }: { tx: Tx; bran
   return rows.map((r) => r.matchId);
 }
 
+/** Slots per INSERT: 7 bound parameters each stays far below PostgreSQL's 65,535 per statement. */
+const INSERT_CHUNK = 1000;
+
 /**
- * Inserts the slots in one statement. Their `created_at` is the transaction
- * time plus one microsecond per position, so the listing keeps the order they
- * were given in.
+ * Inserts the slots, a thousand per statement (an assignment over 200 matches
+ * with high caps places tens of thousands). Their `created_at` is the
+ * transaction time plus one microsecond per position, so the listing keeps the
+ * order they were given in.
  */
 export async function insertSlots({ tx, values }: { tx: Tx; values: Omit<NewQuestionSponsorship, 'createdAt'>[] }): Promise<void> {
-  if (!values.length) return;
-  await tx.insert(questionSponsorships).values(values.map((v, i) => ({ ...v, createdAt: sql`now() + ${sql.raw(String(i))} * interval '1 microsecond'` })));
+  for (let start = 0; start < values.length; start += INSERT_CHUNK) {
+    await tx
+      .insert(questionSponsorships)
+      .values(values.slice(start, start + INSERT_CHUNK).map((v, i) => ({ ...v, createdAt: sql`now() + ${sql.raw(String(start + i))} * interval '1 microsecond'` })));
+  }
 }
