@@ -795,6 +795,15 @@ export interface paths {
          *     `default_question_period_distribution` that is not an object mapping
          *     the sport's period keys to non-negative integers gives 400. Allowlist
          *     ids must be definitions of this league (400).
+         *
+         *     The capacity rule of question sponsorships (slot count at most the
+         *     match's `question_max_count`) holds here too: lowering
+         *     `default_question_max_count` below the slots already placed on a
+         *     match that uses the league default (no `question_max_count` of its
+         *     own) and is not over yet (not `ended`, `closed` or `cancelled`), or
+         *     below a question number one of its slots targets, gives 409 naming
+         *     how many matches and one of them. Remove those slots, or give those
+         *     matches their own `question_max_count`, first.
          */
         patch: operations["updateLeague"];
         trace?: never;
@@ -5823,6 +5832,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
         };

@@ -11,6 +11,7 @@ import { brands } from '../../src/modules/brands/brands.table.js';
 import { questionDefinitions } from '../../src/modules/definitions/definitions.table.js';
 import { isUniqueViolation, pgErrorDetail } from '../../src/errors.js';
 import { questionSponsorships } from '../../src/modules/sponsorships/sponsorships.table.js';
+import { matches } from '../../src/modules/matches/matches.table.js';
 import { createMatch, leagueBySlug, UNKNOWN_ID } from '../helpers/factories.js';
 import type { ApiResponse } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
@@ -511,6 +512,86 @@ describe('deleting a brand', () => {
     expectStatus(await list(gone), 404);
     expect((await list(stays, { match_ids: [match] })).body.map((s) => s.target)).toEqual([2]);
     await assignOk(stays, { match_ids: [match], slots: [{ strategy: 'question_number', target: 1 }], replace_existing_for_brand: false });
+  });
+});
+
+describe("lowering a league's default cap (the capacity rule from the league side)", () => {
+  const patchLeague = (body: unknown) => app.request('PATCH', '/api/leagues/mlb', { token: admin.token, body });
+  const mlbDefaults = async () => (await app.request('GET', '/api/leagues/mlb')).body as { default_question_max_count: number; default_question_points: number };
+
+  it('answers 409 below the slots of a match on the default that is not over, naming it; nothing half-written', async () => {
+    expectStatus(await patchLeague({ default_question_max_count: 10 }), 200);
+    const brand = await newBrand();
+    const match = await newMatch({ league: 'mlb' });
+    await assignOk(brand, { match_ids: [match], slots: Array.from({ length: 8 }, () => ({ strategy: 'next_available' })) });
+    const points = (await mlbDefaults()).default_question_points;
+
+    const res = await patchLeague({ default_question_max_count: 5, default_question_points: points + 1 });
+    expectStatus(res, 409);
+    expect(res.body.detail).toBe(
+      `default_question_max_count 5 is below the question sponsorship slots of 1 match not over yet that uses the league default (match ${match} has 8 question sponsorship slots); remove those slots, or give those matches their own question_max_count, first`,
+    );
+    expect(await mlbDefaults()).toMatchObject({ default_question_max_count: 10, default_question_points: points });
+    // Down to the slot count is fine; raising is always fine.
+    expectStatus(await patchLeague({ default_question_max_count: 8 }), 200);
+    expectStatus(await patchLeague({ default_question_max_count: 10 }), 200);
+    await assignOk(brand, { match_ids: [match], slots: [] });
+  });
+
+  it('answers 409 below a question number a slot targets, counting every such match', async () => {
+    expectStatus(await patchLeague({ default_question_max_count: 10 }), 200);
+    const brand = await newBrand();
+    const [m1, m2] = [await newMatch({ league: 'mlb' }), await newMatch({ league: 'mlb' })];
+    await assignOk(brand, { match_ids: [m1, m2], slots: [{ strategy: 'question_number', target: 9 }] });
+    const res = await patchLeague({ default_question_max_count: 8 });
+    expectStatus(res, 409);
+    expect(res.body.detail).toMatch(/of 2 matches not over yet that use the league default \(match [0-9a-f-]{36} has a question sponsorship slot on question number 9\)/);
+    expectStatus(await patchLeague({ default_question_max_count: 9 }), 200);
+    await assignOk(brand, { match_ids: [m1, m2], slots: [] });
+  });
+
+  it('does not count matches with a cap of their own, or matches that are over', async () => {
+    expectStatus(await patchLeague({ default_question_max_count: 10 }), 200);
+    const brand = await newBrand();
+    const own = await newMatch({ league: 'mlb', cap: 10 });
+    const played = await newMatch({ league: 'mlb' });
+    await assignOk(brand, { match_ids: [own, played], slots: Array.from({ length: 6 }, () => ({ strategy: 'next_available' })) });
+    await app.services.database.db.update(matches).set({ status: 'closed' }).where(eq(matches.id, played));
+    expectStatus(await patchLeague({ default_question_max_count: 3 }), 200);
+    expectStatus(await patchLeague({ default_question_max_count: 10 }), 200);
+  });
+
+  it('waits for an assignment in progress and counts its slots (PostgreSQL)', async (ctx) => {
+    if (!app.db.url) ctx.skip();
+    expectStatus(await patchLeague({ default_question_max_count: 10 }), 200);
+    const brand = await newBrand();
+    const match = await newMatch({ league: 'mlb' });
+    const { default: postgres } = await import('postgres');
+    const assigner = postgres(app.db.url!, { max: 1, onnotice: () => {} });
+    const watcher = postgres(app.db.url!, { max: 1, onnotice: () => {} });
+    let pending: Promise<ApiResponse> | undefined;
+    try {
+      await assigner.begin(async (sql) => {
+        // What an assignment does: the league FOR SHARE, the match FOR UPDATE, then its slots.
+        await sql`select id from leagues where slug = 'mlb' for share`;
+        await sql`select id from matches where id = ${match} for update`;
+        for (let n = 1; n <= 6; n++) await sql`insert into question_sponsorships (match_id, brand_id, strategy, target_number) values (${match}, ${brand}, 'question_number', ${n})`;
+        pending = patchLeague({ default_question_max_count: 4 });
+        for (let waited = 0; ; waited += 20) {
+          const [row] = await watcher`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%"leagues"%'`;
+          if (row!.n > 0) break;
+          if (waited > 15_000) throw new Error('the league update never waited for the assignment');
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      });
+      const res = await pending!;
+      expectStatus(res, 409);
+      expect(res.body.detail).toContain(`match ${match} has 6 question sponsorship slots`);
+      expect((await mlbDefaults()).default_question_max_count).toBe(10);
+    } finally {
+      await assigner.end({ timeout: 1 });
+      await watcher.end({ timeout: 1 });
+    }
   });
 });
 

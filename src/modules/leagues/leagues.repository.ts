@@ -1,5 +1,7 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
+import { matches } from '../matches/matches.table.js';
+import { questionSponsorships } from '../sponsorships/sponsorships.table.js';
 import { SUPPORTED_LEAGUES } from './league-registry.js';
 import { leagues, type LeagueRow } from './leagues.table.js';
 
@@ -25,14 +27,45 @@ export async function seedLeagues({ db }: { db: DbOrTx }): Promise<void> {
 
 export const listLeagues = ({ db }: { db: DbOrTx }) => db.select().from(leagues).orderBy(asc(leagues.slug));
 
-export async function findLeague({ db, idOrSlug }: { db: DbOrTx; idOrSlug: string }): Promise<LeagueRow | undefined> {
+export async function findLeague({ db, idOrSlug, lock }: { db: DbOrTx; idOrSlug: string; lock?: 'no key update' }): Promise<LeagueRow | undefined> {
   const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrSlug);
-  const [row] = await db
+  const query = db
     .select()
     .from(leagues)
     .where(isUuid ? eq(leagues.id, idOrSlug) : eq(leagues.slug, idOrSlug))
     .limit(1);
+  const [row] = lock ? await query.for(lock) : await query;
   return row;
+}
+
+/** Match statuses whose question sponsorship slots no longer matter to the cap (the match is over). */
+const OVER_STATUSES = ['ended', 'closed', 'cancelled'];
+
+/**
+ * Matches of the league that use its default cap (no question_max_count of
+ * their own), are not over, and hold more slots than `cap` or a slot on a
+ * question number above it: how many, and the one with the most slots. One
+ * statement.
+ */
+export async function matchesOverDefaultCap({ db, leagueId, cap }: { db: DbOrTx; leagueId: string; cap: number }): Promise<{ count: number; example: { id: string; slots: number; highestNumber: number | null } | null }> {
+  const slots = sql<number>`count(*)::int`;
+  const highest = sql<number | null>`max(${questionSponsorships.targetNumber})`;
+  const over = db
+    .select({ id: matches.id, slots: slots.as('slots'), highestNumber: highest.as('highest_number') })
+    .from(matches)
+    .innerJoin(questionSponsorships, eq(questionSponsorships.matchId, matches.id))
+    .where(and(eq(matches.leagueId, leagueId), isNull(matches.questionMaxCount), notInArray(matches.status, OVER_STATUSES)))
+    .groupBy(matches.id)
+    .having(sql`count(*) > ${cap} or max(${questionSponsorships.targetNumber}) > ${cap}`)
+    .as('over');
+  const rows = await db
+    .select({ id: over.id, slots: over.slots, highestNumber: over.highestNumber, count: sql<number>`(count(*) over ())::int` })
+    .from(over)
+    .orderBy(sql`${over.slots} desc`, over.id)
+    .limit(1);
+  const [row] = rows;
+  if (!row) return { count: 0, example: null };
+  return { count: Number(row.count), example: { id: row.id, slots: Number(row.slots), highestNumber: row.highestNumber === null ? null : Number(row.highestNumber) } };
 }
 
 export async function updateLeague({ db, id, values }: { db: DbOrTx; id: string; values: Partial<typeof leagues.$inferInsert> }) {

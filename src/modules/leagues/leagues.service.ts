@@ -1,9 +1,9 @@
 /** Leagues and their default question configuration. */
 import type { components } from '../../../generated/api-types.js';
 import type { Db, DbOrTx } from '../../db/client.js';
-import { AppError } from '../../errors.js';
+import { AppError, conflict } from '../../errors.js';
 import { periodsOfSport, supportedLeague } from './league-registry.js';
-import { findLeague, listLeagues, updateLeague } from './leagues.repository.js';
+import { findLeague, listLeagues, matchesOverDefaultCap, updateLeague } from './leagues.repository.js';
 import type { LeagueRow } from './leagues.table.js';
 import { parsePeriodDistribution } from './period-distribution.js';
 
@@ -36,12 +36,30 @@ export function createLeaguesService({ db, checkAllowlist }: { db: Db; checkAllo
       return row;
     },
 
+    /**
+     * Partial update under a row lock on the league. A sponsorship assignment
+     * reads the league's default cap under a share lock, so the slots counted
+     * against a lowered default cannot change before this commits.
+     */
     async update(idOrSlug: string, patch: LeaguePatch): Promise<LeagueRow> {
       return db.transaction(async (tx) => {
-        const league = await findLeague({ db: tx, idOrSlug });
+        const league = await findLeague({ db: tx, idOrSlug, lock: 'no key update' });
         if (!league) throw new AppError(404, 'league.not_found', `league '${idOrSlug}' not found`);
         const values: Partial<LeagueRow> = {};
-        if (patch.default_question_max_count !== undefined) values.defaultQuestionMaxCount = patch.default_question_max_count;
+        if (patch.default_question_max_count !== undefined) {
+          const cap = patch.default_question_max_count;
+          if (cap < league.defaultQuestionMaxCount) {
+            const { count, example } = await matchesOverDefaultCap({ db: tx, leagueId: league.id, cap });
+            if (example) {
+              const what = example.slots > cap ? `${example.slots} question sponsorship slots` : `a question sponsorship slot on question number ${example.highestNumber}`;
+              throw conflict(
+                'league.cap_below_slots',
+                `default_question_max_count ${cap} is below the question sponsorship slots of ${count} ${count === 1 ? 'match' : 'matches'} not over yet that ${count === 1 ? 'uses' : 'use'} the league default (match ${example.id} has ${what}); remove those slots, or give those matches their own question_max_count, first`,
+              );
+            }
+          }
+          values.defaultQuestionMaxCount = cap;
+        }
         if (patch.default_question_min_interval_seconds !== undefined) values.defaultQuestionMinIntervalSeconds = patch.default_question_min_interval_seconds;
         if (patch.default_question_points !== undefined) values.defaultQuestionPoints = patch.default_question_points;
         if (patch.default_answer_window_seconds !== undefined) values.defaultAnswerWindowSeconds = patch.default_answer_window_seconds;

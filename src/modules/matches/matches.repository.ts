@@ -116,7 +116,7 @@ export async function slotsOfMatch({ db, matchId }: { db: DbOrTx; matchId: strin
     .orderBy(asc(questionSponsorships.targetNumber), asc(questionSponsorships.createdAt), asc(questionSponsorships.id));
 }
 
-export type LockedMatch = MatchRow & { leagueSport: string; leagueDefaultQuestionMaxCount: number };
+export type LockedMatch = MatchRow & { leagueSport: string };
 
 /**
  * The match with its league's sport, locked until the transaction ends:
@@ -127,12 +127,18 @@ export type LockedMatch = MatchRow & { leagueSport: string; leagueDefaultQuestio
  */
 export async function lockMatch({ tx, id, strength }: { tx: Tx; id: string; strength: 'update' | 'no key update' | 'key share' }): Promise<LockedMatch | undefined> {
   const [row] = await tx
-    .select({ ...getTableColumns(matches), leagueSport: leagues.sport, leagueDefaultQuestionMaxCount: leagues.defaultQuestionMaxCount })
+    .select({ ...getTableColumns(matches), leagueSport: leagues.sport })
     .from(matches)
     .innerJoin(leagues, eq(leagues.id, matches.leagueId))
     .where(eq(matches.id, id))
     .for(strength, { of: matches });
   return row;
+}
+
+/** The league's default cap, read FOR SHARE (a league update changing it waits for this transaction). */
+export async function leagueDefaultCap({ tx, leagueId }: { tx: Tx; leagueId: string }): Promise<number> {
+  const [row] = await tx.select({ cap: leagues.defaultQuestionMaxCount }).from(leagues).where(eq(leagues.id, leagueId)).for('share');
+  return row!.cap;
 }
 
 /** Slots on the match and the highest question number they target (null when none is numbered). */

@@ -21,6 +21,7 @@ import {
   deleteFollow,
   deleteMatchRow,
   insertFollow,
+  leagueDefaultCap,
   listMatchViews,
   lockFollow,
   lockMatch,
@@ -146,8 +147,9 @@ export function createMatchesService({
           const values: Partial<MatchRow> = {};
           if (patch.question_max_count !== undefined) {
             values.questionMaxCount = patch.question_max_count;
-            // The effective cap: the override, or the league default when the override is cleared.
-            const cap = patch.question_max_count ?? match.leagueDefaultQuestionMaxCount;
+            // The effective cap: the override, or the league default when the override is cleared
+            // (read under a share lock: a league update lowering it waits, then counts this match's slots).
+            const cap = patch.question_max_count ?? (await leagueDefaultCap({ tx, leagueId: match.leagueId }));
             const usage = await slotUsage({ db: tx, matchId: id });
             if (usage.slots > cap) {
               throw conflict(

@@ -71,8 +71,17 @@ export interface SponsorableMatch {
  * The matches, locked FOR UPDATE in id order (so two transactions locking
  * overlapping sets cannot deadlock). Every writer of a match's slots takes
  * this lock first, which serializes the count-then-insert of the capacity rule.
+ * Their leagues are locked FOR SHARE before, so a league update lowering the
+ * default cap waits for these slots and then counts them (and the cap read
+ * here is the one in force until this transaction commits).
  */
 export async function lockMatches({ tx, ids }: { tx: Tx; ids: readonly string[] }): Promise<SponsorableMatch[]> {
+  await tx
+    .select({ id: leagues.id })
+    .from(leagues)
+    .where(inArray(leagues.id, tx.select({ leagueId: matches.leagueId }).from(matches).where(inArray(matches.id, [...ids]))))
+    .orderBy(asc(leagues.id))
+    .for('share');
   return tx
     .select({
       id: matches.id,
