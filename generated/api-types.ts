@@ -6267,7 +6267,7 @@ export interface operations {
     getMatchListenerLog: {
         parameters: {
             query?: {
-                /** @description Only lines after this line number. */
+                /** @description Only lines after this line number (line numbers are 32-bit). */
                 after?: number;
                 /** @description Maximum number of lines. */
                 limit?: number;

@@ -40,15 +40,36 @@ export function isIanaTimezone(value: string): boolean {
 
 type FormatDefinition = { validate: (s: string) => boolean; compare?: (a: string, b: string) => number | undefined };
 const rfc3339DateTime = fullFormats['date-time'] as unknown as FormatDefinition;
+const rfc3339Date = fullFormats.date as unknown as FormatDefinition;
+
+/** The instants PostgreSQL reads back as written: years 0001 to 9999 in UTC (it has no year 0, and the driver writes later years in a form it refuses). */
+const EARLIEST = new Date('0001-01-01T00:00:00Z').getTime();
+const LATEST = new Date('9999-12-31T23:59:59.999Z').getTime();
+
+/** An RFC 3339 date-time that a JavaScript Date can hold, in the years 0001 to 9999 once in UTC. */
+export function isStorableDateTime(s: string): boolean {
+  if (!rfc3339DateTime.validate(s)) return false;
+  const t = Date.parse(s);
+  return !Number.isNaN(t) && t >= EARLIEST && t <= LATEST;
+}
+
+/** An RFC 3339 full-date in the years 0001 to 9999. */
+export const isStorableDate = (s: string): boolean => rfc3339Date.validate(s) && !s.startsWith('0000');
 
 /** Formats by name: ajv-formats' full set, the OpenAPI numeric ones, and ours. */
 export const formats: Record<string, Format> = {
   ...(fullFormats as Record<string, Format>),
-  // RFC 3339 admits leap seconds (23:59:60), which no JavaScript Date can hold.
+  // RFC 3339 admits leap seconds (23:59:60), which no JavaScript Date can
+  // hold, and years PostgreSQL cannot store (0000, or 10000 after an offset).
   'date-time': {
     type: 'string',
-    validate: (s: string) => rfc3339DateTime.validate(s) && !Number.isNaN(Date.parse(s)),
+    validate: isStorableDateTime,
     ...(rfc3339DateTime.compare ? { compare: rfc3339DateTime.compare } : {}),
+  } as Format,
+  date: {
+    type: 'string',
+    validate: isStorableDate,
+    ...(rfc3339Date.compare ? { compare: rfc3339Date.compare } : {}),
   } as Format,
   // ajv-formats also admits the `urn:uuid:` prefix, which PostgreSQL's uuid type refuses.
   uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,

@@ -159,7 +159,9 @@ describe('GET /api/match-listeners/{listener_id}/log', () => {
     const missing = await log(UNKNOWN_ID);
     expect(missing.status).toBe(404);
     expect(missing.body.detail).toContain('listener');
-    for (const query of [{ limit: 0 }, { limit: 5001 }, { after: -1 }, { after: 'x' }] as Record<string, number | string>[]) expect((await log(listener.id, query)).status).toBe(422);
+    for (const query of [{ limit: 0 }, { limit: 5001 }, { after: -1 }, { after: 'x' }, { after: 2 ** 31 }, { after: '99999999999999999999999' }] as Record<string, number | string>[]) expect((await log(listener.id, query)).status).toBe(422);
+    // The largest line number there can be: nothing after it, not an error.
+    expect((await log(listener.id, { after: 2 ** 31 - 1 })).body.lines).toEqual([]);
     expect((await log('nope')).status).toBe(422);
     expect((await log(listener.id, {}, null)).status).toBe(401);
     expect((await log(listener.id, {}, player.token)).status).toBe(403);

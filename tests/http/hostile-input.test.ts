@@ -60,17 +60,19 @@ const parameter = (p: Parameter): Parameter => (p.$ref ? contract.components.par
  * arrays, every optional property. Where the schema sets no bound, one far
  * past what a database column of the obvious type holds (a 32-bit integer,
  * an indexed text), which the service must refuse with a 4xx, not a 500.
+ * `odd`: values that some validators take and PostgreSQL refuses (a uuid in
+ * URN form, the year 0000, an instant in the year 10000 once in UTC).
  */
-function edge(schema: Schema | undefined, mode: 'max' | 'min' | 'urn', depth = 0): unknown {
+function edge(schema: Schema | undefined, mode: 'max' | 'min' | 'odd', depth = 0): unknown {
   const s = resolve(schema);
   if (!s || depth > 6) return null;
   if (mode === 'min' && s.nullable && depth > 0) return null;
   if (s.enum) return mode === 'max' ? s.enum[s.enum.length - 1] : s.enum[0];
   switch (s.type) {
     case 'string': {
-      if (s.format === 'uuid') return mode === 'urn' ? URN_UUID : randomUUID();
-      if (s.format === 'date-time') return mode === 'max' ? '9999-12-31T23:59:59.999Z' : '0001-01-01T00:00:00Z';
-      if (s.format === 'date') return mode === 'max' ? '9999-12-31' : '0001-01-01';
+      if (s.format === 'uuid') return mode === 'odd' ? URN_UUID : randomUUID();
+      if (s.format === 'date-time') return mode === 'max' ? '9999-12-31T23:59:59.999Z' : mode === 'min' ? '0001-01-01T00:00:00Z' : '9999-12-31T23:59:59-05:00';
+      if (s.format === 'date') return mode === 'max' ? '9999-12-31' : mode === 'min' ? '0001-01-01' : '0000-01-01';
       if (s.format === 'email') return `${'a'.repeat(Math.max(1, Math.min(60, (s.maxLength ?? 254) - 12)))}@example.com`;
       if (s.format === 'uri') return `https://example.com/${'a'.repeat(mode === 'max' ? 1000 : 0)}`;
       if (s.pattern) return s.example ?? 'x';
@@ -140,7 +142,7 @@ const deep = (levels: number): unknown => (levels ? { a: deep(levels - 1) } : 'b
 // A uuid in URN form is a uuid to some validators but not to PostgreSQL.
 const URN_UUID = `urn:uuid:${randomUUID()}`;
 const PATH_VALUES = ['not-a-uuid', randomUUID(), URN_UUID, 'x'.repeat(3000), '%F0%9F%92%A5', '..%2F..%2Fetc', '00000000-0000-0000-0000-000000000000'];
-const QUERY_VALUES = ['zzz', '-1', '99999999999999999999999', '', URN_UUID, 'x'.repeat(5000), '2026-13-45T99:99:99Z'];
+const QUERY_VALUES = ['zzz', '-1', '2147483648', '99999999999999999999999', '', URN_UUID, 'x'.repeat(5000), '2026-13-45T99:99:99Z', '0000-06-01T00:00:00Z', '9999-12-31T23:59:59-05:00'];
 
 const operations = Object.entries(contract.paths)
   .filter(([p]) => p.startsWith('/api/') || p.startsWith('/admin/'))
@@ -181,10 +183,10 @@ async function hammer(app: TestApp, token: string, { method, template, op, param
     }
     attempts.push({ what: 'body not JSON', path: validPath, opts: { token, raw: { body: '{"a":', contentType: 'application/json' } } });
     // Schema-shaped bodies at the edges, with the required query filled in, so they reach the handlers.
-    for (const mode of ['max', 'min', 'urn'] as const) attempts.push({ what: `body at the ${mode} edge`, path: validPath, opts: { token, query: requiredQuery(params), body: edge(schema, mode) } });
+    for (const mode of ['max', 'min', 'odd'] as const) attempts.push({ what: `body at the ${mode} edge`, path: validPath, opts: { token, query: requiredQuery(params), body: edge(schema, mode) } });
   }
   if (!content) {
-    for (const mode of ['max', 'min'] as const) {
+    for (const mode of ['max', 'min', 'odd'] as const) {
       // Strings capped at 200 characters and lists at 10: all of them at their maximum together
       // would pass Node's 16 KiB limit on the request head, which answers 431 before the service
       // sees the request.

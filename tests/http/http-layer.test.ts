@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHandlers } from '../../src/http/registry.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { registerUser, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let app: TestApp;
 const secret = 'password=hunter2 at db-host-7';
@@ -84,6 +84,27 @@ describe('error mapping (DESIGN.md §3)', () => {
     const res = await app.request('GET', '/api/matches', { query: { scheduled_from: '2016-12-31T23:59:60Z', scheduled_to: '2017-01-02T00:00:00Z' } });
     expect(res.status).toBe(422);
     expect(res.body.detail[0]).toMatchObject({ loc: ['query', 'scheduled_from'], type: 'format' });
+  });
+
+  it('answers 422 for dates and instants outside the years 0001 to 9999 (PostgreSQL cannot store them), and takes the edges', async () => {
+    for (const [from, to] of [
+      ['0000-06-01T00:00:00Z', '2026-01-01T00:00:00Z'],
+      ['2026-01-01T00:00:00Z', '9999-12-31T23:59:59-05:00'],
+    ]) {
+      const res = await app.request('GET', '/api/matches', { query: { scheduled_from: from!, scheduled_to: to! } });
+      expect(res.status).toBe(422);
+      expect(res.body.detail[0]).toMatchObject({ type: 'format' });
+    }
+    const edges = await app.request('GET', '/api/matches', { query: { scheduled_from: '0001-01-01T00:00:00Z', scheduled_to: '9999-12-31T23:59:59+00:00' } });
+    expect(edges.status).toBe(200);
+
+    const user = await registerUser(app);
+    const year0 = await app.request('PATCH', '/api/users/me', { token: user.token, body: { date_of_birth: '0000-01-01' } });
+    expect(year0.status).toBe(422);
+    expect(year0.body.detail[0]).toMatchObject({ loc: ['body', 'date_of_birth'], type: 'format' });
+    const first = await app.request('PATCH', '/api/users/me', { token: user.token, body: { date_of_birth: '0001-01-01' } });
+    expect(first.status).toBe(200);
+    expect(first.body.date_of_birth).toBe('0001-01-01');
   });
 
   it('answers 500 without internals, and logs the cause', async () => {
