@@ -1717,7 +1717,7 @@ export interface components {
         Email: string;
         /**
          * Format: iana-timezone
-         * @description IANA time zone name (for example `Europe/Berlin`); blank or null means UTC.
+         * @description IANA time zone name (for example `Europe/Berlin`), surrounding spaces ignored; blank (empty or only spaces) or null means UTC and is stored as null.
          * @example Europe/Berlin
          */
         Timezone: string | null;

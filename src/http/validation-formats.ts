@@ -20,8 +20,13 @@ const bitRange = (bits: number) => {
 
 const zoneCache = new Map<string, boolean>();
 
-/** True for an IANA time zone name the runtime knows (and for the blank string, which means UTC). */
-export function isIanaTimezone(value: string): boolean {
+/**
+ * True for an IANA time zone name the runtime knows, surrounding spaces
+ * ignored (the service trims them), and for a blank string (empty or only
+ * spaces), which means UTC.
+ */
+export function isIanaTimezone(raw: string): boolean {
+  const value = raw.trim();
   if (value === '') return true;
   let known = zoneCache.get(value);
   if (known === undefined) {

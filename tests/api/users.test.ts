@@ -46,15 +46,19 @@ describe('GET/PATCH /api/users/me', () => {
     },
   );
 
-  it('accepts IANA zones only; blank or null means UTC (stored as null)', async () => {
+  it('accepts IANA zones only; blank (even only spaces) or null means UTC (stored as null)', async () => {
     const user = await registerUser(app);
     const bad = await app.request('PATCH', '/api/users/me', { token: user.token, body: { match_follow_timezone: 'Mars/Olympus_Mons' } });
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0]).toMatchObject({ loc: ['body', 'match_follow_timezone'], type: 'format' });
     expect((await app.request('PATCH', '/api/users/me', { token: user.token, body: { match_follow_timezone: '+01:00' } })).status).toBe(422);
     expect((await app.request('PATCH', '/api/users/me', { token: user.token, body: { match_follow_timezone: 'Europe/Berlin' } })).body.match_follow_timezone).toBe('Europe/Berlin');
-    expect((await app.request('PATCH', '/api/users/me', { token: user.token, body: { match_follow_timezone: '  ' } })).status).toBe(422);
+    // Blank means UTC, spaces or not; spaces around a zone name are dropped.
+    expect((await app.request('PATCH', '/api/users/me', { token: user.token, body: { match_follow_timezone: '  ' } })).body.match_follow_timezone).toBeNull();
+    await app.request('PATCH', '/api/users/me', { token: user.token, body: { match_follow_timezone: 'Europe/Berlin' } });
     expect((await app.request('PATCH', '/api/users/me', { token: user.token, body: { match_follow_timezone: '' } })).body.match_follow_timezone).toBeNull();
+    expect((await app.request('PATCH', '/api/users/me', { token: user.token, body: { match_follow_timezone: ' Asia/Tokyo ' } })).body.match_follow_timezone).toBe('Asia/Tokyo');
+    expect((await app.request('PATCH', '/api/users/me', { token: user.token, body: { match_follow_timezone: ' Mars/Olympus_Mons ' } })).status).toBe(422);
     await app.request('PATCH', '/api/users/me', { token: user.token, body: { match_follow_timezone: 'Asia/Tokyo' } });
     expect((await app.request('PATCH', '/api/users/me', { token: user.token, body: { match_follow_timezone: null } })).body.match_follow_timezone).toBeNull();
   });
