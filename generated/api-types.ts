@@ -1422,7 +1422,7 @@ export interface paths {
         };
         /**
          * [Admin] A user's answer history
-         * @description The same rows and rules as the caller's own history (`GET /api/question-answers`).
+         * @description The same rows and rules as the caller's own history (`GET /api/question-answers`), paged the same way.
          */
         get: operations["listUserQuestionAnswers"];
         put?: never;
@@ -1534,7 +1534,10 @@ export interface paths {
          * @description Both kinds, newest answer first. With `limit`, locked pending Match
          *     answers (kick-off passed, not yet resolved) come first and are not
          *     counted toward the limit; the `limit` newest other answers follow.
-         *     `match_id` restricts to one match.
+         *     Pages: `offset` skips that many of the other answers, and the locked
+         *     pending ones are listed on the first page only (offset 0), so paging
+         *     with `limit` and `offset` lists every answer once. `match_id`
+         *     restricts to one match.
          */
         get: operations["listQuestionAnswers"];
         /**
@@ -4543,6 +4546,8 @@ export interface components {
         SortDir: "asc" | "desc";
         /** @description Maximum number of answers, not counting locked pending Match answers (which are always listed first). Without it, every answer. */
         HistoryLimit: number;
+        /** @description Answers to skip (newest first), not counting locked pending Match answers, which are listed on the first page only (offset 0). */
+        HistoryOffset: number;
         /** @description Only answers on this match (internal `Match.id`). */
         HistoryMatchId: string;
     };
@@ -6673,6 +6678,8 @@ export interface operations {
             query?: {
                 /** @description Maximum number of answers, not counting locked pending Match answers (which are always listed first). Without it, every answer. */
                 limit?: components["parameters"]["HistoryLimit"];
+                /** @description Answers to skip (newest first), not counting locked pending Match answers, which are listed on the first page only (offset 0). */
+                offset?: components["parameters"]["HistoryOffset"];
                 /** @description Only answers on this match (internal `Match.id`). */
                 match_id?: components["parameters"]["HistoryMatchId"];
             };
@@ -6833,6 +6840,8 @@ export interface operations {
             query?: {
                 /** @description Maximum number of answers, not counting locked pending Match answers (which are always listed first). Without it, every answer. */
                 limit?: components["parameters"]["HistoryLimit"];
+                /** @description Answers to skip (newest first), not counting locked pending Match answers, which are listed on the first page only (offset 0). */
+                offset?: components["parameters"]["HistoryOffset"];
                 /** @description Only answers on this match (internal `Match.id`). */
                 match_id?: components["parameters"]["HistoryMatchId"];
             };

@@ -188,6 +188,17 @@ describe('answer history', () => {
     expect(limited.body.map((r: { question_issuance_id: string }) => r.question_issuance_id)).toEqual([locked.id, qs[2]!.issuance.id]);
     const one = await app.request('GET', '/api/question-answers', { token: player.token, query: { match_id: qs[0]!.match.id } });
     expect(one.body).toHaveLength(1);
+
+    // Pages of one: the locked pending answer on the first page only, every other answer once.
+    const ids = async (query: Record<string, number>, path = '/api/question-answers', token = player.token) =>
+      (await app.request('GET', path, { token, query })).body.map((r: { question_issuance_id: string }) => r.question_issuance_id);
+    expect(await ids({ limit: 1, offset: 0 })).toEqual([locked.id, qs[2]!.issuance.id]);
+    expect(await ids({ limit: 1, offset: 1 })).toEqual([qs[1]!.issuance.id]);
+    expect(await ids({ limit: 1, offset: 2 })).toEqual([qs[0]!.issuance.id]);
+    expect(await ids({ limit: 1, offset: 3 })).toEqual([]);
+    expect(await ids({ offset: 1 })).toEqual([qs[1]!.issuance.id, qs[0]!.issuance.id]);
+    expect(await ids({ limit: 2, offset: 1 }, `/api/users/${player.id}/question-answers`, admin.token)).toEqual([qs[1]!.issuance.id, qs[0]!.issuance.id]);
+    for (const offset of [-1, 1_000_001]) expect((await app.request('GET', '/api/question-answers', { token: player.token, query: { offset } })).status).toBe(422);
   });
 
   it('is the same for admins looking at a user, 404 for an unknown user, 403 for players', async () => {

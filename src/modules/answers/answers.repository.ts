@@ -81,10 +81,11 @@ export interface HistoryRow {
 
 /**
  * The user's answers, newest first. Locked pending Match answers (kick-off
- * passed, not settled) come first and do not count toward `limit`: two
- * queries.
+ * passed, not settled) come first, on the first page only (`offset` 0), and
+ * count toward neither `limit` nor `offset`: two queries (one after the first
+ * page).
  */
-export async function history({ db, userId, limit, matchId }: { db: DbOrTx; userId: string; limit?: number | undefined; matchId?: string | undefined }): Promise<HistoryRow[]> {
+export async function history({ db, userId, limit, offset = 0, matchId }: { db: DbOrTx; userId: string; limit?: number | undefined; offset?: number | undefined; matchId?: string | undefined }): Promise<HistoryRow[]> {
   const base = (extra: SQL | undefined) =>
     db
       .select({ answer: questionAnswers, issuance: questionIssuances, match: matches, league: leagues.slug })
@@ -95,9 +96,10 @@ export async function history({ db, userId, limit, matchId }: { db: DbOrTx; user
       .where(and(eq(questionAnswers.userId, userId), matchId ? eq(questionAnswers.matchId, matchId) : undefined, extra))
       .orderBy(desc(questionAnswers.updatedAt), desc(questionAnswers.id));
   const lockedPending = and(eq(questionIssuances.kind, 'match'), eq(questionIssuances.status, 'locked'), isNull(questionAnswers.outcome));
-  const pinned = await base(lockedPending);
+  const pinned = offset === 0 ? await base(lockedPending) : [];
   const rest = base(sql`not (${lockedPending})`);
-  return [...pinned, ...(await (limit !== undefined ? rest.limit(limit) : rest))];
+  const page = limit !== undefined ? rest.limit(limit).offset(offset) : offset ? rest.offset(offset) : rest;
+  return [...pinned, ...(await page)];
 }
 
 export interface Totals {

@@ -56,7 +56,7 @@ export function createAnswersService({ db, now = () => new Date() }: { db: Db; n
       return openForUser({ db, userId: user.id, now: t, windowFrom: new Date(t.getTime() - OPEN_WINDOW.beforeMs), windowTo: new Date(t.getTime() + OPEN_WINDOW.afterMs), ...(matchIds ? { matchIds } : {}) });
     },
 
-    history: ({ userId, limit, matchId }: { userId: string; limit?: number | undefined; matchId?: string | undefined }): Promise<HistoryRow[]> => history({ db, userId, limit, matchId }),
+    history: ({ userId, limit, offset, matchId }: { userId: string; limit?: number | undefined; offset?: number | undefined; matchId?: string | undefined }): Promise<HistoryRow[]> => history({ db, userId, limit, offset, matchId }),
 
     async points(user: UserRow): Promise<Schemas['UserPoints']> {
       const timezone = zoneOrUtc(user.matchFollowTimezone);
