@@ -570,8 +570,8 @@ export interface paths {
         /**
          * List a league's Match question definitions
          * @description Ordered by name. Only active definitions unless
-         *     `include_inactive=true`. Same `q` and date-range filters as the
-         *     in-game list.
+         *     `include_inactive=true`. Same `q`, `is_pivotal_moment` and
+         *     date-range filters as the in-game list.
          */
         get: operations["listMatchQuestionDefinitions"];
         put?: never;
@@ -740,7 +740,7 @@ export interface paths {
         post?: never;
         /**
          * [Admin] Delete a question group
-         * @description Refused with 409 (stating the count) while definitions reference the group.
+         * @description Refused with 409 (stating the count) while definitions of either kind (in-game and Match) reference the group.
          */
         delete: operations["deleteQuestionGroup"];
         options?: never;
@@ -2889,7 +2889,58 @@ export interface components {
              */
             correct_choice: string;
         };
-        /** @description A Match (pre-game) question definition. Templates are Liquid over `{match}`. */
+        /**
+         * @description A Match (pre-game) question definition: the shape of an in-game
+         *     definition without a trigger (it is issued by the clock,
+         *     `issue_lead_seconds` before kick-off), with `is_active` as its only
+         *     archive flag, and resolved from the final result. Expressions are
+         *     JSONata; templates are Liquid. Their input:
+         *     - `match`: `{id, league, home_team, away_team, scheduled, venue, status}`;
+         *     - `state`: the match's state store before kick-off (what the
+         *       `store_state` of Match questions issued earlier on this match wrote);
+         *     - `extract` (templates): the results of `issuance_state_extract`;
+         *     - `result` and `issuance` (resolution): the final result, and
+         *       `{state, issued_at}` with `state` the extract snapshot.
+         *
+         *     Order at issue (one transaction per question, the match row locked):
+         *     `store_state` updates the match's state store, then
+         *     `issuance_state_extract` is evaluated and the text and labels are
+         *     rendered. The match's listener starts from that state store at kick-off,
+         *     so in-game definitions read what Match questions stored (as `state`).
+         * @example {
+         *       "name": "Who wins (with the pre-game pick count)",
+         *       "description": "Full-time result; counts the Match questions of the match.",
+         *       "is_pivotal_moment": false,
+         *       "is_active": true,
+         *       "group_id": null,
+         *       "question_text_template": "{{ match.home_team }} vs {{ match.away_team }} at {{ extract.venue }}: who wins?",
+         *       "choices": [
+         *         {
+         *           "identifier": "home",
+         *           "label_template": "{{ match.home_team }}"
+         *         },
+         *         {
+         *           "identifier": "draw",
+         *           "label_template": "Draw"
+         *         },
+         *         {
+         *           "identifier": "away",
+         *           "label_template": "{{ match.away_team }}"
+         *         }
+         *       ],
+         *       "issuance_state_extract": {
+         *         "venue": "match.venue ? match.venue : \"the stadium\""
+         *       },
+         *       "store_state": {
+         *         "pre_game_questions": "(state.pre_game_questions ? state.pre_game_questions : 0) + 1"
+         *       },
+         *       "issue_lead_seconds": 86400,
+         *       "resolution": {
+         *         "correct_choice": "result.winner"
+         *       },
+         *       "points": 20
+         *     }
+         */
         MatchQuestionDefinitionInput: {
             /**
              * @description Unique within the league without regard to case (409).
@@ -2899,11 +2950,23 @@ export interface components {
             /** @example Full-time result. */
             description?: string | null;
             /**
+             * @description Marks the questions it issues as pivotal moments (`is_pivotal_moment` on the issuance, the open question and the history row). The match list's totals count in-game issuances only.
+             * @default false
+             * @example false
+             */
+            is_pivotal_moment: boolean;
+            /**
              * @description Only active definitions are issued; archive sets false, activate sets true.
              * @default true
              * @example true
              */
             is_active: boolean;
+            /**
+             * Format: uuid
+             * @description Question group of the same league (400 otherwise); the definition inherits the group's `points` when it sets none. Null for none.
+             * @example null
+             */
+            group_id?: string | null;
             /** @example {{ match.home_team }} vs {{ match.away_team }}: who wins? */
             question_text_template: string;
             /**
@@ -2923,6 +2986,24 @@ export interface components {
              *     ]
              */
             choices: components["schemas"]["ChoiceTemplate"][];
+            /**
+             * @description Names mapped to JSONata expressions over `match` and `state`, evaluated at issue; the results are snapshotted into the issuance (`extract` in templates, `issuance.state` in resolution).
+             * @example {
+             *       "venue": "match.venue ? match.venue : \"the stadium\""
+             *     }
+             */
+            issuance_state_extract?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * @description State-store keys mapped to JSONata expressions over `match` and `state`, evaluated when the question is issued; the results are written into the match's state store, which its listener starts from.
+             * @example {
+             *       "pre_game_questions": "(state.pre_game_questions ? state.pre_game_questions : 0) + 1"
+             *     }
+             */
+            store_state?: {
+                [key: string]: string;
+            } | null;
             /**
              * @description Issued this many seconds before kick-off (at once if that time has passed); answerable until kick-off.
              * @default 86400
@@ -2954,8 +3035,15 @@ export interface components {
             name: string;
             /** @example Full-time result. */
             description: string | null;
+            /** @example false */
+            is_pivotal_moment: boolean;
             /** @example true */
             is_active: boolean;
+            /**
+             * Format: uuid
+             * @example null
+             */
+            group_id: string | null;
             /** @example {{ match.home_team }} vs {{ match.away_team }}: who wins? */
             question_text_template: string;
             /**
@@ -2975,6 +3063,14 @@ export interface components {
              *     ]
              */
             choices: components["schemas"]["ChoiceTemplate"][];
+            /** @example null */
+            issuance_state_extract: {
+                [key: string]: string;
+            } | null;
+            /** @example null */
+            store_state: {
+                [key: string]: string;
+            } | null;
             /** @example 86400 */
             issue_lead_seconds: number;
             resolution: components["schemas"]["MatchResolution"];
@@ -4546,6 +4642,8 @@ export interface components {
         SortDir: "asc" | "desc";
         /** @description Maximum number of answers, not counting locked pending Match answers (which are always listed first). Without it, every answer. */
         HistoryLimit: number;
+        /** @description Only pivotal-moment definitions (true) or only regular ones (false). */
+        PivotalMomentFilter: boolean;
         /** @description Answers to skip (newest first), not counting locked pending Match answers, which are listed on the first page only (offset 0). */
         HistoryOffset: number;
         /** @description Only answers on this match (internal `Match.id`). */
@@ -5022,7 +5120,7 @@ export interface operations {
                 /** @description Case-insensitive substring of the name or the id. */
                 q?: components["parameters"]["DefinitionSearch"];
                 /** @description Only pivotal-moment definitions (true) or only regular ones (false). */
-                is_pivotal_moment?: boolean;
+                is_pivotal_moment?: components["parameters"]["PivotalMomentFilter"];
                 /** @description Created at or after (inclusive); give with `created_to`. */
                 created_from?: components["parameters"]["CreatedFrom"];
                 /** @description Created before (exclusive); give with `created_from`. */
@@ -5341,6 +5439,8 @@ export interface operations {
                 include_inactive?: components["parameters"]["IncludeInactive"];
                 /** @description Case-insensitive substring of the name or the id. */
                 q?: components["parameters"]["DefinitionSearch"];
+                /** @description Only pivotal-moment definitions (true) or only regular ones (false). */
+                is_pivotal_moment?: components["parameters"]["PivotalMomentFilter"];
                 /** @description Created at or after (inclusive); give with `created_to`. */
                 created_from?: components["parameters"]["CreatedFrom"];
                 /** @description Created before (exclusive); give with `created_from`. */

@@ -257,7 +257,8 @@ export class ListenerRunner {
         seed: options.seed,
         listenerId: l.id,
         now: () => new Date(),
-        state: l.stateStore,
+        // The store starts from what the match's Match questions stored before kick-off; what this listener saved comes on top.
+        state: { ...ctx.match.stateStore, ...l.stateStore },
         deniedKeys,
       });
       if (l.lastSeq > 0) this.engine.restore((await store.matchRecording(l.matchId)).filter((e) => e.seq <= l.lastSeq));

@@ -1,8 +1,10 @@
 /**
  * Match (pre-game) questions: issued by every active, included Match question
  * definition of the league `issue_lead_seconds` before kick-off (at once when
- * that time has passed), answerable until kick-off, locked at kick-off, and
- * resolved from the final result once the match is closed (voided when it is
+ * that time has passed; each in a transaction that holds the match row, runs
+ * `store_state` on the match's state store, snapshots
+ * `issuance_state_extract` and renders), answerable until kick-off, locked at
+ * kick-off, and resolved from the final result once the match is closed (voided when it is
  * cancelled). A worker task runs these three steps; each is idempotent and
  * safe in several processes at once (unique issuance per match and
  * definition; settling only moves rows still open or locked).
@@ -12,13 +14,14 @@ import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import type { BrandRow } from '../modules/brands/brands.table.js';
 import { brands } from '../modules/brands/brands.table.js';
-import { questionIssuances, type BrandSnapshot } from '../modules/issuances/issuances.table.js';
+import { questionGroups } from '../modules/groups/groups.table.js';
+import { questionIssuances, type BrandSnapshot, type QuestionIssuanceRow } from '../modules/issuances/issuances.table.js';
 import { leagues } from '../modules/leagues/leagues.table.js';
 import { matchQuestionDefinitions } from '../modules/match-definitions/match-definitions.table.js';
 import { matches } from '../modules/matches/matches.table.js';
 import { evaluateExpression } from './expressions.js';
 import type { EngineHooks } from './listener-runner.js';
-import { isDefinitionError, renderQuestion } from './question-render.js';
+import { applyStoreState, extractIssuanceState, isDefinitionError, renderQuestion } from './question-render.js';
 import { matchQuestionSettings } from './settings.js';
 import type { EngineStore } from './store.js';
 import type { WorkerTask } from './worker.js';
@@ -48,10 +51,11 @@ export function createMatchQuestions({
   async function issueDue(): Promise<number> {
     const t = now();
     const due = await db
-      .select({ match: matches, league: leagues, definition: matchQuestionDefinitions, sponsor: brands })
+      .select({ match: matches, league: leagues, definition: matchQuestionDefinitions, group: questionGroups, sponsor: brands })
       .from(matches)
       .innerJoin(leagues, eq(leagues.id, matches.leagueId))
       .innerJoin(matchQuestionDefinitions, and(eq(matchQuestionDefinitions.leagueId, matches.leagueId), eq(matchQuestionDefinitions.isActive, true)))
+      .leftJoin(questionGroups, eq(questionGroups.id, matchQuestionDefinitions.groupId))
       .leftJoin(brands, eq(brands.id, matches.sponsorBrandId))
       .where(
         and(
@@ -73,14 +77,49 @@ export function createMatchQuestions({
       // Pairs known not to render come back every tick: room for each, so they never crowd out due ones.
       .limit(batch + renderFailures.size);
     let issued = 0;
-    for (const { match, league, definition, sponsor } of due) {
-      const settings = matchQuestionSettings(league, definition, match);
-      const context = {
-        match: { id: match.id, league: league.slug, home_team: match.homeTeam, away_team: match.awayTeam, scheduled: match.scheduled.toISOString(), venue: match.venue, status: match.status, period: null, clock_seconds: null, score: { home: 0, away: 0 } },
-      };
-      let rendered: Awaited<ReturnType<typeof renderQuestion>>;
+    for (const { match, league, group, definition, sponsor } of due) {
+      const settings = matchQuestionSettings(league, group, definition, match);
+      const matchContext = { id: match.id, league: league.slug, home_team: match.homeTeam, away_team: match.awayTeam, scheduled: match.scheduled.toISOString(), venue: match.venue, status: match.status, period: null, clock_seconds: null, score: { home: 0, away: 0 } };
+      let row: QuestionIssuanceRow | undefined;
       try {
-        rendered = await renderQuestion({ question_text_template: definition.questionTextTemplate, choices: definition.choices }, context);
+        row = await db.transaction(async (tx) => {
+          // The match row, locked: its state store is read, updated and written by one Match question at a time.
+          const [current] = await tx.select({ status: matches.status, stateStore: matches.stateStore }).from(matches).where(eq(matches.id, match.id)).for('update');
+          if (current?.status !== 'scheduled') return undefined;
+          const before = { match: matchContext, state: current.stateStore };
+          const state = await applyStoreState(definition.storeState, before);
+          const extract = await extractIssuanceState(definition.issuanceStateExtract, { ...before, state });
+          const rendered = await renderQuestion({ question_text_template: definition.questionTextTemplate, choices: definition.choices }, { match: matchContext, state, extract });
+          const [inserted] = await tx
+            .insert(questionIssuances)
+            .values({
+              matchId: match.id,
+              kind: 'match',
+              matchQuestionDefinitionId: definition.id,
+              definitionName: definition.name,
+              groupId: definition.groupId,
+              isPivotalMoment: definition.isPivotalMoment,
+              status: 'open',
+              questionText: rendered.question_text,
+              choices: rendered.choices,
+              choiceTemplates: definition.choices,
+              state: extract,
+              resolution: definition.resolution,
+              issuedAt: t,
+              closesAt: match.scheduled,
+              points: settings.points.value,
+              matchSponsorBrand: sponsor ? brandSnapshot(sponsor) : null,
+              decisionTrace: [
+                { step: 'definition_allowed', passed: true, detail: `included (${settings.included.source})` },
+                { step: 'render', passed: true, detail: 'rendered' },
+              ],
+            })
+            .onConflictDoNothing()
+            .returning();
+          // Another process issued this pair first: its store_state ran then, not again now.
+          if (inserted && state !== current.stateStore) await tx.update(matches).set({ stateStore: state }).where(eq(matches.id, match.id));
+          return inserted;
+        });
       } catch (err) {
         if (!isDefinitionError(err)) throw err;
         const key = `${match.id}:${definition.id}:${definition.updatedAt.getTime()}`;
@@ -91,29 +130,6 @@ export function createMatchQuestions({
         }
         continue;
       }
-      const [row] = await db
-        .insert(questionIssuances)
-        .values({
-          matchId: match.id,
-          kind: 'match',
-          matchQuestionDefinitionId: definition.id,
-          definitionName: definition.name,
-          status: 'open',
-          questionText: rendered.question_text,
-          choices: rendered.choices,
-          choiceTemplates: definition.choices,
-          resolution: definition.resolution,
-          issuedAt: t,
-          closesAt: match.scheduled,
-          points: settings.points.value,
-          matchSponsorBrand: sponsor ? brandSnapshot(sponsor) : null,
-          decisionTrace: [
-            { step: 'definition_allowed', passed: true, detail: `included (${settings.included.source})` },
-            { step: 'render', passed: true, detail: 'rendered' },
-          ],
-        })
-        .onConflictDoNothing()
-        .returning();
       if (!row) continue;
       issued += 1;
       await hooks.onIssued?.(row);
@@ -154,7 +170,8 @@ export function createMatchQuestions({
         try {
           const value = await evaluateExpression('resolution.correct_choice', String((issuance.resolution as { correct_choice?: string }).correct_choice ?? 'null'), {
             result: match.result,
-            match: { id: match.id, league, home_team: match.homeTeam, away_team: match.awayTeam, scheduled: match.scheduled.toISOString(), status: match.status },
+            match: { id: match.id, league, home_team: match.homeTeam, away_team: match.awayTeam, scheduled: match.scheduled.toISOString(), venue: match.venue, status: match.status },
+            issuance: { state: issuance.state, issued_at: issuance.issuedAt.toISOString() },
           });
           correct = typeof value === 'string' && issuance.choices.some((c) => c.identifier === value) ? value : null;
         } catch (err) {

@@ -36,6 +36,9 @@ export interface EvalInput {
   match: MatchContext;
 }
 
+/** What `store_state` and `issuance_state_extract` see: the state store, and `match` (and `event` in game). */
+type StateInput = { state: Record<string, unknown> };
+
 export type DefinitionError = ExpressionError | TemplateError;
 export const isDefinitionError = (err: unknown): err is DefinitionError => err instanceof ExpressionError || err instanceof TemplateError;
 
@@ -49,7 +52,7 @@ export function definitionErrorToBadRequest(err: unknown): unknown {
 const MAX_SNAPSHOT_BYTES = 16 * 1024;
 
 /** Runs `store_state`: each key's expression sees the store before this event; returns the new store. */
-export async function applyStoreState(storeState: Record<string, string> | null | undefined, input: EvalInput): Promise<Record<string, unknown>> {
+export async function applyStoreState<I extends StateInput>(storeState: Record<string, string> | null | undefined, input: I): Promise<Record<string, unknown>> {
   if (!storeState || !Object.keys(storeState).length) return input.state;
   const updates = await evaluateMap('store_state', storeState, { ...input });
   const next = { ...input.state, ...updates };
@@ -58,7 +61,7 @@ export async function applyStoreState(storeState: Record<string, string> | null 
 }
 
 /** Runs `issuance_state_extract` (the snapshot stored on the issuance). */
-export async function extractIssuanceState(extract: Record<string, string> | null | undefined, input: EvalInput): Promise<Record<string, unknown>> {
+export async function extractIssuanceState<I extends StateInput>(extract: Record<string, string> | null | undefined, input: I): Promise<Record<string, unknown>> {
   const out = await evaluateMap('issuance_state_extract', extract, { ...input });
   if (JSON.stringify(out).length > MAX_SNAPSHOT_BYTES) throw new ExpressionError('issuance_state_extract', `the snapshot exceeds ${MAX_SNAPSHOT_BYTES} bytes`);
   return out;
@@ -106,8 +109,16 @@ export function checkInGameSyntax(def: InGameSyntax): void {
 }
 
 /** Compiles every template and expression of a Match question definition. */
-export function checkMatchSyntax(def: { question_text_template: string; choices: ChoiceTemplate[]; resolution: { correct_choice: string } }): void {
+export function checkMatchSyntax(def: {
+  question_text_template: string;
+  choices: ChoiceTemplate[];
+  issuance_state_extract?: Record<string, string> | null;
+  store_state?: Record<string, string> | null;
+  resolution: { correct_choice: string };
+}): void {
   compileTemplate('question_text_template', def.question_text_template);
   def.choices.forEach((c, i) => compileTemplate(`choices[${i}].label_template`, c.label_template));
+  for (const [k, v] of Object.entries(def.issuance_state_extract ?? {})) compileExpression(`issuance_state_extract.${k}`, v);
+  for (const [k, v] of Object.entries(def.store_state ?? {})) compileExpression(`store_state.${k}`, v);
   compileExpression('resolution.correct_choice', def.resolution.correct_choice);
 }

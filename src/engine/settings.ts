@@ -88,10 +88,10 @@ export interface MatchQuestionSettings {
   points: Inherited<number>;
 }
 
-export function matchQuestionSettings(league: LeagueRow, def: MatchQuestionDefinitionRow, match?: MatchOverrides | null): MatchQuestionSettings {
+export function matchQuestionSettings(league: LeagueRow, group: Pick<QuestionGroupRow, 'points'> | null | undefined, def: MatchQuestionDefinitionRow, match?: MatchOverrides | null): MatchQuestionSettings {
   return {
     // An inactive (archived) Match question definition is never issued, whatever the allowlists say.
     included: inclusion({ id: def.id, isActive: def.isActive, isArchived: !def.isActive }, league.matchQuestionDefinitionAllowlist, match?.matchQuestionDefinitionAllowlist),
-    points: pick([league.defaultQuestionPoints, 'league'], [def.points, 'definition'], [match?.questionPoints, 'match']),
+    points: pick([league.defaultQuestionPoints, 'league'], [group?.points, 'group'], [def.points, 'definition'], [match?.questionPoints, 'match']),
   };
 }

@@ -281,6 +281,57 @@ describe('Match questions', () => {
     expect(scored).toMatchObject({ outcome: 'correct', pointsAwarded: 20 });
   });
 
+  it('carry the in-game shape: store_state writes the match\'s state store, the extract is snapshotted, the pivotal flag and the group\'s points apply', async () => {
+    const league = 'nfl';
+    const group = await app.request('POST', '/api/question-groups', { token: admin.token, query: { league }, body: { slug: `pre-${Date.now().toString(36)}`, name: 'Pre-game', points: 35 } });
+    expect(group.status).toBe(201);
+    const post = async (body: unknown) => {
+      const res = await app.request('POST', '/api/match-question-definitions', { token: admin.token, query: { league }, body });
+      expect(res.status, res.text).toBe(201);
+      return res.body as { id: string };
+    };
+    const counted = { pre_game_questions: '(state.pre_game_questions ? state.pre_game_questions : 0) + 1' };
+    const pivotal = await post(
+      matchDefinitionInput({
+        issue_lead_seconds: 1209600,
+        is_pivotal_moment: true,
+        group_id: group.body.id,
+        store_state: counted,
+        issuance_state_extract: { kickoff_hour: '$number($substring(match.scheduled, 11, 2))', asked_before: 'state.pre_game_questions' },
+        question_text_template: '{{ match.home_team }} at {{ extract.kickoff_hour }}h: who wins?',
+        resolution: { correct_choice: 'issuance.state.kickoff_hour = 18 ? result.winner : "draw"' },
+      }),
+    );
+    const plain = await post(matchDefinitionInput({ issue_lead_seconds: 1209600, store_state: counted }));
+    const match = await createMatch(app, { league, scheduled: new Date(Math.ceil(Date.now() / 86_400_000) * 86_400_000 + 18 * 3_600_000), homeTeam: 'Chiefs', awayTeam: 'Bills' });
+    const mq = createMatchQuestions({ db: db(), store: app.services.engine.store, hooks: app.services.engine.hooks, logger: app.services.logger, brandSnapshot: app.services.engine.brandSnapshot });
+    await mq.tick();
+    const issued = await db().select().from(questionIssuances).where(eq(questionIssuances.matchId, match.id));
+    const byDefinition = new Map(issued.map((r) => [r.matchQuestionDefinitionId, r]));
+    const first = byDefinition.get(pivotal.id)!;
+    expect(first).toMatchObject({ isPivotalMoment: true, groupId: group.body.id, points: 35, questionText: 'Chiefs at 18h: who wins?' });
+    // The extract saw the store as the pivotal question's own store_state left it, and the other question (in either order) counted too.
+    expect(first.state.kickoff_hour).toBe(18);
+    expect([1, 2]).toContain(first.state.asked_before);
+    expect(byDefinition.get(plain.id)).toMatchObject({ isPivotalMoment: false, groupId: null });
+    const [row] = await db().select({ stateStore: matches.stateStore }).from(matches).where(eq(matches.id, match.id));
+    expect(row!.stateStore).toEqual({ pre_game_questions: 2 });
+    // A follower sees the flag on the open question.
+    const player = await registerUser(app);
+    await follow(app, player.id, match.id);
+    const open = (await app.request('GET', '/api/question-answers/open', { token: player.token })).body as { question_issuance_id: string; is_pivotal_moment: boolean }[];
+    expect(open.find((q) => q.question_issuance_id === first.id)).toMatchObject({ is_pivotal_moment: true });
+    // Issued once: a second tick writes nothing more to the store.
+    await mq.tick();
+    expect((await db().select({ stateStore: matches.stateStore }).from(matches).where(eq(matches.id, match.id)))[0]!.stateStore).toEqual({ pre_game_questions: 2 });
+    // The resolution reads the snapshot (issuance.state).
+    await db().update(questionIssuances).set({ status: 'locked' }).where(eq(questionIssuances.matchId, match.id));
+    await db().update(matches).set({ status: 'closed', result: { home_score: 3, away_score: 1, winner: 'home' } }).where(eq(matches.id, match.id));
+    await mq.tick();
+    const [settled] = await db().select().from(questionIssuances).where(eq(questionIssuances.id, first.id));
+    expect(settled).toMatchObject({ status: 'resolved', correctAnswerIdentifier: 'home' });
+  });
+
   it('never let pairs the allowlists exclude hold up the due ones, however many there are', async () => {
     const league = 'nba';
     await app.request('POST', '/api/match-question-definitions', { token: admin.token, query: { league }, body: matchDefinitionInput({ issue_lead_seconds: 7200 }) });

@@ -203,6 +203,7 @@ const TRICKY = [
 describe('round trip: export, then import of the same file', () => {
   it('reports every row unchanged (dry run and apply) and writes nothing', async () => {
     const group = await createGroup('nfl');
+    let nhlGroupId: string | undefined;
     for (const [i, text] of TRICKY.entries()) {
       const def = await createInGame(i % 2 ? 'wc' : 'nfl', {
         name: `${text} #${i}`,
@@ -224,7 +225,12 @@ describe('round trip: export, then import of the same file', () => {
         answer_window_seconds: i % 2 ? 45 : null,
       });
       if (i % 4 === 0) await app.request('POST', `${IN_GAME.base}/${def.id}/archive`, { token: admin.token });
+      const nhlGroup = i % 2 ? null : (nhlGroupId ??= (await createGroup('nhl')).id);
       await createMatchDef(i % 2 ? 'wc' : 'nhl', {
+        group_id: nhlGroup,
+        is_pivotal_moment: i % 3 === 0,
+        issuance_state_extract: i % 2 ? { 'ключ, "x"': '"=value, \\"quoted\\"\n"' } : null,
+        store_state: i % 2 ? null : { '@count': '(state.n ? state.n : 0) + 1' },
         name: `${text} #${i}`,
         description: i === 0 ? '' : i === 1 ? null : `-${text}`,
         question_text_template: `${text} {{ match.home_team }}`,
@@ -557,6 +563,7 @@ describe('POST /api/match-question-definitions/import', () => {
 
   it('applies the JSON API rules, refusing the whole apply on any row error', async () => {
     const def = await createMatchDef('wc');
+    const nflGroup = await createGroup('nfl');
     const inGame = await createInGame('wc');
     const row = (overrides: Record<string, unknown>) => ({ league: 'wc', ...matchDefinitionInput(), ...overrides });
     const content = csv(MATCH.columns, [
@@ -567,11 +574,13 @@ describe('POST /api/match-question-definitions/import', () => {
       row({ name: def.name.toLowerCase() }),
       rowOf(def, { league: 'nfl' }),
       row({ id: inGame.id }),
+      row({ group_id: nflGroup.id }),
+      row({ store_state: { n: '(' } }),
     ]);
     const before = await snapshot(MATCH);
     const res = await importCsv(MATCH, content, { dryRun: false });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ dry_run: false, applied: false, row_count: 7, creates: [{ row: 2, id: null }] });
+    expect(res.body).toMatchObject({ dry_run: false, applied: false, row_count: 9, creates: [{ row: 2, id: null }] });
     expect(res.body.errors).toEqual([
       { row: 3, field: 'resolution', detail: expect.stringContaining('resolution.correct_choice: does not compile') },
       { row: 4, field: 'choices', detail: expect.stringContaining("choices[1].identifier 'x' is used by an earlier choice") },
@@ -579,6 +588,8 @@ describe('POST /api/match-question-definitions/import', () => {
       { row: 6, field: 'name', detail: `a Match question definition named '${def.name.toLowerCase()}' already exists in league 'wc'` },
       { row: 7, field: 'league', detail: expect.stringContaining("belongs to league 'wc', not 'nfl'") },
       { row: 8, field: 'id', detail: `no Match question definition with id ${inGame.id}; leave id empty to create one` },
+      { row: 9, field: 'group_id', detail: `group_id: ${nflGroup.id} is not a question group of league 'wc'` },
+      { row: 10, field: 'store_state', detail: expect.stringContaining('store_state.n') },
     ]);
     expect(await snapshot(MATCH)).toEqual(before);
   });

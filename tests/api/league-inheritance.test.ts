@@ -61,13 +61,18 @@ describe('GET /api/leagues/{league_id}/question-inheritance', () => {
   });
 
   it('restricts to definition_id, and covers Match question definitions with kind=match', async () => {
-    const def = await post('/api/match-question-definitions', 'mlb', matchDefinitionInput({ points: 30 }));
+    const group = await post('/api/question-groups', 'mlb', { slug: `pre-${Date.now().toString(36)}`, name: 'Pre-game', points: 25 });
+    const def = await post('/api/match-question-definitions', 'mlb', matchDefinitionInput({ points: 30, group_id: group.id }));
     const other = await post('/api/match-question-definitions', 'mlb', matchDefinitionInput());
+    const grouped = await post('/api/match-question-definitions', 'mlb', matchDefinitionInput({ group_id: group.id }));
     const res = await inspect('mlb', { kind: 'match' });
     expect(res.body.kind).toBe('match');
-    expect(res.body.groups).toEqual([]);
-    expect(row(res.body, def.id)).toMatchObject({ points: { value: 30, source: 'definition' }, included: { value: true, source: 'definition' }, answer_window_seconds: { value: null } });
+    expect(res.body.groups.map((g: { id: string }) => g.id)).toEqual([group.id]);
+    expect(row(res.body, def.id)).toMatchObject({ group_id: group.id, points: { value: 30, source: 'definition' }, included: { value: true, source: 'definition' }, answer_window_seconds: { value: null } });
     expect(row(res.body, other.id).points).toEqual({ value: 10, source: 'league' });
+    // The group's points, when the definition sets none.
+    expect(row(res.body, grouped.id).points).toEqual({ value: 25, source: 'group' });
+    expect(res.body.definitions.find((d: { id: string }) => d.id === grouped.id)).toMatchObject({ group_id: group.id });
     const one = await inspect('mlb', { kind: 'match', definition_id: def.id });
     expect(one.body.matrix.map((r: { definition_id: string }) => r.definition_id)).toEqual([def.id]);
     expect(one.body.definitions).toHaveLength(1);

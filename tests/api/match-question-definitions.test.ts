@@ -19,6 +19,13 @@ const create = (league: string, overrides: Parameters<typeof matchDefinitionInpu
 
 const definitionCount = async () => (await db().select().from(matchQuestionDefinitions)).length;
 
+/** A new question group of the league; its id. */
+async function newGroup(league: string): Promise<string> {
+  const res = await app.request('POST', '/api/question-groups', { token: admin.token, query: { league }, body: { slug: `g-${randomUUID().slice(0, 8)}`, name: 'Group' } });
+  if (res.status !== 201) throw new Error(`group: ${res.status} ${res.text}`);
+  return res.body.id;
+}
+
 const insertIssuance = (matchQuestionDefinitionId: string, questionText = 'Who wins?') => insertIssuanceOf(app, { matchQuestionDefinitionId }, { questionText });
 
 describe('auth', () => {
@@ -76,9 +83,13 @@ describe('POST /api/match-question-definitions', () => {
       league_id: wc.id,
       name: input.name,
       description: null,
+      is_pivotal_moment: false,
       is_active: true,
+      group_id: null,
       question_text_template: input.question_text_template,
       choices: input.choices,
+      issuance_state_extract: null,
+      store_state: null,
       issue_lead_seconds: 86400,
       resolution: input.resolution,
       points: null,
@@ -125,6 +136,48 @@ describe('POST /api/match-question-definitions', () => {
     expect((await app.request('POST', BASE, { token: admin.token, query: { league: 'wc' }, body: matchDefinitionInput({ name: ' ' }) })).status).toBe(400);
     expect((await app.request('POST', BASE, { token: admin.token, query: { league: 'wc' }, body: { ...matchDefinitionInput(), id: UNKNOWN_ID } })).status).toBe(422);
     expect((await app.request('POST', BASE, { token: admin.token, query: { league: 'wc' }, body: { ...matchDefinitionInput(), is_archived: true } })).status).toBe(422);
+  });
+});
+
+describe('the fields the two kinds share (is_pivotal_moment, group_id, store_state, issuance_state_extract)', () => {
+  it('takes a group of the league only (400 naming it), and expressions that compile (400 naming the field); nothing written', async () => {
+    const own = await newGroup('wc');
+    const other = await newGroup('nfl');
+    const before = await definitionCount();
+    for (const [overrides, detail] of [
+      [{ group_id: other }, `group_id: ${other} is not a question group of league 'wc'`],
+      [{ group_id: UNKNOWN_ID }, `group_id: ${UNKNOWN_ID} is not a question group of league 'wc'`],
+      [{ store_state: { n: '(state.n' } }, 'store_state.n'],
+      [{ issuance_state_extract: { v: 'match.[' } }, 'issuance_state_extract.v'],
+    ] as const) {
+      const res = await app.request('POST', BASE, { token: admin.token, query: { league: 'wc' }, body: matchDefinitionInput(overrides) });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.detail).toContain(detail);
+    }
+    expect(await definitionCount()).toBe(before);
+    const ok = await create('wc', { group_id: own.toUpperCase(), is_pivotal_moment: true });
+    expect(ok).toMatchObject({ group_id: own, is_pivotal_moment: true });
+  });
+
+  it('lists by is_pivotal_moment', async () => {
+    const pivotal = await create('mlb', { is_pivotal_moment: true });
+    const regular = await create('mlb');
+    const ids = async (flag: string) => ((await app.request('GET', BASE, { query: { league: 'mlb', is_pivotal_moment: flag } })).body as { id: string }[]).map((d) => d.id);
+    expect(await ids('true')).toContain(pivotal.id);
+    expect(await ids('true')).not.toContain(regular.id);
+    expect(await ids('false')).toContain(regular.id);
+    expect(await ids('false')).not.toContain(pivotal.id);
+  });
+
+  it('keeps a group in use by a Match question definition from being deleted (409 with the count of both kinds)', async () => {
+    const group = await newGroup('wc');
+    const def = await create('wc', { group_id: group });
+    await app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'wc' }, body: inGameDefinitionInput({ group_id: group }) });
+    const refused = await app.request('DELETE', `/api/question-groups/${group}`, { token: admin.token });
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toContain('used by 2 question definitions');
+    await app.request('PUT', `${BASE}/${def.id}`, { token: admin.token, body: matchDefinitionInput({ name: def.name }) });
+    expect((await app.request('DELETE', `/api/question-groups/${group}`, { token: admin.token })).body.detail).toContain('used by 1 question definition;');
   });
 });
 
@@ -191,11 +244,25 @@ describe('GET/PUT /api/match-question-definitions/{definition_id}', () => {
   });
 
   it('replaces every editable field; omitted optional fields revert to defaults', async () => {
-    const def = await create('wc', { description: 'd', points: 30, issue_lead_seconds: 3600 });
+    const group = await newGroup('wc');
+    const def = await create('wc', { description: 'd', points: 30, issue_lead_seconds: 3600, is_pivotal_moment: true, group_id: group, store_state: { n: '1' }, issuance_state_extract: { v: 'match.venue' } });
+    expect(def).toMatchObject({ is_pivotal_moment: true, group_id: group, store_state: { n: '1' }, issuance_state_extract: { v: 'match.venue' } });
     const body = matchDefinitionInput({ name: `${def.name} v2`, resolution: { correct_choice: '"draw"' } });
     const res = await app.request('PUT', `${BASE}/${def.id}`, { token: admin.token, body });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...def, name: body.name, description: null, points: null, issue_lead_seconds: 86400, resolution: { correct_choice: '"draw"' }, updated_at: res.body.updated_at });
+    expect(res.body).toEqual({
+      ...def,
+      name: body.name,
+      description: null,
+      points: null,
+      issue_lead_seconds: 86400,
+      is_pivotal_moment: false,
+      group_id: null,
+      store_state: null,
+      issuance_state_extract: null,
+      resolution: { correct_choice: '"draw"' },
+      updated_at: res.body.updated_at,
+    });
   });
 
   it('answers 409 for a taken name and 400 for a bad template, changing nothing', async () => {
@@ -239,7 +306,7 @@ describe('archive and activate', () => {
 
 describe('clone', () => {
   it('copies as "<name> (copy)" by default, active; a body name is used; blank 400; taken 409', async () => {
-    const def = await create('wc', { points: 5, is_active: false });
+    const def = await create('wc', { points: 5, is_active: false, is_pivotal_moment: true, group_id: await newGroup('wc'), store_state: { n: '1' }, issuance_state_extract: { v: 'state.n' } });
     const copy = await app.request('POST', `${BASE}/${def.id}/clone`, { token: admin.token });
     expect(copy.status).toBe(201);
     expect(copy.body).toEqual({ ...def, id: copy.body.id, name: `${def.name} (copy)`, is_active: true, created_at: copy.body.created_at, updated_at: copy.body.updated_at });

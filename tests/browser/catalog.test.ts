@@ -264,9 +264,9 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await page.goto('/admin/match-definitions?league=wc');
     await page.getByRole('button', { name: 'New definition' }).click();
     const form = page.getByRole('form', { name: 'New Match question definition' });
-    await form.getByLabel('Name').fill('Who wins (UI)');
+    await form.getByLabel('Name', { exact: true }).fill('Who wins (UI)');
     await preview(page).getByText('Brazil vs Serbia: who wins?', { exact: true }).waitFor();
-    await form.getByLabel('Question text template (Liquid over match)').fill('{{ match.home_team }} to win?');
+    await form.getByLabel('Question text template (Liquid over match, state, extract)').fill('{{ match.home_team }} to win?');
     await form.getByLabel('Choice 3 identifier').fill('');
     await preview(page).getByText('Brazil to win?', { exact: true }).waitFor();
     await form.getByRole('button', { name: 'Remove choice 3' }).click();
@@ -277,18 +277,29 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await form.getByLabel('Correct choice (JSONata over result, match)').fill('result.winner = "home" ? "yes" : "no"');
     await form.getByLabel('Issue lead (s before kick-off)').fill('7200');
     await preview(page).getByText('Yes, Brazil', { exact: true }).waitFor();
+    // The fields the two kinds share: the extract renders in the preview, the flag is saved.
+    await form.getByLabel("Pivotal moment (counted apart from the match's regular questions)").check();
+    await form.getByLabel('issuance_state_extract (name -> JSONata over match, state; null for none)').fill('{"side": "match.home_team & \' at home\'"}');
+    await form.getByLabel('Choice 1 label template').fill('Yes, {{ extract.side }}');
+    await preview(page).getByText('Yes, Brazil at home', { exact: true }).waitFor();
     await screenshot(page, 'match-definitions-editor-laptop');
     await form.getByRole('button', { name: 'Create definition' }).click();
     await page.getByRole('form', { name: 'Edit Who wins (UI)' }).getByText('Created "Who wins (UI)".').waitFor();
     const list = (await app.request('GET', '/api/match-question-definitions', { query: { league: 'wc' } })).body;
     const created = list.find((d: { name: string }) => d.name === 'Who wins (UI)');
-    expect(created).toMatchObject({ issue_lead_seconds: 7200, resolution: { correct_choice: 'result.winner = "home" ? "yes" : "no"' }, choices: [{ identifier: 'yes' }, { identifier: 'no' }] });
+    expect(created).toMatchObject({
+      issue_lead_seconds: 7200,
+      is_pivotal_moment: true,
+      issuance_state_extract: { side: "match.home_team & ' at home'" },
+      resolution: { correct_choice: 'result.winner = "home" ? "yes" : "no"' },
+      choices: [{ identifier: 'yes', label_template: 'Yes, {{ extract.side }}' }, { identifier: 'no' }],
+    });
     // Left through the navigation (not the editor's own button) and opened again: the note was for the moment of creation.
     await page.getByRole('link', { name: 'Match questions', exact: true }).click();
     await page.getByLabel('League', { exact: true }).first().selectOption('wc');
     await page.getByRole('row', { name: /Who wins \(UI\)/ }).getByRole('button', { name: 'Edit' }).click();
     const reopened = page.getByRole('form', { name: 'Edit Who wins (UI)' });
-    await reopened.getByLabel('Name').waitFor();
+    await reopened.getByLabel('Name', { exact: true }).waitFor();
     expect(await reopened.getByText('Created "Who wins (UI)".').count()).toBe(0);
 
     await page.getByRole('button', { name: 'Back to the list' }).click();
@@ -336,7 +347,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await page.getByRole('button', { name: 'New group' }).click();
     const create = page.getByRole('form', { name: 'New question group' });
     await create.getByLabel('Slug').fill('ui-goals');
-    await create.getByLabel('Name').fill('Goal lane');
+    await create.getByLabel('Name', { exact: true }).fill('Goal lane');
     await create.getByLabel('Open at once (lane width)').fill('2');
     await create.getByLabel(/Period distribution/).fill('{"1": 2, "2": 3}');
     await create.getByRole('button', { name: 'Create group' }).click();
@@ -345,7 +356,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await edit.waitFor();
     expect(await edit.getByLabel('Slug (read-only)').textContent()).toBe('ui-goals');
     expect(await edit.getByRole('textbox', { name: 'Slug' }).count()).toBe(0);
-    await edit.getByLabel('Name').fill('Goal lane (edited)');
+    await edit.getByLabel('Name', { exact: true }).fill('Goal lane (edited)');
     await edit.getByLabel('Points').fill('25');
     await edit.getByRole('button', { name: 'Save group' }).click();
     await edit.getByText('Saved.').waitFor();
@@ -395,7 +406,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await page.goto('/admin/brands');
     await page.getByRole('button', { name: 'New brand' }).click();
     const create = page.getByRole('form', { name: 'New brand' });
-    await create.getByLabel('Name').fill('Acme UI');
+    await create.getByLabel('Name', { exact: true }).fill('Acme UI');
     await create.getByRole('textbox', { name: 'Primary color', exact: true }).fill('#ff5500');
     await create.getByRole('textbox', { name: 'Secondary color', exact: true }).fill('#024');
     await create.getByRole('button', { name: 'Create brand' }).click();
@@ -403,7 +414,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await edit.getByText('Saved.').waitFor();
     await page.getByRole('row', { name: /Acme UI/ }).getByText('#ff5500 / #002244').waitFor();
 
-    await edit.getByLabel('Name').fill('Acme UI Drinks');
+    await edit.getByLabel('Name', { exact: true }).fill('Acme UI Drinks');
     await edit.getByRole('textbox', { name: 'Secondary color', exact: true }).fill('');
     await edit.getByRole('button', { name: 'Save brand' }).click();
     await page.getByRole('row', { name: /Acme UI Drinks/ }).waitFor();
@@ -422,7 +433,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     // A duplicate name: the API's 409.
     await page.getByRole('button', { name: 'New brand' }).click();
     const dup = page.getByRole('form', { name: 'New brand' });
-    await dup.getByLabel('Name').fill('acme ui drinks');
+    await dup.getByLabel('Name', { exact: true }).fill('acme ui drinks');
     await dup.getByRole('button', { name: 'Create brand' }).click();
     await dup.getByRole('alert').waitFor();
     expect(await dup.getByRole('alert').textContent()).toContain('(409)');
@@ -500,7 +511,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
       await page.goto('/admin/brands');
       await page.getByRole('button', { name: 'New brand' }).click();
       const create = page.getByRole('form', { name: 'New brand' });
-      await create.getByLabel('Name').fill('Logo Co');
+      await create.getByLabel('Name', { exact: true }).fill('Logo Co');
       await create.getByRole('textbox', { name: 'Primary color', exact: true }).fill('#1d2330');
       await create.getByLabel(/^Logo/).setInputFiles({ name: 'logo-co.png', mimeType: 'image/png', buffer: logo });
       await create.locator('.brand-swatch img').waitFor();

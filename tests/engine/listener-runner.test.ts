@@ -2,7 +2,8 @@
  * The listener runner's own bookkeeping: the run loop and the heartbeat both
  * flush what was handled (recorded events, log lines, progress), and a slow
  * write must not let two flushes step on each other; a stopped listener
- * revokes what it still has open, as any settling does (answers scored).
+ * revokes what it still has open, as any settling does (answers scored); a
+ * listener starts from the state store the match's Match questions wrote.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ import { FAST_WORKER, waitFor } from '../helpers/engine.js';
 import { createMatch } from '../helpers/factories.js';
 import { registerUser } from '../helpers/test-app.js';
 import { cleanup, define, ev, listenerDone, OPEN_MATCH, produced, startHarness, startLive, type Harness } from './engine-scenario.js';
+import { matches } from '../../src/modules/matches/matches.table.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -85,5 +87,29 @@ describe('a stop', () => {
     } finally {
       await live.close();
     }
+  });
+});
+
+describe('the state store', () => {
+  it("starts from what the match's Match questions stored before kick-off, and keeps it", async () => {
+    await define(h, {
+      probability: 1,
+      trigger: { event_type: 'shot', condition: 'state.pre_game_questions = 2' },
+      question_text_template: 'After {{ state.pre_game_questions }} pre-game questions and {{ state.shots }} shot(s): who is booked next?',
+      store_state: { shots: '(state.shots ? state.shots : 0) + 1' },
+    });
+    const live = await startLive(h, { match: { stateStore: { pre_game_questions: 2 } } });
+    try {
+      await live.push(ev(1, 'shot'));
+      const out = await live.produced();
+      expect(out.issuances.map((i) => i.questionText)).toEqual(['After 2 pre-game questions and 1 shot(s): who is booked next?']);
+    } finally {
+      await live.close();
+    }
+    const [listener] = await h.app.services.database.db.select().from(matchListeners).where(eq(matchListeners.matchId, live.match.id));
+    expect(listener!.stateStore).toEqual({ pre_game_questions: 2, shots: 1 });
+    // The match's own store is what Match questions wrote; the listener keeps its store apart.
+    const [match] = await h.app.services.database.db.select({ stateStore: matches.stateStore }).from(matches).where(eq(matches.id, live.match.id));
+    expect(match!.stateStore).toEqual({ pre_game_questions: 2 });
   });
 });

@@ -5,7 +5,7 @@ import type { TestApp, TestUser } from './test-app.js';
 /** Fields with a contract default are optional in a request (the generated types make them required). */
 type WithDefaults<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 type InGameInput = WithDefaults<components['schemas']['QuestionDefinitionInput'], 'is_pivotal_moment' | 'is_active'>;
-type MatchInput = WithDefaults<components['schemas']['MatchQuestionDefinitionInput'], 'is_active' | 'issue_lead_seconds'>;
+type MatchInput = WithDefaults<components['schemas']['MatchQuestionDefinitionInput'], 'is_pivotal_moment' | 'is_active' | 'issue_lead_seconds'>;
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}-${counter++}`;

@@ -2,6 +2,7 @@ import { and, asc, count, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { questionDefinitions } from '../definitions/definitions.table.js';
 import { leagues } from '../leagues/leagues.table.js';
+import { matchQuestionDefinitions } from '../match-definitions/match-definitions.table.js';
 import { questionGroups, type QuestionGroupRow } from './groups.table.js';
 
 export type NewQuestionGroup = typeof questionGroups.$inferInsert;
@@ -52,9 +53,11 @@ export async function deleteGroup({ db, id }: { db: DbOrTx; id: string }): Promi
   await db.delete(questionGroups).where(eq(questionGroups.id, id));
 }
 
+/** Definitions of either kind (in-game and Match) in the group. */
 export async function countDefinitionsOfGroup({ db, id }: { db: DbOrTx; id: string }): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(questionDefinitions).where(eq(questionDefinitions.groupId, id));
-  return Number(row?.n ?? 0);
+  const [inGame] = await db.select({ n: count() }).from(questionDefinitions).where(eq(questionDefinitions.groupId, id));
+  const [match] = await db.select({ n: count() }).from(matchQuestionDefinitions).where(eq(matchQuestionDefinitions.groupId, id));
+  return Number(inGame?.n ?? 0) + Number(match?.n ?? 0);
 }
 
 /**

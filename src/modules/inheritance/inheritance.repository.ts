@@ -18,15 +18,15 @@ export async function loadCatalog({
   kind: 'in_game' | 'match';
   definitionId?: string | undefined;
 }): Promise<{ groups: QuestionGroupRow[]; inGame: QuestionDefinitionRow[]; match: MatchQuestionDefinitionRow[] }> {
+  const groups = await listGroups({ db, leagueId });
   if (kind === 'match') {
     const match = await db
       .select()
       .from(matchQuestionDefinitions)
       .where(and(eq(matchQuestionDefinitions.leagueId, leagueId), definitionId ? eq(matchQuestionDefinitions.id, definitionId) : undefined))
       .orderBy(asc(sql`lower(${matchQuestionDefinitions.name})`), asc(matchQuestionDefinitions.id));
-    return { groups: [], inGame: [], match };
+    return { groups, inGame: [], match };
   }
-  const groups = await listGroups({ db, leagueId });
   const inGame = await db
     .select()
     .from(questionDefinitions)

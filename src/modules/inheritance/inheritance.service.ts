@@ -33,10 +33,10 @@ export function createInheritanceService({ db, leagues }: { db: Db; leagues: Pic
             return { definition_id: def.id, definition_name: def.name, group_id: def.groupId, ...s };
           })
         : catalog.match.map((def) => {
-            const s = matchQuestionSettings(league, def, match);
+            const s = matchQuestionSettings(league, def.groupId ? groupsById.get(def.groupId) : null, def, match);
             // Match questions lock at kick-off and are always issued: no window, probability or lane interval.
             const none = { value: null, source: 'definition' as const };
-            return { definition_id: def.id, definition_name: def.name, group_id: null, included: s.included, points: s.points, answer_window_seconds: none, probability: none, min_interval_seconds: none };
+            return { definition_id: def.id, definition_name: def.name, group_id: def.groupId, included: s.included, points: s.points, answer_window_seconds: none, probability: none, min_interval_seconds: none };
           });
     return {
       kind,
@@ -65,7 +65,7 @@ export function createInheritanceService({ db, leagues }: { db: Db; leagues: Pic
       definitions:
         kind === 'in_game'
           ? catalog.inGame.map((d) => ({ id: d.id, name: d.name, is_active: d.isActive, is_archived: d.isArchived, group_id: d.groupId }))
-          : catalog.match.map((d) => ({ id: d.id, name: d.name, is_active: d.isActive, is_archived: false, group_id: null })),
+          : catalog.match.map((d) => ({ id: d.id, name: d.name, is_active: d.isActive, is_archived: false, group_id: d.groupId })),
       matrix,
       issuances: [],
     };

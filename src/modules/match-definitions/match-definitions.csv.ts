@@ -14,9 +14,13 @@ export const MATCH_DEFINITION_CSV_COLUMNS = [
   'league',
   'name',
   'description',
+  'is_pivotal_moment',
   'is_active',
+  'group_id',
   'question_text_template',
   'choices',
+  'issuance_state_extract',
+  'store_state',
   'issue_lead_seconds',
   'resolution',
   'points',
@@ -34,9 +38,9 @@ export function toMatchDefinitionCsvRow(row: MatchQuestionDefinitionRow & { leag
 type BodyField = Exclude<(typeof MATCH_DEFINITION_CSV_COLUMNS)[number], 'id' | 'league'>;
 
 /**
- * The replace (or create) body of an import row. Empty cells: `description`
- * and `points` become null, the other fields are left out (a default, or
- * "required" for the schema to report). An empty `description` keeps a stored
+ * The replace (or create) body of an import row. Empty cells: `description`,
+ * `group_id`, the extract and store maps and `points` become null, the other
+ * fields are left out (a default, or "required" for the schema to report). An empty `description` keeps a stored
  * empty text, so that an export of it imports back unchanged.
  */
 export function matchDefinitionBodyFromCsv(r: CsvRowReader, current: MatchQuestionDefinitionRow | undefined): { body: Record<string, unknown> } {
@@ -44,9 +48,13 @@ export function matchDefinitionBodyFromCsv(r: CsvRowReader, current: MatchQuesti
   const { body, put, text } = csvBodyBuilder<BodyField>(r, stored);
   put('name', text('name'), 'omit');
   put('description', text('description') ?? (stored?.description === '' ? '' : null), 'null');
+  put('is_pivotal_moment', r.boolean('is_pivotal_moment'), 'omit');
   put('is_active', r.boolean('is_active'), 'omit');
+  put('group_id', text('group_id')?.trim() || null, 'null');
   put('question_text_template', text('question_text_template'), 'omit');
   put('choices', r.json('choices'), 'omit');
+  put('issuance_state_extract', r.json('issuance_state_extract'), 'null');
+  put('store_state', r.json('store_state'), 'null');
   put('issue_lead_seconds', r.number('issue_lead_seconds'), 'omit');
   put('resolution', r.json('resolution'), 'omit');
   put('points', r.number('points'), 'null');
@@ -56,9 +64,13 @@ export function matchDefinitionBodyFromCsv(r: CsvRowReader, current: MatchQuesti
 const FIELDS = {
   name: 'name',
   description: 'description',
+  is_pivotal_moment: 'isPivotalMoment',
   is_active: 'isActive',
+  group_id: 'groupId',
   question_text_template: 'questionTextTemplate',
   choices: 'choices',
+  issuance_state_extract: 'issuanceStateExtract',
+  store_state: 'storeState',
   issue_lead_seconds: 'issueLeadSeconds',
   resolution: 'resolution',
   points: 'points',

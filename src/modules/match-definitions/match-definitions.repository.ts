@@ -8,7 +8,7 @@ import { matchQuestionDefinitions, type MatchQuestionDefinitionRow } from './mat
 
 export type NewMatchQuestionDefinition = typeof matchQuestionDefinitions.$inferInsert;
 
-export async function listMatchDefinitions({ db, filter }: { db: DbOrTx; filter: DefinitionListFilter }): Promise<MatchQuestionDefinitionRow[]> {
+export async function listMatchDefinitions({ db, filter }: { db: DbOrTx; filter: DefinitionListFilter & { isPivotalMoment?: boolean | undefined } }): Promise<MatchQuestionDefinitionRow[]> {
   return db
     .select()
     .from(matchQuestionDefinitions)
@@ -16,6 +16,7 @@ export async function listMatchDefinitions({ db, filter }: { db: DbOrTx; filter:
       and(
         eq(matchQuestionDefinitions.leagueId, filter.leagueId),
         filter.includeInactive ? undefined : eq(matchQuestionDefinitions.isActive, true),
+        filter.isPivotalMoment === undefined ? undefined : eq(matchQuestionDefinitions.isPivotalMoment, filter.isPivotalMoment),
         ...commonListConditions(matchQuestionDefinitions, filter),
       ),
     )

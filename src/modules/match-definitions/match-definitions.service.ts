@@ -1,16 +1,17 @@
 /**
  * Match (pre-game) question definitions. `is_active` is their only archive
- * flag: archive sets it false, activate true. Templates and the resolution
- * expression compile on save; names are unique per league without regard to
- * case (the unique index settles races).
+ * flag: archive sets it false, activate true. Templates and expressions
+ * compile on save and the group must be the league's; names are unique per
+ * league without regard to case (the unique index settles races).
  */
 import { upsertById } from '../shared/upsert-by-id.js';
 import type { Readable } from 'node:stream';
 import type { components } from '../../../generated/api-types.js';
 import { csvStream } from '../../csv/csv-export.js';
-import type { Db } from '../../db/client.js';
+import type { Db, DbOrTx } from '../../db/client.js';
 import { checkMatchSyntax, definitionErrorToBadRequest } from '../../engine/question-render.js';
-import { AppError, conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors.js';
+import { AppError, badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors.js';
+import { findGroupInLeague, listGroups } from '../groups/groups.repository.js';
 import type { UploadedFile } from '../../http/handler-types.js';
 import { scrubFromAllowlists } from '../definitions/allowlists.repository.js';
 import { bodyValidator, importDefinitions, type DefinitionImportKind, type ImportResult } from '../definitions/definition-import.js';
@@ -41,19 +42,27 @@ import {
 import { matchQuestionDefinitions, type MatchQuestionDefinitionRow } from './match-definitions.table.js';
 
 type Input = components['schemas']['MatchQuestionDefinitionInput'];
-type ListQuery = { league: string; include_inactive?: boolean; q?: string; created_from?: string; created_to?: string; updated_from?: string; updated_to?: string };
+type ListQuery = { league: string; include_inactive?: boolean; q?: string; is_pivotal_moment?: boolean; created_from?: string; created_to?: string; updated_from?: string; updated_to?: string };
 
 export type MatchDefinitionWithLeague = MatchQuestionDefinitionRow & { leagueSlug: string };
 
 /** What a create or full replace writes: every editable column. */
 export type MatchDefinitionColumns = Omit<NewMatchQuestionDefinition, 'id'> & { name: string };
 
+/** Whether `groupId` names a question group of the league. */
+export type GroupCheck = (groupId: string, leagueId: string) => Promise<boolean>;
+
+/** The group check of one request: a lookup of that group. */
+const groupInDatabase = (db: DbOrTx): GroupCheck => async (id, leagueId) => !!(await findGroupInLeague({ db, id, leagueId }));
+
+const unknownGroup = (groupId: string, leagueSlug: string) => badRequest('match_definition.unknown_group', `group_id: ${groupId} is not a question group of league '${leagueSlug}'`);
+
 /**
  * The validation step of create and replace (the JSON API and the CSV import
  * both call it): every editable column (omitted optional fields take their
  * defaults); 400 on a rule the contract leaves to the service.
  */
-export function matchDefinitionColumns(input: Input, leagueId: string): MatchDefinitionColumns {
+export async function matchDefinitionColumns({ input, league, isLeagueGroup }: { input: Input; league: { id: string; slug: string }; isLeagueGroup: GroupCheck }): Promise<MatchDefinitionColumns> {
   rejectNulCharacters(input);
   const name = parseDefinitionName(input.name);
   checkChoiceIdentifiers(input.choices);
@@ -62,24 +71,31 @@ export function matchDefinitionColumns(input: Input, leagueId: string): MatchDef
   } catch (err) {
     throw definitionErrorToBadRequest(err);
   }
+  const groupId = input.group_id ?? null;
+  if (groupId && !(await isLeagueGroup(groupId, league.id))) throw unknownGroup(groupId, league.slug);
   return {
-    leagueId,
+    leagueId: league.id,
     name,
     description: input.description ?? null,
+    isPivotalMoment: input.is_pivotal_moment ?? false,
     isActive: input.is_active ?? true,
+    groupId,
     questionTextTemplate: input.question_text_template,
     choices: input.choices.map((c) => ({ identifier: c.identifier, label_template: c.label_template })),
+    issuanceStateExtract: input.issuance_state_extract ?? null,
+    storeState: input.store_state ?? null,
     issueLeadSeconds: input.issue_lead_seconds ?? 86400,
     resolution: { correct_choice: input.resolution.correct_choice },
     points: input.points ?? null,
   };
 }
 
-function writeError(err: unknown, name: string, leagueSlug: string): unknown {
+/** A failed insert or update as the contract's answer: name taken 409, group gone 400, league gone 404. */
+function writeError(err: unknown, { name, leagueSlug, groupId }: { name: string; leagueSlug: string; groupId: string | null | undefined }): unknown {
   if (isUniqueViolation(err, 'match_question_definitions_league_name_uq')) {
     return conflict('match_definition.name_taken', `a Match question definition named '${name}' already exists in league '${leagueSlug}'`);
   }
-  if (isForeignKeyViolation(err)) return new AppError(404, 'league.not_found', `league '${leagueSlug}' not found in this database`);
+  if (isForeignKeyViolation(err)) return groupId ? unknownGroup(groupId, leagueSlug) : new AppError(404, 'league.not_found', `league '${leagueSlug}' not found in this database`);
   return err;
 }
 
@@ -98,13 +114,23 @@ const importKind: DefinitionImportKind<MatchQuestionDefinitionRow & { leagueSlug
   createOperation: 'createMatchQuestionDefinition',
   replaceOperation: 'replaceMatchQuestionDefinition',
   toBody: matchDefinitionBodyFromCsv,
-  preparer: () => async ({ body, league }) => matchDefinitionColumns(body, league.id),
+  preparer: (db) => {
+    // Each league's group ids are read once per import, not once per row that names a group.
+    const groupIds = new Map<string, Promise<Set<string>>>();
+    const isLeagueGroup: GroupCheck = async (id, leagueId) => {
+      let ids = groupIds.get(leagueId);
+      if (!ids) groupIds.set(leagueId, (ids = listGroups({ db, leagueId }).then((groups) => new Set(groups.map((g) => g.id)))));
+      // Stored ids are lowercase; the contract's uuid format allows either case.
+      return (await ids).has(id.toLowerCase());
+    };
+    return async ({ body, league }) => matchDefinitionColumns({ input: body, league, isLeagueGroup });
+  },
   changedFields: (current, values) => matchDefinitionChangedFields(current, values as Parameters<typeof matchDefinitionChangedFields>[1]),
   findByIds: findMatchDefinitionsByIds,
   namesOfLeague: matchDefinitionNamesOfLeague,
   writeAll: ({ db, rows }) => upsertById({ db, table: matchQuestionDefinitions, rows }),
   nameIndex: 'match_question_definitions_league_name_uq',
-  foreignKeyField: () => 'league',
+  foreignKeyField: (values) => (values.groupId ? 'group_id' : 'league'),
 };
 // Fail at start, not on the first import, when the generated validators lack the operations.
 bodyValidator(importKind.createOperation);
@@ -133,28 +159,28 @@ export function createMatchDefinitionsService({ db, leagues }: { db: Db; leagues
     /** Ordered by name; inactive ones only with `include_inactive`. */
     async list(query: ListQuery): Promise<{ league: string; rows: MatchQuestionDefinitionRow[] }> {
       const league = await leagues.bySlug(query.league);
-      return { league: league.slug, rows: await listMatchDefinitions({ db, filter: parseListFilter(league.id, query) }) };
+      return { league: league.slug, rows: await listMatchDefinitions({ db, filter: { ...parseListFilter(league.id, query), isPivotalMoment: query.is_pivotal_moment } }) };
     },
 
     async create(leagueSlug: string, input: Input): Promise<MatchDefinitionWithLeague> {
       const league = await leagues.bySlug(leagueSlug);
-      const values = matchDefinitionColumns(input, league.id);
+      const values = await matchDefinitionColumns({ input, league, isLeagueGroup: groupInDatabase(db) });
       try {
         return { ...(await insertMatchDefinition({ db, values })), leagueSlug: league.slug };
       } catch (err) {
-        throw writeError(err, values.name, league.slug);
+        throw writeError(err, { name: values.name, leagueSlug: league.slug, groupId: values.groupId });
       }
     },
 
     /** Full replace of the editable fields; league, id and timestamps stay server-managed. */
     async replace(id: string, input: Input): Promise<MatchDefinitionWithLeague> {
       const current = await get(id);
-      const values = matchDefinitionColumns(input, current.leagueId);
+      const values = await matchDefinitionColumns({ input, league: { id: current.leagueId, slug: current.leagueSlug }, isLeagueGroup: groupInDatabase(db) });
       let row: MatchQuestionDefinitionRow | undefined;
       try {
         row = await updateMatchDefinition({ db, id, values });
       } catch (err) {
-        throw writeError(err, values.name, current.leagueSlug);
+        throw writeError(err, { name: values.name, leagueSlug: current.leagueSlug, groupId: values.groupId });
       }
       if (!row) throw notFound('Match question definition', 'match_definition.not_found');
       return { ...row, leagueSlug: current.leagueSlug };
@@ -169,7 +195,7 @@ export function createMatchDefinitionsService({ db, leagues }: { db: Db; leagues
       try {
         return { ...(await insertMatchDefinition({ db, values: { ...fields, name: copy, isActive: true } })), leagueSlug };
       } catch (err) {
-        throw writeError(err, copy, leagueSlug);
+        throw writeError(err, { name: copy, leagueSlug, groupId: fields.groupId });
       }
     },
 

@@ -39,6 +39,8 @@ export const matches = pgTable(
     questionDefinitionAllowlist: uuid('question_definition_allowlist').array(),
     matchQuestionDefinitionAllowlist: uuid('match_question_definition_allowlist').array(),
     sponsorBrandId: uuid('sponsor_brand_id').references(() => brands.id, { onDelete: 'set null' }),
+    /** The match's state store before kick-off: what the `store_state` of its Match questions wrote. Its listener starts from it. */
+    stateStore: jsonb('state_store').$type<Record<string, unknown>>().notNull().default({}),
     /** Final result once closed (scores, goals), for Match question resolution. */
     result: jsonb('result').$type<Record<string, unknown>>(),
     startedAt: tstz('started_at'),

@@ -375,6 +375,9 @@ export function ChoicesEditor({ choices, onValue }: { choices: ChoiceTemplate[];
 const catalogs = new Map<string, Promise<SampleCatalog>>();
 
 /** The league's sample catalog (event types with a sample event each), loaded once per league. */
+/** A league's question groups (for the group choice of both definition editors). */
+export const loadGroups = (league: string) => unwrap(() => api.GET('/api/question-groups', { params: { query: { league } } }));
+
 export function loadSampleCatalog(league: string): Promise<SampleCatalog> {
   let found = catalogs.get(league);
   if (!found) {
@@ -470,7 +473,12 @@ export function PreviewPanel({
             <JsonField label="State store contents (JSON, optional)" value={state} onValue={setState} rows={3} />
           </details>
         </>
-      ) : null}
+      ) : (
+        <details class="preview-inputs">
+          <summary>State store</summary>
+          <JsonField label="State store contents (JSON, optional)" value={state} onValue={setState} rows={3} />
+        </details>
+      )}
       {!request ? <p class="empty">Write a question text template to see it rendered.</p> : null}
       <ErrorBox error={request ? out.error : null} />
       {request && p ? (

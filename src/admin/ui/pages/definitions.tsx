@@ -7,7 +7,7 @@
 import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
 import { Badge, Checkbox, Field, JsonField, NumberInput, TextInput, useAsync } from '../components/common.js';
-import { ChoicesEditor, PreviewPanel, QuestionOverrideFields, definitionListQuery, loadSampleCatalog, useLeagueParam, type SampleCatalog } from '../components/catalog.js';
+import { ChoicesEditor, PreviewPanel, QuestionOverrideFields, definitionListQuery, loadGroups, loadSampleCatalog, useLeagueParam, type SampleCatalog } from '../components/catalog.js';
 import { DefinitionEditorFrame, DefinitionListPage, EditorLoader, OtherLeagueNotice, useDefinitionForm, type DefinitionEditorProps, type DefinitionKind } from '../components/definition-catalog.js';
 import { useLocation } from '../router.js';
 
@@ -16,8 +16,6 @@ type Definition = components['schemas']['QuestionDefinition'];
 type Input = components['schemas']['QuestionDefinitionInput'];
 type Rule = components['schemas']['ResolutionRule'];
 type Group = components['schemas']['QuestionGroup'];
-
-const loadGroups = (league: string) => unwrap(() => api.GET('/api/question-groups', { params: { query: { league } } }));
 
 function blankInput(eventType: string): Input {
   return {

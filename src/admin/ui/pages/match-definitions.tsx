@@ -6,25 +6,30 @@
  */
 import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
-import { Badge, Checkbox, Field, NumberInput, TextInput, useAsync } from '../components/common.js';
-import { ChoicesEditor, PreviewPanel, definitionListQuery, loadSampleCatalog, useLeagueParam, type SampleCatalog } from '../components/catalog.js';
+import { Badge, Checkbox, Field, JsonField, NumberInput, TextInput, useAsync } from '../components/common.js';
+import { ChoicesEditor, PreviewPanel, definitionListQuery, loadGroups, loadSampleCatalog, useLeagueParam, type SampleCatalog } from '../components/catalog.js';
 import { DefinitionEditorFrame, DefinitionListPage, EditorLoader, OtherLeagueNotice, useDefinitionForm, type DefinitionEditorProps, type DefinitionKind } from '../components/definition-catalog.js';
 import { useLocation } from '../router.js';
 
 type Definition = components['schemas']['MatchQuestionDefinition'];
 type Input = components['schemas']['MatchQuestionDefinitionInput'];
+type Group = components['schemas']['QuestionGroup'];
 
 function blankInput(): Input {
   return {
     name: '',
     description: null,
+    is_pivotal_moment: false,
     is_active: true,
+    group_id: null,
     question_text_template: '{{ match.home_team }} vs {{ match.away_team }}: who wins?',
     choices: [
       { identifier: 'home', label_template: '{{ match.home_team }}' },
       { identifier: 'draw', label_template: 'Draw' },
       { identifier: 'away', label_template: '{{ match.away_team }}' },
     ],
+    issuance_state_extract: null,
+    store_state: null,
     issue_lead_seconds: 86400,
     resolution: { correct_choice: 'result.winner' },
     points: null,
@@ -34,9 +39,13 @@ function blankInput(): Input {
 const inputOf = (d: Definition): Input => ({
   name: d.name,
   description: d.description,
+  is_pivotal_moment: d.is_pivotal_moment,
   is_active: d.is_active,
+  group_id: d.group_id,
   question_text_template: d.question_text_template,
   choices: d.choices.map((c) => ({ ...c })),
+  issuance_state_extract: d.issuance_state_extract,
+  store_state: d.store_state,
   issue_lead_seconds: d.issue_lead_seconds,
   resolution: { correct_choice: d.resolution.correct_choice },
   points: d.points,
@@ -47,7 +56,23 @@ const PRE_MATCH = { status: 'scheduled', period: null, clock_seconds: null, scor
 
 const leadText = (s: number) => (s % 3600 === 0 ? `${s / 3600} h` : s % 60 === 0 ? `${s / 60} min` : `${s} s`);
 
-function MatchDefinitionEditor({ league, definition, catalog, flash, onSaved, onClose }: { league: string; definition: Definition | null; catalog: SampleCatalog | undefined; flash: string | null; onSaved: (d: Definition) => void; onClose: () => void }) {
+function MatchDefinitionEditor({
+  league,
+  definition,
+  groups,
+  catalog,
+  flash,
+  onSaved,
+  onClose,
+}: {
+  league: string;
+  definition: Definition | null;
+  groups: Group[];
+  catalog: SampleCatalog | undefined;
+  flash: string | null;
+  onSaved: (d: Definition) => void;
+  onClose: () => void;
+}) {
   const editor = useDefinitionForm<Input, Definition>(
     () => (definition ? inputOf(definition) : blankInput()),
     flash,
@@ -71,11 +96,12 @@ function MatchDefinitionEditor({ league, definition, catalog, flash, onSaved, on
           league={league}
           template={form.question_text_template}
           choices={form.choices}
+          extract={form.issuance_state_extract ?? null}
           catalog={catalog}
           eventType={catalog?.event_types[0]?.type ?? ''}
           matchOverrides={PRE_MATCH}
           eventControls={false}
-          note="Rendered on the league's sample match before kick-off. A Match question sees only match (no event or state)."
+          note="Rendered on the league's sample match before kick-off. A Match question sees match, the match's state store before kick-off (state) and its extract (no event)."
         />
       }
     >
@@ -88,13 +114,28 @@ function MatchDefinitionEditor({ league, definition, catalog, flash, onSaved, on
       <Field label="Description">
         <textarea rows={2} value={form.description ?? ''} onInput={(e) => set('description', (e.target as HTMLTextAreaElement).value)} />
       </Field>
+      <Field label="Group" hint="Its points apply when the definition sets none">
+        <select value={form.group_id ?? ''} onChange={(e) => set('group_id', (e.target as HTMLSelectElement).value || null)}>
+          <option value="">No group</option>
+          {groups.map((g) => (
+            <option value={g.id}>
+              {g.name} ({g.slug})
+            </option>
+          ))}
+        </select>
+      </Field>
       <div class="checks wide">
+        <Checkbox checked={form.is_pivotal_moment ?? false} onValue={(v) => set('is_pivotal_moment', v)} label="Pivotal moment (counted apart from the match's regular questions)" />
         <Checkbox checked={form.is_active ?? true} onValue={(v) => set('is_active', v)} label="Active (issued on the league's matches; archive sets it off)" />
       </div>
-      <Field label="Question text template (Liquid over match)">
+      <Field label="Question text template (Liquid over match, state, extract)">
         <textarea class="mono" rows={3} value={form.question_text_template} onInput={(e) => set('question_text_template', (e.target as HTMLTextAreaElement).value)} />
       </Field>
       <ChoicesEditor choices={form.choices} onValue={(c) => set('choices', c)} />
+      <div class="wide json-pair">
+        <JsonField label="issuance_state_extract (name -> JSONata over match, state; null for none)" value={form.issuance_state_extract} onValue={(v) => set('issuance_state_extract', v as Input['issuance_state_extract'])} rows={4} />
+        <JsonField label="store_state (state key -> JSONata, written at issue; null for none)" value={form.store_state} onValue={(v) => set('store_state', v as Input['store_state'])} rows={4} />
+      </div>
       <Field label="Correct choice (JSONata over result, match)" hint="result: home_score, away_score, winner (home, away or draw), home_team, away_team, goals">
         <input class="mono" value={form.resolution.correct_choice} onInput={(e) => set('resolution', { correct_choice: (e.target as HTMLInputElement).value })} />
       </Field>
@@ -109,19 +150,20 @@ function MatchEditor({ league, id, flash, onSaved, onClose }: DefinitionEditorPr
   return (
     <EditorLoader
       load={async () => {
-        const [definition, catalog] = await Promise.all([
+        const [definition, groups, catalog] = await Promise.all([
           id === 'new' ? Promise.resolve(null) : unwrap(() => api.GET('/api/match-question-definitions/{definition_id}', { params: { path: { definition_id: id } } })),
+          loadGroups(league),
           loadSampleCatalog(league),
         ]);
-        return { definition, catalog };
+        return { definition, groups, catalog };
       }}
       deps={[league, id]}
       onClose={onClose}
-      render={({ definition, catalog }) =>
+      render={({ definition, groups, catalog }) =>
         definition && definition.league !== league ? (
           <OtherLeagueNotice definition={definition} page="/admin/match-definitions" />
         ) : (
-          <MatchDefinitionEditor key={definition?.id ?? 'new'} league={league} definition={definition} catalog={catalog} flash={flash} onSaved={onSaved} onClose={onClose} />
+          <MatchDefinitionEditor key={definition?.id ?? 'new'} league={league} definition={definition} groups={groups} catalog={catalog} flash={flash} onSaved={onSaved} onClose={onClose} />
         )
       }
     />
@@ -134,7 +176,7 @@ const MATCH: DefinitionKind<Definition> = {
   csvFilename: 'match-question-definitions.csv',
   importNoun: 'Match question definitions',
   archivedLabel: 'Include inactive (archived)',
-  pivotalFilter: false,
+  pivotalFilter: true,
   empty: 'No Match question definitions match these filters.',
   isArchived: (d) => !d.is_active,
 };
@@ -142,8 +184,12 @@ const MATCH: DefinitionKind<Definition> = {
 export function MatchDefinitionsPage() {
   const { query } = useLocation();
   const league = useLeagueParam(query);
+  const pivotal = query.get('pivotal') ?? '';
   const listQuery = definitionListQuery(query);
-  const list = useAsync(() => (league ? unwrap(() => api.GET('/api/match-question-definitions', { params: { query: { league, ...listQuery } } })) : Promise.resolve([] as Definition[])), [league, JSON.stringify(listQuery)]);
+  const list = useAsync(
+    () => (league ? unwrap(() => api.GET('/api/match-question-definitions', { params: { query: { league, ...listQuery, ...(pivotal ? { is_pivotal_moment: pivotal === 'true' } : {}) } } })) : Promise.resolve([] as Definition[])),
+    [league, JSON.stringify(listQuery), pivotal],
+  );
   return (
     <DefinitionListPage
       kind={MATCH}
@@ -153,6 +199,7 @@ export function MatchDefinitionsPage() {
       editor={(props) => <MatchEditor {...props} />}
       columns={[
         { label: 'Question', cell: (d) => <code>{d.question_text_template}</code> },
+        { label: 'Pivotal', cell: (d) => (d.is_pivotal_moment ? 'yes' : '') },
         { label: 'Issued', cell: (d) => `${leadText(d.issue_lead_seconds)} before` },
         { label: 'Points', cell: (d) => d.points ?? 'league', class: 'num' },
         { label: 'Status', cell: (d) => (d.is_active ? <Badge tone="good">active</Badge> : <Badge tone="warn">inactive</Badge>) },
