@@ -14,7 +14,7 @@ import type { FeedEvent } from './feed/events.js';
 import { PushFeedClient } from './feed/push-client.js';
 import { replay } from './feed/replay.js';
 import { MatchEngine, type EngineCatalog, type EngineEffects } from './match-engine.js';
-import type { EngineStore, LogLine, MatchCatalogRows } from './store.js';
+import { LeaseLostError, type EngineStore, type LogLine, type MatchCatalogRows } from './store.js';
 
 /** Extension points, run after commit (scoring runs inside the store's settling transaction). */
 export interface EngineHooks {
@@ -169,7 +169,7 @@ export class ListenerRunner {
     const { store, hooks } = this.deps;
     return {
       issue: async (values, earlierPeriods) => {
-        const row = await store.insertIssuance({ values, earlierPeriods });
+        const row = await store.insertIssuance({ values, earlierPeriods, lease: { listenerId: this.listener.id, workerId: this.deps.options.workerId } });
         if (row) await hooks.onIssued?.(row);
         return row;
       },
@@ -289,10 +289,16 @@ export class ListenerRunner {
       if (this.abort.signal.aborted) outcome = this.reason ?? 'stopped';
       else if (this.engine.status !== 'closed') this.log('warn', `the feed ended before the match closed (status ${this.engine.status})`);
     } catch (err) {
-      outcome = 'failed';
-      error = (err as Error).message;
-      this.log('error', `failed: ${error}`);
-      logger.error({ err, listener: l.id }, 'listener failed');
+      if (err instanceof LeaseLostError) {
+        // Taken over while this process could not renew (the database was out of reach): the new owner carries on.
+        logger.warn({ listener: l.id }, 'lease lost: another process has taken this listener over; this one stops writing');
+        outcome = 'lost';
+      } else {
+        outcome = 'failed';
+        error = (err as Error).message;
+        this.log('error', `failed: ${error}`);
+        logger.error({ err, listener: l.id }, 'listener failed');
+      }
     } finally {
       for (const t of timers) clearInterval(t);
     }

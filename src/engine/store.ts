@@ -18,6 +18,14 @@ import { matches, type MatchRow } from '../modules/matches/matches.table.js';
 import { questionSponsorships } from '../modules/sponsorships/sponsorships.table.js';
 import type { FeedEvent } from './feed/events.js';
 
+/** A listener's process no longer holds its lease (another process took the listener over): it must write nothing more. */
+export class LeaseLostError extends Error {
+  constructor(listenerId: string) {
+    super(`listener ${listenerId}: the lease is held by another process`);
+    this.name = 'LeaseLostError';
+  }
+}
+
 export type NewIssuance = typeof questionIssuances.$inferInsert;
 export type NewDenial = typeof questionIssuanceDenials.$inferInsert;
 
@@ -249,10 +257,22 @@ export function createEngineStore({
     /**
      * Inserts an issuance, stamping the best free sponsorship slot of the match
      * on it, in one transaction. Returns undefined when this trigger already
-     * issued (a replay or a takeover).
+     * issued (a replay or a takeover). With `lease`, the listener row is read
+     * FOR SHARE first and must still be claimed by that worker: a process that
+     * lost its lease (another took the listener over while it could not reach
+     * the database) writes nothing and gets a LeaseLostError, and a takeover
+     * waits for an issuance in flight, so the new owner counts it.
      */
-    async insertIssuance({ values, earlierPeriods }: { values: NewIssuance; earlierPeriods: string[] }): Promise<QuestionIssuanceRow | undefined> {
+    async insertIssuance({ values, earlierPeriods, lease }: { values: NewIssuance; earlierPeriods: string[]; lease?: { listenerId: string; workerId: string } }): Promise<QuestionIssuanceRow | undefined> {
       return db.transaction(async (tx) => {
+        if (lease) {
+          const [owned] = await tx
+            .select({ id: matchListeners.id })
+            .from(matchListeners)
+            .where(and(eq(matchListeners.id, lease.listenerId), eq(matchListeners.claimedBy, lease.workerId), eq(matchListeners.status, 'running')))
+            .for('share');
+          if (!owned) throw new LeaseLostError(lease.listenerId);
+        }
         const [existing] = await tx
           .select({ id: questionIssuances.id })
           .from(questionIssuances)
@@ -271,10 +291,11 @@ export function createEngineStore({
           const [brand] = await tx.select().from(brands).where(eq(brands.id, slot.brandId));
           if (brand) sponsor = brandSnapshot(brand);
         }
+        // Only the trigger's own index means "already issued"; any other clash (a question number) is an error, never a silent skip.
         const [row] = await tx
           .insert(questionIssuances)
           .values({ ...values, sponsorBrandId: sponsor?.id ?? null, sponsorBrand: sponsor })
-          .onConflictDoNothing()
+          .onConflictDoNothing({ target: [questionIssuances.matchId, questionIssuances.definitionId, questionIssuances.triggerEventId] })
           .returning();
         if (!row) return undefined;
         if (slot) await tx.update(questionSponsorships).set({ questionIssuanceId: row.id, stampedAt: sql`now()` }).where(eq(questionSponsorships.id, slot.id));

@@ -6,9 +6,9 @@
  * listener starts from the state store the match's Match questions wrote.
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPushFeedServer } from '../../src/engine/feed/push-server.js';
-import type { EngineStore } from '../../src/engine/store.js';
+import { LeaseLostError, type EngineStore } from '../../src/engine/store.js';
 import { DEFAULT_WORKER_OPTIONS, EngineWorker } from '../../src/engine/worker.js';
 import { questionAnswers } from '../../src/modules/answers/answers.table.js';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
@@ -111,5 +111,53 @@ describe('the state store', () => {
     // The match's own store is what Match questions wrote; the listener keeps its store apart.
     const [match] = await h.app.services.database.db.select({ stateStore: matches.stateStore }).from(matches).where(eq(matches.id, live.match.id));
     expect(match!.stateStore).toEqual({ pre_game_questions: 2 });
+  });
+});
+
+describe('a listener that lost its lease', () => {
+  it('issues nothing once another process holds the listener, and stops writing', async () => {
+    await define(h, { probability: 1 });
+    // No heartbeat during the test: only the issuance's own lease check can notice the takeover.
+    const live = await startLive(h, { worker: { heartbeatMs: 600_000 } });
+    const warn = vi.spyOn(h.app.services.logger, 'warn');
+    const db = h.app.services.database.db;
+    try {
+      // Another process took the listener over (its lease ran out while this one could not reach the database).
+      await db.update(matchListeners).set({ claimedBy: 'another-process', leaseExpiresAt: new Date(Date.now() + 60_000) }).where(eq(matchListeners.id, live.listener.id));
+      live.feed.publish(ev(1, 'shot'));
+      await waitFor(async () => warn.mock.calls.some((c) => String(c[1]).includes('lease lost')), { what: 'the lease loss to be noticed', timeoutMs: 10_000, intervalMs: 20 });
+      expect((await live.produced()).issuances).toEqual([]);
+      // The new owner's row is left alone.
+      const [row] = await db.select().from(matchListeners).where(eq(matchListeners.id, live.listener.id));
+      expect(row).toMatchObject({ claimedBy: 'another-process', status: 'running' });
+    } finally {
+      warn.mockRestore();
+      await live.close();
+    }
+  });
+
+  it('cannot insert an issuance through the store either (the lease is checked in the same transaction)', async () => {
+    const def = await define(h);
+    const live = await startLive(h);
+    const db = h.app.services.database.db;
+    try {
+      const values = {
+        matchId: live.match.id,
+        kind: 'in_game',
+        definitionId: def.id,
+        definitionName: def.name,
+        questionText: 'x',
+        choices: [{ identifier: 'home', label: 'Home' }],
+        resolution: { rules: [] },
+        triggerEventId: 'e-lease',
+        closesAt: new Date(Date.now() + 60_000),
+        points: 10,
+      };
+      const store = h.app.services.engine.store;
+      await expect(store.insertIssuance({ values, earlierPeriods: [], lease: { listenerId: live.listener.id, workerId: 'not-the-owner' } })).rejects.toBeInstanceOf(LeaseLostError);
+      expect((await live.produced()).issuances).toEqual([]);
+    } finally {
+      await live.close();
+    }
   });
 });
