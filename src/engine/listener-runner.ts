@@ -319,7 +319,9 @@ export class ListenerRunner {
         await store.updateMatch(l.matchId, { listenerEventsArchived: true });
         this.log('info', `match closed; ${this.consumed} events recorded and archived`);
       }
-      if (outcome === 'stopped') await this.revokeOpen();
+      if (outcome === 'stopped') await this.revokeOpen('revoked');
+      // The feed ended before the match closed: nothing will resolve what is still open (no listener is dispatched again).
+      if (outcome === 'completed' && this.engine && this.engine.status !== 'closed') await this.revokeOpen('voided');
       this.log('info', `listener ${outcome}`);
       await this.writeLog();
       await store.finish({ id: l.id, workerId: options.workerId, status: outcome === 'stopped' ? 'stopped' : outcome === 'failed' ? 'failed' : 'completed', error });
@@ -329,10 +331,12 @@ export class ListenerRunner {
     return outcome;
   }
 
-  /** Open questions of the match are revoked when its listener is stopped: they can no longer resolve (their answers score void). */
-  private async revokeOpen(): Promise<void> {
+  /** Open questions of the match can no longer resolve once its listener is stopped (revoked) or its feed ended early (voided); their answers score void. */
+  private async revokeOpen(status: 'revoked' | 'voided'): Promise<void> {
     const { store, hooks } = this.deps;
-    for (const row of await store.revokeOpenIssuances(this.listener.matchId)) await hooks.onSettled?.(row);
+    const settled = await store.revokeOpenIssuances(this.listener.matchId, status);
+    if (settled.length) this.log('info', `${settled.length} open question${settled.length === 1 ? '' : 's'} ${status}: they can no longer resolve`);
+    for (const row of settled) await hooks.onSettled?.(row);
   }
 
   private heartbeatBusy = false;

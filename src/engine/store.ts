@@ -357,29 +357,37 @@ export function createEngineStore({
     },
 
     /**
-     * Revokes the match's open in-game questions (they can no longer resolve;
-     * their answers score void), each in its own settling transaction; returns
-     * the rows this call revoked, for the after-commit hooks.
+     * Settles the match's open in-game questions that can no longer resolve
+     * (their answers score void): `revoked` when an operator stopped the
+     * listener, `voided` when the feed ended before the match closed. Each in
+     * its own settling transaction; returns the rows this call settled, for
+     * the after-commit hooks.
      */
-    async revokeOpenIssuances(matchId: string): Promise<QuestionIssuanceRow[]> {
+    async revokeOpenIssuances(matchId: string, status: 'revoked' | 'voided' = 'revoked'): Promise<QuestionIssuanceRow[]> {
       const open = await db
         .select({ id: questionIssuances.id })
         .from(questionIssuances)
         .where(and(eq(questionIssuances.matchId, matchId), eq(questionIssuances.kind, 'in_game'), eq(questionIssuances.status, 'open')));
-      const revoked: QuestionIssuanceRow[] = [];
+      const settled: QuestionIssuanceRow[] = [];
       for (const { id } of open) {
-        const row = await settleIssuance({ id, status: 'revoked', correct: null, resolvedSeq: null, resolutionEventId: null });
-        if (row) revoked.push(row);
+        const row = await settleIssuance({ id, status, correct: null, resolvedSeq: null, resolutionEventId: null });
+        if (row) settled.push(row);
       }
-      return revoked;
+      return settled;
     },
 
-    /** Running listeners whose stop was requested but whose process is gone (lease ran out): stop them here. */
-    async reapStopped(): Promise<void> {
-      await db
+    /**
+     * Running listeners whose stop was requested but whose process is gone
+     * (lease ran out): stopped here. Returns their matches, whose open
+     * questions the caller revokes (nobody else will).
+     */
+    async reapStopped(): Promise<string[]> {
+      const rows = await db
         .update(matchListeners)
         .set({ status: 'stopped', finishedAt: sql`now()` })
-        .where(and(eq(matchListeners.status, 'running'), eq(matchListeners.stopRequested, true), or(isNull(matchListeners.leaseExpiresAt), sql`${matchListeners.leaseExpiresAt} < now()`)));
+        .where(and(eq(matchListeners.status, 'running'), eq(matchListeners.stopRequested, true), or(isNull(matchListeners.leaseExpiresAt), sql`${matchListeners.leaseExpiresAt} < now()`)))
+        .returning({ matchId: matchListeners.matchId });
+      return rows.map((r) => r.matchId);
     },
   };
 }

@@ -81,7 +81,9 @@ export class EngineWorker {
     this.ticking = true;
     const { store, options, logger } = this.deps;
     try {
-      await store.reapStopped();
+      for (const matchId of await store.reapStopped()) {
+        for (const row of await store.revokeOpenIssuances(matchId)) await this.deps.hooks.onSettled?.(row);
+      }
       if (options.autoDispatch) {
         const template = options.feedUrlTemplate;
         for (const match of await store.matchesToDispatch({ horizonMinutes: options.dispatchHorizonMinutes, anyFeed: Boolean(template) })) {

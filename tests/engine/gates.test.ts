@@ -39,7 +39,8 @@ describe('a trigger that passes every gate', () => {
 
     expect(out.issuances).toHaveLength(1);
     const issued = out.issuances[0]!;
-    expect(issued).toMatchObject({ definitionId: home.id, triggerEventId: 'e1', questionNumber: 1, status: 'open', lane: 'default', triggerSeq: 1 });
+    // Left open when the feed ended (before the match closed), it was voided then.
+    expect(issued).toMatchObject({ definitionId: home.id, triggerEventId: 'e1', questionNumber: 1, status: 'voided', lane: 'default', triggerSeq: 1 });
     expect(issued.decisionTrace.map((s) => s.step)).toEqual([...GATES]);
     expect(issued.decisionTrace.every((s) => s.passed)).toBe(true);
     expect(step(issued, 'listener_running')!.detail).toBe('feed fresh');
@@ -225,8 +226,9 @@ describe('group_lane', () => {
     expect(out.issuances.map((i) => [i.triggerEventId, i.status, i.correctAnswerIdentifier])).toEqual([
       ['e1', 'resolved', 'away'],
       ['e2', 'resolved', 'away'],
-      ['e5', 'open', null],
-      ['e6', 'open', null],
+      // Still open when the feed ended before the match closed: voided then.
+      ['e5', 'voided', null],
+      ['e6', 'voided', null],
     ]);
     expect(step(out.issuances[1]!, 'group_lane')!.detail).toBe(`1 open in lane ${g.id} (width 2)`);
     expect(out.denials.map((d) => [d.triggerEventId, d.failedStep, d.detail])).toEqual([

@@ -90,6 +90,50 @@ describe('a stop', () => {
   });
 });
 
+describe('a feed that ends before the match closes', () => {
+  it('voids the questions still open (nothing can resolve them) and scores their answers void', async () => {
+    const db = h.app.services.database.db;
+    await define(h); // a shot question its rule keeps open until a card
+    const live = await startLive(h);
+    const player = await registerUser(h.app);
+    await live.push(ev(1, 'shot'));
+    const [issued] = await db.select().from(questionIssuances).where(eq(questionIssuances.matchId, live.match.id));
+    expect(issued).toMatchObject({ status: 'open' });
+    await db.insert(questionAnswers).values({ userId: player.id, questionIssuanceId: issued!.id, matchId: live.match.id, selectedAnswerIdentifier: 'home' });
+    const out = await live.finish();
+    expect(out.match.status).not.toBe('closed');
+    expect(out.issuances).toMatchObject([{ id: issued!.id, status: 'voided', correctAnswerIdentifier: null }]);
+    expect(out.log).toContain('info 1 open question voided: they can no longer resolve');
+    const [scored] = await db.select().from(questionAnswers).where(eq(questionAnswers.questionIssuanceId, issued!.id));
+    expect(scored).toMatchObject({ outcome: 'void', pointsAwarded: 0 });
+  });
+});
+
+describe('a stop whose process is gone', () => {
+  it('is completed by another worker, which revokes the questions left open', async () => {
+    const db = h.app.services.database.db;
+    const store = h.app.services.engine.store;
+    const match = await createMatch(h.app, { scheduled: new Date(), status: 'live', ...OPEN_MATCH });
+    const issuance = await db
+      .insert(questionIssuances)
+      .values({ matchId: match.id, kind: 'in_game', definitionName: 'x', questionText: 'x', choices: [{ identifier: 'a', label: 'A' }], resolution: {}, closesAt: new Date(Date.now() + 60_000), points: 5 })
+      .returning();
+    // A running listener whose process died after a stop was asked: its lease has run out.
+    const [listener] = await db
+      .insert(matchListeners)
+      .values({ matchId: match.id, source: 'feed', status: 'running', claimedBy: 'dead-process', stopRequested: true, leaseExpiresAt: new Date(Date.now() - 1000) })
+      .returning();
+    const worker = new EngineWorker({ store, hooks: h.app.services.engine.hooks, logger: h.app.services.logger, brandSnapshot: h.app.services.engine.brandSnapshot, options: { ...DEFAULT_WORKER_OPTIONS, ...FAST_WORKER } });
+    worker.start();
+    try {
+      await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.id, listener!.id)))[0]?.status === 'stopped', { what: 'the listener to be reaped' });
+      await waitFor(async () => (await db.select().from(questionIssuances).where(eq(questionIssuances.id, issuance[0]!.id)))[0]?.status === 'revoked', { what: 'the open question to be revoked' });
+    } finally {
+      await worker.stop();
+    }
+  });
+});
+
 describe('the state store', () => {
   it("starts from what the match's Match questions stored before kick-off, and keeps it", async () => {
     await define(h, {

@@ -46,13 +46,13 @@ describe('final information', () => {
     ]);
     const [first, second] = out.issuances.filter((i) => i.definitionId === shotDef.id);
     expect(outcome(first)).toEqual({ status: 'resolved', correct: 'away', seq: 4, by: 'e2' });
-    // e8 is a shot, but not final information yet.
-    expect(outcome(second)).toEqual({ status: 'open', correct: null, seq: null, by: null });
+    // e8 is a shot, but not final information yet: still open when the feed ended before the match closed, so voided then.
+    expect(outcome(second)).toEqual({ status: 'voided', correct: null, seq: null, by: null });
     // The card question is not resolved by the final version of its own trigger, but by the next card.
     const cards = out.issuances.filter((i) => i.definitionId === cardDef.id);
     expect(cards.map((i) => [i.triggerEventId, i.status, i.correctAnswerIdentifier, i.resolvedSeq])).toEqual([
       ['e3', 'resolved', 'away', 6],
-      ['e6', 'open', null, null],
+      ['e6', 'voided', null, null],
     ]);
     expect(out.listener.resolvedCount).toBe(2);
   });
