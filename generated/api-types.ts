@@ -1509,9 +1509,13 @@ export interface paths {
          * The caller's open questions
          * @description Unresolved open issuances of both kinds on matches the caller
          *     follows, on matches in a live status (`live`, `break`) or scheduled
-         *     within the sliding window from 12 hours ago to 48 hours ahead (UTC),
-         *     ordered by closing time. In-game questions disappear when their answer
-         *     window has passed; Match questions when they lock at kick-off.
+         *     within the sliding window from 12 hours ago to 14 days ahead (UTC;
+         *     the longest `issue_lead_seconds` of a Match question, so every
+         *     question the live stream delivers is listed here too), ordered by
+         *     closing time. In-game questions disappear when their answer window has
+         *     passed; Match questions when they lock at kick-off (the match's
+         *     scheduled time, which follows a rescheduling, or the match starting
+         *     earlier).
          */
         get: operations["listOpenQuestions"];
         put?: never;

@@ -9,7 +9,7 @@
  * safe in several processes at once (unique issuance per match and
  * definition; settling only moves rows still open or locked).
  */
-import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, gt, inArray, isNotNull, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import type { BrandRow } from '../modules/brands/brands.table.js';
@@ -137,12 +137,21 @@ export function createMatchQuestions({
     return issued;
   }
 
-  /** Kick-off: open Match questions lock (answers then get 410) until the result resolves them. */
+  /**
+   * Kick-off: open Match questions lock (answers then get 410) until the
+   * result resolves them: at their closing time (the match's scheduled time,
+   * kept in step by the schedule sync), or as soon as the match has started
+   * (or been called off) earlier.
+   */
   async function lockStarted(): Promise<number> {
+    const startedMatches = db
+      .select({ id: matches.id })
+      .from(matches)
+      .where(and(eq(matches.id, questionIssuances.matchId), notInArray(matches.status, ['scheduled', 'postponed'])));
     const rows = await db
       .update(questionIssuances)
       .set({ status: 'locked', updatedAt: sql`now()` })
-      .where(and(eq(questionIssuances.kind, 'match'), eq(questionIssuances.status, 'open'), lte(questionIssuances.closesAt, now())))
+      .where(and(eq(questionIssuances.kind, 'match'), eq(questionIssuances.status, 'open'), or(lte(questionIssuances.closesAt, now()), exists(startedMatches))))
       .returning();
     for (const row of rows) await hooks.onSettled?.(row);
     return rows.length;

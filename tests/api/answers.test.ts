@@ -1,6 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createMatchQuestions } from '../../src/engine/match-questions.js';
+import { syncSchedule } from '../../src/engine/schedule/schedule-sync.js';
 import { questionAnswers } from '../../src/modules/answers/answers.table.js';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
 import { matches, matchFollows } from '../../src/modules/matches/matches.table.js';
@@ -141,17 +142,20 @@ describe('GET /api/question-answers/open', () => {
     const live = await liveQuestion({ sponsorBrand: brand, matchSponsorBrand: brand, closesAt: inMinutes(1) });
     const soon = await createMatch(app, { scheduled: inMinutes(120) });
     const pre = await insertIssuance(app, { matchId: soon.id, kind: 'match', status: 'open', closesAt: soon.scheduled, triggerEventId: null });
-    const far = await createMatch(app, { scheduled: inMinutes(60 * 24 * 5) });
+    // The window reaches 14 days ahead (the longest issue lead of a Match question); beyond it, nothing is listed.
+    const fiveDays = await createMatch(app, { scheduled: inMinutes(60 * 24 * 5) });
+    const ahead = await insertIssuance(app, { matchId: fiveDays.id, kind: 'match', status: 'open', closesAt: fiveDays.scheduled, triggerEventId: null });
+    const far = await createMatch(app, { scheduled: inMinutes(60 * 24 * 15) });
     await insertIssuance(app, { matchId: far.id, kind: 'match', status: 'open', closesAt: far.scheduled, triggerEventId: null });
     const unfollowed = await liveQuestion();
     const expired = await insertIssuance(app, { matchId: live.match.id, status: 'open', closesAt: inMinutes(-1), triggerEventId: 'old' });
     const settled = await insertIssuance(app, { matchId: live.match.id, status: 'resolved', closesAt: inMinutes(1), triggerEventId: 'done' });
-    for (const m of [live.match.id, soon.id, far.id]) await follow(app, player.id, m);
+    for (const m of [live.match.id, soon.id, fiveDays.id, far.id]) await follow(app, player.id, m);
     await answer(player, live.issuance.id, 'away');
     const res = await app.request('GET', '/api/question-answers/open', { token: player.token });
     expect(res.status).toBe(200);
     const ids = res.body.map((q: { question_issuance_id: string }) => q.question_issuance_id);
-    expect(ids).toEqual([live.issuance.id, pre.id]);
+    expect(ids).toEqual([live.issuance.id, pre.id, ahead.id]);
     expect(ids).not.toContain(unfollowed.issuance.id);
     expect(ids).not.toContain(expired.id);
     expect(ids).not.toContain(settled.id);
@@ -330,6 +334,43 @@ describe('Match questions', () => {
     await mq.tick();
     const [settled] = await db().select().from(questionIssuances).where(eq(questionIssuances.id, first.id));
     expect(settled).toMatchObject({ status: 'resolved', correctAnswerIdentifier: 'home' });
+  });
+
+  it('lock at the kick-off in force: a rescheduled match moves the lock, a match that starts early locks them at once; listed while answerable, up to 14 days ahead', async () => {
+    const league = 'nhl';
+    const def = await app.request('POST', '/api/match-question-definitions', { token: admin.token, query: { league }, body: matchDefinitionInput({ issue_lead_seconds: 1209600 }) });
+    expect(def.status).toBe(201);
+    const srId = `resched:${Date.now()}`;
+    const kickoff = inMinutes(5 * 24 * 60);
+    const provider = (scheduled: Date) => ({ name: 'test', fetch: async () => [{ srId, league, homeTeam: 'Bruins', awayTeam: 'Rangers', scheduled }] });
+    await syncSchedule({ db: db(), provider: provider(kickoff) });
+    const [match] = await db().select().from(matches).where(eq(matches.srId, srId));
+    const mq = createMatchQuestions({ db: db(), store: app.services.engine.store, hooks: app.services.engine.hooks, logger: app.services.logger, brandSnapshot: app.services.engine.brandSnapshot });
+    await mq.tick();
+    const [issued] = await db().select().from(questionIssuances).where(eq(questionIssuances.matchId, match!.id));
+    expect(issued!.closesAt.getTime()).toBe(kickoff.getTime());
+    // Five days ahead, it is in the catch-up list of a follower.
+    const player = await registerUser(app);
+    await follow(app, player.id, match!.id);
+    const openIds = async () => ((await app.request('GET', '/api/question-answers/open', { token: player.token })).body as { question_issuance_id: string }[]).map((q) => q.question_issuance_id);
+    expect(await openIds()).toContain(issued!.id);
+
+    // Postponed by two hours, then brought forward to in ten minutes: the lock follows each time.
+    for (const moved of [new Date(kickoff.getTime() + 2 * 3600_000), inMinutes(10)]) {
+      await syncSchedule({ db: db(), provider: provider(moved) });
+      const [row] = await db().select().from(questionIssuances).where(eq(questionIssuances.id, issued!.id));
+      expect(row!.closesAt.getTime()).toBe(moved.getTime());
+    }
+    expect((await answer(player, issued!.id, 'home')).status).toBe(201);
+
+    // The feed says the match has begun before its scheduled time: answers are refused at once, and the worker locks it.
+    await db().update(matches).set({ status: 'live' }).where(eq(matches.id, match!.id));
+    const late = await answer(player, issued!.id, 'away');
+    expect(late.status).toBe(410);
+    expect(late.body.detail).toBe('this Match question locked at kick-off');
+    expect(await openIds()).not.toContain(issued!.id);
+    expect((await mq.tick()).locked).toBeGreaterThanOrEqual(1);
+    expect((await db().select().from(questionIssuances).where(eq(questionIssuances.id, issued!.id)))[0]!.status).toBe('locked');
   });
 
   it('never let pairs the allowlists exclude hold up the due ones, however many there are', async () => {

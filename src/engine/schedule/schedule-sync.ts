@@ -114,6 +114,11 @@ export async function syncSchedule({ db, provider, onStatusChanged }: SyncOption
         })
         .returning({ id: matches.id, srId: matches.srId, status: matches.status });
       written += result.length;
+      // A moved kick-off moves the lock of the match's open Match questions with it.
+      await tx.execute(sql`update question_issuances qi set closes_at = m.scheduled, updated_at = now()
+        from matches m
+        where qi.match_id = m.id and qi.kind = 'match' and qi.status = 'open' and qi.closes_at <> m.scheduled
+          and m.sr_id in (${sql.join(batch.map((r) => sql`${r.srId}`), sql`, `)})`);
       return before ? result.filter((r) => before.has(r.srId) && before.get(r.srId) !== r.status) : [];
     });
     for (const r of changed) await onStatusChanged!(r.id, r.status);

@@ -9,13 +9,15 @@ import type { CalendarPeriod } from '../shared/calendar.js';
 export interface IssuanceForAnswer {
   issuance: QuestionIssuanceRow;
   following: boolean;
+  matchStatus: string;
 }
 
-/** The issuance, locked against settling while the answer is written, and whether the user follows its match. */
+/** The issuance, locked against settling while the answer is written, whether the user follows its match, and the match's status. */
 export async function lockIssuanceForAnswer({ db, issuanceId, userId }: { db: DbOrTx; issuanceId: string; userId: string }): Promise<IssuanceForAnswer | undefined> {
   const [row] = await db
-    .select({ issuance: questionIssuances, following: sql<boolean>`coalesce(${matchFollows.following}, false)` })
+    .select({ issuance: questionIssuances, following: sql<boolean>`coalesce(${matchFollows.following}, false)`, matchStatus: matches.status })
     .from(questionIssuances)
+    .innerJoin(matches, eq(matches.id, questionIssuances.matchId))
     .leftJoin(matchFollows, and(eq(matchFollows.matchId, questionIssuances.matchId), eq(matchFollows.userId, userId)))
     .where(eq(questionIssuances.id, issuanceId))
     .for('share', { of: questionIssuances });
@@ -65,6 +67,8 @@ export async function openForUser({ db, userId, now, windowFrom, windowTo, match
       and(
         eq(questionIssuances.status, 'open'),
         gt(questionIssuances.closesAt, now),
+        // A Match question of a match that has started is locked, even before the worker marks it.
+        or(eq(questionIssuances.kind, 'in_game'), inArray(matches.status, ['scheduled', 'postponed'])),
         or(inArray(matches.status, ['live', 'break']), and(gte(matches.scheduled, windowFrom), lt(matches.scheduled, windowTo))),
         matchIds ? inArray(matches.id, matchIds) : undefined,
       ),

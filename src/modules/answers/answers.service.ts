@@ -19,7 +19,15 @@ import { calendarPeriods, zoneOrUtc } from '../shared/calendar.js';
 type Schemas = components['schemas'];
 
 /** Open questions are listed for live matches and for matches scheduled in [now - 12 h, now + 48 h). */
-export const OPEN_WINDOW = { beforeMs: 12 * 3600_000, afterMs: 48 * 3600_000 };
+/**
+ * The sliding window of open questions: matches scheduled from 12 hours ago
+ * to 14 days ahead, the longest `issue_lead_seconds` a Match question can
+ * have (so every question the stream delivers is also in the catch-up list).
+ */
+export const OPEN_WINDOW = { beforeMs: 12 * 3600_000, afterMs: 14 * 86_400_000 };
+
+/** Match statuses before kick-off: a Match question is answerable only then. */
+export const NOT_STARTED: ReadonlySet<string> = new Set(['scheduled', 'postponed']);
 
 export type AnswersService = ReturnType<typeof createAnswersService>;
 
@@ -29,7 +37,7 @@ export function createAnswersService({ db, now = () => new Date() }: { db: Db; n
       return db.transaction(async (tx) => {
         const found = await lockIssuanceForAnswer({ db: tx, issuanceId, userId: user.id });
         if (!found) throw notFound('question issuance', 'issuance.not_found');
-        const { issuance, following } = found;
+        const { issuance, following, matchStatus } = found;
         const restricted = user.matchDailyFollowCount !== null;
         if (!following && (issuance.kind === 'in_game' || restricted)) {
           throw forbidden(
@@ -39,7 +47,9 @@ export function createAnswersService({ db, now = () => new Date() }: { db: Db; n
         }
         if (!['open', 'locked'].includes(issuance.status)) throw conflict('answer.already_resolved', `this question is already ${issuance.status}`);
         const t = now();
-        if (issuance.status === 'locked' || t >= issuance.closesAt) {
+        // A Match question locks at kick-off: its closing time, or the match starting earlier (before the worker marks it locked).
+        const started = issuance.kind === 'match' && !NOT_STARTED.has(matchStatus);
+        if (issuance.status === 'locked' || t >= issuance.closesAt || started) {
           throw issuance.kind === 'match'
             ? gone('answer.locked', 'this Match question locked at kick-off')
             : gone('answer.window_expired', 'the answer window of this question has expired');
