@@ -1,5 +1,9 @@
-/** The PostgreSQL server tests run against, if any. */
-export const testDatabaseUrl = () => process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || undefined;
+/**
+ * The PostgreSQL server tests run against, if any: TEST_DATABASE_URL only. A
+ * DATABASE_URL set for the service is never used by the tests (they create
+ * and drop databases on their server).
+ */
+export const testDatabaseUrl = () => process.env.TEST_DATABASE_URL || undefined;
 
 export function withDatabase(url: string, database: string): string {
   const u = new URL(url);
