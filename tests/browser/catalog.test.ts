@@ -191,6 +191,30 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await tablet.context.close();
   }, 90_000);
 
+  it("shows the API's error instead of hanging or showing empty lists when the key exchange fails", async () => {
+    const { context, page } = await signedIn(browser(), app, admin);
+    // The session endpoint is down from the start: the league list cannot load, and says why.
+    await page.route('**/admin/api-session', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ detail: 'session store unavailable; try again shortly' }) }));
+    await page.goto('/admin/definitions?league=wc');
+    await page.getByRole('alert').getByText('session store unavailable; try again shortly').first().waitFor();
+    await page.unroute('**/admin/api-session');
+
+    // Signed in for real; then an upload meets an expired key and a failing exchange: the importer shows the error.
+    await page.goto('/admin/definitions?league=wc');
+    await page.getByRole('button', { name: 'Import CSV' }).waitFor();
+    await page.route('**/api/question-definitions/import**', (route) => route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ detail: 'invalid or revoked API key' }) }));
+    await page.route('**/admin/api-session', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ detail: 'session store unavailable; try again shortly' }) }));
+    const file = path.join(tmp, 'any.csv');
+    fs.writeFileSync(file, 'id,league,name\n');
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    const importer = page.getByRole('region', { name: 'Import in-game definitions CSV' });
+    await importer.getByLabel('CSV file').setInputFiles(file);
+    await importer.getByRole('button', { name: 'Check (dry run)' }).click();
+    await importer.getByRole('alert').getByText('session store unavailable; try again shortly').waitFor({ timeout: 10_000 });
+    expect(await importer.getByLabel('CSV file').isEnabled()).toBe(true);
+    await context.close();
+  });
+
   it('keeps every filter of the definition list in the query string, clones with a name, archives, and shows the 409 of a referenced delete', async () => {
     const pivotal = await createDefinition({ name: 'Filter pivotal one', is_pivotal_moment: true });
     const { context, page } = await signedIn(browser(), app, admin);

@@ -120,8 +120,11 @@ export function uploadWithProgress(url: string, form: FormData, onProgress: (fra
       xhr.onerror = () => reject(new Error('network error while uploading'));
       xhr.onload = async () => {
         if (xhr.status === 401 && retry) {
-          await renewedKey(used);
-          return send(false);
+          // A failed key exchange rejects the upload (its error is shown), as does a failed retry.
+          await renewedKey(used)
+            .then(() => send(false))
+            .catch(reject);
+          return;
         }
         let body: unknown = null;
         try {
@@ -133,7 +136,8 @@ export function uploadWithProgress(url: string, form: FormData, onProgress: (fra
       };
       xhr.send(form);
     };
-    void send(true);
+    // The key exchange can fail (the session endpoint answers 5xx, the network drops): say so, never hang.
+    send(true).catch(reject);
   });
 }
 

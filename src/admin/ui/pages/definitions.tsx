@@ -260,7 +260,7 @@ export function DefinitionsPage() {
       if (!league) return { rows: [] as Summary[], groups: [] as Group[] };
       const [rows, groups] = await Promise.all([
         unwrap(() => api.GET('/api/question-definitions', { params: { query: { league, ...listQuery, ...(pivotal ? { is_pivotal_moment: pivotal === 'true' } : {}) } } })),
-        loadGroups(league).catch(() => [] as Group[]),
+        loadGroups(league),
       ]);
       return { rows, groups };
     },
