@@ -19,7 +19,7 @@ import type { OpenRow } from '../modules/answers/answers.repository.js';
 import type { AnswersService } from '../modules/answers/answers.service.js';
 import type { UserRow } from '../modules/users/users.table.js';
 import type { BusEvent, BusSubscriber } from './bus.js';
-import { followedMatchIds, issuanceForDelivery, settledForDelivery, validKeyIds } from './live.repository.js';
+import { followedMatchIds, followsOfUsers, issuanceForDelivery, settledForDelivery, validKeyIds } from './live.repository.js';
 import { CLOSE, CLOSED_STATUSES, RESYNC_DETAIL, STREAM_PROTOCOL, type ResolutionMessage, type ServerMessage } from './messages.js';
 
 export interface HubOptions {
@@ -35,18 +35,25 @@ export interface HubOptions {
   maxSocketsPerUser: number;
   /** Told to clients in `hello`: the VAPID public key when the service sends Web Push, else null. */
   webPushPublicKey: string | null;
+  /**
+   * Every socket's key is checked again this often (one statement per
+   * thousand sockets): a key that stopped authenticating without a `keys`
+   * event (an operator-UI key whose session ran out) closes its socket (4401).
+   */
+  keyRecheckMs: number;
   /** The hub's database reads, replaceable one by one (tests hold a read to open a race window). */
   lookups?: Partial<HubLookups>;
 }
 
 export interface HubLookups {
   followedMatchIds: typeof followedMatchIds;
+  followsOfUsers: typeof followsOfUsers;
   validKeyIds: typeof validKeyIds;
   issuanceForDelivery: typeof issuanceForDelivery;
   settledForDelivery: typeof settledForDelivery;
 }
 
-const defaultLookups: HubLookups = { followedMatchIds, validKeyIds, issuanceForDelivery, settledForDelivery };
+const defaultLookups: HubLookups = { followedMatchIds, followsOfUsers, validKeyIds, issuanceForDelivery, settledForDelivery };
 
 export const DEFAULT_HUB_OPTIONS: HubOptions = {
   heartbeatMs: 30_000,
@@ -55,6 +62,7 @@ export const DEFAULT_HUB_OPTIONS: HubOptions = {
   closeTimeoutMs: 5_000,
   maxSocketsPerUser: 10,
   webPushPublicKey: null,
+  keyRecheckMs: 60_000,
 };
 
 type Outgoing = Buffer | (() => string);
@@ -95,7 +103,7 @@ const encode = (message: ServerMessage): Buffer => Buffer.from(JSON.stringify(me
 const PONG = encode({ type: 'pong' });
 
 export function createHub({ db, answers, logger, options }: { db: Db; answers: Pick<AnswersService, 'open'>; logger: Logger; options: HubOptions }): Hub {
-  const { followedMatchIds, validKeyIds, issuanceForDelivery, settledForDelivery }: HubLookups = { ...defaultLookups, ...options.lookups };
+  const { followedMatchIds, followsOfUsers, validKeyIds, issuanceForDelivery, settledForDelivery }: HubLookups = { ...defaultLookups, ...options.lookups };
   const all = new Set<Connection>();
   const byMatch = new Map<string, Set<Connection>>();
   const byUser = new Map<string, Set<Connection>>();
@@ -414,9 +422,54 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
     }
   }
 
+  /** Closes the sockets whose key no longer authenticates (revoked, expired, user deactivated). */
+  async function recheckKeys(): Promise<void> {
+    const conns = [...all].filter((c) => !c.closing);
+    if (!conns.length) return;
+    const valid = await validKeyIds({ db, keyIds: [...new Set(conns.map((c) => c.keyId))] });
+    for (const conn of conns) if (!valid.has(conn.keyId)) cut(conn, CLOSE.unauthorized.code, CLOSE.unauthorized.revoked);
+  }
+
+  /**
+   * After a gap in the bus (events may have been missed): keys are checked
+   * again and every socket's follows are reloaded. Follow events arriving
+   * meanwhile are kept per socket (as while a socket connects) and applied
+   * over what was loaded; a match no longer followed gets `unfollowed`.
+   */
+  async function reconcile(): Promise<void> {
+    const conns = [...all].filter((c) => !c.closing && !c.loading);
+    if (!conns.length) return;
+    for (const conn of conns) conn.loading = true;
+    let follows: Map<string, Set<string>> | null = null;
+    try {
+      await recheckKeys();
+      follows = await followsOfUsers({ db, userIds: [...new Set(conns.map((c) => c.user.id))] });
+    } catch (err) {
+      logger.warn({ err }, 'live stream: could not reload follows after a bus gap; sockets keep the follows they had');
+    } finally {
+      for (const conn of conns) {
+        conn.loading = false;
+        if (conn.closing) continue;
+        const wanted = follows ? new Set(follows.get(conn.user.id) ?? []) : new Set(conn.matches);
+        for (const [m, following] of conn.followChanges) {
+          if (following) wanted.add(m);
+          else wanted.delete(m);
+        }
+        conn.followChanges.clear();
+        for (const m of [...conn.matches]) {
+          if (wanted.has(m)) continue;
+          unindexMatch(conn, m);
+          deliver(conn, encode({ type: 'unfollowed', match_id: m }));
+        }
+        for (const m of wanted) if (!conn.matches.has(m)) indexMatch(conn, m);
+      }
+    }
+  }
+
   function onResync() {
     const data = encode({ type: 'resync', detail: RESYNC_DETAIL });
     for (const conn of [...all]) deliver(conn, data);
+    void reconcile();
   }
 
   // ------------------------------------------------------------ heartbeat
@@ -438,6 +491,16 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
   }, options.heartbeatMs);
   heartbeat.unref();
 
+  let recheckBusy = false;
+  const keyRecheck = setInterval(() => {
+    if (recheckBusy || closed) return;
+    recheckBusy = true;
+    recheckKeys()
+      .catch((err: unknown) => logger.warn({ err }, 'live stream: could not check the keys of open sockets'))
+      .finally(() => (recheckBusy = false));
+  }, options.keyRecheckMs);
+  keyRecheck.unref();
+
   return {
     add,
     onEvent,
@@ -447,6 +510,7 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
       if (closed) return;
       closed = true;
       clearInterval(heartbeat);
+      clearInterval(keyRecheck);
       const sockets = [...all].map((c) => c.ws);
       const done = Promise.all(sockets.map((ws) => (ws.readyState === WebSocket.CLOSED ? null : new Promise((resolve) => ws.once('close', resolve)))));
       for (const conn of [...all]) cut(conn, CLOSE.shutdown.code, CLOSE.shutdown.reason);

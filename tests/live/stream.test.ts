@@ -5,7 +5,7 @@
  * (PostgreSQL) delivery across processes through LISTEN/NOTIFY. Every message
  * received is validated against openapi/asyncapi.yaml.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import webpush from 'web-push';
 import { WebSocket } from 'ws';
@@ -15,7 +15,7 @@ import { createMatch, follow } from '../helpers/factories.js';
 import { feedEvent, insertIssuance, insertListener, insertListenerEvents } from '../helpers/engine-rows.js';
 import { syncSchedule, type ScheduledMatch } from '../../src/engine/schedule/schedule-sync.js';
 import { publishMatchStatus } from '../../src/live/publishers.js';
-import { matches } from '../../src/modules/matches/matches.table.js';
+import { matches, matchFollows } from '../../src/modules/matches/matches.table.js';
 import { loadConfig } from '../../src/config.js';
 import { loadAsyncApi, messageProblem } from '../helpers/asyncapi.js';
 import { openStream, waitForHub, type StreamClient } from '../helpers/live-client.js';
@@ -416,6 +416,52 @@ describe('WS /api/play/stream', () => {
       big.send({ type: 'ping', pad: 'x'.repeat(5000) });
       expect((await big.closed).code).toBe(1009);
     });
+  });
+});
+
+describe('keys and follows the bus did not report', () => {
+  it('closes a socket whose key stopped authenticating without a keys event (an operator-UI key whose session ran out)', async () => {
+    const app = await startTestApp({ live: { keyRecheckMs: 100 } });
+    try {
+      const user = await registerUser(app);
+      const client = await connected(app, user);
+      // No event says so: the key simply expires.
+      await app.services.database.db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.userId, user.id));
+      expect(await client.closed).toEqual({ code: 4401, reason: 'API key revoked' });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('after a bus gap, reloads every socket\'s follows (a follow or unfollow it missed takes effect) and checks keys', async () => {
+    const app = await startTestApp();
+    try {
+      const user = await registerUser(app);
+      const [kept, dropped, added] = [await createMatch(app), await createMatch(app), await createMatch(app)];
+      for (const m of [kept, dropped]) await follow(app, user.id, m.id);
+      const client = await connected(app, user);
+      const other = await registerUser(app);
+      const revoked = await connected(app, other);
+      // Changes committed while this process heard nothing (written straight to the tables, no NOTIFY).
+      const db = app.services.database.db;
+      await db.update(matchFollows).set({ following: false }).where(and(eq(matchFollows.userId, user.id), eq(matchFollows.matchId, dropped.id)));
+      await db.insert(matchFollows).values({ userId: user.id, matchId: added.id, following: true });
+      await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.userId, other.id));
+      app.live.hub.onResync();
+      expect((await client.take('resync')).type).toBe('resync');
+      expect((await client.take('unfollowed')).match_id).toBe(dropped.id);
+      expect(await revoked.closed).toEqual({ code: 4401, reason: 'API key revoked' });
+      // A question on the newly followed match reaches the socket; none on the dropped one.
+      const onDropped = await insertIssuance(app, { matchId: dropped.id });
+      await issued(app, onDropped);
+      const onAdded = await insertIssuance(app, { matchId: added.id });
+      await issued(app, onAdded);
+      expect((await client.take('question')).question.question_issuance_id).toBe(onAdded.id);
+      expect(client.messages.filter((m) => m.type === 'question').map((m) => m.question.question_issuance_id)).toEqual([onAdded.id]);
+      await client.close();
+    } finally {
+      await app.close();
+    }
   });
 });
 
