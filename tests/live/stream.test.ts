@@ -447,7 +447,7 @@ describe('keys and follows the bus did not report', () => {
       await db.update(matchFollows).set({ following: false }).where(and(eq(matchFollows.userId, user.id), eq(matchFollows.matchId, dropped.id)));
       await db.insert(matchFollows).values({ userId: user.id, matchId: added.id, following: true });
       await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.userId, other.id));
-      app.live.hub.onResync();
+      app.live.hub.onResync!();
       expect((await client.take('resync')).type).toBe('resync');
       expect((await client.take('unfollowed')).match_id).toBe(dropped.id);
       expect(await revoked.closed).toEqual({ code: 4401, reason: 'API key revoked' });
