@@ -41,6 +41,14 @@ function loginPage(res: Response, { csrf, error, login = '' }: { csrf: string; e
     );
 }
 
+
+/** The form's text fields; a field sent twice (an array) or not at all is undefined, never a crash. */
+function formFields(raw: unknown): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  if (raw && typeof raw === 'object') for (const [k, v] of Object.entries(raw)) out[k] = typeof v === 'string' ? v : undefined;
+  return out;
+}
+
 export function adminAuthRoutes(services: Services): Router {
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: '16kb' });
@@ -54,7 +62,7 @@ export function adminAuthRoutes(services: Services): Router {
   router.post('/login', form, async (req, res) => {
     const csrf = randomBytes(24).toString('base64url');
     res.cookie(LOGIN_CSRF_COOKIE, csrf, cookieOptions(req, 3600_000));
-    const body = (req.body ?? {}) as Record<string, string | undefined>;
+    const body = formFields(req.body);
     if (!sameToken(body.csrf, cookieOf(req, LOGIN_CSRF_COOKIE))) {
       return loginPage(res, { csrf, error: 'Your sign-in form expired. Please try again.', login: body.login ?? '' }, 403);
     }
@@ -77,7 +85,7 @@ export function adminAuthRoutes(services: Services): Router {
   router.post('/logout', form, async (req, res) => {
     const token = cookieOf(req, ADMIN_SESSION_COOKIE);
     const found = await services.adminSessions.find(token);
-    const body = (req.body ?? {}) as Record<string, string | undefined>;
+    const body = formFields(req.body);
     if (found && !sameToken(body.csrf, found.session.csrfToken)) {
       res.status(403).type('text/plain').send('CSRF token missing or wrong');
       return;

@@ -11,27 +11,40 @@ export function containsPattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** How deep a request's JSON may nest (arrays and objects); deeper is refused with 422. */
+export const MAX_JSON_DEPTH = 64;
+
 /**
- * Location of the first string (or object key) in `value` holding U+0000,
- * which PostgreSQL cannot store in text or jsonb; undefined when there is none.
+ * Walks `value` without recursion (a deeply nested body cannot exhaust the
+ * stack) and returns the first problem: a string or object key holding
+ * U+0000, which PostgreSQL cannot store in text or jsonb, or nesting deeper
+ * than `maxDepth`. Undefined when there is none.
  */
-export function findNulCharacter(value: unknown, loc: (string | number)[] = []): (string | number)[] | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? loc : undefined;
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const found = findNulCharacter(item, [...loc, i]);
-      if (found) return found;
+export function findJsonProblem(value: unknown, root: (string | number)[] = [], maxDepth = MAX_JSON_DEPTH): { loc: (string | number)[]; problem: 'nul_character' | 'too_deep' } | undefined {
+  const stack: { value: unknown; loc: (string | number)[]; depth: number }[] = [{ value, loc: root, depth: 0 }];
+  while (stack.length) {
+    const { value: v, loc, depth } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return { loc, problem: 'nul_character' };
+      continue;
     }
-    return undefined;
-  }
-  if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      if (key.includes('\u0000')) return [...loc, key];
-      const found = findNulCharacter(item, [...loc, key]);
-      if (found) return found;
+    if (!v || typeof v !== 'object') continue;
+    if (depth >= maxDepth) return { loc, problem: 'too_deep' };
+    // Pushed in reverse so the first problem in document order is found first.
+    const entries: [string | number, unknown][] = Array.isArray(v) ? v.map((item, i) => [i, item]) : Object.entries(v);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, item] = entries[i]!;
+      if (typeof key === 'string' && key.includes('\u0000')) return { loc: [...loc, key], problem: 'nul_character' };
+      stack.push({ value: item, loc: [...loc, key], depth: depth + 1 });
     }
   }
   return undefined;
+}
+
+/** Location of the first string (or object key) in `value` holding U+0000; undefined when there is none. */
+export function findNulCharacter(value: unknown, loc: (string | number)[] = []): (string | number)[] | undefined {
+  const found = findJsonProblem(value, loc, Number.POSITIVE_INFINITY);
+  return found?.problem === 'nul_character' ? found.loc : undefined;
 }
 
 /** A location as text: `choices[1].label_template`. */

@@ -1,7 +1,7 @@
 /** The express application: docs, the JSON API through openapi-backend, and one error mapping. */
 import { Readable } from 'node:stream';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { findNulCharacter } from '../db/sql-helpers.js';
+import { findJsonProblem, MAX_JSON_DEPTH } from '../db/sql-helpers.js';
 import { AppError, validationError } from '../errors.js';
 import type { Services } from '../services.js';
 import { createApi, type Api } from './api.js';
@@ -123,9 +123,10 @@ export async function createApp({ services, handlers }: AppOptions): Promise<{ a
       } else if (expected === 'application/json' && actual && actual !== 'application/json' && !actual.endsWith('+json') && Number(req.headers['content-length'] ?? 0) > 0) {
         throw validationError([{ loc: ['body'], msg: `expected Content-Type application/json, got ${actual}`, type: 'content_type' }]);
       }
-      // PostgreSQL cannot store U+0000 in text: refuse it up front, wherever it is.
-      const nul = findNulCharacter(body, ['body']) ?? findNulCharacter(req.query, ['query']);
-      if (nul) throw validationError([{ loc: nul, msg: 'text must not contain the NUL character (U+0000)', type: 'nul_character' }]);
+      // PostgreSQL cannot store U+0000 in text: refuse it up front, wherever it is; and nesting past MAX_JSON_DEPTH.
+      const problem = findJsonProblem(body, ['body']) ?? findJsonProblem(req.query, ['query']);
+      if (problem?.problem === 'nul_character') throw validationError([{ loc: problem.loc, msg: 'text must not contain the NUL character (U+0000)', type: 'nul_character' }]);
+      if (problem) throw validationError([{ loc: problem.loc, msg: `nested more than ${MAX_JSON_DEPTH} levels deep`, type: 'too_deep' }]);
       const reply = (await api.dispatch(
         { method: req.method, path: req.path, query: req.query as Record<string, string | string[]>, headers: req.headers as Record<string, string | string[]>, body },
         operation,

@@ -94,6 +94,17 @@ describe('operator sign-in', () => {
     expect((await signIn('y'.repeat(320), 'whatever')).res.status).toBe(401);
   });
 
+  it('refuses a field sent twice with 400 and a clear message, never a 500', async () => {
+    const form = await fetch(`${app.url}/admin/login`, { redirect: 'manual' });
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+    const loginCookie = cookieValue(form, 'qp_admin_login_csrf')!;
+    const body = new URLSearchParams([['csrf', csrf], ['login', admin.username], ['login', 'someone-else'], ['password', admin.password]]);
+    const res = await fetch(`${app.url}/admin/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `qp_admin_login_csrf=${loginCookie}` }, body: body.toString() });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('Enter your username or email and your password.');
+    expect(cookieValue(res, 'qp_admin_session')).toBeUndefined();
+  });
+
   it('refuses a login form posted without its CSRF token (cross-site)', async () => {
     const res = await fetch(`${app.url}/admin/login`, {
       method: 'POST',
@@ -140,6 +151,19 @@ describe('POST /admin/api-session', () => {
     await app.services.database.db.update(users).set({ isAdmin: false }).where(eq(users.id, other.id));
     const demoted = await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}`, 'x-csrf-token': csrf } });
     expect(demoted.status).toBe(403);
+  });
+
+  it('stops working when another admin resets the password or deactivates the account (even if reactivated)', async () => {
+    for (const patch of [{ password: 'a-new-password-1234' }, { is_active: false }]) {
+      const other = await createAdmin(app);
+      const { session } = await signIn(other.username, other.password);
+      const csrf = await csrfOf(session!);
+      const exchange = () => app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}`, 'x-csrf-token': csrf } });
+      expect((await exchange()).status).toBe(200);
+      expect((await app.request('PATCH', `/api/users/${other.id}`, { token: admin.token, body: patch })).status).toBe(200);
+      if ('is_active' in patch) expect((await app.request('PATCH', `/api/users/${other.id}`, { token: admin.token, body: { is_active: true } })).status).toBe(200);
+      expect((await exchange()).status).toBe(401);
+    }
   });
 
   it('stops working after sign-out (which itself needs the session CSRF token), and sign-out revokes the keys it gave', async () => {

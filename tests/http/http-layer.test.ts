@@ -80,6 +80,21 @@ describe('error mapping (DESIGN.md §3)', () => {
     expect(path.body.detail[0]).toMatchObject({ loc: ['path', 'device_id'], type: 'nul_character' });
   });
 
+  it('answers 422 for JSON nested deeper than 64 levels, at once and without a 500 (no key needed to send one)', async () => {
+    for (const depth of [65, 2_000]) {
+      const body = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+      const started = Date.now();
+      const res = await app.request('POST', '/api/auth/login', { raw: { body, contentType: 'application/json' } });
+      expect(res.status).toBe(422);
+      expect(res.body.detail[0]).toMatchObject({ type: 'too_deep', msg: 'nested more than 64 levels deep' });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    }
+    // 64 levels are read (and then checked against the schema as usual).
+    const ok = await app.request('POST', '/api/auth/login', { raw: { body: `${'['.repeat(64)}${']'.repeat(64)}`, contentType: 'application/json' } });
+    expect(ok.status).toBe(422);
+    expect(ok.body.detail[0].type).not.toBe('too_deep');
+  });
+
   it('answers 422 for a date-time a Date cannot hold (a leap second)', async () => {
     const res = await app.request('GET', '/api/matches', { query: { scheduled_from: '2016-12-31T23:59:60Z', scheduled_to: '2017-01-02T00:00:00Z' } });
     expect(res.status).toBe(422);

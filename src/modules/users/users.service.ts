@@ -2,6 +2,8 @@
 import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
 import { conflict, notFound } from '../../errors.js';
+import { eq } from 'drizzle-orm';
+import { adminSessions } from '../admin-sessions/admin-sessions.table.js';
 import { revokeUserApiKeys } from '../auth/auth.repository.js';
 import { userConflict, type KeysRevokedHook } from '../auth/auth.service.js';
 import { hashPassword } from '../auth/credentials.js';
@@ -47,7 +49,11 @@ export function createUsersService({ db, onKeysRevoked }: { db: Db; onKeysRevoke
       row = await db.transaction(async (tx) => {
         const updated = await updateUser({ db: tx, id, values });
         if (!updated) throw notFound('user');
-        if (revokeKeys) revoked = await revokeUserApiKeys({ db: tx, userId: id });
+        if (revokeKeys) {
+          revoked = await revokeUserApiKeys({ db: tx, userId: id });
+          // Operator-UI sign-ins end too: a session could otherwise mint new keys after a password reset.
+          await tx.delete(adminSessions).where(eq(adminSessions.userId, id));
+        }
         return updated;
       });
     } catch (err) {
@@ -84,7 +90,7 @@ export function createUsersService({ db, onKeysRevoked }: { db: Db; onKeysRevoke
       }
     },
 
-    /** Admin update. Deactivation or a new password revokes the user's keys. */
+    /** Admin update. Deactivation or a new password revokes the user's keys and ends their operator-UI sessions. */
     async adminUpdate({ actorId, userId, patch }: { actorId: string; userId: string; patch: Schemas['UserAdminPatch'] }): Promise<UserRow> {
       if (actorId === userId && (patch.is_admin === false || patch.is_active === false)) {
         throw conflict('user.self_lockout', 'you cannot remove your own admin flag or deactivate yourself; ask another admin');
