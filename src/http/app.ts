@@ -115,7 +115,12 @@ export async function createApp({ services, handlers }: AppOptions): Promise<{ a
       const expected = requestContentType(operation);
       const actual = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       if (expected === 'multipart/form-data') {
-        if (actual === 'multipart/form-data') {
+        // Every multipart operation needs a key: without one, the upload is not read (the 401 comes first).
+        // (An operation without its own `security` has the contract's global one, the Bearer key.)
+        const security = operation.security as unknown[] | undefined;
+        const anonymous = !req.headers.authorization && (security === undefined || security.length > 0);
+        if (anonymous) req.resume();
+        else if (actual === 'multipart/form-data') {
           ({ body, files } = await parseMultipart(req, operation.operationId, operation.requestBody?.content[expected]?.schema as never));
         } else if (operation.requestBody?.required) {
           throw validationError([{ loc: ['body'], msg: 'expected a multipart/form-data body', type: 'content_type' }]);

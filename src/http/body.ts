@@ -36,10 +36,10 @@ export async function parseMultipart(
   schema: { properties?: SchemaProps; required?: string[] } | undefined,
 ): Promise<{ body: Record<string, unknown>; files: UploadedFile[] }> {
   const fileLimit = FILE_LIMITS[operationId] ?? DEFAULT_FILE_LIMIT;
+  const bodyLimit = fileLimit + FORM_OVERHEAD;
+  const tooLarge = () => new AppError(413, 'request.too_large', `request body exceeds the limit of ${bodyLimit} bytes for this operation`);
   const length = Number(req.headers['content-length'] ?? 0);
-  if (length > fileLimit + FORM_OVERHEAD) {
-    throw new AppError(413, 'request.too_large', `request body exceeds the limit of ${fileLimit + FORM_OVERHEAD} bytes for this operation`);
-  }
+  if (length > bodyLimit) throw tooLarge();
   const props = schema?.properties ?? {};
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
@@ -84,6 +84,18 @@ export async function parseMultipart(
       }
       resolve({ body, files });
     });
+    // A chunked body declares no length: count what arrives, and stop keeping it past the limit.
+    let received = 0;
+    const count = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received <= bodyLimit) return;
+      req.off('data', count);
+      req.unpipe(bb);
+      bb.removeAllListeners();
+      req.resume(); // the rest is read and dropped
+      reject(tooLarge());
+    };
+    req.on('data', count);
     req.pipe(bb);
   });
 }

@@ -4,6 +4,7 @@
  * without a bucket for the 503 cases.
  */
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brands } from '../../src/modules/brands/brands.table.js';
 import { UNKNOWN_ID } from '../helpers/factories.js';
@@ -311,6 +312,35 @@ describe('POST /api/brands', () => {
     const name = unique();
     const res = await create({ name, primary_color: '#123456' }, { data: Buffer.concat([PNG, Buffer.alloc(3 * MiB)]), name: 'huge.png', type: 'image/png' });
     expect(res.status).toBe(413);
+    expect((await list(name)).body).toEqual([]);
+  });
+
+  it('answers 413 for a chunked body (no Content-Length) over the limit, without keeping it', async () => {
+    const name = unique();
+    const boundary = `----qp${randomUUID()}`;
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\n${name}\r\n--${boundary}\r\nContent-Disposition: form-data; name="primary_color"\r\n\r\n#123456\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="logo"; filename="huge.png"\r\nContent-Type: image/png\r\n\r\n`,
+    );
+    const send = (authorization: Record<string, string>) => new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = http.request(`${app.url}/api/brands`, { method: 'POST', headers: { ...authorization, 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' } }, (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, text }));
+      });
+      req.on('error', reject);
+      req.write(head);
+      req.write(PNG);
+      // 3 MiB in 64 KiB chunks, then the closing boundary.
+      const chunk = Buffer.alloc(64 * 1024);
+      for (let i = 0; i < 48; i++) req.write(chunk);
+      req.end(Buffer.from(`\r\n--${boundary}--\r\n`));
+    });
+    const { status, text } = await send({ authorization: `Bearer ${admin.token}` });
+    expect(status, text).toBe(413);
+    // Without a key the upload is not even read: 401.
+    expect((await send({})).status).toBe(401);
+    expect(JSON.parse(text).detail).toContain('request body exceeds the limit');
     expect((await list(name)).body).toEqual([]);
   });
 
