@@ -26,6 +26,9 @@ import { matchQuestionSettings } from './settings.js';
 import type { EngineStore } from './store.js';
 import type { WorkerTask } from './worker.js';
 
+/** The longest `issue_lead_seconds` the contract allows. */
+export const MAX_ISSUE_LEAD_SECONDS = 1_209_600;
+
 export function createMatchQuestions({
   db,
   store,
@@ -61,6 +64,8 @@ export function createMatchQuestions({
         and(
           eq(matches.status, 'scheduled'),
           gt(matches.scheduled, t),
+          // No definition issues earlier than its longest lead (14 days): matches beyond are not read.
+          lte(matches.scheduled, new Date(t.getTime() + MAX_ISSUE_LEAD_SECONDS * 1000)),
           // Raw fragment: ISO text (postgres.js does not serialize a Date bound in raw SQL).
           sql`${matches.scheduled} - (${matchQuestionDefinitions.issueLeadSeconds} * interval '1 second') <= ${t.toISOString()}::timestamptz`,
           sql`not exists (select 1 from ${questionIssuances} qi where qi.match_id = ${matches.id} and qi.match_question_definition_id = ${matchQuestionDefinitions.id})`,

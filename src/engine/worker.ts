@@ -64,10 +64,18 @@ export class EngineWorker {
     const { options } = this.deps;
     this.timers.push(setInterval(() => void this.tick(), options.pollMs));
     for (const task of this.deps.tasks ?? []) {
-      const run = () =>
-        task.run().catch((err) => {
-          this.deps.logger.error({ err, task: task.name }, 'worker task failed');
-        });
+      // A run that outlasts its interval is not started again on top of itself.
+      let running = false;
+      const run = () => {
+        if (running || this.stopped) return;
+        running = true;
+        return task
+          .run()
+          .catch((err) => {
+            this.deps.logger.error({ err, task: task.name }, 'worker task failed');
+          })
+          .finally(() => (running = false));
+      };
       this.timers.push(setInterval(run, task.everyMs));
       void run();
     }

@@ -677,6 +677,38 @@ describe('Web Push provider (VAPID, aes128gcm) against a push service on loopbac
     }
   });
 
+  it('reads no more than the start of a push service\'s error body, however large or endless it is', async () => {
+    const { createServer } = await import('node:http');
+    let written = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      // An endless body: the provider must stop reading it.
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      const pump = () => {
+        while (!res.destroyed && written < 512 * 1024 * 1024 && res.write(chunk)) written += chunk.length;
+        if (!res.destroyed && written < 512 * 1024 * 1024) res.once('drain', pump);
+      };
+      pump();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const provider = createWebPushProvider({ vapid, allowHttpEndpoints: true, timeoutMs: 10_000 });
+      const keys = (await import('../helpers/push.js')).subscriptionKeys();
+      const result = await provider.send(
+        { userId: 'u', deviceId: 'd', platform: 'web', token: null, subscription: { endpoint: `http://127.0.0.1:${port}/push/big`, keys: { p256dh: keys.p256dh, auth: keys.auth } } },
+        { title: 't', body: 'b', event: 'issuance', questionIssuanceId: 'q', matchId: 'm', ttlSeconds: 10, urgency: 'high' },
+      );
+      expect(result).toMatchObject({ ok: false, statusCode: 500, error: `push service answered 500: ${'x'.repeat(200)}` });
+      // It stopped reading long before the end (the server could not push much more than its socket buffers).
+      expect(written).toBeLessThan(64 * 1024 * 1024);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
   it('refuses http endpoints unless allowed, without network', async () => {
     const provider = createWebPushProvider({ vapid });
     const keys = (await import('../helpers/push.js')).subscriptionKeys();

@@ -34,6 +34,10 @@ export const questionAnswers = pgTable(
     index('question_answers_issuance_idx').on(t.questionIssuanceId),
     index('question_answers_user_created_idx').on(t.userId, t.createdAt),
     index('question_answers_user_scored_idx').on(t.userId, t.scoredAt),
+    // The answer history's order (newest answer first).
+    index('question_answers_user_updated_idx').on(t.userId, t.updatedAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // Deleting a (test) match cascades here.
+    index('question_answers_match_idx').on(t.matchId),
   ],
 );
 

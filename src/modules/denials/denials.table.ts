@@ -26,6 +26,8 @@ export const questionIssuanceDenials = pgTable(
     // A replayed or taken-over feed records each blocked attempt once.
     uniqueIndex('question_issuance_denials_attempt_uq').on(t.matchId, t.definitionId, t.triggerEventId),
     index('question_issuance_denials_match_idx').on(t.matchId, t.createdAt),
+    // Deleting a definition sets its denials' definition_id to null.
+    index('question_issuance_denials_definition_idx').on(t.definitionId),
   ],
 );
 

@@ -88,7 +88,9 @@ export async function listUsers({ db, filter }: { db: DbOrTx; filter: UserListFi
   const where = conditions.length ? and(...conditions) : undefined;
   const dir = filter.sortDir === 'asc' ? asc : desc;
   const column = SORT_COLUMNS[filter.sortBy];
-  const nulls = filter.sortDir === 'asc' ? sql`nulls first` : sql`nulls last`;
+  // Only last_login_at can be null (never signed in: listed first ascending, last descending); on the
+  // others a NULLS clause would keep PostgreSQL from reading their index backwards.
+  const nulls = filter.sortBy !== 'last_login_at' ? sql`` : filter.sortDir === 'asc' ? sql`nulls first` : sql`nulls last`;
   const rows = await db
     .select()
     .from(users)

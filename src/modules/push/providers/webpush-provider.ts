@@ -78,7 +78,7 @@ export function createWebPushProvider({ vapid, allowHttpEndpoints = false, timeo
           signal: AbortSignal.timeout(timeoutMs),
           dispatcher,
         });
-        const text = (await res.text().catch(() => '')).replace(/\s+/g, ' ').trim().slice(0, 200);
+        const text = (await readAtMost(res, 1024)).replace(/\s+/g, ' ').trim().slice(0, 200);
         if (res.status >= 200 && res.status < 300) return { ok: true, statusCode: res.status };
         return {
           ok: false,
@@ -95,4 +95,29 @@ export function createWebPushProvider({ vapid, allowHttpEndpoints = false, timeo
       }
     },
   };
+}
+
+/**
+ * The start of a response body, at most `limit` bytes (the rest is not read:
+ * a push service, or a host posing as one, cannot make this process buffer a
+ * large or endlessly decompressing body).
+ */
+async function readAtMost(res: Response, limit: number): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } catch {
+    // A body that fails midway: what was read is enough for the attempt record.
+  } finally {
+    void reader.cancel().catch(() => {});
+  }
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
 }
