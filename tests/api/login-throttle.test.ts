@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { users } from '../../src/modules/users/users.table.js';
 import { loginThrottle } from '../../src/modules/auth/login-throttle.table.js';
+import { addressKey } from '../../src/modules/auth/login-throttle.js';
 import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
 
 let app: TestApp;
@@ -61,6 +62,26 @@ describe('POST /api/auth/login throttling', () => {
     for (const bad of ['everything', '10.0.0.0/33', '10.0.0/8', 'fd00::/129', '1.2.3.4/8/1']) {
       expect(() => loadConfig({ APP_ENV: 'test', TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY: .* is not an address, a subnet or one of loopback, linklocal, uniquelocal/);
     }
+  });
+
+  it('counts an IPv6 client by its /64: rotating addresses inside it gets no new budget', async () => {
+    const prefix = `2001:db8:${(++addressCounter).toString(16)}:7`;
+    const tries = ['::1', '::2', ':0:0:0:abcd', ':ffff:ffff:ffff:ffff'].map((rest) => `${prefix}${rest}`);
+    for (const ip of tries.slice(0, 3)) expect((await login(user.username, 'wrong password', ip)).status).toBe(401);
+    expect((await login(user.username, user.password, tries[3]!)).status).toBe(429);
+    // The next /64 is another client.
+    expect((await login(user.username, user.password, `2001:db8:${addressCounter.toString(16)}:8::1`)).status).toBe(200);
+  });
+
+  it('keys addresses: IPv4 as is (also IPv4-mapped), IPv6 by its /64 prefix', () => {
+    expect(addressKey('203.0.113.7')).toBe('203.0.113.7');
+    expect(addressKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(addressKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressKey('2001:0db8:0000:0001:ffff:ffff:ffff:ffff')).toBe('2001:db8:0:1::/64');
+    expect(addressKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(addressKey('::1')).toBe('0:0:0:0::/64');
+    expect(addressKey('64:ff9b::192.0.2.33')).toBe('64:ff9b:0:0::/64');
+    expect(addressKey('unknown')).toBe('unknown');
   });
 
   it('counts names without regard to case and surrounding spaces', async () => {

@@ -17,6 +17,7 @@
  * they cost stop at the budget); over it, 429 with `Retry-After`.
  */
 import { createHash } from 'node:crypto';
+import { isIPv6 } from 'node:net';
 import { lt } from 'drizzle-orm';
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import type { LoginThrottleConfig, RegisterThrottleConfig } from '../../config.js';
@@ -99,22 +100,23 @@ export function createLoginThrottle({ db, config, register, logger }: { db: Db; 
      * as a digest: a fixed-size key whatever was typed, and no emails in the table.
      */
     async attempt(login: string, ip: string): Promise<LoginAttempt> {
-      const nameKey = `${createHash('sha256').update(normalizeLogin(login)).digest('base64url')}|${ip}`;
+      const address = addressKey(ip);
+      const nameKey = `${createHash('sha256').update(normalizeLogin(login)).digest('base64url')}|${address}`;
       const waitMs = await spend(ip, [
         [byName, nameKey],
-        [byAddress, ip],
+        [byAddress, address],
       ]);
       if (waitMs >= 0) throw tooMany('auth.too_many_attempts', 'too many sign-in attempts', waitMs);
       return {
         async succeeded() {
-          await Promise.all([byName?.limiter.delete(nameKey), byAddress?.limiter.reward(ip, 1)]);
+          await Promise.all([byName?.limiter.delete(nameKey), byAddress?.limiter.reward(address, 1)]);
         },
       };
     },
 
     /** Counts one registration from `ip`; throws 429 when the address's budget is spent. Call before hashing the password. */
     async registration(ip: string): Promise<void> {
-      const waitMs = await spend(ip, [[registrations, ip]]);
+      const waitMs = await spend(ip, [[registrations, addressKey(ip)]]);
       if (waitMs >= 0) throw tooMany('auth.too_many_registrations', 'too many accounts registered from this address', waitMs);
     },
 
@@ -124,4 +126,26 @@ export function createLoginThrottle({ db, config, register, logger }: { db: Db; 
       return rows.length;
     },
   };
+}
+
+/**
+ * The key a client address is counted under: an IPv4 address as it is (also
+ * when it arrives IPv4-mapped, `::ffff:a.b.c.d`), an IPv6 address by its /64
+ * prefix, the block one subscriber usually holds whole (counting single
+ * addresses would give a client a new budget per address it picks).
+ */
+export function addressKey(ip: string): string {
+  const address = ip.split('%')[0]!;
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(address)) return ip;
+  const [head = '', tail] = address.split('::');
+  const groups = (part: string) => (part ? part.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : []);
+  const h = groups(head);
+  const t = tail === undefined ? [] : groups(tail);
+  const all = tail === undefined ? h : [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t];
+  return `${all
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }
