@@ -199,7 +199,7 @@ export interface paths {
          *     nothing); an explicitly empty list (`?match_ids=`) returns no rows.
          *     Ordered by match id, then question number (numbered slots first),
          *     then creation (slots created together keep the order they were given
-         *     in).
+         *     in). Paged: at most `limit` slots (default 1,000) after `offset`.
          */
         get: operations["listBrandQuestionSponsorships"];
         put?: never;
@@ -4920,6 +4920,10 @@ export interface operations {
     listBrandQuestionSponsorships: {
         parameters: {
             query?: {
+                /** @description Most slots returned. */
+                limit?: number;
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
                 /**
                  * @description Matches to list slots for; repeat the parameter for several. `match_ids=` alone means an empty list.
                  * @example [

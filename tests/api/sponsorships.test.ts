@@ -371,6 +371,26 @@ describe('POST question-sponsorships: replace, add and clear', () => {
   });
 });
 
+describe('GET question-sponsorships: pages', () => {
+  it('returns at most limit slots after offset, in the same order; [] past the end, 404 for an unknown brand', async () => {
+    const brand = await newBrand();
+    const match = await newMatch();
+    await assignOk(brand, { match_ids: [match], slots: [1, 2, 3, 4, 5].map((target) => ({ strategy: 'question_number', target })) });
+    const targets = async (query: Record<string, string>) => {
+      const res = await list(brand, query);
+      expectStatus(res, 200);
+      return res.body.map((s) => s.target);
+    };
+    expect(await targets({})).toEqual([1, 2, 3, 4, 5]);
+    expect(await targets({ limit: '2' })).toEqual([1, 2]);
+    expect(await targets({ limit: '2', offset: '2' })).toEqual([3, 4]);
+    expect(await targets({ offset: '4' })).toEqual([5]);
+    expect(await targets({ offset: '10' })).toEqual([]);
+    expectStatus(await app.request('GET', `/api/brands/${UNKNOWN_ID}/question-sponsorships`, { query: { offset: '10' } }), 404);
+    for (const query of [{ limit: '0' }, { limit: '5001' }, { offset: '-1' }]) expectStatus(await list(brand, query), 422);
+  });
+});
+
 describe('POST question-sponsorships: random_percent', () => {
   it('places round(question_max_count x percent / 100) slots on distinct random numbers per match', async () => {
     const brand = await newBrand();

@@ -32,19 +32,28 @@ export async function listBrandSlots({
   db,
   brandId,
   matchIds,
+  page,
 }: {
   db: DbOrTx;
   brandId: string;
   matchIds?: readonly string[] | undefined;
+  /** A page of the slots (the assignment's own read takes them all). */
+  page?: { limit: number; offset: number };
 }): Promise<{ brand: SponsorBrand; slots: QuestionSponsorshipRow[] } | undefined> {
   const matchFilter = matchIds === undefined ? undefined : matchIds.length ? inArray(questionSponsorships.matchId, [...matchIds]) : sql`false`;
-  const rows = await db
+  const query = db
     .select({ brand: sponsorBrandColumns, slot: getTableColumns(questionSponsorships) })
     .from(brands)
     .leftJoin(questionSponsorships, and(eq(questionSponsorships.brandId, brands.id), matchFilter))
     .where(eq(brands.id, brandId))
     .orderBy(...slotOrder);
-  if (!rows.length) return undefined;
+  const rows = page ? await query.limit(page.limit).offset(page.offset) : await query;
+  if (!rows.length) {
+    // Past the last page there is no row at all: whether the brand exists decides between [] and 404.
+    if (!page?.offset) return undefined;
+    const [brand] = await db.select(sponsorBrandColumns).from(brands).where(eq(brands.id, brandId));
+    return brand ? { brand, slots: [] } : undefined;
+  }
   return { brand: rows[0]!.brand, slots: rows.flatMap((r) => (r.slot ? [r.slot] : [])) };
 }
 

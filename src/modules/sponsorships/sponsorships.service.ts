@@ -63,8 +63,8 @@ export const randomSlotCount = (questionMaxCount: number, percent: number) => Ma
 export function createSponsorshipsService({ db }: { db: Db }) {
   return {
     /** The brand's slots (all, or on the given matches only; an empty list gives none). 404 for an unknown brand. */
-    async list({ brandId, matchIds }: { brandId: string; matchIds?: readonly string[] | undefined }): Promise<{ brand: SponsorBrand; slots: QuestionSponsorshipRow[] }> {
-      const found = await listBrandSlots({ db, brandId, matchIds });
+    async list({ brandId, matchIds, limit = 1000, offset = 0 }: { brandId: string; matchIds?: readonly string[] | undefined; limit?: number; offset?: number }): Promise<{ brand: SponsorBrand; slots: QuestionSponsorshipRow[] }> {
+      const found = await listBrandSlots({ db, brandId, matchIds, page: { limit, offset } });
       if (!found) throw notFound('brand');
       return found;
     },
