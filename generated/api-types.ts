@@ -1156,7 +1156,8 @@ export interface paths {
          *     inclusive, to exclusive; both or neither, default the current UTC
          *     day), each with its listeners, newest first. Matches without
          *     listeners are included (an empty list) so operators see what has not
-         *     been dispatched.
+         *     been dispatched. At most 1,000 matches, earliest kick-off first (as
+         *     `GET /api/matches`): narrow the range to see later ones.
          */
         get: operations["listMatchListeners"];
         put?: never;

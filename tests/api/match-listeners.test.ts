@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { leagues } from '../../src/modules/leagues/leagues.table.js';
+import { matches } from '../../src/modules/matches/matches.table.js';
 import { feedEvent, insertListener, insertListenerEvents, insertLogLines } from '../helpers/engine-rows.js';
 import { createMatch, UNKNOWN_ID } from '../helpers/factories.js';
 import { useTestApp } from '../helpers/use-test-app.js';
@@ -18,6 +19,18 @@ const attachmentName = (headers: Headers) => /^attachment; filename="?([^";]+)"?
 const list = (query: Record<string, string>, token: string | null = admin.token) => app.request('GET', '/api/match-listeners', { token, query });
 
 describe('GET /api/match-listeners', () => {
+  it('lists at most 1,000 matches, the earliest kick-offs (as the match list)', async () => {
+    const [nba] = await app.services.database.db.select().from(leagues).where(eq(leagues.slug, 'nba'));
+    const from = day(3, 0);
+    await app.services.database.db
+      .insert(matches)
+      .values(Array.from({ length: 1001 }, (_, i) => ({ srId: `bulk-listeners:${i}:${Date.now()}`, leagueId: nba!.id, homeTeam: 'A', awayTeam: 'B', scheduled: new Date(from.getTime() + i * 60_000) })));
+    const res = await list({ league: 'nba', scheduled_from: from.toISOString(), scheduled_to: day(4, 0).toISOString() });
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(1000);
+    expect(res.body[999].match.scheduled).toBe(new Date(from.getTime() + 999 * 60_000).toISOString());
+  });
+
   it('groups the listeners of the league matches in the range by match, newest listener first, matches without listeners included', async () => {
     const atStart = await createMatch(app, { league: 'mls', scheduled: day(20, 0), homeTeam: 'LA Galaxy', awayTeam: 'Seattle' });
     const later = await createMatch(app, { league: 'mls', scheduled: day(20, 19) });

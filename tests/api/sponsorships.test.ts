@@ -387,7 +387,7 @@ describe('GET question-sponsorships: pages', () => {
     expect(await targets({ offset: '4' })).toEqual([5]);
     expect(await targets({ offset: '10' })).toEqual([]);
     expectStatus(await app.request('GET', `/api/brands/${UNKNOWN_ID}/question-sponsorships`, { query: { offset: '10' } }), 404);
-    for (const query of [{ limit: '0' }, { limit: '5001' }, { offset: '-1' }]) expectStatus(await list(brand, query), 422);
+    for (const query of [{ limit: '0' }, { limit: '5001' }, { offset: '-1' }] as Record<string, string>[]) expectStatus(await list(brand, query), 422);
   });
 });
 

@@ -5,13 +5,14 @@ import { listenerEvents, listenerLogLines, matchListeners, type ListenerEventRow
 
 export type ListenerLogLineRow = typeof listenerLogLines.$inferSelect;
 
-/** A league's matches with kick-off in [from, to), ordered by kick-off, then id. */
-export async function matchesScheduledIn({ db, leagueId, from, to }: { db: DbOrTx; leagueId: string; from: Date; to: Date }): Promise<MatchRow[]> {
+/** A league's matches with kick-off in [from, to), ordered by kick-off, then id; the first `limit`. */
+export async function matchesScheduledIn({ db, leagueId, from, to, limit }: { db: DbOrTx; leagueId: string; from: Date; to: Date; limit: number }): Promise<MatchRow[]> {
   return db
     .select()
     .from(matches)
     .where(and(eq(matches.leagueId, leagueId), gte(matches.scheduled, from), lt(matches.scheduled, to)))
-    .orderBy(asc(matches.scheduled), asc(matches.id));
+    .orderBy(asc(matches.scheduled), asc(matches.id))
+    .limit(limit);
 }
 
 /** Every listener of these matches, newest first (one query for them all). */

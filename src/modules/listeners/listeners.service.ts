@@ -7,6 +7,7 @@ import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../errors.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
+import { MATCH_LIST_LIMIT } from '../matches/matches.service.js';
 import { parseTimeRange, utcDay } from '../shared/time-range.js';
 import { toFeedEvent, toListenerLogLine, toLogFileLine, toMatchListenerDto, toMatchRef } from './listeners.mapper.js';
 import { allLogLines, eventsOfListener, findListener, listenersOfMatches, logLinesAfter, matchesScheduledIn } from './listeners.repository.js';
@@ -26,13 +27,13 @@ export function createListenersService({ db, leagues, now = () => new Date() }: 
   return {
     /**
      * A league's matches with kick-off in [from, to) (both or neither; the
-     * current UTC day by default), each with its listeners newest first:
-     * two queries after the league's.
+     * current UTC day by default), the first 1,000 by kick-off (as the match
+     * list), each with its listeners newest first: two queries after the league's.
      */
     async grouped({ league, scheduledFrom, scheduledTo }: { league: string; scheduledFrom?: string | undefined; scheduledTo?: string | undefined }): Promise<Schemas['MatchListenerGroup'][]> {
       const leagueRow = await leagues.bySlug(league);
       const range = parseTimeRange({ name: 'scheduled', from: scheduledFrom, to: scheduledTo, code: 'match_listeners.invalid_range' }) ?? utcDay(now());
-      const matchRows = await matchesScheduledIn({ db, leagueId: leagueRow.id, ...range });
+      const matchRows = await matchesScheduledIn({ db, leagueId: leagueRow.id, ...range, limit: MATCH_LIST_LIMIT });
       const byMatch = new Map<string, Schemas['MatchListener'][]>(matchRows.map((m) => [m.id, []]));
       for (const row of await listenersOfMatches({ db, matchIds: matchRows.map((m) => m.id) })) byMatch.get(row.matchId)!.push(toMatchListenerDto(row));
       return matchRows.map((m) => ({ match: toMatchRef(m, leagueRow.slug), listeners: byMatch.get(m.id)! }));
