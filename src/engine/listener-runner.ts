@@ -14,7 +14,7 @@ import type { FeedEvent } from './feed/events.js';
 import { PushFeedClient } from './feed/push-client.js';
 import { replay } from './feed/replay.js';
 import { MatchEngine, type EngineCatalog, type EngineEffects } from './match-engine.js';
-import { LeaseLostError, type EngineStore, type LogLine, type MatchCatalogRows } from './store.js';
+import { LeaseLostError, type EngineStore, type LogLine, type MatchCatalogRows, type NewDenial } from './store.js';
 
 /** Extension points, run after commit (scoring runs inside the store's settling transaction). */
 export interface EngineHooks {
@@ -83,6 +83,8 @@ export class ListenerRunner {
   private lines: LogLine[] = [];
   private nextLine = 1;
   private pending: FeedEvent[] = [];
+  /** Denials decided since the last flush: written with the events they came from, one statement per flush. */
+  private pendingDenials: NewDenial[] = [];
   /** The last flush started (settled either way): the next one waits for it. */
   private flushed: Promise<unknown> = Promise.resolve();
   private deferredMatch: Partial<MatchRow> = {};
@@ -139,8 +141,11 @@ export class ListenerRunner {
     // events handled meanwhile are in the next batch.
     const events = this.pending;
     this.pending = [];
+    const denials = this.pendingDenials;
+    this.pendingDenials = [];
     const saved = { lastSeq: this.lastSeq, eventsConsumed: this.consumed, lastEventAt: this.lastEventAt, stateStore: this.engine?.state };
     await store.recordEvents({ listenerId: this.listener.id, matchId: this.listener.matchId, events });
+    await store.insertDenials(denials);
     if (Object.keys(this.deferredMatch).length) {
       const values = this.deferredMatch;
       this.deferredMatch = {};
@@ -174,7 +179,8 @@ export class ListenerRunner {
         return row;
       },
       deny: async (values) => {
-        await store.insertDenial(values);
+        // Written with the next flush, before the resume point that covers their event.
+        this.pendingDenials.push(values);
       },
       settle: async (issuance, outcome) => {
         const row = await store.settleIssuance({

@@ -65,6 +65,38 @@ describe('flushes', () => {
   });
 });
 
+describe('denials', () => {
+  it('are written with the events they came from, a batch per flush, not a statement each', async () => {
+    const def = await define(h, { probability: 0 });
+    const n = 120;
+    const events = Array.from({ length: n }, (_, i) => ev(i + 1, 'shot'));
+    const feed = await startPushFeedServer({ events, speed: Infinity, heartbeatMs: 100 });
+    const { engine, logger } = h.app.services;
+    const writes: number[] = [];
+    const store: EngineStore = {
+      ...engine.store,
+      insertDenials: async (values) => {
+        if (values.length) writes.push(values.length);
+        await engine.store.insertDenials(values);
+      },
+    };
+    const match = await createMatch(h.app, { scheduled: new Date(), feedUrl: feed.url, ...OPEN_MATCH });
+    const worker = new EngineWorker({ store, hooks: engine.hooks, logger, brandSnapshot: engine.brandSnapshot, options: { ...DEFAULT_WORKER_OPTIONS, ...FAST_WORKER, heartbeatMs: 60_000, flushEvery: 50 } });
+    worker.start();
+    try {
+      expect(await listenerDone(h, match.id, 'the listener to complete')).toMatchObject({ status: 'completed', deniedCount: n });
+    } finally {
+      await worker.stop();
+      await feed.close();
+    }
+    // 50 + 50 + 20: three writes for 120 denials.
+    expect(writes).toEqual([50, 50, 20]);
+    const out = await produced(h, match.id);
+    expect(out.denials.map((d) => d.triggerEventId)).toEqual(events.map((e) => e.provider_event_id));
+    expect(out.denials.every((d) => d.definitionId === def.id && d.failedStep === 'probability')).toBe(true);
+  });
+});
+
 describe('a stop', () => {
   it('revokes the questions the listener has open and scores their answers void', async () => {
     const db = h.app.services.database.db;
