@@ -423,6 +423,39 @@ describe('push delivery through a provider', () => {
     expect(attempts[c!.id]).toMatchObject({ status: 'failed', statusCode: null, error: 'provider error: boom' });
   });
 
+  describe('a transient failure', () => {
+    const fanOn = async () => {
+      const own = await createMatch(app);
+      const fan = await registerUser(app);
+      await follow(app, fan.id, own.id);
+      await registerTokenDevice(app, fan, 'phone-0', 'android');
+      return { own, fan };
+    };
+
+    it('is tried once more after the wait the service asks for, but not when it asks for longer than the limit', async () => {
+      for (const [retryAfterMs, expected] of [
+        [20, 2],
+        [60_000, 1],
+      ] as const) {
+        let calls = 0;
+        const busy: PushProvider = {
+          name: 'busy',
+          async send() {
+            calls += 1;
+            return { ok: false, statusCode: 429, error: 'throttled', retryAfterMs };
+          },
+        };
+        const { own, fan } = await fanOn();
+        const row = await insertIssuance(app, { matchId: own.id });
+        const started = Date.now();
+        await createPushDelivery({ db: app.services.database.db, provider: busy, logger: silent, maxRetryWaitMs: 5_000 }).deliverIssued(row);
+        expect(calls).toBe(expected);
+        expect((await attemptsFor(app, row.id)).filter((a) => a.userId === fan.id)).toHaveLength(expected);
+        expect(Date.now() - started).toBeLessThan(5_000);
+      }
+    });
+  });
+
   describe('max_per_user_per_match across processes', () => {
     /** A match of its own, with one fan on one device. */
     const ownFan = async () => {
@@ -557,7 +590,13 @@ describe('Web Push provider (VAPID, aes128gcm) against a push service on loopbac
   let match: MatchRow;
 
   beforeAll(async () => {
-    receiver = await startPushReceiver((path) => (path.startsWith('/gone/') ? 410 : path.startsWith('/broken/') ? 500 : path.startsWith('/missing/') ? 404 : 201));
+    const hits = new Map<string, number>();
+    receiver = await startPushReceiver((path) => {
+      hits.set(path, (hits.get(path) ?? 0) + 1);
+      // /flaky/: unavailable once, then fine.
+      if (path.startsWith('/flaky/')) return hits.get(path) === 1 ? 503 : 201;
+      return path.startsWith('/gone/') ? 410 : path.startsWith('/broken/') ? 500 : path.startsWith('/missing/') ? 404 : 201;
+    });
     app = await startTestApp({ config: { push: { provider: 'webpush', vapid, allowHttpEndpoints: true } } });
     match = await createMatch(app, { homeTeam: 'Eagles', awayTeam: 'Hawks' });
   });
@@ -639,15 +678,33 @@ describe('Web Push provider (VAPID, aes128gcm) against a push service on loopbac
     expect(await app.services.database.db.select().from(pushDevices).where(eq(pushDevices.userId, fan.id))).toHaveLength(1);
   });
 
-  it('500: a failed attempt is recorded with the status; the device stays', async () => {
+  it('500: tried once more; both failed attempts are recorded with the status; the device stays', async () => {
     const fan = await registerUser(app);
     await follow(app, fan.id, match.id);
     await registerWebDevice(app, fan, 'browser', `${receiver.origin}/broken/1`);
     const row = await insertIssuance(app, { matchId: match.id });
     await issued(app, row);
-    const [attempt] = (await attemptsFor(app, row.id)).filter((a) => a.userId === fan.id);
-    expect(attempt).toMatchObject({ provider: 'webpush', status: 'failed', statusCode: 500, error: 'push service answered 500: status 500' });
+    const attempts = (await attemptsFor(app, row.id)).filter((a) => a.userId === fan.id).sort((a, b) => a.error!.length - b.error!.length);
+    expect(attempts).toMatchObject([
+      { provider: 'webpush', status: 'failed', statusCode: 500, error: 'push service answered 500: status 500' },
+      { provider: 'webpush', status: 'failed', statusCode: 500, error: 'push service answered 500: status 500; tried again' },
+    ]);
     expect(await app.services.database.db.select().from(pushDevices).where(eq(pushDevices.userId, fan.id))).toHaveLength(1);
+  });
+
+  it('a push service unavailable for a moment gets the message on the second try (both attempts recorded)', async () => {
+    const fan = await registerUser(app);
+    await follow(app, fan.id, match.id);
+    await registerWebDevice(app, fan, 'browser', `${receiver.origin}/flaky/${fan.id}`);
+    const row = await insertIssuance(app, { matchId: match.id });
+    await issued(app, row);
+    const attempts = (await attemptsFor(app, row.id)).filter((a) => a.userId === fan.id);
+    expect(attempts.map((a) => [a.status, a.statusCode]).sort()).toEqual([
+      ['delivered', 201],
+      ['failed', 503],
+    ]);
+    expect(attempts.find((a) => a.status === 'failed')!.error).toBe('push service answered 503: status 503; tried again');
+    expect(receiver.received.filter((r) => r.path === `/flaky/${fan.id}`)).toHaveLength(2);
   });
 
   it('ios and android devices are skipped (no FCM/APNs credentials configured)', async () => {
@@ -670,7 +727,7 @@ describe('Web Push provider (VAPID, aes128gcm) against a push service on loopbac
         { userId: 'u', deviceId: 'd', platform: 'web', token: null, subscription: { endpoint: `${hanging.origin}/push/slow`, keys: { p256dh: keys.p256dh, auth: keys.auth } } },
         { title: 't', body: 'b', event: 'issuance', questionIssuanceId: 'q', matchId: 'm', ttlSeconds: 10, urgency: 'high' },
       );
-      expect(result).toEqual({ ok: false, error: 'the push service did not answer within 200 ms' });
+      expect(result).toEqual({ ok: false, error: 'the push service did not answer within 200 ms', retryAfterMs: 1000 });
       expect(hanging.received).toHaveLength(1);
     } finally {
       await hanging.close();

@@ -76,8 +76,12 @@ export interface PushDeliveryOptions {
   provider: PushProvider;
   logger: Logger;
   concurrency?: number;
+  /** The longest wait before the one retry of a transient failure; a service asking for longer is not tried again. */
+  maxRetryWaitMs?: number;
   now?: () => Date;
 }
+
+export const DEFAULT_MAX_RETRY_WAIT_MS = 5_000;
 
 type Choice = { identifier: string; label: string };
 
@@ -188,7 +192,7 @@ function notificationGate(settings: PushSettingsValues, event: PushEvent, row: Q
 
 export type PushDelivery = ReturnType<typeof createPushDelivery>;
 
-export function createPushDelivery({ db, provider, logger, concurrency = DEFAULT_SEND_CONCURRENCY, now = () => new Date() }: PushDeliveryOptions) {
+export function createPushDelivery({ db, provider, logger, concurrency = DEFAULT_SEND_CONCURRENCY, maxRetryWaitMs = DEFAULT_MAX_RETRY_WAIT_MS, now = () => new Date() }: PushDeliveryOptions) {
   async function deliver(event: PushEvent, row: QuestionIssuanceRow): Promise<DeliverySummary> {
     const summary: DeliverySummary = { event, questionIssuanceId: row.id, users: 0, delivered: 0, failed: 0, skipped: 0, removedDevices: 0 };
     const settingsRow = await findSettingsRow({ db });
@@ -277,30 +281,41 @@ export function createPushDelivery({ db, provider, logger, concurrency = DEFAULT
       for (const d of userDevices) sends.push({ target: { userId, deviceId: d.deviceId, platform: d.platform, token: d.token, subscription: d.subscription }, message });
     }
 
-    const results = await mapLimit(sends, concurrency, async ({ target, message }): Promise<PushSendResult> => {
+    const sendOnce = async (target: PushTarget, message: PushMessage): Promise<PushSendResult> => {
       try {
         return await provider.send(target, message);
       } catch (err) {
         return { ok: false, error: `provider error: ${(err as Error).message}` };
       }
+    };
+    // A transient failure (throttled, a 5xx, no answer) is tried once more, after the wait the
+    // service asks for (at most maxRetryWaitMs; longer, and the message is not worth sending late).
+    const results = await mapLimit(sends, concurrency, async ({ target, message }): Promise<PushSendResult[]> => {
+      const first = await sendOnce(target, message);
+      if (first.ok || first.retryAfterMs === undefined || first.retryAfterMs > maxRetryWaitMs) return [first];
+      await new Promise((r) => setTimeout(r, first.retryAfterMs));
+      return [first, await sendOnce(target, message)];
     });
 
     const gone: { userId: string; deviceId: string; endpoint: string | null }[] = [];
     sends.forEach(({ target, message }, i) => {
-      const r = results[i]!;
-      if (r.ok) release.delete(target.userId);
-      if (r.gone) gone.push({ userId: target.userId, deviceId: target.deviceId, endpoint: target.subscription?.endpoint ?? null });
-      attempts.push({
-        ...base,
-        userId: target.userId,
-        deviceId: target.deviceId,
-        platform: target.platform,
-        status: r.ok ? 'delivered' : r.skipped ? 'skipped' : 'failed',
-        statusCode: r.statusCode ?? null,
-        error: r.ok ? null : `${r.error ?? 'not delivered'}${r.gone ? '; the subscription is gone, the device was removed' : ''}`,
-        title: message.title,
-        body: message.body,
-      });
+      const tries = results[i]!;
+      for (const [n, r] of tries.entries()) {
+        if (r.ok) release.delete(target.userId);
+        if (r.gone) gone.push({ userId: target.userId, deviceId: target.deviceId, endpoint: target.subscription?.endpoint ?? null });
+        const retried = n < tries.length - 1 ? '; tried again' : '';
+        attempts.push({
+          ...base,
+          userId: target.userId,
+          deviceId: target.deviceId,
+          platform: target.platform,
+          status: r.ok ? 'delivered' : r.skipped ? 'skipped' : 'failed',
+          statusCode: r.statusCode ?? null,
+          error: r.ok ? null : `${r.error ?? 'not delivered'}${r.gone ? '; the subscription is gone, the device was removed' : ''}${retried}`,
+          title: message.title,
+          body: message.body,
+        });
+      }
     });
 
     await insertAttempts({ db, rows: attempts });

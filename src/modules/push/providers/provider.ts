@@ -31,6 +31,8 @@ export interface PushSendResult {
   skipped?: boolean;
   /** The push service says the registration is gone for good: the device is removed. */
   gone?: boolean;
+  /** A failure worth one more try (429, 5xx, no answer): after this many ms (the service's Retry-After, else a default). */
+  retryAfterMs?: number;
 }
 
 export interface PushProvider {

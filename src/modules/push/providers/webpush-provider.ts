@@ -86,12 +86,14 @@ export function createWebPushProvider({ vapid, allowHttpEndpoints = false, timeo
           error: `push service answered ${res.status}${text ? `: ${text}` : ''}`,
           // 404 and 410: the subscription expired or was unsubscribed (RFC 8030 §7.3).
           gone: res.status === 404 || res.status === 410,
+          // Throttled or failing for a moment: worth one more try (RFC 8030 §8.4 asks for Retry-After on 429 and 503).
+          ...(res.status === 429 || res.status >= 500 ? { retryAfterMs: retryAfterMs(res.headers.get('retry-after')) } : {}),
         };
       } catch (err) {
         const e = err as Error;
-        if (e.name === 'TimeoutError') return { ok: false, error: `the push service did not answer within ${timeoutMs} ms` };
+        if (e.name === 'TimeoutError') return { ok: false, error: `the push service did not answer within ${timeoutMs} ms`, retryAfterMs: DEFAULT_RETRY_MS };
         const cause = (e.cause as Error | undefined)?.message;
-        return { ok: false, error: `request to the push service failed: ${e.message}${cause ? ` (${cause})` : ''}` };
+        return { ok: false, error: `request to the push service failed: ${e.message}${cause ? ` (${cause})` : ''}`, retryAfterMs: DEFAULT_RETRY_MS };
       }
     },
   };
@@ -120,4 +122,16 @@ async function readAtMost(res: Response, limit: number): Promise<string> {
     void reader.cancel().catch(() => {});
   }
   return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+}
+
+/** The wait before the one retry of a transient failure, when the service names none. */
+const DEFAULT_RETRY_MS = 1000;
+
+/** A Retry-After value (seconds, or an HTTP date) in ms; the default when absent or unreadable. */
+function retryAfterMs(header: string | null): number {
+  if (!header) return DEFAULT_RETRY_MS;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? DEFAULT_RETRY_MS : Math.max(0, at - Date.now());
 }
