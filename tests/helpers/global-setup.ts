@@ -1,8 +1,8 @@
 /**
  * Prepares one migrated, seeded template database per test run, so each test
  * file starts from a fresh copy in a fraction of the time migrations take:
- * a PostgreSQL template database when TEST_DATABASE_URL is set (DATABASE_URL
- * is the service's and never used here), otherwise a PGlite data-directory dump.
+ * a PostgreSQL template database when TEST_DATABASE_URL (or DATABASE_URL) is
+ * set, otherwise a PGlite data-directory dump.
  */
 import fs from 'node:fs';
 import os from 'node:os';

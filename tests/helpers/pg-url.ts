@@ -1,9 +1,9 @@
 /**
- * The PostgreSQL server tests run against, if any: TEST_DATABASE_URL only. A
- * DATABASE_URL set for the service is never used by the tests (they create
- * and drop databases on their server).
+ * The PostgreSQL server tests run against, if any (DESIGN.md §10): TEST_DATABASE_URL,
+ * else DATABASE_URL. The tests create and drop databases of their own on that
+ * server (`qp_t_*`); they never touch the database the URL names.
  */
-export const testDatabaseUrl = () => process.env.TEST_DATABASE_URL || undefined;
+export const testDatabaseUrl = () => process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || undefined;
 
 export function withDatabase(url: string, database: string): string {
   const u = new URL(url);
