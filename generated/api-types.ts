@@ -3219,20 +3219,7 @@ export interface components {
              * @example score_change
              */
             sample_event_type?: string;
-            /**
-             * @description An inline event instead of a catalog sample; missing fields take the catalog sample's values.
-             * @example {
-             *       "type": "score_change",
-             *       "team": "home",
-             *       "score": {
-             *         "home": 1,
-             *         "away": 0
-             *       }
-             *     }
-             */
-            sample_event?: {
-                [key: string]: unknown;
-            };
+            sample_event?: components["schemas"]["SampleEventInput"];
             /**
              * @description Contents of the state store to render against.
              * @example {
@@ -3259,6 +3246,69 @@ export interface components {
              *     }
              */
             match?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description An inline event for a preview instead of a catalog sample: the fields
+         *     of a feed event (`FeedEvent`), every one optional but `type`. Missing
+         *     fields take the values of the catalog's sample of that type, and
+         *     `score` and `data` merge key by key. A `period` must be one of the
+         *     league sport's periods (400 otherwise).
+         * @example {
+         *       "type": "score_change",
+         *       "team": "home",
+         *       "score": {
+         *         "home": 1,
+         *         "away": 0
+         *       }
+         *     }
+         */
+        SampleEventInput: {
+            /** @example preview-1 */
+            provider_event_id?: string;
+            /** @example 12 */
+            seq?: number;
+            /**
+             * @example create
+             * @enum {string}
+             */
+            operation?: "create" | "update" | "delete";
+            /**
+             * @description A canonical event type of the sport (see the sample catalog).
+             * @example score_change
+             */
+            type: string;
+            /** @example 2 */
+            period?: string | null;
+            /** @example 3120 */
+            clock_seconds?: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-06-14T19:52:07Z
+             */
+            occurred_at?: string;
+            /**
+             * @example home
+             * @enum {string|null}
+             */
+            team?: "home" | "away" | null;
+            /** @description Merged over the sample's score. */
+            score?: {
+                /** @example 1 */
+                home?: number;
+                /** @example 0 */
+                away?: number;
+            };
+            /** @example true */
+            final?: boolean;
+            /**
+             * @description Merged over the sample's data.
+             * @example {
+             *       "player": "Messi"
+             *     }
+             */
+            data?: {
                 [key: string]: unknown;
             };
         };

@@ -112,21 +112,27 @@ describe('POST /api/question-definitions/preview', () => {
     ['no type', { team: 'home' }, 'type'],
     ['a malformed type', { type: 'Shot On Goal' }, 'type'],
     ['an unknown field', { type: 'shot', clock: 12 }, 'clock'],
-    ['a period of another sport', { type: 'shot', period: 'q1' }, 'period'],
     ['a negative clock', { type: 'shot', clock_seconds: -5 }, 'clock_seconds'],
     ['a fractional seq', { type: 'shot', seq: 1.5 }, 'seq'],
     ['an unknown operation', { type: 'shot', operation: 'upsert' }, 'operation'],
     ['a bad team', { type: 'shot', team: 'visitors' }, 'team'],
-    ['a bad score', { type: 'shot', score: { home: 'one' } }, 'score'],
+    ['a bad score', { type: 'shot', score: { home: 'one' } }, 'home'],
     ['a score that is not an object', { type: 'shot', score: '1-0' }, 'score'],
     ['a bad date', { type: 'shot', occurred_at: 'yesterday' }, 'occurred_at'],
     ['data that is not an object', { type: 'shot', data: [1, 2] }, 'data'],
     ['a non-boolean final', { type: 'shot', final: 'yes' }, 'final'],
-  ])('answers 400 for an inline event with %s', async (_label, sample_event, word) => {
+  ])('answers 422 (the contract\'s SampleEventInput) for an inline event with %s, naming the field', async (_label, sample_event, word) => {
     const res = await preview({ league: 'wc', question_text_template: 'Who?', sample_event });
+    expect(res.status).toBe(422);
+    const located = (res.body.detail as { loc: (string | number)[] }[]).map((d) => d.loc.join('.'));
+    expect(located.some((loc) => loc.startsWith('body.sample_event'))).toBe(true);
+    expect(JSON.stringify(res.body.detail)).toContain(word);
+  });
+
+  it('answers 400 for an inline event whose period is not one of the sport\'s', async () => {
+    const res = await preview({ league: 'wc', question_text_template: 'Who?', sample_event: { type: 'shot', period: 'q1' } });
     expect(res.status).toBe(400);
-    expect(res.body.detail).toContain('sample_event');
-    expect(res.body.detail).toContain(word);
+    expect(res.body.detail).toBe('sample_event: period must be null or a football period (1, 2, et1, et2, pen)');
   });
 
   it('answers 404 naming a sample type the league catalog lacks', async () => {

@@ -94,7 +94,7 @@ describe('contract examples of QuestionDefinitionInput', () => {
   });
 
   it('the preview request examples render the preview example text', async () => {
-    const inline = prop('QuestionPreviewRequest', 'sample_event') as Partial<FeedEvent>;
+    const inline = schemas.SampleEventInput!.example as Partial<FeedEvent>;
     const event = { ...football(inline.type!), ...inline } as FeedEvent;
     const match = { ...matchFor(event), ...prop('QuestionPreviewRequest', 'match') };
     const state = prop('QuestionPreviewRequest', 'store_state');

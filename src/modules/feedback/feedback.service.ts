@@ -3,7 +3,7 @@
  * their own rows, an admin everyone's.
  */
 import { parseTimeRange } from '../shared/time-range.js';
-import type { components } from '../../../generated/api-types.js';
+import type { components, operations } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { UserRow } from '../users/users.table.js';
@@ -13,16 +13,8 @@ import type { UserFeedbackRow } from './feedback.table.js';
 
 type FeedbackCreate = components['schemas']['FeedbackCreate'];
 
-export interface FeedbackListQuery {
-  user_id?: string | undefined;
-  match_id?: string | undefined;
-  created_from?: string | undefined;
-  created_to?: string | undefined;
-  subject_type?: string | undefined;
-  topic?: string | undefined;
-  offset?: number | undefined;
-  limit?: number | undefined;
-}
+/** The query of GET /api/user-feedback, as the contract types it. */
+export type FeedbackListQuery = NonNullable<operations['listUserFeedback']['parameters']['query']>;
 
 /** Characters as a person counts them in the limit: Unicode code points (an emoji is one, not two UTF-16 units or four bytes). */
 export const characterCount = (text: string) => Array.from(text).length;

@@ -8,7 +8,7 @@
  * (it is created at 1 or incremented only while below the quota), in the same
  * transaction as the follow insert, which a refused slot rolls back.
  */
-import type { components } from '../../../generated/api-types.js';
+import type { components, operations } from '../../../generated/api-types.js';
 import type { Db, Tx } from '../../db/client.js';
 import { AppError, conflict, isForeignKeyViolation, notFound, unauthorized } from '../../errors.js';
 import type { UserRow } from '../users/users.table.js';
@@ -43,15 +43,8 @@ type MatchStatus = Schemas['MatchStatus'];
 /** Most rows one list answers. */
 export const MATCH_LIST_LIMIT = 1000;
 
-export interface MatchListQuery {
-  league?: string | undefined;
-  scheduled_from?: string | undefined;
-  scheduled_to?: string | undefined;
-  status?: MatchStatus[] | MatchStatus | undefined;
-  is_test?: boolean | undefined;
-  listener_events_archived?: boolean | undefined;
-  followed?: boolean | undefined;
-}
+/** The query of GET /api/matches, as the contract types it. */
+export type MatchListQuery = NonNullable<operations['listMatches']['parameters']['query']>;
 
 export type MatchDetailView = MatchView & { slots: Awaited<ReturnType<typeof slotsOfMatch>> };
 
