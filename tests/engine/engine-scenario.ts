@@ -14,6 +14,7 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { FeedEvent } from '../../src/engine/feed/events.js';
 import { startPushFeedServer, type PushFeedServer, type PushFeedServerOptions } from '../../src/engine/feed/push-server.js';
+import type { EngineStore } from '../../src/engine/store.js';
 import type { EngineWorker, WorkerOptions } from '../../src/engine/worker.js';
 import { questionDefinitions } from '../../src/modules/definitions/definitions.table.js';
 import { questionIssuanceDenials, type IssuanceDenialRow } from '../../src/modules/denials/denials.table.js';
@@ -176,7 +177,7 @@ export interface FeedRun {
  * (auto-dispatch) until every listener has completed. Returns what each
  * match produced, in order.
  */
-export async function runFeeds(h: Harness, runs: FeedRun[], worker: Partial<WorkerOptions> = {}): Promise<Produced[]> {
+export async function runFeeds(h: Harness, runs: FeedRun[], worker: Partial<WorkerOptions> = {}, store?: EngineStore): Promise<Produced[]> {
   const servers: PushFeedServer[] = [];
   let w: EngineWorker | undefined;
   try {
@@ -188,7 +189,7 @@ export async function runFeeds(h: Harness, runs: FeedRun[], worker: Partial<Work
       await run.prepare?.(match);
       ids.push(match.id);
     }
-    w = startWorker(h.app, worker);
+    w = startWorker(h.app, worker, store);
     for (const id of ids) {
       const listener = await listenerDone(h, id, `the listener of match ${id} to complete`);
       expect(listener, `listener of match ${id}`).toMatchObject({ status: 'completed', error: null });
@@ -204,8 +205,8 @@ export async function runFeeds(h: Harness, runs: FeedRun[], worker: Partial<Work
   }
 }
 
-export async function runFeed(h: Harness, events: FeedEvent[], match: MatchValues = {}, worker: Partial<WorkerOptions> = {}): Promise<Produced> {
-  return (await runFeeds(h, [{ events, match }], worker))[0]!;
+export async function runFeed(h: Harness, events: FeedEvent[], match: MatchValues = {}, worker: Partial<WorkerOptions> = {}, store?: EngineStore): Promise<Produced> {
+  return (await runFeeds(h, [{ events, match }], worker, store))[0]!;
 }
 
 export interface LiveFeed {

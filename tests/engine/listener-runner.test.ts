@@ -7,17 +7,15 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startPushFeedServer } from '../../src/engine/feed/push-server.js';
 import { LeaseLostError, type EngineStore } from '../../src/engine/store.js';
-import { DEFAULT_WORKER_OPTIONS, EngineWorker } from '../../src/engine/worker.js';
 import { questionAnswers } from '../../src/modules/answers/answers.table.js';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
 import { listenerLogLines, matchListeners } from '../../src/modules/listeners/listeners.table.js';
-import { FAST_WORKER, waitFor } from '../helpers/engine.js';
+import { matches } from '../../src/modules/matches/matches.table.js';
+import { startWorker, waitFor } from '../helpers/engine.js';
 import { createMatch } from '../helpers/factories.js';
 import { registerUser } from '../helpers/test-app.js';
-import { cleanup, define, ev, listenerDone, OPEN_MATCH, produced, startHarness, startLive, type Harness } from './engine-scenario.js';
-import { matches } from '../../src/modules/matches/matches.table.js';
+import { cleanup, define, ev, OPEN_MATCH, runFeed, startHarness, startLive, type Harness } from './engine-scenario.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -31,8 +29,7 @@ describe('flushes', () => {
     const def = await define(h, { probability: 0 });
     const n = 100;
     const events = Array.from({ length: n }, (_, i) => ev(i + 1, 'shot'));
-    const feed = await startPushFeedServer({ events, speed: Infinity, heartbeatMs: 100 });
-    const { engine, logger } = h.app.services;
+    const { engine } = h.app.services;
     // Log writes take 30 ms while the heartbeat flushes every 5 ms and the run loop every 5 events.
     const store: EngineStore = {
       ...engine.store,
@@ -41,22 +38,8 @@ describe('flushes', () => {
         await engine.store.log(args);
       },
     };
-    const match = await createMatch(h.app, { scheduled: new Date(), feedUrl: feed.url, ...OPEN_MATCH });
-    const worker = new EngineWorker({
-      store,
-      hooks: engine.hooks,
-      logger,
-      brandSnapshot: engine.brandSnapshot,
-      options: { ...DEFAULT_WORKER_OPTIONS, ...FAST_WORKER, heartbeatMs: 5, flushEvery: 5 },
-    });
-    worker.start();
-    try {
-      expect(await listenerDone(h, match.id, 'the listener to complete')).toMatchObject({ status: 'completed', error: null, lastSeq: n, eventsConsumed: n, deniedCount: n });
-    } finally {
-      await worker.stop();
-      await feed.close();
-    }
-    const out = await produced(h, match.id);
+    const out = await runFeed(h, events, {}, { heartbeatMs: 5, flushEvery: 5 }, store);
+    expect(out.listener).toMatchObject({ status: 'completed', error: null, lastSeq: n, eventsConsumed: n, deniedCount: n });
     expect(out.denials).toHaveLength(n);
     expect(out.log.filter((l) => l.startsWith(`debug denied '${def.name}' on e`))).toHaveLength(n);
     expect(out.log.at(-1)).toBe('info listener completed');
@@ -70,8 +53,7 @@ describe('denials', () => {
     const def = await define(h, { probability: 0 });
     const n = 120;
     const events = Array.from({ length: n }, (_, i) => ev(i + 1, 'shot'));
-    const feed = await startPushFeedServer({ events, speed: Infinity, heartbeatMs: 100 });
-    const { engine, logger } = h.app.services;
+    const { engine } = h.app.services;
     const writes: number[] = [];
     const store: EngineStore = {
       ...engine.store,
@@ -80,18 +62,10 @@ describe('denials', () => {
         await engine.store.insertDenials(values);
       },
     };
-    const match = await createMatch(h.app, { scheduled: new Date(), feedUrl: feed.url, ...OPEN_MATCH });
-    const worker = new EngineWorker({ store, hooks: engine.hooks, logger, brandSnapshot: engine.brandSnapshot, options: { ...DEFAULT_WORKER_OPTIONS, ...FAST_WORKER, heartbeatMs: 60_000, flushEvery: 50 } });
-    worker.start();
-    try {
-      expect(await listenerDone(h, match.id, 'the listener to complete')).toMatchObject({ status: 'completed', deniedCount: n });
-    } finally {
-      await worker.stop();
-      await feed.close();
-    }
+    const out = await runFeed(h, events, {}, { heartbeatMs: 60_000, flushEvery: 50 }, store);
+    expect(out.listener).toMatchObject({ status: 'completed', deniedCount: n });
     // 50 + 50 + 20: three writes for 120 denials.
     expect(writes).toEqual([50, 50, 20]);
-    const out = await produced(h, match.id);
     expect(out.denials.map((d) => d.triggerEventId)).toEqual(events.map((e) => e.provider_event_id));
     expect(out.denials.every((d) => d.definitionId === def.id && d.failedStep === 'probability')).toBe(true);
   });
@@ -155,8 +129,7 @@ describe('a stop whose process is gone', () => {
       .insert(matchListeners)
       .values({ matchId: match.id, source: 'feed', status: 'running', claimedBy: 'dead-process', stopRequested: true, leaseExpiresAt: new Date(Date.now() - 1000) })
       .returning();
-    const worker = new EngineWorker({ store, hooks: h.app.services.engine.hooks, logger: h.app.services.logger, brandSnapshot: h.app.services.engine.brandSnapshot, options: { ...DEFAULT_WORKER_OPTIONS, ...FAST_WORKER } });
-    worker.start();
+    const worker = startWorker(h.app);
     try {
       await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.id, listener!.id)))[0]?.status === 'stopped', { what: 'the listener to be reaped' });
       await waitFor(async () => (await db.select().from(questionIssuances).where(eq(questionIssuances.id, issuance[0]!.id)))[0]?.status === 'revoked', { what: 'the open question to be revoked' });

@@ -423,14 +423,16 @@ describe('push delivery through a provider', () => {
     expect(attempts[c!.id]).toMatchObject({ status: 'failed', statusCode: null, error: 'provider error: boom' });
   });
 
+  /** A match of its own, with one fan on one device. */
+  const ownFan = async () => {
+    const own = await createMatch(app);
+    const fan = await registerUser(app);
+    await follow(app, fan.id, own.id);
+    await registerTokenDevice(app, fan, 'phone-0', 'android');
+    return { own, fan };
+  };
+
   describe('a transient failure', () => {
-    const fanOn = async () => {
-      const own = await createMatch(app);
-      const fan = await registerUser(app);
-      await follow(app, fan.id, own.id);
-      await registerTokenDevice(app, fan, 'phone-0', 'android');
-      return { own, fan };
-    };
 
     it('is tried once more after the wait the service asks for, but not when it asks for longer than the limit', async () => {
       for (const [retryAfterMs, expected] of [
@@ -445,7 +447,7 @@ describe('push delivery through a provider', () => {
             return { ok: false, statusCode: 429, error: 'throttled', retryAfterMs };
           },
         };
-        const { own, fan } = await fanOn();
+        const { own, fan } = await ownFan();
         const row = await insertIssuance(app, { matchId: own.id });
         const started = Date.now();
         await createPushDelivery({ db: app.services.database.db, provider: busy, logger: silent, maxRetryWaitMs: 5_000 }).deliverIssued(row);
@@ -457,14 +459,6 @@ describe('push delivery through a provider', () => {
   });
 
   describe('max_per_user_per_match across processes', () => {
-    /** A match of its own, with one fan on one device. */
-    const ownFan = async () => {
-      const own = await createMatch(app);
-      const fan = await registerUser(app);
-      await follow(app, fan.id, own.id);
-      await registerTokenDevice(app, fan, 'phone-0', 'android');
-      return { own, fan };
-    };
     const slow: PushProvider = {
       name: 'slow',
       async send() {

@@ -1,15 +1,17 @@
 /** Running the live engine in tests: an in-process worker with short intervals, a worker process, and polling helpers. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import type { EngineStore } from '../../src/engine/store.js';
 import { DEFAULT_WORKER_OPTIONS, EngineWorker, type WorkerOptions } from '../../src/engine/worker.js';
 import type { TestApp } from './test-app.js';
 
 export const FAST_WORKER: Partial<WorkerOptions> = { pollMs: 100, heartbeatMs: 200, leaseMs: 3000, staleAfterMs: 3000, catalogRefreshMs: 500, flushEvery: 25 };
 
-export function startWorker(app: TestApp, overrides: Partial<WorkerOptions> = {}): EngineWorker {
+/** Starts a worker of this app (fast polling); `store` replaces the app's engine store (a test wraps a write to slow or count it). */
+export function startWorker(app: TestApp, overrides: Partial<WorkerOptions> = {}, store: EngineStore = app.services.engine.store): EngineWorker {
   const { engine, logger } = app.services;
   const worker = new EngineWorker({
-    store: engine.store,
+    store,
     hooks: engine.hooks,
     logger,
     brandSnapshot: engine.brandSnapshot,
