@@ -6,6 +6,7 @@
  * own columns, list query and editor fields.
  */
 import type { ComponentChildren } from 'preact';
+import type { components } from '../../../../generated/api-types.js';
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, unwrap } from '../api.js';
 import { Link, setQuery } from '../router.js';
@@ -217,6 +218,31 @@ export function DefinitionListPage<D extends DefinitionRow>({
  * Loads what an editor needs (again when `deps` change): until then the
  * loading line; a failure shows the API's error and the way back to the list.
  */
+/** What an editor of either kind gets from its loader. */
+export interface KindEditorProps<D> {
+  league: string;
+  definition: D | null;
+  groups: components['schemas']['QuestionGroup'][];
+  catalog: components['schemas']['SampleCatalog'] | undefined;
+  flash: string | null;
+  onSaved: (d: D) => void;
+  onClose: () => void;
+}
+
+/** The group of a definition: one of the league's groups, or none (`noneLabel`). */
+export function GroupSelect({ value, groups, noneLabel, onValue }: { value: string | null | undefined; groups: KindEditorProps<unknown>['groups']; noneLabel: string; onValue: (id: string | null) => void }) {
+  return (
+    <select value={value ?? ''} onChange={(e) => onValue((e.target as HTMLSelectElement).value || null)}>
+      <option value="">{noneLabel}</option>
+      {groups.map((g) => (
+        <option value={g.id}>
+          {g.name} ({g.slug})
+        </option>
+      ))}
+    </select>
+  );
+}
+
 /**
  * A definition opened (by its id in the address) under a league that is not
  * its own: the editor would show that league's groups, samples and defaults,

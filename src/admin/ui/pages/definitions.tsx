@@ -8,7 +8,7 @@ import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
 import { Badge, Checkbox, Field, JsonField, NumberInput, TextInput, useAsync } from '../components/common.js';
 import { ChoicesEditor, PreviewPanel, QuestionOverrideFields, definitionListQuery, loadGroups, loadSampleCatalog, useLeagueParam, type SampleCatalog } from '../components/catalog.js';
-import { DefinitionEditorFrame, DefinitionListPage, EditorLoader, OtherLeagueNotice, useDefinitionForm, type DefinitionEditorProps, type DefinitionKind } from '../components/definition-catalog.js';
+import { DefinitionEditorFrame, DefinitionListPage, EditorLoader, GroupSelect, OtherLeagueNotice, useDefinitionForm, type KindEditorProps, type DefinitionEditorProps, type DefinitionKind } from '../components/definition-catalog.js';
 import { useLocation } from '../router.js';
 
 type Summary = components['schemas']['QuestionDefinitionSummary'];
@@ -107,23 +107,7 @@ function RulesEditor({ rules, onValue, catalog }: { rules: Rule[]; onValue: (r: 
   );
 }
 
-function DefinitionEditor({
-  league,
-  definition,
-  groups,
-  catalog,
-  flash,
-  onSaved,
-  onClose,
-}: {
-  league: string;
-  definition: Definition | null;
-  groups: Group[];
-  catalog: SampleCatalog | undefined;
-  flash: string | null;
-  onSaved: (d: Definition) => void;
-  onClose: () => void;
-}) {
+function DefinitionEditor({ league, definition, groups, catalog, flash, onSaved, onClose }: KindEditorProps<Definition>) {
   const editor = useDefinitionForm<Input, Definition>(
     () => (definition ? inputOf(definition) : blankInput(catalog?.event_types[0]?.type ?? '')),
     flash,
@@ -155,14 +139,7 @@ function DefinitionEditor({
         <TextInput value={form.name} onValue={(v) => set('name', v)} required maxLength={200} />
       </Field>
       <Field label="Group">
-        <select value={form.group_id ?? ''} onChange={(e) => set('group_id', (e.target as HTMLSelectElement).value || null)}>
-          <option value="">League default lane (no group)</option>
-          {groups.map((g) => (
-            <option value={g.id}>
-              {g.name} ({g.slug})
-            </option>
-          ))}
-        </select>
+        <GroupSelect value={form.group_id} groups={groups} noneLabel="League default lane (no group)" onValue={(v) => set('group_id', v)} />
       </Field>
       <Field label="Description">
         <textarea rows={2} value={form.description ?? ''} onInput={(e) => set('description', (e.target as HTMLTextAreaElement).value)} />

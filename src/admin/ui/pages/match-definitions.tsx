@@ -7,13 +7,12 @@
 import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
 import { Badge, Checkbox, Field, JsonField, NumberInput, TextInput, useAsync } from '../components/common.js';
-import { ChoicesEditor, PreviewPanel, definitionListQuery, loadGroups, loadSampleCatalog, useLeagueParam, type SampleCatalog } from '../components/catalog.js';
-import { DefinitionEditorFrame, DefinitionListPage, EditorLoader, OtherLeagueNotice, useDefinitionForm, type DefinitionEditorProps, type DefinitionKind } from '../components/definition-catalog.js';
+import { ChoicesEditor, PreviewPanel, definitionListQuery, loadGroups, loadSampleCatalog, useLeagueParam } from '../components/catalog.js';
+import { DefinitionEditorFrame, DefinitionListPage, EditorLoader, GroupSelect, OtherLeagueNotice, useDefinitionForm, type KindEditorProps, type DefinitionEditorProps, type DefinitionKind } from '../components/definition-catalog.js';
 import { useLocation } from '../router.js';
 
 type Definition = components['schemas']['MatchQuestionDefinition'];
 type Input = components['schemas']['MatchQuestionDefinitionInput'];
-type Group = components['schemas']['QuestionGroup'];
 
 function blankInput(): Input {
   return {
@@ -56,23 +55,7 @@ const PRE_MATCH = { status: 'scheduled', period: null, clock_seconds: null, scor
 
 const leadText = (s: number) => (s % 3600 === 0 ? `${s / 3600} h` : s % 60 === 0 ? `${s / 60} min` : `${s} s`);
 
-function MatchDefinitionEditor({
-  league,
-  definition,
-  groups,
-  catalog,
-  flash,
-  onSaved,
-  onClose,
-}: {
-  league: string;
-  definition: Definition | null;
-  groups: Group[];
-  catalog: SampleCatalog | undefined;
-  flash: string | null;
-  onSaved: (d: Definition) => void;
-  onClose: () => void;
-}) {
+function MatchDefinitionEditor({ league, definition, groups, catalog, flash, onSaved, onClose }: KindEditorProps<Definition>) {
   const editor = useDefinitionForm<Input, Definition>(
     () => (definition ? inputOf(definition) : blankInput()),
     flash,
@@ -115,14 +98,7 @@ function MatchDefinitionEditor({
         <textarea rows={2} value={form.description ?? ''} onInput={(e) => set('description', (e.target as HTMLTextAreaElement).value)} />
       </Field>
       <Field label="Group" hint="Its points apply when the definition sets none">
-        <select value={form.group_id ?? ''} onChange={(e) => set('group_id', (e.target as HTMLSelectElement).value || null)}>
-          <option value="">No group</option>
-          {groups.map((g) => (
-            <option value={g.id}>
-              {g.name} ({g.slug})
-            </option>
-          ))}
-        </select>
+        <GroupSelect value={form.group_id} groups={groups} noneLabel="No group" onValue={(v) => set('group_id', v)} />
       </Field>
       <div class="checks wide">
         <Checkbox checked={form.is_pivotal_moment ?? false} onValue={(v) => set('is_pivotal_moment', v)} label="Pivotal moment (counted apart from the match's regular questions)" />
