@@ -6,6 +6,20 @@ import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
  */
 export const anyUuid = (column: SQLWrapper, ids: readonly string[]): SQL => sql`${column} = any(string_to_array(${ids.join(',')}, ',')::uuid[])`;
 
+/** Rows per multi-row INSERT: far below PostgreSQL's 65,535 bind parameters for any of our tables. */
+export const INSERT_CHUNK = 1000;
+
+/** `items` in consecutive slices of at most `size` (one statement each). */
+export function* chunks<T>(items: readonly T[], size = INSERT_CHUNK): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}
+
+/**
+ * A `created_at` for the n-th row of a batch written in one go: the write's
+ * time plus n microseconds, so listings by `created_at` keep the batch's order.
+ */
+export const nowPlusMicros = (n: number): SQL => sql`now() + ${sql.raw(String(n))} * interval '1 microsecond'`;
+
 /** `%q%` for ILIKE with the pattern characters of q escaped. */
 export function containsPattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

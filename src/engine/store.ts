@@ -6,6 +6,7 @@
  */
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../db/client.js';
+import { chunks, nowPlusMicros } from '../db/sql-helpers.js';
 import type { BrandSnapshot } from '../modules/issuances/issuances.table.js';
 import { questionIssuances, type QuestionIssuanceRow } from '../modules/issuances/issuances.table.js';
 import { brands, type BrandRow } from '../modules/brands/brands.table.js';
@@ -305,14 +306,14 @@ export function createEngineStore({
 
     /**
      * Records blocked attempts (each once per match, definition and triggering
-     * event), five hundred per statement. `created_at` is the write's time
-     * plus one microsecond per position, so they list in the order decided.
+     * event), a thousand per statement, listed in the order decided.
      */
     async insertDenials(values: NewDenial[]): Promise<void> {
-      for (let i = 0; i < values.length; i += 500) {
+      let position = 0;
+      for (const chunk of chunks(values)) {
         await db
           .insert(questionIssuanceDenials)
-          .values(values.slice(i, i + 500).map((v, j) => ({ ...v, createdAt: sql`now() + ${sql.raw(String(j))} * interval '1 microsecond'` })))
+          .values(chunk.map((v) => ({ ...v, createdAt: nowPlusMicros(position++) })))
           .onConflictDoNothing();
       }
     },

@@ -1,6 +1,6 @@
 /** SQL of live delivery: one statement per event per process, whatever the number of receivers. */
 import { anyUuid } from '../db/sql-helpers.js';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { keyAuthenticates } from '../modules/auth/auth.repository.js';
 import type { OpenRow } from '../modules/answers/answers.repository.js';
@@ -18,36 +18,32 @@ export async function followedMatchIds({ db, userId }: { db: DbOrTx; userId: str
   return rows.map((r) => r.id);
 }
 
-/** The matches each of these users follows: one statement per thousand users. */
+/** The matches each of these users follows: one statement, however many users. */
 export async function followsOfUsers({ db, userIds }: { db: DbOrTx; userIds: string[] }): Promise<Map<string, Set<string>>> {
   const out = new Map<string, Set<string>>();
-  for (let i = 0; i < userIds.length; i += 1000) {
-    const rows = await db
-      .select({ userId: matchFollows.userId, matchId: matchFollows.matchId })
-      .from(matchFollows)
-      .where(and(inArray(matchFollows.userId, userIds.slice(i, i + 1000)), eq(matchFollows.following, true)));
-    for (const r of rows) {
-      let set = out.get(r.userId);
-      if (!set) out.set(r.userId, (set = new Set()));
-      set.add(r.matchId);
-    }
+  if (!userIds.length) return out;
+  const rows = await db
+    .select({ userId: matchFollows.userId, matchId: matchFollows.matchId })
+    .from(matchFollows)
+    .where(and(anyUuid(matchFollows.userId, userIds), eq(matchFollows.following, true)));
+  for (const r of rows) {
+    let set = out.get(r.userId);
+    if (!set) out.set(r.userId, (set = new Set()));
+    set.add(r.matchId);
   }
   return out;
 }
 
 /** Which of these keys still authenticate (the rule of authentication itself). */
 export async function validKeyIds({ db, keyIds }: { db: DbOrTx; keyIds: string[] }): Promise<Set<string>> {
-  const valid = new Set<string>();
-  // A thousand ids per statement: a process may hold tens of thousands of sockets.
-  for (let i = 0; i < keyIds.length; i += 1000) {
-    const rows = await db
-      .select({ id: apiKeys.id })
-      .from(apiKeys)
-      .innerJoin(users, eq(users.id, apiKeys.userId))
-      .where(and(inArray(apiKeys.id, keyIds.slice(i, i + 1000)), keyAuthenticates()));
-    for (const r of rows) valid.add(r.id);
-  }
-  return valid;
+  if (!keyIds.length) return new Set();
+  // One statement however many sockets a process holds: the ids travel as one parameter.
+  const rows = await db
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .where(and(anyUuid(apiKeys.id, keyIds), keyAuthenticates()));
+  return new Set(rows.map((r) => r.id));
 }
 
 /** An issuance with its match and league, as an open question without a caller's answer (a new issuance has none). */

@@ -1,7 +1,7 @@
 /** SQL of push devices, the push settings row and delivery attempts. */
 import { and, desc, eq, getTableColumns, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.js';
-import { anyUuid } from '../../db/sql-helpers.js';
+import { anyUuid, chunks } from '../../db/sql-helpers.js';
 import { questionAnswers } from '../answers/answers.table.js';
 import { matchFollows } from '../matches/matches.table.js';
 import { users } from '../users/users.table.js';
@@ -186,8 +186,6 @@ export async function alreadyNotified({ db, event, questionIssuanceId }: { db: D
   return new Set(rows.map((r) => r.userId));
 }
 
-const INSERT_CHUNK = 1000;
-
 /**
  * Takes one of the match's `cap` notification slots for each user who has one
  * left: an atomic upsert per thousand users (a concurrent notification of the
@@ -200,10 +198,10 @@ export async function reserveNotifications({ db, matchId, userIds, cap }: { db: 
   const t = pushMatchNotifications;
   // Rows are locked in user order, as releaseNotifications locks them: two processes cannot deadlock.
   const ordered = [...userIds].sort();
-  for (let i = 0; i < ordered.length; i += INSERT_CHUNK) {
+  for (const chunk of chunks(ordered)) {
     const rows = await db
       .insert(t)
-      .values(ordered.slice(i, i + INSERT_CHUNK).map((userId) => ({ userId, matchId, notified: 1 })))
+      .values(chunk.map((userId) => ({ userId, matchId, notified: 1 })))
       .onConflictDoUpdate({ target: [t.userId, t.matchId], set: { notified: sql`${t.notified} + 1` }, setWhere: sql`${t.notified} < ${cap}` })
       .returning({ userId: t.userId });
     for (const r of rows) got.add(r.userId);
@@ -229,7 +227,7 @@ export async function releaseNotifications({ db, matchId, userIds }: { db: DbOrT
 
 /** Records attempts, a thousand rows per statement. */
 export async function insertAttempts({ db, rows }: { db: DbOrTx; rows: NewPushDeliveryAttempt[] }): Promise<void> {
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await db.insert(pushDeliveryAttempts).values(rows.slice(i, i + INSERT_CHUNK));
+  for (const chunk of chunks(rows)) await db.insert(pushDeliveryAttempts).values(chunk);
 }
 
 export async function listAttempts({ db, userId, limit }: { db: DbOrTx; userId?: string | undefined; limit: number }): Promise<PushDeliveryAttemptRow[]> {

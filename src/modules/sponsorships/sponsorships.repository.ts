@@ -1,5 +1,6 @@
 import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.js';
+import { chunks, nowPlusMicros } from '../../db/sql-helpers.js';
 import { brands, type BrandRow } from '../brands/brands.table.js';
 import { questionDefinitions } from '../definitions/definitions.table.js';
 import { leagues } from '../leagues/leagues.table.js';
@@ -133,19 +134,11 @@ export async function deleteBrandSlots({ tx, brandId, matchIds }: { tx: Tx; bran
   return rows.map((r) => r.matchId);
 }
 
-/** Slots per INSERT: 7 bound parameters each stays far below PostgreSQL's 65,535 per statement. */
-const INSERT_CHUNK = 1000;
-
 /**
  * Inserts the slots, a thousand per statement (an assignment over 200 matches
- * with high caps places tens of thousands). Their `created_at` is the
- * transaction time plus one microsecond per position, so the listing keeps the
- * order they were given in.
+ * with high caps places tens of thousands), listed in the order given.
  */
 export async function insertSlots({ tx, values }: { tx: Tx; values: Omit<NewQuestionSponsorship, 'createdAt'>[] }): Promise<void> {
-  for (let start = 0; start < values.length; start += INSERT_CHUNK) {
-    await tx
-      .insert(questionSponsorships)
-      .values(values.slice(start, start + INSERT_CHUNK).map((v, i) => ({ ...v, createdAt: sql`now() + ${sql.raw(String(start + i))} * interval '1 microsecond'` })));
-  }
+  let position = 0;
+  for (const chunk of chunks(values)) await tx.insert(questionSponsorships).values(chunk.map((v) => ({ ...v, createdAt: nowPlusMicros(position++) })));
 }
