@@ -18,7 +18,7 @@ import { questionGroups } from '../modules/groups/groups.table.js';
 import { questionIssuances, type BrandSnapshot, type QuestionIssuanceRow } from '../modules/issuances/issuances.table.js';
 import { leagues } from '../modules/leagues/leagues.table.js';
 import { matchQuestionDefinitions } from '../modules/match-definitions/match-definitions.table.js';
-import { matches } from '../modules/matches/matches.table.js';
+import { matches, NOT_STARTED_STATUSES } from '../modules/matches/matches.table.js';
 import { evaluateExpression } from './expressions.js';
 import type { EngineHooks } from './listener-runner.js';
 import { applyStoreState, extractIssuanceState, isDefinitionError, renderQuestion } from './question-render.js';
@@ -152,7 +152,7 @@ export function createMatchQuestions({
     const startedMatches = db
       .select({ id: matches.id })
       .from(matches)
-      .where(and(eq(matches.id, questionIssuances.matchId), notInArray(matches.status, ['scheduled', 'postponed'])));
+      .where(and(eq(matches.id, questionIssuances.matchId), notInArray(matches.status, NOT_STARTED_STATUSES)));
     const rows = await db
       .update(questionIssuances)
       .set({ status: 'locked', updatedAt: sql`now()` })

@@ -36,8 +36,8 @@ export interface HubOptions {
   /** Told to clients in `hello`: the VAPID public key when the service sends Web Push, else null. */
   webPushPublicKey: string | null;
   /**
-   * Every socket's key is checked again this often (one statement per
-   * thousand sockets): a key that stopped authenticating without a `keys`
+   * Every socket's key is checked again this often (one statement for all
+   * of them): a key that stopped authenticating without a `keys`
    * event (an operator-UI key whose session ran out) closes its socket (4401).
    */
   keyRecheckMs: number;

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNull, lt, or, 
 import type { DbOrTx } from '../../db/client.js';
 import { questionIssuances, type QuestionIssuanceRow } from '../issuances/issuances.table.js';
 import { leagues } from '../leagues/leagues.table.js';
-import { matches, matchFollows, type MatchRow } from '../matches/matches.table.js';
+import { matches, matchFollows, NOT_STARTED_STATUSES, type MatchRow } from '../matches/matches.table.js';
 import { questionAnswers, type QuestionAnswerRow } from './answers.table.js';
 import type { CalendarPeriod } from '../shared/calendar.js';
 
@@ -68,7 +68,7 @@ export async function openForUser({ db, userId, now, windowFrom, windowTo, match
         eq(questionIssuances.status, 'open'),
         gt(questionIssuances.closesAt, now),
         // A Match question of a match that has started is locked, even before the worker marks it.
-        or(eq(questionIssuances.kind, 'in_game'), inArray(matches.status, ['scheduled', 'postponed'])),
+        or(eq(questionIssuances.kind, 'in_game'), inArray(matches.status, NOT_STARTED_STATUSES)),
         or(inArray(matches.status, ['live', 'break']), and(gte(matches.scheduled, windowFrom), lt(matches.scheduled, windowTo))),
         matchIds ? inArray(matches.id, matchIds) : undefined,
       ),

@@ -11,6 +11,7 @@
 import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, conflict, forbidden, gone, notFound } from '../../errors.js';
+import { NOT_STARTED_STATUSES } from '../matches/matches.table.js';
 import type { UserRow } from '../users/users.table.js';
 import { history, lockIssuanceForAnswer, openForUser, pointsOf, upsertAnswer, type HistoryRow, type OpenRow } from './answers.repository.js';
 import type { QuestionAnswerRow } from './answers.table.js';
@@ -25,9 +26,6 @@ type Schemas = components['schemas'];
  * have (so every question the stream delivers is also in the catch-up list).
  */
 export const OPEN_WINDOW = { beforeMs: 12 * 3600_000, afterMs: 14 * 86_400_000 };
-
-/** Match statuses before kick-off: a Match question is answerable only then. */
-export const NOT_STARTED: ReadonlySet<string> = new Set(['scheduled', 'postponed']);
 
 export type AnswersService = ReturnType<typeof createAnswersService>;
 
@@ -48,7 +46,7 @@ export function createAnswersService({ db, now = () => new Date() }: { db: Db; n
         if (!['open', 'locked'].includes(issuance.status)) throw conflict('answer.already_resolved', `this question is already ${issuance.status}`);
         const t = now();
         // A Match question locks at kick-off: its closing time, or the match starting earlier (before the worker marks it locked).
-        const started = issuance.kind === 'match' && !NOT_STARTED.has(matchStatus);
+        const started = issuance.kind === 'match' && !NOT_STARTED_STATUSES.includes(matchStatus);
         if (issuance.status === 'locked' || t >= issuance.closesAt || started) {
           throw issuance.kind === 'match'
             ? gone('answer.locked', 'this Match question locked at kick-off')

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { matches } from '../matches/matches.table.js';
+import { matches, OVER_STATUSES } from '../matches/matches.table.js';
 import { questionSponsorships } from '../sponsorships/sponsorships.table.js';
 import { SUPPORTED_LEAGUES } from './league-registry.js';
 import { leagues, type LeagueRow } from './leagues.table.js';
@@ -37,9 +37,6 @@ export async function findLeague({ db, idOrSlug, lock }: { db: DbOrTx; idOrSlug:
   const [row] = lock ? await query.for(lock) : await query;
   return row;
 }
-
-/** Match statuses whose question sponsorship slots no longer matter to the cap (the match is over). */
-const OVER_STATUSES = ['ended', 'closed', 'cancelled'];
 
 /**
  * Matches of the league that use its default cap (no question_max_count of

@@ -5,6 +5,15 @@ import { brands } from '../brands/brands.table.js';
 import { leagues } from '../leagues/leagues.table.js';
 import { users } from '../users/users.table.js';
 
+/**
+ * Statuses of a match before kick-off (a postponed match will still be
+ * played): its Match questions are answerable and its sponsorship slots
+ * editable. Any other status means play has begun or the match is over.
+ */
+export const NOT_STARTED_STATUSES = ['scheduled', 'postponed'];
+/** Statuses of a match that is over (play finished, result final, or called off). */
+export const OVER_STATUSES = ['ended', 'closed', 'cancelled'];
+
 export const matches = pgTable(
   'matches',
   {

@@ -25,6 +25,7 @@ import {
   type SponsorBrand,
 } from './sponsorships.repository.js';
 import type { QuestionSponsorshipRow } from './sponsorships.table.js';
+import { NOT_STARTED_STATUSES } from '../matches/matches.table.js';
 
 type AssignmentInput = components['schemas']['QuestionSponsorshipAssignment'];
 type SlotInput = components['schemas']['QuestionSponsorshipSlotInput'];
@@ -35,7 +36,7 @@ type Strategy = components['schemas']['SponsorshipStrategy'];
  * match has not started and will be played later, so it stays editable; a
  * cancelled one will never be played.
  */
-export const SPONSORSHIP_EDITABLE_STATUSES: ReadonlySet<string> = new Set(['scheduled', 'postponed']);
+export const SPONSORSHIP_EDITABLE_STATUSES: ReadonlySet<string> = new Set(NOT_STARTED_STATUSES);
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NUMBER_INDEX = 'question_sponsorships_number_uq';
