@@ -41,7 +41,6 @@ function loginPage(res: Response, { csrf, error, login = '' }: { csrf: string; e
     );
 }
 
-
 /** The form's text fields; a field sent twice (an array) or not at all is undefined, never a crash. */
 function formFields(raw: unknown): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};

@@ -13,7 +13,7 @@ import type { Db, DbOrTx } from '../../db/client.js';
 import { checkInGameSyntax, definitionErrorToBadRequest } from '../../engine/question-render.js';
 import { AppError, badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors.js';
 import type { UploadedFile } from '../../http/handler-types.js';
-import { findGroupInLeague, listGroups } from '../groups/groups.repository.js';
+import { groupInDatabase, groupsReadOnce, type GroupCheck } from '../groups/group-check.js';
 import { findLeague } from '../leagues/leagues.repository.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
 import { mapAsync } from '../shared/csv-rows.js';
@@ -59,12 +59,6 @@ function checkEventType(field: string, type: string, sport: string): void {
 /** What a create or full replace writes: every editable column (the archive flag stays as it is). */
 export type DefinitionColumns = Omit<NewQuestionDefinition, 'id' | 'isArchived'> & { name: string; groupId: string | null };
 
-/** Whether `groupId` names a question group of the league. */
-type GroupCheck = (groupId: string, league: LeagueRef) => Promise<boolean>;
-
-/** The group check of one request: a lookup of that group. */
-const groupInDatabase = (db: DbOrTx): GroupCheck => async (id, league) => !!(await findGroupInLeague({ db, id, leagueId: league.id }));
-
 /**
  * The validation step of create and replace (the JSON API and the CSV import
  * both call it, the import inside its transaction): the columns a create or
@@ -90,7 +84,7 @@ export async function definitionColumns({ input, league, isLeagueGroup }: { inpu
     throw definitionErrorToBadRequest(err);
   }
   const groupId = input.group_id ?? null;
-  if (groupId && !(await isLeagueGroup(groupId, league))) {
+  if (groupId && !(await isLeagueGroup(groupId, league.id))) {
     throw badRequest('definition.unknown_group', `group_id: ${groupId} is not a question group of league '${league.slug}'`);
   }
   const trigger: TriggerSpec = { event_type: input.trigger.event_type, condition: input.trigger.condition ?? null };
@@ -148,16 +142,10 @@ const importKind: DefinitionImportKind<QuestionDefinitionRow & { leagueSlug: str
   replaceOperation: 'replaceQuestionDefinition',
   toBody: definitionBodyFromCsv,
   preparer: (db) => {
-    // Each league's group ids are read once per import, not once per row that names a group.
-    const groupIds = new Map<string, Promise<Set<string>>>();
-    const isLeagueGroup: GroupCheck = async (id, league) => {
-      let ids = groupIds.get(league.id);
-      if (!ids) groupIds.set(league.id, (ids = listGroups({ db, leagueId: league.id }).then((groups) => new Set(groups.map((g) => g.id)))));
-      // Stored ids are lowercase; the contract's uuid format allows either case.
-      return (await ids).has(id.toLowerCase());
-    };
+    const isLeagueGroup = groupsReadOnce(db);
     return async ({ body, league }) => ({ ...(await definitionColumns({ input: body, league, isLeagueGroup })), isArchived: false });
   },
+
   changedFields: (current, values) => definitionChangedFields(current, values as Parameters<typeof definitionChangedFields>[1]),
   findByIds: findDefinitionsByIds,
   namesOfLeague: definitionNamesOfLeague,

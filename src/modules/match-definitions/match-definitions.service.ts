@@ -8,10 +8,10 @@ import { upsertById } from '../shared/upsert-by-id.js';
 import type { Readable } from 'node:stream';
 import type { components } from '../../../generated/api-types.js';
 import { csvStream } from '../../csv/csv-export.js';
-import type { Db, DbOrTx } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
 import { checkMatchSyntax, definitionErrorToBadRequest } from '../../engine/question-render.js';
 import { AppError, badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors.js';
-import { findGroupInLeague, listGroups } from '../groups/groups.repository.js';
+import { groupInDatabase, groupsReadOnce, type GroupCheck } from '../groups/group-check.js';
 import type { UploadedFile } from '../../http/handler-types.js';
 import { scrubFromAllowlists } from '../definitions/allowlists.repository.js';
 import { bodyValidator, importDefinitions, type DefinitionImportKind, type ImportResult } from '../definitions/definition-import.js';
@@ -48,12 +48,6 @@ export type MatchDefinitionWithLeague = MatchQuestionDefinitionRow & { leagueSlu
 
 /** What a create or full replace writes: every editable column. */
 export type MatchDefinitionColumns = Omit<NewMatchQuestionDefinition, 'id'> & { name: string };
-
-/** Whether `groupId` names a question group of the league. */
-export type GroupCheck = (groupId: string, leagueId: string) => Promise<boolean>;
-
-/** The group check of one request: a lookup of that group. */
-const groupInDatabase = (db: DbOrTx): GroupCheck => async (id, leagueId) => !!(await findGroupInLeague({ db, id, leagueId }));
 
 const unknownGroup = (groupId: string, leagueSlug: string) => badRequest('match_definition.unknown_group', `group_id: ${groupId} is not a question group of league '${leagueSlug}'`);
 
@@ -115,14 +109,7 @@ const importKind: DefinitionImportKind<MatchQuestionDefinitionRow & { leagueSlug
   replaceOperation: 'replaceMatchQuestionDefinition',
   toBody: matchDefinitionBodyFromCsv,
   preparer: (db) => {
-    // Each league's group ids are read once per import, not once per row that names a group.
-    const groupIds = new Map<string, Promise<Set<string>>>();
-    const isLeagueGroup: GroupCheck = async (id, leagueId) => {
-      let ids = groupIds.get(leagueId);
-      if (!ids) groupIds.set(leagueId, (ids = listGroups({ db, leagueId }).then((groups) => new Set(groups.map((g) => g.id)))));
-      // Stored ids are lowercase; the contract's uuid format allows either case.
-      return (await ids).has(id.toLowerCase());
-    };
+    const isLeagueGroup = groupsReadOnce(db);
     return async ({ body, league }) => matchDefinitionColumns({ input: body, league, isLeagueGroup });
   },
   changedFields: (current, values) => matchDefinitionChangedFields(current, values as Parameters<typeof matchDefinitionChangedFields>[1]),
