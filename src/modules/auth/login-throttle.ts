@@ -17,7 +17,7 @@
  * they cost stop at the budget); over it, 429 with `Retry-After`.
  */
 import { createHash } from 'node:crypto';
-import { isIPv6 } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { lt } from 'drizzle-orm';
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import type { LoginThrottleConfig, RegisterThrottleConfig } from '../../config.js';
@@ -135,17 +135,8 @@ export function createLoginThrottle({ db, config, register, logger }: { db: Db; 
  * addresses would give a client a new budget per address it picks).
  */
 export function addressKey(ip: string): string {
-  const address = ip.split('%')[0]!;
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
-  if (mapped) return mapped[1]!;
-  if (!isIPv6(address)) return ip;
-  const [head = '', tail] = address.split('::');
-  const groups = (part: string) => (part ? part.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : []);
-  const h = groups(head);
-  const t = tail === undefined ? [] : groups(tail);
-  const all = tail === undefined ? h : [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t];
-  return `${all
-    .slice(0, 4)
-    .map((g) => parseInt(g, 16).toString(16))
-    .join(':')}::/64`;
+  if (!ipaddr.IPv6.isValid(ip)) return ip;
+  // An IPv4-mapped address becomes its IPv4.
+  const address = ipaddr.process(ip);
+  return address.kind() === 'ipv4' ? address.toString() : `${(address as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
 }
