@@ -11,7 +11,7 @@ import { createServices } from '../src/services.js';
 
 async function main() {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel, { role: 'worker' });
+  const logger = createLogger(config.logLevel, { role: 'worker' }, config.logFormat);
   if (!config.databaseUrl) logger.warn('no DATABASE_URL: this worker uses the embedded database, which no other process can share');
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   const services = createServices({ database, config, logger });

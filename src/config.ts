@@ -41,6 +41,8 @@ export interface Config {
   dataDir: string | null;
   appEnv: AppEnv;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** 'json' lines, readable 'pretty' lines, or 'auto': pretty when stdout is a terminal, JSON otherwise. */
+  logFormat: 'auto' | 'json' | 'pretty';
   /** Seed demo data (brands, users, matches) into an empty database at start. */
   demoData: boolean;
   /** Largest JSON request body, bytes. */
@@ -113,6 +115,7 @@ export class ConfigError extends Error {}
 
 const APP_ENVS: AppEnv[] = ['main', 'staging', 'development', 'test'];
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 
 function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
   const raw = env[name];
@@ -186,6 +189,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!APP_ENVS.includes(appEnv)) throw new ConfigError(`APP_ENV must be one of ${APP_ENVS.join(', ')}, got '${env.APP_ENV}'`);
   const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got '${env.LOG_LEVEL}'`);
+  const logFormat = (env.LOG_FORMAT || 'auto') as Config['logFormat'];
+  if (!LOG_FORMATS.includes(logFormat)) throw new ConfigError(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}, got '${env.LOG_FORMAT}'`);
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError(`DATABASE_URL must be a postgres:// URL, got '${databaseUrl.slice(0, 20)}...'; unset it to use the embedded database`);
@@ -228,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     appEnv,
     logLevel,
+    logFormat,
     demoData: bool(env, 'DEMO_DATA', appEnv !== 'main' && appEnv !== 'test'),
     jsonBodyLimitBytes: int(env, 'JSON_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     s3,

@@ -15,7 +15,7 @@ const startedAt = performance.now();
 
 async function main() {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, {}, config.logFormat);
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   logger.info(
     { database: database.kind, where: config.databaseUrl ? redactUrl(config.databaseUrl) : (config.dataDir ?? 'memory') },
