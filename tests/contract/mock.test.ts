@@ -10,26 +10,43 @@ let prism: ChildProcess;
 let base: string;
 let output = '';
 
-beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  prism = spawn(path.join(root, 'node_modules/.bin/prism'), ['mock', 'openapi/openapi.yaml', '--host', '127.0.0.1', '--port', String(port)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  prism.stdout!.on('data', (d) => (output += d));
-  prism.stderr!.on('data', (d) => (output += d));
+/** Starts `npm run mock` as package.json runs it (tsx scripts/mock.ts), in its own process group. */
+function startMock(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; output: () => string } {
+  let text = '';
+  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['scripts/mock.ts', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  child.stdout!.on('data', (d) => (text += d));
+  child.stderr!.on('data', (d) => (text += d));
+  return { child, output: () => text };
+}
+
+async function waitForMock(url: string, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 45_000;
   for (;;) {
     try {
-      await fetch(`${base}/api/leagues`);
+      await fetch(`${url}/api/leagues`);
       return;
     } catch {
-      if (Date.now() > deadline || prism.exitCode !== null) throw new Error(`prism did not start:\n${output}`);
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`prism did not start:\n${output()}`);
       await new Promise((r) => setTimeout(r, 300));
     }
   }
+}
+
+const stopMock = (child: ChildProcess | undefined) => {
+  if (child?.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+};
+
+beforeAll(async () => {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  // The port from the environment (MOCK_PORT), as a README reader would set it.
+  const started = startMock([], { MOCK_PORT: String(port) });
+  prism = started.child;
+  await waitForMock(base, prism, () => (output = started.output()));
 }, 60_000);
 
 afterAll(() => {
-  prism?.kill();
+  stopMock(prism);
 });
 
 async function call(method: string, p: string, init: RequestInit = {}) {
@@ -67,4 +84,16 @@ describe('npm run mock (Prism)', () => {
     const res = await call('POST', '/api/auth/register', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'x' }) });
     expect(res.status).toBe(422);
   });
+
+  it('takes Prism options after --, a --port among them winning over the default', async () => {
+    const port = await freePort();
+    // Prism refuses a second --port: it starts only if the default was left out.
+    const started = startMock(['--port', String(port)], { MOCK_PORT: '1' });
+    try {
+      await waitForMock(`http://127.0.0.1:${port}`, started.child, started.output);
+      expect((await fetch(`http://127.0.0.1:${port}/api/leagues`)).status).toBe(200);
+    } finally {
+      stopMock(started.child);
+    }
+  }, 60_000);
 });
