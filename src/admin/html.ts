@@ -8,6 +8,6 @@ export function page({ title, body, head = '' }: { title: string; body: string; 
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} - Question-Play operators</title>
-<link rel="stylesheet" href="/admin/assets/admin.css">${head}</head>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/admin/assets/admin.css">${head}</head>
 <body>${body}</body></html>`;
 }

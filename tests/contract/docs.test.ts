@@ -33,7 +33,41 @@ describe('documentation', () => {
       expect(a.status, asset).toBe(200);
       expect((await a.text()).length).toBeGreaterThan(100);
     }
-    expect(await (await get('/docs/init.js')).text()).toContain("url: '/openapi.json'");
+    expect(await (await get('/docs/init.js')).text()).toContain("url: '/docs/openapi.json'");
+  });
+
+  it("names no fixed server: 'Try it out' calls the host and port the page came from", async () => {
+    for (const url of ['/openapi.json', '/docs/openapi.json']) {
+      const doc = (await (await get(url)).json()) as { servers: { url: string }[] };
+      expect(doc.servers.map((s) => s.url)).toEqual(['/']);
+    }
+  });
+
+  it("gives Swagger UI optional filters without examples (a plain Execute lists today's matches), the examples in their descriptions", async () => {
+    const full = (await (await get('/openapi.json')).json()) as Record<string, any>;
+    const docs = (await (await get('/docs/openapi.json')).json()) as Record<string, any>;
+    const resolve = (doc: Record<string, any>, p: Record<string, any>) => (p.$ref ? doc.components.parameters[p.$ref.split('/').pop()] : p);
+    const params = (doc: Record<string, any>) => (doc.paths['/api/matches'].get.parameters as Record<string, any>[]).map((p) => resolve(doc, p));
+    const league = (doc: Record<string, any>) => params(doc).find((p) => p.name === 'league')!;
+    expect(league(full).example ?? league(full).schema.example).toBeDefined();
+    expect(league(docs).example).toBeUndefined();
+    expect(league(docs).schema.example).toBeUndefined();
+    expect(league(docs).description).toMatch(/Example: `\w+`/);
+    for (const p of params(docs)) expect(p.example ?? p.schema?.example, p.name).toBeUndefined();
+    // Required parameters keep theirs (the input must hold something), and so does everything else.
+    const required = (docs.paths['/api/question-definitions'].get.parameters as Record<string, any>[]).map((p) => resolve(docs, p)).find((p) => p.required);
+    expect(required.example ?? required.schema.example).toBeDefined();
+    expect(Object.keys(docs.paths)).toEqual(Object.keys(full.paths));
+  });
+
+  it('serves a favicon of its own', async () => {
+    for (const url of ['/favicon.ico', '/favicon.svg']) {
+      const res = await get(url);
+      expect(res.status, url).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+      expect(await res.text()).toMatch(/^<svg /);
+    }
+    expect(await (await get('/docs')).text()).toContain('<link rel="icon" href="/favicon.svg"');
   });
 
   it('serves ReDoc at /redoc with its bundle from the installed package, no CDN', async () => {
@@ -45,6 +79,11 @@ describe('documentation', () => {
     const bundle = await get('/redoc/redoc.standalone.js');
     expect(bundle.status).toBe(200);
     expect(bundle.headers.get('content-type')).toMatch(/javascript/);
+    // Not even the footer's logo comes from a CDN.
+    const text = await bundle.text();
+    expect(text).not.toContain('cdn.redoc.ly');
+    expect(text).toContain('/redoc/logo-mini.svg');
+    expect((await get('/redoc/logo-mini.svg')).headers.get('content-type')).toMatch(/^image\/svg\+xml/);
   });
 
   it('redirects / to /docs', async () => {

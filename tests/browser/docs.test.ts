@@ -1,0 +1,35 @@
+/**
+ * /docs in a real browser on whatever host and port the service runs (the test
+ * app's is random): "Try it out" calls this server, and a plain Execute of the
+ * match list lists today's matches, not the examples' filters.
+ */
+import { describe, expect, it } from 'vitest';
+import { chromiumAvailable, useBrowserApp } from './browser.js';
+
+describe.skipIf(!chromiumAvailable)('Swagger UI in Chromium', () => {
+  const { app, browser } = useBrowserApp();
+
+  it("'Try it out' on GET /api/matches answers from this server with today's matches", async () => {
+    const context = await browser().newContext({ baseURL: app.url });
+    const page = await context.newPage();
+    const failed: string[] = [];
+    page.on('requestfailed', (r) => failed.push(r.url()));
+    await page.goto('/docs#/Matches/listMatches');
+    const op = page.locator('#operations-Matches-listMatches');
+    await op.waitFor({ timeout: 20_000 });
+    if (!(await op.locator('.opblock-body').count())) await op.locator('.opblock-summary').first().click();
+    await op.getByRole('button', { name: 'Try it out' }).click();
+    // Optional filters start empty: nothing narrows the list to an example league or day.
+    await expect(op.locator('tr[data-param-name="league"] input').inputValue()).resolves.toBe('');
+    await expect(op.locator('tr[data-param-name="scheduled_from"] input').inputValue()).resolves.toBe('');
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => new URL(r.url()).pathname === '/api/matches'),
+      op.getByRole('button', { name: 'Execute' }).click(),
+    ]);
+    expect(response.url()).toBe(`${app.url}/api/matches`);
+    expect(response.status()).toBe(200);
+    await op.locator('.live-responses-table .response-col_status', { hasText: '200' }).first().waitFor();
+    expect(failed).toEqual([]);
+    await context.close();
+  }, 90_000);
+});
