@@ -10,7 +10,7 @@ import type { components } from '../../../../generated/api-types.js';
 import { api, ApiError, download, formatDetail, unwrap, uploadWithProgress } from '../api.js';
 import { setQuery } from '../router.js';
 import { Checkbox, ErrorBox, Field, JsonField, NumberInput, Progress, TextInput, useAction } from './common.js';
-import { LeagueSelect, useLeagues } from './leagues.js';
+import { LeagueSelect, rememberLeague, usePreferredLeague } from './leagues.js';
 
 type ImportResult = components['schemas']['ImportResult'];
 type ImportRowAction = components['schemas']['ImportRowAction'];
@@ -29,13 +29,18 @@ export function useDebounced<T>(value: T, ms: number): T {
   return settled;
 }
 
-/** The league of a catalog page: the query string's, else the first league (written back to the query string). */
+/**
+ * The league of a league page: the address's, else the preferred one (last
+ * chosen, else the one with matches today), written back to the address. The
+ * league shown is remembered for the next league page.
+ */
 export function useLeagueParam(query: URLSearchParams): string {
-  const leagues = useLeagues();
+  const preferred = usePreferredLeague();
   const fromQuery = query.get('league') ?? '';
-  const league = fromQuery || leagues[0]?.slug || '';
+  const league = fromQuery || preferred;
   useEffect(() => {
     if (!fromQuery && league) setQuery({ league });
+    if (league) rememberLeague(league);
   }, [fromQuery, league]);
   return league;
 }

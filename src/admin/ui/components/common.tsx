@@ -225,6 +225,24 @@ export function Badge({ children, tone = 'neutral' }: { children: ComponentChild
   return <span class={`badge badge-${tone}`}>{children}</span>;
 }
 
+/**
+ * An identifier (an event type, a gate id, a provider event id) that may wrap
+ * only between its words, after `_`, `.`, `:` or `-`, never inside a word.
+ */
+export function Token({ children }: { children: string }) {
+  const parts = children.split(/(?<=[_.:-])/);
+  return (
+    <code class="token">
+      {parts.map((part, i) => (
+        <>
+          {i ? <wbr /> : null}
+          {part}
+        </>
+      ))}
+    </code>
+  );
+}
+
 /** A progress bar for long operations (uploads, imports, replays). */
 export function Progress({ value, label }: { value: number | null; label: string }) {
   return (

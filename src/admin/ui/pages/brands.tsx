@@ -155,6 +155,21 @@ function BrandForm({ brand, flash, onSaved, onClose }: { brand: Brand | null; fl
 
 const EDITABLE = new Set(['scheduled', 'postponed']);
 const matchName = (m: Pick<Match, 'home_team' | 'away_team'>) => `${m.home_team} - ${m.away_team}`;
+
+/** A match's teams, marked when it is a test match (a replayed clone, not a real fixture). */
+function MatchName({ match }: { match: Pick<Match, 'home_team' | 'away_team' | 'is_test'> }) {
+  return (
+    <>
+      {matchName(match)}
+      {match.is_test ? (
+        <>
+          {' '}
+          <Badge>test</Badge>
+        </>
+      ) : null}
+    </>
+  );
+}
 const targetText = (s: Pick<Slot, 'strategy' | 'target'>) => (s.target === null || s.target === undefined ? '' : s.strategy === 'definition' ? String(s.target).slice(0, 8) : String(s.target));
 
 interface SlotRow {
@@ -271,7 +286,7 @@ function SponsorshipPanel({ brand, onClose }: { brand: Brand; onClose: () => voi
               label: 'Match',
               cell: (s) => {
                 const m = knownMatches.get(s.match_id);
-                return <Link href={`/admin/matches/${s.match_id}`}>{m ? matchName(m) : `match ${s.match_id.slice(0, 8)}`}</Link>;
+                return <Link href={`/admin/matches/${s.match_id}`}>{m ? <MatchName match={m} /> : `match ${s.match_id.slice(0, 8)}`}</Link>;
               },
             },
             { label: 'Kick-off', cell: (s) => fmtTime(knownMatches.get(s.match_id)?.scheduled) },
@@ -318,7 +333,7 @@ function SponsorshipPanel({ brand, onClose }: { brand: Brand; onClose: () => voi
                   <label class="check">
                     <input type="checkbox" disabled={!ok && !selected.includes(m.id)} checked={selected.includes(m.id)} onChange={(e) => toggle(m.id, (e.target as HTMLInputElement).checked)} />
                     <span>
-                      {matchName(m)} <small>({m.league}, {fmtTime(m.scheduled)})</small>
+                      <MatchName match={m} /> <small>({m.league}, {fmtTime(m.scheduled)})</small>
                     </span>
                   </label>
                   <span class="badges">
@@ -389,7 +404,7 @@ function SponsorshipPanel({ brand, onClose }: { brand: Brand; onClose: () => voi
             rows={result.matches}
             rowKey={(r) => r.match_id}
             columns={[
-              { label: 'Match', cell: (r) => (knownMatches.get(r.match_id) ? matchName(knownMatches.get(r.match_id)!) : r.match_id.slice(0, 8)) },
+              { label: 'Match', cell: (r) => (knownMatches.get(r.match_id) ? <MatchName match={knownMatches.get(r.match_id)!} /> : r.match_id.slice(0, 8)) },
               { label: 'Removed', cell: (r) => r.removed_count, class: 'num' },
               { label: 'Created', cell: (r) => r.created_count, class: 'num' },
               {

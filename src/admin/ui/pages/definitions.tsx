@@ -6,7 +6,7 @@
  */
 import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
-import { Badge, Checkbox, Field, JsonField, NumberInput, TextInput, useAsync } from '../components/common.js';
+import { Badge, Checkbox, Field, JsonField, NumberInput, TextInput, Token, useAsync } from '../components/common.js';
 import { ChoicesEditor, PreviewPanel, QuestionOverrideFields, definitionListQuery, loadGroups, loadSampleCatalog, useLeagueParam, type SampleCatalog } from '../components/catalog.js';
 import { DefinitionEditorFrame, DefinitionListPage, EditorLoader, GroupSelect, OtherLeagueNotice, useDefinitionForm, type KindEditorProps, type DefinitionEditorProps, type DefinitionKind } from '../components/definition-catalog.js';
 import { useLocation } from '../router.js';
@@ -252,7 +252,7 @@ export function DefinitionsPage() {
       list={{ rows: list.data?.rows, error: list.error, loading: list.loading, reload: list.reload }}
       editor={(props) => <InGameEditor {...props} />}
       columns={[
-        { label: 'Trigger', cell: (d) => <code>{d.trigger_event_type}</code> },
+        { label: 'Trigger', cell: (d) => <Token>{d.trigger_event_type}</Token> },
         { label: 'Group', cell: (d) => groupSlug(d.group_id) },
         {
           label: 'Flags',

@@ -7,7 +7,8 @@ import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
 import { Badge, Checkbox, ErrorBox, Field, Loading, Page, fmtTime, useAsync } from '../components/common.js';
 import { usePolling, utcDayOf, utcDayRange } from '../components/controls.js';
-import { LeagueSelect, useLeagues } from '../components/leagues.js';
+import { useLeagueParam } from '../components/catalog.js';
+import { LeagueSelect } from '../components/leagues.js';
 import { ListenerTable, LogViewer, listenerActive } from '../components/listener-views.js';
 import { Link, setQuery, useLocation } from '../router.js';
 import { statusTone } from './matches.js';
@@ -16,8 +17,7 @@ type Group = components['schemas']['MatchListenerGroup'];
 
 export function ListenersPage() {
   const { query } = useLocation();
-  const leagues = useLeagues();
-  const league = query.get('league') ?? leagues[0]?.slug ?? '';
+  const league = useLeagueParam(query);
   const day = query.get('day') ?? utcDayOf();
   const logOf = query.get('log');
   const withListeners = query.get('with_listeners') === 'true';

@@ -11,7 +11,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
-import { Badge, Checkbox, EditorActions, ErrorBox, Field, JsonField, Loading, Notice, NumberInput, Page, Table, fmtTime, useAction, useAsync } from '../components/common.js';
+import { Badge, Checkbox, EditorActions, ErrorBox, Field, JsonField, Loading, Notice, NumberInput, Page, Table, Token, fmtTime, useAction, useAsync } from '../components/common.js';
 import { ConfirmButton, Section, UUID_RE, fmtClock, fmtWhen, shortId, usePatchForm, usePolling, utcDayOf, utcDayRange } from '../components/controls.js';
 import { loadLeagues, type League } from '../components/leagues.js';
 import { LogViewer, ListenerTable, listenerActive, type MatchListener } from '../components/listener-views.js';
@@ -214,13 +214,15 @@ function MatchActions({ match, active, onChanged }: { match: Match; active: bool
             </button>
           </>
         ) : null}
-        <ConfirmButton
-          label="Stop listener"
-          question="Stop this match's listeners and revoke its open questions?"
-          confirmLabel="Stop and revoke"
-          busy={busy}
-          onConfirm={() => void stop.act()}
-        />
+        {active ? (
+          <ConfirmButton
+            label="Stop listener"
+            question="Stop this match's listeners and revoke its open questions?"
+            confirmLabel="Stop and revoke"
+            busy={busy}
+            onConfirm={() => void stop.act()}
+          />
+        ) : null}
         {match.is_test ? (
           <ConfirmButton label="Delete test match" question="Delete this test match with its listeners, questions and answers?" confirmLabel="Delete" busy={busy} onConfirm={() => void remove.act()} />
         ) : null}
@@ -492,16 +494,16 @@ function Denials({ matchId, failedStep, refreshKey }: { matchId: string; failedS
           columns={[
             { label: 'When', cell: (d) => <span class="text-small nowrap">{fmtWhen(d.created_at)}</span> },
             { label: 'Definition', cell: (d) => d.definition_name },
-            { label: 'Failed step', cell: (d) => <Badge tone="warn">{d.failed_step}</Badge> },
+            { label: 'Failed step', cell: (d) => <Badge tone="warn"><Token>{d.failed_step}</Token></Badge> },
             { label: 'Detail', class: 'wide-cell', cell: (d) => d.detail },
             {
               label: 'Trigger',
               cell: (d) => (
                 <span class="text-small">
-                  {d.trigger_event_type}
+                  <Token>{d.trigger_event_type}</Token>
                   {d.period !== null ? ` · P${d.period} ${fmtClock(d.clock_seconds)}` : ''}
                   <div class="muted">
-                    <code>{d.trigger_event_id}</code>
+                    <Token>{d.trigger_event_id}</Token>
                   </div>
                 </span>
               ),
