@@ -19,6 +19,7 @@ import type { WorkerTask } from '../engine/worker.js';
 import { matches } from '../modules/matches/matches.table.js';
 import type { Services } from '../services.js';
 import { seedDemoCatalog } from './catalog.js';
+import { sponsorDemoMatch } from './seed.js';
 
 const TEAMS = [
   'Argentina', 'Australia', 'Belgium', 'Brazil', 'Cameroon', 'Canada', 'Croatia', 'Denmark', 'Ecuador', 'England',
@@ -135,6 +136,7 @@ export class LiveDemo {
       provider: { name: 'demo-live', fetch: async () => [{ srId, league: 'wc', homeTeam, awayTeam, scheduled: kickoff, venue: 'Demo Stadium', feedUrl: server.url }] },
     });
     const [row] = await services.database.db.select({ id: matches.id }).from(matches).where(eq(matches.srId, srId));
+    await sponsorDemoMatch(services, row!.id);
     services.logger.info({ match: row!.id, kickoff: kickoff.toISOString() }, `demo: ${homeTeam} vs ${awayTeam} kicks off in ${options.kickoffInSeconds} s`);
     return row!.id;
   }

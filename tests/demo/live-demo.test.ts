@@ -6,6 +6,7 @@
 import { asc, eq, like } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LiveDemo } from '../../src/demo/live-demo.js';
+import { DEMO_SPONSORS, seedDemoData } from '../../src/demo/seed.js';
 import { matches } from '../../src/modules/matches/matches.table.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 
@@ -39,6 +40,19 @@ describe('the live demo', () => {
     expect(await feedAnswer(feedUrls[0]!)).toBe('ECONNREFUSED');
     expect(await feedAnswer(feedUrls[1]!)).toBe(200);
     expect(await feedAnswer(feedUrls[2]!)).toBe(200);
+  });
+
+  it('sponsors each live demo match: a whole-match sponsor and question slots of another brand', async () => {
+    await seedDemoData(app.services);
+    demo ??= new LiveDemo(app.services, { kickoffInSeconds: 3600, durationScale: 0.09 });
+    const id = await demo.scheduleLiveMatch();
+    const res = await app.request('GET', '/api/matches', { query: { scheduled_from: new Date(Date.now() - 60_000).toISOString(), scheduled_to: new Date(Date.now() + 2 * 3600_000).toISOString() } });
+    const row = (res.body as { id: string; sponsor_brand: { name: string } | null; sponsored_question_count: number }[]).find((m) => m.id === id)!;
+    expect(row.sponsor_brand?.name).toBe(DEMO_SPONSORS.match);
+    expect(row.sponsored_question_count).toBe(DEMO_SPONSORS.questionNumbers.length);
+    const brands = (await app.request('GET', '/api/brands', { query: { q: DEMO_SPONSORS.questions } })).body as { id: string }[];
+    const slots = await app.request('GET', `/api/brands/${brands[0]!.id}/question-sponsorships`, { query: { match_ids: id } });
+    expect((slots.body as { strategy: string; target: unknown }[]).map((s) => [s.strategy, s.target])).toEqual(DEMO_SPONSORS.questionNumbers.map((n) => ['question_number', n]));
   });
 
   it('keeps the schedule current while it runs: played matches close with a result, a new UTC day brings its matches', async () => {

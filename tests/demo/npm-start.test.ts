@@ -44,7 +44,14 @@ describe('npm start on an empty database', () => {
   });
 
   it('shows matches today, and within a minute a demo match issuing questions', async () => {
-    const today = (await (await fetch(`${base}/api/matches`)).json()) as { sr_id: string; status: string; question_issuance_count: number; pivotal_moment_issuance_count: number }[];
+    const today = (await (await fetch(`${base}/api/matches`)).json()) as {
+      sr_id: string;
+      status: string;
+      question_issuance_count: number;
+      pivotal_moment_issuance_count: number;
+      sponsor_brand: { name: string } | null;
+      sponsored_question_count: number;
+    }[];
     expect(today.length).toBeGreaterThanOrEqual(2);
     const live = await waitFor(
       async () => {
@@ -54,6 +61,9 @@ describe('npm start on an empty database', () => {
       { what: `a demo match with questions:\n${output.slice(-3000)}`, timeoutMs: 60_000, intervalMs: 500 },
     );
     expect(live.status).toMatch(/^(live|break)$/);
+    // Sponsored, so a newcomer sees the brand fields filled.
+    expect(live.sponsor_brand?.name).toBe('Acme Sports Drinks');
+    expect(live.sponsored_question_count).toBe(2);
   }, 70_000);
 
   it('stops cleanly, handing its listener back', async () => {
