@@ -5,10 +5,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { paths } from '../paths.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -54,7 +54,7 @@ function queryObserver() {
   };
 }
 
-export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+export const migrationsFolder = paths.migrations;
 
 export interface OpenOptions {
   /** postgres:// URL; when absent PGlite is used. */

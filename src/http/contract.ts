@@ -5,9 +5,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { paths } from '../paths.js';
 
-const generatedDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../generated');
+const generatedDir = paths.generated;
 
 export interface ContractOperation {
   operationId: string;
