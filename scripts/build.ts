@@ -17,6 +17,7 @@ export const ENTRY_POINTS = {
   worker: 'scripts/worker.ts',
   'create-admin': 'scripts/create-admin.ts',
   'schedule-sync': 'scripts/schedule-sync.ts',
+  'config-check': 'scripts/config-check.ts',
 };
 
 export async function buildDist(outdir = path.join(projectRoot, 'dist')): Promise<void> {

@@ -1,0 +1,48 @@
+/** `npm run config:check`: the effective settings with secrets redacted, and a clear failure before start. */
+import webpush from 'web-push';
+import { describe, expect, it } from 'vitest';
+import { configCheck } from '../../scripts/config-check.js';
+
+describe('config:check', () => {
+  it('prints every effective setting, defaults included, with no secret in the output', async () => {
+    const vapid = webpush.generateVAPIDKeys();
+    const env = {
+      DATABASE_URL: 'postgres://qp:db-pass-123@db.internal:5432/qp',
+      S3_BUCKET: 'logos',
+      S3_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+      S3_SECRET_ACCESS_KEY: 's3-secret-456',
+      PUSH_PROVIDER: 'webpush',
+      VAPID_PUBLIC_KEY: vapid.publicKey,
+      VAPID_PRIVATE_KEY: vapid.privateKey,
+      VAPID_SUBJECT: 'mailto:ops@example.com',
+    };
+    const { code, out, err } = await configCheck([], env);
+    expect(code).toBe(0);
+    expect(err).toBe('config:check: configuration valid');
+    const shown = JSON.parse(out) as Record<string, any>;
+    expect(shown).toMatchObject({ port: 8000, appEnv: 'development', databaseUrl: 'postgres://qp:***@db.internal:5432/qp', s3: { bucket: 'logos', secretAccessKey: '[redacted]' } });
+    expect(shown.push.vapid).toMatchObject({ publicKey: vapid.publicKey, privateKey: '[redacted]', subject: 'mailto:ops@example.com' });
+    for (const secret of ['db-pass-123', 'AKIDEXAMPLE', 's3-secret-456', vapid.privateKey]) expect(out).not.toContain(secret);
+  });
+
+  it('fails with what to fix when a setting is wrong', async () => {
+    const { code, out, err } = await configCheck([], { PORT: 'eighty' });
+    expect(code).toBe(1);
+    expect(out).toBe('');
+    expect(err).toMatch(/^config:check: PORT must be an integer from 0 to 65535, got 'eighty'$/);
+  });
+
+  it('with --connect, opens the database: an unreachable one fails the check, the embedded one passes', async () => {
+    const down = await configCheck(['--connect'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' });
+    expect(down.code).toBe(1);
+    expect(down.err).toMatch(/cannot connect to PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:1\/none/);
+    const embedded = await configCheck(['--connect'], { DATA_DIR: ':memory:' });
+    expect(embedded).toMatchObject({ code: 0, err: 'config:check: configuration valid; the embedded database opens' });
+  }, 30_000);
+
+  it('refuses an unknown option with its usage', async () => {
+    const { code, err } = await configCheck(['--conect'], {});
+    expect(code).toBe(2);
+    expect(err).toMatch(/Usage: npm run config:check \[-- --connect\]/);
+  });
+});
