@@ -102,7 +102,7 @@ export function syntheticFootballMatch(opts: SyntheticMatchOptions): SyntheticMa
   const emit = (type: string, team: TeamSide | null, data: Record<string, unknown> = {}): FeedEvent => feed.add({ ...at(), id: nextId(), type, team, data });
   const goal = (team: TeamSide, draft: Pick<FeedDraft, 'data'>): FeedEvent => {
     const { minute, offset } = scoreboardMinute(period === '1' ? '1' : '2', clock - base);
-    return feed.addGoal({ ...at(), id: `${n}:goal`, team, data: { minute, offset, penalty: false, own_goal: false, ...draft.data } });
+    return feed.addGoal({ ...at(), id: `${n}:goal`, team, data: { minute, offset, penalty: false, own_goal: false, set_piece: null, ...draft.data } });
   };
 
   // Substitutions: 3-5 per team in the second half, between 55' and 88'.
@@ -132,7 +132,7 @@ export function syntheticFootballMatch(opts: SyntheticMatchOptions): SyntheticMa
       const y = round2(between(0.25, 0.75));
       const onGoal = outcome === 'goal' || outcome === 'on_target' || outcome === 'woodwork';
       const end = outcome === 'blocked' ? { end_x: round2(x + 0.02), end_y: y } : { end_x: onGoal ? 1 : 1.02, end_y: round2(onGoal ? between(0.45, 0.55) : between(0.3, 0.7)) };
-      emit('shot', team, { outcome, player: shooter, x, y, ...end, header, penalty: false });
+      emit('shot', team, { outcome, player: shooter, x, y, ...end, header, penalty: false, set_piece: null, shootout: false });
       const defender = otherSide(team);
       switch (outcome) {
         case 'goal':
@@ -160,7 +160,7 @@ export function syntheticFootballMatch(opts: SyntheticMatchOptions): SyntheticMa
     };
     const corner = (team: TeamSide): TeamSide => {
       clock += Math.round(between(15, 35));
-      emit('corner', team, { player: player(team) });
+      emit('corner', team, { player: player(team), retaken: false });
       clock += Math.round(between(2, 5));
       if (chance(P.shotFromCorner)) return shootFromCorner(team);
       const defender = otherSide(team);

@@ -86,8 +86,29 @@ describeWithFixtures('Metrica CSV, sample game 1', () => {
     expect(summary.byType.possession_change).toBe(278);
     expect(summary.byType.pass).toBe(799);
     expect(summary.byType.score_change).toBe(4);
-    expect(dropped['SET PIECE / KICK OFF']).toBe(6);
-    expect(dropped['CHALLENGE / TACKLE']).toBeGreaterThan(0);
+    // The vocabulary the data carries: every kick-off, throw-in, ball out (but the own goal), the offside, one duel per pair.
+    expect(summary.byType.kick_off).toBe(6);
+    expect(summary.byType.throw_in).toBe(28);
+    expect(summary.byType.ball_out).toBe(50);
+    expect(summary.byType.offside).toBe(1);
+    expect(summary.byType.duel).toBe(190);
+    expect(Object.keys(dropped).filter((k) => !k.startsWith('BALL LOST'))).toEqual([]);
+    // Kick-offs: each half's first starts it; the other four restart after the four goals (2', then three in the second half).
+    expect(ofType(events, 'kick_off').map((e) => [e.period, e.data.after_goal])).toEqual([
+      ['1', false],
+      ['1', true],
+      ['2', false],
+      ['2', true],
+      ['2', true],
+      ['2', true],
+    ]);
+  });
+
+  it("writes a duel once per pair of CHALLENGE rows, won by the WON row's side", () => {
+    const { events } = load();
+    const duel = ofType(events, 'duel')[0]!;
+    expect(duel).toMatchObject({ type: 'duel', data: { kind: 'aerial', winner: 'Player2', loser: 'Player18', foul: false } });
+    expect(duel.team).toBe('home');
   });
 
   it('charges a foul to the team that committed it', () => {
@@ -195,6 +216,123 @@ describe('Metrica importers on small inputs', () => {
     expect(() => importMetricaCsv(csv('Home,PASS,,7,1,0,1,0,P,,0,0,0,0'), { matchKey: 'x', kickoff })).toThrow(/period number 7/);
     expect(() => importMetricaCsv(header, { matchKey: 'x', kickoff })).toThrow(/no events/);
     expect(() => importMetricaJson('{"events": []}', '<Teams/>', { matchKey: 'x', kickoff })).toThrow(/data\[\] array/);
+  });
+
+  it('carries a penalty through: penalty_awarded, then the shot and its goal marked penalty, and the result says so', () => {
+    const { events } = importMetricaCsv(
+      csv(
+        'Home,SET PIECE,KICK OFF,1,1,0.04,1,0.04,Player9,,NaN,NaN,NaN,NaN',
+        'Away,FAULT RECEIVED,,1,2,600,2,600,Player20,,0.1,0.5,NaN,NaN',
+        'Home,CARD,YELLOW,1,3,610,3,610,Player4,,NaN,NaN,NaN,NaN',
+        'Away,SET PIECE,PENALTY,1,4,660,4,660,Player21,,0.11,0.5,NaN,NaN',
+        'Away,SHOT,ON TARGET-GOAL,1,5,661,5,662,Player21,,0.11,0.5,0,0.5',
+        'Home,SET PIECE,KICK OFF,1,6,700,6,700,Player9,,NaN,NaN,NaN,NaN',
+        'Away,SHOT,OFF TARGET-OUT,1,7,900,7,901,Player21,,0.2,0.5,0,0.3',
+      ),
+      { matchKey: 'pen', kickoff },
+    );
+    const awarded = ofType(events, 'penalty_awarded');
+    expect(awarded).toMatchObject([{ team: 'away', clock_seconds: 660, data: { taker: 'Player21', retaken: false } }]);
+    const [penaltyShot, openPlay] = ofType(events, 'shot');
+    expect(penaltyShot!.data).toMatchObject({ outcome: 'goal', penalty: true, set_piece: 'penalty', shootout: false });
+    expect(openPlay!.data).toMatchObject({ penalty: false, set_piece: null });
+    expect(ofType(events, 'score_change')).toMatchObject([{ team: 'away', data: { penalty: true, set_piece: 'penalty', own_goal: false, scorer: 'Player21' } }]);
+    expect(summarizeFeed(events).goals).toMatchObject([{ team: 'away', penalty: true }]);
+  });
+
+  it("marks a retaken penalty, and a penalty only when its taker's side shoots before the ball is played", () => {
+    const { events } = importMetricaCsv(
+      csv(
+        'Home,SET PIECE,PENALTY,1,1,100,1,100,Player9,,0.89,0.5,NaN,NaN',
+        'Home,SHOT,ON TARGET-SAVED,1,2,101,2,102,Player9,,0.89,0.5,1,0.5',
+        'Home,SET PIECE,PENALTY-RETAKEN,1,3,160,3,160,Player9,,0.89,0.5,NaN,NaN',
+        'Home,SHOT,ON TARGET-GOAL,1,4,161,4,162,Player9,,0.89,0.5,1,0.5',
+        'Away,SET PIECE,PENALTY,1,5,900,5,900,Player20,,0.11,0.5,NaN,NaN',
+        'Away,PASS,,1,6,901,6,902,Player20,Player21,0.11,0.5,0.2,0.5',
+        'Away,SHOT,OFF TARGET,1,7,905,7,906,Player21,,0.2,0.5,0,0.5',
+      ),
+      { matchKey: 'retake', kickoff },
+    );
+    expect(ofType(events, 'penalty_awarded').map((e) => e.data.retaken)).toEqual([false, true, false]);
+    expect(ofType(events, 'shot').map((e) => [e.data.outcome, e.data.penalty])).toEqual([
+      ['on_target', true],
+      ['goal', true],
+      // Passed short, then shot: open play, not the penalty.
+      ['off_target', false],
+    ]);
+  });
+
+  it('counts shoot-out goals as penalties of the shoot-out, not as goals of the match', () => {
+    const rows = ['Home,SHOT,ON TARGET-GOAL,1,1,100,1,101,Player9,,0.9,0.5,1,0.5', 'Away,SHOT,ON TARGET-GOAL,2,2,3000,2,3001,Player20,,0.1,0.5,0,0.5'];
+    const kicks = [
+      ['Home', 'ON TARGET-GOAL'],
+      ['Away', 'ON TARGET-GOAL'],
+      ['Home', 'ON TARGET-SAVED'],
+      ['Away', 'ON TARGET-GOAL'],
+    ].map(([team, sub], i) => `${team},SHOT,${sub},5,${10 + i},${7300 + i * 60},${10 + i},${7301 + i * 60},Kicker${i},,0.89,0.5,1,0.5`);
+    const { events } = importMetricaCsv(csv(...rows, ...kicks), { matchKey: 'so', kickoff });
+    const shootout = ofType(events, 'shot').filter((e) => e.period === 'pen');
+    expect(shootout.every((e) => e.data.penalty === true && e.data.shootout === true && e.data.set_piece === 'penalty')).toBe(true);
+    expect(ofType(events, 'score_change')).toHaveLength(2);
+    expect(events.find((e) => e.type === 'period_end' && e.period === 'pen')!.data).toEqual({ penalties: { home: 1, away: 2 } });
+    expect(events.at(-1)!.data.final_score).toEqual({ home: 1, away: 1, penalties: { home: 1, away: 2 }, winner: 'away' });
+  });
+
+  it('marks shots straight from a free kick or a corner, headers, and retaken set pieces', () => {
+    const { events } = importMetricaCsv(
+      csv(
+        'Home,SET PIECE,FREE KICK-DIRECT,1,1,100,1,100,Player10,,0.75,0.5,NaN,NaN',
+        'Home,SHOT,ON TARGET-GOAL,1,2,101,2,102,Player10,,0.75,0.5,1,0.5',
+        'Away,SET PIECE,CORNER KICK-RETAKEN,1,3,400,3,400,Player20,,1,0,NaN,NaN',
+        'Away,SHOT,HEAD-OFF TARGET-OUT,1,4,402,4,403,Player20,,0.95,0.45,1,0.4',
+        'Home,SET PIECE,THROW IN-RETAKEN,1,5,500,5,500,Player3,,0.5,0,NaN,NaN',
+        'Home,SHOT,OFF TARGET,1,6,502,6,503,Player3,,0.8,0.5,1,0.3',
+      ),
+      { matchKey: 'sp', kickoff },
+    );
+    expect(ofType(events, 'shot').map((e) => [e.data.set_piece, e.data.header])).toEqual([
+      ['free_kick', false],
+      ['corner', true],
+      // A throw-in is not a set piece a shot is taken from.
+      [null, false],
+    ]);
+    expect(ofType(events, 'score_change')[0]!.data).toMatchObject({ set_piece: 'free_kick', penalty: false });
+    expect(ofType(events, 'corner')[0]!.data).toEqual({ player: 'Player20', retaken: true });
+    expect(ofType(events, 'free_kick')[0]!.data).toMatchObject({ kind: 'direct', retaken: false });
+    expect(ofType(events, 'throw_in')[0]).toMatchObject({ team: 'home', data: { player: 'Player3', retaken: true } });
+  });
+
+  it('maps offsides, hand balls, balls out and goal kicks to the side that committed them', () => {
+    const { events } = importMetricaCsv(
+      csv(
+        'Home,PASS,DEEP BALL-OFFSIDE,1,1,100,1,102,Player7,Player9,0.5,0.5,0.9,0.5',
+        'Away,BALL LOST,OFFSIDE,1,2,200,2,201,Player20,,0.5,0.5,0.9,0.5',
+        'Away,BALL LOST,HAND BALL,1,3,300,3,300,Player22,,0.3,0.5,NaN,NaN',
+        'Home,BALL OUT,CLEARANCE,1,4,400,4,401,Player2,,0.1,0.5,0.1,1',
+        'Away,SET PIECE,GOAL KICK,1,5,500,5,500,Player25,,0.05,0.5,NaN,NaN',
+      ),
+      { matchKey: 'misc', kickoff },
+    );
+    expect(ofType(events, 'offside').map((e) => [e.team, e.data.player, e.data.passer])).toEqual([
+      ['home', 'Player9', 'Player7'],
+      ['away', null, 'Player20'],
+    ]);
+    // The pass itself is kept beside its offside.
+    expect(ofType(events, 'pass')).toHaveLength(1);
+    expect(ofType(events, 'hand_ball')).toMatchObject([{ team: 'away', data: { player: 'Player22' } }]);
+    expect(ofType(events, 'ball_out')).toMatchObject([{ team: 'home', data: { player: 'Player2', kind: 'clearance' } }]);
+    expect(ofType(events, 'goal_kick')).toMatchObject([{ team: 'away', data: { player: 'Player25', retaken: false } }]);
+  });
+
+  it('writes a duel without a winner when the data names none, and one for a lone half', () => {
+    const { events } = importMetricaCsv(
+      csv('Home,CHALLENGE,AERIAL,1,1,100,1,100,Player4,,0.5,0.5,NaN,NaN', 'Away,CHALLENGE,GROUND-FAULT-LOST,1,2,300,2,300,Player22,,0.5,0.5,NaN,NaN'),
+      { matchKey: 'duels', kickoff },
+    );
+    expect(ofType(events, 'duel').map((e) => [e.team, e.data.kind, e.data.winner, e.data.loser, e.data.foul])).toEqual([
+      [null, 'aerial', null, null, false],
+      ['home', 'ground', null, 'Player22', true],
+    ]);
   });
 
   it('falls back to the first team as home when the metadata has no Score', () => {

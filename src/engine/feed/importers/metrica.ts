@@ -16,22 +16,36 @@
  * Mapping (Metrica type / subtype -> canonical type, team):
  *   SHOT                      -> shot (outcome: GOAL goal, WOODWORK woodwork, BLOCKED blocked,
  *                                ON TARGET|SAVED on_target, OFF TARGET|OUT off_target; header when
- *                                HEAD), team = shooter's; a goal adds score_change right after it
+ *                                HEAD; set_piece penalty|free_kick|corner when taken straight from
+ *                                that set piece, penalty true for a penalty), team = shooter's; a goal
+ *                                adds score_change right after it (with penalty and set_piece);
+ *                                in the shoot-out (period 5) every shot is a penalty and its goals
+ *                                count towards final_score.penalties, not the score
  *   BALL OUT with subtype GOAL (e.g. WOODWORK-GOAL), when the next KICK OFF is taken by
  *                                the same team (i.e. that team conceded) -> score_change for
- *                                the other team with own_goal true; otherwise dropped
- *   SET PIECE CORNER KICK     -> corner;  SET PIECE FREE KICK -> free_kick (data.kind direct|indirect)
+ *                                the other team with own_goal true; any other BALL OUT -> ball_out,
+ *                                team = the side that put the ball out
+ *   SET PIECE PENALTY         -> penalty_awarded (data.taker; retaken when RETAKEN); the SHOT that
+ *                                follows (same side, the ball not played meanwhile) takes it
+ *   SET PIECE CORNER KICK     -> corner;  FREE KICK -> free_kick (data.kind direct|indirect);
+ *             THROW IN -> throw_in;  GOAL KICK -> goal_kick;  KICK OFF -> kick_off (data.after_goal
+ *             false for a period's first); RETAKEN sets data.retaken on each
  *   CARD YELLOW | RED         -> card (data.color), team = the carded player's
  *   FAULT RECEIVED            -> foul, team = the OTHER team (who committed it), data.fouled_team
  *   RECOVERY                  -> possession_change, team = the recovering team
- *   PASS                      -> pass
- *   dropped: BALL LOST, CHALLENGE, CARRY, BALL OUT (other), SET PIECE KICK OFF (the
- *            period_start / match_status events cover it), THROW IN, GOAL KICK; counted in `dropped`.
+ *   PASS                      -> pass; with OFFSIDE also offside (team = the passing side)
+ *   BALL LOST OFFSIDE         -> offside, team = the side caught offside
+ *   BALL LOST HAND BALL       -> hand_ball, team = the offending side
+ *   CHALLENGE                 -> duel (one per WON/LOST pair of rows), team = the winner's side
+ *                                (null when the data names no winner), data.kind aerial|ground|
+ *                                tackle|dribble, winner, loser, foul, advantage
+ *   dropped: BALL LOST (other subtypes), CARRY; counted in `dropped`.
  * Around them: match_status live at the first kick-off; period_start at a period's
  * first event and period_end at its last event's end (or the metadata's end frame
  * when later); match_status break between periods; match_status ended and closed
  * (data.final_score) after the last period.
- * Metrica does not mark penalties, so score_change data.penalty is always false.
+ * Penalties are marked by the SET PIECE PENALTY row before the shot; a goal
+ * from it has data.penalty true, and so has the stored match result's goal.
  * data.minute/offset are the scoreboard minute (period-relative: the second half
  * starts at 46'), unlike clock_seconds, which follows Metrica's continuous time.
  *
@@ -274,6 +288,37 @@ function cardColor(subtypes: string[]): 'yellow' | 'red' | null {
   return subtypes.includes('YELLOW') ? 'yellow' : null;
 }
 
+/** A set piece's kind as shots taken straight from it record it. */
+type SetPieceKind = 'penalty' | 'free_kick' | 'corner';
+
+function setPieceKind(e: RawEvent): SetPieceKind | null {
+  if (e.type !== 'SET PIECE') return null;
+  if (e.subtypes.includes('PENALTY')) return 'penalty';
+  if (e.subtypes.includes('FREE KICK')) return 'free_kick';
+  if (e.subtypes.includes('CORNER KICK')) return 'corner';
+  return null;
+}
+
+/** Rows that may stand between a set piece and the shot that takes it without the ball being played (bookings, fouls noted). */
+const BETWEEN_SET_PIECE_AND_SHOT = new Set(['CARD', 'FAULT RECEIVED']);
+
+const DUEL_KINDS: Array<[string, string]> = [
+  ['AERIAL', 'aerial'],
+  ['GROUND', 'ground'],
+  ['TACKLE', 'tackle'],
+  ['DRIBBLE', 'dribble'],
+];
+
+/** The other half of a duel: Metrica writes one CHALLENGE row per player, the winner's (WON) and the loser's (LOST), side by side. */
+function duelPartner(raw: RawEvent[], i: number): RawEvent | null {
+  const e = raw[i]!;
+  for (const j of [i - 1, i + 1]) {
+    const o = raw[j];
+    if (o && o.type === 'CHALLENGE' && o.side !== e.side && o.period === e.period && Math.abs(o.start - e.start) < 1) return o;
+  }
+  return null;
+}
+
 function normalize(raw: RawEvent[], opts: MetricaImportOptions, metadataPeriodEnds: Map<number, number>): Pick<MetricaImport, 'events' | 'dropped'> {
   if (!opts.matchKey) throw new Error('matchKey is required');
   if (raw.length === 0) throw new Error('metrica: no events');
@@ -309,13 +354,32 @@ function normalize(raw: RawEvent[], opts: MetricaImportOptions, metadataPeriodEn
     if (e.type === 'SET PIECE' && e.subtypes.includes('KICK OFF')) next = e.side;
   }
 
+  // The set piece a shot is taken straight from: the taker's side shoots before the ball is played
+  // by anyone (a penalty: the SET PIECE PENALTY row, then the SHOT that takes it).
+  const shotFromSetPiece: Array<SetPieceKind | null> = new Array(raw.length).fill(null);
+  for (let i = 0, open: { kind: SetPieceKind; side: TeamSide | null; period: number } | null = null; i < raw.length; i++) {
+    const e = raw[i]!;
+    const kind = setPieceKind(e);
+    if (kind) {
+      open = { kind, side: e.side, period: e.period };
+      continue;
+    }
+    if (e.type === 'SHOT' && open && open.side === e.side && open.period === e.period) shotFromSetPiece[i] = open.kind;
+    if (!BETWEEN_SET_PIECE_AND_SHOT.has(e.type)) open = null;
+  }
+
   const first = periods[0]!;
   feed.status('status:live', 'live', { period: first.key, atSeconds: first.start, clockSeconds: first.start });
   let pi = -1;
+  // Goals of the shoot-out decide the winner; they are not goals of the match.
+  const shootout = { home: 0, away: 0 };
+  let shootoutTaken = false;
+  let kickOffsInPeriod = 0;
   for (const [i, e] of raw.entries()) {
     if (pi < 0 || periods[pi]!.n !== e.period) {
       if (pi >= 0) endPeriod(feed, periods[pi]!, true);
       pi++;
+      kickOffsInPeriod = 0;
       const p = periods[pi]!;
       feed.add({ id: `period:${p.key}:start`, type: 'period_start', period: p.key, atSeconds: p.start, clockSeconds: p.start, team: null });
     }
@@ -328,29 +392,43 @@ function normalize(raw: RawEvent[], opts: MetricaImportOptions, metadataPeriodEn
       continue;
     }
     const at = { x: e.x, y: e.y };
+    const retaken = e.subtypes.includes('RETAKEN');
     switch (e.type) {
       case 'SHOT': {
         const outcome = shotOutcome(e.subtypes);
         const header = e.subtypes.includes('HEAD');
-        feed.add({ ...base, id, type: 'shot', team: side, data: { outcome, player: e.from, ...at, end_x: e.endX, end_y: e.endY, header, penalty: false } });
-        if (outcome === 'goal') {
+        const inShootout = p.key === 'pen';
+        const setPiece: SetPieceKind | null = inShootout ? 'penalty' : shotFromSetPiece[i]!;
+        const penalty = setPiece === 'penalty';
+        feed.add({ ...base, id, type: 'shot', team: side, data: { outcome, player: e.from, ...at, end_x: e.endX, end_y: e.endY, header, penalty, set_piece: setPiece, shootout: inShootout } });
+        if (outcome === 'goal' && inShootout) {
+          shootout[side] += 1;
+          shootoutTaken = true;
+        } else if (outcome === 'goal') {
           const { minute, offset } = scoreboardMinute(p.key, e.start - p.start);
-          feed.addGoal({ ...base, id: `${id}:goal`, team: side, data: { scorer: e.from, minute, offset, penalty: false, own_goal: false, header } });
-        }
+          feed.addGoal({ ...base, id: `${id}:goal`, team: side, data: { scorer: e.from, minute, offset, penalty, own_goal: false, header, set_piece: setPiece } });
+        } else if (inShootout) shootoutTaken = true;
         break;
       }
       case 'BALL OUT':
-        if (e.subtypes.includes('GOAL') && nextKickOffSide[i] === side) {
+        if (e.subtypes.includes('GOAL') && nextKickOffSide[i] === side && p.key !== 'pen') {
           const { minute, offset } = scoreboardMinute(p.key, e.start - p.start);
-          feed.addGoal({ ...base, id: `${id}:own_goal`, team: otherSide(side), data: { scorer: e.from, minute, offset, penalty: false, own_goal: true, header: e.subtypes.includes('HEAD') } });
-        } else drop(e);
+          feed.addGoal({ ...base, id: `${id}:own_goal`, team: otherSide(side), data: { scorer: e.from, minute, offset, penalty: false, own_goal: true, header: e.subtypes.includes('HEAD'), set_piece: null } });
+        } else {
+          feed.add({ ...base, id, type: 'ball_out', team: side, data: { player: e.from, kind: e.subtypes.length ? e.subtypes.join('-').toLowerCase() : null, ...at } });
+        }
         break;
       case 'SET PIECE':
-        if (e.subtypes.includes('CORNER KICK')) feed.add({ ...base, id, type: 'corner', team: side, data: { player: e.from } });
+        if (e.subtypes.includes('PENALTY')) feed.add({ ...base, id, type: 'penalty_awarded', team: side, data: { taker: e.from, retaken, ...at } });
+        else if (e.subtypes.includes('CORNER KICK')) feed.add({ ...base, id, type: 'corner', team: side, data: { player: e.from, retaken } });
         else if (e.subtypes.includes('FREE KICK')) {
           const kind = e.subtypes.includes('DIRECT') ? 'direct' : e.subtypes.includes('INDIRECT') ? 'indirect' : null;
-          feed.add({ ...base, id, type: 'free_kick', team: side, data: { player: e.from, kind, retaken: e.subtypes.includes('RETAKEN') } });
-        } else drop(e);
+          feed.add({ ...base, id, type: 'free_kick', team: side, data: { player: e.from, kind, retaken } });
+        } else if (e.subtypes.includes('THROW IN')) feed.add({ ...base, id, type: 'throw_in', team: side, data: { player: e.from, retaken, ...at } });
+        // A period's first kick-off starts it; every later one restarts play after a goal.
+        else if (e.subtypes.includes('KICK OFF')) feed.add({ ...base, id, type: 'kick_off', team: side, data: { player: e.from, after_goal: kickOffsInPeriod++ > 0 } });
+        else if (e.subtypes.includes('GOAL KICK')) feed.add({ ...base, id, type: 'goal_kick', team: side, data: { player: e.from, retaken } });
+        else drop(e);
         break;
       case 'CARD': {
         const color = cardColor(e.subtypes);
@@ -364,23 +442,56 @@ function normalize(raw: RawEvent[], opts: MetricaImportOptions, metadataPeriodEn
       case 'RECOVERY':
         feed.add({ ...base, id, type: 'possession_change', team: side, data: { player: e.from, via: e.subtypes[0]?.toLowerCase() ?? null, ...at } });
         break;
-      case 'PASS':
+      case 'PASS': {
         feed.add({ ...base, id, type: 'pass', team: side, data: { player: e.from, to: e.to, ...at, end_x: e.endX, end_y: e.endY, kind: e.subtypes.length ? e.subtypes.join('-').toLowerCase() : null } });
+        // A pass whose receiver was caught offside: the offside is the passing side's.
+        if (e.subtypes.includes('OFFSIDE')) feed.add({ ...base, id: `${id}:offside`, type: 'offside', team: side, data: { player: e.to, passer: e.from, ...at } });
         break;
+      }
+      case 'BALL LOST':
+        if (e.subtypes.includes('OFFSIDE')) feed.add({ ...base, id, type: 'offside', team: side, data: { player: e.to, passer: e.from, ...at } });
+        else if (e.subtypes.includes('HAND BALL')) feed.add({ ...base, id, type: 'hand_ball', team: side, data: { player: e.from, ...at } });
+        else drop(e);
+        break;
+      case 'CHALLENGE': {
+        const won = e.subtypes.includes('WON');
+        const lost = e.subtypes.includes('LOST');
+        const partner = duelPartner(raw, i);
+        // One duel per pair: written at the winner's row (or at the lone row when the other half is missing).
+        if (lost && partner?.subtypes.includes('WON')) break;
+        const kind = DUEL_KINDS.find(([token]) => e.subtypes.includes(token))?.[1] ?? null;
+        const winner: TeamSide | null = won ? side : lost ? otherSide(side) : null;
+        feed.add({
+          ...base,
+          id,
+          type: 'duel',
+          team: winner,
+          data: {
+            kind,
+            winner: won ? e.from : lost ? (partner?.from ?? null) : null,
+            loser: won ? (partner?.from ?? null) : lost ? e.from : null,
+            players: [e.from, partner?.from ?? null].filter((n): n is string => !!n),
+            foul: e.subtypes.includes('FAULT') || Boolean(partner?.subtypes.includes('FAULT')),
+            advantage: e.subtypes.includes('ADVANTAGE'),
+            ...at,
+          },
+        });
+        break;
+      }
       default:
         drop(e);
     }
   }
   const last = periods[pi]!;
-  endPeriod(feed, last, false);
+  endPeriod(feed, last, false, shootoutTaken ? shootout : null);
   const at = { period: last.key, atSeconds: last.end, clockSeconds: last.end };
   feed.status('status:ended', 'ended', at);
-  feed.close(at);
+  feed.close(at, shootoutTaken ? shootout : null);
   return { events: feed.events, dropped };
 }
 
-function endPeriod(feed: FootballFeedBuilder, p: { key: FootballPeriod; end: number }, more: boolean): void {
+function endPeriod(feed: FootballFeedBuilder, p: { key: FootballPeriod; end: number }, more: boolean, shootout: { home: number; away: number } | null = null): void {
   const at = { period: p.key, atSeconds: p.end, clockSeconds: p.end };
-  feed.add({ ...at, id: `period:${p.key}:end`, type: 'period_end', team: null });
+  feed.add({ ...at, id: `period:${p.key}:end`, type: 'period_end', team: null, ...(p.key === 'pen' && shootout ? { data: { penalties: { ...shootout } } } : {}) });
   if (more) feed.status(`status:break:${p.key}`, 'break', { ...at, data: { after_period: p.key } });
 }

@@ -222,9 +222,9 @@ export function openfootballEvents(match: OpenfootballMatch, opts: OpenfootballE
       end = Math.max(end, clock + 60);
       const id = `goal:${k + 1}`;
       if (!g.own_goal) {
-        feed.add({ ...at(clock), id: `${id}:shot`, type: 'shot', team: g.team, data: { outcome: 'goal', player: g.player, x: null, y: null, end_x: null, end_y: null, header: false, penalty: g.penalty } });
+        feed.add({ ...at(clock), id: `${id}:shot`, type: 'shot', team: g.team, data: { outcome: 'goal', player: g.player, x: null, y: null, end_x: null, end_y: null, header: false, penalty: g.penalty, set_piece: g.penalty ? 'penalty' : null, shootout: false } });
       }
-      feed.addGoal({ ...at(clock), id, team: g.team, data: { scorer: g.player, minute: g.minute, offset: g.offset, penalty: g.penalty, own_goal: g.own_goal, header: false } });
+      feed.addGoal({ ...at(clock), id, team: g.team, data: { scorer: g.player, minute: g.minute, offset: g.offset, penalty: g.penalty, own_goal: g.own_goal, header: false, set_piece: g.penalty ? 'penalty' : null } });
     }
     feed.add({ ...at(end), id: `period:${period}:end`, type: 'period_end', team: null });
     wall = periodWall + (end - base);
