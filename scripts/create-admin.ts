@@ -5,9 +5,9 @@
  * Uses the same database settings as the service (DATABASE_URL or DATA_DIR).
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../src/config.js';
-import { DatabaseError, openDatabase } from '../src/db/client.js';
-import { AppError } from '../src/errors.js';
+import { runCli, UsageError } from '../src/cli.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/client.js';
 import { createLogger } from '../src/logger.js';
 import { seedLeagues } from '../src/modules/leagues/leagues.repository.js';
 import type { UsersService } from '../src/modules/users/users.service.js';
@@ -25,11 +25,11 @@ export interface AdminArgs {
 export function parseAdminArgs(argv: string[]): AdminArgs {
   const { values } = parseArgs({ args: argv, options: { username: { type: 'string' }, password: { type: 'string' }, email: { type: 'string' } }, strict: true });
   const missing = (['username', 'password', 'email'] as const).filter((k) => !values[k]);
-  if (missing.length) throw new Error(`missing --${missing.join(', --')}\n${USAGE}`);
+  if (missing.length) throw new UsageError(`missing --${missing.join(', --')}`, USAGE);
   const { username, password, email } = values as AdminArgs;
-  if (!/^[A-Za-z0-9._-]{3,32}$/.test(username)) throw new Error('--username must be 3 to 32 letters, digits, ".", "_" or "-"');
-  if (password.length < 8 || password.length > 256) throw new Error('--password must be 8 to 256 characters');
-  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new Error('--email must be an email address');
+  if (!/^[A-Za-z0-9._-]{3,32}$/.test(username)) throw new UsageError('--username must be 3 to 32 letters, digits, ".", "_" or "-"');
+  if (password.length < 8 || password.length > 256) throw new UsageError('--password must be 8 to 256 characters');
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new UsageError('--email must be an email address');
   return { username, password, email };
 }
 
@@ -54,9 +54,5 @@ async function main() {
 
 const invokedDirectly = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop()!);
 if (invokedDirectly) {
-  main().catch((err) => {
-    const known = err instanceof AppError || err instanceof ConfigError || err instanceof DatabaseError || /^(missing|--|Unknown option|Option)/.test((err as Error).message);
-    console.error(`create-admin: ${known ? (err as Error).message : (err as Error).stack}`);
-    process.exit(1);
-  });
+  runCli('create-admin', main);
 }

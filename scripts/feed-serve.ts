@@ -17,11 +17,12 @@ import { summarizeFeed } from '../src/engine/feed/football-feed.js';
 import { importMetricaCsv, importMetricaJson } from '../src/engine/feed/importers/metrica.js';
 import { importOpenfootballSchedule, openfootballEvents } from '../src/engine/feed/importers/openfootball.js';
 import { startPushFeedServer } from '../src/engine/feed/push-server.js';
+import { runCli, UsageError } from '../src/cli.js';
 
 const USAGE = `usage: npm run feed:serve -- (--metrica-csv <file> | --metrica-json <file> --metadata <xml> | --openfootball <file> --match <n> [--season <year>] [--utc-offset <+hh:mm>] | --events <recording.json>)
        [--speed <factor, default 1>] [--port <n, default 0 = any>] [--kickoff <iso date, default now>] [--heartbeat-ms <n, default 1000>] [--match-key <key>]`;
 
-export class UsageError extends Error {}
+export { UsageError };
 
 export type FeedSource =
   | { kind: 'metrica-csv'; file: string }
@@ -69,18 +70,18 @@ export function parseFeedServeArgs(argv: string[], now = new Date()): FeedServeA
       },
     }));
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}\n${USAGE}`);
+    throw new UsageError((err as Error).message, USAGE);
   }
   const sources = (['metrica-csv', 'metrica-json', 'openfootball', 'events'] as const).filter((k) => values[k] !== undefined);
-  if (sources.length !== 1) throw new UsageError(`${sources.length ? `choose one source, not --${sources.join(' and --')}` : 'missing a source'}\n${USAGE}`);
+  if (sources.length !== 1) throw new UsageError(sources.length ? `choose one source, not --${sources.join(' and --')}` : 'missing a source', USAGE);
   const kind = sources[0]!;
   const file = values[kind]!;
   let source: FeedSource;
   if (kind === 'metrica-json') {
-    if (!values.metadata) throw new UsageError(`--metrica-json needs --metadata <metadata.xml>\n${USAGE}`);
+    if (!values.metadata) throw new UsageError('--metrica-json needs --metadata <metadata.xml>', USAGE);
     source = { kind, file, metadata: values.metadata };
   } else if (kind === 'openfootball') {
-    if (!values.match) throw new UsageError(`--openfootball needs --match <n> (1-based position in the file)\n${USAGE}`);
+    if (!values.match) throw new UsageError('--openfootball needs --match <n> (1-based position in the file)', USAGE);
     const match = positiveNumber(values.match, '--match', 0, true);
     if (match < 1) throw new UsageError('--match must be 1 or more');
     source = { kind, file, match, season: values.season ?? null, utcOffset: values['utc-offset'] ?? null };
@@ -170,8 +171,5 @@ async function main() {
 
 const invokedDirectly = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop()!);
 if (invokedDirectly) {
-  main().catch((err) => {
-    console.error(`feed:serve: ${err instanceof UsageError ? err.message : (err as Error).stack}`);
-    process.exit(1);
-  });
+  runCli('feed:serve', main, { missing_utc_offset: 'pass the offset of its local times, e.g. --utc-offset +03:00' });
 }

@@ -1,16 +1,18 @@
 /**
- * `npm run schedule:sync -- --openfootball <file> --season <season> [--league wc]`
+ * `npm run schedule:sync -- --openfootball <file> --season <season> [--league wc] [--utc-offset +03:00]`
  * Brings matches in from an openfootball results file through the schedule
  * provider adapter: upserts by sr_id, never overriding a match that started;
  * finished matches arrive closed with their final result (Match questions
  * resolve from it). Same database settings as the service. Matches it
  * closes or cancels are announced on the live bus, so players' open sockets
  * get `match_closed` (PostgreSQL only: an embedded database has no other
- * process to tell).
+ * process to tell). `--utc-offset` gives the offset of kick-off times the
+ * file writes without one (known hosts, such as 2022's, need none).
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../src/config.js';
-import { DatabaseError, openDatabase } from '../src/db/client.js';
+import { runCli, UsageError } from '../src/cli.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/client.js';
 import { createLiveBus } from '../src/live/bus.js';
 import { publishMatchStatus } from '../src/live/publishers.js';
 import { createLogger } from '../src/logger.js';
@@ -18,11 +20,17 @@ import { openfootballProvider } from '../src/engine/schedule/openfootball-provid
 import { syncSchedule } from '../src/engine/schedule/schedule-sync.js';
 import { seedLeagues } from '../src/modules/leagues/leagues.repository.js';
 
-const USAGE = 'usage: npm run schedule:sync -- --openfootball <file.json> --season <e.g. 2022> [--league wc]';
+const USAGE = 'usage: npm run schedule:sync -- --openfootball <file.json> --season <e.g. 2022> [--league wc] [--utc-offset <+hh:mm>]';
 
 async function main() {
-  const { values } = parseArgs({ options: { openfootball: { type: 'string' }, season: { type: 'string' }, league: { type: 'string', default: 'wc' } }, strict: true });
-  if (!values.openfootball || !values.season) throw new ConfigError(`missing --openfootball or --season\n${USAGE}`);
+  const { values } = parseArgs({
+    options: { openfootball: { type: 'string' }, season: { type: 'string' }, league: { type: 'string', default: 'wc' }, 'utc-offset': { type: 'string' } },
+    strict: true,
+  });
+  const missing = (['openfootball', 'season'] as const).filter((k) => !values[k]);
+  if (missing.length) throw new UsageError(`missing --${missing.join(' and --')}`, USAGE);
+  const utcOffset = values['utc-offset'];
+  if (utcOffset !== undefined && !/^[+-]\d{1,2}(:?\d{2})?$/.test(utcOffset)) throw new UsageError(`--utc-offset must look like +03:00 or -06:00, got '${utcOffset}'`, USAGE);
   const config = loadConfig();
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, maxConnections: 2 });
   const bus = createLiveBus({ database, logger: createLogger(config.logLevel, { role: 'schedule-sync' }) });
@@ -30,7 +38,7 @@ async function main() {
     await seedLeagues({ db: database.db });
     const report = await syncSchedule({
       db: database.db,
-      provider: openfootballProvider({ file: values.openfootball, season: values.season, league: values.league! }),
+      provider: openfootballProvider({ file: values.openfootball!, season: values.season!, league: values.league!, ...(utcOffset ? { utcOffset } : {}) }),
       onStatusChanged: publishMatchStatus(bus),
     });
     console.log(`${report.provider}: ${report.received} matches read, ${report.written} written${report.unknownLeagues.length ? `; unknown leagues: ${report.unknownLeagues.join(', ')}` : ''}`);
@@ -40,8 +48,4 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  const known = err instanceof ConfigError || err instanceof DatabaseError || (err as NodeJS.ErrnoException).code === 'ENOENT' || /Unknown option|Option/.test((err as Error).message);
-  console.error(`schedule:sync: ${known ? (err as Error).message : (err as Error).stack}`);
-  process.exit(1);
-});
+runCli('schedule:sync', main, { missing_utc_offset: 'pass the offset of its local times, e.g. --utc-offset +03:00' });

@@ -3,8 +3,9 @@
  * scaling listeners out across processes. Same configuration as the service;
  * PostgreSQL is the coordination point, so run it with DATABASE_URL.
  */
-import { ConfigError, loadConfig } from '../src/config.js';
-import { DatabaseError, openDatabase } from '../src/db/client.js';
+import { runCli } from '../src/cli.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/client.js';
 import { createEngineWorker } from '../src/engine/start-worker.js';
 import { createLogger } from '../src/logger.js';
 import { createServices } from '../src/services.js';
@@ -27,7 +28,4 @@ async function main() {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
-main().catch((err) => {
-  console.error(`question-play worker: ${err instanceof ConfigError || err instanceof DatabaseError ? err.message : (err as Error).stack}`);
-  process.exit(1);
-});
+runCli('question-play worker', main);

@@ -27,11 +27,24 @@ export function openfootballResult(m: OpenfootballMatch): Record<string, unknown
   };
 }
 
-export function openfootballProvider({ file, season, league, now = () => new Date() }: { file: string; season: string; league: string; now?: () => Date }): ScheduleProvider {
+export function openfootballProvider({
+  file,
+  season,
+  league,
+  utcOffset,
+  now = () => new Date(),
+}: {
+  file: string;
+  season: string;
+  league: string;
+  /** UTC offset of kick-off times the file writes without one (e.g. '+03:00'). */
+  utcOffset?: string;
+  now?: () => Date;
+}): ScheduleProvider {
   return {
     name: `openfootball:${season}`,
     async fetch(): Promise<ScheduledMatch[]> {
-      const parsed = importOpenfootballSchedule(await fs.readFile(file, 'utf8'), { season });
+      const parsed = importOpenfootballSchedule(await fs.readFile(file, 'utf8'), { season, ...(utcOffset ? { localUtcOffset: utcOffset } : {}) });
       return parsed.map((m) => {
         const result = openfootballResult(m);
         const finished = Boolean(result) && m.scheduled.getTime() < now().getTime();

@@ -55,6 +55,7 @@
  */
 import type { FeedEvent, TeamSide } from '../events.js';
 import { footballPeriodKey, FootballFeedBuilder, otherSide, scoreboardMinute, type FootballPeriod, type Score } from '../football-feed.js';
+import { ImportDataError } from '../import-error.js';
 
 export { summarizeFeed } from '../football-feed.js';
 
@@ -134,23 +135,23 @@ const CSV_COLUMNS = ['Team', 'Type', 'Subtype', 'Period', 'Start Time [s]', 'End
 function csvSide(team: string, row: number): TeamSide {
   const t = team.trim().toLowerCase();
   if (t === 'home' || t === 'away') return t;
-  throw new Error(`metrica csv row ${row}: Team is '${team}', expected Home or Away`);
+  throw new ImportDataError(`metrica csv row ${row}: Team is '${team}', expected Home or Away`);
 }
 
 /** Imports Metrica's CSV event format (`Team,Type,Subtype,Period,Start Frame,Start Time [s],...`). */
 export function importMetricaCsv(text: string, opts: MetricaImportOptions): MetricaImport {
   const rows = parseCsv(text.replace(/^\uFEFF/, ''));
   const header = rows.shift();
-  if (!header) throw new Error('metrica csv: the file is empty');
+  if (!header) throw new ImportDataError('metrica csv: the file is empty');
   const col = Object.fromEntries(CSV_COLUMNS.map((name) => [name, header.findIndex((h) => h.trim() === name)])) as Record<(typeof CSV_COLUMNS)[number], number>;
   const missing = CSV_COLUMNS.filter((name) => col[name] < 0);
-  if (missing.length) throw new Error(`metrica csv: missing column(s) ${missing.join(', ')}`);
+  if (missing.length) throw new ImportDataError(`metrica csv: missing column(s) ${missing.join(', ')}`);
   const raw = rows.map((r, i): RawEvent => {
     const rowNo = i + 2;
     const get = (name: (typeof CSV_COLUMNS)[number]) => (r[col[name]] ?? '').trim();
     const period = finite(get('Period'));
     const start = finite(get('Start Time [s]'));
-    if (period === null || start === null) throw new Error(`metrica csv row ${rowNo}: Period and Start Time [s] must be numbers`);
+    if (period === null || start === null) throw new ImportDataError(`metrica csv row ${rowNo}: Period and Start Time [s] must be numbers`);
     const subtype = get('Subtype');
     return {
       index: i + 1,
@@ -220,14 +221,14 @@ const nameOf = (v: unknown): string | null => (isObject(v) && typeof v.name === 
 /** Imports Metrica's JSON event format with its FIFA EPTS metadata XML (teams, home side, periods). */
 export function importMetricaJson(eventsJson: string | unknown, metadataXml: string, opts: MetricaImportOptions): MetricaImport {
   const doc: unknown = typeof eventsJson === 'string' ? JSON.parse(eventsJson) : eventsJson;
-  if (!isObject(doc) || !Array.isArray(doc.data)) throw new Error('metrica json: expected an object with a data[] array');
+  if (!isObject(doc) || !Array.isArray(doc.data)) throw new ImportDataError('metrica json: expected an object with a data[] array');
   const meta = parseEptsMetadata(metadataXml);
-  if (meta.teams.length < 2) throw new Error('metrica metadata: expected two <Team> entries');
+  if (meta.teams.length < 2) throw new ImportDataError('metrica metadata: expected two <Team> entries');
   // The Score element names the local (home) team; without it the first team listed is home.
   const homeId = meta.localTeamId ?? meta.teams[0]!.id;
   const home = meta.teams.find((t) => t.id === homeId);
   const away = meta.teams.find((t) => t.id === (meta.visitingTeamId ?? meta.teams.find((x) => x.id !== homeId)?.id));
-  if (!home || !away || home.id === away.id) throw new Error(`metrica metadata: cannot tell home from away (local team '${homeId}')`);
+  if (!home || !away || home.id === away.id) throw new ImportDataError(`metrica metadata: cannot tell home from away (local team '${homeId}')`);
   const sideOf = (team: unknown): TeamSide | null => {
     if (!isObject(team)) return null;
     if (team.id === home.id || (team.id === undefined && team.name === home.name)) return 'home';
@@ -235,10 +236,10 @@ export function importMetricaJson(eventsJson: string | unknown, metadataXml: str
     return null;
   };
   const raw = doc.data.map((e: unknown, i): RawEvent => {
-    if (!isObject(e) || !isObject(e.start) || !isObject(e.type)) throw new Error(`metrica json: data[${i}] lacks type or start`);
+    if (!isObject(e) || !isObject(e.start) || !isObject(e.type)) throw new ImportDataError(`metrica json: data[${i}] lacks type or start`);
     const start = finite(e.start.time);
     const period = finite(e.period);
-    if (start === null || period === null) throw new Error(`metrica json: data[${i}] lacks start.time or period`);
+    if (start === null || period === null) throw new ImportDataError(`metrica json: data[${i}] lacks start.time or period`);
     const subs = Array.isArray(e.subtypes) ? e.subtypes : e.subtypes ? [e.subtypes] : [];
     const end = isObject(e.end) ? e.end : {};
     return {
@@ -320,8 +321,8 @@ function duelPartner(raw: RawEvent[], i: number): RawEvent | null {
 }
 
 function normalize(raw: RawEvent[], opts: MetricaImportOptions, metadataPeriodEnds: Map<number, number>): Pick<MetricaImport, 'events' | 'dropped'> {
-  if (!opts.matchKey) throw new Error('matchKey is required');
-  if (raw.length === 0) throw new Error('metrica: no events');
+  if (!opts.matchKey) throw new ImportDataError('matchKey is required');
+  if (raw.length === 0) throw new ImportDataError('metrica: no events');
   const feed = new FootballFeedBuilder(`metrica:${opts.matchKey}`, opts.kickoff);
   const dropped: Record<string, number> = {};
   const drop = (e: RawEvent) => {
@@ -334,7 +335,7 @@ function normalize(raw: RawEvent[], opts: MetricaImportOptions, metadataPeriodEn
   for (const e of raw) {
     let p = periods.at(-1);
     if (!p || p.n !== e.period) {
-      if (periods.some((q) => q.n === e.period)) throw new Error(`metrica: event ${e.index} returns to period ${e.period} after it ended`);
+      if (periods.some((q) => q.n === e.period)) throw new ImportDataError(`metrica: event ${e.index} returns to period ${e.period} after it ended`);
       p = { n: e.period, key: footballPeriodKey(e.period), start: e.start, end: e.start };
       periods.push(p);
     }

@@ -24,6 +24,7 @@
  */
 import type { FeedEvent, TeamSide } from '../events.js';
 import { FootballFeedBuilder, periodBaseClockSeconds, type FootballPeriod, type Score } from '../football-feed.js';
+import { ImportDataError } from '../import-error.js';
 
 export interface OpenfootballGoal {
   team: TeamSide;
@@ -75,18 +76,18 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 
 function offsetMinutes(text: string, where: string): number {
   const m = /^(?:UTC)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$/.exec(text.trim());
-  if (!m) throw new Error(`${where}: cannot read UTC offset '${text}'`);
+  if (!m) throw new ImportDataError(`${where}: cannot read UTC offset '${text}'`);
   const minutes = Number(m[2]) * 60 + Number(m[3] ?? 0);
   return m[1] === '-' ? -minutes : minutes;
 }
 
 function kickoff(date: unknown, time: unknown, localOffset: string | undefined, where: string): Date {
-  if (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new Error(`${where}: date '${String(date)}' is not YYYY-MM-DD`);
-  if (typeof time !== 'string') throw new Error(`${where}: missing time`);
+  if (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new ImportDataError(`${where}: date '${String(date)}' is not YYYY-MM-DD`);
+  if (typeof time !== 'string') throw new ImportDataError(`${where}: missing time`);
   const m = /^(\d{1,2}):(\d{2})(?:\s+(UTC\s*[+-]\d{1,2}(?::?\d{2})?))?$/.exec(time.trim());
-  if (!m) throw new Error(`${where}: cannot read time '${time}'`);
+  if (!m) throw new ImportDataError(`${where}: cannot read time '${time}'`);
   const zone = m[3] ?? localOffset;
-  if (zone === undefined) throw new Error(`${where}: time '${time}' has no UTC offset; pass localUtcOffset`);
+  if (zone === undefined) throw new ImportDataError(`${where}: time '${time}' has no UTC offset, and the file's local times need one`, 'missing_utc_offset');
   const local = Date.parse(`${date}T${m[1]!.padStart(2, '0')}:${m[2]}:00Z`);
   return new Date(local - offsetMinutes(zone, where) * 60_000);
 }
@@ -94,7 +95,7 @@ function kickoff(date: unknown, time: unknown, localOffset: string | undefined, 
 function pair(v: unknown, name: string, where: string): Score | null {
   if (v === undefined || v === null) return null;
   if (!Array.isArray(v) || v.length !== 2 || !v.every((n) => Number.isInteger(n) && (n as number) >= 0)) {
-    throw new Error(`${where}: score.${name} should be [home, away], got ${JSON.stringify(v)}`);
+    throw new ImportDataError(`${where}: score.${name} should be [home, away], got ${JSON.stringify(v)}`);
   }
   return { home: v[0] as number, away: v[1] as number };
 }
@@ -108,21 +109,21 @@ function parseMinute(g: Json, where: string): { minute: number; offset: number }
     const [m, o] = raw.trim().split('+');
     minute = Number(m);
     offset = o === undefined ? 0 : Number(o);
-  } else throw new Error(`${where}: cannot read minute ${JSON.stringify(raw)}`);
+  } else throw new ImportDataError(`${where}: cannot read minute ${JSON.stringify(raw)}`);
   if (g.offset !== undefined) {
-    if (typeof g.offset !== 'number' && typeof g.offset !== 'string') throw new Error(`${where}: cannot read offset ${JSON.stringify(g.offset)}`);
+    if (typeof g.offset !== 'number' && typeof g.offset !== 'string') throw new ImportDataError(`${where}: cannot read offset ${JSON.stringify(g.offset)}`);
     offset = Number(g.offset);
   }
-  if (!Number.isInteger(minute) || minute < 0 || !Number.isInteger(offset) || offset < 0) throw new Error(`${where}: bad minute ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(minute) || minute < 0 || !Number.isInteger(offset) || offset < 0) throw new ImportDataError(`${where}: bad minute ${JSON.stringify(raw)}`);
   return { minute, offset };
 }
 
 function goals(list: unknown, team: TeamSide, where: string): OpenfootballGoal[] {
   if (list === undefined || list === null) return [];
-  if (!Array.isArray(list)) throw new Error(`${where}: goals should be an array`);
+  if (!Array.isArray(list)) throw new ImportDataError(`${where}: goals should be an array`);
   return list.map((g: unknown, i) => {
     const at = `${where} goal ${i + 1}`;
-    if (!isObject(g)) throw new Error(`${at}: not an object`);
+    if (!isObject(g)) throw new ImportDataError(`${at}: not an object`);
     return { team, ...parseMinute(g, at), player: typeof g.name === 'string' ? g.name : '', penalty: g.penalty === true, own_goal: g.owngoal === true };
   });
 }
@@ -130,15 +131,15 @@ function goals(list: unknown, team: TeamSide, where: string): OpenfootballGoal[]
 /** Parses an openfootball worldcup.json (text or parsed) into matches with UTC kick-offs and results. */
 export function importOpenfootballSchedule(json: string | unknown, opts: OpenfootballScheduleOptions): OpenfootballMatch[] {
   const doc: unknown = typeof json === 'string' ? JSON.parse(json) : json;
-  if (!isObject(doc) || !Array.isArray(doc.matches)) throw new Error('openfootball: expected an object with a matches[] array');
+  if (!isObject(doc) || !Array.isArray(doc.matches)) throw new ImportDataError('openfootball: expected an object with a matches[] array');
   const season = String(opts.season);
   const localOffset = opts.localUtcOffset ?? HOST_UTC_OFFSETS[season];
   return doc.matches.map((m: unknown, i): OpenfootballMatch => {
     const n = i + 1;
     const where = `openfootball match ${n}`;
-    if (!isObject(m)) throw new Error(`${where}: not an object`);
-    if (typeof m.team1 !== 'string' || typeof m.team2 !== 'string') throw new Error(`${where}: team1 and team2 are required`);
-    if (m.num !== undefined && m.num !== n) throw new Error(`${where}: num ${String(m.num)} differs from its position`);
+    if (!isObject(m)) throw new ImportDataError(`${where}: not an object`);
+    if (typeof m.team1 !== 'string' || typeof m.team2 !== 'string') throw new ImportDataError(`${where}: team1 and team2 are required`);
+    if (m.num !== undefined && m.num !== n) throw new ImportDataError(`${where}: num ${String(m.num)} differs from its position`);
     const score = isObject(m.score) ? m.score : null;
     const ft = score ? pair(score.ft, 'ft', where) : null;
     let result: OpenfootballResult | null = null;
@@ -201,7 +202,7 @@ function goalPeriod(g: OpenfootballGoal, extraTime: boolean): Exclude<FootballPe
  */
 export function openfootballEvents(match: OpenfootballMatch, opts: OpenfootballEventsOptions = {}): FeedEvent[] {
   const result = match.result;
-  if (!result) throw new Error(`${match.srId} has no result to build events from`);
+  if (!result) throw new ImportDataError(`${match.srId} has no result to build events from`);
   const feed = new FootballFeedBuilder(opts.matchKey ?? match.srId, opts.kickoff ?? match.scheduled);
   const extraTime = result.et !== null;
   const periods: Array<Exclude<FootballPeriod, 'pen'>> = extraTime ? ['1', '2', 'et1', 'et2'] : ['1', '2'];
