@@ -1002,9 +1002,11 @@ export interface paths {
         };
         /**
          * [Admin] Blocked issuance attempts of a match
-         * @description Attempts whose trigger matched but which a gate closed, newest first
-         *     (at most `limit`). Triggers that did not match are silent misses and
-         *     are not recorded. `failed_step` is the id of the first closed gate:
+         * @description Attempts whose trigger matched but which a gate closed, newest first,
+         *     a page at a time (`limit`, `offset`); `denial_count` is how many
+         *     match the filter in all, so a client knows when there are more.
+         *     Triggers that did not match are silent misses and are not recorded.
+         *     `failed_step` is the id of the first closed gate:
          *     `listener_running`, `definition_allowed`, `match_cap`,
          *     `period_quota`, `min_interval`, `group_lane`, `probability`,
          *     `render`.
@@ -3844,6 +3846,15 @@ export interface components {
             sponsor_brand: components["schemas"]["NullableBrandSummary"];
             match_sponsor_brand: components["schemas"]["NullableBrandSummary"];
         };
+        IssuanceDenialPage: {
+            /** @description This page, newest first. */
+            denials: components["schemas"]["IssuanceDenial"][];
+            /**
+             * @description Denials of the match that match the filter, on every page.
+             * @example 60
+             */
+            denial_count: number;
+        };
         IssuanceDenial: {
             /**
              * Format: uuid
@@ -6332,6 +6343,8 @@ export interface operations {
                 failed_step?: string;
                 /** @description Maximum number of rows (1 to 500). */
                 limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
             };
             header?: never;
             path: {
@@ -6342,13 +6355,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Denials. */
+            /** @description A page of denials and the total that match. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["IssuanceDenial"][];
+                    "application/json": components["schemas"]["IssuanceDenialPage"];
                 };
             };
             401: components["responses"]["Unauthorized"];

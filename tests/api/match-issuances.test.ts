@@ -133,8 +133,9 @@ describe('GET /api/matches/{match_id}/question-issuance-denials', () => {
     await insertDenial(app, { matchId: other.id, createdAt: at(3) });
     const res = await denials(match.id);
     expect(res.status).toBe(200);
-    expect(ids(res.body)).toEqual([newer.id, older.id]);
-    expect(res.body[0]).toEqual({
+    expect(res.body.denial_count).toBe(2);
+    expect(ids(res.body.denials)).toEqual([newer.id, older.id]);
+    expect(res.body.denials[0]).toEqual({
       id: newer.id,
       match_id: match.id,
       listener_id: null,
@@ -148,28 +149,37 @@ describe('GET /api/matches/{match_id}/question-issuance-denials', () => {
       clock_seconds: null,
       created_at: at(2).toISOString(),
     });
-    expect(res.body[1]).toMatchObject({ period: '1', clock_seconds: 60 });
+    expect(res.body.denials[1]).toMatchObject({ period: '1', clock_seconds: 60 });
   });
 
-  it('filters by failed_step and honours limit (default 50)', async () => {
+  it('pages (limit, default 50, and offset) with the total that match, and filters by failed_step', async () => {
     const match = await createMatch(app);
-    for (let i = 0; i < 55; i++) await insertDenial(app, { matchId: match.id, createdAt: new Date(at(0).getTime() + i * 1000), failedStep: i % 5 === 0 ? 'probability' : 'min_interval' });
-    const all = await denials(match.id);
-    expect(all.body).toHaveLength(50);
-    expect(all.body[0].created_at).toBe(new Date(at(0).getTime() + 54_000).toISOString());
-    expect((await denials(match.id, { limit: 500 })).body).toHaveLength(55);
-    const three = await denials(match.id, { limit: 3 });
-    expect(three.body.map((d: { created_at: string }) => d.created_at)).toEqual([54, 53, 52].map((s) => new Date(at(0).getTime() + s * 1000).toISOString()));
-    const probability = await denials(match.id, { failed_step: 'probability' });
-    expect(probability.body).toHaveLength(11);
-    expect(probability.body.every((d: { failed_step: string }) => d.failed_step === 'probability')).toBe(true);
-    expect((await denials(match.id, { failed_step: 'render' })).body).toEqual([]);
+    for (let i = 0; i < 60; i++) await insertDenial(app, { matchId: match.id, createdAt: new Date(at(0).getTime() + i * 1000), failedStep: i % 5 === 0 ? 'probability' : 'min_interval' });
+    const second = (s: number) => new Date(at(0).getTime() + s * 1000).toISOString();
+    const first = await denials(match.id);
+    expect(first.body.denials).toHaveLength(50);
+    expect(first.body.denial_count).toBe(60);
+    expect(first.body.denials[0].created_at).toBe(second(59));
+    // The rest on the next page: the list says there is more, and the pages neither overlap nor skip.
+    const rest = await denials(match.id, { offset: 50 });
+    expect(rest.body.denials.map((d: { created_at: string }) => d.created_at)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0].map(second));
+    expect(rest.body.denial_count).toBe(60);
+    expect(await denials(match.id, { offset: 60 })).toMatchObject({ body: { denials: [], denial_count: 60 } });
+    expect((await denials(match.id, { limit: 500 })).body.denials).toHaveLength(60);
+    const three = await denials(match.id, { limit: 3, offset: 1 });
+    expect(three.body.denials.map((d: { created_at: string }) => d.created_at)).toEqual([58, 57, 56].map(second));
+    const probability = await denials(match.id, { failed_step: 'probability', limit: 5 });
+    expect(probability.body.denial_count).toBe(12);
+    expect(probability.body.denials).toHaveLength(5);
+    expect(probability.body.denials.every((d: { failed_step: string }) => d.failed_step === 'probability')).toBe(true);
+    expect((await denials(match.id, { failed_step: 'render' })).body).toEqual({ denials: [], denial_count: 0 });
   });
 
   it('answers 404 for an unknown match, 422 for a bad limit, 401 without a key and 403 for a player', async () => {
     const match = await createMatch(app);
     expect((await denials(UNKNOWN_ID)).status).toBe(404);
     for (const limit of [0, 501, 'many']) expect((await denials(match.id, { limit })).status).toBe(422);
+    for (const offset of [-1, 'later']) expect((await denials(match.id, { offset })).status).toBe(422);
     expect((await denials(match.id, {}, null)).status).toBe(401);
     expect((await denials(match.id, {}, player.token)).status).toBe(403);
   });

@@ -134,6 +134,11 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     const steps = await denials.locator('tbody tr td:nth-child(3)').allTextContents();
     expect(steps.length).toBeGreaterThan(0);
     expect(new Set(steps)).toEqual(new Set(['definition_allowed']));
+    // The list says how many there are in all, and pages through them.
+    const stored = await app.request('GET', `/api/matches/${cloneId}/question-issuance-denials`, { token: admin.token, query: { failed_step: 'definition_allowed', limit: 1 } });
+    const pager = denials.getByRole('navigation', { name: 'denials pages' });
+    await pager.getByText(new RegExp(`^1-${Math.min(50, stored.body.denial_count)} of ${stored.body.denial_count} denials$`)).waitFor();
+    expect(await denials.locator('h2, h3').first().textContent()).toContain(`(${stored.body.denial_count})`);
     await page.getByLabel('Failed step').selectOption('probability');
     await denials.getByText('No attempt was blocked at probability.').waitFor();
 

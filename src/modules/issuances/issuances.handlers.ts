@@ -9,7 +9,7 @@ export const issuanceHandlers = ({ issuances }: Services) =>
     }),
     listMatchQuestionIssuanceDenials: async ({ params, query }) => ({
       status: 200,
-      body: await issuances.denials({ matchId: params.match_id, failedStep: query.failed_step, limit: query.limit ?? 50 }),
+      body: await issuances.denials({ matchId: params.match_id, failedStep: query.failed_step, limit: query.limit ?? 50, offset: query.offset ?? 0 }),
     }),
     getMatchEventTimeline: async ({ params, query }) => ({
       status: 200,

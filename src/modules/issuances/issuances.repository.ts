@@ -19,14 +19,26 @@ export async function listInGameIssuances({ db, matchId, statuses }: { db: DbOrT
     .orderBy(asc(questionIssuances.issuedAt), asc(questionIssuances.id));
 }
 
-/** A match's blocked issuance attempts, newest first. */
-export async function listDenials({ db, matchId, failedStep, limit }: { db: DbOrTx; matchId: string; failedStep?: string | undefined; limit: number }): Promise<IssuanceDenialRow[]> {
-  return db
-    .select()
-    .from(questionIssuanceDenials)
-    .where(and(eq(questionIssuanceDenials.matchId, matchId), failedStep !== undefined ? eq(questionIssuanceDenials.failedStep, failedStep) : undefined))
-    .orderBy(desc(questionIssuanceDenials.createdAt), desc(questionIssuanceDenials.id))
-    .limit(limit);
+/** A page of a match's blocked issuance attempts, newest first, and how many match the filter in all. */
+export async function listDenials({
+  db,
+  matchId,
+  failedStep,
+  limit,
+  offset,
+}: {
+  db: DbOrTx;
+  matchId: string;
+  failedStep?: string | undefined;
+  limit: number;
+  offset: number;
+}): Promise<{ rows: IssuanceDenialRow[]; total: number }> {
+  const where = and(eq(questionIssuanceDenials.matchId, matchId), failedStep !== undefined ? eq(questionIssuanceDenials.failedStep, failedStep) : undefined);
+  const [rows, [count]] = await Promise.all([
+    db.select().from(questionIssuanceDenials).where(where).orderBy(desc(questionIssuanceDenials.createdAt), desc(questionIssuanceDenials.id)).limit(limit).offset(offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(questionIssuanceDenials).where(where),
+  ]);
+  return { rows, total: count?.n ?? 0 };
 }
 
 export interface TimelineEventRow {

@@ -36,10 +36,11 @@ export function createIssuancesService({ db }: { db: Db }) {
       return rows.map((row) => toQuestionIssuanceDto(row, counts.get(row.id) ?? 0));
     },
 
-    /** Blocked attempts of a match, newest first. */
-    async denials({ matchId, failedStep, limit }: { matchId: string; failedStep?: string | undefined; limit: number }): Promise<IssuanceDenialDto[]> {
+    /** A page of a match's blocked attempts, newest first, with the total that match the filter. */
+    async denials({ matchId, failedStep, limit, offset }: { matchId: string; failedStep?: string | undefined; limit: number; offset: number }): Promise<{ denials: IssuanceDenialDto[]; denial_count: number }> {
       await match(matchId);
-      return (await listDenials({ db, matchId, failedStep, limit })).map(toIssuanceDenialDto);
+      const { rows, total } = await listDenials({ db, matchId, failedStep, limit, offset });
+      return { denials: rows.map(toIssuanceDenialDto), denial_count: total };
     },
 
     /** Events (latest versions, deletions left out, optionally of some types) and question markers: three queries whatever the size. */

@@ -12,7 +12,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
 import { Badge, Checkbox, EditorActions, ErrorBox, Field, JsonField, Loading, Notice, NumberInput, Page, Table, Token, fmtTime, useAction, useAsync } from '../components/common.js';
-import { ConfirmButton, Section, UUID_RE, fmtClock, fmtWhen, shortId, usePatchForm, usePolling, utcDayOf, utcDayRange } from '../components/controls.js';
+import { ConfirmButton, Pager, Section, UUID_RE, fmtClock, fmtWhen, shortId, usePatchForm, usePolling, utcDayOf, utcDayRange } from '../components/controls.js';
 import { loadLeagues, type League } from '../components/leagues.js';
 import { LogViewer, ListenerTable, listenerActive, type MatchListener } from '../components/listener-views.js';
 import { EventTimelineChart } from '../components/timeline.js';
@@ -446,43 +446,37 @@ function IssuanceTable({ issuances }: { issuances: Issuance[] }) {
   );
 }
 
-const DENIAL_LIMITS = [50, 200, 500];
-
 function Denials({ matchId, failedStep, refreshKey }: { matchId: string; failedStep: string; refreshKey: number }) {
-  const [limit, setLimit] = useState(200);
+  const [limit, setLimit] = useState(50);
+  const [offset, setOffset] = useState(0);
+  useEffect(() => setOffset(0), [matchId, failedStep]);
   const denials = useAsync(
-    () => unwrap(() => api.GET('/api/matches/{match_id}/question-issuance-denials', { params: { path: { match_id: matchId }, query: { limit, ...(failedStep ? { failed_step: failedStep } : {}) } } })),
-    [matchId, failedStep, limit, refreshKey],
+    () =>
+      unwrap(() =>
+        api.GET('/api/matches/{match_id}/question-issuance-denials', { params: { path: { match_id: matchId }, query: { limit, offset, ...(failedStep ? { failed_step: failedStep } : {}) } } }),
+      ),
+    [matchId, failedStep, limit, offset, refreshKey],
   );
-  const rows = denials.data ?? [];
+  const rows = denials.data?.denials ?? [];
+  const total = denials.data?.denial_count ?? 0;
   return (
     <Section
       id="denials"
       title={
         <>
-          Issuance denials <small>({rows.length === limit ? `newest ${limit}` : rows.length})</small>
+          Issuance denials <small>({total})</small>
         </>
       }
       tools={
-        <>
-          <label class="check">
-            Show
-            <select value={String(limit)} aria-label="Rows shown" onChange={(e) => setLimit(Number((e.target as HTMLSelectElement).value))}>
-              {DENIAL_LIMITS.map((n) => (
-                <option value={String(n)}>newest {n}</option>
-              ))}
-            </select>
-          </label>
-          <label class="check">
-            Failed step
-            <select value={failedStep} aria-label="Failed step" onChange={(e) => setQuery({ failed_step: (e.target as HTMLSelectElement).value })}>
-              <option value="">Any gate</option>
-              {GATES.map((g) => (
-                <option value={g}>{g}</option>
-              ))}
-            </select>
-          </label>
-        </>
+        <label class="check">
+          Failed step
+          <select value={failedStep} aria-label="Failed step" onChange={(e) => setQuery({ failed_step: (e.target as HTMLSelectElement).value })}>
+            <option value="">Any gate</option>
+            {GATES.map((g) => (
+              <option value={g}>{g}</option>
+            ))}
+          </select>
+        </label>
       }
     >
       <ErrorBox error={denials.error} />
@@ -511,6 +505,19 @@ function Denials({ matchId, failedStep, refreshKey }: { matchId: string; failedS
           ]}
         />
       </div>
+      {denials.data ? (
+        <Pager
+          label="denials"
+          offset={offset}
+          limit={limit}
+          total={total}
+          onOffset={setOffset}
+          onLimit={(l) => {
+            setLimit(l);
+            setOffset(0);
+          }}
+        />
+      ) : null}
     </Section>
   );
 }
