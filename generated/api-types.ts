@@ -4634,16 +4634,20 @@ export interface components {
             };
         };
         /**
-         * @description The service cannot answer now. Either the database is out of reach
-         *     (any operation, during an outage or while the process shuts down:
-         *     nothing was changed, and `Retry-After` says when to try again; a
-         *     client keeps its key), or object storage is not configured, so logos
-         *     cannot be stored or removed (brand operations that touch a logo; no
-         *     `Retry-After`).
+         * @description The service cannot answer now; `Retry-After` says when to try again.
+         *     A client keeps its key: this is never a verdict on the key (that is
+         *     401). Causes: the database is out of reach (any operation, during an
+         *     outage; the request was not carried out, except that a single write
+         *     already on its way to a database that then froze may be applied when
+         *     it resumes: repeat it if you still want it), or the process is shutting
+         *     down (the request was refused before anything ran; `Connection:
+         *     close`, another process answers). Brand operations that touch a logo
+         *     also answer 503 when object storage is not configured (no
+         *     `Retry-After`: that lasts until the service is reconfigured).
          */
         ServiceUnavailable: {
             headers: {
-                /** @description Seconds to wait before trying again (sent when the database is out of reach or the process is shutting down). */
+                /** @description Seconds to wait before trying again (sent when the database is out of reach or the process is shutting down, not when logo storage is unconfigured). */
                 "Retry-After"?: number;
                 [name: string]: unknown;
             };
