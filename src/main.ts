@@ -6,6 +6,7 @@ import { LiveDemo } from './demo/live-demo.js';
 import { seedDemoData } from './demo/seed.js';
 import { createEngineWorker } from './engine/start-worker.js';
 import { createApp } from './http/app.js';
+import { shutDownHttp } from './http/drain.js';
 import { attachLiveStream } from './live/stream.js';
 import { createLogger } from './logger.js';
 import { seedLeagues } from './modules/leagues/leagues.repository.js';
@@ -69,15 +70,9 @@ async function main() {
     // No new connections; new requests on open keep-alive connections get 503 with Retry-After
     // and Connection: close; stream sockets get 1001 (clients reconnect elsewhere). Requests in
     // flight finish (their responses close their connections) within SHUTDOWN_TIMEOUT_MS.
-    drain.start();
-    server.close();
     const closingLive = live.close().catch((err) => logger.error({ err }, 'closing the live stream failed'));
-    const drained = await Promise.race([
-      drain.idle().then(() => true),
-      new Promise<false>((resolve) => setTimeout(() => resolve(false), config.shutdownTimeoutMs).unref()),
-    ]);
-    if (!drained) logger.warn({ in_flight: drain.inFlight }, 'requests still in flight at the shutdown timeout are cut');
-    server.closeAllConnections();
+    const cut = await shutDownHttp(server, drain, { timeoutMs: config.shutdownTimeoutMs });
+    if (cut) logger.warn({ cut }, 'requests still in flight at the shutdown timeout (SHUTDOWN_TIMEOUT_MS) were cut');
     await closingLive;
     // Running listeners go back to the queue, so another process continues them at once.
     await worker?.stop().catch((err) => logger.error({ err }, 'stopping the engine worker failed'));

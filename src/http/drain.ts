@@ -6,6 +6,8 @@
  * still to come. A request in flight is never cut by it: its handler
  * finishes, and its response (a login's new key, say) is delivered.
  */
+import type { Server } from 'node:http';
+import net from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
 import { retryLater } from '../errors.js';
 
@@ -65,3 +67,29 @@ export function createDrain(): Drain {
     },
   };
 }
+
+/**
+ * Shuts the HTTP side down: stops accepting connections, drains (see
+ * createDrain) until no request is in flight or `timeoutMs` passed, gives
+ * open keep-alive connections a moment to get their 503 and close, then
+ * closes whatever is left. Resolves with the number of requests cut (in
+ * flight at the timeout).
+ *
+ * The listener is closed as a plain net.Server: http.Server#close would also
+ * drop idle keep-alive connections at once, resetting a request a client is
+ * sending on one at that moment, where a 503 with Connection: close tells it
+ * to go elsewhere.
+ */
+export async function shutDownHttp(server: Server, drain: Drain, { timeoutMs, graceMs = 1000 }: { timeoutMs: number; graceMs?: number }): Promise<number> {
+  drain.start();
+  net.Server.prototype.close.call(server);
+  const until = (ms: number) => new Promise<false>((resolve) => setTimeout(() => resolve(false), ms).unref());
+  const drained = await Promise.race([drain.idle().then(() => true), until(timeoutMs)]);
+  const cut = drained ? 0 : drain.inFlight;
+  const graceEnd = Date.now() + graceMs;
+  while (Date.now() < graceEnd && (await openConnections(server)) > 0) await until(25);
+  server.closeAllConnections();
+  return cut;
+}
+
+const openConnections = (server: Server) => new Promise<number>((resolve) => server.getConnections((err, count) => resolve(err ? 0 : count)));
