@@ -271,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         connectTimeoutMs: int(env, 'ENGINE_DB_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
         statementTimeoutMs: int(env, 'ENGINE_DB_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
         idleInTransactionTimeoutMs: int(env, 'ENGINE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 100, 3_600_000),
+        retryConnectFailures: true,
       },
     },
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),

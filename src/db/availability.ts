@@ -53,3 +53,21 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Errors of a connection attempt, before any statement was sent on it: the
+ * statement that asked for the connection can be sent again safely.
+ */
+const CONNECT_CODES = new Set(['ECONNREFUSED', 'CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', '57P03', '53300']);
+
+/** Whether err (or what it wraps) is the failure of a connection attempt (nothing was sent on it). */
+export function isConnectFailure(err: unknown): boolean {
+  let cur: unknown = err;
+  for (let depth = 0; depth < 5 && cur && typeof cur === 'object'; depth++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string' && CONNECT_CODES.has(code)) return true;
+    if (cur instanceof AggregateError && cur.errors.length && cur.errors.every((e) => isConnectFailure(e))) return true;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -20,19 +20,28 @@
  * - COMMIT is awaited without a deadline: a transaction that may have
  *   committed is never reported as failed (a login whose key was stored must
  *   deliver it).
+ * - With `retryConnectFailures` (the engine's budget), a statement or a
+ *   transaction whose connection attempt failed (a server stopped or
+ *   restarting) is tried again until its deadline: nothing was sent, so it
+ *   is safe, and a short outage costs a delay rather than a failure.
  *
  * A slot is held until postgres.js settles the statement, so slots in use
  * never undercount busy connections and nothing queues inside postgres.js.
  */
 import type { Sql } from 'postgres';
-import { DatabaseUnavailableError, isDatabaseUnavailable } from './availability.js';
+import { DatabaseUnavailableError, isConnectFailure, isDatabaseUnavailable } from './availability.js';
 
 export interface WaitBudget {
   /** Longest wait for one statement, or for a transaction to start, a free connection included (ms). */
   statementMs: number;
   /** Statements and transactions handed to postgres.js at once: its pool size. */
   slots: number;
+  /** Try again, within the deadline, what failed to get a connection (nothing sent yet). */
+  retryConnectFailures?: boolean;
 }
+
+/** Pause before trying a failed connection again (ms). */
+const RETRY_PAUSE_MS = 250;
 
 interface Waiter {
   grant: () => void;
@@ -108,16 +117,23 @@ const describe = (statement: unknown) => () => {
 };
 
 /**
- * A thenable in place of a postgres.js query: runs it (within budget) when
- * awaited. `values()` is passed on before it runs (drizzle asks for rows as
+ * A thenable in place of a postgres.js query: makes and runs it (within
+ * budget) when awaited; `make` gives a fresh query for each attempt.
+ * `values()` is passed on to every query made (drizzle asks for rows as
  * arrays that way).
  */
-function deferred(query: Query, run: (query: Query) => Promise<unknown>) {
+function deferred(create: () => Query, run: (make: () => Query) => Promise<unknown>) {
   let started: Promise<unknown> | undefined;
-  const start = () => (started ??= run(query));
+  let asValues = false;
+  const make = () => {
+    const query = create();
+    if (asValues) query.values();
+    return query;
+  };
+  const start = () => (started ??= run(make));
   const thenable = {
     values() {
-      query.values();
+      asValues = true;
       return thenable;
     },
     then<A = unknown, B = never>(onFulfilled?: ((value: unknown) => A | PromiseLike<A>) | null, onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null) {
@@ -135,23 +151,39 @@ function deferred(query: Query, run: (query: Query) => Promise<unknown>) {
 
 const isQuery = (value: unknown): value is Query => value instanceof Promise && typeof (value as { values?: unknown }).values === 'function';
 
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Wraps a postgres.js pool (`Sql`) so that drizzle's statements and transactions through it keep the budget. */
 export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
   const slots = new Slots(budget.slots);
 
+  /** Whether a failed attempt is tried again: a connection attempt that failed, with time left for another. */
+  const retryable = (err: unknown, deadline: number) => budget.retryConnectFailures === true && isConnectFailure(err) && Date.now() + RETRY_PAUSE_MS < deadline;
+
   /** A statement outside any transaction: a slot, then the statement, both within one deadline. */
-  const poolStatement = (what: () => string) => async (query: Query) => {
+  const poolStatement = (what: () => string) => async (make: () => Query) => {
     const deadline = Date.now() + budget.statementMs;
-    const release = await slots.acquire(deadline, what);
-    const running = Promise.resolve(query).finally(release);
-    return withDeadline(running, deadline, what);
+    for (;;) {
+      const release = await slots.acquire(deadline, what);
+      const running = Promise.resolve(make()).finally(release);
+      try {
+        return await withDeadline(running, deadline, what);
+      } catch (err) {
+        if (!retryable(err, deadline)) throw err;
+        await pause(RETRY_PAUSE_MS);
+      }
+    }
   };
 
   /** A statement inside a transaction: its connection is reserved already, only the answer is waited for. */
-  const txStatement = (what: () => string) => (query: Query) => withDeadline(Promise.resolve(query), Date.now() + budget.statementMs, what);
+  const txStatement = (what: () => string) => (make: () => Query) => withDeadline(Promise.resolve(make()), Date.now() + budget.statementMs, what);
 
-  /** Runs `fn` as postgres.js's transaction (or savepoint) callback with a bounded client, and fails fast when one of its statements ran out of time. */
-  async function transaction(open: (callback: (tx: Sql) => Promise<unknown>) => Promise<unknown>, fn: (tx: Sql) => unknown, deadline: number | null): Promise<unknown> {
+  /**
+   * Runs `fn` as postgres.js's transaction (or savepoint) callback with a
+   * bounded client, and fails fast when one of its statements ran out of
+   * time. `onStart` hears when `fn` starts (the transaction began).
+   */
+  async function transaction(open: (callback: (tx: Sql) => Promise<unknown>) => Promise<unknown>, fn: (tx: Sql) => unknown, deadline: number | null, onStart?: () => void): Promise<unknown> {
     let started = false;
     let abandoned = false;
     let fail!: (err: unknown) => void;
@@ -160,6 +192,7 @@ export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
     const done = open(async (tx) => {
       if (abandoned) throw new DatabaseUnavailableError('the transaction started after its caller gave up');
       started = true;
+      onStart?.();
       try {
         return await fn(wrapTx(tx));
       } catch (err) {
@@ -188,11 +221,12 @@ export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
     return new Proxy(tx, {
       apply(target, thisArg, args: unknown[]) {
         const result: unknown = Reflect.apply(target as never, thisArg, args);
-        return isQuery(result) ? deferred(result, txStatement(describe(args[0]))) : result;
+        // Inside a transaction nothing is tried again: the query made here is the one run.
+        return isQuery(result) ? deferred(() => result, txStatement(describe(args[0]))) : result;
       },
       get(target, prop) {
         if (prop === 'unsafe') {
-          return (statement: string, ...rest: unknown[]) => deferred((target.unsafe as (...a: unknown[]) => Query)(statement, ...rest), txStatement(describe(statement)));
+          return (statement: string, ...rest: unknown[]) => deferred(() => (target.unsafe as (...a: unknown[]) => Query)(statement, ...rest), txStatement(describe(statement)));
         }
         if (prop === 'savepoint') {
           return (...args: unknown[]) => {
@@ -209,23 +243,40 @@ export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
   return new Proxy(sql, {
     apply(target, thisArg, args: unknown[]) {
       const result: unknown = Reflect.apply(target as never, thisArg, args);
-      return isQuery(result) ? deferred(result, poolStatement(describe(args[0]))) : result;
+      if (!isQuery(result)) return result;
+      // The first attempt runs the query made here; a retry makes another from the same template.
+      let first: Query | undefined = result;
+      const make = () => {
+        const query = first ?? (Reflect.apply(target as never, thisArg, args) as Query);
+        first = undefined;
+        return query;
+      };
+      return deferred(make, poolStatement(describe(args[0])));
     },
     get(target, prop) {
       if (prop === 'unsafe') {
-        return (statement: string, ...rest: unknown[]) => deferred((target.unsafe as (...a: unknown[]) => Query)(statement, ...rest), poolStatement(describe(statement)));
+        return (statement: string, ...rest: unknown[]) => deferred(() => (target.unsafe as (...a: unknown[]) => Query)(statement, ...rest), poolStatement(describe(statement)));
       }
       if (prop === 'begin') {
         return async (...args: unknown[]) => {
           const fn = args.pop() as (tx: Sql) => unknown;
           const deadline = Date.now() + budget.statementMs;
-          const release = await slots.acquire(deadline, () => 'a transaction');
-          const open = (callback: (tx: Sql) => Promise<unknown>) => {
-            const begun = (target.begin as (...a: unknown[]) => Promise<unknown>)(...args, callback);
-            begun.then(release, release);
-            return begun;
-          };
-          return transaction(open, fn, deadline);
+          for (;;) {
+            const release = await slots.acquire(deadline, () => 'a transaction');
+            const open = (callback: (tx: Sql) => Promise<unknown>) => {
+              const begun = (target.begin as (...a: unknown[]) => Promise<unknown>)(...args, callback);
+              begun.then(release, release);
+              return begun;
+            };
+            let began = false;
+            try {
+              return await transaction(open, fn, deadline, () => (began = true));
+            } catch (err) {
+              // BEGIN never got a connection: nothing of the transaction ran.
+              if (began || !retryable(err, deadline)) throw err;
+              await pause(RETRY_PAUSE_MS);
+            }
+          }
         };
       }
       return Reflect.get(target, prop, target);

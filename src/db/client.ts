@@ -89,6 +89,12 @@ export interface DatabaseLimits {
   statementTimeoutMs: number;
   /** The server's `idle_in_transaction_session_timeout`: a session idle inside a transaction that long is ended, its locks released. */
   idleInTransactionTimeoutMs: number;
+  /**
+   * Wait out a database that refuses connections (stopped, restarting)
+   * within the statement timeout, instead of failing at once: for work
+   * nobody is waiting on (the engine), never for requests.
+   */
+  retryConnectFailures?: boolean;
 }
 
 /**
@@ -138,7 +144,7 @@ async function openPostgres(url: string, max: number, limits: DatabaseLimits | u
       `cannot connect to PostgreSQL at ${redactUrl(url)}: ${(err as Error).message}. Check DATABASE_URL and that the server is running.`,
     );
   }
-  const client = limits ? boundedClient(raw, { statementMs: limits.statementTimeoutMs, slots: max }) : raw;
+  const client = limits ? boundedClient(raw, { statementMs: limits.statementTimeoutMs, slots: max, retryConnectFailures: limits.retryConnectFailures ?? false }) : raw;
   const observer = queryObserver();
   const db = drizzle(client, { schema, logger: observer.logger }) as unknown as Db;
   return {

@@ -11,6 +11,8 @@
  * Needs the PostgreSQL server binaries: runs in the PostgreSQL pass.
  */
 import postgres from 'postgres';
+import { sql } from 'drizzle-orm';
+import { isDatabaseUnavailable } from '../../src/db/availability.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { createLiveBus, type BusEvent } from '../../src/live/bus.js';
 import { createLogger } from '../../src/logger.js';
@@ -234,7 +236,7 @@ describe.skipIf(!enabled)('a database outage under load', () => {
   }, 90_000);
 });
 
-describe.skipIf(!enabled)('the live bus through an outage', () => {
+describe.skipIf(!enabled)("the live bus and the engine's connections through an outage", () => {
   const logger = createLogger('silent');
   const limits = { connectTimeoutMs: 1000, statementTimeoutMs: 1000, idleInTransactionTimeoutMs: 5000 };
   let busCluster: PgCluster;
@@ -299,6 +301,23 @@ describe.skipIf(!enabled)('the live bus through an outage', () => {
     } finally {
       await publisher.close();
       await listener.close();
+    }
+  }, 60_000);
+
+  it("the engine's budget waits a restart out (its statements and transactions complete once the database is back); the API's fails at once", async () => {
+    const engine = await openDatabase({ url: busCluster.url(), migrate: false, maxConnections: 2, limits: { connectTimeoutMs: 2000, statementTimeoutMs: 20_000, idleInTransactionTimeoutMs: 20_000, retryConnectFailures: true } });
+    try {
+      await busCluster.stop('fast');
+      const api = await a.rows(sql`select 1 as one`).catch((err: unknown) => err);
+      expect(isDatabaseUnavailable(api)).toBe(true);
+      const statement = engine.rows<{ one: number }>(sql`select 1 as one`);
+      const transaction = engine.db.transaction(async (tx) => (await tx.execute(sql`select 2 as two`)) as unknown);
+      await new Promise((r) => setTimeout(r, 1000));
+      await busCluster.start();
+      expect(await statement).toEqual([{ one: 1 }]);
+      expect(await transaction).toEqual([{ two: 2 }]);
+    } finally {
+      await engine.close();
     }
   }, 60_000);
 });
