@@ -217,69 +217,72 @@ export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
     }
   }
 
-  function wrapTx(tx: Sql): Sql {
-    return new Proxy(tx, {
-      apply(target, thisArg, args: unknown[]) {
-        const result: unknown = Reflect.apply(target as never, thisArg, args);
-        // Inside a transaction nothing is tried again: the query made here is the one run.
-        return isQuery(result) ? deferred(() => result, txStatement(describe(args[0]))) : result;
-      },
-      get(target, prop) {
-        if (prop === 'unsafe') {
-          return (statement: string, ...rest: unknown[]) => deferred(() => (target.unsafe as (...a: unknown[]) => Query)(statement, ...rest), txStatement(describe(statement)));
-        }
-        if (prop === 'savepoint') {
-          return (...args: unknown[]) => {
-            const fn = args.pop() as (tx: Sql) => unknown;
-            const savepoint = (target as unknown as { savepoint: (...a: unknown[]) => Promise<unknown> }).savepoint;
-            return transaction((callback) => savepoint(...args, callback), fn, null);
-          };
-        }
-        return Reflect.get(target, prop, target);
-      },
+  /** A proxy of `target` whose properties named in `overrides` are replaced (made once, not per access). */
+  function override(target: Sql, apply: (args: unknown[]) => unknown, overrides: Record<string, unknown>): Sql {
+    return new Proxy(target, {
+      apply: (_target, _thisArg, args: unknown[]) => apply(args),
+      get: (_target, prop) => (typeof prop === 'string' && prop in overrides ? overrides[prop] : Reflect.get(target, prop, target)),
     }) as Sql;
   }
 
-  return new Proxy(sql, {
-    apply(target, thisArg, args: unknown[]) {
-      const result: unknown = Reflect.apply(target as never, thisArg, args);
+  function wrapTx(tx: Sql): Sql {
+    const unsafe = tx.unsafe as (...a: unknown[]) => Query;
+    const savepoint = (tx as unknown as { savepoint: (...a: unknown[]) => Promise<unknown> }).savepoint;
+    return override(
+      tx,
+      (args) => {
+        const result: unknown = Reflect.apply(tx as never, undefined, args);
+        // Inside a transaction nothing is tried again: the query made here is the one run.
+        return isQuery(result) ? deferred(() => result, txStatement(describe(args[0]))) : result;
+      },
+      {
+        unsafe: (statement: string, ...rest: unknown[]) => deferred(() => unsafe(statement, ...rest), txStatement(describe(statement))),
+        savepoint: (...args: unknown[]) => {
+          const fn = args.pop() as (tx: Sql) => unknown;
+          return transaction((callback) => savepoint(...args, callback), fn, null);
+        },
+      },
+    );
+  }
+
+  const unsafe = sql.unsafe as (...a: unknown[]) => Query;
+  const begin = sql.begin as (...a: unknown[]) => Promise<unknown>;
+  return override(
+    sql,
+    (args) => {
+      const result: unknown = Reflect.apply(sql as never, undefined, args);
       if (!isQuery(result)) return result;
       // The first attempt runs the query made here; a retry makes another from the same template.
       let first: Query | undefined = result;
       const make = () => {
-        const query = first ?? (Reflect.apply(target as never, thisArg, args) as Query);
+        const query = first ?? (Reflect.apply(sql as never, undefined, args) as Query);
         first = undefined;
         return query;
       };
       return deferred(make, poolStatement(describe(args[0])));
     },
-    get(target, prop) {
-      if (prop === 'unsafe') {
-        return (statement: string, ...rest: unknown[]) => deferred(() => (target.unsafe as (...a: unknown[]) => Query)(statement, ...rest), poolStatement(describe(statement)));
-      }
-      if (prop === 'begin') {
-        return async (...args: unknown[]) => {
-          const fn = args.pop() as (tx: Sql) => unknown;
-          const deadline = Date.now() + budget.statementMs;
-          for (;;) {
-            const release = await slots.acquire(deadline, () => 'a transaction');
-            const open = (callback: (tx: Sql) => Promise<unknown>) => {
-              const begun = (target.begin as (...a: unknown[]) => Promise<unknown>)(...args, callback);
-              begun.then(release, release);
-              return begun;
-            };
-            let began = false;
-            try {
-              return await transaction(open, fn, deadline, () => (began = true));
-            } catch (err) {
-              // BEGIN never got a connection: nothing of the transaction ran.
-              if (began || !retryable(err, deadline)) throw err;
-              await pause(RETRY_PAUSE_MS);
-            }
+    {
+      unsafe: (statement: string, ...rest: unknown[]) => deferred(() => unsafe(statement, ...rest), poolStatement(describe(statement))),
+      begin: async (...args: unknown[]) => {
+        const fn = args.pop() as (tx: Sql) => unknown;
+        const deadline = Date.now() + budget.statementMs;
+        for (;;) {
+          const release = await slots.acquire(deadline, () => 'a transaction');
+          const open = (callback: (tx: Sql) => Promise<unknown>) => {
+            const begun = begin(...args, callback);
+            begun.then(release, release);
+            return begun;
+          };
+          let began = false;
+          try {
+            return await transaction(open, fn, deadline, () => (began = true));
+          } catch (err) {
+            // BEGIN never got a connection: nothing of the transaction ran.
+            if (began || !retryable(err, deadline)) throw err;
+            await pause(RETRY_PAUSE_MS);
           }
-        };
-      }
-      return Reflect.get(target, prop, target);
+        }
+      },
     },
-  }) as Sql;
+  );
 }
