@@ -852,6 +852,13 @@ export interface paths {
          *     `question_issuance_count` (regular questions) and
          *     `pivotal_moment_issuance_count` (in-game issuances of every status).
          *     At most 1,000 rows.
+         *
+         *     Test matches (`is_test=true`, clones of closed matches that replay a
+         *     known outcome) are unlisted: admins see them all; any other caller
+         *     sees a test match only while following it, and anonymous callers
+         *     never see one (with `is_test=true` they get the test matches they
+         *     follow, or none). A player follows a test match by its id, which the
+         *     operator who cloned it hands to the testers.
          */
         get: operations["listMatches"];
         put?: never;
@@ -918,6 +925,9 @@ export interface paths {
          *     re-following a match whose follow was kept as a spent row takes none
          *     (it reactivates that row). 409 when the quota is used up or the match
          *     is closed or cancelled (a match already followed still answers 200).
+         *     A test match is followed by its id (it is unlisted until followed,
+         *     see `GET /api/matches`); points scored on it count in no totals (see
+         *     `UserPoints`).
          */
         post: operations["followMatch"];
         /**
@@ -1082,7 +1092,9 @@ export interface paths {
          *     match: question settings, allowlists, `sponsor_brand_id` and question
          *     sponsorships are copied, the caller is recorded as creator and
          *     auto-followed (no quota), and a listener is enqueued that replays the
-         *     original's recorded events. 409 when the match is not closed or has
+         *     original's recorded events. The test match is unlisted: other admins
+         *     see it in `GET /api/matches`, players only once they follow it by its
+         *     id; points scored on it count in no player's totals. 409 when the match is not closed or has
          *     no recorded events. Unavailable when the service runs with
          *     `APP_ENV=main` (production): 403 with a detail saying so.
          */
@@ -1951,7 +1963,10 @@ export interface components {
          * @description Points of resolved answers, counted at resolution time. Periods are
          *     calendar periods in the user's `match_follow_timezone` (UTC when
          *     blank), containing the current instant; an answer belongs to the
-         *     period in which its question resolved.
+         *     period in which its question resolved. Answers on test matches
+         *     (`is_test=true`, which replay matches whose outcome is known) count
+         *     in none of these totals, counts included; the answer history still
+         *     shows them with their points.
          */
         UserPoints: {
             /**
@@ -3565,7 +3580,10 @@ export interface components {
             home_score: number | null;
             /** @example 1 */
             away_score: number | null;
-            /** @example false */
+            /**
+             * @description A test match (a clone replaying a finished match): unlisted to players who do not follow it, and its points count in no totals.
+             * @example false
+             */
             is_test: boolean;
             /**
              * Format: uuid
@@ -3656,7 +3674,10 @@ export interface components {
              */
             scheduled: string;
             status: components["schemas"]["MatchStatus"];
-            /** @example false */
+            /**
+             * @description A test match (a clone replaying a finished match): its points count in no totals.
+             * @example false
+             */
             is_test: boolean;
         };
         MatchPatch: {
@@ -3678,7 +3699,10 @@ export interface components {
             match_question_definition_allowlist?: components["schemas"]["NullableUuidList"];
             /** @example true */
             auto_dispatch_listener?: boolean;
-            /** @example false */
+            /**
+             * @description Make the match a test match (unlisted, its points count in no totals) or a real one.
+             * @example false
+             */
             is_test?: boolean;
             /**
              * Format: uuid
@@ -4645,16 +4669,20 @@ export interface components {
             };
         };
         /**
-         * @description The service cannot answer now. Either the database is out of reach
-         *     (any operation, during an outage or while the process shuts down:
-         *     nothing was changed, and `Retry-After` says when to try again; a
-         *     client keeps its key), or object storage is not configured, so logos
-         *     cannot be stored or removed (brand operations that touch a logo; no
-         *     `Retry-After`).
+         * @description The service cannot answer now; `Retry-After` says when to try again.
+         *     A client keeps its key: this is never a verdict on the key (that is
+         *     401). Causes: the database is out of reach (any operation, during an
+         *     outage; the request was not carried out, except that a single write
+         *     already on its way to a database that then froze may be applied when
+         *     it resumes: repeat it if you still want it), or the process is shutting
+         *     down (the request was refused before anything ran; `Connection:
+         *     close`, another process answers). Brand operations that touch a logo
+         *     also answer 503 when object storage is not configured (no
+         *     `Retry-After`: that lasts until the service is reconfigured).
          */
         ServiceUnavailable: {
             headers: {
-                /** @description Seconds to wait before trying again (sent when the database is out of reach or the process is shutting down). */
+                /** @description Seconds to wait before trying again (sent when the database is out of reach or the process is shutting down, not when logo storage is unconfigured). */
                 "Retry-After"?: number;
                 [name: string]: unknown;
             };

@@ -3,6 +3,7 @@
  * PGlite, or with DATABASE_URL a dedicated PostgreSQL database
  * `<prefix>_<pid>` on that server, created here and dropped by `drop()`.
  */
+import { loadConfig } from '../src/config.js';
 import { openDatabase, redactUrl, type Database } from '../src/db/client.js';
 
 export interface BenchDatabase {
@@ -43,7 +44,8 @@ export async function openBenchDatabase(prefix: string): Promise<BenchDatabase> 
   };
   try {
     const t0 = performance.now();
-    const database = await openDatabase({ url });
+    // The service's own limits (src/db/bounded-client.ts): the bench measures what production runs.
+    const database = await openDatabase({ url, limits: loadConfig().database.api });
     const openMs = performance.now() - t0;
     return { database, where: redactUrl(url), url, openMs, drop: () => drop(database) };
   } catch (err) {

@@ -14,7 +14,7 @@ async function main() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, { role: 'worker' }, config.logFormat);
   if (!config.databaseUrl) logger.warn('no DATABASE_URL: this worker uses the embedded database, which no other process can share');
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, limits: config.database.engine, applicationName: 'question-play-engine' });
   const services = createServices({ database, config, logger });
   const worker = createEngineWorker(services);
   worker.start();

@@ -2,6 +2,7 @@
 import { createECDH } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import type { DatabaseLimits } from './db/client.js';
 
 export type AppEnv = 'main' | 'staging' | 'development' | 'test';
 
@@ -65,6 +66,17 @@ export interface Config {
   registerThrottle: RegisterThrottleConfig;
   /** The live stream (WS /api/play/stream) of this process. */
   stream: StreamConfig;
+  /** PostgreSQL: how long the database may keep the API and the engine waiting. */
+  database: DatabaseConfig;
+  /** After SIGTERM or SIGINT: how long requests in flight get to finish before the process exits anyway. */
+  shutdownTimeoutMs: number;
+}
+
+export interface DatabaseConfig {
+  /** The API's connections (requests, the live stream, the operator UI): an outage answers 503 within about this. */
+  api: DatabaseLimits;
+  /** The engine worker's own connections: a longer budget; it retries by itself. */
+  engine: DatabaseLimits;
 }
 
 export interface StreamConfig {
@@ -255,6 +267,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBufferedBytes: int(env, 'STREAM_MAX_BUFFERED_BYTES', 1024 * 1024, 16 * 1024, 64 * 1024 * 1024),
       maxSocketsPerUser: int(env, 'STREAM_MAX_SOCKETS_PER_USER', 10, 1, 1000),
     },
+    database: {
+      api: {
+        connectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 2000, 100, 600_000),
+        statementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 2000, 100, 3_600_000),
+        idleInTransactionTimeoutMs: int(env, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 5000, 100, 3_600_000),
+      },
+      engine: {
+        connectTimeoutMs: int(env, 'ENGINE_DB_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
+        statementTimeoutMs: int(env, 'ENGINE_DB_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
+        idleInTransactionTimeoutMs: int(env, 'ENGINE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 100, 3_600_000),
+        retryConnectFailures: true,
+      },
+    },
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     loginThrottle: {
       maxAttempts: int(env, 'LOGIN_MAX_ATTEMPTS', DEFAULT_LOGIN_THROTTLE.maxAttempts, 0, 1_000_000),
       maxAttemptsPerIp: int(env, 'LOGIN_MAX_ATTEMPTS_PER_IP', DEFAULT_LOGIN_THROTTLE.maxAttemptsPerIp, 0, 1_000_000),

@@ -6,6 +6,7 @@ import { LiveDemo } from './demo/live-demo.js';
 import { seedDemoData } from './demo/seed.js';
 import { createEngineWorker } from './engine/start-worker.js';
 import { createApp } from './http/app.js';
+import { shutDownHttp } from './http/drain.js';
 import { attachLiveStream } from './live/stream.js';
 import { createLogger } from './logger.js';
 import { seedLeagues } from './modules/leagues/leagues.repository.js';
@@ -16,7 +17,7 @@ const startedAt = performance.now();
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, {}, config.logFormat);
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, limits: config.database.api });
   logger.info(
     { database: database.kind, where: config.databaseUrl ? redactUrl(config.databaseUrl) : (config.dataDir ?? 'memory') },
     'database ready (migrations applied)',
@@ -24,7 +25,7 @@ async function main() {
   await seedLeagues({ db: database.db });
   const services = createServices({ database, config, logger });
   if (config.demoData) await seedDemoData(services);
-  const { app } = await createApp({ services });
+  const { app, drain } = await createApp({ services });
 
   const server = app.listen(config.port, config.host);
   // WS /api/play/stream on the same server, from its first moment; LISTENs on the live bus.
@@ -42,29 +43,44 @@ async function main() {
     logger.info('no admin yet: create one with  npm run create-admin -- --username admin --password <password> --email admin@example.com');
   }
 
+  // The engine has connections of its own, with a longer budget than requests: a database
+  // outage makes requests fail fast while listeners wait it out and resume by themselves.
+  // (PGlite has one connection, in this process: nothing to separate.)
+  const engineDatabase =
+    config.engine.worker && database.kind === 'postgres'
+      ? await openDatabase({ url: config.databaseUrl, migrate: false, maxConnections: 5, limits: config.database.engine, applicationName: 'question-play-engine' })
+      : database;
+  const engineServices = engineDatabase === database ? services : createServices({ database: engineDatabase, config, logger });
   // The demo needs the worker: its live match is dispatched and run like any other.
-  const demo = config.demoData && config.engine.worker ? new LiveDemo(services) : null;
+  const demo = config.demoData && config.engine.worker ? new LiveDemo(engineServices) : null;
   await demo?.start();
-  const worker = config.engine.worker ? createEngineWorker(services, demo ? [demo.task()] : []) : null;
+  const worker = config.engine.worker ? createEngineWorker(engineServices, demo ? [demo.task()] : []) : null;
   worker?.start();
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    logger.info({ signal, in_flight: drain.inFlight }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.error('shutdown took too long; exiting anyway');
+      process.exit(1);
+    }, config.shutdownTimeoutMs + 10_000);
     force.unref();
-    // No new connections; stream sockets get 1001 (clients reconnect elsewhere); requests in
-    // flight get up to 5 s to finish (their keep-alive connections then close); the rest is cut.
-    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
-    await live.close().catch((err) => logger.error({ err }, 'closing the live stream failed'));
-    await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
-    server.closeAllConnections();
+    // No new connections; new requests on open keep-alive connections get 503 with Retry-After
+    // and Connection: close; stream sockets get 1001 (clients reconnect elsewhere). Requests in
+    // flight finish (their responses close their connections) within SHUTDOWN_TIMEOUT_MS.
+    const closingLive = live.close().catch((err) => logger.error({ err }, 'closing the live stream failed'));
+    const cut = await shutDownHttp(server, drain, { timeoutMs: config.shutdownTimeoutMs });
+    if (cut) logger.warn({ cut }, 'requests still in flight at the shutdown timeout (SHUTDOWN_TIMEOUT_MS) were cut');
+    await closingLive;
     // Running listeners go back to the queue, so another process continues them at once.
     await worker?.stop().catch((err) => logger.error({ err }, 'stopping the engine worker failed'));
     await demo?.stop();
+    // The pools close last: nothing above uses them any more.
+    if (engineDatabase !== database) await engineDatabase.close().catch((err) => logger.error({ err }, 'closing the engine database failed'));
     await database.close().catch((err) => logger.error({ err }, 'closing the database failed'));
+    logger.info('stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

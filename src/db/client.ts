@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { paths } from '../paths.js';
 import * as schema from './schema.js';
+import { boundedClient } from './bounded-client.js';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -67,12 +68,49 @@ export interface OpenOptions {
   maxConnections?: number;
   /** Run migrations (default true). */
   migrate?: boolean;
+  /** PostgreSQL only: how long its statements and connections may take (unset: postgres.js's defaults, no bound). */
+  limits?: DatabaseLimits;
+  /** PostgreSQL only: `application_name` of the connections (who holds them, in pg_stat_activity). */
+  applicationName?: string;
 }
+
+/**
+ * How long the database may keep a process waiting. Statements and
+ * connections past these fail with a DatabaseUnavailableError (or the
+ * server's own timeout error): see src/db/availability.ts.
+ */
+export interface DatabaseLimits {
+  /** A connection attempt that has not completed by then fails (a stopped server refuses at once; a frozen one never answers). */
+  connectTimeoutMs: number;
+  /**
+   * The server's `statement_timeout`, and the longest the process waits for
+   * one statement (a free connection included) or for a transaction to start.
+   */
+  statementTimeoutMs: number;
+  /** The server's `idle_in_transaction_session_timeout`: a session idle inside a transaction that long is ended, its locks released. */
+  idleInTransactionTimeoutMs: number;
+  /**
+   * Wait out a database that refuses connections (stopped, restarting)
+   * within the statement timeout, instead of failing at once: for work
+   * nobody is waiting on (the engine), never for requests.
+   */
+  retryConnectFailures?: boolean;
+}
+
+/**
+ * Reconnect back-off of a pool (seconds): postgres.js's default grows to 20 s
+ * after a few failed attempts, which kept requests waiting long after the
+ * database was back. Capped at half a second, a restarted server is in use
+ * again within a second.
+ */
+export const reconnectBackoff = (retries: number) => Math.min(0.05 * 2 ** retries, 0.5);
 
 export class DatabaseError extends Error {}
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  const database = opts.url ? await openPostgres(opts.url, opts.maxConnections ?? 10) : await openPglite(opts.dataDir ?? null, opts.loadDataDir);
+  const database = opts.url
+    ? await openPostgres(opts.url, opts.maxConnections ?? 10, opts.limits, opts.applicationName ?? 'question-play')
+    : await openPglite(opts.dataDir ?? null, opts.loadDataDir);
   if (opts.migrate !== false) {
     try {
       await runMigrations(database);
@@ -84,24 +122,29 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   return database;
 }
 
-async function openPostgres(url: string, max: number): Promise<Database> {
+async function openPostgres(url: string, max: number, limits: DatabaseLimits | undefined, applicationName: string): Promise<Database> {
   const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
-  const client = postgres(url, {
+  const raw = postgres(url, {
     max,
     onnotice: () => {},
     // timestamptz and friends come back as Date; bigint counts as numbers.
     types: { bigint: postgres.BigInt },
-    connection: { application_name: 'question-play' },
+    connection: {
+      application_name: applicationName,
+      ...(limits ? { statement_timeout: limits.statementTimeoutMs, idle_in_transaction_session_timeout: limits.idleInTransactionTimeoutMs } : {}),
+    },
+    ...(limits ? { connect_timeout: limits.connectTimeoutMs / 1000, backoff: reconnectBackoff } : {}),
   });
   try {
-    await client`select 1`;
+    await raw`select 1`;
   } catch (err) {
-    await client.end({ timeout: 1 });
+    await raw.end({ timeout: 1 });
     throw new DatabaseError(
       `cannot connect to PostgreSQL at ${redactUrl(url)}: ${(err as Error).message}. Check DATABASE_URL and that the server is running.`,
     );
   }
+  const client = limits ? boundedClient(raw, { statementMs: limits.statementTimeoutMs, slots: max, retryConnectFailures: limits.retryConnectFailures ?? false }) : raw;
   const observer = queryObserver();
   const db = drizzle(client, { schema, logger: observer.logger }) as unknown as Db;
   return {
@@ -111,7 +154,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     client,
     url,
     rows: async <T,>(query: ReturnType<typeof sql>) => (await db.execute(query)) as unknown as T[],
-    close: () => client.end({ timeout: 5 }),
+    close: () => raw.end({ timeout: 5 }),
   };
 }
 
@@ -207,7 +250,11 @@ export function redactUrl(url: string): string {
   }
 }
 
-/** Runs drizzle/ migrations; on PostgreSQL under an advisory lock so concurrent starts do not race. */
+/**
+ * Runs drizzle/ migrations; on PostgreSQL on a connection of their own (no
+ * statement timeout: a migration may take long), under an advisory lock so
+ * concurrent starts do not race.
+ */
 export async function runMigrations(database: Database): Promise<void> {
   if (database.kind === 'pglite') {
     const { migrate } = await import('drizzle-orm/pglite/migrator');
@@ -215,14 +262,15 @@ export async function runMigrations(database: Database): Promise<void> {
     return;
   }
   const { migrate } = await import('drizzle-orm/postgres-js/migrator');
+  const { drizzle } = await import('drizzle-orm/postgres-js');
   const { default: postgres } = await import('postgres');
-  // The lock lives on its own connection: the pool may have a single one, which migrate needs.
-  const lock = postgres(database.url!, { max: 1, onnotice: () => {} });
+  // One connection: the session that holds the lock is the one that migrates.
+  const client = postgres(database.url!, { max: 1, onnotice: () => {}, connection: { application_name: 'question-play-migrate' } });
   try {
-    await lock`select pg_advisory_lock(4242001)`;
-    await migrate(database.db as never, { migrationsFolder });
+    await client`select pg_advisory_lock(4242001)`;
+    await migrate(drizzle(client), { migrationsFolder });
   } finally {
-    await lock`select pg_advisory_unlock(4242001)`.catch(() => {});
-    await lock.end({ timeout: 1 });
+    await client`select pg_advisory_unlock(4242001)`.catch(() => {});
+    await client.end({ timeout: 1 });
   }
 }

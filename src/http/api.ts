@@ -77,6 +77,10 @@ export async function createApi({ services, handlers }: { services: Services; ha
       throw unauthorized();
     },
     postSecurityHandler: (c: Context) => {
+      // A key that could not be checked (the database is out of reach) is not a bad key:
+      // the check's own error answers (503), never 401, which would make clients drop their key.
+      const checked = c.security?.bearerAuth as { error?: unknown } | undefined;
+      if (checked && typeof checked === 'object' && checked.error) throw checked.error;
       const auth = c.security?.bearerAuth as AuthContext | undefined;
       if (c.security?.authorized && auth && isAdminOperation(c.operation) && !auth.user.isAdmin) {
         throw forbidden('this operation requires an admin account');

@@ -10,6 +10,7 @@ import type { ContractOperation } from './contract.js';
 import { adminAuthRoutes } from '../admin/auth-routes.js';
 import { adminUiRoutes } from '../admin/ui-routes.js';
 import { docsRouter } from './docs.js';
+import { createDrain, type Drain } from './drain.js';
 import { apiCors, securityHeaders } from './security.js';
 import { toErrorResponse } from './error-mapping.js';
 import type { Handlers, StreamBody, UploadedFile } from './handler-types.js';
@@ -70,10 +71,13 @@ function jsonParseMessage(err: Error & { body?: unknown }): string {
   return `malformed JSON: ${err.message}`;
 }
 
-export async function createApp({ services, handlers }: AppOptions): Promise<{ app: express.Express; api: Api }> {
+export async function createApp({ services, handlers }: AppOptions): Promise<{ app: express.Express; api: Api; drain: Drain }> {
   const { config, logger } = services;
   const api = await createApi({ services, handlers: handlers ?? createHandlers(services) });
   const app = express();
+  // First: during shutdown, new requests are refused before anything else runs.
+  const drain = createDrain();
+  app.use(drain.middleware);
   app.disable('x-powered-by');
   app.set('etag', false);
   if (config.trustProxy !== false) app.set('trust proxy', config.trustProxy);
@@ -83,7 +87,8 @@ export async function createApp({ services, handlers }: AppOptions): Promise<{ a
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       // The path only: query strings may carry keys (the WebSocket's api_key).
-      if (res.statusCode >= 500 && res.statusCode !== 501) logger.error({ method: req.method, path: req.path, status: res.statusCode, ms }, 'request failed');
+      // 503s (database out of reach, shutting down) are logged where they arise, as warnings.
+      if (res.statusCode >= 500 && res.statusCode !== 501 && res.statusCode !== 503) logger.error({ method: req.method, path: req.path, status: res.statusCode, ms }, 'request failed');
       else if (logger.isLevelEnabled('debug')) logger.debug({ method: req.method, path: req.path, status: res.statusCode, ms }, 'request');
     });
     next();
@@ -164,5 +169,5 @@ export async function createApp({ services, handlers }: AppOptions): Promise<{ a
     res.status(out.status).set(out.headers).type('application/json').send(JSON.stringify(out.body));
   });
 
-  return { app, api };
+  return { app, api, drain };
 }

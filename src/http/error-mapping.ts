@@ -1,6 +1,7 @@
 /** The one place where any failure becomes the contract's error body. */
 import type { ErrorObject } from 'ajv';
-import { AppError, type ValidationIssue } from '../errors.js';
+import { isDatabaseUnavailable } from '../db/availability.js';
+import { AppError, databaseUnavailable, type ValidationIssue } from '../errors.js';
 import type { Logger } from '../logger.js';
 
 const LOC_ROOTS: Record<string, string> = { requestBody: 'body', query: 'query', path: 'path', header: 'header', cookie: 'cookie' };
@@ -48,8 +49,17 @@ export interface ErrorResponse {
   headers: Record<string, string>;
 }
 
-/** AppError -> its status and detail; anything else -> 500 with a generic detail (the cause goes to the log only). */
+/**
+ * AppError -> its status and detail; a database out of reach -> 503 with
+ * Retry-After; anything else -> 500 with a generic detail (the cause goes to
+ * the log only).
+ */
 export function toErrorResponse(err: unknown, logger: Logger, context: Record<string, unknown> = {}): ErrorResponse {
+  if (!(err instanceof AppError) && isDatabaseUnavailable(err)) {
+    logger.warn({ err: (err as Error).message, ...context }, 'database unavailable');
+    const out = databaseUnavailable();
+    return { status: out.status, body: { detail: out.message }, headers: out.headers ?? {} };
+  }
   if (err instanceof AppError) {
     const body = err.issues ? { detail: err.issues } : { ...(err.body ?? {}), detail: err.message };
     if (err.status === 501) logger.warn({ code: err.code, ...context }, err.message);

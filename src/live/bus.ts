@@ -8,17 +8,22 @@
  * one included, so one code path delivers local and remote events alike.
  *
  * PostgreSQL: NOTIFY goes through the pool; LISTEN holds one dedicated
- * connection (postgres.js `listen`, which re-listens when its connection
- * drops). A probe NOTIFY every `probeMs` checks that the LISTEN connection
- * still hears the channel; when it does not, the connection is replaced.
- * Whenever the bus listens again after a gap, subscribers get `onResync`:
- * events of the gap may be lost, and clients are told to catch up.
+ * connection. When that connection closes (the database stopped or
+ * restarted), it is re-established at once and then every second at most
+ * until it listens again. A probe NOTIFY every `probeMs` checks that the
+ * LISTEN connection still hears the channel (a silent partition closes
+ * nothing); when it does not, the connection is replaced. Whenever the bus
+ * listens again after a gap, subscribers get `onResync` at that moment:
+ * events of the gap may be lost, and clients are told to catch up. A
+ * process whose NOTIFY failed (the event is committed, but nobody heard of
+ * it) publishes a `gap` once the database takes NOTIFYs again, and every
+ * process's subscribers resync on it.
  *
  * PGlite: one connection, and it delivers its own notifications.
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../db/client.js';
+import { reconnectBackoff, type Database } from '../db/client.js';
 import type { Logger } from '../logger.js';
 
 export const LIVE_CHANNEL = 'qp_live';
@@ -42,7 +47,8 @@ export type BusEvent =
   | { k: 'keys'; u: string }
   | { k: 'gone'; m: string };
 
-type WireEvent = BusEvent | { k: 'probe'; p: string };
+/** Internal kinds: `probe` checks this process's LISTEN connection; `gap` says that some process lost events (its NOTIFY failed). */
+type WireEvent = BusEvent | { k: 'probe'; p: string } | { k: 'gap' };
 
 export interface BusSubscriber {
   onEvent(event: BusEvent): void;
@@ -91,6 +97,8 @@ export function decodeEvent(payload: string): WireEvent | undefined {
       return isId(v.m) ? { k: 'gone', m: v.m } : undefined;
     case 'probe':
       return typeof v.p === 'string' ? { k: 'probe', p: v.p } : undefined;
+    case 'gap':
+      return { k: 'gap' };
     default:
       return undefined;
   }
@@ -104,10 +112,13 @@ export interface LiveBusOptions {
   probeMs?: number;
 }
 
-type PgListenClient = {
-  listen(channel: string, fn: (payload: string) => void, onlisten?: () => void): Promise<{ unlisten(): Promise<void> }>;
-  end(opts?: { timeout?: number }): Promise<void>;
-};
+/** Seconds a LISTEN connection attempt may take. */
+const LISTEN_CONNECT_TIMEOUT_S = 5;
+/** Longest pause between attempts to listen again, or to announce a gap (ms). */
+const RETRY_MAX_MS = 1000;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
 type PgliteListenClient = { listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>> };
 
 export function createLiveBus({ database, logger, channel = LIVE_CHANNEL, probeMs = 10_000 }: LiveBusOptions): LiveBus {
@@ -122,6 +133,7 @@ export function createLiveBus({ database, logger, channel = LIVE_CHANNEL, probeM
   let probeTimer: NodeJS.Timeout | null = null;
   let probeOutstanding = false;
   let restarting = false;
+  let announcingGap = false;
 
   const notify = async (payload: string) => {
     await database.db.execute(sql`select pg_notify(${channel}, ${payload})`);
@@ -137,6 +149,10 @@ export function createLiveBus({ database, logger, channel = LIVE_CHANNEL, probeM
       if (event.p === instance) probeOutstanding = false;
       return;
     }
+    if (event.k === 'gap') {
+      resync('a process could not publish events');
+      return;
+    }
     for (const s of subscribers) {
       try {
         s.onEvent(event);
@@ -149,8 +165,11 @@ export function createLiveBus({ database, logger, channel = LIVE_CHANNEL, probeM
   const listened = () => {
     listening = true;
     listens += 1;
-    if (listens === 1) return;
-    logger.warn({ channel }, 'live bus listens again after a gap; clients are told to catch up');
+    if (listens > 1) resync('the bus listens again after a gap');
+  };
+
+  function resync(why: string) {
+    logger.warn({ channel, why }, 'live bus: events may have been missed; clients are told to catch up');
     for (const s of subscribers) {
       try {
         s.onResync?.();
@@ -160,21 +179,91 @@ export function createLiveBus({ database, logger, channel = LIVE_CHANNEL, probeM
     }
   };
 
+  /**
+   * Opens the LISTEN connection: a one-connection client of its own rather
+   * than postgres.js's `listen`, which tries once to listen again after its
+   * connection drops and then gives up without a word. Whenever this
+   * connection closes, LISTEN is sent again at once, and then with a short
+   * back-off until it succeeds; the subscribers resync at that moment.
+   */
   async function listenPostgres(): Promise<void> {
     const { default: postgres } = await import('postgres');
+    let current = true;
+    let lostMeanwhile = false;
+    let reconnecting = false;
+    // onnotify is an option postgres.js reads but does not declare in its types.
     const client = postgres(database.url!, {
       max: 1,
+      max_lifetime: null,
+      fetch_types: false,
+      connect_timeout: LISTEN_CONNECT_TIMEOUT_S,
+      backoff: reconnectBackoff,
       onnotice: () => {},
+      onnotify: (heard: string, payload: string) => {
+        if (heard === channel) deliver(payload);
+      },
+      onclose: () => {
+        if (current && !closed) lost();
+      },
       connection: { application_name: 'question-play-live' },
-    }) as unknown as PgListenClient;
+    } as Parameters<typeof postgres>[1]);
+    const listen = () => client.unsafe(`listen "${channel.replace(/"/g, '""')}"`);
+
+    function lost() {
+      if (listening) logger.warn({ channel }, 'live bus: the LISTEN connection closed; listening again');
+      listening = false;
+      lostMeanwhile = true;
+      if (!reconnecting) void listenAgain();
+    }
+
+    async function listenAgain() {
+      reconnecting = true;
+      for (let attempt = 0; current && !closed && lostMeanwhile; attempt++) {
+        lostMeanwhile = false;
+        try {
+          await listen();
+          // A close while LISTEN was on its way: go round again.
+          if (!lostMeanwhile && current && !closed) listened();
+        } catch (err) {
+          lostMeanwhile = true;
+          if (attempt === 0) logger.warn({ err: (err as Error).message }, 'live bus: LISTEN failed; retrying');
+          await pause(Math.min(100 * 2 ** attempt, RETRY_MAX_MS));
+        }
+      }
+      reconnecting = false;
+    }
+
     try {
-      // postgres.js calls onlisten after every (re-)LISTEN of its dedicated connection.
-      await client.listen(channel, deliver, listened);
+      await listen();
     } catch (err) {
+      current = false;
       await client.end({ timeout: 0 }).catch(() => {});
       throw err;
     }
-    stopListening = () => client.end({ timeout: 1 });
+    stopListening = async () => {
+      current = false;
+      await client.end({ timeout: 1 });
+    };
+    listened();
+  }
+
+  /** After a failed NOTIFY: tells every process (through the channel) that events were lost, as soon as NOTIFY works again. */
+  async function announceGap(): Promise<void> {
+    if (announcingGap) return;
+    announcingGap = true;
+    try {
+      for (let attempt = 0; !closed; attempt++) {
+        await pause(Math.min(100 * 2 ** attempt, RETRY_MAX_MS));
+        try {
+          await notify(JSON.stringify({ k: 'gap' }));
+          return;
+        } catch {
+          // still out of reach
+        }
+      }
+    } finally {
+      announcingGap = false;
+    }
   }
 
   /** Replaces the LISTEN connection when the probe did not come back (postgres.js gives up re-listening after a failed attempt). */
@@ -226,7 +315,8 @@ export function createLiveBus({ database, logger, channel = LIVE_CHANNEL, probeM
       try {
         await notify(payload);
       } catch (err) {
-        logger.error({ err: (err as Error).message, event: event.k }, 'live bus: NOTIFY failed; the event is lost for live delivery');
+        logger.error({ err: (err as Error).message, event: event.k }, 'live bus: NOTIFY failed; the event is lost for live delivery (clients are told to catch up)');
+        void announceGap();
       }
     },
 

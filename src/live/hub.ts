@@ -12,6 +12,7 @@
  * too), so nothing overtakes `hello` and `open_questions`.
  */
 import { WebSocket, type RawData } from 'ws';
+import { isDatabaseUnavailable } from '../db/availability.js';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import { toOpenQuestion } from '../modules/answers/answers.mapper.js';
@@ -236,7 +237,8 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
       for (const data of conn.pending.splice(0)) write(conn, typeof data === 'function' ? data() : data);
     } catch (err) {
       logger.error({ err, user_id: user.id }, 'live stream: could not set a socket up');
-      cut(conn, CLOSE.internal.code, CLOSE.internal.reason);
+      const close = isDatabaseUnavailable(err) ? CLOSE.unavailable : CLOSE.internal;
+      cut(conn, close.code, close.reason);
     }
   }
 

@@ -23,8 +23,13 @@ export const CLOSE = {
   shutdown: { code: 1001, reason: 'server shutting down' },
   /** Binary frames are not part of the protocol. */
   unsupported: { code: 1003, reason: 'text frames with JSON only' },
-  /** The server could not set the stream up (the database failed); reconnect later. */
+  /** The server could not set the stream up (an unexpected failure); reconnect later. */
   internal: { code: 1011, reason: 'internal error; reconnect later' },
+  /**
+   * The database is out of reach (an outage, a restart): nothing is wrong
+   * with the key. "Try Again Later" in the IANA registry of close codes.
+   */
+  unavailable: { code: 1013, reason: 'service temporarily unavailable; reconnect later' },
 } as const;
 
 export interface HelloMessage {

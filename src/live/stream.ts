@@ -12,6 +12,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
+import { isDatabaseUnavailable } from '../db/availability.js';
 import type { Services } from '../services.js';
 import { createHub, DEFAULT_HUB_OPTIONS, type Hub, type HubOptions } from './hub.js';
 import { CLOSE } from './messages.js';
@@ -70,19 +71,20 @@ export async function attachLiveStream({ server, services, options = {} }: { ser
     const key = url.searchParams.get('api_key');
     void (async () => {
       let user: Awaited<ReturnType<Services['auth']['authenticate']>> | undefined;
-      let failed = false;
+      let failed: { code: number; reason: string } | null = null;
       if (key) {
         try {
           await listening;
           user = await services.auth.authenticate(key);
         } catch (err) {
-          failed = true;
+          // A key that could not be checked is not a bad key: never 4401 for it.
+          failed = isDatabaseUnavailable(err) ? CLOSE.unavailable : CLOSE.internal;
           logger.error({ err: (err as Error).message, path: STREAM_PATH }, 'live stream: authentication failed');
         }
       }
       if (socket.destroyed) return;
       wss.handleUpgrade(req, socket, head, (ws) => {
-        if (failed) ws.close(CLOSE.internal.code, CLOSE.internal.reason);
+        if (failed) ws.close(failed.code, failed.reason);
         else if (!user) ws.close(CLOSE.unauthorized.code, key ? CLOSE.unauthorized.invalid : CLOSE.unauthorized.missing);
         else if (closing) ws.close(CLOSE.shutdown.code, CLOSE.shutdown.reason);
         else void hub.add(ws, user.user, user.keyId);

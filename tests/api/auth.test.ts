@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, users } from '../../src/modules/users/users.table.js';
 import { digestApiKey } from '../../src/modules/auth/credentials.js';
@@ -118,6 +118,36 @@ describe('POST /api/auth/login', () => {
     const bad = await app.request('POST', '/api/auth/login', { raw: { body: '{"username": "a", "password":', contentType: 'application/json' } });
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0]).toMatchObject({ loc: ['body'], type: 'json_invalid' });
+  });
+});
+
+describe('concurrent logins of one user', () => {
+  let racing: TestApp;
+  beforeAll(async () => {
+    // Sign-in throttling off: every attempt below is a right password from one address.
+    racing = await startTestApp({ config: { loginThrottle: { maxAttempts: 0, maxAttemptsPerIp: 0, windowSeconds: 900 } } });
+  });
+  afterAll(() => racing?.close());
+
+  it('leave exactly one active key, one of those returned, whatever their number (serialized on the user row)', async () => {
+    const user = await registerUser(racing);
+    for (const parallel of [2, 2, 2, 2, 2, 20, 20]) {
+      const results = await Promise.all(
+        Array.from({ length: parallel }, () => racing.request('POST', '/api/auth/login', { body: { username: user.username, password: user.password } })),
+      );
+      expect(results.map((r) => r.status)).toEqual(results.map(() => 200));
+      const returned = results.map((r) => r.body.api_key as string);
+      const active = await racing.services.database.db
+        .select({ digest: apiKeys.keyDigest })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.userId, user.id), isNull(apiKeys.revokedAt)));
+      expect(active).toHaveLength(1);
+      const winner = returned.find((k) => digestApiKey(k) === active[0]!.digest);
+      expect(winner).toBeDefined();
+      for (const key of returned) {
+        expect((await racing.request('GET', '/api/users/me', { token: key })).status).toBe(key === winner ? 200 : 401);
+      }
+    }
   });
 });
 

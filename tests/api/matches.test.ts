@@ -14,6 +14,7 @@ import { questionIssuances } from '../../src/modules/issuances/issuances.table.j
 import { listenerEvents, listenerLogLines, matchListeners } from '../../src/modules/listeners/listeners.table.js';
 import { followQuotaDays, matches, matchFollows, type MatchRow } from '../../src/modules/matches/matches.table.js';
 import { questionSponsorships } from '../../src/modules/sponsorships/sponsorships.table.js';
+import { users } from '../../src/modules/users/users.table.js';
 import { inGameDefinitionInput, matchDefinitionInput } from '../helpers/definitions.js';
 import { createMatch, leagueBySlug, UNKNOWN_ID } from '../helpers/factories.js';
 import { registerUser, statementsDuring, type ApiResponse, type TestUser } from '../helpers/test-app.js';
@@ -108,6 +109,13 @@ async function addIssuances(matchId: string, { regular = 0, pivotal = 0, matchKi
     ...Array.from({ length: matchKind }, () => ({ ...base, kind: 'match', isPivotalMoment: false })),
   ];
   if (values.length) await db().insert(questionIssuances).values(values);
+}
+
+/** A player without the daily follow quota, so tests can follow any number of real matches. */
+async function unrestrictedPlayer(): Promise<TestUser> {
+  const user = await registerUser(app);
+  await db().update(users).set({ matchDailyFollowCount: null }).where(eq(users.id, user.id));
+  return user;
 }
 
 async function follow(user: TestUser, matchId: string) {
@@ -212,13 +220,13 @@ describe('GET /api/matches: filters', () => {
     expectStatus(await list({ ...range, status: 'finished' }), 422);
   });
 
-  it('is_test: only test matches, or only real ones', async () => {
+  it('is_test: only test matches, or only real ones (an admin sees every test match: tests/api/test-matches.test.ts)', async () => {
     const r = ownRange();
     const range = { scheduled_from: r.from, scheduled_to: r.to };
     const real = await createMatch(app, { scheduled: r.at(0) });
     const test = await createMatch(app, { scheduled: r.at(DAY), isTest: true });
-    expect(ids(await listOk({ ...range, is_test: true }))).toEqual([test.id]);
-    expect(ids(await listOk({ ...range, is_test: false }))).toEqual([real.id]);
+    expect(ids(await listOk({ ...range, is_test: true }, admin.token))).toEqual([test.id]);
+    expect(ids(await listOk({ ...range, is_test: false }, admin.token))).toEqual([real.id]);
   });
 
   it('listener_events_archived: true or false', async () => {
@@ -237,7 +245,7 @@ describe('GET /api/matches: filters', () => {
     const hit = await createMatch(app, { scheduled: r.at(DAY), status: 'live', league: 'nhl', isTest: true });
     await createMatch(app, { scheduled: r.at(2 * DAY), status: 'closed', league: 'nhl', isTest: true });
     await createMatch(app, { scheduled: r.at(3 * DAY), status: 'live', isTest: true });
-    expect(ids(await listOk({ ...range, league: 'nhl', status: 'live', is_test: true }))).toEqual([hit.id]);
+    expect(ids(await listOk({ ...range, league: 'nhl', status: 'live', is_test: true }, admin.token))).toEqual([hit.id]);
   });
 });
 
@@ -288,11 +296,11 @@ describe('GET /api/matches: followed and is_followed', () => {
   });
 
   it('is_followed: null without a key, true or false with one', async () => {
-    const user = await registerUser(app);
+    const user = await unrestrictedPlayer();
     const r = ownRange();
     const range = { scheduled_from: r.from, scheduled_to: r.to };
-    const a = await createMatch(app, { scheduled: r.at(0), isTest: true });
-    const b = await createMatch(app, { scheduled: r.at(DAY), isTest: true });
+    const a = await createMatch(app, { scheduled: r.at(0) });
+    const b = await createMatch(app, { scheduled: r.at(DAY) });
     await follow(user, a.id);
     const followed = async (token: string | null) => (await listOk(range, token)).map((m) => [m.id, m.is_followed]);
     expect(await followed(null)).toEqual([[a.id, null], [b.id, null]]);
@@ -333,12 +341,12 @@ describe('GET /api/matches: row fields and totals', () => {
   });
 
   it('runs the same number of SQL statements for 1 match as for 30 (no query per row)', async () => {
-    const user = await registerUser(app);
+    const user = await unrestrictedPlayer();
     const brand = await newBrand();
     async function seed(n: number) {
       const r = ownRange();
       for (let i = 0; i < n; i++) {
-        const m = await createMatch(app, { scheduled: r.at(i * 60_000), sponsorBrandId: brand, isTest: true });
+        const m = await createMatch(app, { scheduled: r.at(i * 60_000), sponsorBrandId: brand });
         await addSlots(m.id, brand, 2);
         await addIssuances(m.id, { regular: 1, pivotal: 1 });
         if (i % 2 === 0) await follow(user, m.id);

@@ -15,7 +15,7 @@ import { attachLiveStream, type LiveStream, type LiveStreamOptions } from '../..
 import type { Handlers } from '../../src/http/handler-types.js';
 import type { Api } from '../../src/http/api.js';
 import { assertMatchesContract } from './contract.js';
-import { createTestDatabase, type TestDatabase } from './test-db.js';
+import { createTestDatabase, TEST_DB_LIMITS, type TestDatabase } from './test-db.js';
 
 export interface RequestOptions {
   token?: string | null;
@@ -122,7 +122,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 }
 
 async function shareTestDatabase(url: string): Promise<TestDatabase> {
-  const database = await openDatabase({ url, migrate: false });
+  const database = await openDatabase({ url, migrate: false, limits: TEST_DB_LIMITS });
   return { database, url, drop: () => database.close() };
 }
 

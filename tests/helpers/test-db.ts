@@ -1,7 +1,7 @@
 /** A fresh database per test file, copied from the run's template. */
 import fs from 'node:fs';
 import { inject } from 'vitest';
-import { openDatabase, type Database } from '../../src/db/client.js';
+import { openDatabase, type Database, type DatabaseLimits } from '../../src/db/client.js';
 import { adminUrl, testDatabaseUrl, withDatabase } from './pg-url.js';
 
 export interface TestDatabase {
@@ -12,6 +12,12 @@ export interface TestDatabase {
 }
 
 let counter = 0;
+
+/**
+ * Tests run through the same bounded client as the service (src/db/bounded-client.ts),
+ * with budgets generous enough for a loaded machine; fault tests set the service's own.
+ */
+export const TEST_DB_LIMITS: DatabaseLimits = { connectTimeoutMs: 10_000, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000 };
 
 export async function createTestDatabase({ maxConnections = 10 }: { maxConnections?: number } = {}): Promise<TestDatabase> {
   const template = inject('pgTemplate');
@@ -31,7 +37,7 @@ export async function createTestDatabase({ maxConnections = 10 }: { maxConnectio
       }
     }
     const dbUrl = withDatabase(url, name);
-    const database = await openDatabase({ url: dbUrl, maxConnections, migrate: false });
+    const database = await openDatabase({ url: dbUrl, maxConnections, migrate: false, limits: TEST_DB_LIMITS });
     return {
       database,
       url: dbUrl,

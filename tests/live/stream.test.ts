@@ -48,7 +48,7 @@ describe('the stream document', () => {
     const doc = loadAsyncApi();
     expect(doc.asyncapi).toBe('3.0.0');
     expect(Object.values(doc.channels).map((c) => c.address)).toEqual(['/api/play/stream']);
-    expect(doc.info['x-close-codes'].map((c) => c.code).sort()).toEqual([1001, 1003, 1009, 1011, 4008, 4009, 4401]);
+    expect(doc.info['x-close-codes'].map((c) => c.code).sort()).toEqual([1001, 1003, 1009, 1011, 1013, 4008, 4009, 4401]);
     expect(messageProblem({ type: 'pong' })).toBeUndefined();
     expect(messageProblem({ type: 'pong', extra: 1 })).toMatch(/additional/);
     expect(messageProblem({ type: 'nope' })).toMatch(/undocumented/);

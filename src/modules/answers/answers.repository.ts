@@ -113,7 +113,12 @@ export interface Totals {
   correct: number;
 }
 
-/** All-time totals and the totals of each period (by the time answers were scored), in one query. */
+/**
+ * All-time totals and the totals of each period (by the time answers were
+ * scored), in one query. Answers on test matches count in none of them:
+ * test matches replay finished matches for operators and testers, whose
+ * outcome is known.
+ */
 export async function pointsOf({ db, userId, periods }: { db: DbOrTx; userId: string; periods: CalendarPeriod[] }): Promise<{ allTime: Totals; periods: Totals[] }> {
   const a = questionAnswers;
   const totals = (cond: SQL) => [
@@ -134,7 +139,8 @@ export async function pointsOf({ db, userId, periods }: { db: DbOrTx; userId: st
   const [row] = await db
     .select({ values: sql<number[]>`array[${sql.join(columns, sql`, `)}]` })
     .from(a)
-    .where(eq(a.userId, userId));
+    .innerJoin(matches, eq(matches.id, a.matchId))
+    .where(and(eq(a.userId, userId), eq(matches.isTest, false)));
   const v = (row?.values ?? []).map(Number);
   const at = (i: number): Totals => ({ points: v[i] ?? 0, answered: v[i + 1] ?? 0, resolved: v[i + 2] ?? 0, correct: v[i + 3] ?? 0 });
   return { allTime: at(0), periods: periods.map((_, i) => at(4 + i * 4)) };

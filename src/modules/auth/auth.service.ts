@@ -81,14 +81,20 @@ export function createAuthService({ db, throttle, onKeysRevoked }: { db: Db; thr
       return user;
     },
 
-    /** A fresh key for a user; with revokeOthers every earlier active key is revoked in the same transaction. */
+    /**
+     * A fresh key for a user; with revokeOthers every earlier active key is
+     * revoked in the same transaction. The user's row is updated (locked)
+     * first, so issuances for one user run one after another: each revokes
+     * the keys committed before it, and concurrent logins leave exactly one
+     * active key, the last one's.
+     */
     async issueKey({ userId, revokeOthers, purpose = 'api', adminSession }: { userId: string; revokeOthers: boolean; purpose?: string; adminSession?: NewApiKey['adminSession'] }): Promise<IssuedKey> {
       let revoked = 0;
       const issued = await db.transaction(async (tx) => {
+        const user = await touchLastLogin({ db: tx, userId });
         if (revokeOthers) revoked = await revokeUserApiKeys({ db: tx, userId });
         const key = generateApiKey();
         await insertApiKey({ db: tx, userId, digest: key.digest, prefix: key.prefix, purpose, adminSession });
-        const user = await touchLastLogin({ db: tx, userId });
         return { apiKey: key.key, user };
       });
       if (revoked) await onKeysRevoked(userId);

@@ -24,6 +24,11 @@ export interface MatchViewFilter {
   /** true: only matches the viewer follows; false: only the others. Needs a viewer. */
   followed?: boolean | undefined;
   viewerId: string | null;
+  /**
+   * Test matches are unlisted: with false, only those the viewer follows are
+   * included (none without a viewer); true (admins) includes them all.
+   */
+  allTestMatches: boolean;
   limit: number;
 }
 
@@ -65,6 +70,7 @@ export async function listMatchViews({ db, filter }: { db: DbOrTx; filter: Match
     filter.listenerEventsArchived === undefined ? undefined : eq(matches.listenerEventsArchived, filter.listenerEventsArchived),
     // A spent row (following=false) is not a follow.
     filter.followed === undefined ? undefined : filter.followed ? sql`${matchFollows.following} is true` : sql`${matchFollows.following} is not true`,
+    filter.allTestMatches ? undefined : sql`(${matches.isTest} is false or ${matchFollows.following} is true)`,
   ];
   const issued = db
     .select({

@@ -73,8 +73,9 @@ export function createMatchesService({
   /** Called after a (test) match was deleted: its followers' open sockets stop receiving it. */
   onMatchDeleted?: (matchId: string) => Promise<void>;
 }) {
+  /** The detail view: admin operations only (update, clone), which see test matches. */
   async function view(dbOrTx: Db | Tx, id: string, viewerId: string | null): Promise<MatchDetailView> {
-    const [row] = await listMatchViews({ db: dbOrTx, filter: { ids: [id], viewerId, limit: 1 } });
+    const [row] = await listMatchViews({ db: dbOrTx, filter: { ids: [id], viewerId, allTestMatches: true, limit: 1 } });
     if (!row) throw notFound('match');
     return { ...row, slots: await slotsOfMatch({ db: dbOrTx, matchId: id }) };
   }
@@ -94,6 +95,9 @@ export function createMatchesService({
     /**
      * Filters are combined with AND. Without a scheduled range: the current
      * UTC calendar day, except with followed=true (every followed match).
+     * Test matches are listed to admins, and to others only while they
+     * follow them (a test match is followed by its id, which its operator
+     * hands out).
      */
     async list(query: MatchListQuery, viewer: UserRow | null): Promise<MatchView[]> {
       if (query.followed !== undefined && !viewer) throw unauthorized('the followed filter needs a valid API key', 'match.followed_needs_key');
@@ -121,6 +125,7 @@ export function createMatchesService({
           listenerEventsArchived: query.listener_events_archived,
           followed: query.followed,
           viewerId: viewer?.id ?? null,
+          allTestMatches: viewer?.isAdmin === true,
           limit: MATCH_LIST_LIMIT,
         },
       });

@@ -1,0 +1,288 @@
+/**
+ * A postgres.js client whose every wait is bounded, for the connections of a
+ * process that must answer quickly (the API) or at least eventually (the
+ * engine). postgres.js itself waits without limit: for a free connection
+ * behind a reconnect back-off, and for a server that stopped answering (a
+ * frozen server keeps its sockets open).
+ *
+ * - At most `slots` statements and transactions are handed to postgres.js at
+ *   once (the pool size); the others wait here, in order. A wait that passes
+ *   its deadline gives up here, so the statement is never sent later: after
+ *   the caller was told "unavailable", nothing it asked for runs.
+ * - A statement (its wait for a slot included) or the start of a transaction
+ *   that takes longer than `statementMs` fails with DatabaseUnavailableError.
+ *   One already sent may still run when a frozen server resumes: a write can
+ *   then be applied although its caller saw a failure (a transaction's
+ *   statement cannot: the transaction rolls back).
+ * - A transaction whose statement failed that way fails at once, without
+ *   waiting for its ROLLBACK, which postgres.js sends when the server answers
+ *   again; the slot comes back only then.
+ * - COMMIT is awaited without a deadline: a transaction that may have
+ *   committed is never reported as failed (a login whose key was stored must
+ *   deliver it).
+ * - With `retryConnectFailures` (the engine's budget), a statement or a
+ *   transaction whose connection attempt failed (a server stopped or
+ *   restarting) is tried again until its deadline: nothing was sent, so it
+ *   is safe, and a short outage costs a delay rather than a failure.
+ *
+ * A slot is held until postgres.js settles the statement, so slots in use
+ * never undercount busy connections and nothing queues inside postgres.js.
+ */
+import type { Sql } from 'postgres';
+import { DatabaseUnavailableError, isConnectFailure, isDatabaseUnavailable } from './availability.js';
+
+export interface WaitBudget {
+  /** Longest wait for one statement, or for a transaction to start, a free connection included (ms). */
+  statementMs: number;
+  /** Statements and transactions handed to postgres.js at once: its pool size. */
+  slots: number;
+  /** Try again, within the deadline, what failed to get a connection (nothing sent yet). */
+  retryConnectFailures?: boolean;
+}
+
+/** Pause before trying a failed connection again (ms). */
+const RETRY_PAUSE_MS = 250;
+
+interface Waiter {
+  grant: () => void;
+  timer: NodeJS.Timeout;
+}
+
+/** A counting semaphore whose waits end at a deadline. */
+class Slots {
+  private free: number;
+  private readonly waiters: Waiter[] = [];
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  /** Resolves with the release function of a slot, or rejects when none frees up before the deadline. */
+  acquire(deadline: number, what: () => string): Promise<() => void> {
+    if (this.free > 0) {
+      this.free -= 1;
+      return Promise.resolve(this.releaser());
+    }
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        grant: () => resolve(this.releaser()),
+        timer: setTimeout(() => {
+          const at = this.waiters.indexOf(waiter);
+          if (at >= 0) this.waiters.splice(at, 1);
+          reject(new DatabaseUnavailableError(`no database connection became free in time for ${what()}`));
+        }, Math.max(0, deadline - Date.now())),
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  private releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiters.shift();
+      if (next) {
+        clearTimeout(next.timer);
+        next.grant();
+      } else this.free += 1;
+    };
+  }
+}
+
+/** Rejects with DatabaseUnavailableError when `work` has not settled by the deadline (work goes on; its outcome is dropped). */
+function withDeadline<T>(work: Promise<T>, deadline: number, what: () => string): Promise<T> {
+  work.catch(() => {});
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new DatabaseUnavailableError(`the database did not answer ${what()} in time`)), Math.max(0, deadline - Date.now()));
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err);
+      },
+    );
+  });
+}
+
+type Query = PromiseLike<unknown> & { values(): unknown; raw?(): unknown };
+
+const describe = (statement: unknown) => () => {
+  const text = typeof statement === 'string' ? statement : Array.isArray(statement) ? statement.join('?') : 'a statement';
+  const short = text.replace(/\s+/g, ' ').trim().slice(0, 60);
+  return `"${short}${text.length > 60 ? '...' : ''}"`;
+};
+
+/**
+ * A thenable in place of a postgres.js query: makes and runs it (within
+ * budget) when awaited; `make` gives a fresh query for each attempt.
+ * `values()` is passed on to every query made (drizzle asks for rows as
+ * arrays that way).
+ */
+function deferred(create: () => Query, run: (make: () => Query) => Promise<unknown>) {
+  let started: Promise<unknown> | undefined;
+  let asValues = false;
+  const make = () => {
+    const query = create();
+    if (asValues) query.values();
+    return query;
+  };
+  const start = () => (started ??= run(make));
+  const thenable = {
+    values() {
+      asValues = true;
+      return thenable;
+    },
+    then<A = unknown, B = never>(onFulfilled?: ((value: unknown) => A | PromiseLike<A>) | null, onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null) {
+      return start().then(onFulfilled, onRejected);
+    },
+    catch<B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null) {
+      return start().catch(onRejected);
+    },
+    finally(onFinally?: (() => void) | null) {
+      return start().finally(onFinally);
+    },
+  };
+  return thenable;
+}
+
+const isQuery = (value: unknown): value is Query => value instanceof Promise && typeof (value as { values?: unknown }).values === 'function';
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Wraps a postgres.js pool (`Sql`) so that drizzle's statements and transactions through it keep the budget. */
+export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
+  const slots = new Slots(budget.slots);
+
+  /** Whether a failed attempt is tried again: a connection attempt that failed, with time left for another. */
+  const retryable = (err: unknown, deadline: number) => budget.retryConnectFailures === true && isConnectFailure(err) && Date.now() + RETRY_PAUSE_MS < deadline;
+
+  /** A statement outside any transaction: a slot, then the statement, both within one deadline. */
+  const poolStatement = (what: () => string) => async (make: () => Query) => {
+    const deadline = Date.now() + budget.statementMs;
+    for (;;) {
+      const release = await slots.acquire(deadline, what);
+      const running = Promise.resolve(make()).finally(release);
+      try {
+        return await withDeadline(running, deadline, what);
+      } catch (err) {
+        if (!retryable(err, deadline)) throw err;
+        await pause(RETRY_PAUSE_MS);
+      }
+    }
+  };
+
+  /** A statement inside a transaction: its connection is reserved already, only the answer is waited for. */
+  const txStatement = (what: () => string) => (make: () => Query) => withDeadline(Promise.resolve(make()), Date.now() + budget.statementMs, what);
+
+  /**
+   * Runs `fn` as postgres.js's transaction (or savepoint) callback with a
+   * bounded client, and fails fast when one of its statements ran out of
+   * time. `onStart` hears when `fn` starts (the transaction began).
+   */
+  async function transaction(open: (callback: (tx: Sql) => Promise<unknown>) => Promise<unknown>, fn: (tx: Sql) => unknown, deadline: number | null, onStart?: () => void): Promise<unknown> {
+    let started = false;
+    let abandoned = false;
+    let fail!: (err: unknown) => void;
+    const failed = new Promise<never>((_, reject) => (fail = reject));
+    failed.catch(() => {});
+    const done = open(async (tx) => {
+      if (abandoned) throw new DatabaseUnavailableError('the transaction started after its caller gave up');
+      started = true;
+      onStart?.();
+      try {
+        return await fn(wrapTx(tx));
+      } catch (err) {
+        // Fail now; postgres.js rolls back when the server answers again.
+        if (isDatabaseUnavailable(err)) fail(err);
+        throw err;
+      }
+    });
+    done.catch(() => {});
+    const timer =
+      deadline === null
+        ? undefined
+        : setTimeout(() => {
+            if (started) return;
+            abandoned = true;
+            fail(new DatabaseUnavailableError('the database did not start a transaction in time'));
+          }, Math.max(0, deadline - Date.now()));
+    try {
+      return await Promise.race([done, failed]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** A proxy of `target` whose properties named in `overrides` are replaced (made once, not per access). */
+  function override(target: Sql, apply: (args: unknown[]) => unknown, overrides: Record<string, unknown>): Sql {
+    return new Proxy(target, {
+      apply: (_target, _thisArg, args: unknown[]) => apply(args),
+      get: (_target, prop) => (typeof prop === 'string' && prop in overrides ? overrides[prop] : Reflect.get(target, prop, target)),
+    }) as Sql;
+  }
+
+  function wrapTx(tx: Sql): Sql {
+    const unsafe = tx.unsafe as (...a: unknown[]) => Query;
+    const savepoint = (tx as unknown as { savepoint: (...a: unknown[]) => Promise<unknown> }).savepoint;
+    return override(
+      tx,
+      (args) => {
+        const result: unknown = Reflect.apply(tx as never, undefined, args);
+        // Inside a transaction nothing is tried again: the query made here is the one run.
+        return isQuery(result) ? deferred(() => result, txStatement(describe(args[0]))) : result;
+      },
+      {
+        unsafe: (statement: string, ...rest: unknown[]) => deferred(() => unsafe(statement, ...rest), txStatement(describe(statement))),
+        savepoint: (...args: unknown[]) => {
+          const fn = args.pop() as (tx: Sql) => unknown;
+          return transaction((callback) => savepoint(...args, callback), fn, null);
+        },
+      },
+    );
+  }
+
+  const unsafe = sql.unsafe as (...a: unknown[]) => Query;
+  const begin = sql.begin as (...a: unknown[]) => Promise<unknown>;
+  return override(
+    sql,
+    (args) => {
+      const result: unknown = Reflect.apply(sql as never, undefined, args);
+      if (!isQuery(result)) return result;
+      // The first attempt runs the query made here; a retry makes another from the same template.
+      let first: Query | undefined = result;
+      const make = () => {
+        const query = first ?? (Reflect.apply(sql as never, undefined, args) as Query);
+        first = undefined;
+        return query;
+      };
+      return deferred(make, poolStatement(describe(args[0])));
+    },
+    {
+      unsafe: (statement: string, ...rest: unknown[]) => deferred(() => unsafe(statement, ...rest), poolStatement(describe(statement))),
+      begin: async (...args: unknown[]) => {
+        const fn = args.pop() as (tx: Sql) => unknown;
+        const deadline = Date.now() + budget.statementMs;
+        for (;;) {
+          const release = await slots.acquire(deadline, () => 'a transaction');
+          const open = (callback: (tx: Sql) => Promise<unknown>) => {
+            const begun = begin(...args, callback);
+            begun.then(release, release);
+            return begun;
+          };
+          let began = false;
+          try {
+            return await transaction(open, fn, deadline, () => (began = true));
+          } catch (err) {
+            // BEGIN never got a connection: nothing of the transaction ran.
+            if (began || !retryable(err, deadline)) throw err;
+            await pause(RETRY_PAUSE_MS);
+          }
+        }
+      },
+    },
+  );
+}
