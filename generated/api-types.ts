@@ -5999,6 +5999,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Goal questions",
+                 *       "description": "Questions about who scores next.",
+                 *       "max_open_questions": 2,
+                 *       "question_max_count": 4,
+                 *       "min_interval_seconds": 180,
+                 *       "period_distribution": {
+                 *         "1": 5,
+                 *         "2": 5
+                 *       },
+                 *       "answer_window_seconds": 45,
+                 *       "points": 15,
+                 *       "probability": 0.5
+                 *     }
+                 */
                 "application/json": components["schemas"]["QuestionGroupPatch"];
             };
         };
