@@ -296,12 +296,14 @@ function usesRegex(ast: unknown): boolean {
 }
 
 const sandboxOnly = new WeakSet<jsonata.Expression>();
-const caches = new Map<Tier, Map<string, jsonata.Expression>>();
+/** Compiled expressions by what compiling depends on (the sequence limit, regular expressions or not), then by source. */
+const caches = new Map<string, Map<string, jsonata.Expression>>();
 const CACHE_MAX = 2000;
 
 function compileFor(tier: Tier, source: string): jsonata.Expression {
-  let cache = caches.get(tier);
-  if (!cache) caches.set(tier, (cache = new Map()));
+  const compiledFor = `${tier.maxSequence}|${tier.regex}`;
+  let cache = caches.get(compiledFor);
+  if (!cache) caches.set(compiledFor, (cache = new Map()));
   let expr = cache.get(source);
   if (expr) return expr;
   expr = jsonata(source, { RegexEngine: (tier.regex ? SafeRegExp : EscalatingRegExp) as unknown as RegExpConstructor, sequence: tier.maxSequence });
@@ -375,7 +377,7 @@ export async function evaluateExpression(field: string, source: string, input: R
   compileExpression(field, source);
   if (!costly.has(source)) {
     try {
-      return await evaluateIn(budget === DEFAULT_BUDGET ? IN_PROCESS : { ...IN_PROCESS, maxDepth: budget.maxDepth }, source, input);
+      return await evaluateIn(IN_PROCESS, source, input);
     } catch (err) {
       if (!(err instanceof Escalate)) throw new ExpressionError(field, `failed: ${(err as Error).message}`);
       if (err.lasting) {
