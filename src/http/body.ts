@@ -44,11 +44,12 @@ const encodingError = (msg: string) => validationError([{ loc: ['body'], msg, ty
  */
 export function bodyReadError(err: unknown, req: Request, limitBytes: number): AppError | undefined {
   if (err instanceof AppError) return err;
-  const e = err as Error & { type?: string; status?: number; code?: string; body?: unknown };
+  const e = err as Error & { type?: string; status?: number; code?: string; body?: unknown; limit?: number };
   const encoding = String(req.headers['content-encoding'] ?? 'identity');
   switch (e.type) {
     case 'entity.too.large':
-      return new AppError(413, 'request.too_large', `request body exceeds the limit of ${limitBytes} bytes`);
+      // The parser's own limit (the operator UI's forms have a smaller one than JSON bodies).
+      return new AppError(413, 'request.too_large', `request body exceeds the limit of ${e.limit ?? limitBytes} bytes`);
     case 'entity.parse.failed':
       return validationError([{ loc: ['body'], msg: jsonParseMessage(e), type: 'json_invalid' }]);
     case 'encoding.unsupported':
