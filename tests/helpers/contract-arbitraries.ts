@@ -165,7 +165,17 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 /** Expressions a definition may hold: ordinary ones, and ones that cost far more than their length says. */
 const EXPRESSIONS = {
   ordinary: ['event.team = "home"', '$floor(event.clock_seconds / 60) + 1', '(state.goals ? state.goals : 0) + 1', '"yes"', 'event.team', 'match.home_team & " v " & match.away_team', 'event.team = '],
-  costly: ['$count($distinct([1..100000]))', '$contains($pad("", 5000, "a"), /.*.*.*.*.*x/)', '$sort([1..100000])', '($f := function($x){ $f($x) }; $f(1))', '$string([1..100000])', '$count([1..3000].([1..3000]))'],
+  // A regular expression that backtracks polynomially (no step budget interrupts it), a quadratic
+  // built-in, recursion, huge values.
+  costly: [
+    '$contains($pad("", 5000, "a"), /.*.*.*.*.*x/)',
+    '$contains($pad("", 8000, "a"), /a*a*a*a*a*b/)',
+    '$count($distinct([1..100000]))',
+    '$sort([1..100000])',
+    '($f := function($x){ $f($x) }; $f(1))',
+    '$string([1..100000])',
+    '$count([1..3000].([1..3000]))',
+  ],
 };
 /** Templates likewise. */
 const TEMPLATES = {
@@ -180,25 +190,31 @@ function semanticOf(s: Schema, name: string | undefined): 'expression' | 'templa
   return undefined;
 }
 
-/** Texts of a kind: ordinary ones, and costly ones as often (what a bounded evaluation must survive). */
-const textsOf = (semantic: 'expression' | 'template') => {
+/** Texts of a kind: ordinary ones, and costly ones as often (what a bounded evaluation must survive); only costly ones with `costly`. */
+const textsOf = (semantic: 'expression' | 'template', costlyOnly: boolean) => {
   const { ordinary, costly } = semantic === 'expression' ? EXPRESSIONS : TEMPLATES;
-  return fc.oneof(fc.constantFrom(...ordinary), fc.constantFrom(...costly));
+  return costlyOnly ? fc.constantFrom(...costly) : fc.oneof(fc.constantFrom(...ordinary), fc.constantFrom(...costly));
 };
 
+/** How valueOf draws: `costly`, every expression and template is a costly one (and no example stands in for it). */
+interface Draw {
+  costly?: boolean;
+}
+
 /** Values a schema admits: often its example, else one drawn from its type, format and bounds. */
-export function valueOf(schema: Schema | undefined, world: World, template: string, name?: string, depth = 0, semantic?: 'expression' | 'template'): fc.Arbitrary<unknown> {
+export function valueOf(schema: Schema | undefined, world: World, template: string, name?: string, depth = 0, semantic?: 'expression' | 'template', draw: Draw = {}): fc.Arbitrary<unknown> {
   const s = resolve(schema);
   if (!s || depth > 6) return fc.constant(null);
   const kind = semantic ?? semanticOf(s, name);
-  const generated = kind && s.type === 'string' ? textsOf(kind) : fromType(s, world, template, name, depth, kind);
+  if (draw.costly && kind && s.type === 'string') return textsOf(kind, true);
+  const generated = kind && s.type === 'string' ? textsOf(kind, false) : fromType(s, world, template, name, depth, kind, draw);
   const withNull = s.nullable ? fc.oneof({ weight: 5, arbitrary: generated }, { weight: 1, arbitrary: fc.constant(null) }) : generated;
-  const example = s.example !== undefined ? withWorldIds(world, template, s.example, name) : undefined;
+  const example = s.example !== undefined && !(draw.costly && kind) ? withWorldIds(world, template, s.example, name) : undefined;
   return example === undefined ? withNull : fc.oneof({ weight: 2, arbitrary: fc.constant(example) }, { weight: 1, arbitrary: withNull });
 }
 
-function fromType(s: Schema, world: World, template: string, name: string | undefined, depth: number, semantic?: 'expression' | 'template'): fc.Arbitrary<unknown> {
-  if (s.oneOf || s.anyOf) return fc.oneof(...(s.oneOf ?? s.anyOf)!.map((b) => valueOf(b, world, template, name, depth + 1)));
+function fromType(s: Schema, world: World, template: string, name: string | undefined, depth: number, semantic: 'expression' | 'template' | undefined, draw: Draw): fc.Arbitrary<unknown> {
+  if (s.oneOf || s.anyOf) return fc.oneof(...(s.oneOf ?? s.anyOf)!.map((b) => valueOf(b, world, template, name, depth + 1, undefined, draw)));
   if (s.enum) return fc.constantFrom(...s.enum);
   switch (s.type) {
     case 'string': {
@@ -229,18 +245,18 @@ function fromType(s: Schema, world: World, template: string, name: string | unde
     case 'boolean':
       return fc.boolean();
     case 'array': {
-      const items = valueOf(s.items, world, template, undefined, depth + 1);
+      const items = valueOf(s.items, world, template, undefined, depth + 1, undefined, draw);
       const constraints = { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 4, 4) };
       return s.uniqueItems ? fc.uniqueArray(items, { ...constraints, selector: (v) => JSON.stringify(v) }) : fc.array(items, constraints);
     }
     default: {
       if (s.properties) {
         const entries = Object.entries(s.properties).filter(([, p]) => !resolve(p)?.readOnly);
-        return fc.record(Object.fromEntries(entries.map(([k, p]) => [k, valueOf(p, world, template, k, depth + 1)])), { requiredKeys: (s.required ?? []).filter((k) => entries.some(([e]) => e === k)) });
+        return fc.record(Object.fromEntries(entries.map(([k, p]) => [k, valueOf(p, world, template, k, depth + 1, undefined, draw)])), { requiredKeys: (s.required ?? []).filter((k) => entries.some(([e]) => e === k)) });
       }
       if (s.additionalProperties && typeof s.additionalProperties === 'object') {
         // A map of expressions: its values are what its description says.
-        return fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), valueOf(s.additionalProperties, world, template, undefined, depth + 1, semantic), { minKeys: 1, maxKeys: 3 });
+        return fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), valueOf(s.additionalProperties, world, template, undefined, depth + 1, semantic, draw), { minKeys: 1, maxKeys: 3 });
       }
       return fc.jsonValue({ maxDepth: 2 });
     }
@@ -279,15 +295,31 @@ function mutateAt(value: unknown, pick: number, change: (old: unknown) => unknow
 const DELETE = Symbol('delete');
 
 /** A text an attacker puts where a text goes: the text with U+0000 or an unpaired surrogate inside, a huge one, a costly expression or template. */
-const taintedText: fc.Arbitrary<(old: string) => string> = fc.constantFrom(
-  (old: string) => `${old}\u0000`,
-  (old: string) => `${old.slice(0, 1)}\ud800${old.slice(1)}`,
-  (old: string) => `\udc00${old}`,
-  () => MARK.repeat(40_000),
-  () => MARK.repeat(400),
-  ...EXPRESSIONS.costly.map((e) => () => e),
-  ...TEMPLATES.costly.map((t) => () => t),
+const taintedText: fc.Arbitrary<(old: string) => string> = fc.oneof(
+  fc.constantFrom(
+    (old: string) => `${old}\u0000`,
+    (old: string) => `${old.slice(0, 1)}\ud800${old.slice(1)}`,
+    (old: string) => `\udc00${old}`,
+    () => MARK.repeat(40_000),
+    () => MARK.repeat(400),
+  ),
+  fc.constantFrom(...EXPRESSIONS.costly, ...TEMPLATES.costly).map((costly) => () => costly),
 );
+
+/** What each text of a body becomes in turn, by name: text the database cannot store as sent, or a text too long to echo. */
+const HAZARDS: Record<string, fc.Arbitrary<(old: string) => string>> = {
+  NUL: fc.constantFrom((old: string) => `${old}\u0000`, (old: string) => `\u0000${old}`),
+  'unpaired surrogate': fc.constantFrom((old: string) => `${old.slice(0, 1)}\ud800${old.slice(1)}`, (old: string) => `\udc00${old}`),
+  long: fc.constantFrom(() => MARK.repeat(400), () => MARK.repeat(40_000)),
+};
+
+/** How many texts a value holds (what taintText picks among). */
+function countTexts(value: unknown): number {
+  if (typeof value === 'string') return 1;
+  if (Array.isArray(value)) return value.reduce((n: number, v) => n + countTexts(v), 0);
+  if (value && typeof value === 'object') return Object.values(value).reduce((n: number, v) => n + countTexts(v), 0);
+  return 0;
+}
 
 /** Every text of a value, replaced by `change` one at a time: a copy with the `pick`-th text changed. */
 function taintText(value: unknown, pick: number, change: (old: string) => string): unknown {
@@ -342,6 +374,8 @@ export interface FuzzRequest {
   headers: Record<string, string>;
   /** JSON to send (`json`), bytes with their type (`raw`), a form (`form`), or nothing. */
   body: { kind: 'json'; value: unknown } | { kind: 'raw'; data: Buffer | string; type: string | null } | { kind: 'form'; fields: [string, string][]; files: [string, Buffer, string, string][] } | { kind: 'none' };
+  /** Bodies to send instead, one request each (the same body changed in one place each time). */
+  variants?: FuzzRequest['body'][];
 }
 
 /** Path parameter values, as they appear in the URL (already percent-encoded). */
@@ -363,71 +397,132 @@ function queryValue(p: Parameter, world: World, template: string): fc.Arbitrary<
 
 const corrupt = fc.constantFrom(Buffer.from('this is not compressed'), Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 3, 0xff, 0xff, 0xff]), Buffer.alloc(64, 0xab));
 
-type Body = FuzzRequest['body'] & { extraHeaders?: Record<string, string>; framing: string };
+type Body = FuzzRequest['body'] & { extraHeaders?: Record<string, string>; framing: string; variants?: FuzzRequest['body'][] };
 
-/** Bytes of the JSON `value`, sent in one of the ways a client can get the framing wrong. */
-function brokenJsonFraming(value: unknown): fc.Arbitrary<Body> {
-  const text = JSON.stringify(value) ?? 'null';
-  return fc.oneof(
-    { weight: 1, arbitrary: fc.nat({ max: Math.max(0, text.length - 1) }).map((n) => ({ kind: 'raw' as const, data: text.slice(0, n), type: 'application/json', framing: 'truncated json' })) },
-    { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'multipart/form-data; boundary=x', 'application/vnd.api+json').map((type) => ({ kind: 'raw' as const, data: text, type, framing: `as ${type}` })) },
-    { weight: 1, arbitrary: fc.constant({ kind: 'raw' as const, data: text, type: null, framing: 'no content type' }) },
-    { weight: 1, arbitrary: fc.constantFrom('{"a":', 'nul\u0000', '\u00ff\u00fe', '[]]', '{"a": 1}{"b": 2}').map((data) => ({ kind: 'raw' as const, data, type: 'application/json', framing: 'not json' })) },
-    {
-      weight: 1,
-      arbitrary: fc.tuple(corrupt, fc.constantFrom('gzip', 'deflate', 'br', 'compress', 'zstd', 'gzip, br', 'identity, gzip')).map(([data, encoding]) => ({
-        kind: 'raw' as const,
-        data,
-        type: 'application/json',
-        extraHeaders: { 'content-encoding': encoding },
-        framing: `corrupt ${encoding}`,
-      })),
-    },
-    { weight: 1, arbitrary: fc.constant({ kind: 'raw' as const, data: JSON.stringify(MARK.repeat(400_000)), type: 'application/json', framing: 'over the limit' }) },
-  );
-}
+/** The ways a client gets the framing of a JSON body wrong, by name; each sends the JSON `value`, or bytes instead. */
+const JSON_FRAMINGS: Record<string, (value: unknown) => fc.Arbitrary<Body>> = {
+  'truncated json': (value) => {
+    const text = JSON.stringify(value) ?? 'null';
+    return fc.nat({ max: Math.max(0, text.length - 1) }).map((n) => ({ kind: 'raw' as const, data: text.slice(0, n), type: 'application/json', framing: 'truncated json' }));
+  },
+  'another content type': (value) =>
+    fc
+      .constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'multipart/form-data; boundary=x', 'application/vnd.api+json', 'application/json; charset')
+      .map((type) => ({ kind: 'raw' as const, data: JSON.stringify(value) ?? 'null', type, framing: `as ${type}` })),
+  'no content type': (value) => fc.constant({ kind: 'raw' as const, data: JSON.stringify(value) ?? 'null', type: null, framing: 'no content type' }),
+  'not json': () => fc.constantFrom('{"a":', 'nul\u0000', '\u00ff\u00fe', '[]]', '{"a": 1}{"b": 2}', '').map((data) => ({ kind: 'raw' as const, data, type: 'application/json', framing: 'not json' })),
+  'corrupt encoding': () =>
+    fc.tuple(corrupt, fc.constantFrom('gzip', 'deflate', 'br', 'compress', 'zstd', 'gzip, br', 'identity, gzip')).map(([data, encoding]) => ({
+      kind: 'raw' as const,
+      data,
+      type: 'application/json',
+      extraHeaders: { 'content-encoding': encoding },
+      framing: `corrupt ${encoding}`,
+    })),
+  'over the limit': () => fc.constant({ kind: 'raw' as const, data: JSON.stringify(MARK.repeat(400_000)), type: 'application/json', framing: 'over the limit' }),
+};
 
 const CSV_JUNK = ['', 'a,b\n1,2\n', 'name,league\n"unterminated\n', `name\n${'\u0000'}x\n`, Buffer.from([0xff, 0xfe, 0x00, 0x41]).toString('latin1'), `${MARK.repeat(100)}\n`];
 
-/** Multipart forms: the example's fields with real or junk files (`valid`: real files, fields as the example has them), or a form broken in its framing. */
-function formBody(c: ContractOperation, world: World, csv: string, valid: boolean): fc.Arbitrary<Body> {
+/** Multipart forms: the valid one (the example's fields, real files), and by name the ways a form comes broken. */
+function forms(c: ContractOperation, world: World, csv: string): { valid: fc.Arbitrary<Body>; broken: Record<string, fc.Arbitrary<Body>>; framings: Record<string, fc.Arbitrary<Body>> } {
   const schema = resolve(c.op.requestBody!.content[c.media!]!.schema)!;
   const binary = Object.entries(schema.properties ?? {}).filter(([, p]) => resolve(p)?.format === 'binary').map(([k]) => k);
   const fields = exampleBodies(c, world)[0] as Record<string, unknown>;
   const textFields = Object.entries(fields)
     .filter(([k]) => !binary.includes(k))
     .map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)] as [string, string]);
+  type File = [string, Buffer, string, string];
+  const realFile = (name: string): File => [name, name === 'logo' ? PNG_1X1 : Buffer.from(csv), name === 'logo' ? 'logo.png' : 'definitions.csv', name === 'logo' ? 'image/png' : 'text/csv'];
   const file = (name: string) =>
-    fc.constantFrom<[string, Buffer, string, string]>(
-      [name, name === 'logo' ? PNG_1X1 : Buffer.from(csv), name === 'logo' ? 'logo.png' : 'definitions.csv', name === 'logo' ? 'image/png' : 'text/csv'],
+    fc.constantFrom<File>(
+      realFile(name),
       [name, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'x.svg', 'image/svg+xml'],
       [name, Buffer.alloc(10, 0xff), '../../etc/passwd', 'application/octet-stream'],
-      ...CSV_JUNK.map((junk): [string, Buffer, string, string] => [name, Buffer.from(junk, 'latin1'), 'junk.csv', 'text/csv']),
+      ...CSV_JUNK.map((junk): File => [name, Buffer.from(junk, 'latin1'), 'junk.csv', 'text/csv']),
     );
-  if (valid) {
-    const realFile = (name: string): [string, Buffer, string, string] => [name, name === 'logo' ? PNG_1X1 : Buffer.from(csv), name === 'logo' ? 'logo.png' : 'definitions.csv', name === 'logo' ? 'image/png' : 'text/csv'];
-    return fc.subarray(textFields).map((text) => ({ kind: 'form' as const, fields: text, files: binary.map(realFile), framing: 'form' }));
-  }
   const junkForm = fc.tuple(fc.subarray(textFields), fc.tuple(...binary.map(file)), fc.array(fc.tuple(fc.constantFrom(...textFields.map(([k]) => k), 'extra'), hostileValue.map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? ''))), { maxLength: 2 }));
   const boundary = 'fuzzboundary';
   const head = (name: string, filename?: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"` : ''}\r\n${filename ? 'Content-Type: text/csv\r\n' : ''}\r\n`;
-  const full = Buffer.from(`${textFields.map(([k, v]) => `${head(k)}${v}\r\n`).join('')}${binary.map((k) => `${head(k, 'f.csv')}${csv}\r\n`).join('')}--${boundary}--\r\n`);
-  return fc.oneof(
-    { weight: 6, arbitrary: junkForm.map(([text, files, extra]) => ({ kind: 'form' as const, fields: [...text, ...extra], files, framing: 'junk form' })) },
-    { weight: 2, arbitrary: fc.nat({ max: full.length - 1 }).map((n) => ({ kind: 'raw' as const, data: full.subarray(0, n), type: `multipart/form-data; boundary=${boundary}`, framing: 'truncated form' })) },
-    { weight: 1, arbitrary: fc.constant({ kind: 'raw' as const, data: full, type: 'multipart/form-data', framing: 'no boundary' }) },
-    { weight: 1, arbitrary: fc.constant({ kind: 'raw' as const, data: gzipSync(full), type: `multipart/form-data; boundary=${boundary}`, extraHeaders: { 'content-encoding': 'gzip' }, framing: 'gzip form' }) },
-    { weight: 1, arbitrary: fc.constant({ kind: 'json' as const, value: fields, framing: 'form as json' }) },
-    { weight: 1, arbitrary: fc.constant({ kind: 'form' as const, fields: Array.from({ length: 60 }, (_, i): [string, string] => [`f${i}`, 'x']), files: [] as [string, Buffer, string, string][], framing: 'too many fields' }) },
-    { weight: 1, arbitrary: fc.constant({ kind: 'form' as const, fields: textFields.slice(0, 1).map(([k]): [string, string] => [k, MARK.repeat(25_000)]), files: [] as [string, Buffer, string, string][], framing: 'field over the limit' }) },
-  );
+  const fieldsPart = textFields.map(([k, v]) => `${head(k)}${v}\r\n`).join('');
+  const full = Buffer.from(`${fieldsPart}${binary.map((k) => `${head(k, 'f.csv')}${csv}\r\n`).join('')}--${boundary}--\r\n`);
+  // Where the first file's bytes begin: a body cut off there or later ends inside a file.
+  const fileStart = Buffer.byteLength(fieldsPart) + (binary.length ? Buffer.byteLength(head(binary[0]!, 'f.csv')) : 0);
+  const raw = (data: Buffer, type: string, framing: string, extraHeaders?: Record<string, string>): Body => ({ kind: 'raw' as const, data, type, framing, ...(extraHeaders ? { extraHeaders } : {}) });
+  return {
+    // The required fields always, the optional ones or not.
+    valid: fc
+      .subarray(textFields.filter(([k]) => !schema.required?.includes(k)))
+      .map((optional) => ({ kind: 'form' as const, fields: [...textFields.filter(([k]) => schema.required?.includes(k)), ...optional], files: binary.map(realFile), framing: 'form' })),
+    broken: {
+      'junk form': junkForm.map(([text, files, extra]) => ({ kind: 'form' as const, fields: [...text, ...extra], files, framing: 'junk form' })),
+      'too many fields': fc.constant({ kind: 'form' as const, fields: Array.from({ length: 60 }, (_, i): [string, string] => [`f${i}`, 'x']), files: [] as File[], framing: 'too many fields' }),
+      'field over the limit': fc.constant({ kind: 'form' as const, fields: textFields.slice(0, 1).map(([k]): [string, string] => [k, MARK.repeat(25_000)]), files: [] as File[], framing: 'field over the limit' }),
+    },
+    framings: {
+      'truncated form': fc.nat({ max: full.length - 1 }).map((n) => raw(full.subarray(0, n), `multipart/form-data; boundary=${boundary}`, 'truncated form')),
+      'form cut off inside a file': fc.integer({ min: Math.min(fileStart, full.length - 1), max: full.length - 1 }).map((n) => raw(full.subarray(0, n), `multipart/form-data; boundary=${boundary}`, 'form cut off inside a file')),
+      'no boundary': fc.constant(raw(full, 'multipart/form-data', 'no boundary')),
+      'compressed form': fc.constant(raw(gzipSync(full), `multipart/form-data; boundary=${boundary}`, 'compressed form', { 'content-encoding': 'gzip' })),
+      'form as json': fc.constant({ kind: 'json' as const, value: fields, framing: 'form as json' }),
+    },
+  };
 }
 
 /**
- * A request to the operation: valid in every part (so it reaches the operation's own rules), or broken in
- * one part (path, query, body, the body's framing), or in several at once.
+ * `value` (valid for `schema`) with every text the contract says is an expression or a
+ * template replaced by a costly one: the first of each kind by the first costly one of its
+ * list (a step nothing inside it interrupts), the others as `picks` choose.
  */
-export function requestFor(c: ContractOperation, world: World, csv: string): fc.Arbitrary<FuzzRequest> {
+function costlyIn(value: unknown, schema: Schema | undefined, picks: { expression: number[]; template: number[] }, name?: string, semantic?: 'expression' | 'template'): unknown {
+  const s = resolve(schema);
+  if (!s) return value;
+  const kind = semantic ?? semanticOf(s, name);
+  if (typeof value === 'string') {
+    if (!kind) return value;
+    const costly = kind === 'expression' ? EXPRESSIONS.costly : TEMPLATES.costly;
+    return costly[(picks[kind].shift() ?? 0) % costly.length];
+  }
+  if (Array.isArray(value)) return value.map((v) => costlyIn(v, s.items, picks));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, s.properties?.[k] ? costlyIn(v, s.properties[k], picks, k) : typeof s.additionalProperties === 'object' ? costlyIn(v, s.additionalProperties, picks, undefined, kind) : v]),
+    );
+  }
+  return value;
+}
+
+/** Whether a schema holds texts the contract says are expressions or templates. */
+function hasSemanticText(schema: Schema | undefined, depth = 0, seen = new Set<Schema>()): boolean {
+  const s = resolve(schema);
+  if (!s || depth > 8 || seen.has(s)) return false;
+  seen.add(s);
+  if (s.type === 'string' && semanticOf(s, undefined)) return true;
+  const children = [...Object.entries(s.properties ?? {}).map(([k, p]) => (resolve(p)?.type === 'string' && semanticOf(resolve(p)!, k) ? null : p)), s.items, typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined, ...(s.oneOf ?? []), ...(s.anyOf ?? [])];
+  if (children.includes(null)) return true;
+  if (/JSONata|Liquid/.test(s.description ?? '')) return true;
+  return children.some((child) => child && hasSemanticText(child, depth + 1, seen));
+}
+
+/** What part of a request is broken in a case: nothing, one part, a framing of the body (by name), or everything. */
+export type RequestKind = string;
+
+/**
+ * The kinds of request the fuzz sends to an operation, each the same number of times: so
+ * every kind of breakage reaches every operation, whatever the seed.
+ */
+export function requestKinds(c: ContractOperation): RequestKind[] {
+  const kinds = ['valid', 'broken body', 'broken query', 'broken everywhere'];
+  if (c.media === 'application/json') kinds.push('tainted text', ...Object.keys(HAZARDS).map((h) => `each text: ${h}`));
+  if (c.media === 'multipart/form-data') kinds.push(...Object.keys(HAZARDS).map((h) => `each field: ${h}`));
+  if (c.media === 'application/json' && hasSemanticText(c.op.requestBody!.content[c.media]!.schema)) kinds.push('costly texts');
+  if (c.params.some((p) => p.in === 'path')) kinds.push('broken path');
+  const framings = c.media === 'application/json' ? Object.keys(JSON_FRAMINGS) : c.media === 'multipart/form-data' ? ['truncated form', 'form cut off inside a file', 'no boundary', 'compressed form', 'form as json'] : ['corrupt body'];
+  return [...kinds, ...framings.map((f) => `framing: ${f}`)];
+}
+
+/** A request of the given kind to the operation. */
+export function requestFor(c: ContractOperation, world: World, csv: string, kind: RequestKind): fc.Arbitrary<FuzzRequest> {
   const pathParams = c.params.filter((p) => p.in === 'path');
   const queryParams = c.params.filter((p) => p.in === 'query');
   const headerParams = c.params.filter((p) => p.in === 'header');
@@ -437,52 +532,105 @@ export function requestFor(c: ContractOperation, world: World, csv: string): fc.
 
   const validValue = (p: Parameter) => valueOf(p.schema, world, c.template, p.name).map((v) => (Array.isArray(v) ? v.join(',') : typeof v === 'object' ? JSON.stringify(v) : String(v)));
   const validQuery = fc.tuple(...queryParams.map((p) => (p.required ? validValue(p).map((v) => [p.name, v] as [string, string]) : fc.option(validValue(p).map((v) => [p.name, v] as [string, string]), { nil: undefined }))));
-  const brokenQuery = fc.tuple(
-    fc.tuple(...queryParams.map((p) => fc.option(queryValue(p, world, c.template).map((v) => [p.name, v] as [string, string]), { nil: undefined }))),
-    fc.option(fc.tuple(fc.constantFrom('bogus', 'limit', 'league', '__proto__'), fc.constantFrom('1', MARK.repeat(300), 'a\u0000')), { nil: undefined }),
-  ).map(([declared, extra]) => (extra ? [...declared, extra] : declared));
+  const brokenQuery = fc
+    .tuple(
+      fc.tuple(...queryParams.map((p) => fc.option(queryValue(p, world, c.template).map((v) => [p.name, v] as [string, string]), { nil: undefined }))),
+      fc.option(fc.tuple(fc.constantFrom('bogus', 'limit', 'league', '__proto__'), fc.constantFrom('1', MARK.repeat(300), 'a\u0000')), { nil: undefined }),
+    )
+    .map(([declared, extra]) => (extra ? [...declared, extra] : declared));
+
+  // The required parameters at their examples: the rest of a request that probes its body.
+  const exampleQuery = fc.constant(
+    queryParams
+      .filter((p) => p.required)
+      .map((p): [string, string] => {
+        const v = withWorldIds(world, c.template, p.example ?? p.schema?.example ?? resolve(p.schema)?.example, p.name);
+        return [p.name, Array.isArray(v) ? v.join(',') : String(v)];
+      }),
+  );
+  const worldPath = fc.constant(pathParams.map((p) => encodeURIComponent(pathId(world, c.method, c.template, p.name))));
 
   const headers = fc.tuple(...headerParams.map((p) => fc.option(fc.string({ maxLength: 40 }).map((v) => [p.name, v] as [string, string]), { nil: undefined })));
 
-  const noBody: fc.Arbitrary<Body> = fc.constant({ kind: 'none' as const, framing: 'no body' });
   let validBody: fc.Arbitrary<Body>;
   let brokenBody: fc.Arbitrary<Body>;
-  let brokenFraming: fc.Arbitrary<Body>;
+  const framings: Record<string, fc.Arbitrary<Body>> = {};
   if (c.media === 'application/json') {
     validBody = fc.oneof(
       { weight: 6, arbitrary: validJson(c, world).map((value) => ({ kind: 'json' as const, value, framing: 'json' })) },
       { weight: 1, arbitrary: validJson(c, world).map((value) => ({ kind: 'raw' as const, data: gzipSync(JSON.stringify(value) ?? 'null'), type: 'application/json', extraHeaders: { 'content-encoding': 'gzip' }, framing: 'gzip json' })) },
     );
     brokenBody = brokenJson(c, world).map((value) => ({ kind: 'json' as const, value, framing: 'broken json' }));
-    brokenFraming = validJson(c, world).chain(brokenJsonFraming);
+    for (const [name, framing] of Object.entries(JSON_FRAMINGS)) framings[name] = validJson(c, world).chain(framing);
   } else if (c.media === 'multipart/form-data') {
-    validBody = formBody(c, world, csv, true);
-    brokenBody = formBody(c, world, csv, false).filter((b) => b.framing === 'junk form' || b.framing === 'too many fields' || b.framing === 'field over the limit');
-    brokenFraming = formBody(c, world, csv, false).filter((b) => b.framing !== 'junk form' && b.framing !== 'too many fields' && b.framing !== 'field over the limit');
+    const f = forms(c, world, csv);
+    validBody = f.valid;
+    brokenBody = fc.oneof(...Object.values(f.broken));
+    Object.assign(framings, f.framings);
   } else {
-    validBody = noBody;
+    validBody = fc.constant({ kind: 'none' as const, framing: 'no body' });
     brokenBody = hostileValue.map((value) => ({ kind: 'json' as const, value, framing: 'a body nobody asked for' }));
-    brokenFraming = corrupt.map((data) => ({ kind: 'raw' as const, data, type: 'application/json', extraHeaders: { 'content-encoding': 'gzip' }, framing: 'a corrupt body nobody asked for' }));
+    framings['corrupt body'] = corrupt.map((data) => ({ kind: 'raw' as const, data, type: 'application/json', extraHeaders: { 'content-encoding': 'gzip' }, framing: 'a corrupt body nobody asked for' }));
   }
+  const anyFraming = fc.oneof(...Object.values(framings));
 
-  type Parts = [string[], ([string, string] | undefined)[], ([string, string] | undefined)[], Body];
-  const parts = (path: fc.Arbitrary<string[]>, query: fc.Arbitrary<([string, string] | undefined)[]>, body: fc.Arbitrary<Body>, mode: string) =>
-    fc.tuple(path, query, headers, body).map(([p, q, h, b]): [string, Parts] => [mode, [p, q, h, b]]);
-  const cases = [
-    { weight: 4, arbitrary: parts(validPath, validQuery, validBody, 'valid') },
-    { weight: 3, arbitrary: parts(validPath, validQuery, brokenBody, 'broken body') },
-    { weight: 2, arbitrary: parts(validPath, validQuery, brokenFraming, 'broken framing') },
-    { weight: 1, arbitrary: parts(validPath, brokenQuery, validBody, 'broken query') },
-    { weight: 1, arbitrary: parts(brokenPath, brokenQuery, fc.oneof(brokenBody, brokenFraming), 'broken everywhere') },
-  ];
-  if (pathParams.length) cases.push({ weight: 1, arbitrary: parts(brokenPath, validQuery, validBody, 'broken path') });
-  return fc.oneof(...cases).map(([mode, [values, declared, headerValues, b]]) => {
+  const [path, query, body] = ((): [fc.Arbitrary<string[]>, fc.Arbitrary<([string, string] | undefined)[]>, fc.Arbitrary<Body>] => {
+    if (kind === 'valid') return [validPath, validQuery, validBody];
+    if (kind === 'broken body') return [validPath, validQuery, brokenBody];
+    if (kind === 'broken query') return [validPath, brokenQuery, validBody];
+    if (kind === 'broken path') return [brokenPath, validQuery, validBody];
+    if (kind === 'broken everywhere') return [brokenPath, brokenQuery, fc.oneof(brokenBody, anyFraming)];
+    if (kind === 'tainted text') return [validPath, validQuery, fc.tuple(validJson(c, world), fc.nat(), taintedText).map(([v, pick, change]) => ({ kind: 'json' as const, value: taintText(v, pick, change), framing: 'one text tainted' }))];
+    if (kind === 'costly texts') {
+      // Each example, every expression and template in it costly; and one drawn from the schema.
+      const schema = c.op.requestBody!.content[c.media!]!.schema;
+      const examples = exampleBodies(c, world);
+      const picks = fc.array(fc.nat(), { minLength: 32, maxLength: 32 }).map((rest) => [0, ...rest]);
+      return [
+        worldPath,
+        exampleQuery,
+        fc.tuple(fc.array(fc.tuple(picks, picks), { minLength: examples.length, maxLength: examples.length }), valueOf(schema, world, c.template, undefined, 0, undefined, { costly: true })).map(([perExample, drawn]) => ({
+          kind: 'json' as const,
+          value: drawn,
+          framing: 'every expression and template costly',
+          variants: [...examples.map((v, i) => ({ kind: 'json' as const, value: costlyIn(v, schema, { expression: perExample[i]![0], template: perExample[i]![1] }) })), { kind: 'json' as const, value: drawn }],
+        })),
+      ];
+    }
+    if (kind.startsWith('each text: ')) {
+      return [
+        worldPath,
+        exampleQuery,
+        fc.tuple(fc.constantFrom(...exampleBodies(c, world)), HAZARDS[kind.slice('each text: '.length)]!).map(([v, change]) => ({
+          kind: 'json' as const,
+          value: v,
+          framing: 'each text tainted in turn',
+          variants: Array.from({ length: countTexts(v) }, (_, i) => ({ kind: 'json' as const, value: taintText(v, i, change) })),
+        })),
+      ];
+    }
+    if (kind.startsWith('each field: ')) {
+      return [
+        worldPath,
+        exampleQuery,
+        fc.tuple(forms(c, world, csv).valid, HAZARDS[kind.slice('each field: '.length)]!).map(([form, change]) => {
+          const f = form as Extract<Body, { kind: 'form' }>;
+          return { ...f, framing: 'each field tainted in turn', variants: f.fields.map((_, i) => ({ ...f, fields: f.fields.map(([k, v], j): [string, string] => [k, i === j ? change(v) : v]) })) };
+        }),
+      ];
+    }
+    const framing = framings[kind.replace(/^framing: /, '')];
+    if (!framing) throw new Error(`no request kind ${kind} for ${c.op.operationId}`);
+    return [validPath, validQuery, framing];
+  })();
+  return fc.tuple(path, query, headers, body).map(([values, declared, headerValues, b]) => {
     let i = 0;
-    const path = c.template.replace(/\{[^}]+\}/g, () => values[i++]!);
-    const { extraHeaders, framing, ...sent } = b;
+    const filled = c.template.replace(/\{[^}]+\}/g, () => values[i++]!);
+    const { extraHeaders, framing, variants, ...sent } = b;
     return {
-      what: `${mode}: ${framing}`,
-      path,
+      ...(variants ? { variants: variants.map((v) => { const { framing: _f, variants: _v, ...body } = v as Body; return body as FuzzRequest['body']; }) } : {}),
+      what: `${kind} (${framing})`,
+      path: filled,
       query: declared.filter((x): x is [string, string] => x !== undefined),
       headers: { ...Object.fromEntries(headerValues.filter((x): x is [string, string] => x !== undefined)), ...(extraHeaders ?? {}) },
       body: sent as FuzzRequest['body'],

@@ -6,8 +6,9 @@
  * content types, truncated and corrupt bodies, huge, deep and wide values,
  * NUL and lone surrogates, costly expressions). Every answer must:
  *
- * - come (the process survives, and no request stalls it past
- *   FUZZ_REQUEST_TIMEOUT_MS),
+ * - come (the process survives; no request holds the event loop for
+ *   FUZZ_STALL_MS, which ends the run with the request named, nor takes
+ *   longer than FUZZ_REQUEST_TIMEOUT_MS),
  * - not be a 5xx,
  * - be a status the operation declares, with a body valid against its
  *   schema (the harness's contract check),
@@ -26,16 +27,19 @@ import net from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertMatchesContract } from '../helpers/contract.js';
-import { contractOperations, ECHO, MARK, requestFor, type ContractOperation, type FuzzRequest } from '../helpers/contract-arbitraries.js';
+import { contractOperations, ECHO, MARK, requestFor, requestKinds, type ContractOperation, type FuzzRequest } from '../helpers/contract-arbitraries.js';
 import { startS3, type TestS3 } from '../helpers/s3-server.js';
+import { startStallWatchdog, type StallWatchdog } from '../helpers/stall-watchdog.js';
 import { createAdmin, registerUser, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { buildWorld, type World } from '../helpers/world.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 1);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 6);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 2);
 const ONLY = process.env.FUZZ_ONLY;
 const SHRINK = process.env.FUZZ_SHRINK === '1';
 const REQUEST_TIMEOUT_MS = Number(process.env.FUZZ_REQUEST_TIMEOUT_MS ?? 15_000);
+/** The app runs in this process: a request that holds its event loop this long ends the run (tests/helpers/stall-watchdog.ts). */
+const STALL_MS = Number(process.env.FUZZ_STALL_MS ?? 5_000);
 /** FUZZ_STATS=1: print how the answers of each operation and caller spread over statuses (what the cases reached). */
 const STATS = process.env.FUZZ_STATS === '1';
 
@@ -56,18 +60,27 @@ function seedFor(operationId: string, caller: Caller): number {
 /** Whether the operation lets this caller in (so its requests reach the body, the schema and the rules). */
 const allowed = (c: ContractOperation, caller: Caller) => (caller === 'anonymous' ? !c.bearerRequired : caller === 'player' ? !c.admin : true);
 
+/** Errors nothing handled (an 'error' event without a listener): in production each one ends the process. */
+const uncaught: string[] = [];
+const recordUncaught = (err: Error) => uncaught.push(`${err.name}: ${err.message}`);
+
+let watchdog: StallWatchdog;
 let s3: TestS3;
 let app: TestApp;
 let world: World;
 let csv: string;
 
 beforeAll(async () => {
+  process.on('uncaughtException', recordUncaught);
+  watchdog = startStallWatchdog(STALL_MS);
   s3 = await startS3();
   app = await startTestApp({ config: { s3: s3.config } });
   world = await buildWorld(app);
   csv = (await app.request('GET', '/api/question-definitions/export', { token: world.admin.token })).text;
 }, 120_000);
 afterAll(async () => {
+  process.off('uncaughtException', recordUncaught);
+  await watchdog?.stop();
   agent.destroy();
   await app?.close();
   await s3?.close();
@@ -80,6 +93,7 @@ const agent = new http.Agent({ keepAlive: true });
  * attacker's client does); the answer, checked against the contract by the harness.
  */
 async function send(c: ContractOperation, r: FuzzRequest, token: string | null): Promise<{ status: number; text: string }> {
+  watchdog.doing(`${c.op.operationId} ${c.method} ${r.path} (${r.what}); replay with FUZZ_SEED=${SEED} FUZZ_ONLY=${c.op.operationId}`);
   const headers: Record<string, string> = { ...r.headers };
   if (token) headers.authorization = `Bearer ${token}`;
   let body: Buffer | undefined;
@@ -178,7 +192,7 @@ describe('routes outside the contract', () => {
           expect(ECHO.test(res.text), `${m} ${path}${tail} echoes`).toBe(false);
         }
       }),
-      { seed: SEED, numRuns: RUNS * 10, endOnFailure: !SHRINK },
+      { seed: SEED, numRuns: RUNS * 30, endOnFailure: !SHRINK },
     );
   }, 120_000);
 
@@ -198,7 +212,7 @@ describe('routes outside the contract', () => {
         expect(status, `${path}${q}`).not.toBe(0);
         expect(status, `${path}${q}`).toBeLessThan(500);
       }),
-      { seed: SEED, numRuns: RUNS * 5, endOnFailure: !SHRINK },
+      { seed: SEED, numRuns: RUNS * 15, endOnFailure: !SHRINK },
     );
     expect((await app.request('GET', '/api/leagues')).status).toBe(200);
   }, 120_000);
@@ -213,29 +227,44 @@ describe('contract fuzz', () => {
     for (const caller of CALLERS) {
       const only = ONLY?.split(':');
       if (only && (only[0] !== c.op.operationId || (only[1] && only[1] !== caller))) continue;
-      const runs = allowed(c, caller) ? RUNS : Math.max(2, Math.floor(RUNS / 4));
+      // Every kind of request, FUZZ_RUNS times each, for a caller the operation admits; a caller it
+      // refuses is refused whatever the request, so a few requests of any kind show it.
+      // (A kind that changes each text of a body in turn sends many requests per case: half as many cases.)
+      const kinds = allowed(c, caller)
+        ? requestKinds(c).map((kind) => ({ kind, runs: kind.startsWith('each ') ? Math.max(1, Math.ceil(RUNS / 2)) : RUNS }))
+        : [
+            { kind: 'broken everywhere', runs: 1 },
+            { kind: 'valid', runs: 1 },
+          ];
       it(`${c.op.operationId} as ${caller}`, async () => {
         // Anonymous callers send no key, or one that is no key.
         const anonymousAuth = fc.constantFrom<string | null>(null, null, 'qp_not_a_key', '', 'x'.repeat(300));
-        const property = fc.asyncProperty(requestFor(c, world, csv), anonymousAuth, async (request, fakeKey) => {
-          const token = await tokenOf(c, caller, fakeKey);
-          const where = `${c.method} ${request.path} (${request.what}) as ${caller}`;
-          const res = await send(c, request, caller === 'anonymous' && token === '' ? null : token);
-          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-          expect(res.status, `${where}: ${res.text.slice(0, 300)}`).toBeLessThan(500);
-          if (caller === 'anonymous' && c.bearerRequired) expect(res.status, `${where} must be refused first: ${res.text.slice(0, 200)}`).toBe(401);
-          if (caller === 'player' && c.admin && c.bearer) expect(res.status, `${where} must be refused first: ${res.text.slice(0, 200)}`).toBe(403);
-          if (res.status >= 400) expect(ECHO.test(res.text), `${where} echoes what was sent: ${res.text.slice(0, 200)}`).toBe(false);
-        });
         const statuses = new Map<number, number>();
-        try {
-          await fc.assert(property, { seed: seedFor(c.op.operationId, caller), numRuns: runs, endOnFailure: !SHRINK });
-        } catch (err) {
-          const cause = (err as { cause?: Error }).cause;
-          throw new Error(`${(err as Error).message}${cause ? `\nCause: ${cause.message}` : ''}\nReplay: FUZZ_SEED=${SEED} FUZZ_ONLY=${c.op.operationId}:${caller} npx vitest run tests/http/contract-fuzz.test.ts`);
+        for (const { kind, runs } of kinds) {
+          const property = fc.asyncProperty(requestFor(c, world, csv, kind), anonymousAuth, async (generated, fakeKey) => {
+            for (const body of generated.variants ?? [generated.body]) {
+              const request = { ...generated, body };
+              const token = await tokenOf(c, caller, fakeKey);
+              const where = `${c.method} ${request.path} (${request.what}) as ${caller}`;
+              const res = await send(c, request, caller === 'anonymous' && token === '' ? null : token);
+              statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+              if (process.env.FUZZ_DEBUG) console.log('CASE', request.what, res.status, res.text.slice(0, 150));
+              expect(res.status, `${where}: ${res.text.slice(0, 300)}`).toBeLessThan(500);
+              if (caller === 'anonymous' && c.bearerRequired) expect(res.status, `${where} must be refused first: ${res.text.slice(0, 200)}`).toBe(401);
+              if (caller === 'player' && c.admin && c.bearer) expect(res.status, `${where} must be refused first: ${res.text.slice(0, 200)}`).toBe(403);
+              if (res.status >= 400) expect(ECHO.test(res.text), `${where} echoes what was sent: ${res.text.slice(0, 200)}`).toBe(false);
+            }
+          });
+          try {
+            await fc.assert(property, { seed: seedFor(`${c.op.operationId}:${kind}`, caller), numRuns: runs, endOnFailure: !SHRINK });
+          } catch (err) {
+            const cause = (err as { cause?: Error }).cause;
+            throw new Error(`${(err as Error).message}${cause ? `\nCause: ${cause.message}` : ''}\nReplay: FUZZ_SEED=${SEED} FUZZ_ONLY=${c.op.operationId}:${caller} npx vitest run tests/http/contract-fuzz.test.ts`);
+          }
         }
         if (STATS) console.log(`${c.op.operationId} as ${caller}: ${[...statuses].sort(([a], [b]) => a - b).map(([st, n]) => `${st}x${n}`).join(' ')}`);
-        // Still serving.
+        // Still serving, and nothing went unhandled (which would have ended a real process).
+        expect(uncaught.splice(0), `${c.op.operationId} as ${caller}: errors nobody handled`).toEqual([]);
         expect((await app.request('GET', '/api/leagues')).status).toBe(200);
       }, 120_000);
     }
