@@ -16,11 +16,18 @@
  *   operation, 403 for a player, whatever else the request holds,
  * - as an error, quote no more than a short prefix of anything sent.
  *
- * Seeded and reproducible: FUZZ_SEED (default 1), FUZZ_RUNS cases per
- * operation and caller allowed to call it (default 6; callers it refuses get
- * a quarter, at least 2). A failure names the seed, the operation and the
- * caller; replay it alone with FUZZ_SEED=<seed> FUZZ_ONLY=<operationId>:<caller>
- * (FUZZ_SHRINK=1 shrinks the counterexample first). README: "Contract fuzz".
+ * Cases come by kind (tests/helpers/contract-arbitraries.ts, requestKinds:
+ * valid; broken body, query, path, everywhere; each framing of the body;
+ * each text in turn holding a hazard; costly expressions and templates), so
+ * every kind reaches every operation whatever the seed.
+ *
+ * Seeded and reproducible: FUZZ_SEED (default 1), FUZZ_RUNS cases per kind
+ * for a caller the operation admits (default 2; half that for the kinds that
+ * send a request per text; 2 in all for a caller it refuses). A failure
+ * names the seed, the operation and the caller; replay it alone with
+ * FUZZ_SEED=<seed> FUZZ_ONLY=<operationId>:<caller> (FUZZ_SHRINK=1 shrinks
+ * the counterexample first, FUZZ_DEBUG=1 prints every request, FUZZ_STATS=1
+ * the statuses reached). README: "Contract fuzz".
  */
 import http from 'node:http';
 import net from 'node:net';
