@@ -70,6 +70,8 @@ export interface Config {
   database: DatabaseConfig;
   /** After SIGTERM or SIGINT: how long requests in flight get to finish before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /** Connection-level limits of the HTTP server (src/http/server-limits.ts). */
+  http: ServerLimits;
 }
 
 export interface DatabaseConfig {
@@ -79,6 +81,17 @@ export interface DatabaseConfig {
   engine: DatabaseLimits;
 }
 
+/** The live stream's connect budget: see src/live/connect-budget.ts. */
+export interface ConnectBudgetConfig {
+  /** Connects per API key per window; 0 turns this budget off. */
+  perKey: number;
+  /** Connects per client address (an IPv6 client by its /64) per window; 0 turns this budget off. */
+  perAddress: number;
+  windowSeconds: number;
+}
+
+export const DEFAULT_CONNECT_BUDGET: ConnectBudgetConfig = { perKey: 30, perAddress: 600, windowSeconds: 60 };
+
 export interface StreamConfig {
   /** A WebSocket ping to every socket this often; one that misses it is terminated. */
   heartbeatMs: number;
@@ -86,6 +99,20 @@ export interface StreamConfig {
   maxBufferedBytes: number;
   /** Most sockets one user may hold open on one process; a new one closes the oldest (4009). */
   maxSocketsPerUser: number;
+  /** Connects per key and per client address per window, per process; more close with 4429. */
+  connectBudget: ConnectBudgetConfig;
+}
+
+/** Connection-level limits of the HTTP server. */
+export interface ServerLimits {
+  /** The request line and headers must arrive within this (else 408). */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this (else 408). Uploads need it to cover their size at a slow link. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** How often the two timeouts above are checked. */
+  checkIntervalMs: number;
 }
 
 /** VAPID (RFC 8292) application server identity of Web Push. */
@@ -266,6 +293,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       heartbeatMs: int(env, 'STREAM_HEARTBEAT_SECONDS', 30, 1, 3600) * 1000,
       maxBufferedBytes: int(env, 'STREAM_MAX_BUFFERED_BYTES', 1024 * 1024, 16 * 1024, 64 * 1024 * 1024),
       maxSocketsPerUser: int(env, 'STREAM_MAX_SOCKETS_PER_USER', 10, 1, 1000),
+      connectBudget: {
+        // Off by default in tests, which open hundreds of sockets from one address (and 10,000 in bench:ws).
+        perKey: int(env, 'STREAM_CONNECTS_PER_KEY', appEnv === 'test' ? 0 : DEFAULT_CONNECT_BUDGET.perKey, 0, 1_000_000),
+        perAddress: int(env, 'STREAM_CONNECTS_PER_IP', appEnv === 'test' ? 0 : DEFAULT_CONNECT_BUDGET.perAddress, 0, 1_000_000),
+        windowSeconds: int(env, 'STREAM_CONNECT_WINDOW_SECONDS', DEFAULT_CONNECT_BUDGET.windowSeconds, 1, 86_400),
+      },
     },
     database: {
       api: {
@@ -281,6 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
     },
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    http: httpLimits(env),
     loginThrottle: {
       maxAttempts: int(env, 'LOGIN_MAX_ATTEMPTS', DEFAULT_LOGIN_THROTTLE.maxAttempts, 0, 1_000_000),
       maxAttemptsPerIp: int(env, 'LOGIN_MAX_ATTEMPTS_PER_IP', DEFAULT_LOGIN_THROTTLE.maxAttemptsPerIp, 0, 1_000_000),
@@ -291,6 +325,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPerIp: int(env, 'REGISTER_MAX_PER_IP', appEnv === 'test' ? 0 : 20, 0, 1_000_000),
       windowSeconds: int(env, 'REGISTER_WINDOW_SECONDS', 3600, 1, 7 * 86_400),
     },
+  };
+}
+
+function httpLimits(env: NodeJS.ProcessEnv): ServerLimits {
+  const headersTimeoutMs = int(env, 'HTTP_HEADERS_TIMEOUT_SECONDS', 10, 1, 3600) * 1000;
+  const requestTimeoutMs = int(env, 'HTTP_REQUEST_TIMEOUT_SECONDS', 60, 1, 3600) * 1000;
+  if (requestTimeoutMs < headersTimeoutMs) {
+    throw new ConfigError(`HTTP_REQUEST_TIMEOUT_SECONDS (${requestTimeoutMs / 1000}) must be at least HTTP_HEADERS_TIMEOUT_SECONDS (${headersTimeoutMs / 1000}): the headers are part of the request`);
+  }
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_SECONDS', 5, 1, 3600) * 1000,
+    checkIntervalMs: Math.min(1000, headersTimeoutMs / 2),
   };
 }
 

@@ -33,6 +33,24 @@ export class AppError extends Error {
   }
 }
 
+/** How much of a client's text an error message quotes. */
+export const QUOTE_MAX = 64;
+
+/** `text` cut to at most `max` characters (an ellipsis says it was), never ending on half of a surrogate pair. */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let head = text.slice(0, max);
+  if (/[\ud800-\udbff]$/.test(head)) head = head.slice(0, -1);
+  return `${head}…`;
+}
+
+/**
+ * A client's text as an error message quotes it: in single quotes, at most
+ * `max` characters of it (a long one is cut and its length said), so a
+ * message never echoes what was sent whole.
+ */
+export const quote = (text: string, max = QUOTE_MAX): string => (text.length <= max ? `'${text}'` : `'${clip(text, max)}' (${text.length} characters)`);
+
 export const badRequest = (code: string, message: string, body?: Record<string, unknown>) =>
   new AppError(400, code, message, body ? { body } : {});
 export const unauthorized = (message = 'missing or invalid API key', code = 'auth.unauthorized') =>

@@ -7,6 +7,7 @@ import { seedDemoData } from './demo/seed.js';
 import { createEngineWorker } from './engine/start-worker.js';
 import { createApp } from './http/app.js';
 import { shutDownHttp } from './http/drain.js';
+import { applyServerLimits } from './http/server-limits.js';
 import { attachLiveStream } from './live/stream.js';
 import { createLogger } from './logger.js';
 import { seedLeagues } from './modules/leagues/leagues.repository.js';
@@ -28,6 +29,7 @@ async function main() {
   const { app, drain } = await createApp({ services });
 
   const server = app.listen(config.port, config.host);
+  applyServerLimits(server, config.http);
   // WS /api/play/stream on the same server, from its first moment; LISTENs on the live bus.
   const attaching = attachLiveStream({ server, services });
   attaching.catch(() => {}); // awaited below; a failure before then is not an unhandled rejection

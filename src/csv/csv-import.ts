@@ -8,6 +8,7 @@
  * cells differs from the header is reported with its line and skipped.
  */
 import { parseString } from 'fast-csv';
+import { clip, quote } from '../errors.js';
 import { unneutralizeCell } from './csv-export.js';
 
 /** Limits of a CSV import: the file's size and its number of data rows. */
@@ -142,8 +143,8 @@ function checkHeader(cells: string[], spec: CsvFileSpec): string[] {
   const unknown = names.filter((n) => !known.has(n));
   const duplicates = names.filter((n, i) => known.has(n) && names.indexOf(n) !== i);
   const missing = spec.required.filter((c) => !names.includes(c));
-  for (const n of unknown) problems.push({ row: 1, field: n, detail: `unknown column '${n}'` });
-  for (const n of new Set(duplicates)) problems.push({ row: 1, field: n, detail: `column '${n}' appears more than once` });
+  for (const n of unknown) problems.push({ row: 1, field: n, detail: `unknown column ${quote(n)}` });
+  for (const n of new Set(duplicates)) problems.push({ row: 1, field: n, detail: `column ${quote(n)} appears more than once` });
   for (const n of missing) problems.push({ row: 1, field: n, detail: `required column '${n}' is missing` });
   if (!problems.length) return names;
   const parts = [
@@ -179,7 +180,7 @@ export class CsvRowReader {
     if (cell === undefined || cell === '') return cell === undefined ? undefined : null;
     const lower = cell.trim().toLowerCase();
     if (lower === 'true' || lower === 'false') return lower === 'true';
-    this.errors.push({ field: column, detail: `${column}: expected true or false, got '${cell}'` });
+    this.errors.push({ field: column, detail: `${column}: expected true or false, got ${quote(cell)}` });
     return undefined;
   }
 
@@ -189,7 +190,7 @@ export class CsvRowReader {
     if (cell === undefined || cell === '') return cell === undefined ? undefined : null;
     const trimmed = cell.trim();
     if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed)) return Number(trimmed);
-    this.errors.push({ field: column, detail: `${column}: expected a number, got '${cell}'` });
+    this.errors.push({ field: column, detail: `${column}: expected a number, got ${quote(cell)}` });
     return undefined;
   }
 
@@ -200,7 +201,7 @@ export class CsvRowReader {
     try {
       return JSON.parse(cell) as unknown;
     } catch (err) {
-      this.errors.push({ field: column, detail: `${column}: malformed JSON (${(err as Error).message})` });
+      this.errors.push({ field: column, detail: `${column}: malformed JSON (${clip((err as Error).message, 160)})` });
       return undefined;
     }
   }

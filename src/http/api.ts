@@ -17,8 +17,21 @@ import { REQUEST_AJV_OPTIONS } from './validation-formats.js';
 /** What the express layer hands to each dispatch beside the request. */
 export interface DispatchContext {
   req: ExpressRequest;
+  /**
+   * Checks the path and query and reads the body: called once the caller is
+   * authorized (never for a 401 or 403), so nothing about the request's
+   * content is looked at, or read off the wire, before that.
+   */
+  admit(): Promise<{ body: unknown; files: UploadedFile[] }>;
+}
+
+/** The request openapi-backend validates, and the files read beside its body. */
+interface Admitted {
+  target: DispatchRequest;
   files: UploadedFile[];
 }
+const ADMITTED = Symbol('admitted');
+type InternalContext = DispatchContext & { [ADMITTED]: Admitted };
 
 /** The pre-matched operation rides on the request object, so openapi-backend does not match again. */
 const MATCHED = Symbol('matchedOperation');
@@ -35,19 +48,6 @@ const bearerToken = (header: unknown): string | undefined => {
   if (typeof value !== 'string') return undefined;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(value);
   return m?.[1];
-};
-
-const decodeParams = (params: Record<string, string>) => {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(params)) {
-    try {
-      out[k] = decodeURIComponent(v);
-    } catch {
-      out[k] = v;
-    }
-    if (out[k]!.includes('\u0000')) throw validationError([{ loc: ['path', k], msg: 'text must not contain the NUL character (U+0000)', type: 'nul_character' }]);
-  }
-  return out;
 };
 
 export async function createApi({ services, handlers }: { services: Services; handlers: Handlers }): Promise<Api> {
@@ -76,7 +76,7 @@ export async function createApi({ services, handlers }: { services: Services; ha
       if (c.operation.operationId === 'createAdminApiSession') throw unauthorized('no admin session: sign in at /admin/login first', 'admin_session.missing');
       throw unauthorized();
     },
-    postSecurityHandler: (c: Context) => {
+    postSecurityHandler: async (c: Context, ctx: InternalContext) => {
       // A key that could not be checked (the database is out of reach) is not a bad key:
       // the check's own error answers (503), never 401, which would make clients drop their key.
       const checked = c.security?.bearerAuth as { error?: unknown } | undefined;
@@ -85,6 +85,13 @@ export async function createApi({ services, handlers }: { services: Services; ha
       if (c.security?.authorized && auth && isAdminOperation(c.operation) && !auth.user.isAdmin) {
         throw forbidden('this operation requires an admin account');
       }
+      // Unauthorized: the unauthorizedHandler answers 401 next, the request unread.
+      if (!c.security?.authorized && (c.operation.security?.length ?? 0) > 0) return;
+      const { body, files } = await ctx.admit();
+      const admitted = ctx[ADMITTED];
+      admitted.target.body = body;
+      admitted.files = files;
+      c.request.requestBody = body;
     },
     notImplemented: (c: Context) => {
       throw new AppError(501, 'operation.not_implemented', `${c.operation.operationId} is not implemented yet`);
@@ -121,13 +128,14 @@ export async function createApi({ services, handlers }: { services: Services; ha
   backend.router.matchOperation = ((req: DispatchRequest, strict?: boolean) => req[MATCHED] ?? originalMatch(req, strict as true)) as typeof backend.router.matchOperation;
 
   for (const [operationId, handler] of Object.entries(handlers) as [OperationId, Handler<OperationId>][]) {
-    backend.register(operationId, (c: Context, ctx: DispatchContext) => {
+    backend.register(operationId, (c: Context, ctx: InternalContext) => {
       const request: HandlerRequest<OperationId> = {
         operationId,
-        params: decodeParams(c.request.params as Record<string, string>) as never,
+        // Decoded once, by openapi-backend (the express layer refused parameters that do not decode).
+        params: c.request.params as never,
         query: c.request.query as never,
         body: c.request.requestBody as never,
-        files: ctx.files,
+        files: ctx[ADMITTED].files,
         auth: (c.security?.bearerAuth as AuthContext | false | undefined) || null,
         headers: ctx.req.headers,
         raw: ctx.req,
@@ -139,7 +147,10 @@ export async function createApi({ services, handlers }: { services: Services; ha
   return {
     backend,
     matcher,
-    dispatch: (request, operation, ctx) => backend.handleRequest({ ...request, [MATCHED]: operation } as DispatchRequest, ctx),
+    dispatch: (request, operation, ctx) => {
+      const target = { ...request, [MATCHED]: operation } as DispatchRequest;
+      return backend.handleRequest(target, { ...ctx, [ADMITTED]: { target, files: [] } } satisfies InternalContext);
+    },
   };
 }
 

@@ -1,11 +1,11 @@
 /** The express application: docs, the JSON API through openapi-backend, and one error mapping. */
 import { Readable } from 'node:stream';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { findJsonProblem, MAX_JSON_DEPTH } from '../db/sql-helpers.js';
-import { AppError, validationError } from '../errors.js';
+import { findJsonProblem, JSON_PROBLEM_MESSAGES, textProblem } from '../db/sql-helpers.js';
+import { AppError, quote, validationError, type ValidationIssue } from '../errors.js';
 import type { Services } from '../services.js';
 import { createApi, type Api } from './api.js';
-import { parseMultipart } from './body.js';
+import { bodyReadError, readJson, readMultipart } from './body.js';
 import type { ContractOperation } from './contract.js';
 import { adminAuthRoutes } from '../admin/auth-routes.js';
 import { adminUiRoutes } from '../admin/ui-routes.js';
@@ -37,6 +37,35 @@ function requestContentType(op: ContractOperation): string | undefined {
   return op.requestBody ? Object.keys(op.requestBody.content)[0] : undefined;
 }
 
+/**
+ * The path parameters, each decoded once here: the path openapi-backend gets
+ * carries them re-encoded canonically (its router decodes them again, and
+ * throws on a malformed escape), and the ones that do not decode, or decode
+ * to text PostgreSQL cannot store, are problems to answer (422) once the
+ * caller is authorized.
+ */
+function pathParameters(operation: ContractOperation, raw: Record<string, string>): { path: string; problems: ValidationIssue[] } {
+  const problems: ValidationIssue[] = [];
+  let path = operation.path;
+  for (const [name, value] of Object.entries(raw)) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(value);
+      const problem = textProblem(decoded);
+      if (problem) problems.push({ loc: ['path', name], msg: JSON_PROBLEM_MESSAGES[problem], type: problem });
+    } catch {
+      decoded = value;
+      problems.push({ loc: ['path', name], msg: 'not valid percent-encoded UTF-8', type: 'percent_encoding' });
+    }
+    path = path.replace(`{${name}}`, () => encodeURIComponent(decoded));
+  }
+  return { path, problems };
+}
+
+function refuseJsonProblem(found: ReturnType<typeof findJsonProblem>): void {
+  if (found) throw validationError([{ loc: found.loc, msg: JSON_PROBLEM_MESSAGES[found.problem], type: found.problem }]);
+}
+
 async function send(res: Response, reply: AnyReply): Promise<void> {
   if (reply.headers) res.set(reply.headers);
   if (reply.filename) res.attachment(reply.filename);
@@ -56,19 +85,6 @@ async function send(res: Response, reply: AnyReply): Promise<void> {
     return;
   }
   res.status(reply.status).type('application/json').send(JSON.stringify(reply.body));
-}
-
-/** What is wrong with a JSON body the parser refused: not JSON at all, or JSON that is not an object or array. */
-function jsonParseMessage(err: Error & { body?: unknown }): string {
-  if (typeof err.body === 'string') {
-    try {
-      const value: unknown = JSON.parse(err.body);
-      return `the body must be a JSON object or array, not ${value === null ? 'null' : `a JSON ${typeof value}`}`;
-    } catch {
-      // Not JSON: the parser's own words say where.
-    }
-  }
-  return `malformed JSON: ${err.message}`;
 }
 
 export async function createApp({ services, handlers }: AppOptions): Promise<{ app: express.Express; api: Api; drain: Drain }> {
@@ -102,45 +118,34 @@ export async function createApp({ services, handlers }: AppOptions): Promise<{ a
   app.use(docsRouter());
   app.use('/admin', adminAuthRoutes(services));
   app.use('/admin', adminUiRoutes(services));
-  app.use(express.json({ limit: config.jsonBodyLimitBytes, type: ['application/json', 'application/*+json'] }));
 
   app.use(async (req: Request, res: Response, next: NextFunction) => {
     if (!isApiPath(req.path)) return next();
     try {
       const match = api.matcher.match(req.method, req.path);
-      if (match.kind === 'not-found') throw new AppError(404, 'route.not_found', `no route for ${req.method} ${req.path}`);
+      if (match.kind === 'not-found') throw new AppError(404, 'route.not_found', `no route for ${req.method} ${quote(req.path)}`);
       if (match.kind === 'method-not-allowed') {
-        throw new AppError(405, 'route.method_not_allowed', `${req.method} is not allowed on ${req.path}; allowed: ${match.allowed.join(', ')}`, {
+        throw new AppError(405, 'route.method_not_allowed', `${req.method} is not allowed on ${quote(req.path)}; allowed: ${match.allowed.join(', ')}`, {
           headers: { Allow: match.allowed.join(', ') },
         });
       }
-      const operation = match.operation;
-      let body: unknown = req.body;
-      let files: UploadedFile[] = [];
-      const expected = requestContentType(operation);
-      const actual = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (expected === 'multipart/form-data') {
-        // Every multipart operation needs a key: without one, the upload is not read (the 401 comes first).
-        // (An operation without its own `security` has the contract's global one, the Bearer key.)
-        const security = operation.security as unknown[] | undefined;
-        const anonymous = !req.headers.authorization && (security === undefined || security.length > 0);
-        if (anonymous) req.resume();
-        else if (actual === 'multipart/form-data') {
-          ({ body, files } = await parseMultipart(req, operation.operationId, operation.requestBody?.content[expected]?.schema as never));
-        } else if (operation.requestBody?.required) {
-          throw validationError([{ loc: ['body'], msg: 'expected a multipart/form-data body', type: 'content_type' }]);
-        }
-      } else if (expected === 'application/json' && actual && actual !== 'application/json' && !actual.endsWith('+json') && Number(req.headers['content-length'] ?? 0) > 0) {
-        throw validationError([{ loc: ['body'], msg: `expected Content-Type application/json, got ${actual}`, type: 'content_type' }]);
-      }
-      // PostgreSQL cannot store U+0000 in text: refuse it up front, wherever it is; and nesting past MAX_JSON_DEPTH.
-      const problem = findJsonProblem(body, ['body']) ?? findJsonProblem(req.query, ['query']);
-      if (problem?.problem === 'nul_character') throw validationError([{ loc: problem.loc, msg: 'text must not contain the NUL character (U+0000)', type: 'nul_character' }]);
-      if (problem) throw validationError([{ loc: problem.loc, msg: `nested more than ${MAX_JSON_DEPTH} levels deep`, type: 'too_deep' }]);
+      const { operation } = match;
+      const { path, problems } = pathParameters(operation, match.params);
+      const admit = async () => {
+        if (problems.length) throw validationError(problems);
+        refuseJsonProblem(findJsonProblem(req.query, ['query']));
+        const expected = requestContentType(operation);
+        let body: unknown;
+        let files: UploadedFile[] = [];
+        if (expected === 'multipart/form-data') ({ body, files } = await readMultipart(req, operation));
+        else if (expected) body = await readJson(req, res, config.jsonBodyLimitBytes);
+        refuseJsonProblem(findJsonProblem(body, ['body']));
+        return { body, files };
+      };
       const reply = (await api.dispatch(
-        { method: req.method, path: req.path, query: req.query as Record<string, string | string[]>, headers: req.headers as Record<string, string | string[]>, body },
+        { method: req.method, path, query: req.query as Record<string, string | string[]>, headers: req.headers as Record<string, string | string[]>, body: undefined },
         operation,
-        { req, files },
+        { req, admit },
       )) as AnyReply;
       await send(res, reply);
     } catch (err) {
@@ -148,20 +153,11 @@ export async function createApp({ services, handlers }: AppOptions): Promise<{ a
     }
   });
 
-  app.use((req: Request, _res: Response, next: NextFunction) => next(new AppError(404, 'route.not_found', `no route for ${req.method} ${req.path}`)));
+  app.use((req: Request, _res: Response, next: NextFunction) => next(new AppError(404, 'route.not_found', `no route for ${req.method} ${quote(req.path)}`)));
 
-  // Body-parser failures, AppErrors and anything unexpected, mapped in one place.
+  // Body-parser failures (the operator UI's forms), AppErrors and anything unexpected, mapped in one place.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    let error = err;
-    const type = (err as { type?: string }).type;
-    if (type === 'entity.too.large') {
-      error = new AppError(413, 'request.too_large', `request body exceeds the limit of ${config.jsonBodyLimitBytes} bytes`);
-    } else if (type === 'entity.parse.failed') {
-      error = validationError([{ loc: ['body'], msg: jsonParseMessage(err as Error & { body?: unknown }), type: 'json_invalid' }]);
-    } else if (type === 'encoding.unsupported' || type === 'charset.unsupported' || type === 'request.aborted') {
-      error = validationError([{ loc: ['body'], msg: (err as Error).message, type: 'content_type' }]);
-    }
-    const out = toErrorResponse(error, logger, { method: req.method, path: req.path });
+    const out = toErrorResponse(bodyReadError(err, req, config.jsonBodyLimitBytes) ?? err, logger, { method: req.method, path: req.path });
     if (res.headersSent) {
       res.destroy();
       return;

@@ -41,13 +41,17 @@ export function contractJson(): string {
 /** Operations whose summary starts with `[Admin]` need an admin key (interface §5.5). */
 export const isAdminOperation = (op: { summary?: string }) => Boolean(op.summary?.startsWith('[Admin]'));
 
-export type MatchResult<T> = { kind: 'ok'; operation: T } | { kind: 'not-found' } | { kind: 'method-not-allowed'; allowed: string[] };
+/** `params`: the path parameters as they appear in the path (still percent-encoded). */
+export type MatchResult<T> = { kind: 'ok'; operation: T; params: Record<string, string> } | { kind: 'not-found' } | { kind: 'method-not-allowed'; allowed: string[] };
 
 interface Template<T> {
   regex: RegExp;
+  names: string[];
   literalLength: number;
   byMethod: Map<string, T>;
 }
+
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 /** Matches method + path to an operation with a table built once. */
 export class OperationMatcher<T extends { method: string; path: string }> {
@@ -69,8 +73,9 @@ export class OperationMatcher<T extends { method: string; path: string }> {
         const pattern = op.path
           .split(/\{[^}]+\}/)
           .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-          .join('[^/]+');
-        tpl = { regex: new RegExp(`^${pattern}$`), literalLength: op.path.replace(/\{[^}]+\}/g, '').length, byMethod: new Map() };
+          .join('([^/]+)');
+        const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+        tpl = { regex: new RegExp(`^${pattern}$`), names, literalLength: op.path.replace(/\{[^}]+\}/g, '').length, byMethod: new Map() };
         templatesByPath.set(op.path, tpl);
         this.templates.push(tpl);
       }
@@ -87,13 +92,14 @@ export class OperationMatcher<T extends { method: string; path: string }> {
     const exact = this.exact.get(p);
     if (exact) {
       const op = exact.get(m);
-      if (op) return { kind: 'ok', operation: op };
+      if (op) return { kind: 'ok', operation: op, params: NO_PARAMS };
       for (const k of exact.keys()) allowed.add(k);
     }
     for (const tpl of this.templates) {
-      if (!tpl.regex.test(p)) continue;
+      const found = tpl.regex.exec(p);
+      if (!found) continue;
       const op = tpl.byMethod.get(m);
-      if (op) return { kind: 'ok', operation: op };
+      if (op) return { kind: 'ok', operation: op, params: Object.fromEntries(tpl.names.map((name, i) => [name, found[i + 1]!])) };
       for (const k of tpl.byMethod.keys()) allowed.add(k);
     }
     return allowed.size ? { kind: 'method-not-allowed', allowed: [...allowed].map((x) => x.toUpperCase()) } : { kind: 'not-found' };

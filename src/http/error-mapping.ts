@@ -1,7 +1,7 @@
 /** The one place where any failure becomes the contract's error body. */
 import type { ErrorObject } from 'ajv';
 import { isDatabaseUnavailable } from '../db/availability.js';
-import { AppError, databaseUnavailable, type ValidationIssue } from '../errors.js';
+import { AppError, clip, databaseUnavailable, quote, type ValidationIssue } from '../errors.js';
 import type { Logger } from '../logger.js';
 
 const LOC_ROOTS: Record<string, string> = { requestBody: 'body', query: 'query', path: 'path', header: 'header', cookie: 'cookie' };
@@ -17,7 +17,7 @@ export function ajvErrorsToIssues(errors: ErrorObject[]): ValidationIssue[] {
       .split('/')
       .slice(1)
       .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-    let msg = e.message ?? 'invalid value';
+    let msg = clip(e.message ?? 'invalid value', ISSUE_MSG_MAX);
     let type: string = e.keyword;
     if (e.keyword === 'required') {
       const prop = (e.params as { missingProperty: string }).missingProperty;
@@ -27,7 +27,7 @@ export function ajvErrorsToIssues(errors: ErrorObject[]): ValidationIssue[] {
     } else if (e.keyword === 'additionalProperties') {
       const prop = (e.params as { additionalProperty: string }).additionalProperty;
       parts.push(prop);
-      msg = `unknown field '${prop}' (not in the contract, or not settable here)`;
+      msg = `unknown field ${quote(prop)} (not in the contract, or not settable here)`;
       type = 'extra_forbidden';
     } else if (e.keyword === 'parse') {
       msg = `malformed JSON: ${msg}`;
@@ -49,6 +49,20 @@ export interface ErrorResponse {
   headers: Record<string, string>;
 }
 
+/** Longest `detail` text, and longest `msg` and `loc` part of a 422 issue, an answer carries. */
+export const DETAIL_MAX = 1000;
+const ISSUE_MSG_MAX = 300;
+const LOC_PART_MAX = 64;
+const ISSUES_MAX = 50;
+
+/*
+ * The last guard against echoing a client's input whole: messages quote what
+ * was sent through `quote`, and whatever still comes out long (a key, or a
+ * message built from one) is cut here.
+ */
+const boundedIssues = (issues: ValidationIssue[]): ValidationIssue[] =>
+  issues.slice(0, ISSUES_MAX).map((i) => ({ loc: i.loc.map((p) => (typeof p === 'string' ? clip(p, LOC_PART_MAX) : p)), msg: clip(i.msg, ISSUE_MSG_MAX), type: i.type }));
+
 /**
  * AppError -> its status and detail; a database out of reach -> 503 with
  * Retry-After; anything else -> 500 with a generic detail (the cause goes to
@@ -61,7 +75,7 @@ export function toErrorResponse(err: unknown, logger: Logger, context: Record<st
     return { status: out.status, body: { detail: out.message }, headers: out.headers ?? {} };
   }
   if (err instanceof AppError) {
-    const body = err.issues ? { detail: err.issues } : { ...(err.body ?? {}), detail: err.message };
+    const body = err.issues ? { detail: boundedIssues(err.issues) } : { ...(err.body ?? {}), detail: clip(err.message, DETAIL_MAX) };
     if (err.status === 501) logger.warn({ code: err.code, ...context }, err.message);
     else if (err.status >= 500) logger.error({ err, code: err.code, ...context }, err.message);
     return { status: err.status, body, headers: err.headers ?? {} };

@@ -1,4 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import { parse as parseCookies } from 'cookie';
+import proxyaddr from 'proxy-addr';
 import { unauthorized } from '../errors.js';
 import type { AuthContext } from '../modules/auth/auth.service.js';
 
@@ -13,3 +15,13 @@ export const clientIp = (req: { ip?: string | undefined; socket?: { remoteAddres
 
 /** A cookie of the request (an express request, or a handler's headers). */
 export const cookieOf = (req: { headers: { cookie?: string | undefined } }, name: string): string | undefined => parseCookies(req.headers.cookie ?? '')[name];
+
+/**
+ * The client's address of a request express does not see (the live stream's
+ * upgrade), with the same reading of X-Forwarded-For as express's `req.ip`
+ * under TRUST_PROXY: only what the trusted proxies appended counts.
+ */
+export function upgradeClientIp(trustProxy: false | number | string[]): (req: IncomingMessage) => string {
+  const trust = typeof trustProxy === 'number' ? (_addr: string, i: number) => i < trustProxy : proxyaddr.compile(trustProxy || []);
+  return (req) => proxyaddr(req, trust) ?? 'unknown';
+}

@@ -19,6 +19,8 @@ export const CLOSE = {
   tooSlow: { code: 4008, reason: 'too slow; reconnect and catch up with GET /api/question-answers/open' },
   /** The user opened more sockets than allowed on this process: the oldest is closed. */
   replaced: { code: 4009, reason: 'too many open sockets for this user; the oldest was closed' },
+  /** Too many connects with this key, or from this address, in the window: wait the seconds the reason names. */
+  tooManyConnects: { code: 4429, reason: (seconds: number) => `too many connects; retry in ${seconds} s` },
   /** The server is shutting down; reconnect (another process answers). */
   shutdown: { code: 1001, reason: 'server shutting down' },
   /** Binary frames are not part of the protocol. */

@@ -8,6 +8,8 @@
  * completes it and closes with 4401: browsers cannot read the status of a
  * refused handshake, and a close code is something a client can act on. The
  * request URL carries the key, so it is never logged (only the path is).
+ * Connects count against a budget per key and per client address
+ * (connect-budget.ts) before the key is looked up; over it, 4429.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -15,6 +17,8 @@ import { WebSocketServer } from 'ws';
 import { isDatabaseUnavailable } from '../db/availability.js';
 import type { Services } from '../services.js';
 import { createHub, DEFAULT_HUB_OPTIONS, type Hub, type HubOptions } from './hub.js';
+import { upgradeClientIp } from '../http/request.js';
+import { createConnectBudget } from './connect-budget.js';
 import { CLOSE } from './messages.js';
 
 export const STREAM_PATH = '/api/play/stream';
@@ -46,6 +50,8 @@ export async function attachLiveStream({ server, services, options = {} }: { ser
   const webPushPublicKey = push.provider === 'webpush' && push.vapid ? push.vapid.publicKey : null;
   const hub = createHub({ db: services.database.db, answers: services.answers, logger, options: { ...DEFAULT_HUB_OPTIONS, ...services.config.stream, webPushPublicKey, ...options } });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES, perMessageDeflate: false, clientTracking: false });
+  const budget = createConnectBudget(services.config.stream.connectBudget);
+  const clientIp = upgradeClientIp(services.config.trustProxy);
   const unsubscribe = bus.subscribe(hub);
   const listening = bus.start();
   let closing = false;
@@ -72,6 +78,12 @@ export async function attachLiveStream({ server, services, options = {} }: { ser
     void (async () => {
       let user: Awaited<ReturnType<Services['auth']['authenticate']>> | undefined;
       let failed: { code: number; reason: string } | null = null;
+      // Before the key is looked up: a spent budget costs no query.
+      const wait = await budget.take(clientIp(req), key);
+      if (wait) {
+        if (!socket.destroyed) wss.handleUpgrade(req, socket, head, (ws) => ws.close(CLOSE.tooManyConnects.code, CLOSE.tooManyConnects.reason(wait)));
+        return;
+      }
       if (key) {
         try {
           await listening;

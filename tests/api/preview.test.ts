@@ -154,6 +154,29 @@ describe('POST /api/question-definitions/preview', () => {
     expect((await preview({ league: 'wc', question_text_template: 'Who?', sample_event_type: 'shot', choices: [{ identifier: 'Bad Id', label_template: 'x' }] })).status).toBe(422);
   });
 
+  it('evaluates a costly expression within the bound (the issue\'s quadratic $distinct is linear now), off the event loop', async () => {
+    const res = await preview({ league: 'wc', question_text_template: 'n = {{ extract.n }}', sample_event_type: 'score_change', issuance_state_extract: { n: '$count($distinct([1..100000]))' } });
+    expect(res.status).toBe(200);
+    expect(res.body.extract).toEqual({ n: 100000 });
+  });
+
+  it('answers 400 naming the field for an expression or a template past its budget, and serves other requests meanwhile', async () => {
+    // Polynomial backtracking on 5,000 characters: no step budget interrupts a regular expression; the sandbox's deadline does.
+    const stalling = preview({ league: 'wc', question_text_template: 'x', sample_event_type: 'score_change', issuance_state_extract: { n: '$contains($pad("", 5000, "a"), /.*.*.*.*.*x/)' } });
+    let stalled = true;
+    void stalling.then(() => (stalled = false));
+    const leagues = await app.request('GET', '/api/leagues');
+    expect(leagues.status).toBe(200);
+    expect(stalled).toBe(true);
+    const res = await stalling;
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toBe('issuance_state_extract.n: failed: expression ran longer than 250 ms');
+
+    const template = await preview({ league: 'wc', question_text_template: '{% for i in (1..3000) %}{% for j in (1..3000) %}{% endfor %}{% endfor %}x', sample_event_type: 'score_change' });
+    expect(template.status).toBe(400);
+    expect(template.body.detail).toMatch(/^question_text_template: failed to render: (template render|memory alloc) limit exceeded/);
+  });
+
   it('needs an admin: 401 without a key, 403 for a player', async () => {
     const body = { league: 'wc', question_text_template: 'Who?', sample_event_type: 'shot' };
     expect((await preview(body, null)).status).toBe(401);

@@ -75,6 +75,34 @@ describe('expressions (JSONata)', () => {
     await expect(evaluateExpression('x', '$contains($pad("", 20000, "a"), /a$/)', input)).rejects.toThrow(`at most ${MAX_REGEX_SUBJECT} characters`);
   });
 
+  it('take what the issue showed stalling the process (a quadratic built-in) in linear time, with the right answer', async () => {
+    expect(await evaluateExpression('x', '$count($distinct([1..100000]))', input)).toBe(100000);
+    expect(await evaluateExpression('x', '$count($distinct([1..10000].($ % 7)))', input)).toBe(7);
+    expect(await evaluateExpression('x', '$sort([1..50000])[49999]', input)).toBe(50000);
+    expect(await evaluateExpression('x', '$distinct([{"a": 1, "b": [2]}, {"b": [2], "a": 1}, [1], [1], "1", 1])', input)).toEqual([{ a: 1, b: [2] }, [1], '1', 1]);
+    expect(await evaluateExpression('x', '$sort([{"k": 2, "i": 0}, {"k": 1, "i": 1}, {"k": 2, "i": 2}], function($a, $b) { $a.k > $b.k }).i', input)).toEqual([1, 0, 2]);
+  });
+
+  it('stop a step nothing inside it can interrupt (polynomial backtracking) at the deadline, while the event loop goes on', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    try {
+      const { error } = await failure(() => evaluateExpression('trigger.condition', '$contains($pad("", 5000, "a"), /.*.*.*.*.*x/)', input));
+      expect((error as Error).message).toBe('trigger.condition: failed: expression ran longer than 250 ms');
+      // The evaluation ran in the sandbox: this thread kept turning meanwhile.
+      expect(ticks).toBeGreaterThan(0);
+    } finally {
+      clearInterval(timer);
+    }
+    // The sandbox was replaced: the next costly evaluation works.
+    expect(await evaluateExpression('x', '$contains("GOAL", /goal/i)', input)).toBe(true);
+  });
+
+  it('refuse values that grow by sharing (each doubling a reference) before they are written out', async () => {
+    const doubling = `($a := [event]; ${Array.from({ length: 24 }, (_, i) => `$a := [$a, $a]`).join('; ')}; $string($a))`;
+    await expect(evaluateExpression('x', doubling, input)).rejects.toThrow(/expression built a (value|text) larger|longer than/);
+  });
+
   it('keep ordinary regular expressions working', async () => {
     expect(await evaluateExpression('x', '$contains("GOAL by Player 9", /goal/i)', input)).toBe(true);
     expect(await evaluateExpression('x', '$replace("a,b;c", /[,;]/, " ")', input)).toBe('a b c');
@@ -136,6 +164,15 @@ describe('templates (Liquid)', () => {
       expect(ms).toBeLessThan(2000);
     }
     await expect(renderTemplate('t', '{% for i in (1..300) %}abcdefghij{% endfor %}', input)).rejects.toThrow(/more than 2000 characters/);
+  });
+
+  it('render what the in-process limits cannot in the sandbox, and stop what the full limits cannot', async () => {
+    const long = '{% for i in (1..3000) %}{% if i == 3000 %}done{% endif %}{% endfor %}';
+    expect(await renderTemplate('t', long, input)).toBe('done');
+    await expect(renderTemplate('t', '{% for i in (1..3000) %}{% for j in (1..3000) %}{% endfor %}{% endfor %}x', input)).rejects.toThrow(/^t: failed to render: (template render|memory alloc) limit exceeded/);
+    // A filter whose output grows as the product of its inputs.
+    const big = { ...input, event: { ...input.event, data: { s: 'a'.repeat(40_000) } } };
+    await expect(renderTemplate('t', '{{ event.data.s | replace: "a", event.data.s | size }}', big)).rejects.toThrow(TemplateError);
   });
 
   it('refuse a text that renders empty', async () => {

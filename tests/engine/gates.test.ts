@@ -325,6 +325,23 @@ describe('render', () => {
   });
 });
 
+describe('render, past the evaluation budget', () => {
+  it('denies an extract or a text that exceeds its budget at render; a condition that does is a logged miss; the listener goes on', async () => {
+    const stall = '$contains($pad("", 5000, "a"), /.*.*.*.*.*x/)';
+    const extract = await define(h, { issuance_state_extract: { n: stall } });
+    const text = await define(h, { trigger: { event_type: 'corner' }, question_text_template: '{% for i in (1..3000) %}{% for j in (1..3000) %}{% endfor %}{% endfor %}Q?' });
+    const condition = await define(h, { trigger: { event_type: 'card', condition: stall } });
+    const fine = await define(h, { trigger: { event_type: 'period_end' } });
+    const out = await runFeed(h, [ev(1, 'shot'), ev(2, 'corner'), ev(3, 'card'), ev(4, 'period_end')]);
+    expect(out.denials.map((d) => [d.definitionId, d.triggerEventId, d.failedStep, d.detail])).toEqual([
+      [extract.id, 'e1', 'render', 'issuance_state_extract.n: failed: expression ran longer than 250 ms'],
+      [text.id, 'e2', 'render', expect.stringMatching(/^question_text_template: failed to render: (template render|memory alloc) limit exceeded/)],
+    ]);
+    expect(out.log).toContainEqual(`warn trigger of '${condition.name}' on e3: trigger.condition: failed: expression ran longer than 250 ms`);
+    expect(out.issuances.map((i) => [i.definitionId, i.triggerEventId])).toEqual([[fine.id, 'e4']]);
+  }, 30_000);
+});
+
 describe('pivotal moments', () => {
   it('skip match_cap, period_quota and min_interval, are not numbered, and leave the regular numbering 1..n', async () => {
     const regularLane = await group(h, { min_interval_seconds: 0, max_open_questions: 20 });

@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openDatabase } from '../../src/db/client.js';
 import { createApp } from '../../src/http/app.js';
+import { applyServerLimits } from '../../src/http/server-limits.js';
 import { createLogger } from '../../src/logger.js';
 import { users } from '../../src/modules/users/users.table.js';
 import { createServices, type Services } from '../../src/services.js';
@@ -78,6 +79,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const services = createServices({ database: db.database, config, logger });
   const { app, api } = await createApp({ services, ...(options.handlers ? { handlers: options.handlers(services) } : {}) });
   const server: Server = app.listen(0, '127.0.0.1');
+  applyServerLimits(server, config.http);
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const live = await attachLiveStream({ server, services, ...(options.live ? { options: options.live } : {}) });

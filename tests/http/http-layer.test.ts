@@ -22,7 +22,7 @@ describe('error mapping (DESIGN.md §3)', () => {
   it('answers 404 with a detail for unknown routes under /api and elsewhere', async () => {
     const res = await app.request('GET', '/api/nothing-here');
     expect(res.status).toBe(404);
-    expect(res.body.detail).toBe('no route for GET /api/nothing-here');
+    expect(res.body.detail).toBe("no route for GET '/api/nothing-here'");
     const other = await app.request('GET', '/nowhere');
     expect(other.status).toBe(404);
     expect(other.body.detail).toContain('/nowhere');

@@ -48,7 +48,7 @@ describe('the stream document', () => {
     const doc = loadAsyncApi();
     expect(doc.asyncapi).toBe('3.0.0');
     expect(Object.values(doc.channels).map((c) => c.address)).toEqual(['/api/play/stream']);
-    expect(doc.info['x-close-codes'].map((c) => c.code).sort()).toEqual([1001, 1003, 1009, 1011, 1013, 4008, 4009, 4401]);
+    expect(doc.info['x-close-codes'].map((c) => c.code).sort()).toEqual([1001, 1003, 1009, 1011, 1013, 4008, 4009, 4401, 4429]);
     expect(messageProblem({ type: 'pong' })).toBeUndefined();
     expect(messageProblem({ type: 'pong', extra: 1 })).toMatch(/additional/);
     expect(messageProblem({ type: 'nope' })).toMatch(/undocumented/);
@@ -487,8 +487,8 @@ describe('sockets per user', () => {
   });
 
   it('takes its limits from the configuration (STREAM_* variables)', () => {
-    expect(loadConfig({ APP_ENV: 'test' }).stream).toEqual({ heartbeatMs: 30_000, maxBufferedBytes: 1024 * 1024, maxSocketsPerUser: 10 });
-    expect(loadConfig({ APP_ENV: 'test', STREAM_HEARTBEAT_SECONDS: '5', STREAM_MAX_BUFFERED_BYTES: '65536', STREAM_MAX_SOCKETS_PER_USER: '3' }).stream).toEqual({ heartbeatMs: 5000, maxBufferedBytes: 65536, maxSocketsPerUser: 3 });
+    expect(loadConfig({ APP_ENV: 'test' }).stream).toEqual({ heartbeatMs: 30_000, maxBufferedBytes: 1024 * 1024, maxSocketsPerUser: 10, connectBudget: { perKey: 0, perAddress: 0, windowSeconds: 60 } });
+    expect(loadConfig({ APP_ENV: 'test', STREAM_HEARTBEAT_SECONDS: '5', STREAM_MAX_BUFFERED_BYTES: '65536', STREAM_MAX_SOCKETS_PER_USER: '3' }).stream).toEqual({ heartbeatMs: 5000, maxBufferedBytes: 65536, maxSocketsPerUser: 3, connectBudget: { perKey: 0, perAddress: 0, windowSeconds: 60 } });
     expect(() => loadConfig({ APP_ENV: 'test', STREAM_MAX_SOCKETS_PER_USER: '0' })).toThrow(/STREAM_MAX_SOCKETS_PER_USER/);
   });
 });

@@ -10,7 +10,7 @@
  */
 import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
-import { badRequest, conflict, forbidden, gone, notFound } from '../../errors.js';
+import { badRequest, conflict, forbidden, gone, notFound, quote } from '../../errors.js';
 import { NOT_STARTED_STATUSES } from '../matches/matches.table.js';
 import type { UserRow } from '../users/users.table.js';
 import { history, lockIssuanceForAnswer, openForUser, pointsOf, upsertAnswer, type HistoryRow, type OpenRow } from './answers.repository.js';
@@ -53,7 +53,7 @@ export function createAnswersService({ db, now = () => new Date() }: { db: Db; n
             : gone('answer.window_expired', 'the answer window of this question has expired');
         }
         if (!issuance.choices.some((c) => c.identifier === choice)) {
-          throw badRequest('answer.invalid_choice', `'${choice}' is not a choice of this question; choose one of ${issuance.choices.map((c) => c.identifier).join(', ')}`);
+          throw badRequest('answer.invalid_choice', `${quote(choice)} is not a choice of this question; choose one of ${issuance.choices.map((c) => c.identifier).join(', ')}`);
         }
         return upsertAnswer({ db: tx, values: { userId: user.id, questionIssuanceId: issuance.id, matchId: issuance.matchId, selectedAnswerIdentifier: choice } });
       });

@@ -1,7 +1,7 @@
 /** Rules for brand input the contract leaves to the service (answers 400). */
 import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
-import { badRequest } from '../../errors.js';
+import { badRequest, quote } from '../../errors.js';
 
 export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
 const LOGO_TYPES: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
@@ -9,7 +9,7 @@ const LOGO_TYPES: Record<string, string> = { 'image/png': 'png', 'image/jpeg': '
 /** `#RGB` or `#RRGGBB` (any case) -> lowercase `#rrggbb`; anything else is a 400. */
 export function parseHexColor(field: string, value: string): string {
   const m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(value.trim());
-  if (!m) throw badRequest('brand.invalid_color', `${field} must be a hex color like #ff5500 or #f50, got '${value}'`);
+  if (!m) throw badRequest('brand.invalid_color', `${field} must be a hex color like #ff5500 or #f50, got ${quote(value)}`);
   const hex = m[1]!.toLowerCase();
   return `#${hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex}`;
 }

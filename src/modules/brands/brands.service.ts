@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.js';
 import type { Db } from '../../db/client.js';
-import { AppError, badRequest, conflict, isUniqueViolation, notFound, unavailable } from '../../errors.js';
+import { AppError, badRequest, conflict, isUniqueViolation, notFound, unavailable, quote } from '../../errors.js';
 import type { ObjectStore } from '../../storage/object-store.js';
 import { checkLogo, parseBrandName, parseHexColor, type CheckedLogo } from './brand-rules.js';
 import { deleteBrand, findBrand, insertBrand, listBrands, updateBrand, type NewBrand } from './brands.repository.js';
@@ -32,7 +32,7 @@ export function createBrandsService({ db, storage, logger }: { db: Db; storage: 
   };
 
   const nameConflict = (err: unknown, name: string) =>
-    isUniqueViolation(err, 'brands_name_lower_uq') ? conflict('brand.name_taken', `a brand named '${name}' already exists`) : err;
+    isUniqueViolation(err, 'brands_name_lower_uq') ? conflict('brand.name_taken', `a brand named ${quote(name)} already exists`) : err;
 
   /** Best effort: a failed removal leaves an orphaned object, never a broken row. */
   const removeObject = async (key: string) => {

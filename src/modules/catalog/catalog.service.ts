@@ -8,7 +8,7 @@ import type { components } from '../../../generated/api-types.js';
 import { genericSampleEvent, matchAtEvent, sampleEvent, sampleMatch, sportCatalog } from '../../engine/feed/sports.js';
 import type { FeedEvent } from '../../engine/feed/events.js';
 import { definitionErrorToBadRequest, extractIssuanceState, renderQuestion, type MatchContext } from '../../engine/question-render.js';
-import { AppError, badRequest } from '../../errors.js';
+import { AppError, badRequest, quote } from '../../errors.js';
 import { SPORT_PERIODS, supportedLeague, type Sport } from '../leagues/league-registry.js';
 
 type SampleCatalog = components['schemas']['SampleCatalog'];
@@ -69,7 +69,7 @@ export async function previewQuestion(body: PreviewRequest): Promise<QuestionPre
     const found = sampleEvent(league.sport, body.sample_event_type!);
     if (!found) {
       const known = sportCatalog(league.sport).map((e) => e.type).join(', ');
-      throw new AppError(404, 'sample_event.not_found', `sample event type '${body.sample_event_type}' not found in the ${league.slug} (${league.sport}) catalog; known: ${known}`);
+      throw new AppError(404, 'sample_event.not_found', `sample event type ${quote(body.sample_event_type!)} not found in the ${league.slug} (${league.sport}) catalog; known: ${known}`);
     }
     event = found;
   } else {
@@ -77,7 +77,7 @@ export async function previewQuestion(body: PreviewRequest): Promise<QuestionPre
   }
   const choices = body.choices ?? [];
   const duplicate = choices.find((c, i) => choices.findIndex((d) => d.identifier === c.identifier) !== i);
-  if (duplicate) throw badRequest('preview.duplicate_choice', `choices: identifier '${duplicate.identifier}' is used more than once`);
+  if (duplicate) throw badRequest('preview.duplicate_choice', `choices: identifier ${quote(duplicate.identifier)} is used more than once`);
 
   const match = mergeMatch(matchAtEvent(sampleMatch(league.slug, league.sport), event), body.match);
   const state = body.store_state ?? {};

@@ -23,7 +23,7 @@ import { requestValidators } from '../../../generated/request-validators.js';
 import { CSV_IMPORT_LIMITS, CsvFileError, CsvRowReader, readCsvFile, type CsvFile, type CsvProblem } from '../../csv/csv-import.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { formatLocation } from '../../db/sql-helpers.js';
-import { AppError, isForeignKeyViolation, isUniqueViolation } from '../../errors.js';
+import { AppError, isForeignKeyViolation, isUniqueViolation, quote } from '../../errors.js';
 import { ajvErrorsToIssues } from '../../http/error-mapping.js';
 import type { UploadedFile } from '../../http/handler-types.js';
 import { lowerCaseNames } from './definitions.repository.js';
@@ -281,7 +281,7 @@ async function planImport<S extends StoredDefinition, B, V extends { name: strin
     if (idText) {
       const key = idText.toLowerCase();
       if (!UUID.test(idText)) {
-        errors.push({ field: 'id', detail: `id '${idText}' is not a UUID; leave it empty to create a definition` });
+        errors.push({ field: 'id', detail: `id ${quote(idText)} is not a UUID; leave it empty to create a definition` });
       } else if (seenIds.has(key)) {
         errors.push({ field: 'id', detail: `${kind.noun} ${key} is already on line ${seenIds.get(key)}; a definition may appear once per file` });
       } else {
@@ -291,7 +291,7 @@ async function planImport<S extends StoredDefinition, B, V extends { name: strin
         else if (leagueText !== current.leagueSlug) {
           errors.push({
             field: 'league',
-            detail: `${kind.noun} ${current.id} belongs to league '${current.leagueSlug}'${leagueText ? `, not '${leagueText}'; moving a definition to another league is not supported (leave id empty to create a copy there)` : '; the league column must name it'}`,
+            detail: `${kind.noun} ${current.id} belongs to league '${current.leagueSlug}'${leagueText ? `, not ${quote(leagueText)}; moving a definition to another league is not supported (leave id empty to create a copy there)` : '; the league column must name it'}`,
           });
         } else league = { id: current.leagueId, slug: current.leagueSlug, sport: current.leagueSport };
       }

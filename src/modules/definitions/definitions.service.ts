@@ -11,7 +11,7 @@ import type { components } from '../../../generated/api-types.js';
 import { csvStream } from '../../csv/csv-export.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { checkInGameSyntax, definitionErrorToBadRequest } from '../../engine/question-render.js';
-import { AppError, badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors.js';
+import { AppError, badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound, quote } from '../../errors.js';
 import type { UploadedFile } from '../../http/handler-types.js';
 import { groupInDatabase, groupsReadOnce, type GroupCheck } from '../groups/group-check.js';
 import { findLeague } from '../leagues/leagues.repository.js';
@@ -53,7 +53,7 @@ interface LeagueRef {
 
 function checkEventType(field: string, type: string, sport: string): void {
   if (!type.trim()) throw badRequest('definition.invalid_event_type', `${field} must not be blank`);
-  if (!isKnownEventType(sport, type)) throw badRequest('definition.unknown_event_type', `${field}: '${type}' is not an event type of ${sport}; see GET /api/question-definitions/sample-catalog`);
+  if (!isKnownEventType(sport, type)) throw badRequest('definition.unknown_event_type', `${field}: ${quote(type)} is not an event type of ${sport}; see GET /api/question-definitions/sample-catalog`);
 }
 
 /** What a create or full replace writes: every editable column (the archive flag stays as it is). */
@@ -115,7 +115,7 @@ export async function definitionColumns({ input, league, isLeagueGroup }: { inpu
 /** A failed insert or update as the contract's answer: name taken 409, group or league gone 400/404. */
 function writeError(err: unknown, { name, league, groupId }: { name: string; league: LeagueRef; groupId: string | null | undefined }): unknown {
   if (isUniqueViolation(err, 'question_definitions_league_name_uq')) {
-    return conflict('definition.name_taken', `a question definition named '${name}' already exists in league '${league.slug}'`);
+    return conflict('definition.name_taken', `a question definition named ${quote(name)} already exists in league '${league.slug}'`);
   }
   if (isForeignKeyViolation(err)) {
     return groupId

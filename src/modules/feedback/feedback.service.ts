@@ -5,7 +5,7 @@
 import { parseTimeRange } from '../shared/time-range.js';
 import type { components, operations } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
-import { badRequest, conflict, notFound } from '../../errors.js';
+import { badRequest, conflict, notFound, quote } from '../../errors.js';
 import type { UserRow } from '../users/users.table.js';
 import { DESCRIPTION_MAX_LENGTH, feedbackForm, findSubjectType, subjectTypeForKind, subjectTypeNames } from './feedback-form.js';
 import { findFeedback, findOwnAnswer, insertFeedback, listFeedback, type FeedbackListFilter } from './feedback.repository.js';
@@ -52,11 +52,11 @@ export function createFeedbackService({ db }: { db: Db }) {
     async create(user: UserRow, body: FeedbackCreate): Promise<UserFeedbackRow> {
       const type = findSubjectType(body.subject_type);
       if (!type) {
-        throw badRequest('feedback.invalid_subject_type', `subject_type '${body.subject_type}' is not one of the form's subject types: ${list(subjectTypeNames())}`);
+        throw badRequest('feedback.invalid_subject_type', `subject_type ${quote(body.subject_type)} is not one of the form's subject types: ${list(subjectTypeNames())}`);
       }
       const topics = type.topics.map((t) => t.topic);
       if (!(topics as readonly string[]).includes(body.topic)) {
-        throw badRequest('feedback.invalid_topic', `topic '${body.topic}' is not a topic of ${type.subject_type}; expected one of: ${list(topics)}`);
+        throw badRequest('feedback.invalid_topic', `topic ${quote(body.topic)} is not a topic of ${type.subject_type}; expected one of: ${list(topics)}`);
       }
       const description = parseDescription(body.description);
       return db.transaction(async (tx) => {
@@ -83,7 +83,7 @@ export function createFeedbackService({ db }: { db: Db }) {
           },
         });
         // The unique index on answer and topic settles repeats, concurrent ones included.
-        if (!row) throw conflict('feedback.duplicate', `feedback on answer ${answer.id} with topic ${body.topic} was already filed`);
+        if (!row) throw conflict('feedback.duplicate', `feedback on answer ${answer.id} with topic ${quote(body.topic)} was already filed`);
         return row;
       });
     },

@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import type { components } from '../../../generated/api-types.js';
 import { csvStream } from '../../csv/csv-export.js';
 import type { Db } from '../../db/client.js';
-import { AppError, badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors.js';
+import { AppError, badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound, quote } from '../../errors.js';
 import { periodsOfSport } from '../leagues/league-registry.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
 import { parsePeriodDistribution } from '../leagues/period-distribution.js';
@@ -32,7 +32,7 @@ const SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 export function parseGroupSlug(value: string): string {
   if (!SLUG.test(value)) {
-    throw badRequest('group.invalid_slug', `slug must be 1 to 64 of a-z, 0-9, '-' and '_', starting with a letter or digit; got '${value}'`);
+    throw badRequest('group.invalid_slug', `slug must be 1 to 64 of a-z, 0-9, '-' and '_', starting with a letter or digit; got ${quote(value)}`);
   }
   return value;
 }
@@ -85,7 +85,7 @@ export function createGroupsService({ db, leagues }: { db: Db; leagues: Pick<Lea
       try {
         return { league: league.slug, group: await insertGroup({ db, values }) };
       } catch (err) {
-        if (isUniqueViolation(err, 'question_groups_league_slug_uq')) throw conflict('group.slug_taken', `league '${league.slug}' already has a question group with slug '${slug}'`);
+        if (isUniqueViolation(err, 'question_groups_league_slug_uq')) throw conflict('group.slug_taken', `league '${league.slug}' already has a question group with slug ${quote(slug)}`);
         // The league row went away between the lookup and the insert.
         if (isForeignKeyViolation(err)) throw new AppError(404, 'league.not_found', `league '${league.slug}' not found in this database`);
         throw err;

@@ -1,7 +1,7 @@
 /** Leagues and their default question configuration. */
 import type { components } from '../../../generated/api-types.js';
 import type { Db, DbOrTx } from '../../db/client.js';
-import { AppError, conflict } from '../../errors.js';
+import { AppError, conflict, quote } from '../../errors.js';
 import { periodsOfSport, supportedLeague } from './league-registry.js';
 import { findLeague, listLeagues, matchesOverDefaultCap, updateLeague } from './leagues.repository.js';
 import type { LeagueRow } from './leagues.table.js';
@@ -21,7 +21,7 @@ export function createLeaguesService({ db, checkAllowlist }: { db: Db; checkAllo
     /** By id or slug; 404 when absent. */
     async get(idOrSlug: string): Promise<LeagueRow> {
       const row = await findLeague({ db, idOrSlug });
-      if (!row) throw new AppError(404, 'league.not_found', `league '${idOrSlug}' not found`);
+      if (!row) throw new AppError(404, 'league.not_found', `league ${quote(idOrSlug)} not found`);
       return row;
     },
 
@@ -32,7 +32,7 @@ export function createLeaguesService({ db, checkAllowlist }: { db: Db; checkAllo
     async bySlug(slug: string, dbOrTx: DbOrTx = db): Promise<LeagueRow> {
       supportedLeague(slug);
       const row = await findLeague({ db: dbOrTx, idOrSlug: slug });
-      if (!row) throw new AppError(404, 'league.not_found', `league '${slug}' not found in this database`);
+      if (!row) throw new AppError(404, 'league.not_found', `league ${quote(slug)} not found in this database`);
       return row;
     },
 
@@ -44,7 +44,7 @@ export function createLeaguesService({ db, checkAllowlist }: { db: Db; checkAllo
     async update(idOrSlug: string, patch: LeaguePatch): Promise<LeagueRow> {
       return db.transaction(async (tx) => {
         const league = await findLeague({ db: tx, idOrSlug, lock: 'no key update' });
-        if (!league) throw new AppError(404, 'league.not_found', `league '${idOrSlug}' not found`);
+        if (!league) throw new AppError(404, 'league.not_found', `league ${quote(idOrSlug)} not found`);
         const values: Partial<LeagueRow> = {};
         if (patch.default_question_max_count !== undefined) {
           const cap = patch.default_question_max_count;

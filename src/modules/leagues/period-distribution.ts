@@ -1,4 +1,4 @@
-import { badRequest } from '../../errors.js';
+import { badRequest, quote } from '../../errors.js';
 
 /**
  * Checks a period distribution from a request: an object mapping period keys
@@ -16,10 +16,10 @@ export function parsePeriodDistribution(field: string, value: unknown, periods: 
   const out: Record<string, number> = {};
   for (const [key, n] of Object.entries(value as Record<string, unknown>)) {
     if (!periods.includes(key)) {
-      throw badRequest('period_distribution.invalid', `${field} has unknown period '${key}'; the periods of this sport are ${periods.join(', ')}`);
+      throw badRequest('period_distribution.invalid', `${field} has unknown period ${quote(key)}; the periods of this sport are ${periods.join(', ')}`);
     }
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 1000) {
-      throw badRequest('period_distribution.invalid', `${field}['${key}'] must be an integer from 0 to 1000, got ${JSON.stringify(n)}`);
+      throw badRequest('period_distribution.invalid', `${field}[${quote(key)}] must be an integer from 0 to 1000, got ${quote(JSON.stringify(n) ?? 'nothing')}`);
     }
     out[key] = n;
   }

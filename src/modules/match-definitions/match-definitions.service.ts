@@ -10,7 +10,7 @@ import type { components } from '../../../generated/api-types.js';
 import { csvStream } from '../../csv/csv-export.js';
 import type { Db } from '../../db/client.js';
 import { checkMatchSyntax, definitionErrorToBadRequest } from '../../engine/question-render.js';
-import { AppError, badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../errors.js';
+import { AppError, badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound, quote } from '../../errors.js';
 import { groupInDatabase, groupsReadOnce, type GroupCheck } from '../groups/group-check.js';
 import type { UploadedFile } from '../../http/handler-types.js';
 import { scrubFromAllowlists } from '../definitions/allowlists.repository.js';
@@ -87,7 +87,7 @@ export async function matchDefinitionColumns({ input, league, isLeagueGroup }: {
 /** A failed insert or update as the contract's answer: name taken 409, group gone 400, league gone 404. */
 function writeError(err: unknown, { name, leagueSlug, groupId }: { name: string; leagueSlug: string; groupId: string | null | undefined }): unknown {
   if (isUniqueViolation(err, 'match_question_definitions_league_name_uq')) {
-    return conflict('match_definition.name_taken', `a Match question definition named '${name}' already exists in league '${leagueSlug}'`);
+    return conflict('match_definition.name_taken', `a Match question definition named ${quote(name)} already exists in league '${leagueSlug}'`);
   }
   if (isForeignKeyViolation(err)) return groupId ? unknownGroup(groupId, leagueSlug) : new AppError(404, 'league.not_found', `league '${leagueSlug}' not found in this database`);
   return err;

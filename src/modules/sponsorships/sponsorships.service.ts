@@ -10,7 +10,7 @@
 import { randomInt } from 'node:crypto';
 import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
-import { AppError, badRequest, conflict, isUniqueViolation, notFound, pgErrorDetail } from '../../errors.js';
+import { AppError, badRequest, conflict, isUniqueViolation, notFound, pgErrorDetail, quote } from '../../errors.js';
 import { periodsOfSport } from '../leagues/league-registry.js';
 import {
   deleteBrandSlots,
@@ -163,7 +163,7 @@ function checkSlotShape(slot: SlotInput, index: number): CheckedSlot {
   const target = slot.target ?? null;
   const bestEffort = slot.best_effort ?? true;
   const invalid = (need: string) =>
-    badRequest('sponsorship.invalid_target', `slots[${index}]: strategy ${slot.strategy} needs ${need}, got ${JSON.stringify(target)}`);
+    badRequest('sponsorship.invalid_target', `slots[${index}]: strategy ${slot.strategy} needs ${need}, got ${quote(JSON.stringify(target) ?? 'nothing')}`);
   const strategy: Strategy = slot.strategy;
   switch (strategy) {
     case 'question_number':
@@ -200,11 +200,11 @@ function checkSlotTargets(slots: CheckedSlot[], match: SponsorableMatch, definit
     }
     if (slot.strategy === 'period') {
       const periods = periodsOfSport(match.sport);
-      if (!periods.includes(slot.target)) throw invalid(slot, `'${slot.target}' is not a period of ${match.sport}; the periods are ${periods.join(', ')}`);
+      if (!periods.includes(slot.target)) throw invalid(slot, `${quote(String(slot.target))} is not a period of ${match.sport}; the periods are ${periods.join(', ')}`);
     }
     if (slot.strategy === 'definition') {
       const def = definitions.get(slot.target);
-      if (!def || def.leagueId !== match.leagueId) throw invalid(slot, `${slot.target} is not an in-game question definition of the match's league`);
+      if (!def || def.leagueId !== match.leagueId) throw invalid(slot, `${quote(String(slot.target))} is not an in-game question definition of the match's league`);
       if (def.isArchived) throw invalid(slot, `question definition ${slot.target} is archived and is never issued`);
     }
   }
