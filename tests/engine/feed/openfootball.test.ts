@@ -137,7 +137,8 @@ describe('openfootball on small inputs', () => {
   const doc = (match: Record<string, unknown>) => ({ name: 'Test', matches: [{ round: 'R1', date: '2030-06-01', time: '18:00', team1: 'A', team2: 'B', ...match }] });
 
   it('needs an offset for times written without one, unless the season is known', () => {
-    expect(() => importOpenfootballSchedule(doc({}), { season: 2030 })).toThrow(/match 1: time '18:00' has no UTC offset; pass localUtcOffset/);
+    expect(() => importOpenfootballSchedule(doc({}), { season: 2030 })).toThrow(/match 1: time '18:00' has no UTC offset, and the file's local times need one/);
+    expect(() => importOpenfootballSchedule(doc({}), { season: 2030 })).toThrow(expect.objectContaining({ code: 'missing_utc_offset' }));
     expect(importOpenfootballSchedule(doc({}), { season: 2030, localUtcOffset: '+05:30' })[0]!.scheduled.toISOString()).toBe('2030-06-01T12:30:00.000Z');
     expect(importOpenfootballSchedule(doc({ time: '18:00 UTC+2' }), { season: 2030 })[0]!.scheduled.toISOString()).toBe('2030-06-01T16:00:00.000Z');
   });
