@@ -86,6 +86,8 @@ export interface StreamConfig {
   maxBufferedBytes: number;
   /** Most sockets one user may hold open on one process; a new one closes the oldest (4009). */
   maxSocketsPerUser: number;
+  /** Shortest interval between two `match_state` messages of one match (changes in between are merged into the next). */
+  matchStateIntervalMs: number;
 }
 
 /** VAPID (RFC 8292) application server identity of Web Push. */
@@ -121,6 +123,12 @@ export interface EngineConfig {
   seed: string;
   /** Where the provider's live feeds are: `{sr_id}` is replaced (used when a match has no feed_url). */
   feedUrlTemplate: string | undefined;
+  /**
+   * Feed URLs may name local, private or reserved addresses (loopback feeds
+   * of the demo and the tests). Off: such a feed URL is refused when it is
+   * attached, and the feed client must refuse to connect to one.
+   */
+  feedAllowPrivateAddresses: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -260,12 +268,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxListeners: int(env, 'ENGINE_MAX_LISTENERS', 20, 0, 1000),
       seed: env.ENGINE_SEED ?? '',
       feedUrlTemplate: env.FEED_URL_TEMPLATE || undefined,
+      feedAllowPrivateAddresses: bool(env, 'FEED_ALLOW_PRIVATE_ADDRESSES', appEnv === 'development' || appEnv === 'test'),
     },
     push,
     stream: {
       heartbeatMs: int(env, 'STREAM_HEARTBEAT_SECONDS', 30, 1, 3600) * 1000,
       maxBufferedBytes: int(env, 'STREAM_MAX_BUFFERED_BYTES', 1024 * 1024, 16 * 1024, 64 * 1024 * 1024),
       maxSocketsPerUser: int(env, 'STREAM_MAX_SOCKETS_PER_USER', 10, 1, 1000),
+      matchStateIntervalMs: int(env, 'STREAM_MATCH_STATE_INTERVAL_MS', 1000, 0, 600_000),
     },
     database: {
       api: {
