@@ -114,6 +114,7 @@ function MatchHeader({ match }: { match: Match }) {
         <span title="provider match id">
           <code>{match.sr_id}</code>
         </span>
+        <span aria-label="Feed">{match.feed_url ? <>feed <code class="feed-url">{match.feed_url}</code></> : <span class="muted">no feed attached</span>}</span>
       </div>
       <div class="match-flags" aria-label="Flags">
         {match.is_test ? <Badge>test match</Badge> : <Badge tone="good">real match</Badge>}
