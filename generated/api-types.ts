@@ -891,7 +891,9 @@ export interface paths {
          *     which. A test match is found only by admins and by players who follow
          *     it (404 for anyone else, as for an unknown id): test matches are
          *     unlisted, see `GET /api/matches`. A key that does not authenticate
-         *     counts as none (an anonymous caller), as in `GET /api/matches`.
+         *     counts as none (an anonymous caller), as in `GET /api/matches`:
+         *     401 is declared, as for every operation that accepts a key, but this
+         *     one never answers it.
          */
         get: operations["getMatch"];
         put?: never;
@@ -1958,18 +1960,18 @@ export interface components {
         PeriodPoints: {
             /**
              * @description Calendar period in the user's time zone (weeks start on Monday).
-             * @example this_week
+             * @example today
              * @enum {string}
              */
             period: "today" | "this_week" | "this_month" | "this_year";
             /**
              * Format: date-time
-             * @example 2026-11-16T00:00:00Z
+             * @example 2026-11-19T23:00:00Z
              */
             starts_at: string;
             /**
              * Format: date-time
-             * @example 2026-11-23T00:00:00Z
+             * @example 2026-11-20T23:00:00Z
              */
             ends_at: string;
             /** @example 40 */
@@ -2613,7 +2615,7 @@ export interface components {
         RenderedChoice: {
             /** @example home */
             identifier: string;
-            /** @example Team A */
+            /** @example Qatar */
             label: string;
         };
         ResolutionRule: {
@@ -3593,7 +3595,7 @@ export interface components {
             /**
              * Format: date-time
              * @description Kick-off (UTC).
-             * @example 2026-11-20T16:00:00Z
+             * @example 2026-11-20T19:00:00Z
              */
             scheduled: string;
             status: components["schemas"]["MatchStatus"];
@@ -3678,7 +3680,7 @@ export interface components {
             /**
              * Format: date-time
              * @description Kick-off (UTC).
-             * @example 2026-11-20T16:00:00Z
+             * @example 2026-11-20T19:00:00Z
              */
             scheduled: string;
             status: components["schemas"]["MatchStatus"];
@@ -3768,7 +3770,7 @@ export interface components {
             created_at: string;
             /**
              * Format: date-time
-             * @example 2026-11-20T16:32:00Z
+             * @example 2026-11-20T19:52:30Z
              */
             updated_at: string;
         };
@@ -3795,7 +3797,7 @@ export interface components {
             away_team: string;
             /**
              * Format: date-time
-             * @example 2026-11-20T16:00:00Z
+             * @example 2026-11-20T19:00:00Z
              */
             scheduled: string;
             status: components["schemas"]["MatchStatus"];
@@ -3932,17 +3934,17 @@ export interface components {
             /** @example false */
             is_pivotal_moment: boolean;
             status: components["schemas"]["IssuanceStatus"];
-            /** @example Team A 1-0 Team B. Who scores next? */
+            /** @example Qatar 0-1 Ecuador. Who scores next? */
             question_text: string;
             /**
              * @example [
              *       {
              *         "identifier": "home",
-             *         "label": "Team A"
+             *         "label": "Qatar"
              *       },
              *       {
              *         "identifier": "away",
-             *         "label": "Team B"
+             *         "label": "Ecuador"
              *       },
              *       {
              *         "identifier": "none",
@@ -3955,8 +3957,8 @@ export interface components {
              * @description Snapshot of `issuance_state_extract` at issue.
              * @example {
              *       "score_at_issue": {
-             *         "home": 1,
-             *         "away": 0
+             *         "home": 0,
+             *         "away": 1
              *       }
              *     }
              */
@@ -4101,7 +4103,7 @@ export interface components {
             definition_id: string | null;
             /** @example Next goal */
             definition_name: string;
-            /** @example Team A 1-0 Team B. Who scores next? */
+            /** @example Qatar 0-1 Ecuador. Who scores next? */
             question_text: string;
             /**
              * @description Feed position of the event that caused the marker (null when not caused by an event).
@@ -4126,9 +4128,9 @@ export interface components {
              * @example 7d444840-9dc0-11d1-b245-5ffdce74fad2
              */
             match_id: string;
-            /** @example Team A */
+            /** @example Qatar */
             home_team: string;
-            /** @example Team B */
+            /** @example Ecuador */
             away_team: string;
             points: components["schemas"]["TimelinePoint"][];
             markers: components["schemas"]["TimelineMarker"][];
@@ -4422,7 +4424,7 @@ export interface components {
             status_code: number | null;
             /** @example null */
             error: string | null;
-            /** @example Team A vs Team B */
+            /** @example Qatar vs Ecuador */
             title: string;
             /** @example Who scores next? */
             body: string;
@@ -4444,17 +4446,17 @@ export interface components {
              */
             kind: "in_game" | "match";
             match: components["schemas"]["MatchRef"];
-            /** @example Team A 1-0 Team B. Who scores next? */
+            /** @example Qatar 0-1 Ecuador. Who scores next? */
             question_text: string;
             /**
              * @example [
              *       {
              *         "identifier": "home",
-             *         "label": "Team A"
+             *         "label": "Qatar"
              *       },
              *       {
              *         "identifier": "away",
-             *         "label": "Team B"
+             *         "label": "Ecuador"
              *       }
              *     ]
              */
@@ -4537,17 +4539,17 @@ export interface components {
              */
             kind: "in_game" | "match";
             match: components["schemas"]["MatchRef"];
-            /** @example Team A 1-0 Team B. Who scores next? */
+            /** @example Qatar 0-1 Ecuador. Who scores next? */
             question_text: string;
             /**
              * @example [
              *       {
              *         "identifier": "home",
-             *         "label": "Team A"
+             *         "label": "Qatar"
              *       },
              *       {
              *         "identifier": "away",
-             *         "label": "Team B"
+             *         "label": "Ecuador"
              *       }
              *     ]
              */
@@ -6333,6 +6335,7 @@ export interface operations {
                     "application/json": components["schemas"]["MatchView"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
