@@ -859,6 +859,9 @@ export interface paths {
          *     never see one (with `is_test=true` they get the test matches they
          *     follow, or none). A player follows a test match by its id, which the
          *     operator who cloned it hands to the testers.
+         *
+         *     Admins get each match in the operator view (`OperatorMatch`), every
+         *     other caller in the player view (`PlayerMatch`); `view` says which.
          */
         get: operations["listMatches"];
         put?: never;
@@ -879,7 +882,20 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One match
+         * @description Open; with a key, `is_followed` says whether the caller follows the
+         *     match (null without one). Players and anonymous callers get the
+         *     player view (`PlayerMatch`); admins get the operator view with the
+         *     match's question sponsorship slots (`MatchDetail`); `view` says
+         *     which. A test match is found only by admins and by players who follow
+         *     it (404 for anyone else, as for an unknown id): test matches are
+         *     unlisted, see `GET /api/matches`. A key that does not authenticate
+         *     counts as none (an anonymous caller), as in `GET /api/matches`:
+         *     401 is declared, as for every operation that accepts a key, but this
+         *     one never answers it.
+         */
+        get: operations["getMatch"];
         put?: never;
         post?: never;
         /**
@@ -899,7 +915,17 @@ export interface paths {
          *     `sponsor_brand_id` gives 404. A `question_max_count` (or, when
          *     cleared, the league default) below the number of question
          *     sponsorship slots on the match, or below a question number a slot
-         *     targets, gives 409. Returns the detail view.
+         *     targets, gives 409. `feed_url` attaches the provider's live feed
+         *     (an `http` or `https` URL of at most 2,048 characters, without a
+         *     user name or password in it) and `null` detaches it; 400 with a
+         *     detail saying what is wrong otherwise. Unless the service allows
+         *     private feed addresses (`FEED_ALLOW_PRIVATE_ADDRESSES`, on by default
+         *     only with `APP_ENV` `development` or `test`, where the demo and the
+         *     tests serve feeds on loopback), the host must not be a local,
+         *     private or reserved address or a name of this machine or network
+         *     (`localhost`, `*.local`, `*.internal`, single labels): 400. The
+         *     listener checks the address it connects to again. A listener already
+         *     running keeps the feed it started with. Returns the detail view.
          */
         patch: operations["updateMatch"];
         trace?: never;
@@ -959,12 +985,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * In-game question issuances of a match
-         * @description In-game issuances only, ordered by issue time, then id. Admins get
-         *     every status (open, resolved, voided, revoked); other users get
-         *     resolved and voided ones only (open questions are live play, see
-         *     `GET /api/question-answers/open`; revoked ones were withdrawn by an
-         *     operator and never had an outcome).
+         * Question issuances of a match
+         * @description In-game issuances by default; `kind=match` gives the match's Match
+         *     (pre-game) questions, `kind=all` both kinds. Ordered by issue time,
+         *     then id. Admins get every status (open, locked, resolved, voided,
+         *     revoked); other users get resolved and voided ones only (open and
+         *     locked questions are live play, see `GET /api/question-answers/open`;
+         *     revoked ones were withdrawn by an operator and never had an outcome).
          */
         get: operations["listMatchQuestionIssuances"];
         put?: never;
@@ -1938,18 +1965,18 @@ export interface components {
         PeriodPoints: {
             /**
              * @description Calendar period in the user's time zone (weeks start on Monday).
-             * @example this_week
+             * @example today
              * @enum {string}
              */
             period: "today" | "this_week" | "this_month" | "this_year";
             /**
              * Format: date-time
-             * @example 2026-11-16T00:00:00Z
+             * @example 2026-11-19T23:00:00Z
              */
             starts_at: string;
             /**
              * Format: date-time
-             * @example 2026-11-23T00:00:00Z
+             * @example 2026-11-20T23:00:00Z
              */
             ends_at: string;
             /** @example 40 */
@@ -2593,7 +2620,7 @@ export interface components {
         RenderedChoice: {
             /** @example home */
             identifier: string;
-            /** @example Team A */
+            /** @example Qatar */
             label: string;
         };
         ResolutionRule: {
@@ -3545,7 +3572,95 @@ export interface components {
             /** @example null */
             question_probability: number | null;
         };
-        Match: {
+        /**
+         * @description A match as players and anonymous callers see it (`view: player`):
+         *     teams, kick-off, where play stands, the whole-match sponsor, whether
+         *     the caller follows it, and how many questions it has had. How
+         *     questions are tuned and fed (overrides, allowlists, listeners, the
+         *     feed URL, provider ids) is for operators only (`OperatorMatch`).
+         */
+        PlayerMatch: {
+            /**
+             * @description Which view this is; a client can tell them apart by it.
+             * @example player
+             * @enum {string}
+             */
+            view: "player";
+            /**
+             * Format: uuid
+             * @example 7d444840-9dc0-11d1-b245-5ffdce74fad2
+             */
+            id: string;
+            /** @example wc */
+            league: string;
+            /** @example Qatar */
+            home_team: string;
+            /** @example Ecuador */
+            away_team: string;
+            /**
+             * Format: date-time
+             * @description Kick-off (UTC).
+             * @example 2026-11-20T19:00:00Z
+             */
+            scheduled: string;
+            status: components["schemas"]["MatchStatus"];
+            /**
+             * @description Current period key (the sport's, see `League.periods`); null before kick-off.
+             * @example 1
+             */
+            period: string | null;
+            /**
+             * @description Match clock in seconds as last reported by the feed; null before kick-off.
+             * @example 1920
+             */
+            clock_seconds: number | null;
+            /**
+             * @description Null before kick-off.
+             * @example 0
+             */
+            home_score: number | null;
+            /** @example 1 */
+            away_score: number | null;
+            /**
+             * @description A test match (a clone replaying a finished match): unlisted to players who do not follow it, and its points count in no totals.
+             * @example false
+             */
+            is_test: boolean;
+            sponsor_brand: components["schemas"]["NullableBrandSummary"];
+            /**
+             * @description Most regular in-game questions the match will have.
+             * @example 10
+             */
+            question_max_count: number;
+            /**
+             * @description Regular (non-pivotal) in-game questions issued so far.
+             * @example 4
+             */
+            question_issuance_count: number;
+            /**
+             * @description Pivotal-moment questions issued so far.
+             * @example 1
+             */
+            pivotal_moment_issuance_count: number;
+            /**
+             * @description Whether the caller follows the match; null without a key.
+             * @example true
+             */
+            is_followed: boolean | null;
+        };
+        /**
+         * @description A match as admins see it (`view: operator`): everything of the
+         *     player view, plus the provider id, question setting overrides and
+         *     allowlists, listener flags, the feed URL, sponsorship totals and the
+         *     row's history.
+         */
+        OperatorMatch: {
+            /**
+             * @description Which view this is; a client can tell them apart by it.
+             * @example operator
+             * @enum {string}
+             */
+            view: "operator";
             /**
              * Format: uuid
              * @example 7d444840-9dc0-11d1-b245-5ffdce74fad2
@@ -3570,16 +3685,16 @@ export interface components {
             /**
              * Format: date-time
              * @description Kick-off (UTC).
-             * @example 2026-11-20T16:00:00Z
+             * @example 2026-11-20T19:00:00Z
              */
             scheduled: string;
             status: components["schemas"]["MatchStatus"];
             /**
-             * @description Current period key.
+             * @description Current period key; null before kick-off.
              * @example 1
              */
             period: string | null;
-            /** @example 1520 */
+            /** @example 1920 */
             clock_seconds: number | null;
             /** @example 0 */
             home_score: number | null;
@@ -3612,6 +3727,14 @@ export interface components {
              */
             auto_dispatch_listener: boolean;
             /**
+             * @description The provider's live push feed of this match (newline-delimited
+             *     JSON), which its auto-dispatched listener reads; null when none is
+             *     attached (then `FEED_URL_TEMPLATE`, when set, builds one from
+             *     `sr_id`). Set and cleared with `PATCH /api/matches/{match_id}`.
+             * @example https://feeds.example.com/wc/openfootball:wc2022:1
+             */
+            feed_url: string | null;
+            /**
              * @description Effective cap on regular in-game questions (override or league default).
              * @example 10
              */
@@ -3621,7 +3744,7 @@ export interface components {
             match_question_definition_allowlist: components["schemas"]["NullableUuidList"];
             /**
              * Format: uuid
-             * @example null
+             * @example 9b2f8f3e-4c1a-4d5b-8e6f-7a8b9c0d1e2f
              */
             sponsor_brand_id: string | null;
             sponsor_brand: components["schemas"]["NullableBrandSummary"];
@@ -3642,7 +3765,7 @@ export interface components {
             pivotal_moment_issuance_count: number;
             /**
              * @description Whether the caller follows the match; null without a key.
-             * @example null
+             * @example false
              */
             is_followed: boolean | null;
             /**
@@ -3652,12 +3775,16 @@ export interface components {
             created_at: string;
             /**
              * Format: date-time
-             * @example 2026-11-20T16:25:00Z
+             * @example 2026-11-20T19:52:30Z
              */
             updated_at: string;
         };
-        /** @description The match with its question sponsorship slots. */
-        MatchDetail: components["schemas"]["Match"] & {
+        /** @description `PlayerMatch` for players and anonymous callers, `OperatorMatch` for admins; `view` says which. */
+        MatchListItem: components["schemas"]["PlayerMatch"] | components["schemas"]["OperatorMatch"];
+        /** @description `PlayerMatch` for players and anonymous callers, `MatchDetail` (the operator view with its question sponsorship slots) for admins; `view` says which. */
+        MatchView: components["schemas"]["PlayerMatch"] | components["schemas"]["MatchDetail"];
+        /** @description The operator view of a match with its question sponsorship slots. */
+        MatchDetail: components["schemas"]["OperatorMatch"] & {
             question_sponsorships: components["schemas"]["QuestionSponsorship"][];
         };
         /** @description Short reference to a match. */
@@ -3675,7 +3802,7 @@ export interface components {
             away_team: string;
             /**
              * Format: date-time
-             * @example 2026-11-20T16:00:00Z
+             * @example 2026-11-20T19:00:00Z
              */
             scheduled: string;
             status: components["schemas"]["MatchStatus"];
@@ -3715,6 +3842,11 @@ export interface components {
              * @example 9b2f8f3e-4c1a-4d5b-8e6f-7a8b9c0d1e2f
              */
             sponsor_brand_id?: string | null;
+            /**
+             * @description The provider's live push feed of the match (`http` or `https`, no credentials in it); null detaches it. See the operation for the address rules.
+             * @example https://feeds.example.com/wc/openfootball:wc2022:1
+             */
+            feed_url?: string | null;
         };
         MatchFollow: {
             /**
@@ -3807,17 +3939,17 @@ export interface components {
             /** @example false */
             is_pivotal_moment: boolean;
             status: components["schemas"]["IssuanceStatus"];
-            /** @example Team A 1-0 Team B. Who scores next? */
+            /** @example Qatar 0-1 Ecuador. Who scores next? */
             question_text: string;
             /**
              * @example [
              *       {
              *         "identifier": "home",
-             *         "label": "Team A"
+             *         "label": "Qatar"
              *       },
              *       {
              *         "identifier": "away",
-             *         "label": "Team B"
+             *         "label": "Ecuador"
              *       },
              *       {
              *         "identifier": "none",
@@ -3830,8 +3962,8 @@ export interface components {
              * @description Snapshot of `issuance_state_extract` at issue.
              * @example {
              *       "score_at_issue": {
-             *         "home": 1,
-             *         "away": 0
+             *         "home": 0,
+             *         "away": 1
              *       }
              *     }
              */
@@ -3976,7 +4108,7 @@ export interface components {
             definition_id: string | null;
             /** @example Next goal */
             definition_name: string;
-            /** @example Team A 1-0 Team B. Who scores next? */
+            /** @example Qatar 0-1 Ecuador. Who scores next? */
             question_text: string;
             /**
              * @description Feed position of the event that caused the marker (null when not caused by an event).
@@ -4001,9 +4133,9 @@ export interface components {
              * @example 7d444840-9dc0-11d1-b245-5ffdce74fad2
              */
             match_id: string;
-            /** @example Team A */
+            /** @example Qatar */
             home_team: string;
-            /** @example Team B */
+            /** @example Ecuador */
             away_team: string;
             points: components["schemas"]["TimelinePoint"][];
             markers: components["schemas"]["TimelineMarker"][];
@@ -4297,7 +4429,7 @@ export interface components {
             status_code: number | null;
             /** @example null */
             error: string | null;
-            /** @example Team A vs Team B */
+            /** @example Qatar vs Ecuador */
             title: string;
             /** @example Who scores next? */
             body: string;
@@ -4319,17 +4451,17 @@ export interface components {
              */
             kind: "in_game" | "match";
             match: components["schemas"]["MatchRef"];
-            /** @example Team A 1-0 Team B. Who scores next? */
+            /** @example Qatar 0-1 Ecuador. Who scores next? */
             question_text: string;
             /**
              * @example [
              *       {
              *         "identifier": "home",
-             *         "label": "Team A"
+             *         "label": "Qatar"
              *       },
              *       {
              *         "identifier": "away",
-             *         "label": "Team B"
+             *         "label": "Ecuador"
              *       }
              *     ]
              */
@@ -4412,17 +4544,17 @@ export interface components {
              */
             kind: "in_game" | "match";
             match: components["schemas"]["MatchRef"];
-            /** @example Team A 1-0 Team B. Who scores next? */
+            /** @example Qatar 0-1 Ecuador. Who scores next? */
             question_text: string;
             /**
              * @example [
              *       {
              *         "identifier": "home",
-             *         "label": "Team A"
+             *         "label": "Qatar"
              *       },
              *       {
              *         "identifier": "away",
-             *         "label": "Team B"
+             *         "label": "Ecuador"
              *       }
              *     ]
              */
@@ -6227,11 +6359,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Match"][];
+                    "application/json": components["schemas"]["MatchListItem"][];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The match. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchView"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6360,7 +6520,10 @@ export interface operations {
     };
     listMatchQuestionIssuances: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `in_game` (default), `match` (Match questions) or `all`. */
+                kind?: "in_game" | "match" | "all";
+            };
             header?: never;
             path: {
                 /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */

@@ -101,6 +101,8 @@ export interface StreamConfig {
   maxSocketsPerUser: number;
   /** Connects per key and per client address per window, per process; more close with 4429. */
   connectBudget: ConnectBudgetConfig;
+  /** Shortest interval between two `match_state` messages of one match (changes in between are merged into the next). */
+  matchStateIntervalMs: number;
 }
 
 /** Connection-level limits of the HTTP server. */
@@ -148,6 +150,12 @@ export interface EngineConfig {
   seed: string;
   /** Where the provider's live feeds are: `{sr_id}` is replaced (used when a match has no feed_url). */
   feedUrlTemplate: string | undefined;
+  /**
+   * Feed URLs may name local, private or reserved addresses (loopback feeds
+   * of the demo and the tests). Off: such a feed URL is refused when it is
+   * attached, and the feed client must refuse to connect to one.
+   */
+  feedAllowPrivateAddresses: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -287,6 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxListeners: int(env, 'ENGINE_MAX_LISTENERS', 20, 0, 1000),
       seed: env.ENGINE_SEED ?? '',
       feedUrlTemplate: env.FEED_URL_TEMPLATE || undefined,
+      feedAllowPrivateAddresses: bool(env, 'FEED_ALLOW_PRIVATE_ADDRESSES', appEnv === 'development' || appEnv === 'test'),
     },
     push,
     stream: {
@@ -299,6 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         perAddress: int(env, 'STREAM_CONNECTS_PER_IP', appEnv === 'test' ? 0 : DEFAULT_CONNECT_BUDGET.perAddress, 0, 1_000_000),
         windowSeconds: int(env, 'STREAM_CONNECT_WINDOW_SECONDS', DEFAULT_CONNECT_BUDGET.windowSeconds, 1, 86_400),
       },
+      matchStateIntervalMs: int(env, 'STREAM_MATCH_STATE_INTERVAL_MS', 1000, 0, 600_000),
     },
     database: {
       api: {

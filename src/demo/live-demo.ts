@@ -134,6 +134,8 @@ export class LiveDemo {
     await syncSchedule({
       db: services.database.db,
       provider: { name: 'demo-live', fetch: async () => [{ srId, league: 'wc', homeTeam, awayTeam, scheduled: kickoff, venue: 'Demo Stadium', feedUrl: server.url }] },
+      // The feed is this process's own server on loopback.
+      feedUrlPolicy: { allowPrivateAddresses: true },
     });
     const [row] = await services.database.db.select({ id: matches.id }).from(matches).where(eq(matches.srId, srId));
     await sponsorDemoMatch(services, row!.id);

@@ -35,14 +35,15 @@ export type SettledStatus = 'resolved' | 'voided' | 'revoked';
 /**
  * What travels on the channel. Keys are one letter to keep payloads tiny:
  * k kind, i issuance id, m match id, u user id, f following, s status, p probe id.
- * `keys`: some API keys of the user were revoked (logout, login, deactivation);
- * `gone`: the match was deleted (a test match).
+ * `match`: the match's state (status, period, score, clock) changed, `s` its new
+ * status when that changed; `keys`: some API keys of the user were revoked
+ * (logout, login, deactivation); `gone`: the match was deleted (a test match).
  */
 export type BusEvent =
   | { k: 'issued'; i: string; m: string }
   | { k: 'settled'; i: string; m: string; s: SettledStatus }
   | { k: 'locked'; i: string; m: string }
-  | { k: 'match'; m: string; s: string }
+  | { k: 'match'; m: string; s?: string }
   | { k: 'follow'; m: string; u: string; f: boolean }
   | { k: 'keys'; u: string }
   | { k: 'gone'; m: string };
@@ -88,7 +89,9 @@ export function decodeEvent(payload: string): WireEvent | undefined {
     case 'settled':
       return isId(v.i) && isId(v.m) && typeof v.s === 'string' && SETTLED.has(v.s) ? { k: 'settled', i: v.i, m: v.m, s: v.s as SettledStatus } : undefined;
     case 'match':
-      return isId(v.m) && typeof v.s === 'string' && v.s.length <= 32 ? { k: 'match', m: v.m, s: v.s } : undefined;
+      if (!isId(v.m)) return undefined;
+      if (v.s === undefined) return { k: 'match', m: v.m };
+      return typeof v.s === 'string' && v.s.length <= 32 ? { k: 'match', m: v.m, s: v.s } : undefined;
     case 'follow':
       return isId(v.m) && isId(v.u) && typeof v.f === 'boolean' ? { k: 'follow', m: v.m, u: v.u, f: v.f } : undefined;
     case 'keys':

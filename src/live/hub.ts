@@ -6,6 +6,11 @@
  * resolution loads the answers of every receiver in one statement. Events of
  * one match are handled in order (an issuance before its resolution).
  *
+ * Match states (status, period, score, clock) go out as `match_state` at most
+ * once per `matchStateIntervalMs` per match: changes in between are merged
+ * into the next message, which reads the row when it is sent. `match_closed`
+ * goes to each socket once per match, when the match is first seen over.
+ *
  * A socket never holds more than `maxBufferedBytes` of unsent data: past it,
  * it is closed (4008) and the client catches up after reconnecting. Until its
  * first snapshot is out, a socket's messages wait in a short queue (bounded
@@ -20,8 +25,9 @@ import type { OpenRow } from '../modules/answers/answers.repository.js';
 import type { AnswersService } from '../modules/answers/answers.service.js';
 import type { UserRow } from '../modules/users/users.table.js';
 import type { BusEvent, BusSubscriber } from './bus.js';
-import { followedMatchIds, followsOfUsers, issuanceForDelivery, settledForDelivery, validKeyIds } from './live.repository.js';
-import { CLOSE, CLOSED_STATUSES, RESYNC_DETAIL, STREAM_PROTOCOL, type ResolutionMessage, type ServerMessage } from './messages.js';
+import { toMatchRef } from '../modules/listeners/listeners.mapper.js';
+import { followedMatchIds, followsOfUsers, issuanceForDelivery, matchStates, settledForDelivery, validKeyIds, type MatchStateRow } from './live.repository.js';
+import { CLOSE, CLOSED_STATUSES, RESYNC_DETAIL, STREAM_PROTOCOL, type MatchState, type ResolutionMessage, type ServerMessage } from './messages.js';
 
 export interface HubOptions {
   /** A ws ping goes to every socket this often; one that has not answered the previous ping by then is terminated. */
@@ -42,6 +48,8 @@ export interface HubOptions {
    * event (an operator-UI key whose session ran out) closes its socket (4401).
    */
   keyRecheckMs: number;
+  /** Shortest interval between two `match_state` messages of one match; changes in between are merged into the next. */
+  matchStateIntervalMs: number;
   /** The hub's database reads, replaceable one by one (tests hold a read to open a race window). */
   lookups?: Partial<HubLookups>;
 }
@@ -52,9 +60,10 @@ export interface HubLookups {
   validKeyIds: typeof validKeyIds;
   issuanceForDelivery: typeof issuanceForDelivery;
   settledForDelivery: typeof settledForDelivery;
+  matchStates: typeof matchStates;
 }
 
-const defaultLookups: HubLookups = { followedMatchIds, followsOfUsers, validKeyIds, issuanceForDelivery, settledForDelivery };
+const defaultLookups: HubLookups = { followedMatchIds, followsOfUsers, validKeyIds, issuanceForDelivery, settledForDelivery, matchStates };
 
 export const DEFAULT_HUB_OPTIONS: HubOptions = {
   heartbeatMs: 30_000,
@@ -64,12 +73,15 @@ export const DEFAULT_HUB_OPTIONS: HubOptions = {
   maxSocketsPerUser: 10,
   webPushPublicKey: null,
   keyRecheckMs: 60_000,
+  matchStateIntervalMs: 1000,
 };
 
 type Outgoing = Buffer | (() => string);
 
 class Connection {
   readonly matches = new Set<string>();
+  /** Followed matches this socket was told are over (by `match_closed`, or a snapshot showing them over). */
+  readonly closedAnnounced = new Set<string>();
   /** Follow changes seen while the follows were loading, applied over what was loaded. */
   readonly followChanges = new Map<string, boolean>();
   readonly pending: Outgoing[] = [];
@@ -103,12 +115,39 @@ export interface Hub extends BusSubscriber {
 const encode = (message: ServerMessage): Buffer => Buffer.from(JSON.stringify(message));
 const PONG = encode({ type: 'pong' });
 
+const toMatchState = (row: MatchStateRow): MatchState => ({
+  match_id: row.id,
+  status: row.status as MatchState['status'],
+  period: row.period,
+  clock_seconds: row.clockSeconds,
+  home_score: row.homeScore,
+  away_score: row.awayScore,
+});
+
+/** Snapshot states a socket receives: matches already over need no `match_closed` after it. */
+function noteOver(conn: Connection, states: MatchState[]) {
+  for (const st of states) if (CLOSED_STATUSES.has(st.status)) conn.closedAnnounced.add(st.match_id);
+}
+
+/** The throttle of one match's `match_state` messages. */
+interface StateThrottle {
+  /** When the last message was sent (ms). */
+  last: number;
+  /** A message due at the end of the interval. */
+  due: NodeJS.Timeout | null;
+  /** Forgets the match an interval after its last message. */
+  expiry: NodeJS.Timeout | null;
+  /** The last message sent, so an unchanged state is not sent again. */
+  sent: string | null;
+}
+
 export function createHub({ db, answers, logger, options }: { db: Db; answers: Pick<AnswersService, 'open'>; logger: Logger; options: HubOptions }): Hub {
-  const { followedMatchIds, followsOfUsers, validKeyIds, issuanceForDelivery, settledForDelivery }: HubLookups = { ...defaultLookups, ...options.lookups };
+  const { followedMatchIds, followsOfUsers, validKeyIds, issuanceForDelivery, settledForDelivery, matchStates }: HubLookups = { ...defaultLookups, ...options.lookups };
   const all = new Set<Connection>();
   const byMatch = new Map<string, Set<Connection>>();
   const byUser = new Map<string, Set<Connection>>();
   const chains = new Map<string, Promise<void>>();
+  const stateThrottles = new Map<string, StateThrottle>();
   let closed = false;
 
   // ------------------------------------------------------------ indexes
@@ -122,6 +161,7 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
 
   function unindexMatch(conn: Connection, matchId: string) {
     conn.matches.delete(matchId);
+    conn.closedAnnounced.delete(matchId);
     const set = byMatch.get(matchId);
     if (!set) return;
     set.delete(conn);
@@ -229,10 +269,12 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
           web_push_public_key: options.webPushPublicKey,
         }),
       );
-      const rows = await answers.open(user);
+      const [rows, states] = await Promise.all([answers.open(user), matchStates({ db, matchIds: [...conn.matches] })]);
       if (conn.closing) return;
       const now = new Date();
-      write(conn, encode({ type: 'open_questions', match_id: null, questions: rows.map((r) => toOpenQuestion(r, now)) }));
+      const matches = states.map(toMatchState);
+      noteOver(conn, matches);
+      write(conn, encode({ type: 'open_questions', match_id: null, questions: rows.map((r) => toOpenQuestion(r, now)), matches }));
       conn.ready = true;
       for (const data of conn.pending.splice(0)) write(conn, typeof data === 'function' ? data() : data);
     } catch (err) {
@@ -301,11 +343,15 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
     const looked = performance.now();
     const { issuance, answers: byUserAnswer } = found;
     if (issuance.status !== 'resolved' && issuance.status !== 'voided' && issuance.status !== 'revoked') return;
+    // Self-contained: a client that never saw the question can still show it with its outcome.
     const base: Omit<ResolutionMessage, 'answer'> = {
       type: 'resolution',
       question_issuance_id: issuance.id,
       match_id: issuance.matchId,
       kind: issuance.kind as ResolutionMessage['kind'],
+      match: toMatchRef(found.match, found.league),
+      question_text: issuance.questionText,
+      choices: issuance.choices.map((c) => ({ identifier: c.identifier, label: c.label })),
       status: issuance.status,
       correct_answer_identifier: issuance.status === 'resolved' ? issuance.correctAnswerIdentifier : null,
       points_possible: issuance.points,
@@ -368,14 +414,19 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
       }
     }
     if (!started.length) return;
-    // All of them are the same user's sockets: one statement.
-    const rows = await answers.open(started[0]!.user, [e.m]);
+    // All of them are the same user's sockets: one statement for the questions, one for the match.
+    const [rows, states] = await Promise.all([answers.open(started[0]!.user, [e.m]), matchStates({ db, matchIds: [e.m] })]);
+    const matches = states.map(toMatchState);
     const build = () => {
       const now = new Date();
-      return JSON.stringify({ type: 'open_questions', match_id: e.m, questions: rows.map((r) => toOpenQuestion(r, now)) } satisfies ServerMessage);
+      return JSON.stringify({ type: 'open_questions', match_id: e.m, questions: rows.map((r) => toOpenQuestion(r, now)), matches } satisfies ServerMessage);
     };
     const data = Buffer.from(build());
-    for (const conn of started) if (conn.matches.has(e.m)) deliver(conn, conn.ready ? data : build);
+    for (const conn of started) {
+      if (!conn.matches.has(e.m)) continue;
+      noteOver(conn, matches);
+      deliver(conn, conn.ready ? data : build);
+    }
   }
 
   /** Some keys of a user were revoked (or the user deactivated): sockets whose key no longer authenticates close with 4401. */
@@ -396,6 +447,62 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
     for (const conn of all) if (conn.loading) conn.followChanges.set(e.m, false);
   }
 
+  /** `match_closed` to every receiver not yet told that this match is over. */
+  function announceClosed(matchId: string, status: 'ended' | 'closed' | 'cancelled') {
+    let data: Buffer | null = null;
+    for (const conn of receivers(matchId)) {
+      if (conn.closedAnnounced.has(matchId)) continue;
+      conn.closedAnnounced.add(matchId);
+      data ??= encode({ type: 'match_closed', match_id: matchId, status });
+      deliver(conn, data);
+    }
+  }
+
+  /** Sends the match's state as it is now (one statement), unless it is what was sent last. */
+  async function sendStates(matchIds: string[]) {
+    const rows = await matchStates({ db, matchIds: matchIds.filter((m) => byMatch.has(m)) });
+    for (const row of rows) {
+      const data = JSON.stringify({ type: 'match_state', match: toMatchState(row) } satisfies ServerMessage);
+      const throttle = stateThrottles.get(row.id);
+      if (throttle) {
+        if (throttle.sent === data) continue;
+        throttle.sent = data;
+      }
+      const buffer = Buffer.from(data);
+      for (const conn of receivers(row.id)) deliver(conn, buffer);
+    }
+  }
+
+  /**
+   * A `match_state` for the match: at once when none went out within the
+   * interval, else one at its end, however many changes come meanwhile (it
+   * reads the row when it is sent). A match is forgotten an interval after
+   * its last message, so the map holds only matches that changed recently.
+   */
+  function scheduleState(matchId: string) {
+    if (!byMatch.has(matchId)) return;
+    let throttle = stateThrottles.get(matchId);
+    if (!throttle) stateThrottles.set(matchId, (throttle = { last: -Infinity, due: null, expiry: null, sent: null }));
+    if (throttle.due) return;
+    const entry = throttle;
+    const send = () => {
+      entry.due = null;
+      entry.last = Date.now();
+      if (entry.expiry) clearTimeout(entry.expiry);
+      entry.expiry = setTimeout(() => {
+        if (!entry.due && stateThrottles.get(matchId) === entry) stateThrottles.delete(matchId);
+      }, options.matchStateIntervalMs + 1);
+      entry.expiry.unref();
+      serial(matchId, () => sendStates([matchId]));
+    };
+    const wait = entry.last + options.matchStateIntervalMs - Date.now();
+    if (wait <= 0) send();
+    else {
+      entry.due = setTimeout(send, wait);
+      entry.due.unref();
+    }
+  }
+
   function broadcast(matchId: string, message: ServerMessage) {
     const targets = receivers(matchId);
     if (!targets.length) return;
@@ -414,9 +521,11 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
         return serial(e.m, () => follow(e));
       case 'locked':
         return serial(e.m, async () => broadcast(e.m, { type: 'locked', question_issuance_id: e.i, match_id: e.m }));
-      case 'match':
-        if (!CLOSED_STATUSES.has(e.s)) return;
-        return serial(e.m, async () => broadcast(e.m, { type: 'match_closed', match_id: e.m, status: e.s as 'ended' | 'closed' | 'cancelled' }));
+      case 'match': {
+        const status = e.s;
+        if (status && CLOSED_STATUSES.has(status)) serial(e.m, async () => announceClosed(e.m, status as 'ended' | 'closed' | 'cancelled'));
+        return scheduleState(e.m);
+      }
       case 'gone':
         return serial(e.m, async () => matchGone(e));
       case 'keys':
@@ -471,7 +580,11 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
   function onResync() {
     const data = encode({ type: 'resync', detail: RESYNC_DETAIL });
     for (const conn of [...all]) deliver(conn, data);
-    void reconcile();
+    // Match states changed during the gap were not heard: every followed match's state, in one statement.
+    void reconcile().then(() => {
+      const ids = [...byMatch.keys()];
+      if (ids.length) serial('states', () => sendStates(ids));
+    });
   }
 
   // ------------------------------------------------------------ heartbeat
@@ -513,6 +626,11 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
       closed = true;
       clearInterval(heartbeat);
       clearInterval(keyRecheck);
+      for (const t of stateThrottles.values()) {
+        if (t.due) clearTimeout(t.due);
+        if (t.expiry) clearTimeout(t.expiry);
+      }
+      stateThrottles.clear();
       const sockets = [...all].map((c) => c.ws);
       const done = Promise.all(sockets.map((ws) => (ws.readyState === WebSocket.CLOSED ? null : new Promise((resolve) => ws.once('close', resolve)))));
       for (const conn of [...all]) cut(conn, CLOSE.shutdown.code, CLOSE.shutdown.reason);

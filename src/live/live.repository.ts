@@ -6,7 +6,7 @@ import { keyAuthenticates } from '../modules/auth/auth.repository.js';
 import type { OpenRow } from '../modules/answers/answers.repository.js';
 import { questionIssuances } from '../modules/issuances/issuances.table.js';
 import { leagues } from '../modules/leagues/leagues.table.js';
-import { matches, matchFollows } from '../modules/matches/matches.table.js';
+import { matches, matchFollows, type MatchRow } from '../modules/matches/matches.table.js';
 import { apiKeys, users } from '../modules/users/users.table.js';
 
 /** Ids of the matches the user follows. */
@@ -58,14 +58,17 @@ export async function issuanceForDelivery({ db, id }: { db: DbOrTx; id: string }
 }
 
 export interface SettledForDelivery {
-  issuance: Pick<typeof questionIssuances.$inferSelect, 'id' | 'matchId' | 'kind' | 'status' | 'correctAnswerIdentifier' | 'points' | 'resolvedAt'>;
+  issuance: Pick<typeof questionIssuances.$inferSelect, 'id' | 'matchId' | 'kind' | 'status' | 'questionText' | 'choices' | 'correctAnswerIdentifier' | 'points' | 'resolvedAt'>;
+  /** The match, for a resolution a client can render without having seen the question. */
+  match: MatchRow;
+  league: string;
   /** The answers of the given users (those who answered), by user id. */
   answers: Map<string, { selected: string; outcome: string | null; points: number }>;
 }
 
 /**
- * A settled issuance and the answers of the given users to it: one statement
- * for all receivers, one row. The ids travel as one text parameter, whatever
+ * A settled issuance with its match and the answers of the given users to
+ * it: one statement for all receivers, one row. The ids travel as one text parameter, whatever
  * their number (a list of parameters would hit the protocol's 65,535
  * limit); the planner folds it into a constant array and hashes it. The
  * answers come back as one JSON array: 10,000 rows each repeating the
@@ -78,10 +81,14 @@ export async function settledForDelivery({ db, id, userIds }: { db: DbOrTx; id: 
       matchId: questionIssuances.matchId,
       kind: questionIssuances.kind,
       status: questionIssuances.status,
+      questionText: questionIssuances.questionText,
+      choices: questionIssuances.choices,
       correctAnswerIdentifier: questionIssuances.correctAnswerIdentifier,
       points: questionIssuances.points,
       resolvedAt: questionIssuances.resolvedAt,
-      // Written out with an alias: drizzle leaves columns unqualified in a one-table select, and "id" would mean the answer's.
+      match: matches,
+      league: leagues.slug,
+      // The issuance's id written out qualified: "id" alone would mean the answer's.
       answers: sql<string | [string, string, string | null, number][]>`(
         select coalesce(json_agg(json_build_array(qa.user_id, qa.selected_answer_identifier, qa.outcome, qa.points_awarded)), '[]')
         from question_answers qa
@@ -89,9 +96,23 @@ export async function settledForDelivery({ db, id, userIds }: { db: DbOrTx; id: 
       )`,
     })
     .from(questionIssuances)
+    .innerJoin(matches, eq(matches.id, questionIssuances.matchId))
+    .innerJoin(leagues, eq(leagues.id, matches.leagueId))
     .where(eq(questionIssuances.id, id));
   if (!row) return undefined;
-  const { answers: raw, ...issuance } = row;
+  const { answers: raw, match, league, ...issuance } = row;
   const list = typeof raw === 'string' ? (JSON.parse(raw) as [string, string, string | null, number][]) : raw;
-  return { issuance, answers: new Map(list.map(([userId, selected, outcome, points]) => [userId, { selected, outcome, points: Number(points) }])) };
+  return { issuance, match, league, answers: new Map(list.map(([userId, selected, outcome, points]) => [userId, { selected, outcome, points: Number(points) }])) };
 }
+
+/** Where play stands on each of these matches: one statement, however many. */
+export async function matchStates({ db, matchIds }: { db: DbOrTx; matchIds: string[] }): Promise<MatchStateRow[]> {
+  if (!matchIds.length) return [];
+  return db
+    .select({ id: matches.id, status: matches.status, period: matches.period, clockSeconds: matches.clockSeconds, homeScore: matches.homeScore, awayScore: matches.awayScore })
+    .from(matches)
+    .where(anyUuid(matches.id, matchIds))
+    .orderBy(matches.scheduled, matches.id);
+}
+
+export type MatchStateRow = Pick<MatchRow, 'id' | 'status' | 'period' | 'clockSeconds' | 'homeScore' | 'awayScore'>;

@@ -8,6 +8,18 @@ import { OVER_STATUSES } from '../modules/matches/matches.table.js';
 
 type Schemas = components['schemas'];
 export type OpenQuestion = Schemas['OpenQuestion'];
+export type MatchRef = Schemas['MatchRef'];
+type MatchStatus = Schemas['MatchStatus'];
+
+/** Where play stands on a match: what a live header shows. */
+export interface MatchState {
+  match_id: string;
+  status: MatchStatus;
+  period: string | null;
+  clock_seconds: number | null;
+  home_score: number | null;
+  away_score: number | null;
+}
 
 /** Version of the message set; a client can refuse a protocol it does not know. */
 export const STREAM_PROTOCOL = 1;
@@ -50,6 +62,13 @@ export interface OpenQuestionsMessage {
   /** null: every followed match (sent on connect); a match id: that newly followed match only. */
   match_id: string | null;
   questions: OpenQuestion[];
+  /** The state of each match in scope. */
+  matches: MatchState[];
+}
+
+export interface MatchStateMessage {
+  type: 'match_state';
+  match: MatchState;
 }
 
 export interface QuestionMessage {
@@ -62,6 +81,9 @@ export interface ResolutionMessage {
   question_issuance_id: string;
   match_id: string;
   kind: 'in_game' | 'match';
+  match: MatchRef;
+  question_text: string;
+  choices: { identifier: string; label: string }[];
   status: 'resolved' | 'voided' | 'revoked';
   correct_answer_identifier: string | null;
   points_possible: number;
@@ -106,6 +128,7 @@ export type ServerMessage =
   | OpenQuestionsMessage
   | QuestionMessage
   | ResolutionMessage
+  | MatchStateMessage
   | LockedMessage
   | MatchClosedMessage
   | UnfollowedMessage

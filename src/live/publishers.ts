@@ -1,11 +1,15 @@
 /**
  * What puts events on the live bus: the engine (issued, settled, locked,
- * match status) through its subscriber list, and the follow endpoints. Both
+ * match state) through its subscriber list, and the follow endpoints. Both
  * run after their transaction committed, so a process that receives the
  * event reads the committed rows.
  */
 import type { EngineSubscriber } from '../engine/subscribers.js';
+import type { MatchRow } from '../modules/matches/matches.table.js';
 import type { LiveBus } from './bus.js';
+
+/** The columns a `match_state` message carries besides the status. */
+const MATCH_STATE_FIELDS: readonly (keyof MatchRow)[] = ['period', 'clockSeconds', 'homeScore', 'awayScore'];
 
 /** The engine subscriber of live delivery: ids only go on the bus. */
 export function liveEngineSubscriber(bus: LiveBus): EngineSubscriber {
@@ -18,8 +22,9 @@ export function liveEngineSubscriber(bus: LiveBus): EngineSubscriber {
       if (row.status === 'resolved' || row.status === 'voided' || row.status === 'revoked') return bus.publish({ k: 'settled', i: row.id, m: row.matchId, s: row.status });
     },
     async onMatchChanged(matchId, values) {
-      // Scores, periods and the clock change all the time; only status changes go on the bus.
+      // What a live header shows; the stream reads the row and throttles its match_state messages.
       if (typeof values.status === 'string') await bus.publish({ k: 'match', m: matchId, s: values.status });
+      else if (MATCH_STATE_FIELDS.some((f) => values[f] !== undefined)) await bus.publish({ k: 'match', m: matchId });
     },
   };
 }

@@ -1,9 +1,20 @@
-/** `npm run mock` (Prism) answers contract-valid examples, so frontend teams can build against it. */
+/**
+ * `npm run mock` (Prism) answers contract-valid examples, so frontend teams
+ * can build against it; the examples tell one consistent story (the rules in
+ * story.ts), in the contract, in the stream document and in what Prism
+ * serves for every GET; named examples of the main states are served with
+ * `Prefer: example=<name>`.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertMatchesContract } from '../helpers/contract.js';
+import type { ValidateFunction } from 'ajv';
+import { responseValidators } from '../../generated/response-validators.js';
+import { contractDocument } from '../../src/http/contract.js';
+import { loadAsyncApi, messageProblem } from '../helpers/asyncapi.js';
+import { assertMatchesContract, contractOperations } from '../helpers/contract.js';
 import { freePort } from '../helpers/ports.js';
+import { collectTeams, storyProblems, type TeamBook } from './story.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let prism: ChildProcess;
@@ -49,12 +60,47 @@ afterAll(() => {
   stopMock(prism);
 });
 
+type Doc = { components: { examples: Record<string, { value: unknown }> } };
+type MediaExamples = { example?: unknown; examples?: Record<string, { $ref?: string; value?: unknown }> };
+
+/** Every example of a response in the contract: operation, status, name and value ($refs to components/examples resolved). */
+function contractExamples(): { operationId: string; status: string; name: string; value: unknown }[] {
+  const doc = contractDocument() as unknown as Doc;
+  const out: { operationId: string; status: string; name: string; value: unknown }[] = [];
+  for (const op of contractOperations) {
+    for (const [status, response] of Object.entries(op.responses)) {
+      for (const media of Object.values((response.content ?? {}) as Record<string, MediaExamples>)) {
+        if (media.example !== undefined) out.push({ operationId: op.operationId, status, name: 'example', value: media.example });
+        for (const [name, ex] of Object.entries(media.examples ?? {})) {
+          const value = ex.$ref ? doc.components.examples[ex.$ref.split('/').pop()!]!.value : ex.value;
+          out.push({ operationId: op.operationId, status, name, value });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Every example payload of the stream document, by message type. */
+const streamExamples = () =>
+  Object.values(loadAsyncApi().components.messages as Record<string, { name: string; examples?: { name: string; payload: unknown }[] }>).flatMap((m) =>
+    (m.examples ?? []).map((e) => ({ type: m.name, name: e.name, payload: e.payload })),
+  );
+
+/** Teams of every match the examples name (contract and stream). */
+function storyBook(): { book: TeamBook; problems: string[] } {
+  const found = { book: new Map() as TeamBook, problems: [] as string[] };
+  for (const e of contractExamples()) collectTeams(e.value, found.book, found.problems, `${e.operationId} ${e.status} ${e.name} `);
+  for (const e of streamExamples()) collectTeams(e.payload, found.book, found.problems, `stream ${e.type} ${e.name} `);
+  return found;
+}
+
 async function call(method: string, p: string, init: RequestInit = {}) {
   const res = await fetch(`${base}${p}`, { method, ...init });
   const text = await res.text();
   const contentType = res.headers.get('content-type') ?? '';
   const body = contentType.includes('json') && text ? JSON.parse(text) : text;
-  assertMatchesContract({ method, path: p, status: res.status, contentType, body, text });
+  assertMatchesContract({ method, path: p.split('?')[0]!, status: res.status, contentType, body, text });
   return { status: res.status, body };
 }
 
@@ -96,4 +142,108 @@ describe('npm run mock (Prism)', () => {
       stopMock(started.child);
     }
   }, 60_000);
+
+  it('serves the named examples of the main states with Prefer: example=<name>', async () => {
+    const match = '/api/matches/7d444840-9dc0-11d1-b245-5ffdce74fad2';
+    const prefer = (name: string) => ({ headers: { prefer: `example=${name}`, authorization: 'Bearer qp_example' } });
+    for (const status of ['scheduled', 'live', 'closed']) {
+      const one = await call('GET', match, prefer(status));
+      expect(one.body).toMatchObject({ view: 'player', status, home_team: 'Qatar', away_team: 'Ecuador' });
+      expect((await call('GET', '/api/matches', prefer(status))).body[0].status).toBe(status);
+    }
+    expect((await call('GET', match, prefer('operator'))).body).toMatchObject({ view: 'operator', question_sponsorships: [{ strategy: 'question_number' }] });
+    // The default (no Prefer) is the first: the match live.
+    expect((await call('GET', match)).body.status).toBe('live');
+    for (const status of ['open', 'resolved', 'voided']) {
+      expect((await call('GET', `${match}/question-issuances`, prefer(status))).body[0].status).toBe(status);
+      expect((await call('GET', '/api/question-answers', prefer(status))).body[0].issuance_status).toBe(status);
+    }
+    expect((await call('GET', `${match}/question-issuances`, prefer('match_question'))).body[0]).toMatchObject({ kind: 'match', status: 'locked' });
+    expect((await call('GET', '/api/question-answers/open', prefer('before_kickoff'))).body[0]).toMatchObject({ kind: 'match', match: { status: 'scheduled' } });
+  });
+
+  it('answers every GET with a body that keeps to the story', async () => {
+    const { book } = storyBook();
+    const auth = { headers: { authorization: 'Bearer qp_example' } };
+    const params: Record<string, string> = {
+      match_id: '7d444840-9dc0-11d1-b245-5ffdce74fad2',
+      brand_id: '9b2f8f3e-4c1a-4d5b-8e6f-7a8b9c0d1e2f',
+      user_id: '3f1b2c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+      league_id: 'wc',
+    };
+    type Param = { $ref?: string; name: string; in: string; required?: boolean; schema?: { example?: unknown; enum?: unknown[] }; example?: unknown };
+    const parameters = (contractDocument() as { components: { parameters: Record<string, Param> } }).components.parameters;
+    const problems: string[] = [];
+    let checked = 0;
+    for (const op of contractOperations.filter((o) => o.method === 'get' && !o.path.startsWith('/admin'))) {
+      const declared = ((op as { parameters?: Param[] }).parameters ?? []).map((p) => (p.$ref ? parameters[p.$ref.split('/').pop()!]! : p));
+      const url = op.path.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? '2c5e7a90-1b3d-4f6a-8c2e-9d0f1a2b3c4d');
+      const query = new URLSearchParams();
+      for (const p of declared) if (p.in === 'query' && p.required) query.set(p.name, String(p.example ?? p.schema?.example ?? p.schema?.enum?.[0] ?? 'wc'));
+      const res = await call('GET', `${url}${query.size ? `?${query}` : ''}`, auth);
+      expect(res.status, `${op.operationId}: ${JSON.stringify(res.body).slice(0, 300)}`).toBe(200);
+      if (typeof res.body !== 'object') continue;
+      checked++;
+      problems.push(...storyProblems(res.body, book, `${op.operationId} `));
+    }
+    expect(checked).toBeGreaterThan(25);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('the examples of the contract and of the stream', () => {
+  it('are valid and tell one story: same teams for a match everywhere, states that fit their fields', () => {
+    const { book, problems } = storyBook();
+    expect(book.get('7d444840-9dc0-11d1-b245-5ffdce74fad2')).toEqual(['Qatar', 'Ecuador']);
+    for (const e of contractExamples()) {
+      const validate = (responseValidators as Record<string, Record<string, ValidateFunction>>)[e.operationId]?.[e.status];
+      if (validate && !validate(e.value)) problems.push(`${e.operationId} ${e.status} ${e.name}: ${JSON.stringify(validate.errors).slice(0, 300)}`);
+      problems.push(...storyProblems(e.value, book, `${e.operationId} ${e.status} ${e.name} `));
+    }
+    for (const e of streamExamples()) {
+      const invalid = messageProblem(e.payload);
+      if (invalid) problems.push(`stream ${e.type} ${e.name}: ${invalid}`);
+      problems.push(...storyProblems(e.payload, book, `stream ${e.type} ${e.name} `));
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('name the main states, each example in the state it is named for', () => {
+    const named = (operationId: string) => new Map(contractExamples().filter((e) => e.operationId === operationId && e.status.startsWith('2')).map((e) => [e.name, e.value as any]));
+    for (const op of ['getMatch', 'listMatches']) {
+      const examples = named(op);
+      for (const status of ['scheduled', 'live', 'closed']) {
+        const value = op === 'getMatch' ? examples.get(status) : examples.get(status)?.[0];
+        expect(value, `${op} ${status}`).toMatchObject({ view: 'player', status });
+      }
+      expect((op === 'getMatch' ? examples.get('operator') : examples.get('operator')?.[0])?.view).toBe('operator');
+    }
+    for (const [op, field] of [
+      ['listMatchQuestionIssuances', 'status'],
+      ['listQuestionAnswers', 'issuance_status'],
+      ['listUserQuestionAnswers', 'issuance_status'],
+    ] as const) {
+      const examples = named(op);
+      for (const status of ['open', 'resolved', 'voided']) expect(examples.get(status)?.[0]?.[field], `${op} ${status}`).toBe(status);
+    }
+  });
+
+  it('catch the inconsistencies players met (the rules fail on them)', () => {
+    const book: TeamBook = new Map([['m1', ['Qatar', 'Ecuador']]]);
+    const ref = { id: 'm1', league: 'wc', home_team: 'Qatar', away_team: 'Ecuador', scheduled: '2026-11-20T19:00:00Z', status: 'live', is_test: false };
+    const checks: [unknown, RegExp][] = [
+      [{ id: 'm1', scheduled: '2026-11-20T19:00:00Z', home_team: 'Qatar', away_team: 'Ecuador', status: 'scheduled', period: '1', clock_seconds: 1520, home_score: 0, away_score: 1 }, /scheduled match has no period, clock or score/],
+      [{ id: 'm1', scheduled: '2026-11-20T19:00:00Z', home_team: 'Qatar', away_team: 'Ecuador', status: 'live', period: null, clock_seconds: null, home_score: null, away_score: null }, /live match has a period/],
+      [{ question_text: 'Team A 1-0 Team B. Who scores next?', match: ref, choices: [] }, /placeholder team/],
+      [{ question_text: 'Brazil 1-0 Serbia. Who scores next?', match: ref, choices: [{ identifier: 'home', label: 'Qatar' }] }, /./],
+      [{ match: ref, issuance_status: 'open', outcome: 'pending', correct_answer_identifier: 'home', points_awarded: 10, points_possible: 10, resolved_at: '2026-11-20T20:10:00Z' }, /pending answer has no points/],
+      [{ period: 'today', starts_at: '2026-11-16T00:00:00Z', ends_at: '2026-11-23T00:00:00Z' }, /period today spans 168 hours/],
+      [{ status: 'open', correct_answer_identifier: 'away', resolved_at: '2026-11-20T20:10:00Z', choices: [{ identifier: 'away', label: 'Ecuador' }] }, /open question has no correct answer/],
+      [{ kind: 'in_game', seconds_remaining: 42, issued_at: '2026-11-20T19:52:08Z', closes_at: '2026-11-20T19:53:08Z', match: { ...ref, status: 'scheduled' } }, /open in-game question on a scheduled match/],
+    ];
+    // Brazil must be a team the story knows to be caught as another match's.
+    book.set('m2', ['Brazil', 'Serbia']);
+    for (const [value, problem] of checks) expect(storyProblems(value, book).join('\n'), JSON.stringify(value)).toMatch(problem);
+    expect(collectTeams([{ ...ref }, { ...ref, away_team: 'Senegal' }]).problems.join('\n')).toMatch(/match m1 is Qatar vs Senegal here but Qatar vs Ecuador elsewhere/);
+  });
 });

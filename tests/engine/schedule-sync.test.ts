@@ -2,10 +2,11 @@ import path from 'node:path';
 import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openfootballProvider } from '../../src/engine/schedule/openfootball-provider.js';
+import { feedUrlOf, feedUrlTemplateProblem, withFeedUrlTemplate } from '../../src/engine/schedule/feed-url-template.js';
 import { syncSchedule } from '../../src/engine/schedule/schedule-sync.js';
 import { matches } from '../../src/modules/matches/matches.table.js';
 import { testDatabaseUrl } from '../helpers/pg-url.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { createAdmin, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { describeWithFixtures, FIXTURES_DIR } from './feed/helpers.js';
 
 describeWithFixtures('schedule sync from openfootball files', () => {
@@ -111,5 +112,61 @@ describe('status changes told to live delivery', () => {
     expect(calls.calls).toEqual([]);
     const [row] = await db.select().from(matches).where(eq(matches.srId, srId));
     expect(row!.status).toBe('live');
+  });
+});
+
+describe('feed URLs a schedule provider carries', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app?.close());
+
+  let n = 0;
+  const fixture = (srId: string, feedUrl?: string) => ({ srId, league: 'wc', homeTeam: 'Feed Home', awayTeam: 'Feed Away', scheduled: new Date(Date.now() + 86_400_000), ...(feedUrl ? { feedUrl } : {}) });
+  const provider = (...ms: ReturnType<typeof fixture>[]) => ({ name: 'test-feeds', fetch: async () => ms });
+  const feedOf = async (srId: string) => (await app.services.database.db.select({ feedUrl: matches.feedUrl }).from(matches).where(eq(matches.srId, srId)))[0]?.feedUrl;
+
+  it('builds one per match from a template ({sr_id} encoded), filling only matches without one: an operator\'s feed is kept', async () => {
+    const db = app.services.database.db;
+    const [a, b] = [`feeds:${Date.now()}:${n++}`, `feeds:${Date.now()}:${n++}`];
+    const template = 'https://feeds.example.com/wc/{sr_id}/stream';
+    await syncSchedule({ db, provider: withFeedUrlTemplate(provider(fixture(a), fixture(b, 'https://other.example.com/own')), template) });
+    expect(await feedOf(a)).toBe(`https://feeds.example.com/wc/${encodeURIComponent(a)}/stream`);
+    expect(await feedOf(b)).toBe('https://other.example.com/own');
+    expect(feedUrlOf(template, 'openfootball:2022:1')).toBe('https://feeds.example.com/wc/openfootball%3A2022%3A1/stream');
+
+    // An operator moves match a to another feed: the next sync leaves it; detached, the provider's comes back.
+    const [row] = await db.select().from(matches).where(eq(matches.srId, a));
+    const admin = await createAdmin(app);
+    const patch = (feed_url: string | null) => app.request('PATCH', `/api/matches/${row!.id}`, { token: admin.token, body: { feed_url } });
+    expect((await patch('https://backup.example.com/wc/a')).status).toBe(200);
+    await syncSchedule({ db, provider: withFeedUrlTemplate(provider(fixture(a)), template) });
+    expect(await feedOf(a)).toBe('https://backup.example.com/wc/a');
+    expect((await patch(null)).status).toBe(200);
+    await syncSchedule({ db, provider: withFeedUrlTemplate(provider(fixture(a)), template) });
+    expect(await feedOf(a)).toBe(`https://feeds.example.com/wc/${encodeURIComponent(a)}/stream`);
+  });
+
+  it('refuses a provider whose feed URLs break the rules before writing anything; private hosts only when allowed', async () => {
+    const db = app.services.database.db;
+    for (const bad of ['https://user:pw@feeds.example.com/x', 'ftp://feeds.example.com/x', 'http://127.0.0.1:9/feed', 'https://feeds.example.com/x?token=abc']) {
+      const [good, refused] = [`feeds:${Date.now()}:${n++}`, `feeds:${Date.now()}:${n++}`];
+      await expect(syncSchedule({ db, provider: provider(fixture(good, 'https://feeds.example.com/ok'), fixture(refused, bad)) })).rejects.toThrow(new RegExp(`test-feeds: the feed URL of match ${refused} `));
+      expect(await feedOf(good)).toBeUndefined();
+    }
+    const local = `feeds:${Date.now()}:${n++}`;
+    await syncSchedule({ db, provider: provider(fixture(local, 'http://127.0.0.1:9/feed')), feedUrlPolicy: { allowPrivateAddresses: true } });
+    expect(await feedOf(local)).toBe('http://127.0.0.1:9/feed');
+  });
+
+  it('checks a template once: it needs {sr_id} and must build acceptable URLs', () => {
+    const strict = { allowPrivateAddresses: false };
+    expect(feedUrlTemplateProblem('https://feeds.example.com/{sr_id}', strict)).toBeNull();
+    expect(feedUrlTemplateProblem('https://feeds.example.com/all', strict)).toMatch(/must contain \{sr_id\}/);
+    expect(feedUrlTemplateProblem('ftp://feeds.example.com/{sr_id}', strict)).toMatch(/http or https/);
+    expect(feedUrlTemplateProblem('https://u:p@feeds.example.com/{sr_id}', strict)).toMatch(/user name or password/);
+    expect(feedUrlTemplateProblem('http://localhost:8000/{sr_id}', strict)).toMatch(/public host/);
+    expect(feedUrlTemplateProblem('http://localhost:8000/{sr_id}', { allowPrivateAddresses: true })).toBeNull();
   });
 });

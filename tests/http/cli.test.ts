@@ -11,7 +11,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliFailure, UsageError } from '../../src/cli.js';
 import { ConfigError } from '../../src/config.js';
-import { DatabaseError } from '../../src/db/client.js';
+import { DatabaseError, openDatabase } from '../../src/db/client.js';
+import { matches } from '../../src/modules/matches/matches.table.js';
 import { ImportDataError } from '../../src/engine/feed/import-error.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -73,7 +74,9 @@ describe('npm run schedule:sync', () => {
   it('answers wrong arguments with one line and exit 2', async () => {
     const missing = await run('scripts/schedule-sync.ts', ['--openfootball', 'x.json']);
     expect(missing.status).toBe(2);
-    expect(missing.stderr.trim()).toBe('schedule:sync: missing --season (usage: npm run schedule:sync -- --openfootball <file.json> --season <e.g. 2022> [--league wc] [--utc-offset <+hh:mm>])');
+    expect(missing.stderr.trim()).toBe(
+      'schedule:sync: missing --season (usage: npm run schedule:sync -- --openfootball <file.json> --season <e.g. 2022> [--league wc] [--utc-offset <+hh:mm>] [--feed-url-template <url with {sr_id}>])',
+    );
     const offset = await run('scripts/schedule-sync.ts', ['--openfootball', 'x.json', '--season', '2031', '--utc-offset', 'noon']);
     expect(offset.status).toBe(2);
     expect(offset.stderr.trim()).toMatch(/^schedule:sync: --utc-offset must look like \+03:00 or -06:00, got 'noon'/);
@@ -81,6 +84,38 @@ describe('npm run schedule:sync', () => {
     expect(unknown.status).toBe(2);
     expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
   }, 60_000);
+
+  it('attaches a feed to every match with --feed-url-template, and refuses a template that builds unacceptable URLs (exit 2)', async () => {
+    const file = localTimesFile();
+    const dataDir = path.join(tmp, 'db-feeds');
+    const env = { DATA_DIR: dataDir, DATABASE_URL: '' };
+    const args = ['--openfootball', file, '--season', '2032', '--utc-offset', '+02:00'];
+    for (const [template, problem] of [
+      ['https://feeds.example.com/all', /must contain \{sr_id\}/],
+      ['https://user:pw@feeds.example.com/{sr_id}', /user name or password/],
+      ['gopher://feeds.example.com/{sr_id}', /http or https/],
+    ] as const) {
+      const res = await run('scripts/schedule-sync.ts', [...args, '--feed-url-template', template], env);
+      expect(res.status).toBe(2);
+      expect(res.stderr.trim().split('\n')).toHaveLength(1);
+      expect(res.stderr).toMatch(new RegExp(`^schedule:sync: --feed-url-template .*${problem.source}`));
+    }
+    // Loopback is refused where private feeds are not allowed (as in production), taken in development.
+    const strict = await run('scripts/schedule-sync.ts', [...args, '--feed-url-template', 'http://127.0.0.1:9000/{sr_id}'], { ...env, APP_ENV: 'staging', DEMO_DATA: 'false' });
+    expect(strict.status).toBe(2);
+    expect(strict.stderr).toMatch(/public host/);
+    const ok = await run('scripts/schedule-sync.ts', [...args, '--feed-url-template', 'https://feeds.example.com/wc/{sr_id}'], env);
+    expect(ok.stderr).toBe('');
+    expect(ok.stdout).toMatch(/2 matches read, 2 written/);
+    const database = await openDatabase({ dataDir });
+    try {
+      const rows = await database.db.select({ srId: matches.srId, feedUrl: matches.feedUrl }).from(matches).orderBy(matches.srId);
+      expect(rows.map((r) => r.feedUrl)).toEqual(rows.map((r) => `https://feeds.example.com/wc/${encodeURIComponent(r.srId)}`));
+      expect(rows).toHaveLength(2);
+    } finally {
+      await database.close();
+    }
+  }, 90_000);
 
   it('names a missing file in one line', async () => {
     const res = await run('scripts/schedule-sync.ts', ['--openfootball', path.join(tmp, 'absent.json'), '--season', '2031'], { DATA_DIR: path.join(tmp, 'db2'), DATABASE_URL: '' });

@@ -33,10 +33,12 @@ describe('decodeEvent', () => {
     expect(decodeEvent(JSON.stringify({ k: 'settled', i: I, m: M, s: 'voided', extra: 1 }))).toEqual({ k: 'settled', i: I, m: M, s: 'voided' });
     expect(decodeEvent(JSON.stringify({ k: 'locked', i: I, m: M }))).toEqual({ k: 'locked', i: I, m: M });
     expect(decodeEvent(JSON.stringify({ k: 'match', m: M, s: 'closed' }))).toEqual({ k: 'match', m: M, s: 'closed' });
+    // A state change without a new status (a goal, a new period).
+    expect(decodeEvent(JSON.stringify({ k: 'match', m: M }))).toEqual({ k: 'match', m: M });
     expect(decodeEvent(JSON.stringify({ k: 'follow', m: M, u: U, f: false }))).toEqual({ k: 'follow', m: M, u: U, f: false });
     expect(decodeEvent(JSON.stringify({ k: 'keys', u: U }))).toEqual({ k: 'keys', u: U });
     expect(decodeEvent(JSON.stringify({ k: 'gone', m: M }))).toEqual({ k: 'gone', m: M });
-    for (const bad of ['', 'null', '[]', '{"k":"issued","i":"x","m":"y"}', JSON.stringify({ k: 'settled', i: I, m: M, s: 'open' }), JSON.stringify({ k: 'follow', m: M, u: U }), JSON.stringify({ k: 'drop', m: M }), JSON.stringify({ k: 'keys', u: 'x' }), JSON.stringify({ k: 'gone' })]) {
+    for (const bad of ['', 'null', '[]', '{"k":"issued","i":"x","m":"y"}', JSON.stringify({ k: 'settled', i: I, m: M, s: 'open' }), JSON.stringify({ k: 'follow', m: M, u: U }), JSON.stringify({ k: 'drop', m: M }), JSON.stringify({ k: 'keys', u: 'x' }), JSON.stringify({ k: 'gone' }), JSON.stringify({ k: 'match', m: M, s: 3 })]) {
       expect(decodeEvent(bad)).toBeUndefined();
     }
   });
@@ -65,17 +67,20 @@ describe('the bus of an app', () => {
       await subscriber.onSettled!({ ...row, status: 'open' });
       await subscriber.onMatchChanged!(match.id, { homeScore: 1 });
       await subscriber.onMatchChanged!(match.id, { status: 'ended' });
+      // Nothing a live header shows: nothing published.
+      await subscriber.onMatchChanged!(match.id, { startedAt: new Date() });
       await app.services.database.rows(sql`select pg_notify(${app.services.liveBus.channel}, ${'{"hello":"from another tool"}'})`);
-      await until(() => seen.length >= 4, 5000, 'four events');
+      await until(() => seen.length >= 5, 5000, 'five events');
       await new Promise((r) => setTimeout(r, 100));
       expect(seen).toEqual([
         { k: 'issued', i: row.id, m: match.id },
         { k: 'locked', i: row.id, m: match.id },
         { k: 'settled', i: row.id, m: match.id, s: 'resolved' },
+        { k: 'match', m: match.id },
         { k: 'match', m: match.id, s: 'ended' },
       ]);
       const notifies = payloads.filter((q) => q.includes('pg_notify'));
-      expect(notifies.length).toBe(5);
+      expect(notifies.length).toBe(6);
     } finally {
       stop();
       off();

@@ -131,6 +131,8 @@ describe('WS /api/play/stream', () => {
       expect(q).toMatchObject({ kind: 'in_game', current_answer: 'away', points: 10, match: { id: followed.id } });
       expect(q.seconds_remaining).toBeGreaterThan(50);
       expect(open.questions.find((x: any) => x.question_issuance_id === pre.id).kind).toBe('match');
+      // With the state of every followed match, for a live header.
+      expect(open.matches).toEqual([{ match_id: followed.id, status: 'scheduled', period: null, clock_seconds: null, home_score: null, away_score: null }]);
       // The snapshot is the catch-up endpoint's list.
       const catchUp = await app.request('GET', '/api/question-answers/open', { token: user.token });
       expect(catchUp.body.map((x: any) => x.question_issuance_id).sort()).toEqual(open.questions.map((x: any) => x.question_issuance_id).sort());
@@ -201,7 +203,19 @@ describe('WS /api/play/stream', () => {
       const sockets = { right: track(await connected(app, right)), wrong: track(await connected(app, wrong)), silent: track(await connected(app, silent)), away: track(await connected(app, away)) };
 
       await settle(app, row, 'resolved', 'home');
-      const base = { type: 'resolution', question_issuance_id: row.id, match_id: match.id, kind: 'in_game', status: 'resolved', correct_answer_identifier: 'home', points_possible: 25 };
+      // Self-contained: the match, the question and its choices come with the outcome.
+      const base = {
+        type: 'resolution',
+        question_issuance_id: row.id,
+        match_id: match.id,
+        kind: 'in_game',
+        match: { id: match.id, league: 'wc', home_team: match.homeTeam, away_team: match.awayTeam, scheduled: match.scheduled.toISOString(), status: match.status, is_test: false },
+        question_text: row.questionText,
+        choices: row.choices,
+        status: 'resolved',
+        correct_answer_identifier: 'home',
+        points_possible: 25,
+      };
       expect(await sockets.right.take('resolution')).toMatchObject({ ...base, answer: { selected_answer_identifier: 'home', outcome: 'correct', points_awarded: 25 } });
       expect(await sockets.wrong.take('resolution')).toMatchObject({ ...base, answer: { selected_answer_identifier: 'away', outcome: 'incorrect', points_awarded: 0 } });
       const none = await sockets.silent.take('resolution');
@@ -220,7 +234,7 @@ describe('WS /api/play/stream', () => {
       });
     });
 
-    it('sends locked for Match questions at kick-off, and match_closed when a followed match ends, closes or is cancelled', async () => {
+    it('sends locked for Match questions at kick-off, match_state as play moves, and match_closed once when a followed match is over', async () => {
       const match = await createMatch(app);
       const user = await registerUser(app);
       await follow(app, user.id, match.id);
@@ -233,14 +247,30 @@ describe('WS /api/play/stream', () => {
       await app.services.engine.hooks.onSettled!(locked!);
       expect(await client.take('locked')).toEqual({ type: 'locked', question_issuance_id: pre.id, match_id: match.id });
 
-      const { onMatchChanged } = app.services.engine.hooks;
-      await onMatchChanged!(match.id, { status: 'live', homeScore: 1, awayScore: 0 });
-      await onMatchChanged!(match.id, { homeScore: 2 });
+      // As the engine does: the row is written, then the subscribers are told.
+      const change = async (id: string, values: Partial<typeof matches.$inferInsert>) => {
+        await app.services.database.db.update(matches).set(values).where(eq(matches.id, id));
+        await app.services.engine.hooks.onMatchChanged!(id, values);
+      };
+      const state = (values: Record<string, unknown>) => ({ type: 'match_state', match: { match_id: match.id, status: 'live', period: '1', clock_seconds: 60, home_score: 1, away_score: 0, ...values } });
+      await change(match.id, { status: 'live', period: '1', clockSeconds: 60, homeScore: 1, awayScore: 0 });
+      expect(await client.take('match_state')).toEqual(state({}));
+      await change(match.id, { homeScore: 2, clockSeconds: 1200 });
+      expect(await client.take('match_state')).toEqual(state({ home_score: 2, clock_seconds: 1200 }));
       await client.expectNone('match_closed');
-      await onMatchChanged!(match.id, { status: 'ended' });
+
+      await change(match.id, { status: 'ended' });
       expect(await client.take('match_closed')).toEqual({ type: 'match_closed', match_id: match.id, status: 'ended' });
-      await onMatchChanged!(match.id, { status: 'closed' });
-      expect(await client.take('match_closed')).toEqual({ type: 'match_closed', match_id: match.id, status: 'closed' });
+      expect(await client.take('match_state')).toEqual(state({ status: 'ended', home_score: 2, clock_seconds: 1200 }));
+      // A socket opened now sees the match over in its snapshot.
+      const late = track(await connected(app, user));
+      expect(late.open.matches).toEqual([state({ status: 'ended', home_score: 2, clock_seconds: 1200 }).match]);
+      await change(match.id, { status: 'closed' });
+      // Closed after ended: the state says so, no second match_closed (on either socket).
+      expect(await client.take('match_state')).toEqual(state({ status: 'closed', home_score: 2, clock_seconds: 1200 }));
+      expect((await late.take('match_state')).match.status).toBe('closed');
+      await client.expectNone('match_closed');
+      await late.expectNone('match_closed');
       // Match questions still resolve after the match closed.
       await settle(app, locked!, 'resolved', 'home');
       expect(await client.take('resolution')).toMatchObject({ question_issuance_id: pre.id, kind: 'match', status: 'resolved' });
@@ -248,7 +278,7 @@ describe('WS /api/play/stream', () => {
       const cancelled = await createMatch(app);
       await follow(app, user.id, cancelled.id);
       const again = track(await connected(app, user));
-      await onMatchChanged!(cancelled.id, { status: 'cancelled' });
+      await change(cancelled.id, { status: 'cancelled' });
       expect(await again.take('match_closed')).toEqual({ type: 'match_closed', match_id: cancelled.id, status: 'cancelled' });
       await client.expectNone((m) => m.type === 'match_closed' && m.match_id === cancelled.id);
     });
@@ -358,7 +388,12 @@ describe('WS /api/play/stream', () => {
       const client = track(await connected(app, admin));
       const res = await app.request('POST', `/api/matches/${original.id}/clone`, { token: admin.token });
       expect(res.status).toBe(201);
-      expect(await client.take('open_questions')).toEqual({ type: 'open_questions', match_id: res.body.id, questions: [] });
+      expect(await client.take('open_questions')).toEqual({
+        type: 'open_questions',
+        match_id: res.body.id,
+        questions: [],
+        matches: [{ match_id: res.body.id, status: 'scheduled', period: null, clock_seconds: null, home_score: null, away_score: null }],
+      });
       const question = await insertIssuance(app, { matchId: res.body.id });
       await issued(app, question);
       expect((await client.take('question')).question.question_issuance_id).toBe(question.id);
@@ -458,6 +493,63 @@ describe('keys and follows the bus did not report', () => {
       await issued(app, onAdded);
       expect((await client.take('question')).question.question_issuance_id).toBe(onAdded.id);
       expect(client.messages.filter((m) => m.type === 'question').map((m) => m.question.question_issuance_id)).toEqual([onAdded.id]);
+      // Match states changed in the gap went unheard: the state of every followed match follows the resync.
+      const states = [await client.take('match_state'), await client.take('match_state')];
+      expect(states.map((m) => m.match.match_id).sort()).toEqual([kept.id, added.id].sort());
+      await client.close();
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('match_state throttling', () => {
+  const change = async (app: TestApp, id: string, values: Partial<typeof matches.$inferInsert>) => {
+    await app.services.database.db.update(matches).set(values).where(eq(matches.id, id));
+    await app.services.engine.hooks.onMatchChanged!(id, values);
+  };
+
+  it('sends the first change at once and holds later ones until the interval is over', async () => {
+    const app = await startTestApp({ live: { matchStateIntervalMs: 600_000 } });
+    try {
+      const match = await createMatch(app);
+      const user = await registerUser(app);
+      await follow(app, user.id, match.id);
+      const client = await connected(app, user);
+      await change(app, match.id, { status: 'live', period: '1', clockSeconds: 0, homeScore: 0, awayScore: 0 });
+      expect((await client.take('match_state')).match).toMatchObject({ status: 'live', home_score: 0 });
+      await change(app, match.id, { homeScore: 1 });
+      await change(app, match.id, { homeScore: 2 });
+      await client.expectNone('match_state', 500);
+      // A status change is not held back where it matters: match_closed goes out at once.
+      await change(app, match.id, { status: 'ended' });
+      await client.take('match_closed');
+      await client.expectNone('match_state', 300);
+      await client.close();
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('merges the changes of an interval into one message with the state at its end', async () => {
+    const app = await startTestApp({ live: { matchStateIntervalMs: 200 } });
+    try {
+      const match = await createMatch(app);
+      const user = await registerUser(app);
+      await follow(app, user.id, match.id);
+      const client = await connected(app, user);
+      await change(app, match.id, { status: 'live', period: '1', clockSeconds: 0, homeScore: 0, awayScore: 0 });
+      expect((await client.take('match_state')).match.home_score).toBe(0);
+      // Both goals are committed before either is reported: whatever goes out next reads the later.
+      const db = app.services.database.db;
+      await db.update(matches).set({ homeScore: 1 }).where(eq(matches.id, match.id));
+      await db.update(matches).set({ homeScore: 2, period: '2' }).where(eq(matches.id, match.id));
+      await app.services.engine.hooks.onMatchChanged!(match.id, { homeScore: 1 });
+      await app.services.engine.hooks.onMatchChanged!(match.id, { homeScore: 2, period: '2' });
+      expect((await client.take('match_state')).match).toEqual({ match_id: match.id, status: 'live', period: '2', clock_seconds: 0, home_score: 2, away_score: 0 });
+      // An unchanged state is not sent again.
+      await app.services.engine.hooks.onMatchChanged!(match.id, { homeScore: 2 });
+      await client.expectNone('match_state', 500);
       await client.close();
     } finally {
       await app.close();
@@ -487,8 +579,16 @@ describe('sockets per user', () => {
   });
 
   it('takes its limits from the configuration (STREAM_* variables)', () => {
-    expect(loadConfig({ APP_ENV: 'test' }).stream).toEqual({ heartbeatMs: 30_000, maxBufferedBytes: 1024 * 1024, maxSocketsPerUser: 10, connectBudget: { perKey: 0, perAddress: 0, windowSeconds: 60 } });
-    expect(loadConfig({ APP_ENV: 'test', STREAM_HEARTBEAT_SECONDS: '5', STREAM_MAX_BUFFERED_BYTES: '65536', STREAM_MAX_SOCKETS_PER_USER: '3' }).stream).toEqual({ heartbeatMs: 5000, maxBufferedBytes: 65536, maxSocketsPerUser: 3, connectBudget: { perKey: 0, perAddress: 0, windowSeconds: 60 } });
+    expect(loadConfig({ APP_ENV: 'test' }).stream).toEqual({
+      heartbeatMs: 30_000,
+      maxBufferedBytes: 1024 * 1024,
+      maxSocketsPerUser: 10,
+      connectBudget: { perKey: 0, perAddress: 0, windowSeconds: 60 },
+      matchStateIntervalMs: 1000,
+    });
+    expect(
+      loadConfig({ APP_ENV: 'test', STREAM_HEARTBEAT_SECONDS: '5', STREAM_MAX_BUFFERED_BYTES: '65536', STREAM_MAX_SOCKETS_PER_USER: '3', STREAM_MATCH_STATE_INTERVAL_MS: '250' }).stream,
+    ).toEqual({ heartbeatMs: 5000, maxBufferedBytes: 65536, maxSocketsPerUser: 3, connectBudget: { perKey: 0, perAddress: 0, windowSeconds: 60 }, matchStateIntervalMs: 250 });
     expect(() => loadConfig({ APP_ENV: 'test', STREAM_MAX_SOCKETS_PER_USER: '0' })).toThrow(/STREAM_MAX_SOCKETS_PER_USER/);
   });
 });

@@ -92,6 +92,16 @@ export async function unwrap<T>(call: () => Promise<{ data?: T; error?: unknown;
   throw new ApiError(result.response.status, formatDetail(result.error, result.response.status), result.error);
 }
 
+/**
+ * The operator view of matches. The API answers admins with it and everyone
+ * else with the player view; the UI always calls with an admin's key, so a
+ * player view means the key stopped being an admin's (a 403 elsewhere).
+ */
+export function operatorView<T extends { view: string }>(match: T): Extract<T, { view: 'operator' }> {
+  if (match.view !== 'operator') throw new ApiError(403, 'the API answered with the player view of a match: this key is not an admin\'s');
+  return match as Extract<T, { view: 'operator' }>;
+}
+
 /** Raw authorized fetch for what openapi-fetch does not cover well (CSV downloads, uploads with progress). */
 export async function authorizedFetch(input: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);

@@ -5,10 +5,18 @@
  * started, only its result may still be filled in (a finished match imported
  * from a results file closes with its final result, so Match questions can
  * resolve from it).
+ *
+ * Feed URLs a provider carries are checked as an operator's are (http or
+ * https, no credentials, public hosts unless allowed) before anything is
+ * written, and fill in only matches without one: a feed an operator attached
+ * or changed is never overwritten by a later sync (they detach it with
+ * PATCH feed_url null, after which the next sync may attach the provider's).
  */
 import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { AppError } from '../../errors.js';
 import { leagues } from '../../modules/leagues/leagues.table.js';
+import { feedUrlProblem, type FeedUrlPolicy } from '../../modules/matches/feed-url.js';
 import { matches } from '../../modules/matches/matches.table.js';
 
 export interface ScheduledMatch {
@@ -44,10 +52,17 @@ export interface SyncOptions {
   provider: ScheduleProvider;
   /** Told after each batch committed about every match whose status the sync changed (live delivery sends `match_closed`). */
   onStatusChanged?: (matchId: string, status: string) => Promise<void>;
+  /** Which hosts the provider's feed URLs may name; by default public ones only. */
+  feedUrlPolicy?: FeedUrlPolicy;
 }
 
-export async function syncSchedule({ db, provider, onStatusChanged }: SyncOptions): Promise<SyncReport> {
+export async function syncSchedule({ db, provider, onStatusChanged, feedUrlPolicy = { allowPrivateAddresses: false } }: SyncOptions): Promise<SyncReport> {
   const incoming = await provider.fetch();
+  // All checked before the first write: a provider with one bad feed URL changes nothing.
+  for (const m of incoming) {
+    const problem = m.feedUrl ? feedUrlProblem(m.feedUrl, feedUrlPolicy) : null;
+    if (problem) throw new AppError(400, 'match.invalid_feed_url', `${provider.name}: the feed URL of match ${m.srId} ${problem}`);
+  }
   const leagueIds = new Map((await db.select({ id: leagues.id, slug: leagues.slug }).from(leagues)).map((l) => [l.slug, l.id]));
   const unknown = new Set<string>();
   const rows = incoming.flatMap((m) => {
@@ -66,7 +81,7 @@ export async function syncSchedule({ db, provider, onStatusChanged }: SyncOption
         scheduled: m.scheduled,
         status: m.status ?? 'scheduled',
         venue: m.venue ?? null,
-        feedUrl: m.feedUrl ?? null,
+        feedUrl: m.feedUrl ? new URL(m.feedUrl).href : null,
         result: closed ? m.result! : null,
         homeScore: closed ? ((m.result!.home_score as number) ?? null) : null,
         awayScore: closed ? ((m.result!.away_score as number) ?? null) : null,
@@ -104,7 +119,7 @@ export async function syncSchedule({ db, provider, onStatusChanged }: SyncOption
             awayTeam: sql`case when ${matches.status} in ('scheduled', 'postponed') then excluded.away_team else ${matches.awayTeam} end`,
             scheduled: sql`case when ${matches.status} in ('scheduled', 'postponed') then excluded.scheduled else ${matches.scheduled} end`,
             venue: sql`coalesce(excluded.venue, ${matches.venue})`,
-            feedUrl: sql`coalesce(excluded.feed_url, ${matches.feedUrl})`,
+            feedUrl: sql`coalesce(${matches.feedUrl}, excluded.feed_url)`,
             status: sql`case when ${matches.status} in ('scheduled', 'postponed', 'cancelled') or (excluded.status = 'closed' and ${matches.status} <> 'closed' and excluded.result is not null and not exists (select 1 from match_listeners l where l.match_id = ${matches.id} and l.status in ('queued', 'running'))) then excluded.status else ${matches.status} end`,
             result: sql`case when ${matches.result} is null and excluded.result is not null and not exists (select 1 from match_listeners l where l.match_id = ${matches.id} and l.status in ('queued', 'running')) then excluded.result else ${matches.result} end`,
             homeScore: sql`coalesce(${matches.homeScore}, excluded.home_score)`,

@@ -3,9 +3,9 @@ import type { Services } from '../../services.js';
 
 export const issuanceHandlers = ({ issuances }: Services) =>
   ({
-    listMatchQuestionIssuances: async ({ params, auth }) => ({
+    listMatchQuestionIssuances: async ({ params, query, auth }) => ({
       status: 200,
-      body: await issuances.listForMatch({ matchId: params.match_id, isAdmin: auth?.user.isAdmin ?? false }),
+      body: await issuances.listForMatch({ matchId: params.match_id, kind: query.kind ?? 'in_game', isAdmin: auth?.user.isAdmin ?? false }),
     }),
     listMatchQuestionIssuanceDenials: async ({ params, query }) => ({
       status: 200,

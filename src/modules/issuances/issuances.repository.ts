@@ -10,14 +10,27 @@ export async function findMatch({ db, id }: { db: DbOrTx; id: string }): Promise
   return row;
 }
 
-/** A match's in-game issuances (optionally only some statuses), ordered by issue time, then id. */
-export async function listInGameIssuances({ db, matchId, statuses }: { db: DbOrTx; matchId: string; statuses?: readonly string[] | undefined }): Promise<QuestionIssuanceRow[]> {
+/** A match's issuances of one kind (undefined: both), optionally only some statuses, ordered by issue time, then id. */
+export async function listIssuances({
+  db,
+  matchId,
+  kind,
+  statuses,
+}: {
+  db: DbOrTx;
+  matchId: string;
+  kind: 'in_game' | 'match' | undefined;
+  statuses?: readonly string[] | undefined;
+}): Promise<QuestionIssuanceRow[]> {
   return db
     .select()
     .from(questionIssuances)
-    .where(and(eq(questionIssuances.matchId, matchId), eq(questionIssuances.kind, 'in_game'), statuses ? inArray(questionIssuances.status, [...statuses]) : undefined))
+    .where(and(eq(questionIssuances.matchId, matchId), kind ? eq(questionIssuances.kind, kind) : undefined, statuses ? inArray(questionIssuances.status, [...statuses]) : undefined))
     .orderBy(asc(questionIssuances.issuedAt), asc(questionIssuances.id));
 }
+
+/** A match's in-game issuances, ordered by issue time, then id. */
+export const listInGameIssuances = ({ db, matchId }: { db: DbOrTx; matchId: string }) => listIssuances({ db, matchId, kind: 'in_game' });
 
 /** A page of a match's blocked issuance attempts, newest first, and how many match the filter in all. */
 export async function listDenials({

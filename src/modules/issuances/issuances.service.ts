@@ -1,5 +1,5 @@
 /**
- * Reads of what the live engine wrote for a match: its in-game issuances,
+ * Reads of what the live engine wrote for a match: its issuances (in-game, Match questions or both),
  * its blocked issuance attempts and its event timeline. The engine writes
  * these tables; nothing here changes them.
  */
@@ -9,12 +9,12 @@ import { notFound } from '../../errors.js';
 import type { MatchRow } from '../matches/matches.table.js';
 import { toIssuanceDenialDto, toQuestionIssuanceDto, toTimelineMarkers, toTimelinePoint, type IssuanceDenialDto, type QuestionIssuanceDto } from './issuances.mapper.js';
 import { answerCounts } from '../answers/answers.repository.js';
-import { findMatch, latestEventVersions, listDenials, listInGameIssuances } from './issuances.repository.js';
+import { findMatch, latestEventVersions, listDenials, listInGameIssuances, listIssuances } from './issuances.repository.js';
 
 /**
- * What players (non-admins) see of a match's in-game issuances: questions
- * with an outcome. Open ones are live play (the open-questions endpoint), and
- * revoked ones were withdrawn by an operator and never had an outcome.
+ * What players (non-admins) see of a match's issuances: questions with an
+ * outcome. Open and locked ones are live play (the open-questions endpoint),
+ * and revoked ones were withdrawn by an operator and never had an outcome.
  */
 export const PLAYER_VISIBLE_STATUSES = ['resolved', 'voided'] as const;
 
@@ -28,10 +28,10 @@ export function createIssuancesService({ db }: { db: Db }) {
   }
 
   return {
-    /** In-game issuances of a match in issue order; all statuses for admins, PLAYER_VISIBLE_STATUSES for others. */
-    async listForMatch({ matchId, isAdmin }: { matchId: string; isAdmin: boolean }): Promise<QuestionIssuanceDto[]> {
+    /** Issuances of a match of one kind (or both) in issue order; all statuses for admins, PLAYER_VISIBLE_STATUSES for others. */
+    async listForMatch({ matchId, kind, isAdmin }: { matchId: string; kind: 'in_game' | 'match' | 'all'; isAdmin: boolean }): Promise<QuestionIssuanceDto[]> {
       await match(matchId);
-      const rows = await listInGameIssuances({ db, matchId, statuses: isAdmin ? undefined : PLAYER_VISIBLE_STATUSES });
+      const rows = await listIssuances({ db, matchId, kind: kind === 'all' ? undefined : kind, statuses: isAdmin ? undefined : PLAYER_VISIBLE_STATUSES });
       const counts = await answerCounts({ db, issuanceIds: rows.map((r) => r.id) });
       return rows.map((row) => toQuestionIssuanceDto(row, counts.get(row.id) ?? 0));
     },

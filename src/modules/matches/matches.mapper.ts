@@ -7,16 +7,46 @@ import type { SponsorBrand } from '../sponsorships/sponsorships.repository.js';
 import type { MatchView } from './matches.repository.js';
 import type { FollowResult, MatchDetailView } from './matches.service.js';
 
-export type MatchDto = components['schemas']['Match'];
+export type PlayerMatchDto = components['schemas']['PlayerMatch'];
+export type OperatorMatchDto = components['schemas']['OperatorMatch'];
+export type MatchListItemDto = components['schemas']['MatchListItem'];
 export type MatchDetailDto = components['schemas']['MatchDetail'];
 export type MatchFollowDto = components['schemas']['MatchFollow'];
 
 /** Brand summaries with their public logo URL (the object store knows it). */
 export type BrandSummaryOf = (brand: SponsorBrand) => BrandSummaryDto;
 
-export function toMatchDto(v: MatchView, summary: BrandSummaryOf): MatchDto {
+/** The effective cap, as the engine computes it. */
+const effectiveCap = (v: MatchView) => matchLevelSettings(v.league, v.match).question_max_count.value;
+
+/** What players and anonymous callers see: no settings, listeners, feed or provider ids. */
+export function toPlayerMatchDto(v: MatchView, summary: BrandSummaryOf): PlayerMatchDto {
   const m = v.match;
   return {
+    view: 'player',
+    id: m.id,
+    league: v.league.slug,
+    home_team: m.homeTeam,
+    away_team: m.awayTeam,
+    scheduled: m.scheduled.toISOString(),
+    status: m.status as PlayerMatchDto['status'],
+    period: m.period,
+    clock_seconds: m.clockSeconds,
+    home_score: m.homeScore,
+    away_score: m.awayScore,
+    is_test: m.isTest,
+    sponsor_brand: v.sponsor ? summary(v.sponsor) : null,
+    question_max_count: effectiveCap(v),
+    question_issuance_count: v.questionIssuanceCount,
+    pivotal_moment_issuance_count: v.pivotalMomentIssuanceCount,
+    is_followed: v.isFollowed,
+  };
+}
+
+export function toOperatorMatchDto(v: MatchView, summary: BrandSummaryOf): OperatorMatchDto {
+  const m = v.match;
+  return {
+    view: 'operator',
     id: m.id,
     sr_id: m.srId,
     league: v.league.slug,
@@ -24,7 +54,7 @@ export function toMatchDto(v: MatchView, summary: BrandSummaryOf): MatchDto {
     home_team: m.homeTeam,
     away_team: m.awayTeam,
     scheduled: m.scheduled.toISOString(),
-    status: m.status as MatchDto['status'],
+    status: m.status as OperatorMatchDto['status'],
     period: m.period,
     clock_seconds: m.clockSeconds,
     home_score: m.homeScore,
@@ -34,8 +64,8 @@ export function toMatchDto(v: MatchView, summary: BrandSummaryOf): MatchDto {
     created_by_user_id: m.createdByUserId,
     listener_events_archived: m.listenerEventsArchived,
     auto_dispatch_listener: m.autoDispatchListener,
-    // The effective cap, as the engine computes it.
-    question_max_count: matchLevelSettings(v.league, m).question_max_count.value,
+    feed_url: m.feedUrl,
+    question_max_count: effectiveCap(v),
     overrides: {
       question_max_count: m.questionMaxCount,
       question_min_interval_seconds: m.questionMinIntervalSeconds,
@@ -56,8 +86,12 @@ export function toMatchDto(v: MatchView, summary: BrandSummaryOf): MatchDto {
   };
 }
 
+/** The view a caller gets: admins the operator view, everyone else the player view. */
+export const toMatchListItemDto = (v: MatchView, summary: BrandSummaryOf, isAdmin: boolean): MatchListItemDto =>
+  isAdmin ? toOperatorMatchDto(v, summary) : toPlayerMatchDto(v, summary);
+
 export function toMatchDetailDto(v: MatchDetailView, summary: BrandSummaryOf): MatchDetailDto {
-  return { ...toMatchDto(v, summary), question_sponsorships: v.slots.map(({ slot, brand }) => toQuestionSponsorshipDto(slot, summary(brand))) };
+  return { ...toOperatorMatchDto(v, summary), question_sponsorships: v.slots.map(({ slot, brand }) => toQuestionSponsorshipDto(slot, summary(brand))) };
 }
 
 export function toMatchFollowDto({ follow, refunded, followsRemainingToday }: FollowResult): MatchFollowDto {

@@ -16,6 +16,7 @@ import { periodsOfSport } from '../leagues/league-registry.js';
 import type { AllowlistChecker, LeaguesService } from '../leagues/leagues.service.js';
 import { parsePeriodDistribution } from '../leagues/period-distribution.js';
 import { parseTimeRange, utcDay } from '../shared/time-range.js';
+import { checkFeedUrl, type FeedUrlPolicy } from './feed-url.js';
 import { followQuotaDay, hasStarted, UNFOLLOWABLE_STATUSES } from './follow-rules.js';
 import {
   deleteFollow,
@@ -62,12 +63,15 @@ export function createMatchesService({
   db,
   leagues,
   checkAllowlist,
+  feedUrlPolicy,
   onFollowChanged,
   onMatchDeleted,
 }: {
   db: Db;
   leagues: Pick<LeaguesService, 'bySlug'>;
   checkAllowlist: AllowlistChecker;
+  /** Which hosts a feed URL may name. */
+  feedUrlPolicy: FeedUrlPolicy;
   /** Called after a follow or unfollow committed (live delivery starts or stops on the user's open sockets). */
   onFollowChanged?: (change: { userId: string; matchId: string; following: boolean }) => Promise<void>;
   /** Called after a (test) match was deleted: its followers' open sockets stop receiving it. */
@@ -91,6 +95,18 @@ export function createMatchesService({
   return {
     /** The detail view of one match (404 when absent). */
     detail: (id: string, viewerId: string | null) => view(db, id, viewerId),
+
+    /**
+     * One match as its viewer may see it: admins the detail view of any
+     * match; anyone else a listed match, so a test match only while they
+     * follow it (404 otherwise, as for an unknown id).
+     */
+    async get(id: string, viewer: UserRow | null): Promise<{ operator: MatchDetailView } | { player: MatchView }> {
+      if (viewer?.isAdmin) return { operator: await view(db, id, viewer.id) };
+      const [row] = await listMatchViews({ db, filter: { ids: [id], viewerId: viewer?.id ?? null, allTestMatches: false, limit: 1 } });
+      if (!row) throw notFound('match');
+      return { player: row };
+    },
 
     /**
      * Filters are combined with AND. Without a scheduled range: the current
@@ -184,6 +200,7 @@ export function createMatchesService({
           }
           if (patch.auto_dispatch_listener !== undefined) values.autoDispatchListener = patch.auto_dispatch_listener;
           if (patch.is_test !== undefined) values.isTest = patch.is_test;
+          if (patch.feed_url !== undefined) values.feedUrl = patch.feed_url === null ? null : checkFeedUrl(patch.feed_url, feedUrlPolicy);
           if (patch.sponsor_brand_id !== undefined) {
             // The foreign key refuses an unknown brand (also one deleted meanwhile): 404 below.
             values.sponsorBrandId = patch.sponsor_brand_id;

@@ -6,7 +6,7 @@
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { components } from '../../../../generated/api-types.js';
-import { api, ApiError, formatDetail, unwrap, uploadWithProgress } from '../api.js';
+import { api, ApiError, formatDetail, operatorView, unwrap, uploadWithProgress } from '../api.js';
 import { Badge, Checkbox, EditorActions, ErrorBox, Field, Loading, Notice, NumberInput, Page, Progress, Table, TextInput, fmtTime, useAction, useAsync } from '../components/common.js';
 import { EditToggle, useInlineEditor } from '../components/catalog.js';
 import { ConfirmButton, utcDayOf, utcDayRange } from '../components/controls.js';
@@ -14,7 +14,7 @@ import { LeagueSelect, useLeagues } from '../components/leagues.js';
 import { Link, setQuery, useLocation } from '../router.js';
 
 type Brand = components['schemas']['Brand'];
-type Match = components['schemas']['Match'];
+type Match = components['schemas']['OperatorMatch'];
 type Slot = components['schemas']['QuestionSponsorship'];
 type SlotInput = components['schemas']['QuestionSponsorshipSlotInput'];
 type Strategy = components['schemas']['SponsorshipStrategy'];
@@ -233,10 +233,13 @@ function SponsorshipPanel({ brand, onClose }: { brand: Brand; onClose: () => voi
   const [result, setResult] = useState<AssignmentResult | null>(null);
 
   const range = utcDayRange(day);
-  const matches = useAsync(() => unwrap(() => api.GET('/api/matches', { params: { query: { scheduled_from: range.from, scheduled_to: range.to, ...(league ? { league } : {}) } } })), [day, league]);
+  const matches = useAsync(
+    async () => (await unwrap(() => api.GET('/api/matches', { params: { query: { scheduled_from: range.from, scheduled_to: range.to, ...(league ? { league } : {}) } } }))).map(operatorView),
+    [day, league],
+  );
   const slots = useAsync(() => unwrap(() => api.GET('/api/brands/{brand_id}/question-sponsorships', { params: { path: { brand_id: brand.id } } })), [brand.id]);
 
-  // The contract has no single-match read: matches are named from the day lists seen so far.
+  // Matches are named from the day lists seen so far (no read per selected match).
   const [seen, setSeen] = useState<Map<string, Match>>(() => new Map());
   useEffect(() => {
     if (matches.data?.length) setSeen((old) => new Map([...old, ...matches.data!.map((m) => [m.id, m] as const)]));

@@ -1,16 +1,14 @@
 /**
  * One match: header, listener actions (clone, start, stop), its listeners
- * with progress, the event timeline, its in-game questions and blocked
- * attempts, its settings (overrides, allowlists, auto-dispatch, sponsor), and
- * where each effective question setting comes from.
- *
- * The API has no GET of one match: the page finds it with GET /api/matches
- * (the `day` hint of the address, today, then every match a page of 1,000 at
- * a time by kick-off), and refreshes it from its own kick-off day.
+ * with progress, the event timeline, its in-game and Match questions and
+ * blocked attempts, its settings (overrides, allowlists, auto-dispatch,
+ * feed URL, sponsor), and where each effective question setting comes from.
+ * The match is read with GET /api/matches/{match_id}, which answers admins
+ * with the operator view.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { components } from '../../../../generated/api-types.js';
-import { api, unwrap } from '../api.js';
+import { api, operatorView, unwrap } from '../api.js';
 import { Badge, Checkbox, EditorActions, ErrorBox, Field, JsonField, Loading, Notice, NumberInput, Page, Table, Token, fmtTime, useAction, useAsync } from '../components/common.js';
 import { ConfirmButton, Pager, Section, UUID_RE, fmtClock, fmtWhen, shortId, usePatchForm, usePolling, utcDayOf, utcDayRange } from '../components/controls.js';
 import { loadLeagues, type League } from '../components/leagues.js';
@@ -19,7 +17,7 @@ import { EventTimelineChart } from '../components/timeline.js';
 import { Link, navigate, setQuery, useLocation } from '../router.js';
 import { statusTone } from './matches.js';
 
-type Match = components['schemas']['Match'];
+type Match = components['schemas']['MatchDetail'];
 type MatchPatch = components['schemas']['MatchPatch'];
 type Issuance = components['schemas']['QuestionIssuance'];
 type Denial = components['schemas']['IssuanceDenial'];
@@ -30,38 +28,12 @@ type SettingSource = components['schemas']['SettingSource'];
 /** Gate ids, in the order the engine runs them (the contract lists them on the denials operation; the browser test holds this copy to the engine's GATES). */
 export const GATES = ['listener_running', 'definition_allowed', 'match_cap', 'period_quota', 'min_interval', 'group_lane', 'probability', 'render'] as const;
 
-const PAGE_ROWS = 1000;
 const POLL_MS = 2000;
 
-const listMatches = (from: string, to: string) => unwrap(() => api.GET('/api/matches', { params: { query: { scheduled_from: from, scheduled_to: to } } }));
-
-/** Finds a match by id with what the API offers: GET /api/matches over kick-off ranges. */
-async function findMatch(id: string, dayHint: string | null): Promise<Match> {
+/** The match in the operator view (the API's 404 names the resource). */
+async function getMatch(id: string): Promise<Match> {
   if (!UUID_RE.test(id)) throw new Error(`"${id}" is not a match id`);
-  const days = [...new Set([dayHint, utcDayOf()].filter((d): d is string => !!d && /^\d{4}-\d{2}-\d{2}$/.test(d)))];
-  for (const day of days) {
-    const range = utcDayRange(day);
-    const found = (await listMatches(range.from, range.to)).find((m) => m.id === id);
-    if (found) return found;
-  }
-  let from = '1970-01-01T00:00:00Z';
-  const to = '2200-01-01T00:00:00Z';
-  for (let page = 0; page < 500; page++) {
-    const rows = await listMatches(from, to);
-    const found = rows.find((m) => m.id === id);
-    if (found) return found;
-    const last = rows[rows.length - 1];
-    if (rows.length < PAGE_ROWS || !last || last.scheduled === from) break;
-    from = last.scheduled;
-  }
-  // Not listed: let the API word it (its 404 names the resource).
-  await unwrap(() => api.GET('/api/matches/{match_id}/event-timeline', { params: { path: { match_id: id } } }));
-  throw new Error('The match exists but GET /api/matches does not list it.');
-}
-
-async function refreshMatch(match: Match): Promise<Match | undefined> {
-  const range = utcDayRange(utcDayOf(match.scheduled));
-  return (await listMatches(range.from, range.to)).find((m) => m.id === match.id);
+  return operatorView(await unwrap(() => api.GET('/api/matches/{match_id}', { params: { path: { match_id: id } } })));
 }
 
 export function BrandChip({ brand, prefix }: { brand: BrandSummary | null | undefined; prefix?: string }) {
@@ -142,6 +114,7 @@ function MatchHeader({ match }: { match: Match }) {
         <span title="provider match id">
           <code>{match.sr_id}</code>
         </span>
+        <span aria-label="Feed">{match.feed_url ? <>feed <code class="feed-url">{match.feed_url}</code></> : <span class="muted">no feed attached</span>}</span>
       </div>
       <div class="match-flags" aria-label="Flags">
         {match.is_test ? <Badge>test match</Badge> : <Badge tone="good">real match</Badge>}
@@ -280,6 +253,7 @@ type SettingsForm = {
   auto_dispatch_listener: boolean;
   is_test: boolean;
   sponsor_brand_id: string | null;
+  feed_url: string | null;
 };
 
 const formOf = (m: Match): SettingsForm => ({
@@ -294,6 +268,7 @@ const formOf = (m: Match): SettingsForm => ({
   auto_dispatch_listener: m.auto_dispatch_listener,
   is_test: m.is_test,
   sponsor_brand_id: m.sponsor_brand_id,
+  feed_url: m.feed_url,
 });
 
 function MatchSettings({ match, league, onSaved }: { match: Match; league: League | undefined; onSaved: (m: Match) => void }) {
@@ -350,6 +325,11 @@ function MatchSettings({ match, league, onSaved }: { match: Match; league: Leagu
           {form.sponsor_brand_id && brands.data && !brands.data.some((b) => b.id === form.sponsor_brand_id) ? <option value={form.sponsor_brand_id}>{form.sponsor_brand_id}</option> : null}
         </select>
       </Field>
+      <label class="field wide">
+        <span class="field-label">Feed URL</span>
+        <input type="text" inputMode="url" spellcheck={false} value={form.feed_url ?? ''} placeholder="https://feeds.example.com/..." onInput={(e) => set('feed_url')((e.target as HTMLInputElement).value.trim() || null)} />
+        <small class="hint">The provider's live push feed its listener reads (http or https, no credentials in it); empty detaches it. A running listener keeps the feed it started with.</small>
+      </label>
       <div class="field">
         <span class="field-label">Flags</span>
         <Checkbox label="Auto-dispatch a listener" checked={form.auto_dispatch_listener} onValue={set('auto_dispatch_listener')} />
@@ -382,15 +362,17 @@ function MatchSettings({ match, league, onSaved }: { match: Match; league: Leagu
   );
 }
 
-function IssuanceTable({ issuances }: { issuances: Issuance[] }) {
+/** Issuances of one kind: in-game questions (numbered, with the match clock) or Match questions (issued before kick-off, locking at it). */
+function IssuanceTable({ kind, issuances }: { kind: 'in_game' | 'match'; issuances: Issuance[] }) {
+  const tone = (s: Issuance['status']) => (s === 'open' ? 'live' : s === 'resolved' ? 'good' : s === 'revoked' ? 'bad' : s === 'locked' ? 'neutral' : 'warn');
   return (
     <Table<Issuance>
       rows={issuances}
       rowKey={(i) => i.id}
-      empty="No in-game questions issued on this match."
+      empty={kind === 'in_game' ? 'No in-game questions issued on this match.' : 'No Match questions issued on this match.'}
       columns={[
         { label: '#', class: 'num', cell: (i) => (i.is_pivotal_moment ? <Badge tone="live">pivotal</Badge> : (i.question_number ?? '-')) },
-        { label: 'Status', cell: (i) => <Badge tone={i.status === 'open' ? 'live' : i.status === 'resolved' ? 'good' : i.status === 'revoked' ? 'bad' : 'warn'}>{i.status}</Badge> },
+        { label: 'Status', cell: (i) => <Badge tone={tone(i.status)}>{i.status}</Badge> },
         {
           label: 'Question',
           class: 'wide-cell',
@@ -437,7 +419,7 @@ function IssuanceTable({ issuances }: { issuances: Issuance[] }) {
             <span class="text-small">
               {i.period !== null ? `P${i.period} ${fmtClock(i.clock_seconds)} · ` : ''}
               {fmtWhen(i.issued_at)}
-              <div class="muted">{i.resolved_at ? `ended ${fmtWhen(i.resolved_at)}` : `closes ${fmtWhen(i.closes_at)}`}</div>
+              <div class="muted">{i.resolved_at ? `ended ${fmtWhen(i.resolved_at)}` : `${kind === 'match' ? 'locks' : 'closes'} ${fmtWhen(i.closes_at)}`}</div>
             </span>
           ),
         },
@@ -619,7 +601,7 @@ export function MatchDetailPage({ params }: { params: Record<string, string> }) 
   const kind = query.get('kind') === 'match' ? 'match' : 'in_game';
   const logOf = query.get('log');
 
-  const found = useAsync(() => findMatch(id, query.get('day')), [id]);
+  const found = useAsync(() => getMatch(id), [id]);
   const [current, setMatch] = useState<Match | null>(null);
   useEffect(() => setMatch(found.data ?? null), [found.data]);
   // Another match's data stays until this one is found (after navigating from match to match).
@@ -639,11 +621,13 @@ export function MatchDetailPage({ params }: { params: Record<string, string> }) 
     return groups.find((g) => g.match.id === id)?.listeners ?? [];
   }, [id, match?.league, day, tick]);
   const timeline = useAsync(() => unwrap(() => api.GET('/api/matches/{match_id}/event-timeline', { params: { path: { match_id: id } } })), [id, tick]);
-  const issuances = useAsync(() => unwrap(() => api.GET('/api/matches/{match_id}/question-issuances', { params: { path: { match_id: id } } })), [id, tick]);
+  // Both kinds in one request, split for their two tables.
+  const issuances = useAsync(() => unwrap(() => api.GET('/api/matches/{match_id}/question-issuances', { params: { path: { match_id: id }, query: { kind: 'all' } } })), [id, tick]);
+  const inGame = (issuances.data ?? []).filter((i) => i.kind === 'in_game');
+  const pregame = (issuances.data ?? []).filter((i) => i.kind === 'match');
   const refresh = useAction(async () => {
     if (!match) return;
-    const fresh = await refreshMatch(match);
-    if (fresh) setMatch(fresh);
+    setMatch(await getMatch(match.id));
   });
 
   const rows = listeners.data ?? [];
@@ -690,7 +674,8 @@ export function MatchDetailPage({ params }: { params: Record<string, string> }) 
       <MatchHeader match={match} />
       <MatchActions match={match} active={anyActive} onChanged={reloadAll} />
       <nav class="in-page" aria-label="Sections">
-        <a href="#listeners">Listeners</a> <a href="#timeline">Timeline</a> <a href="#questions">Questions</a> <a href="#denials">Denials</a> <a href="#settings">Settings</a> <a href="#inheritance">Inheritance</a>
+        <a href="#listeners">Listeners</a> <a href="#timeline">Timeline</a> <a href="#questions">In-game questions</a> <a href="#match-questions">Match questions</a> <a href="#denials">Denials</a>{' '}
+        <a href="#settings">Settings</a> <a href="#inheritance">Inheritance</a>
       </nav>
       <ErrorBox error={refresh.error} />
 
@@ -706,9 +691,14 @@ export function MatchDetailPage({ params }: { params: Record<string, string> }) 
         {timeline.data ? <EventTimelineChart timeline={timeline.data} live={live} /> : null}
       </Section>
 
-      <Section id="questions" title={<>In-game questions <small>({issuances.data?.length ?? 0})</small></>}>
+      <Section id="questions" title={<>In-game questions <small>({inGame.length})</small></>}>
         <ErrorBox error={issuances.error} />
-        <IssuanceTable issuances={issuances.data ?? []} />
+        <IssuanceTable kind="in_game" issuances={inGame} />
+      </Section>
+
+      <Section id="match-questions" title={<>Match questions <small>({pregame.length})</small></>}>
+        <ErrorBox error={issuances.error} />
+        <IssuanceTable kind="match" issuances={pregame} />
       </Section>
 
       <Denials matchId={id} failedStep={failedStep} refreshKey={tick} />

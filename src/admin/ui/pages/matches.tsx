@@ -1,12 +1,12 @@
 /** Matches of a day (UTC), with filters and quick listener actions. */
 import type { components } from '../../../../generated/api-types.js';
-import { api, unwrap } from '../api.js';
+import { api, operatorView, unwrap } from '../api.js';
 import { Badge, ErrorBox, Field, Loading, Page, Table, fmtTime, useAction, useAsync } from '../components/common.js';
 import { utcDayOf, utcDayRange } from '../components/controls.js';
 import { LeagueSelect } from '../components/leagues.js';
 import { Link, navigate, setQuery, useLocation } from '../router.js';
 
-type Match = components['schemas']['Match'];
+type Match = components['schemas']['OperatorMatch'];
 type Status = components['schemas']['MatchStatus'];
 const STATUSES: Status[] = ['scheduled', 'live', 'break', 'ended', 'closed', 'postponed', 'cancelled'];
 
@@ -20,9 +20,10 @@ export function MatchesPage() {
   const test = query.get('is_test') ?? '';
   const range = utcDayRange(day);
   const matches = useAsync(
-    () =>
-      unwrap(() =>
-        api.GET('/api/matches', {
+    async () =>
+      (
+        await unwrap(() =>
+          api.GET('/api/matches', {
           params: {
             query: {
               scheduled_from: range.from,
@@ -30,10 +31,11 @@ export function MatchesPage() {
               ...(league ? { league } : {}),
               ...(status ? { status: [status as Status] } : {}),
               ...(test ? { is_test: test === 'true' } : {}),
+              },
             },
-          },
-        }),
-      ),
+          }),
+        )
+      ).map(operatorView),
     [day, league, status, test],
   );
   const clone = useAction(async (id: string) => {
