@@ -49,7 +49,12 @@ export interface RunnerOptions {
   flushEvery: number;
 }
 
-export type RunOutcome = 'completed' | 'stopped' | 'released' | 'lost' | 'failed';
+/**
+ * How a run ended. 'lost': another process holds the lease; 'abandoned': a commit could not be
+ * written (the database out of reach too long): this process writes nothing more and the lease
+ * runs out, so another process continues from the last commit.
+ */
+export type RunOutcome = 'completed' | 'stopped' | 'released' | 'lost' | 'abandoned' | 'failed';
 
 type BrandSnapshotFn = (row: NonNullable<MatchCatalogRows['matchSponsor']>) => EngineCatalog['matchSponsor'];
 
@@ -140,7 +145,10 @@ export class ListenerRunner {
   private client: PushFeedClient | null = null;
   private writing: Promise<void> = Promise.resolve();
   private commitsInFlight = 0;
-  private failure: Error | null = null;
+  /** A commit gave up: nothing may be written after it (a later batch would save a resume point past the lost one). */
+  private broken: Error | null = null;
+  /** The match's status when it was stopped elsewhere (closed, cancelled, postponed). */
+  private reasonStatus: string | null = null;
 
   constructor(
     readonly listener: MatchListenerRow,
@@ -268,7 +276,7 @@ export class ListenerRunner {
         await this.consume(item.event);
         if (this.state.live.status === 'closed') break;
       }
-      if (this.failure) throw this.failure;
+      if (this.broken) throw this.broken;
       if (this.abort.signal.aborted) outcome = this.reason ?? 'stopped';
       else if (!isOver(this.state)) outcome = 'replay_ended';
     } catch (err) {
@@ -276,6 +284,9 @@ export class ListenerRunner {
         // Taken over while this process could not renew (the database was out of reach): the new owner carries on.
         logger.warn({ listener: l.id }, 'lease lost: another process has taken this listener over; this one stops writing');
         outcome = 'lost';
+      } else if (this.broken) {
+        logger.error({ err, listener: l.id }, 'a commit could not be written: this process stops writing; another takes the listener over from its last commit when the lease runs out');
+        outcome = 'abandoned';
       } else {
         outcome = 'failed';
         error = (err as Error).message;
@@ -285,7 +296,7 @@ export class ListenerRunner {
     } finally {
       for (const t of timers) clearInterval(t);
     }
-    if (outcome === 'lost') return outcome;
+    if (outcome === 'lost' || outcome === 'abandoned') return outcome;
     try {
       await this.finish(outcome, error);
     } catch (err) {
@@ -347,8 +358,6 @@ export class ListenerRunner {
         return;
     }
   }
-
-  private reasonStatus: string | null = null;
 
   /**
    * The feed said it ended. Over (ended or closed): the listener completes. Not over: the
@@ -441,6 +450,7 @@ export class ListenerRunner {
   private async write(final?: FinalStep): Promise<void> {
     const { store, options } = this.deps;
     const l = this.listener;
+    if (this.broken) throw this.broken;
     const batch = this.batch;
     if (!final && !batch.events.length && !batch.lines.length && batch.error === undefined) return;
     this.batch = { events: [], decisions: [], lines: [] };
@@ -473,7 +483,11 @@ export class ListenerRunner {
       } catch (err) {
         if (err instanceof LeaseLostError) throw err;
         // Out of reach for long (or a write that can never succeed): give up; a later run starts from the last commit.
-        if (attempt >= (this.abort.signal.aborted ? 3 : 30)) throw err;
+        if (attempt >= (this.abort.signal.aborted ? 3 : 30)) {
+          this.broken = err as Error;
+          this.halt('abandoned');
+          throw err;
+        }
         this.deps.logger.warn({ err, listener: l.id, attempt }, 'listener commit failed; retrying');
         await abortableSleep(Math.min(5000, 100 * 2 ** attempt));
       }
@@ -535,14 +549,15 @@ export class ListenerRunner {
   }
 
   private heartbeatBusy = false;
+  /** Renews the lease, notices a stop request, and commits what waits (denials, the state store, the clock, log lines). */
   private async heartbeat(): Promise<void> {
     if (this.heartbeatBusy || this.abort.signal.aborted) return;
     this.heartbeatBusy = true;
+    const { store, options, logger } = this.deps;
     try {
-      const { store, options } = this.deps;
       const { owned, stopRequested } = await store.renew({ id: this.listener.id, workerId: options.workerId, leaseMs: options.leaseMs });
       if (!owned) {
-        this.deps.logger.warn({ listener: this.listener.id }, 'lease lost: another process has taken this listener over');
+        logger.warn({ listener: this.listener.id }, 'lease lost: another process has taken this listener over');
         this.halt('lost');
         return;
       }
@@ -552,21 +567,20 @@ export class ListenerRunner {
         this.halt('stopped');
         return;
       }
-      // The run loop commits what players see at once; the rest waits for this (unless a commit is under way).
-      if (!this.commitsInFlight) await this.commit();
     } catch (err) {
-      if (err instanceof LeaseLostError) {
-        this.halt('lost');
-        return;
-      }
-      this.deps.logger.warn({ err, listener: this.listener.id }, 'heartbeat failed');
-      if (!(err instanceof Error && /renew/.test(err.message)) && this.failure === null && this.commitsInFlight === 0) {
-        // A commit that gave up: the run ends (failed); what was committed stands.
-        this.failure = err as Error;
-        this.halt('failed');
-      }
+      // The database out of reach for a moment: the next heartbeat tries again (a commit retries on its own).
+      logger.warn({ err, listener: this.listener.id }, 'heartbeat failed');
+      return;
     } finally {
       this.heartbeatBusy = false;
+    }
+    // The run loop commits what players see at once; the rest waits for this (unless a commit is under way).
+    if (this.commitsInFlight) return;
+    try {
+      await this.commit();
+    } catch (err) {
+      // A lost lease or a commit that gave up: the run loop ends on the abort.
+      if (err instanceof LeaseLostError) this.halt('lost');
     }
   }
 
