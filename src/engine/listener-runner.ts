@@ -222,7 +222,7 @@ export class ListenerRunner {
       this.log('info', `replaying ${events.length} recorded events of match ${l.replayMatchId} at speed ${l.speed ?? 1}${skip ? `, resuming after ${skip} consumed` : ''}`);
       const signal = this.abort.signal;
       return (async function* () {
-        for await (const event of replay(events.slice(skip), { speed: l.speed ?? 1, signal })) yield { kind: 'event', event } as FeedItem;
+        for await (const event of replay(events, { speed: l.speed ?? 1, signal, skip })) yield { kind: 'event', event } as FeedItem;
       })();
     }
     if (!l.feedUrl) return 'feed listener without a feed URL';

@@ -11,6 +11,7 @@ import type { FeedEvent } from '../../src/engine/feed/events.js';
 import { startPushFeedServer } from '../../src/engine/feed/push-server.js';
 import { listenerEvents, matchListeners } from '../../src/modules/listeners/listeners.table.js';
 import { startWorker, waitFor } from '../helpers/engine.js';
+import { insertListener, insertListenerEvents } from '../helpers/engine-rows.js';
 import { createMatch } from '../helpers/factories.js';
 import { cleanup, closing, define, ev, listenerDone, OPEN_MATCH, produced, startHarness, type Harness } from './engine-scenario.js';
 
@@ -147,6 +148,53 @@ describe('two messages sharing a seq', () => {
     } finally {
       await worker.stop();
       await feed.close();
+    }
+  });
+});
+
+describe('a replay taken over mid-way', () => {
+  it('resumes after what it consumed (by position in the recording, whatever its seqs) and decides each event once', async () => {
+    await cornerQuestion();
+    const db = h.app.services.database.db;
+    // A closed match whose recording misnumbers: a repeated seq and a restart.
+    const original = await createMatch(h.app, { scheduled: new Date(Date.now() - 7_200_000), status: 'closed', ...OPEN_MATCH });
+    const recordedBy = await insertListener(h.app, { matchId: original.id });
+    const recording = [
+      live,
+      ev(2, 'corner'),
+      ev(3, 'shot', { team: 'away' }),
+      ev(4, 'corner', { seq: 3 }),
+      ev(5, 'shot', { seq: 1, team: 'home' }),
+      ev(6, 'corner', { seq: 2 }),
+      ev(7, 'shot', { seq: 3, team: 'away' }),
+      ev(8, 'corner', { seq: 4 }),
+      ev(9, 'shot', { seq: 5, team: 'home' }),
+      closing(6),
+    ];
+    await insertListenerEvents(h.app, recordedBy, recording);
+    let worker = startWorker(h.app);
+    try {
+      const cloneId = await h.app.services.matchControl.clone({ matchId: original.id, actorId: h.admin.id, speed: 40 });
+      const row = async () => (await db.select().from(matchListeners).where(eq(matchListeners.matchId, cloneId)))[0];
+      await waitFor(async () => ((await row())?.eventsConsumed ?? 0) >= 3, { what: 'a few events replayed' });
+      // The process stops; another resumes the replay from the listener's rows.
+      await worker.stop();
+      const consumed = (await row())!.eventsConsumed;
+      expect(consumed).toBeLessThan(recording.length);
+      worker = startWorker(h.app);
+      const l = await listenerDone(h, cloneId, 'the replay to complete');
+      const out = await produced(h, cloneId, l.id);
+      expect(out.listener).toMatchObject({ status: 'completed', eventsConsumed: recording.length, issuedCount: 4, resolvedCount: 4 });
+      expect(out.log).toContainEqual(expect.stringMatching(new RegExp(`resuming after ${consumed} consumed`)));
+      expect(asked(out.issuances).map((i) => [i.triggerEventId, i.correctAnswerIdentifier, i.resolutionEventId])).toEqual([
+        ['e2', 'away', 'e3'],
+        ['e4', 'home', 'e5'],
+        ['e6', 'away', 'e7'],
+        ['e8', 'home', 'e9'],
+      ]);
+      expect((await recorded(l.id)).map((e) => e.provider_event_id)).toEqual(recording.map((e) => e.provider_event_id));
+    } finally {
+      await worker.stop();
     }
   });
 });
