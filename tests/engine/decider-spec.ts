@@ -5,7 +5,6 @@
  * runs in milliseconds. `play` folds a whole feed through decide and evolve,
  * as the listener runner does, and sorts the decisions by kind.
  */
-import { randomUUID } from 'node:crypto';
 import { decide, evolve, restoreState, type Decision, type DecideContext, type EngineCatalog, type EngineState, type QuestionValues } from '../../src/engine/decider.js';
 import type { FeedEvent } from '../../src/engine/feed/events.js';
 import type { DecisionStep } from '../../src/engine/gates.js';
@@ -18,10 +17,14 @@ import type { MatchRow } from '../../src/modules/matches/matches.table.js';
 
 const T0 = new Date('2026-06-14T17:00:00Z');
 
+let ids = 0;
+/** Ids in order of creation: a spec's probability draws (seeded by definition id) are the same on every run. */
+const nextId = () => `00000000-0000-4000-8000-${(++ids).toString(16).padStart(12, '0')}`;
+
 export function league(slug = 'wc', overrides: Partial<LeagueRow> = {}): LeagueRow {
   const l = SUPPORTED_LEAGUES.find((x) => x.slug === slug)!;
   return {
-    id: randomUUID(),
+    id: nextId(),
     slug: l.slug,
     name: l.name,
     sport: l.sport,
@@ -44,8 +47,8 @@ export const OPEN_MATCH: Partial<MatchRow> = { questionMaxCount: 50, questionMin
 
 export function match(leagueRow: LeagueRow, overrides: Partial<MatchRow> = {}): MatchRow {
   return {
-    id: randomUUID(),
-    srId: `sr:${randomUUID()}`,
+    id: nextId(),
+    srId: `sr:${nextId()}`,
     leagueId: leagueRow.id,
     homeTeam: 'Team A',
     awayTeam: 'Team B',
@@ -86,7 +89,7 @@ let counter = 0;
 export function group(leagueRow: LeagueRow, body: Record<string, unknown> = {}): QuestionGroupRow {
   const slug = (body.slug as string) ?? `g-${counter++}`;
   return {
-    id: randomUUID(),
+    id: nextId(),
     leagueId: leagueRow.id,
     slug,
     name: (body.name as string) ?? slug,
@@ -124,7 +127,7 @@ export function definition(leagueRow: LeagueRow, overrides: Record<string, unkno
   const trigger = b.trigger as QuestionDefinitionRow['trigger'];
   const n = counter++;
   return {
-    id: randomUUID(),
+    id: nextId(),
     leagueId: leagueRow.id,
     name: b.name as string,
     description: null,
