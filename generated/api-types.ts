@@ -1270,7 +1270,7 @@ export interface paths {
         };
         /**
          * [Admin] Download the event recording of a listener
-         * @description Every feed message the listener consumed, in feed order (`seq`), as normalized events (updates and deletes included), as a JSON attachment named `listener-<first 8 characters of the id>-events.json`.
+         * @description Every feed message the listener consumed, in the order it consumed them (a misbehaving feed's seqs may jump, repeat or restart; two messages sharing a seq are both there), as normalized events (updates and deletes included), as a JSON attachment named `listener-<first 8 characters of the id>-events.json`.
          */
         get: operations["downloadMatchListenerEvents"];
         put?: never;

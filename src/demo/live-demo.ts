@@ -108,7 +108,7 @@ export class LiveDemo {
     return report.written;
   }
 
-  /** Demo matches of an earlier run whose feed died with that process: cancel them. */
+  /** Demo matches of an earlier run whose feed died with that process: cancel them, and void what they left open. */
   private async retireStaleLiveMatches(): Promise<void> {
     const { db } = this.services.database;
     const stale = await db
@@ -116,7 +116,11 @@ export class LiveDemo {
       .set({ status: 'cancelled', autoDispatchListener: false })
       .where(and(like(matches.srId, `${LIVE_PREFIX}%`), notInArray(matches.status, ['closed', 'cancelled'])))
       .returning({ id: matches.id });
-    for (const { id } of stale) await this.services.engine.store.requestStop(id);
+    const { store, hooks } = this.services.engine;
+    for (const { id } of stale) {
+      const { settled } = await store.stopMatch(id, 'voided');
+      for (const row of settled) await hooks.onSettled?.(row);
+    }
   }
 
   async scheduleLiveMatch(): Promise<string> {

@@ -1,22 +1,35 @@
 /**
  * Runs one claimed listener: reads its feed (a live NDJSON push feed, or the
- * recording of another match replayed at a speed factor), hands each event to
- * the match engine, records what it consumed, writes its log, and renews its
- * lease by heartbeat. If the lease is lost (another process took over after
- * this one stalled) it stops at once; a takeover resumes after the last saved
- * feed position, and everything it repeats is idempotent.
+ * recording of another match replayed at a speed factor), asks the decider
+ * what each event means, and applies the decisions.
+ *
+ * Exactly once, across crashes: the events consumed since the last commit,
+ * every decision taken on them (issuances with their sponsorship slots,
+ * resolutions with the answers' scoring, denials, match changes), the state
+ * store, the counters, the log and the resume point are written in ONE
+ * transaction, fenced by the lease (a process that lost its lease writes
+ * nothing). So at every commit the database holds the result of processing
+ * exactly the events up to the resume point, and a process that takes the
+ * listener over (after a kill -9) rebuilds the state from those rows and
+ * continues after the resume point, deciding exactly what the dead process
+ * would have decided. A batch is committed at once when it holds something
+ * players see (a question issued or settled, the match's status, period or
+ * score changed), and otherwise every `flushEvery` events or heartbeat.
+ * Hooks that notify players (live stream, push) run after the commit.
  */
 import type { Logger } from '../logger.js';
 import type { QuestionIssuanceRow } from '../modules/issuances/issuances.table.js';
 import type { MatchListenerRow } from '../modules/listeners/listeners.table.js';
 import type { MatchRow } from '../modules/matches/matches.table.js';
+import type { Tx } from '../db/client.js';
+import { decide, evolve, isOver, restoreState, type Decision, type DecideContext, type EngineCatalog, type EngineState, type MatchChange } from './decider.js';
 import type { FeedEvent } from './feed/events.js';
-import { PushFeedClient } from './feed/push-client.js';
-import { replay } from './feed/replay.js';
-import { MatchEngine, type EngineCatalog, type EngineEffects } from './match-engine.js';
-import { LeaseLostError, type EngineStore, type LogLine, type MatchCatalogRows, type NewDenial } from './store.js';
+import { dedupeKey, PushFeedClient } from './feed/push-client.js';
+import { abortableSleep, replay } from './feed/replay.js';
+import { observeSequence, startSequence, type SequenceState } from './feed/sequence.js';
+import { LeaseLostError, type EngineStore, type LogLine, type MatchCatalogRows, type NewDenial, type ProgressValues } from './store.js';
 
-/** Extension points, run after commit (scoring runs inside the store's settling transaction). */
+/** Extension points, run after commit (scoring runs inside the settling transaction). */
 export interface EngineHooks {
   onIssued?: (row: QuestionIssuanceRow) => void | Promise<void>;
   onSettled?: (row: QuestionIssuanceRow) => void | Promise<void>;
@@ -27,26 +40,34 @@ export interface RunnerOptions {
   workerId: string;
   leaseMs: number;
   heartbeatMs: number;
-  /** A feed silent this long is stale: questions stop issuing until it speaks again. */
+  /** No heartbeat for this long and the feed is stale: questions stop issuing until one arrives. */
   staleAfterMs: number;
   /** Seed of the probability gate's draws. */
   seed: string;
   catalogRefreshMs: number;
-  /** Recorded events and progress are written at least every this many events (and at each heartbeat). */
+  /** Events without anything players see are committed at least every this many events (and at each heartbeat). */
   flushEvery: number;
 }
 
-export type RunOutcome = 'completed' | 'stopped' | 'released' | 'lost' | 'failed';
+/**
+ * How a run ended. 'lost': another process holds the lease; 'abandoned': a commit could not be
+ * written (the database out of reach too long): this process writes nothing more and the lease
+ * runs out, so another process continues from the last commit.
+ */
+export type RunOutcome = 'completed' | 'stopped' | 'released' | 'lost' | 'abandoned' | 'failed';
 
 type BrandSnapshotFn = (row: NonNullable<MatchCatalogRows['matchSponsor']>) => EngineCatalog['matchSponsor'];
 
+/** What the feed hands the run loop, in arrival order. */
+type FeedItem = { kind: 'event'; event: FeedEvent } | { kind: 'duplicate'; event: FeedEvent } | { kind: 'end' };
+
 /** A queue fed by the push client's callbacks and drained by the run loop. */
-class EventQueue {
-  private items: FeedEvent[] = [];
+class FeedQueue {
+  private items: FeedItem[] = [];
   private waiting: (() => void) | null = null;
   ended = false;
-  push(e: FeedEvent) {
-    this.items.push(e);
+  push(item: FeedItem) {
+    this.items.push(item);
     this.wake();
   }
   end() {
@@ -58,7 +79,7 @@ class EventQueue {
     this.waiting = null;
     w?.();
   }
-  async *drain(signal: AbortSignal): AsyncGenerator<FeedEvent> {
+  async *drain(signal: AbortSignal): AsyncGenerator<FeedItem> {
     const onAbort = () => this.wake();
     signal.addEventListener('abort', onAbort);
     try {
@@ -77,228 +98,195 @@ class EventQueue {
   }
 }
 
+/** What the next commit writes: everything consumed and decided since the last one. */
+interface Batch {
+  events: FeedEvent[];
+  decisions: Decision[];
+  lines: LogLine[];
+  /** The listener's alert (`error`): a text to set, null to clear, undefined to leave. */
+  error?: string | null;
+}
+
+/** What a commit wrote that players are told about, after it. */
+interface Applied {
+  issued: QuestionIssuanceRow[];
+  settled: QuestionIssuanceRow[];
+  match: Partial<MatchRow>;
+}
+
+/** A step of the last commit (finishing, releasing), in its transaction; returns rows it settled. */
+type FinalStep = (tx: Tx) => Promise<QuestionIssuanceRow[] | void>;
+
+/** Decisions players see: committed at once. Denials, the state store and the clock wait for the next commit. */
+function isOutward(d: Decision): boolean {
+  if (d.type === 'issued' || d.type === 'settled') return true;
+  if (d.type === 'match_changed') return Object.keys(d.values).some((k) => k !== 'clockSeconds');
+  return false;
+}
+
+const MATCH_STOPPED_ELSEWHERE = new Set(['closed', 'cancelled', 'postponed']);
+
 export class ListenerRunner {
   private readonly abort = new AbortController();
-  private reason: RunOutcome | null = null;
-  private lines: LogLine[] = [];
+  private reason: RunOutcome | 'match_over' | null = null;
+  private state!: EngineState;
+  private catalog!: EngineCatalog;
+  /** Dedupe keys of what this listener consumed (its recording): a redelivery is not consumed twice. */
+  private readonly seen = new Set<string>();
+  private sequence: SequenceState;
+  private batch: Batch = { events: [], decisions: [], lines: [] };
   private nextLine = 1;
-  private pending: FeedEvent[] = [];
-  /** Denials decided since the last flush: written with the events they came from, one statement per flush. */
-  private pendingDenials: NewDenial[] = [];
-  /** The last flush started (settled either way): the next one waits for it. */
-  private flushed: Promise<unknown> = Promise.resolve();
-  private deferredMatch: Partial<MatchRow> = {};
-  private feedFresh = true;
-  private stopping = false;
-  private lastSeq: number;
-  private consumed: number;
+  /** listener.events_consumed = consumedBase + state.position (listeners recorded before positions existed may differ). */
+  private consumedBase = 0;
   private lastEventAt: Date | null;
-  private engine: MatchEngine | null = null;
+  private stopping = false;
+  /** The feed said it ended while the match is not over: the listener is alerting (its `error`) until events come again. */
+  private alerting = false;
+  private client: PushFeedClient | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private commitsInFlight = 0;
+  /** A commit gave up: nothing may be written after it (a later batch would save a resume point past the lost one). */
+  private broken: Error | null = null;
+  /** The match's status when it was stopped elsewhere (closed, cancelled, postponed). */
+  private reasonStatus: string | null = null;
 
   constructor(
     readonly listener: MatchListenerRow,
     private readonly deps: { store: EngineStore; hooks: EngineHooks; logger: Logger; brandSnapshot: BrandSnapshotFn; options: RunnerOptions },
   ) {
-    this.lastSeq = listener.lastSeq;
-    this.consumed = listener.eventsConsumed;
+    this.sequence = startSequence(listener.lastSeq);
     this.lastEventAt = listener.lastEventAt;
   }
 
   /** Stops the run: 'released' hands the listener back to the queue (shutdown), 'stopped' ends it. */
-  halt(reason: 'released' | 'stopped' | 'lost'): void {
+  halt(reason: RunOutcome | 'match_over'): void {
     this.reason ??= reason;
     this.abort.abort();
   }
 
   private log(level: LogLine['level'], message: string): void {
-    this.lines.push({ level, message, at: new Date() });
+    this.batch.lines.push({ level, message, at: new Date() });
     if (level !== 'debug') this.deps.logger[level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'debug']({ listener: this.listener.id, match: this.listener.matchId }, message);
   }
 
-  /**
-   * Writes what was handled since the last flush. The run loop and the heartbeat both flush:
-   * one flush waits for the one before it, so batches are written in order and the resume
-   * point saved never overtakes events another flush is still recording.
-   */
-  private flush(): Promise<boolean> {
-    const next = this.flushed.then(() => this.writeBatch());
-    this.flushed = next.catch(() => false);
-    return next;
-  }
-
-  /** Writes the buffered log lines, numbering them before the write: writes that overlap never share a number. */
-  private async writeLog(): Promise<void> {
-    const lines = this.lines;
-    this.lines = [];
-    const firstLineNo = this.nextLine;
-    this.nextLine += lines.length;
-    await this.deps.store.log({ listenerId: this.listener.id, firstLineNo, lines });
-  }
-
-  private async writeBatch(): Promise<boolean> {
-    const { store, options } = this.deps;
-    // The resume point saved is the one of the events recorded by this flush, never beyond:
-    // events handled meanwhile are in the next batch.
-    const events = this.pending;
-    this.pending = [];
-    const denials = this.pendingDenials;
-    this.pendingDenials = [];
-    const saved = { lastSeq: this.lastSeq, eventsConsumed: this.consumed, lastEventAt: this.lastEventAt, stateStore: this.engine?.state };
-    await store.recordEvents({ listenerId: this.listener.id, matchId: this.listener.matchId, events });
-    await store.insertDenials(denials);
-    if (Object.keys(this.deferredMatch).length) {
-      const values = this.deferredMatch;
-      this.deferredMatch = {};
-      await store.updateMatch(this.listener.matchId, values);
-    }
-    await this.writeLog();
-    const counters = this.engine?.counters;
-    return store.progress({
-      id: this.listener.id,
-      workerId: options.workerId,
-      values: {
-        lastSeq: saved.lastSeq,
-        eventsConsumed: saved.eventsConsumed,
-        lastEventAt: saved.lastEventAt,
-        ...(saved.stateStore ? { stateStore: saved.stateStore } : {}),
-        ...(counters ? { issuedCount: this.listener.issuedCount + counters.issued, deniedCount: this.listener.deniedCount + counters.denied, resolvedCount: this.listener.resolvedCount + counters.resolved } : {}),
-      },
-    });
-  }
-
-  private catalog(ctx: MatchCatalogRows): EngineCatalog {
+  private toCatalog(ctx: MatchCatalogRows): EngineCatalog {
     return { league: ctx.league, match: ctx.match, definitions: ctx.definitions, groups: ctx.groups, matchSponsor: ctx.matchSponsor ? this.deps.brandSnapshot(ctx.matchSponsor) : null };
   }
 
-  private effects(): EngineEffects {
-    const { store, hooks } = this.deps;
+  private context(): DecideContext {
+    const { options } = this.deps;
     return {
-      issue: async (values, earlierPeriods) => {
-        const row = await store.insertIssuance({ values, earlierPeriods, lease: { listenerId: this.listener.id, workerId: this.deps.options.workerId } });
-        if (row) await hooks.onIssued?.(row);
-        return row;
-      },
-      deny: async (values) => {
-        // Written with the next flush, before the resume point that covers their event.
-        this.pendingDenials.push(values);
-      },
-      settle: async (issuance, outcome) => {
-        const row = await store.settleIssuance({
-          id: issuance.id,
-          status: outcome.status,
-          correct: outcome.correct,
-          resolvedSeq: outcome.event?.seq ?? null,
-          resolutionEventId: outcome.event?.provider_event_id ?? null,
-        });
-        if (row) await hooks.onSettled?.(row);
-        return Boolean(row);
-      },
-      matchChanged: async (values) => {
-        // The clock moves with almost every event: it is written with the next flush only.
-        const { clockSeconds, ...rest } = values;
-        if (clockSeconds !== undefined) this.deferredMatch.clockSeconds = clockSeconds;
-        if (Object.keys(rest).length) {
-          await store.updateMatch(this.listener.matchId, rest);
-          await hooks.onMatchChanged?.(this.listener.matchId, rest);
-        }
-      },
-      log: (level, message) => this.log(level, message),
+      catalog: this.catalog,
+      seed: options.seed,
+      now: new Date(),
+      // A replay has no heartbeats: its feed is the recording, always current.
+      feedFresh: this.client ? !this.client.isStale : true,
+      staleAfterMs: options.staleAfterMs,
+      stopping: this.stopping,
     };
   }
 
-  private async source(): Promise<AsyncIterable<FeedEvent> | string> {
+  /** Loads what the database says this listener has done: the state to continue from. */
+  private async load(): Promise<void> {
+    const { store } = this.deps;
     const l = this.listener;
+    const ctx = await store.matchCatalog(l.matchId);
+    if (!ctx) throw new Error(`match ${l.matchId} no longer exists`);
+    this.catalog = this.toCatalog(ctx);
+    const { issuances, deniedKeys } = await store.matchDecisions(l.matchId);
+    const recording = l.eventsConsumed > 0 ? await store.listenerRecording(l.id) : [];
+    this.state = restoreState({
+      match: ctx.match,
+      // The store starts from what the match's Match questions stored before kick-off; what this listener saved comes on top.
+      store: { ...ctx.match.stateStore, ...l.stateStore },
+      counters: { issued: l.issuedCount, denied: l.deniedCount, resolved: l.resolvedCount },
+      recording,
+      issuances,
+      deniedKeys,
+    });
+    for (const e of recording) this.seen.add(dedupeKey(e));
+    this.sequence = startSequence(l.lastSeq, recording.map((e) => e.seq));
+    this.consumedBase = l.eventsConsumed - this.state.position;
+  }
+
+  private async source(): Promise<AsyncIterable<FeedItem> | string> {
+    const l = this.listener;
+    const { store, options } = this.deps;
     if (l.source === 'replay') {
       if (!l.replayMatchId) return 'replay listener without a match to replay';
-      const events = await this.deps.store.matchRecording(l.replayMatchId);
+      const events = await store.matchRecording(l.replayMatchId);
       if (!events.length) return `match ${l.replayMatchId} has no recorded events to replay`;
-      if (l.eventsTotal !== events.length) await this.deps.store.progress({ id: l.id, workerId: this.deps.options.workerId, values: { eventsTotal: events.length } });
-      this.log('info', `replaying ${events.length} recorded events of match ${l.replayMatchId} at speed ${l.speed ?? 1}${l.lastSeq ? `, resuming after seq ${l.lastSeq}` : ''}`);
-      return replay(events, { speed: l.speed ?? 1, signal: this.abort.signal, startAfterSeq: l.lastSeq });
+      if (l.eventsTotal !== events.length) await store.saveProgress({ id: l.id, workerId: options.workerId, values: { eventsTotal: events.length } });
+      // A takeover resumes after what this listener consumed (the recording has no duplicates: a position is a count).
+      const skip = Math.min(this.state.position, events.length);
+      this.log('info', `replaying ${events.length} recorded events of match ${l.replayMatchId} at speed ${l.speed ?? 1}${skip ? `, resuming after ${skip} consumed` : ''}`);
+      const signal = this.abort.signal;
+      return (async function* () {
+        for await (const event of replay(events, { speed: l.speed ?? 1, signal, skip })) yield { kind: 'event', event } as FeedItem;
+      })();
     }
     if (!l.feedUrl) return 'feed listener without a feed URL';
-    const queue = new EventQueue();
+    const queue = new FeedQueue();
     const client = new PushFeedClient({
       url: l.feedUrl,
-      afterSeq: l.lastSeq,
-      staleAfterMs: this.deps.options.staleAfterMs,
+      afterSeq: this.sequence.resumeAfter,
+      staleAfterMs: options.staleAfterMs,
+      reconnectAfterEnd: true,
       logger: { warn: (details, message) => this.log('warn', `${message} ${JSON.stringify(details)}`) },
     });
-    client.on('event', (e) => queue.push(e));
-    client.on('end', () => queue.end());
-    client.on('stale', ({ silentForMs }) => {
-      if (!this.feedFresh) return;
-      this.feedFresh = false;
-      this.log('warn', `feed stale: nothing for ${Math.round(silentForMs / 1000)} s; not issuing until it resumes`);
-    });
-    // Only a heartbeat makes a stale feed fresh again. The client's 'fresh' also fires on an
-    // event, just before it is queued: the event that ends a silence would then always find
-    // the feed fresh, and listener_running could never close.
-    client.on('heartbeat', () => {
-      if (this.feedFresh) return;
-      this.feedFresh = true;
-      this.log('info', 'feed fresh again');
-    });
+    this.client = client;
+    client.on('event', (event) => queue.push({ kind: 'event', event }));
+    client.on('duplicate', (event) => queue.push({ kind: 'duplicate', event }));
+    client.on('end', () => queue.push({ kind: 'end' }));
+    client.on('stale', ({ silentForMs }) => this.log('warn', `feed stale: no heartbeat for ${Math.round(silentForMs / 100) / 10} s; not issuing until one arrives`));
+    client.on('fresh', () => this.log('info', 'feed fresh again'));
     client.on('connected', ({ attempt }) => this.log('info', `connected to the feed (attempt ${attempt})`));
     client.on('disconnected', ({ reason }) => this.log('warn', `feed disconnected: ${reason}`));
     this.abort.signal.addEventListener('abort', () => void client.close());
     void client.start().finally(() => queue.end());
-    this.log('info', `reading feed ${l.feedUrl}${l.lastSeq ? ` after seq ${l.lastSeq}` : ''}`);
+    this.log('info', `reading feed ${l.feedUrl}${this.sequence.resumeAfter ? ` after seq ${this.sequence.resumeAfter}` : ''}`);
     return queue.drain(this.abort.signal);
   }
 
   async run(): Promise<RunOutcome> {
     const { store, options, logger } = this.deps;
     const l = this.listener;
-    let outcome: RunOutcome = 'completed';
+    let outcome: RunOutcome | 'match_over' | 'replay_ended' = 'completed';
     let error: string | null = null;
     const timers: NodeJS.Timeout[] = [];
     try {
       this.nextLine = await store.nextLogLine(l.id);
-      this.log('info', `claimed by ${options.workerId}${l.lastSeq ? ` (taking over after seq ${l.lastSeq})` : ''}`);
-      const ctx = await store.matchCatalog(l.matchId);
-      if (!ctx) throw new Error(`match ${l.matchId} no longer exists`);
-      const { issuances, deniedKeys } = await store.matchDecisions(l.matchId);
-      this.engine = new MatchEngine(this.catalog(ctx), issuances, this.effects(), {
-        seed: options.seed,
-        listenerId: l.id,
-        now: () => new Date(),
-        // The store starts from what the match's Match questions stored before kick-off; what this listener saved comes on top.
-        state: { ...ctx.match.stateStore, ...l.stateStore },
-        deniedKeys,
-      });
-      if (l.lastSeq > 0) this.engine.restore((await store.matchRecording(l.matchId)).filter((e) => e.seq <= l.lastSeq));
+      this.log('info', `claimed by ${options.workerId}${l.eventsConsumed ? ` (taking over after ${l.eventsConsumed} events, seq ${l.lastSeq})` : ''}`);
+      await this.load();
       const source = await this.source();
       if (typeof source === 'string') throw new Error(source);
+      timers.push(setInterval(() => void this.heartbeat(), options.heartbeatMs));
+      timers.push(setInterval(() => void this.refreshCatalog(), options.catalogRefreshMs));
 
-      timers.push(
-        setInterval(() => {
-          void this.heartbeat();
-        }, options.heartbeatMs),
-      );
-      timers.push(
-        setInterval(() => {
-          void this.refreshCatalog();
-        }, options.catalogRefreshMs),
-      );
-
-      for await (const event of source) {
+      for await (const item of source) {
         if (this.abort.signal.aborted) break;
-        await this.engine.handle(event, { feedFresh: this.feedFresh, stopping: this.stopping });
-        this.pending.push(event);
-        if (event.seq > this.lastSeq) this.lastSeq = event.seq;
-        this.consumed += 1;
-        this.lastEventAt = new Date();
-        if (this.pending.length >= options.flushEvery) await this.flush();
-        if (this.engine.status === 'closed') break;
+        if (item.kind === 'end') {
+          if (this.feedEnded()) break;
+          continue;
+        }
+        if (item.kind === 'duplicate') {
+          this.sequence = observeSequence(this.sequence, item.event.seq, false).state;
+          continue;
+        }
+        await this.consume(item.event);
+        if (this.state.live.status === 'closed') break;
       }
+      if (this.broken) throw this.broken;
       if (this.abort.signal.aborted) outcome = this.reason ?? 'stopped';
-      else if (this.engine.status !== 'closed') this.log('warn', `the feed ended before the match closed (status ${this.engine.status})`);
+      else if (!isOver(this.state)) outcome = 'replay_ended';
     } catch (err) {
       if (err instanceof LeaseLostError) {
         // Taken over while this process could not renew (the database was out of reach): the new owner carries on.
         logger.warn({ listener: l.id }, 'lease lost: another process has taken this listener over; this one stops writing');
         outcome = 'lost';
+      } else if (this.broken) {
+        logger.error({ err, listener: l.id }, 'a commit could not be written: this process stops writing; another takes the listener over from its last commit when the lease runs out');
+        outcome = 'abandoned';
       } else {
         outcome = 'failed';
         error = (err as Error).message;
@@ -308,52 +296,268 @@ export class ListenerRunner {
     } finally {
       for (const t of timers) clearInterval(t);
     }
-
+    if (outcome === 'lost' || outcome === 'abandoned') return outcome;
     try {
-      if (outcome === 'lost') {
-        // Another process owns it now; write nothing more.
-        return outcome;
-      }
-      await this.flush();
-      if (outcome === 'released') {
-        this.log('info', 'released for another process (shutdown)');
-        await this.writeLog();
-        await store.release({ id: l.id, workerId: options.workerId });
-        return outcome;
-      }
-      if (outcome === 'completed' && this.engine?.status === 'closed') {
-        await store.updateMatch(l.matchId, { listenerEventsArchived: true });
-        this.log('info', `match closed; ${this.consumed} events recorded and archived`);
-      }
-      if (outcome === 'stopped') await this.revokeOpen('revoked');
-      // The feed ended before the match closed: nothing will resolve what is still open (no listener is dispatched again).
-      if (outcome === 'completed' && this.engine && this.engine.status !== 'closed') await this.revokeOpen('voided');
-      this.log('info', `listener ${outcome}`);
-      await this.writeLog();
-      await store.finish({ id: l.id, workerId: options.workerId, status: outcome === 'stopped' ? 'stopped' : outcome === 'failed' ? 'failed' : 'completed', error });
+      await this.finish(outcome, error);
     } catch (err) {
+      if (err instanceof LeaseLostError) return 'lost';
       logger.error({ err, listener: l.id }, 'could not finish the listener');
     }
-    return outcome;
+    return outcome === 'match_over' || outcome === 'replay_ended' ? 'completed' : outcome;
   }
 
-  /** Open questions of the match can no longer resolve once its listener is stopped (revoked) or its feed ended early (voided); their answers score void. */
-  private async revokeOpen(status: 'revoked' | 'voided'): Promise<void> {
-    const { store, hooks } = this.deps;
-    const settled = await store.revokeOpenIssuances(this.listener.matchId, status);
-    if (settled.length) this.log('info', `${settled.length} open question${settled.length === 1 ? '' : 's'} ${status}: they can no longer resolve`);
-    for (const row of settled) await hooks.onSettled?.(row);
+  /** The last commit: what is pending, and how the listener ends, in one transaction. */
+  private async finish(outcome: RunOutcome | 'match_over' | 'replay_ended', error: string | null): Promise<void> {
+    const { store, options } = this.deps;
+    const l = this.listener;
+    const who = { id: l.id, workerId: options.workerId };
+    const voidOpen = (status: 'revoked' | 'voided', why: string) => async (tx: Tx) => {
+      const rows = await store.settleOpenOfMatch(l.matchId, status, tx);
+      // Logged in the same transaction, after the batch's own lines.
+      if (rows.length) await store.writeLog({ listenerId: l.id, firstLineNo: this.nextLine++, lines: [{ level: 'info', message: `${rows.length} open question${rows.length === 1 ? '' : 's'} ${status}: ${why}` }] }, tx);
+      return rows;
+    };
+    const end = (status: 'completed' | 'stopped' | 'failed', last: string) => async (tx: Tx) => {
+      await store.writeLog({ listenerId: l.id, firstLineNo: this.nextLine++, lines: [{ level: 'info', message: last }] }, tx);
+      await store.finish({ ...who, status, error }, tx);
+    };
+    switch (outcome) {
+      case 'released':
+        this.log('info', 'released for another process (shutdown)');
+        return this.commit((tx) => store.release(who, tx));
+      case 'completed':
+        this.log('info', `match ${this.state.live.status}; ${this.consumedBase + this.state.position} events recorded${this.state.live.status === 'closed' ? ' and archived' : ''}`);
+        return this.commit(async (tx) => {
+          if (this.state.live.status === 'closed') await store.updateMatch(l.matchId, { listenerEventsArchived: true }, tx);
+          await end('completed', 'listener completed')(tx);
+        });
+      case 'stopped':
+        return this.commit(async (tx) => {
+          const rows = await voidOpen('revoked', 'the listener was stopped, they can no longer resolve')(tx);
+          await end('stopped', 'listener stopped')(tx);
+          return rows;
+        });
+      case 'match_over':
+        return this.commit(async (tx) => {
+          const rows = await voidOpen('voided', `the match is ${this.reasonStatus ?? 'over'}, they can no longer resolve`)(tx);
+          await end('completed', 'listener completed')(tx);
+          return rows;
+        });
+      case 'replay_ended':
+        // The recording has nothing more and no retry can bring more: play is over without a result.
+        this.log('warn', `the replay ended before the match closed (status ${this.state.live.status}): the test match ends without a result`);
+        return this.commit(async (tx) => {
+          const rows = await voidOpen('voided', 'the replay ended before the match closed, they can no longer resolve')(tx);
+          await store.updateMatch(l.matchId, { status: 'ended' }, tx);
+          await end('completed', 'listener completed')(tx);
+          return rows;
+        });
+      case 'failed':
+        return this.commit(end('failed', 'listener failed'));
+      default:
+        return;
+    }
+  }
+
+  /**
+   * The feed said it ended. Over (ended or closed): the listener completes. Not over: the
+   * feed ended too early (a provider fault); never complete while the match is still to
+   * be played: alert (log, the listener's `error`) and let the client reconnect with back-off.
+   */
+  private feedEnded(): boolean {
+    if (isOver(this.state)) return true;
+    if (!this.alerting) {
+      this.alerting = true;
+      const message = `the feed ended before the match was over (status ${this.state.live.status}): reconnecting with back-off`;
+      this.log('warn', message);
+      this.batch.error = message;
+    }
+    return false;
+  }
+
+  /** One event from the feed: dedupe, decide, fold, and commit when players should see it now. */
+  private async consume(event: FeedEvent): Promise<void> {
+    const key = dedupeKey(event);
+    const isNew = !this.seen.has(key);
+    const before = this.sequence;
+    const { state: sequence, verdict } = observeSequence(before, event.seq, isNew);
+    if (!isNew) {
+      this.sequence = sequence;
+      return;
+    }
+    const decisions = await decide(this.state, event, this.context());
+    // From here to the commit check nothing awaits: a heartbeat's commit sees all of this event or none of it.
+    this.sequence = sequence;
+    if (verdict === 'jump' && before.ahead.size === 0) {
+      this.log('warn', `seq jump: ${event.provider_event_id} has seq ${event.seq} after ${before.resumeAfter}; processed, but the resume point stays at ${before.resumeAfter} until the gap fills`);
+    } else if (verdict === 'regression') {
+      this.log('warn', `seq regression: ${event.provider_event_id} has seq ${event.seq}, not after the resume point ${before.resumeAfter}; new content, processed`);
+    } else if (verdict === 'restart') {
+      this.log('warn', `the feed restarted its numbering: ${event.provider_event_id} has seq 1 after ${before.resumeAfter}; resuming from there`);
+    }
+    let outward = false;
+    for (const d of decisions) {
+      this.state = evolve(this.state, d);
+      this.describe(d);
+      outward ||= isOutward(d);
+    }
+    this.seen.add(key);
+    this.batch.events.push(event);
+    this.batch.decisions.push(...decisions);
+    this.lastEventAt = new Date();
+    if (this.alerting) {
+      this.alerting = false;
+      this.batch.error = null;
+      this.log('info', 'events again after the feed ended early');
+    }
+    if (outward || this.batch.events.length >= this.deps.options.flushEvery) await this.commit();
+  }
+
+  private describe(d: Decision): void {
+    switch (d.type) {
+      case 'issued': {
+        const q = d.question;
+        this.log('info', `issued '${q.definitionName}'${q.questionNumber !== null ? ` #${q.questionNumber}` : ' (pivotal)'} on ${(q.triggerEvent as { type: string }).type} ${q.triggerEventId}: ${q.questionText}`);
+        return;
+      }
+      case 'denied':
+        this.log('debug', `denied '${d.denial.definitionName}' on ${d.denial.triggerEventId} at ${d.denial.failedStep}: ${d.denial.detail}`);
+        return;
+      case 'settled':
+        this.log('info', `${d.status} '${d.definitionName}' #${d.questionNumber ?? 'pivotal'}: ${d.reason}`);
+        return;
+      case 'warned':
+        this.log('warn', d.message);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /**
+   * Writes the batch (and `final`) in one transaction, then tells players. Commits run
+   * one after the other, each taking the batch as it is when it starts. A failed write
+   * keeps its batch and is retried (the database may be out of reach for a while);
+   * a lost lease is not retried: the new owner carries on from the last commit.
+   */
+  private commit(final?: FinalStep): Promise<void> {
+    this.commitsInFlight += 1;
+    const run = this.writing.then(() => this.write(final)).finally(() => (this.commitsInFlight -= 1));
+    this.writing = run.catch(() => {});
+    return run;
+  }
+
+  private async write(final?: FinalStep): Promise<void> {
+    const { store, options } = this.deps;
+    const l = this.listener;
+    if (this.broken) throw this.broken;
+    const batch = this.batch;
+    if (!final && !batch.events.length && !batch.lines.length && batch.error === undefined) return;
+    this.batch = { events: [], decisions: [], lines: [] };
+    const firstLineNo = this.nextLine;
+    this.nextLine += batch.lines.length;
+    const progress: ProgressValues = {
+      lastSeq: this.sequence.resumeAfter,
+      eventsConsumed: this.consumedBase + this.state.position,
+      lastEventAt: this.lastEventAt,
+      stateStore: this.state.store,
+      issuedCount: this.state.counters.issued,
+      deniedCount: this.state.counters.denied,
+      resolvedCount: this.state.counters.resolved,
+      ...(batch.error !== undefined ? { error: batch.error } : {}),
+    };
+    let applied: Applied | undefined;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        applied = await store.transaction(async (tx) => {
+          await store.holdLease({ listenerId: l.id, workerId: options.workerId }, tx);
+          await store.recordEvents({ listenerId: l.id, matchId: l.matchId, events: batch.events }, tx);
+          const out = await this.apply(tx, batch.decisions);
+          await store.writeLog({ listenerId: l.id, firstLineNo, lines: batch.lines }, tx);
+          await store.saveProgress({ id: l.id, workerId: options.workerId, leaseMs: options.leaseMs, values: progress }, tx);
+          const settled = final ? await final(tx) : undefined;
+          if (settled) out.settled.push(...settled);
+          return out;
+        });
+        break;
+      } catch (err) {
+        if (err instanceof LeaseLostError) throw err;
+        // Out of reach for long (or a write that can never succeed): give up; a later run starts from the last commit.
+        if (attempt >= (this.abort.signal.aborted ? 3 : 30)) {
+          this.broken = err as Error;
+          this.halt('abandoned');
+          throw err;
+        }
+        this.deps.logger.warn({ err, listener: l.id, attempt }, 'listener commit failed; retrying');
+        await abortableSleep(Math.min(5000, 100 * 2 ** attempt));
+      }
+    }
+    await this.afterCommit(applied!);
+  }
+
+  /** Applies decisions in the batch's transaction, in the order decided. */
+  private async apply(tx: Tx, decisions: Decision[]): Promise<Applied> {
+    const { store } = this.deps;
+    const l = this.listener;
+    const out: Applied = { issued: [], settled: [], match: {} };
+    const denials: NewDenial[] = [];
+    const match: MatchChange = {};
+    for (const d of decisions) {
+      switch (d.type) {
+        case 'issued': {
+          const q = d.question;
+          const row = await store.insertIssuance(
+            {
+              values: { ...q, matchId: l.matchId, kind: 'in_game', status: 'open', closesAt: new Date(q.issuedAt.getTime() + q.answerWindowSeconds * 1000), listenerId: l.id },
+              earlierPeriods: d.earlierPeriods,
+            },
+            tx,
+          );
+          if (row) out.issued.push(row);
+          break;
+        }
+        case 'settled': {
+          const row = await store.settleByTrigger(
+            { matchId: l.matchId, definitionId: d.definitionId, triggerEventId: d.triggerEventId, status: d.status, correct: d.correct, resolvedSeq: d.eventSeq, resolutionEventId: d.eventId },
+            tx,
+          );
+          if (row) out.settled.push(row);
+          break;
+        }
+        case 'denied':
+          denials.push({ ...d.denial, matchId: l.matchId, listenerId: l.id });
+          break;
+        case 'match_changed':
+          Object.assign(match, d.values);
+          break;
+        default:
+          break;
+      }
+    }
+    await store.insertDenials(denials, tx);
+    if (Object.keys(match).length) await store.updateMatch(l.matchId, match, tx);
+    const { clockSeconds: _clock, ...seen } = match;
+    out.match = seen;
+    return out;
+  }
+
+  private async afterCommit(applied: Applied): Promise<void> {
+    const { hooks } = this.deps;
+    for (const row of applied.issued) await hooks.onIssued?.(row);
+    for (const row of applied.settled) await hooks.onSettled?.(row);
+    if (Object.keys(applied.match).length) await hooks.onMatchChanged?.(this.listener.matchId, applied.match);
   }
 
   private heartbeatBusy = false;
+  /** Renews the lease, notices a stop request, and commits what waits (denials, the state store, the clock, log lines). */
   private async heartbeat(): Promise<void> {
     if (this.heartbeatBusy || this.abort.signal.aborted) return;
     this.heartbeatBusy = true;
+    const { store, options, logger } = this.deps;
     try {
-      const { store, options } = this.deps;
       const { owned, stopRequested } = await store.renew({ id: this.listener.id, workerId: options.workerId, leaseMs: options.leaseMs });
       if (!owned) {
-        this.deps.logger.warn({ listener: this.listener.id }, 'lease lost: another process has taken this listener over');
+        logger.warn({ listener: this.listener.id }, 'lease lost: another process has taken this listener over');
         this.halt('lost');
         return;
       }
@@ -363,22 +567,37 @@ export class ListenerRunner {
         this.halt('stopped');
         return;
       }
-      await this.flush();
     } catch (err) {
-      this.deps.logger.warn({ err, listener: this.listener.id }, 'heartbeat failed');
+      // The database out of reach for a moment: the next heartbeat tries again (a commit retries on its own).
+      logger.warn({ err, listener: this.listener.id }, 'heartbeat failed');
+      return;
     } finally {
       this.heartbeatBusy = false;
+    }
+    // The run loop commits what players see at once; the rest waits for this (unless a commit is under way).
+    if (this.commitsInFlight) return;
+    try {
+      await this.commit();
+    } catch (err) {
+      // A lost lease or a commit that gave up: the run loop ends on the abort.
+      if (err instanceof LeaseLostError) this.halt('lost');
     }
   }
 
   private async refreshCatalog(): Promise<void> {
-    if (!this.engine || this.abort.signal.aborted) return;
+    if (!this.catalog || this.abort.signal.aborted) return;
     try {
       const ctx = await this.deps.store.matchCatalog(this.listener.matchId);
       if (!ctx) return;
-      // Live fields are the engine's own; the rest (overrides, allowlists, sponsor) may have been edited.
-      const { status, period, clockSeconds, homeScore, awayScore, startedAt, result } = this.engine.match;
-      this.engine.setCatalog(this.catalog({ ...ctx, match: { ...ctx.match, status, period, clockSeconds, homeScore, awayScore, startedAt, result } }));
+      // Closed, cancelled or postponed elsewhere (schedule sync, an operator): nothing here can resolve any more.
+      if (MATCH_STOPPED_ELSEWHERE.has(ctx.match.status) && ctx.match.status !== this.state.live.status) {
+        this.reasonStatus = ctx.match.status;
+        this.log('info', `the match was ${ctx.match.status} elsewhere: the listener completes`);
+        this.halt('match_over');
+        return;
+      }
+      // Definitions, groups, overrides and the sponsor may have been edited; the live fields are the state's.
+      this.catalog = this.toCatalog(ctx);
     } catch (err) {
       this.deps.logger.warn({ err, listener: this.listener.id }, 'catalog refresh failed');
     }

@@ -1,8 +1,11 @@
 /**
- * The live engine's persistence: listener claims and leases, recordings and
- * logs, issuances, denials and resolutions. Everything here is safe to run
- * twice (a replayed or taken-over feed): inserts are idempotent on their
- * natural keys and resolutions only move rows that are still open.
+ * The live engine's persistence port: listener claims and leases, recordings
+ * and logs, issuances, denials and resolutions. One function per statement
+ * (or per small group of statements that only make sense together), each
+ * taking the connection or transaction to run on, so the listener runner
+ * writes a whole batch of decisions in ONE transaction: the events it
+ * consumed, what it decided on them, and its resume point, fenced by its
+ * lease (`holdLease`), commit together or not at all.
  */
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../db/client.js';
@@ -18,6 +21,7 @@ import { listenerEvents, listenerLogLines, matchListeners, type MatchListenerRow
 import { matches, type MatchRow } from '../modules/matches/matches.table.js';
 import { questionSponsorships } from '../modules/sponsorships/sponsorships.table.js';
 import type { FeedEvent } from './feed/events.js';
+import { dedupeKey } from './feed/push-client.js';
 
 /** A listener's process no longer holds its lease (another process took the listener over): it must write nothing more. */
 export class LeaseLostError extends Error {
@@ -53,6 +57,13 @@ export interface LogLine {
   at?: Date;
 }
 
+export type ProgressValues = Partial<
+  Pick<MatchListenerRow, 'lastSeq' | 'eventsConsumed' | 'eventsTotal' | 'issuedCount' | 'deniedCount' | 'resolvedCount' | 'lastEventAt' | 'stateStore' | 'error'>
+>;
+
+/** In-game questions of matches in these statuses can no longer resolve. */
+const STOPPED_MATCH_STATUSES = ['closed', 'cancelled', 'postponed'];
+
 export type EngineStore = ReturnType<typeof createEngineStore>;
 
 export function createEngineStore({
@@ -65,25 +76,25 @@ export function createEngineStore({
   /** Runs inside every settling transaction, whoever settles (scoring of the answers). */
   settleTx: (tx: Tx, row: QuestionIssuanceRow) => Promise<void>;
 }) {
+  /** Runs `fn` in a transaction (a savepoint inside one already open). */
+  const transaction = <T>(fn: (tx: Tx) => Promise<T>, q: DbOrTx = db): Promise<T> => q.transaction(fn);
+
   /**
    * Moves an open issuance to resolved, voided or revoked; a row that is no
-   * longer open is left alone (never re-graded). `settleTx` (scoring)
-   * runs in the same transaction.
+   * longer open is left alone (never re-graded). `settleTx` (scoring) runs in
+   * the same transaction.
    */
-  async function settleIssuance({
-    id,
-    status,
-    correct,
-    resolvedSeq,
-    resolutionEventId,
-  }: {
-    id: string;
-    status: 'resolved' | 'voided' | 'revoked';
-    correct: string | null;
-    resolvedSeq: number | null;
-    resolutionEventId: string | null;
-  }): Promise<QuestionIssuanceRow | undefined> {
-    return db.transaction(async (tx) => {
+  async function settleIssuance(
+    {
+      id,
+      status,
+      correct,
+      resolvedSeq,
+      resolutionEventId,
+    }: { id: string; status: 'resolved' | 'voided' | 'revoked'; correct: string | null; resolvedSeq: number | null; resolutionEventId: string | null },
+    q: DbOrTx = db,
+  ): Promise<QuestionIssuanceRow | undefined> {
+    return transaction(async (tx) => {
       const [row] = await tx
         .update(questionIssuances)
         .set({ status, correctAnswerIdentifier: correct, resolvedAt: sql`now()`, resolvedSeq, resolutionEventId, updatedAt: sql`now()` })
@@ -91,10 +102,50 @@ export function createEngineStore({
         .returning();
       if (row) await settleTx(tx, row);
       return row;
-    });
+    }, q);
+  }
+
+  /** Settles the rows an UPDATE ... RETURNING moved (scoring each in the same transaction). */
+  async function scored(tx: Tx, rows: QuestionIssuanceRow[]): Promise<QuestionIssuanceRow[]> {
+    for (const row of rows) await settleTx(tx, row);
+    return rows;
+  }
+
+  /**
+   * Settles every open in-game question of a match (their answers score void):
+   * `revoked` when an operator stopped its listener, `voided` when nothing can
+   * resolve them any more. Returns the rows settled, for the after-commit hooks.
+   */
+  async function settleOpenOfMatch(matchId: string, status: 'revoked' | 'voided', tx: Tx): Promise<QuestionIssuanceRow[]> {
+    const rows = await tx
+      .update(questionIssuances)
+      .set({ status, correctAnswerIdentifier: null, resolvedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(and(eq(questionIssuances.matchId, matchId), eq(questionIssuances.kind, 'in_game'), eq(questionIssuances.status, 'open')))
+      .returning();
+    return scored(tx, rows);
+  }
+
+  /** Marks the queued and running listeners of a match to stop; queued ones stop at once. */
+  async function requestStop(matchId: string, q: DbOrTx = db): Promise<string[]> {
+    return transaction(async (tx) => {
+      const active = await tx
+        .select({ id: matchListeners.id, status: matchListeners.status })
+        .from(matchListeners)
+        .where(and(eq(matchListeners.matchId, matchId), inArray(matchListeners.status, ['queued', 'running'])))
+        .for('update');
+      if (!active.length) return [];
+      const queued = active.filter((l) => l.status === 'queued').map((l) => l.id);
+      const running = active.filter((l) => l.status === 'running').map((l) => l.id);
+      if (queued.length) await tx.update(matchListeners).set({ status: 'stopped', stopRequested: true, finishedAt: sql`now()` }).where(inArray(matchListeners.id, queued));
+      // A running listener stops at its next heartbeat; it can no longer be claimed meanwhile.
+      if (running.length) await tx.update(matchListeners).set({ stopRequested: true }).where(inArray(matchListeners.id, running));
+      return active.map((l) => l.id);
+    }, q);
   }
 
   return {
+    transaction,
+
     /**
      * A queued listener for the match, or the queued/running one it already
      * has (one active listener per match is settled by a partial unique index).
@@ -152,60 +203,79 @@ export function createEngineStore({
       return { owned: Boolean(row), stopRequested: row?.stopRequested ?? false };
     },
 
-    /** Saves progress (the resume point, counters, state store) while the lease is ours. */
-    async progress({
-      id,
-      workerId,
-      values,
-    }: {
-      id: string;
-      workerId: string;
-      values: Partial<Pick<MatchListenerRow, 'lastSeq' | 'eventsConsumed' | 'eventsTotal' | 'issuedCount' | 'deniedCount' | 'resolvedCount' | 'lastEventAt' | 'stateStore'>>;
-    }): Promise<boolean> {
-      const rows = await db
+    /**
+     * The lease fence of a batch: the listener row, locked for the rest of the
+     * transaction, must still be claimed by this worker. A process that lost
+     * its lease (another took the listener over while it could not reach the
+     * database) gets a LeaseLostError and its transaction writes nothing; a
+     * claim by another process waits for a batch in flight.
+     */
+    async holdLease({ listenerId, workerId }: { listenerId: string; workerId: string }, tx: Tx): Promise<void> {
+      const [owned] = await tx
+        .select({ id: matchListeners.id })
+        .from(matchListeners)
+        .where(and(eq(matchListeners.id, listenerId), eq(matchListeners.claimedBy, workerId), eq(matchListeners.status, 'running')))
+        .for('update');
+      if (!owned) throw new LeaseLostError(listenerId);
+    },
+
+    /** Saves progress (the resume point, counters, state store) and renews the lease, while the lease is ours. */
+    async saveProgress({ id, workerId, leaseMs, values }: { id: string; workerId: string; leaseMs?: number; values: ProgressValues }, q: DbOrTx = db): Promise<boolean> {
+      const rows = await q
         .update(matchListeners)
-        .set(values)
+        .set({ ...values, ...(leaseMs ? { heartbeatAt: sql`now()`, leaseExpiresAt: sql`now() + (${leaseMs} * interval '1 millisecond')` } : {}) })
         .where(and(eq(matchListeners.id, id), eq(matchListeners.claimedBy, workerId)))
         .returning({ id: matchListeners.id });
       return rows.length > 0;
     },
 
     /** Hands a listener back to the queue (graceful shutdown): another process picks it up at once. */
-    async release({ id, workerId }: { id: string; workerId: string }): Promise<void> {
-      await db
+    async release({ id, workerId }: { id: string; workerId: string }, q: DbOrTx = db): Promise<void> {
+      await q
         .update(matchListeners)
         .set({ status: 'queued', claimedBy: null, leaseExpiresAt: null })
         .where(and(eq(matchListeners.id, id), eq(matchListeners.claimedBy, workerId), eq(matchListeners.status, 'running')));
     },
 
-    async finish({ id, workerId, status, error }: { id: string; workerId: string | null; status: 'completed' | 'stopped' | 'failed'; error?: string | null }): Promise<void> {
-      await db
+    async finish({ id, workerId, status, error }: { id: string; workerId: string | null; status: 'completed' | 'stopped' | 'failed'; error?: string | null }, q: DbOrTx = db): Promise<void> {
+      await q
         .update(matchListeners)
         .set({ status, error: error ?? null, finishedAt: sql`now()`, leaseExpiresAt: null })
         .where(and(eq(matchListeners.id, id), workerId ? eq(matchListeners.claimedBy, workerId) : undefined, inArray(matchListeners.status, ['queued', 'running'])));
     },
 
-    /** Records consumed feed messages (idempotent per listener and seq). */
-    async recordEvents({ listenerId, matchId, events }: { listenerId: string; matchId: string; events: FeedEvent[] }): Promise<void> {
-      if (!events.length) return;
-      await db
-        .insert(listenerEvents)
-        .values(events.map((e) => ({ listenerId, matchId, seq: e.seq, providerEventId: e.provider_event_id, operation: e.operation, event: e as unknown as Record<string, unknown> })))
-        .onConflictDoNothing();
+    /** Records consumed feed messages, one row per message (its content key: a redelivery is not recorded twice). */
+    async recordEvents({ listenerId, matchId, events }: { listenerId: string; matchId: string; events: FeedEvent[] }, q: DbOrTx = db): Promise<void> {
+      for (const chunk of chunks(events)) {
+        await q
+          .insert(listenerEvents)
+          .values(
+            chunk.map((e) => ({ listenerId, matchId, seq: e.seq, providerEventId: e.provider_event_id, operation: e.operation, eventKey: dedupeKey(e), event: e as unknown as Record<string, unknown> })),
+          )
+          .onConflictDoNothing();
+      }
     },
 
-    /** Every message recorded for a match (all its listeners), in feed order, each seq once. */
-    async matchRecording(matchId: string): Promise<FeedEvent[]> {
-      const rows = await db
-        .select({ seq: listenerEvents.seq, event: listenerEvents.event })
+    /** What a listener consumed, in arrival order (a takeover rebuilds its event store from it). */
+    async listenerRecording(listenerId: string, q: DbOrTx = db): Promise<FeedEvent[]> {
+      const rows = await q.select({ event: listenerEvents.event }).from(listenerEvents).where(eq(listenerEvents.listenerId, listenerId)).orderBy(asc(listenerEvents.id));
+      return rows.map((r) => r.event as unknown as FeedEvent);
+    },
+
+    /** Every message recorded for a match (all its listeners), in arrival order, each message once (by content, not seq). */
+    async matchRecording(matchId: string, q: DbOrTx = db): Promise<FeedEvent[]> {
+      const rows = await q
+        .select({ key: listenerEvents.eventKey, event: listenerEvents.event })
         .from(listenerEvents)
         .where(eq(listenerEvents.matchId, matchId))
-        .orderBy(asc(listenerEvents.seq), asc(listenerEvents.id));
-      const seen = new Set<number>();
+        .orderBy(asc(listenerEvents.id));
+      const seen = new Set<string>();
       const out: FeedEvent[] = [];
       for (const r of rows) {
-        if (seen.has(r.seq)) continue;
-        seen.add(r.seq);
+        // Keys of rows recorded before keys existed differ in form: the event's own key decides.
+        const key = dedupeKey(r.event as unknown as FeedEvent);
+        if (seen.has(key)) continue;
+        seen.add(key);
         out.push(r.event as unknown as FeedEvent);
       }
       return out;
@@ -219,12 +289,14 @@ export function createEngineStore({
       return (row?.n ?? 0) + 1;
     },
 
-    async log({ listenerId, firstLineNo, lines }: { listenerId: string; firstLineNo: number; lines: LogLine[] }): Promise<void> {
-      if (!lines.length) return;
-      await db
-        .insert(listenerLogLines)
-        .values(lines.map((l, i) => ({ listenerId, lineNo: firstLineNo + i, level: l.level, message: l.message.slice(0, 4000), at: l.at ?? new Date() })))
-        .onConflictDoNothing();
+    async writeLog({ listenerId, firstLineNo, lines }: { listenerId: string; firstLineNo: number; lines: LogLine[] }, q: DbOrTx = db): Promise<void> {
+      let n = firstLineNo;
+      for (const chunk of chunks(lines)) {
+        await q
+          .insert(listenerLogLines)
+          .values(chunk.map((l) => ({ listenerId, lineNo: n++, level: l.level, message: l.message.slice(0, 4000), at: l.at ?? new Date() })))
+          .onConflictDoNothing();
+      }
     },
 
     /** The catalog a listener runs a match with, in three queries. */
@@ -256,62 +328,63 @@ export function createEngineStore({
     },
 
     /**
-     * Inserts an issuance, stamping the best free sponsorship slot of the match
-     * on it, in one transaction. Returns undefined when this trigger already
-     * issued (a replay or a takeover). With `lease`, the listener row is read
-     * FOR SHARE first and must still be claimed by that worker: a process that
-     * lost its lease (another took the listener over while it could not reach
-     * the database) writes nothing and gets a LeaseLostError, and a takeover
-     * waits for an issuance in flight, so the new owner counts it.
+     * Inserts an issuance, stamping the best free sponsorship slot of the
+     * match on it. Returns undefined when this trigger already issued (a feed
+     * read again by a later listener of the match).
      */
-    async insertIssuance({ values, earlierPeriods, lease }: { values: NewIssuance; earlierPeriods: string[]; lease?: { listenerId: string; workerId: string } }): Promise<QuestionIssuanceRow | undefined> {
-      return db.transaction(async (tx) => {
-        if (lease) {
-          const [owned] = await tx
-            .select({ id: matchListeners.id })
-            .from(matchListeners)
-            .where(and(eq(matchListeners.id, lease.listenerId), eq(matchListeners.claimedBy, lease.workerId), eq(matchListeners.status, 'running')))
-            .for('share');
-          if (!owned) throw new LeaseLostError(lease.listenerId);
-        }
-        const [existing] = await tx
-          .select({ id: questionIssuances.id })
-          .from(questionIssuances)
-          .where(and(eq(questionIssuances.matchId, values.matchId), eq(questionIssuances.definitionId, values.definitionId!), eq(questionIssuances.triggerEventId, values.triggerEventId!)));
-        if (existing) return undefined;
-        const slot = await pickSlot(tx, {
-          matchId: values.matchId,
-          questionNumber: values.questionNumber ?? null,
-          definitionId: values.definitionId ?? null,
-          period: values.period ?? null,
-          earlierPeriods,
-          pivotal: Boolean(values.isPivotalMoment),
-        });
-        let sponsor: BrandSnapshot | null = null;
-        if (slot) {
-          const [brand] = await tx.select().from(brands).where(eq(brands.id, slot.brandId));
-          if (brand) sponsor = brandSnapshot(brand);
-        }
-        // Only the trigger's own index means "already issued"; any other clash (a question number) is an error, never a silent skip.
-        const [row] = await tx
-          .insert(questionIssuances)
-          .values({ ...values, sponsorBrandId: sponsor?.id ?? null, sponsorBrand: sponsor })
-          .onConflictDoNothing({ target: [questionIssuances.matchId, questionIssuances.definitionId, questionIssuances.triggerEventId] })
-          .returning();
-        if (!row) return undefined;
-        if (slot) await tx.update(questionSponsorships).set({ questionIssuanceId: row.id, stampedAt: sql`now()` }).where(eq(questionSponsorships.id, slot.id));
-        return row;
+    async insertIssuance({ values, earlierPeriods }: { values: NewIssuance; earlierPeriods: string[] }, tx: Tx): Promise<QuestionIssuanceRow | undefined> {
+      const slot = await pickSlot(tx, {
+        matchId: values.matchId,
+        questionNumber: values.questionNumber ?? null,
+        definitionId: values.definitionId ?? null,
+        period: values.period ?? null,
+        earlierPeriods,
+        pivotal: Boolean(values.isPivotalMoment),
       });
+      let sponsor: BrandSnapshot | null = null;
+      if (slot) {
+        const [brand] = await tx.select().from(brands).where(eq(brands.id, slot.brandId));
+        if (brand) sponsor = brandSnapshot(brand);
+      }
+      // Only the trigger's own index means "already issued"; any other clash (a question number) is an error, never a silent skip.
+      const [row] = await tx
+        .insert(questionIssuances)
+        .values({ ...values, sponsorBrandId: sponsor?.id ?? null, sponsorBrand: sponsor })
+        .onConflictDoNothing({ target: [questionIssuances.matchId, questionIssuances.definitionId, questionIssuances.triggerEventId] })
+        .returning();
+      if (!row) return undefined;
+      if (slot) await tx.update(questionSponsorships).set({ questionIssuanceId: row.id, stampedAt: sql`now()` }).where(eq(questionSponsorships.id, slot.id));
+      return row;
+    },
+
+    /** Settles an in-game question found by its trigger (match, definition, triggering event); scoring in the same transaction. */
+    async settleByTrigger(
+      k: { matchId: string; definitionId: string; triggerEventId: string; status: 'resolved' | 'voided'; correct: string | null; resolvedSeq: number; resolutionEventId: string },
+      tx: Tx,
+    ): Promise<QuestionIssuanceRow | undefined> {
+      const rows = await tx
+        .update(questionIssuances)
+        .set({ status: k.status, correctAnswerIdentifier: k.correct, resolvedAt: sql`now()`, resolvedSeq: k.resolvedSeq, resolutionEventId: k.resolutionEventId, updatedAt: sql`now()` })
+        .where(
+          and(
+            eq(questionIssuances.matchId, k.matchId),
+            eq(questionIssuances.definitionId, k.definitionId),
+            eq(questionIssuances.triggerEventId, k.triggerEventId),
+            inArray(questionIssuances.status, ['open', 'locked']),
+          ),
+        )
+        .returning();
+      return (await scored(tx, rows))[0];
     },
 
     /**
      * Records blocked attempts (each once per match, definition and triggering
      * event), a thousand per statement, listed in the order decided.
      */
-    async insertDenials(values: NewDenial[]): Promise<void> {
+    async insertDenials(values: NewDenial[], q: DbOrTx = db): Promise<void> {
       let position = 0;
       for (const chunk of chunks(values)) {
-        await db
+        await q
           .insert(questionIssuanceDenials)
           .values(chunk.map((v) => ({ ...v, createdAt: nowPlusMicros(position++) })))
           .onConflictDoNothing();
@@ -319,9 +392,10 @@ export function createEngineStore({
     },
 
     settleIssuance,
+    settleOpenOfMatch,
 
-    async updateMatch(matchId: string, values: Partial<typeof matches.$inferInsert>): Promise<void> {
-      await db
+    async updateMatch(matchId: string, values: Partial<typeof matches.$inferInsert>, q: DbOrTx = db): Promise<void> {
+      await q
         .update(matches)
         .set({ ...values, updatedAt: sql`now()` })
         .where(eq(matches.id, matchId));
@@ -347,42 +421,51 @@ export function createEngineStore({
         .limit(50);
     },
 
-    /** Marks the queued and running listeners of a match to stop; queued ones stop at once. */
-    async requestStop(matchId: string): Promise<string[]> {
-      return db.transaction(async (tx) => {
-        const active = await tx
-          .select({ id: matchListeners.id, status: matchListeners.status })
-          .from(matchListeners)
-          .where(and(eq(matchListeners.matchId, matchId), inArray(matchListeners.status, ['queued', 'running'])))
-          .for('update');
-        if (!active.length) return [];
-        const queued = active.filter((l) => l.status === 'queued').map((l) => l.id);
-        const running = active.filter((l) => l.status === 'running').map((l) => l.id);
-        if (queued.length) await tx.update(matchListeners).set({ status: 'stopped', stopRequested: true, finishedAt: sql`now()` }).where(inArray(matchListeners.id, queued));
-        // A running listener stops at its next heartbeat; it can no longer be claimed meanwhile.
-        if (running.length) await tx.update(matchListeners).set({ stopRequested: true }).where(inArray(matchListeners.id, running));
-        return active.map((l) => l.id);
-      });
+    requestStop,
+
+    /**
+     * The match stops being played here (an operator's stop, a demo match
+     * retired): its listeners stop and its open in-game questions are settled
+     * (`revoked` by an operator, `voided` otherwise), in one transaction.
+     * Returns the stopped listeners and the settled rows (for the hooks).
+     */
+    async stopMatch(matchId: string, status: 'revoked' | 'voided'): Promise<{ stopped: string[]; settled: QuestionIssuanceRow[] }> {
+      return transaction(async (tx) => ({ stopped: await requestStop(matchId, tx), settled: await settleOpenOfMatch(matchId, status, tx) }));
+    },
+
+    /** Settles the match's open in-game questions (see settleOpenOfMatch), in a transaction of its own. */
+    async revokeOpenIssuances(matchId: string, status: 'revoked' | 'voided' = 'revoked'): Promise<QuestionIssuanceRow[]> {
+      return transaction((tx) => settleOpenOfMatch(matchId, status, tx));
     },
 
     /**
-     * Settles the match's open in-game questions that can no longer resolve
-     * (their answers score void): `revoked` when an operator stopped the
-     * listener, `voided` when the feed ended before the match closed. Each in
-     * its own settling transaction; returns the rows this call settled, for
-     * the after-commit hooks.
+     * The safety net: voids open in-game questions that nothing can resolve
+     * any more, those of matches closed, cancelled or postponed, or with no
+     * queued or running listener (a listener whose process died is still
+     * running until another takes it over: its questions wait for it).
      */
-    async revokeOpenIssuances(matchId: string, status: 'revoked' | 'voided' = 'revoked'): Promise<QuestionIssuanceRow[]> {
-      const open = await db
-        .select({ id: questionIssuances.id })
-        .from(questionIssuances)
-        .where(and(eq(questionIssuances.matchId, matchId), eq(questionIssuances.kind, 'in_game'), eq(questionIssuances.status, 'open')));
-      const settled: QuestionIssuanceRow[] = [];
-      for (const { id } of open) {
-        const row = await settleIssuance({ id, status, correct: null, resolvedSeq: null, resolutionEventId: null });
-        if (row) settled.push(row);
-      }
-      return settled;
+    async voidOrphaned(): Promise<QuestionIssuanceRow[]> {
+      return transaction(async (tx) => {
+        const rows = await tx
+          .update(questionIssuances)
+          .set({ status: 'voided', correctAnswerIdentifier: null, resolvedAt: sql`now()`, updatedAt: sql`now()` })
+          .where(
+            and(
+              eq(questionIssuances.kind, 'in_game'),
+              eq(questionIssuances.status, 'open'),
+              sql`exists (
+                select 1 from ${matches} m where m.id = ${questionIssuances.matchId} and (
+                  m.status in (${sql.join(
+                    STOPPED_MATCH_STATUSES.map((s) => sql`${s}`),
+                    sql`, `,
+                  )})
+                  or not exists (select 1 from ${matchListeners} l where l.match_id = m.id and l.status in ('queued', 'running'))
+                ))`,
+            ),
+          )
+          .returning();
+        return scored(tx, rows);
+      });
     },
 
     /**

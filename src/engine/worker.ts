@@ -83,15 +83,22 @@ export class EngineWorker {
     this.deps.logger.info({ worker: this.workerId }, 'engine worker started');
   }
 
-  /** One round: stop orphaned stop requests, dispatch live matches, claim and run what is claimable. */
+  /**
+   * One round: stop orphaned stop requests, void questions nothing can resolve any more,
+   * dispatch live matches, claim and run what is claimable.
+   */
   async tick(): Promise<void> {
     if (this.ticking || this.stopped) return;
     this.ticking = true;
-    const { store, options, logger } = this.deps;
+    const { store, options, logger, hooks } = this.deps;
     try {
       for (const matchId of await store.reapStopped()) {
-        for (const row of await store.revokeOpenIssuances(matchId)) await this.deps.hooks.onSettled?.(row);
+        for (const row of await store.revokeOpenIssuances(matchId)) await hooks.onSettled?.(row);
       }
+      // The safety net: whatever path stopped a match without settling its open questions, players see them voided.
+      const orphaned = await store.voidOrphaned();
+      if (orphaned.length) logger.info({ issuances: orphaned.map((r) => r.id) }, `${orphaned.length} open question(s) voided: their match is over or has no running listener`);
+      for (const row of orphaned) await hooks.onSettled?.(row);
       if (options.autoDispatch) {
         const template = options.feedUrlTemplate;
         for (const match of await store.matchesToDispatch({ horizonMinutes: options.dispatchHorizonMinutes, anyFeed: Boolean(template) })) {

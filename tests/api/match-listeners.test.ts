@@ -221,15 +221,17 @@ describe('GET /api/match-listeners/{listener_id}/log/download', () => {
 describe('GET /api/match-listeners/{listener_id}/events/download', () => {
   const download = (id: string, token: string | null = admin.token) => app.request('GET', `/api/match-listeners/${id}/events/download`, { token });
 
-  it('sends every consumed message in feed order, updates and deletes included, as a JSON attachment', async () => {
+  it('sends every consumed message in the order it was consumed, updates and deletes included, as a JSON attachment', async () => {
     const match = await createMatch(app);
     const listener = await insertListener(app, { matchId: match.id });
     const other = await insertListener(app, { matchId: match.id });
     await insertListenerEvents(app, other, [feedEvent({ seq: 1, provider_event_id: 'other' })]);
+    // As a misbehaving feed delivered them: two messages share seq 2, an update comes under a lower seq.
     const events = [
-      feedEvent({ seq: 3, provider_event_id: 'e1', operation: 'update', final: true, data: { outcome: 'goal' } }),
       feedEvent({ seq: 1, provider_event_id: 'e1', final: false, data: { outcome: 'saved' } }),
       feedEvent({ seq: 2, provider_event_id: 'e2', type: 'corner' }),
+      feedEvent({ seq: 2, provider_event_id: 'e3', type: 'shot' }),
+      feedEvent({ seq: 1, provider_event_id: 'e1', operation: 'update', final: true, data: { outcome: 'goal' } }),
       feedEvent({ seq: 4, provider_event_id: 'e2', operation: 'delete', type: 'corner' }),
     ];
     await insertListenerEvents(app, listener, events);
@@ -237,7 +239,7 @@ describe('GET /api/match-listeners/{listener_id}/events/download', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(attachmentName(res.headers)).toBe(`listener-${listener.id.slice(0, 8)}-events.json`);
-    expect(res.body).toEqual({ listener_id: listener.id, match_id: match.id, event_count: 4, events: [...events].sort((a, b) => a.seq - b.seq) });
+    expect(res.body).toEqual({ listener_id: listener.id, match_id: match.id, event_count: 5, events });
   });
 
   it('sends an empty recording for a listener that consumed nothing; 404 for an unknown listener, 401 and 403', async () => {

@@ -571,7 +571,7 @@ describe('DELETE /api/matches/{match_id}', () => {
     await follow(player, m.id);
     await db().insert(questionIssuanceDenials).values({ matchId: m.id, definitionId, definitionName: 'Next goal', failedStep: 'probability', detail: 'no', triggerEventId: 'e1', triggerEventType: 'shot' });
     const [listener] = await db().insert(matchListeners).values({ matchId: m.id, source: 'replay', status: 'finished' }).returning();
-    await db().insert(listenerEvents).values({ listenerId: listener!.id, matchId: m.id, seq: 1, providerEventId: 'p1', operation: 'create', event: { type: 'shot' } });
+    await db().insert(listenerEvents).values({ listenerId: listener!.id, matchId: m.id, seq: 1, providerEventId: 'p1', operation: 'create', eventKey: 'p1:create:x', event: { type: 'shot' } });
     await db().insert(listenerLogLines).values({ listenerId: listener!.id, lineNo: 1, level: 'info', message: 'started' });
 
     const res = await del(m.id);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syntheticFootballMatch } from '../../src/engine/feed/synthetic.js';
-import { GATES } from '../../src/engine/match-engine.js';
+import { GATES } from '../../src/engine/gates.js';
 import type { EngineWorker } from '../../src/engine/worker.js';
 import { questionAnswers } from '../../src/modules/answers/answers.table.js';
 import { matchListeners } from '../../src/modules/listeners/listeners.table.js';

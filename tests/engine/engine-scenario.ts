@@ -1,9 +1,12 @@
 /**
  * Driving the real engine end to end in a few lines: definitions and groups
  * created through the API as an admin, a match row with a feed URL, a small
- * hand-built list of feed events served as a live NDJSON push feed, and an
- * in-process worker that dispatches, claims and runs the listener. Then the
- * rows it wrote (issuances, denials, the listener and its log).
+ * hand-built list of feed events served as a live NDJSON push feed (closed
+ * by a final `match_status: closed`: a listener never completes before its
+ * match is over), and an in-process worker that dispatches, claims and runs
+ * the listener. Then the rows it wrote (issuances, denials, the listener and
+ * its log). What the engine decides is specified in memory (decider-spec.ts);
+ * this is for what only the whole runs show.
  *
  * One app per test file: `cleanup()` after each test archives the test's
  * definitions, restores the league rows and parks every match, so the next
@@ -85,6 +88,18 @@ export function ev(seq: number, type: string, overrides: Partial<FeedEvent> & { 
     data: {},
     ...rest,
   };
+}
+
+/** The message that closes the match (after it, a listener completes). */
+export function closing(seq: number, overrides: Partial<FeedEvent> & { at?: number } = {}): FeedEvent {
+  return ev(seq, 'match_status', { provider_event_id: 'close', data: { status: 'closed' }, ...overrides });
+}
+
+/** The feed as served: a closing message after `events` unless they close the match themselves. */
+export function closed(events: FeedEvent[]): FeedEvent[] {
+  const last = events[events.length - 1];
+  if (last?.type === 'match_status' && last.data.status === 'closed') return events;
+  return [...events, closing(Math.max(0, ...events.map((e) => e.seq)) + 1, last ? { at: Math.round((Date.parse(last.occurred_at) - KICKOFF) / 1000), period: last.period, score: last.score } : {})];
 }
 
 /** A later message about an earlier event (same provider id): an `update` or a `delete`. */
@@ -173,9 +188,9 @@ export interface FeedRun {
 }
 
 /**
- * Serves each feed at full speed to its own new match and runs one worker
- * (auto-dispatch) until every listener has completed. Returns what each
- * match produced, in order.
+ * Serves each feed (closed, see `closed`) at full speed to its own new match
+ * and runs one worker (auto-dispatch) until every listener has completed.
+ * Returns what each match produced, in order.
  */
 export async function runFeeds(h: Harness, runs: FeedRun[], worker: Partial<WorkerOptions> = {}, store?: EngineStore): Promise<Produced[]> {
   const servers: PushFeedServer[] = [];
@@ -183,7 +198,7 @@ export async function runFeeds(h: Harness, runs: FeedRun[], worker: Partial<Work
   try {
     const ids: string[] = [];
     for (const run of runs) {
-      const server = await startPushFeedServer({ events: run.events, speed: Infinity, heartbeatMs: 100 });
+      const server = await startPushFeedServer({ events: closed(run.events), speed: Infinity, heartbeatMs: 100 });
       servers.push(server);
       const match = await createMatch(h.app, { scheduled: new Date(), feedUrl: server.url, ...OPEN_MATCH, ...run.match });
       await run.prepare?.(match);
@@ -219,7 +234,7 @@ export interface LiveFeed {
   /** Waits for a log line of the listener matching `re`. */
   logged(re: RegExp): Promise<void>;
   produced(): Promise<Produced>;
-  /** Ends the feed, waits for the listener to complete, stops the worker and the feed. */
+  /** Closes the match (a final `match_status: closed`), waits for the listener to complete, stops the worker and the feed. */
   finish(): Promise<Produced>;
   /** Stops everything without waiting (for finally blocks). */
   close(): Promise<void>;
@@ -249,15 +264,18 @@ export async function startLive(
       },
       { what: 'the listener to run', timeoutMs: 10_000, intervalMs: 20 },
     );
-    const handled = (seq: number) =>
+    let published = opts.events?.length ?? 0;
+    let maxSeq = Math.max(0, ...(opts.events ?? []).map((e) => e.seq));
+    // Committed, not just received: the listener's count of consumed events reaches what was published.
+    const handled = (n: number) =>
       waitFor(
         async () => {
           const [l] = await db.select().from(matchListeners).where(eq(matchListeners.id, listener.id));
-          return l && l.lastSeq >= seq;
+          return l && l.eventsConsumed >= n;
         },
-        { what: `the listener to handle seq ${seq}`, timeoutMs: 10_000, intervalMs: 20 },
+        { what: `the listener to handle ${n} events`, timeoutMs: 10_000, intervalMs: 20 },
       );
-    if (opts.events?.length) await handled(Math.max(...opts.events.map((e) => e.seq)));
+    if (published) await handled(published);
     return {
       match,
       feed,
@@ -265,7 +283,9 @@ export async function startLive(
       listener,
       async push(...events) {
         for (const e of events) feed.publish(e);
-        await handled(Math.max(...events.map((e) => e.seq)));
+        published += events.length;
+        maxSeq = Math.max(maxSeq, ...events.map((e) => e.seq));
+        await handled(published);
       },
       async logged(re) {
         await waitFor(
@@ -278,7 +298,7 @@ export async function startLive(
       },
       produced: () => produced(h, match.id, listener.id),
       async finish() {
-        feed.end();
+        feed.publish(closing(maxSeq + 1));
         const done = await listenerDone(h, match.id, 'the listener to complete');
         expect(done).toMatchObject({ status: 'completed', error: null });
         await close();

@@ -1,10 +1,12 @@
 /**
- * A listener survives the death of its process: a worker in a separate
- * process (`npm run worker`) runs the listener of a recorded match and is
- * killed (SIGKILL) mid-match; the worker of this process takes the listener
- * over when its lease runs out, resumes after the last saved feed position,
- * and the match ends with exactly the questions a single run gives: none
- * duplicated, none lost. Needs PostgreSQL (two processes share it).
+ * A listener survives the death of its process, on real data: a worker in a
+ * separate process (`npm run worker`) runs the listener of a recorded match
+ * (Metrica sample game 1) and is killed (SIGKILL) mid-match; the worker of
+ * this process takes the listener over when its lease runs out, rebuilds its
+ * state from the last commit, resumes after the resume point, and the match
+ * ends with exactly the questions the data gives: none duplicated, none
+ * lost, the counters equal to the rows. (kill.test.ts kills many times and
+ * compares row by row with an uninterrupted run.) Needs PostgreSQL.
  */
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +15,7 @@ import { startPushFeedServer, type PushFeedServer } from '../../src/engine/feed/
 import type { EngineWorker } from '../../src/engine/worker.js';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
 import { listenerEvents, listenerLogLines, matchListeners } from '../../src/modules/listeners/listeners.table.js';
+import { matches } from '../../src/modules/matches/matches.table.js';
 import { spawnWorkerProcess, startWorker, waitFor, type WorkerProcess } from '../helpers/engine.js';
 import { testDatabaseUrl } from '../helpers/pg-url.js';
 import type { TestApp } from '../helpers/test-app.js';
@@ -77,7 +80,7 @@ describe.skipIf(!runnable)('listener takeover after its process dies (PostgreSQL
     expect(done).toMatchObject({ status: 'completed', claimedBy: worker.workerId, error: null });
     expect(done.claimedBy).not.toBe(first.claimedBy);
     const log = await db.select().from(listenerLogLines).where(eq(listenerLogLines.listenerId, first.id));
-    expect(log.some((l) => /taking over after seq \d+/.test(l.message))).toBe(true);
+    expect(log.some((l) => /taking over after \d+ events, seq \d+/.test(l.message))).toBe(true);
 
     // Exactly what one uninterrupted run gives.
     const expected = expectedFromData(events);
@@ -86,6 +89,11 @@ describe.skipIf(!runnable)('listener takeover after its process dies (PostgreSQL
     expect(produced.corners).toEqual(expected.corners);
     expect(produced.card).toEqual([{ answer: 'yes', decidedBy: expected.card.decidedBy, pivotal: true, number: null }]);
     expect(produced.denials.map((d) => d.trigger).sort()).toEqual([...expected.cornerDenials].sort());
+    // The counters are the rows; the match closed with its real score.
+    const [issued] = await db.select({ n: count() }).from(questionIssuances).where(eq(questionIssuances.matchId, matchId));
+    expect(done).toMatchObject({ issuedCount: issued!.n, deniedCount: produced.denials.length, resolvedCount: issued!.n, eventsConsumed: events.length });
+    const [match] = await db.select().from(matches).where(eq(matches.id, matchId));
+    expect(match).toMatchObject({ status: 'closed', homeScore: 3, awayScore: 1, listenerEventsArchived: true });
     // Every feed message is recorded once.
     const recorded = await db.select({ seq: listenerEvents.seq }).from(listenerEvents).where(eq(listenerEvents.listenerId, first.id));
     expect(new Set(recorded.map((r) => r.seq)).size).toBe(events.length);

@@ -3,6 +3,7 @@
  * messages, log lines), inserted directly for tests of the read endpoints.
  */
 import type { FeedEvent } from '../../src/engine/feed/events.js';
+import { dedupeKey } from '../../src/engine/feed/push-client.js';
 import { questionIssuanceDenials, type IssuanceDenialRow } from '../../src/modules/denials/denials.table.js';
 import { questionIssuances, type QuestionIssuanceRow } from '../../src/modules/issuances/issuances.table.js';
 import { listenerEvents, listenerLogLines, matchListeners, type ListenerEventRow, type MatchListenerRow } from '../../src/modules/listeners/listeners.table.js';
@@ -92,7 +93,7 @@ export function feedEvent(overrides: Partial<FeedEvent> & { seq: number }): Feed
   };
 }
 
-/** Messages a listener consumed, recorded as the engine records them (one row per message). */
+/** Messages a listener consumed, recorded as the engine records them (one row per message, in the order given). */
 export async function insertListenerEvents(app: TestApp, listener: Pick<MatchListenerRow, 'id' | 'matchId'>, events: FeedEvent[]): Promise<ListenerEventRow[]> {
   if (!events.length) return [];
   return db(app)
@@ -104,6 +105,7 @@ export async function insertListenerEvents(app: TestApp, listener: Pick<MatchLis
         seq: e.seq,
         providerEventId: e.provider_event_id,
         operation: e.operation,
+        eventKey: dedupeKey(e),
         event: e as unknown as Record<string, unknown>,
       })),
     )

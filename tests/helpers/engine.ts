@@ -31,9 +31,12 @@ export interface WorkerProcess {
  * A worker in a process of its own (`npm run worker`, started through node
  * itself: the tsx CLI would fork a second process that a kill leaves
  * running) on the app's PostgreSQL database, with short intervals and the
- * lease and staleness given.
+ * lease, heartbeat, staleness and engine seed given.
  */
-export function spawnWorkerProcess(app: TestApp, { leaseMs, staleAfterMs }: { leaseMs: number; staleAfterMs: number }): WorkerProcess {
+export function spawnWorkerProcess(
+  app: TestApp,
+  { leaseMs, staleAfterMs, heartbeatMs = 200, seed = '' }: { leaseMs: number; staleAfterMs: number; heartbeatMs?: number; seed?: string },
+): WorkerProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
     env: {
@@ -42,9 +45,10 @@ export function spawnWorkerProcess(app: TestApp, { leaseMs, staleAfterMs }: { le
       APP_ENV: 'test',
       LOG_LEVEL: 'warn',
       ENGINE_POLL_MS: '100',
-      ENGINE_HEARTBEAT_MS: '200',
+      ENGINE_HEARTBEAT_MS: String(heartbeatMs),
       ENGINE_LEASE_MS: String(leaseMs),
       ENGINE_STALE_AFTER_MS: String(staleAfterMs),
+      ENGINE_SEED: seed,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,17 +1,22 @@
 /**
  * Client of an HTTP push feed (newline-delimited JSON with heartbeats, see
  * push-server.ts): the provider side of a match listener. Real push feeds
- * drop connections, go silent, redeliver and correct, so this client
- * reconnects with exponential back-off and jitter, resumes with
- * `?after_seq=<last seq seen>`, deduplicates, and reports staleness (the
- * engine stops issuing questions while the feed is stale).
+ * drop connections, go silent, redeliver, correct and misnumber, so this
+ * client reconnects with exponential back-off and jitter, resumes with
+ * `?after_seq=<resume point>` (the last contiguous seq, see sequence.ts: a
+ * jump or a regression never moves it), deduplicates, and reports staleness
+ * (the engine stops issuing questions while the feed is stale).
  *
  * It is an EventEmitter (typed, see PushFeedClientEvents):
  *   'event'        a FeedEvent, each delivered once (see dedupe below), in arrival order
  *   'heartbeat'    the server's timestamp
- *   'stale'        nothing (event or heartbeat) arrived for `staleAfterMs`
- *   'fresh'        traffic again after 'stale'
- *   'end'          the feed said it has ended; the client stops
+ *   'stale'        no heartbeat arrived for `staleAfterMs` (events do not count: a
+ *                  backlog of old events says nothing about the feed being current)
+ *   'fresh'        a heartbeat again after 'stale'
+ *   'end'          the feed said it has ended; the client stops, or with
+ *                  `reconnectAfterEnd` reconnects after back-off (a match that is
+ *                  not over yet: the feed ended too early)
+ *   'sequence'     a message whose seq jumped, regressed or restarted the numbering
  *   'connected' / 'disconnected' / 'reconnecting' / 'malformed' / 'duplicate': diagnostics
  * It never emits 'error'; failures become 'disconnected' and a retry.
  *
@@ -20,12 +25,14 @@
  * `update` with new content passes, and a `delete` passes once per id.
  * Back-off: initialMs * factor^(n-1), capped at maxMs, +/- jitter; n counts
  * consecutive failed connections and resets once a connection delivers a
- * valid message (a server that accepts and drops at once still backs off).
+ * valid message (a server that accepts and drops at once still backs off);
+ * a connection that ends with `end` and brought no new event counts as failed.
  */
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { FeedEvent } from './events.js';
 import { abortableSleep } from './replay.js';
+import { observeSequence, startSequence, type SequenceState, type SequenceVerdict } from './sequence.js';
 
 export interface PushFeedClientLogger {
   warn(details: Record<string, unknown>, message: string): void;
@@ -43,6 +50,8 @@ export interface PushFeedClientOptions {
   url: string;
   /** Resume after this seq on the first connection. */
   afterSeq?: number;
+  /** After `end`, reconnect (with back-off) instead of stopping: the reader decides when the feed is really over (close()). */
+  reconnectAfterEnd?: boolean;
   staleAfterMs?: number;
   backoff?: BackoffOptions;
   /** How many dedupe keys to remember (oldest forgotten first). */
@@ -67,6 +76,7 @@ export interface PushFeedClientEvents {
   reconnecting: [info: { attempt: number; delayMs: number }];
   malformed: [info: { line: string; reason: string }];
   duplicate: [event: FeedEvent];
+  sequence: [info: { event: FeedEvent; verdict: Exclude<SequenceVerdict, 'next'>; resumeAfter: number }];
 }
 
 export interface PushFeedClientStats {
@@ -95,12 +105,16 @@ function stableJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** The dedupe key of an event (see the header). */
+/**
+ * The dedupe key of an event (see the header): `<provider event id>:delete`, or
+ * `<provider event id>:<operation>:<hash of everything but seq>`. The
+ * recording stores it (listener_events.event_key): one row per message.
+ */
 export function dedupeKey(event: FeedEvent): string {
-  if (event.operation === 'delete') return `${event.provider_event_id}\u0000delete`;
+  if (event.operation === 'delete') return `${event.provider_event_id}:delete`;
   const { seq: _seq, ...content } = event;
   const hash = createHash('sha1').update(stableJson(content)).digest('base64url');
-  return `${event.provider_event_id}\u0000${event.operation}\u0000${hash}`;
+  return `${event.provider_event_id}:${event.operation}:${hash}`;
 }
 
 /** The back-off delay before reconnect attempt `n` (1-based), jitter from `random`. */
@@ -138,18 +152,18 @@ export class PushFeedClient extends EventEmitter<PushFeedClientEvents> {
   private readonly random: () => number;
   private readonly seen = new Map<string, true>();
   private readonly abort = new AbortController();
-  private seqSeen: number;
+  private sequence: SequenceState;
   private running: Promise<void> | null = null;
   private closed = false;
   private ended = false;
   private stale = false;
-  private lastTrafficAt = 0;
+  private lastHeartbeatAt = 0;
   private staleTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly opts: PushFeedClientOptions) {
     super();
     this.url = new URL(opts.url);
-    this.seqSeen = opts.afterSeq ?? 0;
+    this.sequence = startSequence(opts.afterSeq ?? 0);
     this.staleAfterMs = opts.staleAfterMs ?? 5000;
     this.backoff = { initialMs: 250, maxMs: 30_000, factor: 2, jitter: 0.2, ...opts.backoff };
     if (!(this.backoff.initialMs > 0) || !(this.backoff.factor >= 1) || !(this.backoff.jitter >= 0 && this.backoff.jitter <= 1)) {
@@ -162,13 +176,14 @@ export class PushFeedClient extends EventEmitter<PushFeedClientEvents> {
     this.random = opts.random ?? Math.random;
   }
 
-  /** The highest seq received so far (what a reconnect resumes after). */
+  /** The resume point: every message numbered up to it has arrived (what a reconnect resumes after). */
   get lastSeq(): number {
-    return this.seqSeen;
+    return this.sequence.resumeAfter;
   }
 
+  /** No heartbeat for `staleAfterMs` (read at the moment asked, whether or not 'stale' has fired yet). */
   get isStale(): boolean {
-    return this.stale;
+    return this.stale || (!this.ended && !this.closed && Date.now() - this.lastHeartbeatAt >= this.staleAfterMs);
   }
 
   get hasEnded(): boolean {
@@ -178,7 +193,7 @@ export class PushFeedClient extends EventEmitter<PushFeedClientEvents> {
   /** Starts connecting (idempotent); the returned promise settles when the client ends or is closed. */
   start(): Promise<void> {
     if (!this.running) {
-      this.lastTrafficAt = Date.now();
+      this.lastHeartbeatAt = Date.now();
       this.armStaleTimer();
       this.running = this.run();
     }
@@ -196,8 +211,10 @@ export class PushFeedClient extends EventEmitter<PushFeedClientEvents> {
     let failures = 0;
     while (!this.closed && !this.ended) {
       const url = new URL(this.url);
-      url.searchParams.set('after_seq', String(this.seqSeen));
+      url.searchParams.set('after_seq', String(this.sequence.resumeAfter));
       let delivered = false;
+      let endedHere = false;
+      const eventsBefore = this.stats.events;
       let reason = 'stream closed';
       try {
         const res = await this.fetchImpl(url, { signal: this.abort.signal, headers: { accept: 'application/x-ndjson', ...this.opts.headers } });
@@ -208,14 +225,21 @@ export class PushFeedClient extends EventEmitter<PushFeedClientEvents> {
         this.stats.connections++;
         this.safeEmit('connected', { url: url.toString(), attempt: failures + 1 });
         for await (const line of this.lines(res.body)) {
-          if (this.handleLine(line)) delivered = true;
+          const handled = this.handleLine(line);
+          if (handled) delivered = true;
+          if (handled === 'end') {
+            endedHere = true;
+            break;
+          }
           if (this.ended || this.closed) break;
         }
       } catch (err) {
         reason = err instanceof Error ? err.message : String(err);
       }
       if (this.closed || this.ended) break;
-      failures = delivered ? 1 : failures + 1;
+      if (endedHere) reason = 'the feed ended';
+      // An early end that brought nothing new is a failure like any other: back off.
+      failures = delivered && !(endedHere && this.stats.events === eventsBefore) ? 1 : failures + 1;
       const delayMs = backoffDelay(failures, this.backoff, this.random);
       this.safeEmit('disconnected', { reason });
       this.safeEmit('reconnecting', { attempt: failures, delayMs });
@@ -258,8 +282,8 @@ export class PushFeedClient extends EventEmitter<PushFeedClientEvents> {
     }
   }
 
-  /** Handles one line; true when it was a valid message. */
-  private handleLine(raw: string): boolean {
+  /** Handles one line; true when it was a valid message ('end' for the end). */
+  private handleLine(raw: string): boolean | 'end' {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() === '') return false;
     let msg: unknown;
@@ -276,7 +300,7 @@ export class PushFeedClient extends EventEmitter<PushFeedClientEvents> {
     const m = msg as Record<string, unknown>;
     switch (m.type) {
       case 'heartbeat':
-        this.traffic();
+        this.heartbeat();
         this.stats.heartbeats++;
         this.safeEmit('heartbeat', typeof m.at === 'string' ? m.at : new Date().toISOString());
         return true;
@@ -286,14 +310,16 @@ export class PushFeedClient extends EventEmitter<PushFeedClientEvents> {
           return false;
         }
         const event = m.event;
-        this.traffic();
-        this.seqSeen = Math.max(this.seqSeen, event.seq);
         const key = dedupeKey(event);
-        if (this.seen.has(key)) {
+        const isNew = !this.seen.has(key);
+        const { state, verdict } = observeSequence(this.sequence, event.seq, isNew);
+        this.sequence = state;
+        if (!isNew) {
           this.stats.duplicates++;
           this.safeEmit('duplicate', event);
           return true;
         }
+        if (verdict !== 'next') this.safeEmit('sequence', { event, verdict, resumeAfter: state.resumeAfter });
         this.seen.set(key, true);
         if (this.seen.size > this.dedupeCapacity) this.seen.delete(this.seen.keys().next().value!);
         this.stats.events++;
@@ -301,11 +327,12 @@ export class PushFeedClient extends EventEmitter<PushFeedClientEvents> {
         return true;
       }
       case 'end':
-        this.traffic();
-        this.ended = true;
-        this.clearStaleTimer();
+        if (!this.opts.reconnectAfterEnd) {
+          this.ended = true;
+          this.clearStaleTimer();
+        }
         this.safeEmit('end');
-        return true;
+        return 'end';
       default:
         this.malformed(line, `unknown message type ${JSON.stringify(m.type)}`);
         return false;
@@ -327,8 +354,8 @@ export class PushFeedClient extends EventEmitter<PushFeedClientEvents> {
     }
   }
 
-  private traffic(): void {
-    this.lastTrafficAt = Date.now();
+  private heartbeat(): void {
+    this.lastHeartbeatAt = Date.now();
     if (this.stale) {
       this.stale = false;
       this.safeEmit('fresh');
@@ -340,13 +367,13 @@ export class PushFeedClient extends EventEmitter<PushFeedClientEvents> {
     const check = () => {
       this.staleTimer = null;
       if (this.closed || this.ended) return;
-      const silent = Date.now() - this.lastTrafficAt;
+      const silent = Date.now() - this.lastHeartbeatAt;
       if (silent >= this.staleAfterMs) {
         this.stale = true;
         this.safeEmit('stale', { silentForMs: silent });
       } else this.staleTimer = setTimeout(check, this.staleAfterMs - silent);
     };
-    this.staleTimer = setTimeout(check, Math.max(0, this.staleAfterMs - (Date.now() - this.lastTrafficAt)));
+    this.staleTimer = setTimeout(check, Math.max(0, this.staleAfterMs - (Date.now() - this.lastHeartbeatAt)));
   }
 
   private clearStaleTimer(): void {

@@ -30,6 +30,12 @@ export interface PushFeedFaults {
   rejectFirst?: number;
   /** Start with heartbeats paused. */
   noHeartbeats?: boolean;
+  /** Say `end` too early: each of the first `endConnections` connections gets `{"type":"end"}` and is closed after this many events. */
+  endAfter?: number;
+  /** How many connections `endAfter` applies to (default 1). */
+  endConnections?: number;
+  /** Ignore `?after_seq=`: every connection gets the whole timeline (a provider that cannot resume, or restarted its numbering). */
+  ignoreAfterSeq?: boolean;
 }
 
 export interface PushFeedServerOptions {
@@ -92,6 +98,7 @@ class Connection {
     private readonly server: ServerState,
     private readonly dropAfter: number | null,
     heartbeatMs: number,
+    private readonly endAfter: number | null = null,
   ) {
     this.heartbeat = setInterval(() => {
       if (!server.heartbeatsPaused) this.send({ type: 'heartbeat', at: new Date().toISOString() });
@@ -120,6 +127,7 @@ class Connection {
     this.send({ type: 'event', event });
     this.sent++;
     if (this.dropAfter !== null && this.sent >= this.dropAfter) this.cutAfterFlush();
+    else if (this.endAfter !== null && this.sent >= this.endAfter) this.finish();
   }
 
   /** The injected fault: what was written still reaches the client, then the TCP stream ends mid-response. */
@@ -203,6 +211,7 @@ export async function startPushFeedServer(opts: PushFeedServerOptions): Promise<
   const stats = { requests: 0, connections: 0, open: 0, rejected: 0 };
   let rejectBudget = faults.rejectFirst ?? 0;
   let dropBudget = faults.dropAfter !== undefined ? (faults.dropConnections ?? 1) : 0;
+  let endBudget = faults.endAfter !== undefined ? (faults.endConnections ?? 1) : 0;
   const all = new Set<Connection>();
 
   const fail = (res: http.ServerResponse, status: number, code: string, message: string) => {
@@ -228,7 +237,9 @@ export async function startPushFeedServer(opts: PushFeedServerOptions): Promise<
     res.socket?.setNoDelay(true);
     const dropAfter = dropBudget > 0 ? faults.dropAfter! : null;
     if (dropBudget > 0) dropBudget--;
-    const conn = new Connection(res, afterSeq, state, dropAfter, heartbeatMs);
+    const endAfter = endBudget > 0 ? faults.endAfter! : null;
+    if (endBudget > 0) endBudget--;
+    const conn = new Connection(res, faults.ignoreAfterSeq ? 0 : afterSeq, state, dropAfter, heartbeatMs, endAfter);
     stats.connections++;
     stats.open++;
     all.add(conn);

@@ -2,7 +2,9 @@
  * Replays a recorded feed at a speed factor: what test matches (clones of
  * closed matches) and the demo push server run on. Events come out spaced by
  * their occurred_at differences divided by `speed`, with long gaps (half time)
- * capped so a replay never stalls; a takeover resumes with `startAfterSeq`.
+ * capped so a replay never stalls; a takeover resumes with `skip` (what it
+ * already consumed: a recording's order, not its seqs, which may jump, repeat
+ * or restart).
  *
  * Stopping: when `signal` aborts, the iterator ends quietly (no throw), also
  * in the middle of a wait. Events are replayed in the order given (a
@@ -14,8 +16,8 @@ export interface ReplayOptions {
   /** 1 = real time, 10 = ten times faster; Infinity = no waiting. */
   speed: number;
   signal?: AbortSignal;
-  /** Skip events with seq <= this (already processed). */
-  startAfterSeq?: number;
+  /** Skip the first this many events (already consumed). */
+  skip?: number;
   /** Longest gap, in recorded milliseconds, honoured between two events (default 30,000; divided by speed). */
   maxGapMs?: number;
 }
@@ -50,7 +52,7 @@ export function replayDelays(events: readonly FeedEvent[], speed: number, maxGap
 }
 
 export async function* replay(events: readonly FeedEvent[], opts: ReplayOptions): AsyncGenerator<FeedEvent, void, undefined> {
-  const remaining = events.filter((e) => e.seq > (opts.startAfterSeq ?? 0));
+  const remaining = events.slice(opts.skip ?? 0);
   const delays = replayDelays(remaining, opts.speed, opts.maxGapMs);
   for (const [i, event] of remaining.entries()) {
     if (opts.signal?.aborted) return;

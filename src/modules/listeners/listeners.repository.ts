@@ -51,7 +51,7 @@ export async function* allLogLines({ db, listenerId, pageSize = 1000 }: { db: Db
   }
 }
 
-/** Every message the listener consumed, in feed order. */
+/** Every message the listener consumed, in the order it consumed them (seqs may jump, repeat or restart). */
 export async function eventsOfListener({ db, listenerId }: { db: DbOrTx; listenerId: string }): Promise<ListenerEventRow[]> {
-  return db.select().from(listenerEvents).where(eq(listenerEvents.listenerId, listenerId)).orderBy(asc(listenerEvents.seq));
+  return db.select().from(listenerEvents).where(eq(listenerEvents.listenerId, listenerId)).orderBy(asc(listenerEvents.id));
 }

@@ -55,7 +55,7 @@ export function createListenersService({ db, leagues, now = () => new Date() }: 
       return { filename: `listener-${row.id.slice(0, 8)}.log`, lines: lines() };
     },
 
-    /** Every message the listener consumed, in feed order, updates and deletes included. */
+    /** Every message the listener consumed, in the order it consumed them, updates and deletes included. */
     async recording(listenerId: string): Promise<{ filename: string; recording: Schemas['EventRecording'] }> {
       const row = await listener(listenerId);
       const events = (await eventsOfListener({ db, listenerId })).map(toFeedEvent);

@@ -31,7 +31,11 @@ export const matchListeners = pgTable(
     issuedCount: integer('issued_count').notNull().default(0),
     deniedCount: integer('denied_count').notNull().default(0),
     resolvedCount: integer('resolved_count').notNull().default(0),
-    /** Feed position processed so far: a takeover resumes after it. */
+    /**
+     * The feed's resume point: every message numbered up to it was consumed and
+     * committed with everything decided on it (the last contiguous seq; a jump or
+     * a regression never moves it). A takeover and a reconnect resume after it.
+     */
     lastSeq: integer('last_seq').notNull().default(0),
     lastEventAt: tstz('last_event_at'),
     /** The match's state store (what definitions' store_state wrote). */
@@ -49,7 +53,13 @@ export const matchListeners = pgTable(
   ],
 );
 
-/** Every feed message a listener consumed, in order: the recording (downloadable, replayable). */
+/**
+ * Every feed message a listener consumed, in arrival order (`id`): the
+ * recording (downloadable, replayable). A message is one version of a
+ * provider event, identified by `event_key` (provider event id, operation and
+ * a hash of its content), not by its seq: two messages sharing a seq are both
+ * recorded, and a redelivery under another seq is not recorded twice.
+ */
 export const listenerEvents = pgTable(
   'listener_events',
   {
@@ -60,14 +70,20 @@ export const listenerEvents = pgTable(
     matchId: uuid('match_id')
       .notNull()
       .references(() => matches.id, { onDelete: 'cascade' }),
-    /** The feed event's own `seq` (its position in the feed), also what issuances' trigger_seq and resolved_seq refer to. */
+    /** The feed event's own `seq` as the provider numbered it (also what issuances' trigger_seq and resolved_seq show). */
     seq: integer('seq').notNull(),
     providerEventId: text('provider_event_id').notNull(),
     operation: text('operation').notNull(),
+    /** `<provider event id>:<operation>[:<content hash>]` (see eventKey in the push client). */
+    eventKey: text('event_key').notNull(),
     event: jsonb('event').$type<Record<string, unknown>>().notNull(),
     receivedAt: tstz('received_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('listener_events_listener_seq_uq').on(t.listenerId, t.seq), index('listener_events_match_idx').on(t.matchId, t.id)],
+  (t) => [
+    uniqueIndex('listener_events_listener_key_uq').on(t.listenerId, t.eventKey),
+    index('listener_events_listener_idx').on(t.listenerId, t.id),
+    index('listener_events_match_idx').on(t.matchId, t.id),
+  ],
 );
 
 /** The text log of a listener. */

@@ -109,10 +109,9 @@ export function createMatchControlService({
     async stopListener(matchId: string): Promise<{ stopped: string[]; revoked: number }> {
       const [match] = await db.select({ id: matches.id }).from(matches).where(eq(matches.id, matchId));
       if (!match) throw notFound('match');
-      const stopped = await store.requestStop(matchId);
-      const revoked = await store.revokeOpenIssuances(matchId);
-      for (const row of revoked) await hooks.onSettled?.(row);
-      return { stopped, revoked: revoked.length };
+      const { stopped, settled } = await store.stopMatch(matchId, 'revoked');
+      for (const row of settled) await hooks.onSettled?.(row);
+      return { stopped, revoked: settled.length };
     },
   };
 }

@@ -243,6 +243,76 @@ describe('PushFeedClient', () => {
     expect(r.events).toHaveLength(3);
   });
 
+  it('resumes after the last contiguous seq: a message numbered 2,000,000,000 is delivered but never moves the resume point', async () => {
+    const base = matchEvents.slice(0, 30);
+    const s = await server({ events: base.slice(0, 10), holdOpen: true });
+    const r = client({ url: s.url });
+    const sequence: string[] = [];
+    r.client.on('sequence', ({ event, verdict, resumeAfter }) => sequence.push(`${verdict}:${event.seq}:${resumeAfter}`));
+    const resumedAfter: string[] = [];
+    r.client.on('connected', ({ url }) => resumedAfter.push(new URL(url).searchParams.get('after_seq')!));
+    void r.client.start();
+    await until(() => r.events.length === 10, 5000, 'ten events');
+    s.publish(withSeq(base[10]!, 2_000_000_000));
+    for (const e of base.slice(11, 20)) s.publish(withSeq(e, e.seq - 1));
+    await until(() => r.events.length === 20, 5000, 'twenty events');
+    expect(r.client.lastSeq).toBe(19);
+    s.dropConnections();
+    for (const e of base.slice(20, 30)) s.publish(withSeq(e, e.seq - 1));
+    await until(() => r.events.length === 30, 5000, 'all events after the reconnect');
+    // The reconnect asked for what follows 19, not 2,000,000,000; the absurd one came again and was deduplicated.
+    expect(resumedAfter).toEqual(['0', '19']);
+    expect(r.client.stats.duplicates).toBe(1);
+    expect(r.events.map((e) => e.provider_event_id)).toEqual(base.map((e) => e.provider_event_id));
+    expect(sequence).toEqual(['jump:2000000000:10']);
+  });
+
+  it('delivers new messages numbered below the resume point (a provider that restarted its numbering) and restarts the resume point at 1', async () => {
+    const s = await server({ events: matchEvents.slice(0, 10), holdOpen: true, faults: { ignoreAfterSeq: true } });
+    const r = client({ url: s.url });
+    const sequence: string[] = [];
+    r.client.on('sequence', ({ event, verdict, resumeAfter }) => sequence.push(`${verdict}:${event.seq}:${resumeAfter}`));
+    void r.client.start();
+    await until(() => r.events.length === 10, 5000, 'ten events');
+    // Renumbered from 1 after a restart on the provider's side; the reconnect gets everything again (deduplicated).
+    s.dropConnections();
+    const renumbered = matchEvents.slice(10, 15).map((e, i) => withSeq(e, i + 1));
+    for (const e of renumbered) s.publish(e);
+    await until(() => r.events.length === 15, 5000, 'the renumbered events');
+    expect(r.events.slice(10)).toEqual(renumbered);
+    expect(sequence[0]).toBe('restart:1:1');
+    expect(r.client.lastSeq).toBe(5);
+  });
+
+  it('with reconnectAfterEnd, reconnects after an end, backing off while the feed brings nothing new', async () => {
+    const s = await server({ events: matchEvents.slice(0, 3) });
+    const r = client({ url: s.url, reconnectAfterEnd: true, backoff: { initialMs: 10, factor: 2, maxMs: 1000, jitter: 0 } });
+    void r.client.start();
+    await until(() => r.log.filter((x) => x === 'end').length >= 4, 5000, 'four ends');
+    // The first end followed new events (back to the first delay); the following ones brought nothing new.
+    expect(r.log.filter((x) => x.startsWith('reconnecting')).slice(0, 3)).toEqual(['reconnecting:10', 'reconnecting:20', 'reconnecting:40']);
+    expect(r.events).toHaveLength(3);
+    expect(r.client.hasEnded).toBe(false);
+  });
+
+  it('goes stale when heartbeats stop even while events keep arriving', async () => {
+    const s = await server({ events: matchEvents.slice(0, 1), holdOpen: true, heartbeatMs: 20 });
+    const r = client({ url: s.url, staleAfterMs: 150 });
+    void r.client.start();
+    await until(() => r.client.stats.heartbeats >= 2, 5000, 'heartbeats');
+    s.pauseHeartbeats();
+    let next = 1;
+    const timer = setInterval(() => s.publish(matchEvents[next++]!), 20);
+    try {
+      await until(() => r.log.includes('stale'), 5000, 'stale');
+      expect(r.client.isStale).toBe(true);
+      // Events kept coming all along, more often than the staleness window.
+      expect(r.events.length).toBeGreaterThan(3);
+    } finally {
+      clearInterval(timer);
+    }
+  });
+
   it('closes while waiting to reconnect', async () => {
     const s = await server({ events: matchEvents.slice(0, 1), faults: { rejectFirst: 1000 } });
     const r = client({ url: s.url, backoff: { initialMs: 10_000, jitter: 0 } });
