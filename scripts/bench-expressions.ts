@@ -4,9 +4,9 @@
  * evaluation per trigger candidate per event), and how long hostile
  * expressions and templates hold the event loop. `npm run bench:expressions`.
  */
-import { conditionHolds, extractIssuanceState, renderQuestion } from '../src/engine/question-render.js';
-import { evaluateExpression } from '../src/engine/expressions.js';
-import { renderTemplate } from '../src/engine/templates.js';
+import { conditionHolds, extractIssuanceState, renderQuestion } from '../src/domain/question-render.js';
+import { evaluateExpression } from '../src/domain/language/expressions.js';
+import { renderTemplate } from '../src/domain/language/templates.js';
 
 const event = {
   match: 'm1',

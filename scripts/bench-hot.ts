@@ -1,5 +1,5 @@
 /**
- * The hot-path phase of npm run bench (DESIGN.md §9: "Hot paths (PUT answer,
+ * The hot-path phase of npm run bench (the target: "Hot paths (PUT answer,
  * GET open questions, GET matches) run a constant number of queries whatever
  * the number of rows; report req/s and p50/p99"): its data set, the requests
  * the load client rotates through, and the statement counts.

@@ -1,5 +1,5 @@
 /**
- * npm run bench:ws: WebSocket fan-out (DESIGN.md §9: one issuance reaches
+ * npm run bench:ws: WebSocket fan-out (the target: one issuance reaches
  * 10,000 connected followers, p99 under 1 s).
  *
  * The server (this process) is the real one: createServices + createApp +

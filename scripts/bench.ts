@@ -10,7 +10,7 @@
  * then loads each endpoint from a worker thread (so the load generator does not
  * share the server's event loop), pairs in ABBA order so drift cancels out,
  * and a table of req/s, p50, p99 and the full-stack/plain ratios is printed
- * (DESIGN.md §9: ratio >= 0.8).
+ * (the target: ratio >= 0.8).
  *
  * Beside req/s and latency, the CPU time of the server's main thread per
  * request is read from /proc (Linux): it is far less sensitive than req/s to
@@ -24,8 +24,8 @@
  * (default 1), BENCH_NO_DB=1 (serve the rows read once, to isolate the
  * framework overhead from the database).
  *
- * Then, unless BENCH_HOT=0, a second phase loads the hot paths (DESIGN.md
- * §9: "Hot paths (PUT answer, GET open questions, GET matches) run a constant
+ * Then, unless BENCH_HOT=0, a second phase loads the hot paths (the target:
+ * "Hot paths (PUT answer, GET open questions, GET matches) run a constant
  * number of queries whatever the number of rows; report req/s and p50/p99"):
  * players with API keys following live matches with open questions are
  * written straight into the tables (scripts/bench-hot.ts), the SQL statements
@@ -434,7 +434,7 @@ function printMachine(database: Database, { machine0, machine1, ownMs, wallMs }:
 async function hotPhase(database: Database, server: Server, base: string, client: LoadClient): Promise<number> {
   const { duration, warmup, rounds, connections } = settings;
   console.log('');
-  console.log('hot paths (DESIGN.md §9: a constant number of queries whatever the number of rows; req/s and p50/p99):');
+  console.log('hot paths (the target: a constant number of queries whatever the number of rows; req/s and p50/p99):');
   const t0 = performance.now();
   const data = await seedHotPaths(database);
   const r = data.rows;

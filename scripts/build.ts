@@ -18,6 +18,8 @@ export const ENTRY_POINTS = {
   'create-admin': 'scripts/create-admin.ts',
   'schedule-sync': 'scripts/schedule-sync.ts',
   'config-check': 'scripts/config-check.ts',
+  // The sandbox's worker thread loads it by path (src/paths.ts), so it must be a file of its own.
+  'sandbox-worker': 'src/domain/language/sandbox-worker.ts',
 };
 
 export async function buildDist(outdir = path.join(projectRoot, 'dist')): Promise<void> {

@@ -11,7 +11,7 @@ import { redactedConfig } from '../src/config-report.js';
 import { DatabaseError, openDatabase } from '../src/db/client.js';
 
 export async function configCheck(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
-  let connect = false;
+  let connect: boolean;
   try {
     ({ values: { connect = false } } = parseArgs({ args: argv, options: { connect: { type: 'boolean' } } }));
   } catch (e) {

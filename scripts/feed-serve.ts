@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { FeedEvent } from '../src/engine/feed/events.js';
+import type { FeedEvent } from '../src/domain/sports/events.js';
 import { summarizeFeed } from '../src/engine/feed/football-feed.js';
 import { importMetricaCsv, importMetricaJson } from '../src/engine/feed/importers/metrica.js';
 import { importOpenfootballSchedule, openfootballEvents } from '../src/engine/feed/importers/openfootball.js';

@@ -72,6 +72,19 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Connection-level limits of the HTTP server (src/http/server-limits.ts). */
   http: ServerLimits;
+  /** Health checks, metrics and traces (docs/operations.md). */
+  ops: OpsConfig;
+}
+
+export interface OpsConfig {
+  /** GET /metrics on the service's own port needs `Authorization: Bearer <token>`; unset, it is not served there (404). */
+  metricsToken: string | null;
+  /** A second, internal port serving /healthz, /readyz and /metrics (no token): for workers, and for scrapers inside the network. */
+  port: number | null;
+  host: string;
+  /** OTLP/HTTP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT); unset, no traces are made. */
+  otlpEndpoint: string | null;
+  serviceName: string;
 }
 
 export interface DatabaseConfig {
@@ -159,6 +172,32 @@ export interface EngineConfig {
 }
 
 export class ConfigError extends Error {}
+
+function opsConfig(env: NodeJS.ProcessEnv): OpsConfig {
+  const metricsToken = env.METRICS_TOKEN || null;
+  if (metricsToken !== null && (metricsToken.length < 16 || /\s/.test(metricsToken))) {
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters without spaces (for example: openssl rand -hex 24)');
+  }
+  const otlpEndpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT || null;
+  if (otlpEndpoint !== null) {
+    let u: URL | undefined;
+    try {
+      u = new URL(otlpEndpoint);
+    } catch {
+      u = undefined;
+    }
+    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) {
+      throw new ConfigError(`OTEL_EXPORTER_OTLP_ENDPOINT: '${otlpEndpoint}' is not an http(s) URL; give the collector's OTLP/HTTP base URL, like http://otel-collector:4318`);
+    }
+  }
+  return {
+    metricsToken,
+    port: env.OPS_PORT ? int(env, 'OPS_PORT', 0, 0, 65_535) : null,
+    host: env.OPS_HOST || env.HOST || '127.0.0.1',
+    otlpEndpoint,
+    serviceName: env.OTEL_SERVICE_NAME || 'question-play',
+  };
+}
 
 const APP_ENVS: AppEnv[] = ['main', 'staging', 'development', 'test'];
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -325,6 +364,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     http: httpLimits(env),
+    ops: opsConfig(env),
     loginThrottle: {
       maxAttempts: int(env, 'LOGIN_MAX_ATTEMPTS', DEFAULT_LOGIN_THROTTLE.maxAttempts, 0, 1_000_000),
       maxAttemptsPerIp: int(env, 'LOGIN_MAX_ATTEMPTS_PER_IP', DEFAULT_LOGIN_THROTTLE.maxAttemptsPerIp, 0, 1_000_000),
@@ -389,7 +429,7 @@ function pushConfig(env: NodeJS.ProcessEnv): PushConfig {
   }
   if (!derived.equals(publicKey)) throw new ConfigError('VAPID_PUBLIC_KEY is not the public key of VAPID_PRIVATE_KEY; set the pair generated together');
   const subject = env.VAPID_SUBJECT!.trim();
-  let subjectOk = false;
+  let subjectOk: boolean;
   try {
     const u = new URL(subject);
     subjectOk = (u.protocol === 'mailto:' && u.pathname.includes('@')) || (u.protocol === 'https:' && Boolean(u.host));

@@ -4,7 +4,10 @@
  * worker) when a person watches a terminal.
  */
 import { pino, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type prettyModule from 'pino-pretty';
+import { lazyRequire } from './lazy.js';
+
+const pretty = lazyRequire<typeof prettyModule>('pino-pretty');
 
 export type { Logger };
 
@@ -27,5 +30,5 @@ export function createLogger(level: string, bindings: Record<string, unknown> = 
   };
   if (!prettyLogs(format)) return destination ? pino(options, destination) : pino(options);
   const colorize = !destination && Boolean(process.stdout.isTTY);
-  return pino(options, pretty({ sync: true, colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', ...(destination ? { destination } : {}) }));
+  return pino(options, pretty()({ sync: true, colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', ...(destination ? { destination } : {}) }));
 }

@@ -7,10 +7,13 @@ import { seedDemoData } from './demo/seed.js';
 import { createEngineWorker } from './engine/start-worker.js';
 import { createApp } from './http/app.js';
 import { shutDownHttp } from './http/drain.js';
+import { busCheck, createHealth, databaseChecks, engineCheck, engineStaleMs } from './http/health.js';
+import { startOpsServer } from './http/ops-server.js';
 import { applyServerLimits } from './http/server-limits.js';
 import { attachLiveStream } from './live/stream.js';
 import { createLogger } from './logger.js';
 import { seedLeagues } from './modules/leagues/leagues.repository.js';
+import { initTracing, stopTracing } from './observability/tracing.js';
 import { createServices } from './services.js';
 
 const startedAt = performance.now();
@@ -18,6 +21,8 @@ const startedAt = performance.now();
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, {}, config.logFormat);
+  // Before the services are made: they are wrapped in spans only when tracing runs.
+  if (await initTracing({ otlpEndpoint: config.ops.otlpEndpoint, serviceName: config.ops.serviceName })) logger.info({ endpoint: config.ops.otlpEndpoint }, 'tracing: exporting spans over OTLP');
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, limits: config.database.api });
   logger.info(
     { database: database.kind, where: config.databaseUrl ? redactUrl(config.databaseUrl) : (config.dataDir ?? 'memory') },
@@ -26,7 +31,8 @@ async function main() {
   await seedLeagues({ db: database.db });
   const services = createServices({ database, config, logger });
   if (config.demoData) await seedDemoData(services);
-  const { app, drain } = await createApp({ services });
+  const health = createHealth(databaseChecks(database));
+  const { app, drain } = await createApp({ services, health });
 
   const server = app.listen(config.port, config.host);
   applyServerLimits(server, config.http);
@@ -38,6 +44,7 @@ async function main() {
     server.once('error', reject);
   });
   const live = await attaching;
+  health.add(busCheck(services.liveBus));
   const { port } = server.address() as AddressInfo;
   const base = `http://${config.host}:${port}`;
   logger.info({ url: base, ms: Math.round(performance.now() - startedAt), env: config.appEnv }, `listening on ${base} (docs at ${base}/docs)`);
@@ -58,6 +65,9 @@ async function main() {
   await demo?.start();
   const worker = config.engine.worker ? createEngineWorker(engineServices, demo ? [demo.task()] : []) : null;
   worker?.start();
+  if (worker) health.add(engineCheck(worker, engineStaleMs(config.engine.pollMs)));
+  const ops = config.ops.port === null ? null : await startOpsServer({ health, port: config.ops.port, host: config.ops.host });
+  if (ops) logger.info({ port: ops.port }, `operations port: /healthz, /readyz and /metrics on ${config.ops.host}:${ops.port}`);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -82,6 +92,8 @@ async function main() {
     // The pools close last: nothing above uses them any more.
     if (engineDatabase !== database) await engineDatabase.close().catch((err) => logger.error({ err }, 'closing the engine database failed'));
     await database.close().catch((err) => logger.error({ err }, 'closing the database failed'));
+    await ops?.close();
+    await stopTracing();
     logger.info('stopped');
     process.exit(0);
   };

@@ -29,4 +29,6 @@ export const paths = {
   /** Written by `npm run build`; the compiled service serves it (from sources, the UI is built at first request). */
   adminUiBundle: path.join(projectRoot, 'dist/admin/app.js'),
   adminUiCss: path.join(projectRoot, 'src/admin/ui/admin.css'),
+  /** The compiled expression and template sandbox's worker thread (its own entry point of the build). */
+  sandboxWorker: path.join(projectRoot, 'dist/sandbox-worker.js'),
 };

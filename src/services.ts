@@ -4,6 +4,7 @@ import type { Database } from './db/client.js';
 import type { Logger } from './logger.js';
 import { createEngineStore } from './engine/store.js';
 import { engineHooks, type EngineSubscriber } from './engine/subscribers.js';
+import { tracedObject, tracingEnabled } from './observability/tracing.js';
 import { scoreSettledIssuance } from './modules/answers/scoring.js';
 import type { BrandRow } from './modules/brands/brands.table.js';
 import type { BrandSnapshot } from './modules/issuances/issuances.table.js';
@@ -64,7 +65,7 @@ export function createServices(deps: ServiceDeps) {
     subscribers,
     brandSnapshot,
   };
-  return {
+  return tracedServices({
     config: deps.config,
     database: deps.database,
     logger: deps.logger,
@@ -96,7 +97,17 @@ export function createServices(deps: ServiceDeps) {
     liveBus,
     engine,
     matchControl: createMatchControlService({ db, appEnv: deps.config.appEnv, store: engine.store, hooks: engine.hooks, onFollowChanged }),
-  };
+  });
+}
+
+/** The services requests call, each method in a span when tracing runs (see src/observability/tracing.ts). */
+const TRACED_SERVICES = ['auth', 'adminSessions', 'answers', 'users', 'leagues', 'groups', 'definitions', 'matchDefinitions', 'brands', 'sponsorships', 'matches', 'inheritance', 'issuances', 'listeners', 'feedback', 'matchControl'] as const;
+
+function tracedServices<S extends Record<(typeof TRACED_SERVICES)[number], object>>(services: S): S {
+  if (!tracingEnabled()) return services;
+  const out = { ...services };
+  for (const name of TRACED_SERVICES) (out as Record<string, object>)[name] = tracedObject(name, services[name]);
+  return out;
 }
 
 export type Services = ReturnType<typeof createServices>;

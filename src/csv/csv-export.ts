@@ -1,6 +1,6 @@
 /**
  * CSV exports: one header row, then one line per row, streamed through
- * fast-csv. Cells are formula-safe (DESIGN.md §5): a text cell starting with
+ * fast-csv. Cells are formula-safe (a spreadsheet never runs what a player typed): a text cell starting with
  * `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` so a
  * spreadsheet shows it as text instead of running it. An import reverses
  * this with `unneutralizeCell`, so it reads back exactly what was exported.
@@ -8,7 +8,10 @@
  * one more quote too, so that the two functions are exact inverses.
  */
 import { Readable } from 'node:stream';
-import { format } from 'fast-csv';
+import type * as FastCsv from 'fast-csv';
+import { lazyRequire } from '../lazy.js';
+
+const fastCsv = lazyRequire<typeof FastCsv>('fast-csv');
 
 /** A formula start, after any number of quotes (see the module comment). */
 const NEEDS_QUOTE = /^'*[=+\-@\t\r]/;
@@ -34,7 +37,7 @@ export const unneutralizeCell = (text: string) => (QUOTED.test(text) ? text.slic
  * `csvCell`. A failure of the row source ends the stream with that error.
  */
 export function csvStream<R extends Record<string, unknown>>({ columns, rows }: { columns: readonly (keyof R & string)[]; rows: AsyncIterable<R> | Iterable<R> }): Readable {
-  const formatter = format<string[], string[]>({ headers: [...columns], alwaysWriteHeaders: true, includeEndRowDelimiter: true });
+  const formatter = fastCsv().format<string[], string[]>({ headers: [...columns], alwaysWriteHeaders: true, includeEndRowDelimiter: true });
   const source = Readable.from(
     (async function* () {
       for await (const row of rows) yield columns.map((c) => csvCell(row[c]));

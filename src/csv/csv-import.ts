@@ -7,7 +7,6 @@
  * CSV, a limit, the header) are a `CsvFileError`; a row whose number of
  * cells differs from the header is reported with its line and skipped.
  */
-import { parseString } from 'fast-csv';
 import { clip, quote } from '../errors.js';
 import { unneutralizeCell } from './csv-export.js';
 
@@ -103,6 +102,7 @@ export async function readCsvFile({ data, truncated }: { data: Buffer; truncated
     rows.push({ line: start, cells: new Map(header.map((column, i) => [column, unneutralizeCell(cells[i]!)])) });
   };
 
+  const { parseString } = await import('fast-csv');
   await new Promise<void>((resolve, reject) => {
     let settled = false;
     const stream = parseString(text, { headers: false });

@@ -29,6 +29,8 @@
  * never undercount busy connections and nothing queues inside postgres.js.
  */
 import type { Sql } from 'postgres';
+import { metrics, registerPool } from '../observability/metrics.js';
+import { SpanKind, traced, tracingEnabled } from '../observability/tracing.js';
 import { DatabaseUnavailableError, isConnectFailure, isDatabaseUnavailable } from './availability.js';
 
 export interface WaitBudget {
@@ -38,6 +40,8 @@ export interface WaitBudget {
   slots: number;
   /** Try again, within the deadline, what failed to get a connection (nothing sent yet). */
   retryConnectFailures?: boolean;
+  /** The pool's name in metrics (`api`, `engine`). */
+  pool?: string;
 }
 
 /** Pause before trying a failed connection again (ms). */
@@ -53,8 +57,16 @@ class Slots {
   private free: number;
   private readonly waiters: Waiter[] = [];
 
-  constructor(size: number) {
+  constructor(readonly size: number) {
     this.free = size;
+  }
+
+  get inUse(): number {
+    return this.size - this.free;
+  }
+
+  get waiting(): number {
+    return this.waiters.length;
   }
 
   /** Resolves with the release function of a slot, or rejects when none frees up before the deadline. */
@@ -110,6 +122,27 @@ function withDeadline<T>(work: Promise<T>, deadline: number, what: () => string)
 
 type Query = PromiseLike<unknown> & { values(): unknown; raw?(): unknown };
 
+/**
+ * Times a statement (its wait for a connection included) into the pool's
+ * histogram, and, with tracing on, runs it in a client span carrying its SQL.
+ */
+function observed(pool: string, run: () => Promise<unknown>): Promise<unknown> {
+  const started = performance.now();
+  const timed = run().then(
+    (value) => {
+      metrics.dbStatementDuration.observe({ pool, outcome: 'ok' }, (performance.now() - started) / 1000);
+      return value;
+    },
+    (err: unknown) => {
+      metrics.dbStatementDuration.observe({ pool, outcome: isDatabaseUnavailable(err) ? 'unavailable' : 'error' }, (performance.now() - started) / 1000);
+      throw err;
+    },
+  );
+  return timed;
+}
+
+const statementText = (statement: unknown) => (typeof statement === 'string' ? statement : Array.isArray(statement) ? statement.join('$?') : '');
+
 const describe = (statement: unknown) => () => {
   const text = typeof statement === 'string' ? statement : Array.isArray(statement) ? statement.join('?') : 'a statement';
   const short = text.replace(/\s+/g, ' ').trim().slice(0, 60);
@@ -156,12 +189,15 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Wraps a postgres.js pool (`Sql`) so that drizzle's statements and transactions through it keep the budget. */
 export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
   const slots = new Slots(budget.slots);
+  const pool = budget.pool ?? 'api';
+  registerPool(pool, slots);
 
   /** Whether a failed attempt is tried again: a connection attempt that failed, with time left for another. */
   const retryable = (err: unknown, deadline: number) => budget.retryConnectFailures === true && isConnectFailure(err) && Date.now() + RETRY_PAUSE_MS < deadline;
 
   /** A statement outside any transaction: a slot, then the statement, both within one deadline. */
-  const poolStatement = (what: () => string) => async (make: () => Query) => {
+  const poolStatement = (what: () => string, statement: unknown) => (make: () => Query) => instrumented(statement, () => poolRun(what, make));
+  const poolRun = async (what: () => string, make: () => Query) => {
     const deadline = Date.now() + budget.statementMs;
     for (;;) {
       const release = await slots.acquire(deadline, what);
@@ -176,7 +212,14 @@ export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
   };
 
   /** A statement inside a transaction: its connection is reserved already, only the answer is waited for. */
-  const txStatement = (what: () => string) => (make: () => Query) => withDeadline(Promise.resolve(make()), Date.now() + budget.statementMs, what);
+  const txStatement = (what: () => string, statement: unknown) => (make: () => Query) =>
+    instrumented(statement, () => withDeadline(Promise.resolve(make()), Date.now() + budget.statementMs, what));
+
+  /** Metrics always; a span when tracing runs. */
+  const instrumented = (statement: unknown, run: () => Promise<unknown>) =>
+    tracingEnabled()
+      ? traced('db.query', { 'db.system': 'postgresql', 'db.query.text': statementText(statement).slice(0, 2000), 'qp.pool': pool }, () => observed(pool, run), SpanKind.CLIENT)
+      : observed(pool, run);
 
   /**
    * Runs `fn` as postgres.js's transaction (or savepoint) callback with a
@@ -233,10 +276,10 @@ export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
       (args) => {
         const result: unknown = Reflect.apply(tx as never, undefined, args);
         // Inside a transaction nothing is tried again: the query made here is the one run.
-        return isQuery(result) ? deferred(() => result, txStatement(describe(args[0]))) : result;
+        return isQuery(result) ? deferred(() => result, txStatement(describe(args[0]), args[0])) : result;
       },
       {
-        unsafe: (statement: string, ...rest: unknown[]) => deferred(() => unsafe(statement, ...rest), txStatement(describe(statement))),
+        unsafe: (statement: string, ...rest: unknown[]) => deferred(() => unsafe(statement, ...rest), txStatement(describe(statement), statement)),
         savepoint: (...args: unknown[]) => {
           const fn = args.pop() as (tx: Sql) => unknown;
           return transaction((callback) => savepoint(...args, callback), fn, null);
@@ -259,10 +302,10 @@ export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
         first = undefined;
         return query;
       };
-      return deferred(make, poolStatement(describe(args[0])));
+      return deferred(make, poolStatement(describe(args[0]), args[0]));
     },
     {
-      unsafe: (statement: string, ...rest: unknown[]) => deferred(() => unsafe(statement, ...rest), poolStatement(describe(statement))),
+      unsafe: (statement: string, ...rest: unknown[]) => deferred(() => unsafe(statement, ...rest), poolStatement(describe(statement), statement)),
       begin: async (...args: unknown[]) => {
         const fn = args.pop() as (tx: Sql) => unknown;
         const deadline = Date.now() + budget.statementMs;

@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { paths } from '../paths.js';
 import * as schema from './schema.js';
+import { SpanKind, traced, tracingEnabled } from '../observability/tracing.js';
 import { boundedClient } from './bounded-client.js';
 
 export type Schema = typeof schema;
@@ -144,7 +145,12 @@ async function openPostgres(url: string, max: number, limits: DatabaseLimits | u
       `cannot connect to PostgreSQL at ${redactUrl(url)}: ${(err as Error).message}. Check DATABASE_URL and that the server is running.`,
     );
   }
-  const client = limits ? boundedClient(raw, { statementMs: limits.statementTimeoutMs, slots: max, retryConnectFailures: limits.retryConnectFailures ?? false }) : raw;
+  const client = limits ? boundedClient(raw, {
+        statementMs: limits.statementTimeoutMs,
+        slots: max,
+        retryConnectFailures: limits.retryConnectFailures ?? false,
+        pool: applicationName.endsWith('-engine') ? 'engine' : 'api',
+      }) : raw;
   const observer = queryObserver();
   const db = drizzle(client, { schema, logger: observer.logger }) as unknown as Db;
   return {
@@ -175,7 +181,7 @@ async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<D
     throw new DatabaseError(`cannot open the embedded database in ${dataDir ?? 'memory'}: ${(err as Error).message}`);
   }
   const observer = queryObserver();
-  const db = drizzle(client, { schema, logger: observer.logger }) as unknown as Db;
+  const db = drizzle(tracingEnabled() ? (tracedPglite(client as never) as typeof client) : client, { schema, logger: observer.logger }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
@@ -190,6 +196,24 @@ async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<D
       }
     },
   };
+}
+
+type Queryable = { query: (text: string, ...rest: unknown[]) => Promise<unknown> };
+
+/** The embedded database with each statement in a client span (only when tracing runs: drizzle sees the bare client otherwise). */
+function tracedPglite<C extends Queryable & { transaction: (fn: (tx: Queryable) => Promise<unknown>) => Promise<unknown> }>(client: C): C {
+  const spanned = (target: Queryable) => (text: string, ...rest: unknown[]) =>
+    traced('db.query', { 'db.system': 'postgresql', 'db.query.text': text.slice(0, 2000), 'qp.pool': 'embedded' }, () => target.query(text, ...rest), SpanKind.CLIENT);
+  const withQuery = <T extends Queryable>(target: T): T =>
+    new Proxy(target, {
+      get(obj, prop) {
+        if (prop === 'query') return spanned(obj);
+        if (prop === 'transaction' && 'transaction' in obj) return (fn: (tx: Queryable) => Promise<unknown>) => (obj as unknown as C).transaction((tx) => fn(withQuery(tx)));
+        const value = Reflect.get(obj, prop, obj) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(obj) : value;
+      },
+    });
+  return withQuery(client);
 }
 
 /**

@@ -24,14 +24,14 @@
 import type { QuestionDefinitionRow } from '../modules/definitions/definitions.table.js';
 import type { QuestionGroupRow } from '../modules/groups/groups.table.js';
 import type { BrandSnapshot, QuestionIssuanceRow } from '../modules/issuances/issuances.table.js';
-import { periodsOfSport } from '../modules/leagues/league-registry.js';
+import { periodsOfSport } from '../domain/sports/league-registry.js';
 import type { LeagueRow } from '../modules/leagues/leagues.table.js';
 import type { MatchRow } from '../modules/matches/matches.table.js';
-import { evaluateExpression } from './expressions.js';
-import type { FeedEvent } from './feed/events.js';
+import { evaluateExpression } from '../domain/language/expressions.js';
+import type { FeedEvent } from '../domain/sports/events.js';
 import { runGates, type DecisionStep, type GateId, type GateInput, type LaneState, type RegularCounts } from './gates.js';
-import { applyStoreState, conditionHolds, type MatchContext } from './question-render.js';
-import { inGameSettings, matchLevelSettings, type InGameSettings, type MatchLevelSettings } from './settings.js';
+import { applyStoreState, conditionHolds, type MatchContext } from '../domain/question-render.js';
+import { inGameSettings, matchLevelSettings, type InGameSettings, type MatchLevelSettings } from '../domain/settings.js';
 
 /** What a listener runs a match with: reread while it runs (definitions, groups, overrides and the sponsor may be edited). */
 export interface EngineCatalog {

@@ -10,9 +10,9 @@
 import { createHash } from 'node:crypto';
 import type { QuestionDefinitionRow } from '../modules/definitions/definitions.table.js';
 import type { QuestionGroupRow } from '../modules/groups/groups.table.js';
-import type { FeedEvent } from './feed/events.js';
-import { extractIssuanceState, isDefinitionError, renderQuestion, type EvalInput, type RenderedChoice } from './question-render.js';
-import type { InGameSettings, MatchLevelSettings } from './settings.js';
+import type { FeedEvent } from '../domain/sports/events.js';
+import { extractIssuanceState, isDefinitionError, renderQuestion, type EvalInput, type RenderedChoice } from '../domain/question-render.js';
+import type { InGameSettings, MatchLevelSettings } from '../domain/settings.js';
 
 export interface LaneState {
   /** Feed time (occurred_at, ms) of the trigger of the lane's last regular question. */

@@ -23,10 +23,12 @@ import type { MatchListenerRow } from '../modules/listeners/listeners.table.js';
 import type { MatchRow } from '../modules/matches/matches.table.js';
 import type { Tx } from '../db/client.js';
 import { decide, evolve, isOver, restoreState, type Decision, type DecideContext, type EngineCatalog, type EngineState, type MatchChange } from './decider.js';
-import type { FeedEvent } from './feed/events.js';
+import type { FeedEvent } from '../domain/sports/events.js';
 import { dedupeKey, PushFeedClient } from './feed/push-client.js';
 import { abortableSleep, replay } from './feed/replay.js';
 import { observeSequence, startSequence, type SequenceState } from './feed/sequence.js';
+import { metrics } from '../observability/metrics.js';
+import { traced } from '../observability/tracing.js';
 import { LeaseLostError, type EngineStore, type LogLine, type MatchCatalogRows, type NewDenial, type ProgressValues } from './store.js';
 
 /** Extension points, run after commit (scoring runs inside the settling transaction). */
@@ -112,6 +114,8 @@ interface Applied {
   issued: QuestionIssuanceRow[];
   settled: QuestionIssuanceRow[];
   match: Partial<MatchRow>;
+  /** The gate of each denial written. */
+  denied: string[];
 }
 
 /** A step of the last commit (finishing, releasing), in its transaction; returns rows it settled. */
@@ -295,6 +299,7 @@ export class ListenerRunner {
       }
     } finally {
       for (const t of timers) clearInterval(t);
+      metrics.listenerLag.remove({ listener: l.id });
     }
     if (outcome === 'lost' || outcome === 'abandoned') return outcome;
     try {
@@ -375,8 +380,18 @@ export class ListenerRunner {
     return false;
   }
 
-  /** One event from the feed: dedupe, decide, fold, and commit when players should see it now. */
-  private async consume(event: FeedEvent): Promise<void> {
+  /** One event from the feed, in a span of its own when tracing runs (its decisions, commit and deliveries are its children). */
+  private consume(event: FeedEvent): Promise<void> {
+    const l = this.listener;
+    if (l.source === 'feed') {
+      const lag = (Date.now() - Date.parse(event.occurred_at)) / 1000;
+      if (Number.isFinite(lag)) metrics.listenerLag.set({ listener: l.id }, Math.max(0, lag));
+    }
+    return traced('engine.event', { 'qp.match_id': l.matchId, 'qp.listener_id': l.id, 'qp.event.type': event.type, 'qp.event.id': event.provider_event_id }, () => this.consumeEvent(event));
+  }
+
+  /** Dedupe, decide, fold, and commit when players should see it now. */
+  private async consumeEvent(event: FeedEvent): Promise<void> {
     const key = dedupeKey(event);
     const isNew = !this.seen.has(key);
     const before = this.sequence;
@@ -499,7 +514,7 @@ export class ListenerRunner {
   private async apply(tx: Tx, decisions: Decision[]): Promise<Applied> {
     const { store } = this.deps;
     const l = this.listener;
-    const out: Applied = { issued: [], settled: [], match: {} };
+    const out: Applied = { issued: [], settled: [], match: {}, denied: [] };
     const denials: NewDenial[] = [];
     const match: MatchChange = {};
     for (const d of decisions) {
@@ -535,6 +550,7 @@ export class ListenerRunner {
       }
     }
     await store.insertDenials(denials, tx);
+    out.denied = denials.map((d) => d.failedStep);
     if (Object.keys(match).length) await store.updateMatch(l.matchId, match, tx);
     const { clockSeconds: _clock, ...seen } = match;
     out.match = seen;
@@ -543,6 +559,7 @@ export class ListenerRunner {
 
   private async afterCommit(applied: Applied): Promise<void> {
     const { hooks } = this.deps;
+    for (const gate of applied.denied) metrics.denials.inc({ gate });
     for (const row of applied.issued) await hooks.onIssued?.(row);
     for (const row of applied.settled) await hooks.onSettled?.(row);
     if (Object.keys(applied.match).length) await hooks.onMatchChanged?.(this.listener.matchId, applied.match);

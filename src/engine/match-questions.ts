@@ -19,10 +19,10 @@ import { questionIssuances, type BrandSnapshot, type QuestionIssuanceRow } from 
 import { leagues } from '../modules/leagues/leagues.table.js';
 import { matchQuestionDefinitions } from '../modules/match-definitions/match-definitions.table.js';
 import { matches, NOT_STARTED_STATUSES } from '../modules/matches/matches.table.js';
-import { evaluateExpression } from './expressions.js';
+import { evaluateExpression } from '../domain/language/expressions.js';
 import type { EngineHooks } from './listener-runner.js';
-import { applyStoreState, extractIssuanceState, isDefinitionError, renderQuestion } from './question-render.js';
-import { matchQuestionSettings } from './settings.js';
+import { applyStoreState, extractIssuanceState, isDefinitionError, renderQuestion } from '../domain/question-render.js';
+import { matchQuestionSettings } from '../domain/settings.js';
 import type { EngineStore } from './store.js';
 import type { WorkerTask } from './worker.js';
 

@@ -20,7 +20,7 @@ import { leagues, type LeagueRow } from '../modules/leagues/leagues.table.js';
 import { listenerEvents, listenerLogLines, matchListeners, type MatchListenerRow } from '../modules/listeners/listeners.table.js';
 import { matches, type MatchRow } from '../modules/matches/matches.table.js';
 import { questionSponsorships } from '../modules/sponsorships/sponsorships.table.js';
-import type { FeedEvent } from './feed/events.js';
+import type { FeedEvent } from '../domain/sports/events.js';
 import { dedupeKey } from './feed/push-client.js';
 
 /** A listener's process no longer holds its lease (another process took the listener over): it must write nothing more. */

@@ -1,20 +1,15 @@
 /**
- * What happens after the engine issues or settles a question: live delivery,
- * push notifications and the like subscribe here. Each subscriber runs on its
- * own; one that fails is logged and does not stop the engine or the others.
- * Scoring is not a subscriber: it runs inside the store's settling transaction.
+ * The engine's hooks fanned out to its subscribers (the interface they
+ * implement is the issuances module's EngineSubscriber): each runs on its
+ * own, and one that fails is logged without stopping the engine or the others.
  */
 import type { Logger } from '../logger.js';
-import type { QuestionIssuanceRow } from '../modules/issuances/issuances.table.js';
-import type { MatchRow } from '../modules/matches/matches.table.js';
+import { metrics } from '../observability/metrics.js';
+import { traced } from '../observability/tracing.js';
+import type { EngineSubscriber } from '../modules/issuances/issuance-subscriber.js';
 import type { EngineHooks } from './listener-runner.js';
 
-export interface EngineSubscriber {
-  name: string;
-  onIssued?(row: QuestionIssuanceRow): void | Promise<void>;
-  onSettled?(row: QuestionIssuanceRow): void | Promise<void>;
-  onMatchChanged?(matchId: string, values: Partial<MatchRow>): void | Promise<void>;
-}
+export type { EngineSubscriber };
 
 export function engineHooks({ logger, subscribers }: { logger: Logger; subscribers: EngineSubscriber[] }): EngineHooks {
   const each = async <K extends 'onIssued' | 'onSettled' | 'onMatchChanged'>(hook: K, ...args: Parameters<NonNullable<EngineSubscriber[K]>>) => {
@@ -29,8 +24,14 @@ export function engineHooks({ logger, subscribers }: { logger: Logger; subscribe
     }
   };
   return {
-    onIssued: (row) => each('onIssued', row),
-    onSettled: (row) => each('onSettled', row),
+    onIssued: (row) => {
+      metrics.issuances.inc({ kind: row.kind });
+      return traced('engine.deliver', { 'qp.issuance_id': row.id, 'qp.hook': 'issued' }, () => each('onIssued', row));
+    },
+    onSettled: (row) => {
+      metrics.resolutions.inc({ status: row.status });
+      return traced('engine.deliver', { 'qp.issuance_id': row.id, 'qp.hook': 'settled' }, () => each('onSettled', row));
+    },
     onMatchChanged: (matchId, values) => each('onMatchChanged', matchId, values),
   };
 }

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { Logger } from '../logger.js';
+import { metrics } from '../observability/metrics.js';
 import type { BrandRow } from '../modules/brands/brands.table.js';
 import type { BrandSnapshot } from '../modules/issuances/issuances.table.js';
 import { ListenerRunner, type EngineHooks, type RunnerOptions } from './listener-runner.js';
@@ -46,6 +47,9 @@ export class EngineWorker {
   private timers: NodeJS.Timeout[] = [];
   private ticking = false;
   private stopped = false;
+  /** When the worker started, and last completed a round (readiness: the engine ticks). */
+  startedAt: number | null = null;
+  lastTickAt: number | null = null;
 
   constructor(
     private readonly deps: {
@@ -62,6 +66,7 @@ export class EngineWorker {
 
   start(): void {
     const { options } = this.deps;
+    this.startedAt = Date.now();
     this.timers.push(setInterval(() => void this.tick(), options.pollMs));
     for (const task of this.deps.tasks ?? []) {
       // A run that outlasts its interval is not started again on top of itself.
@@ -117,10 +122,13 @@ export class EngineWorker {
           .finally(() => this.runners.delete(listener.id));
         this.runners.set(listener.id, { runner, done });
       }
+      this.lastTickAt = Date.now();
+      metrics.engineLastTick.set(this.lastTickAt / 1000);
     } catch (err) {
       logger.error({ err }, 'engine worker tick failed');
     } finally {
       this.ticking = false;
+      metrics.listenersRunning.set(this.runners.size);
     }
   }
 

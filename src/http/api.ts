@@ -13,6 +13,7 @@ import { contractDocument, isAdminOperation, OperationMatcher, type ContractOper
 import { ajvErrorsToIssues } from './error-mapping.js';
 import type { Handler, HandlerRequest, Handlers, OperationId, UploadedFile } from './handler-types.js';
 import { REQUEST_AJV_OPTIONS } from './validation-formats.js';
+import { traced, tracingEnabled } from '../observability/tracing.js';
 
 /** What the express layer hands to each dispatch beside the request. */
 export interface DispatchContext {
@@ -140,7 +141,8 @@ export async function createApi({ services, handlers }: { services: Services; ha
         headers: ctx.req.headers,
         raw: ctx.req,
       };
-      return handler(request);
+      // Without tracing, the handler is called as is.
+      return tracingEnabled() ? traced(`handler ${operationId}`, { 'qp.operation': operationId }, () => handler(request)) : handler(request);
     });
   }
 

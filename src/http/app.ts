@@ -11,6 +11,11 @@ import { adminAuthRoutes } from '../admin/auth-routes.js';
 import { adminUiRoutes } from '../admin/ui-routes.js';
 import { docsRouter } from './docs.js';
 import { createDrain, type Drain } from './drain.js';
+import { createHealth, databaseChecks, type Health } from './health.js';
+import type { Span } from '@opentelemetry/api';
+import { metrics } from '../observability/metrics.js';
+import { metricsMiddleware } from '../observability/metrics-endpoint.js';
+import { SpanKind, traced, tracingEnabled } from '../observability/tracing.js';
 import { apiCors, securityHeaders } from './security.js';
 import { toErrorResponse } from './error-mapping.js';
 import type { Handlers, StreamBody, UploadedFile } from './handler-types.js';
@@ -20,6 +25,21 @@ export interface AppOptions {
   services: Services;
   /** Replace handlers (tests, benchmarks). */
   handlers?: Handlers;
+  /** Readiness checks (default: the database and its migrations; the caller adds the bus and the engine where it runs them). */
+  health?: Health;
+}
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** The metrics label of a request no operation took: its family, never its path (bounded). */
+function routeFamily(path: string): string {
+  if (path === '/healthz' || path === '/readyz') return 'health';
+  if (path === '/metrics') return 'metrics';
+  if (path.startsWith('/api/play/stream')) return 'stream';
+  if (path.startsWith('/api')) return 'api_unmatched';
+  if (path.startsWith('/admin')) return 'admin';
+  if (path.startsWith('/docs') || path.startsWith('/openapi')) return 'docs';
+  return 'other';
 }
 
 interface AnyReply {
@@ -87,12 +107,15 @@ async function send(res: Response, reply: AnyReply): Promise<void> {
   res.status(reply.status).type('application/json').send(JSON.stringify(reply.body));
 }
 
-export async function createApp({ services, handlers }: AppOptions): Promise<{ app: express.Express; api: Api; drain: Drain }> {
+export async function createApp({ services, handlers, health = createHealth(databaseChecks(services.database)) }: AppOptions): Promise<{ app: express.Express; api: Api; drain: Drain; health: Health }> {
   const { config, logger } = services;
   const api = await createApi({ services, handlers: handlers ?? createHandlers(services) });
   const app = express();
-  // First: during shutdown, new requests are refused before anything else runs.
-  const drain = createDrain();
+  // Probes first: /healthz answers while the process drains, /readyz says 503 from the moment it starts to.
+  app.use(health.middleware);
+  app.use(metricsMiddleware(config.ops.metricsToken));
+  // Then, during shutdown, new requests are refused before anything else runs.
+  const drain = createDrain({ onStart: health.drain });
   app.use(drain.middleware);
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -102,6 +125,10 @@ export async function createApp({ services, handlers }: AppOptions): Promise<{ a
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      metrics.httpDuration.observe(
+        { operation: (res.locals.operation as string | undefined) ?? routeFamily(req.path), method: METHODS.has(req.method) ? req.method : 'other', status: String(res.statusCode) },
+        ms / 1000,
+      );
       // The path only: query strings may carry keys (the WebSocket's api_key).
       // 503s (database out of reach, shutting down) are logged where they arise, as warnings.
       if (res.statusCode >= 500 && res.statusCode !== 501 && res.statusCode !== 503) logger.error({ method: req.method, path: req.path, status: res.statusCode, ms }, 'request failed');
@@ -122,14 +149,17 @@ export async function createApp({ services, handlers }: AppOptions): Promise<{ a
   app.use(async (req: Request, res: Response, next: NextFunction) => {
     if (!isApiPath(req.path)) return next();
     try {
-      const match = api.matcher.match(req.method, req.path);
+      // HEAD is GET without the body (RFC 9110 §9.3.2): matched, authorized and answered as the GET
+      // (headers and status included); Node's HTTP server leaves the body out.
+      const method = req.method === 'HEAD' ? 'GET' : req.method;
+      const match = api.matcher.match(method, req.path);
       if (match.kind === 'not-found') throw new AppError(404, 'route.not_found', `no route for ${req.method} ${quote(req.path)}`);
       if (match.kind === 'method-not-allowed') {
-        throw new AppError(405, 'route.method_not_allowed', `${req.method} is not allowed on ${quote(req.path)}; allowed: ${match.allowed.join(', ')}`, {
-          headers: { Allow: match.allowed.join(', ') },
-        });
+        const allowed = match.allowed.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])).join(', ');
+        throw new AppError(405, 'route.method_not_allowed', `${req.method} is not allowed on ${quote(req.path)}; allowed: ${allowed}`, { headers: { Allow: allowed } });
       }
       const { operation } = match;
+      res.locals.operation = operation.operationId;
       const { path, problems } = pathParameters(operation, match.params);
       const admit = async () => {
         if (problems.length) throw validationError(problems);
@@ -142,12 +172,18 @@ export async function createApp({ services, handlers }: AppOptions): Promise<{ a
         refuseJsonProblem(findJsonProblem(body, ['body']));
         return { body, files };
       };
-      const reply = (await api.dispatch(
-        { method: req.method, path, query: req.query as Record<string, string | string[]>, headers: req.headers as Record<string, string | string[]>, body: undefined },
-        operation,
-        { req, admit },
-      )) as AnyReply;
-      await send(res, reply);
+      const handle = async (span?: Span) => {
+        const reply = (await api.dispatch(
+          { method, path, query: req.query as Record<string, string | string[]>, headers: req.headers as Record<string, string | string[]>, body: undefined },
+          operation,
+          { req, admit },
+        )) as AnyReply;
+        span?.setAttribute('http.response.status_code', reply.status);
+        await send(res, reply);
+      };
+      if (tracingEnabled()) {
+        await traced(`${method} ${operation.path}`, { 'http.request.method': method, 'http.route': operation.path, 'qp.operation': operation.operationId }, handle, SpanKind.SERVER);
+      } else await handle();
     } catch (err) {
       next(err);
     }
@@ -165,5 +201,5 @@ export async function createApp({ services, handlers }: AppOptions): Promise<{ a
     res.status(out.status).set(out.headers).type('application/json').send(JSON.stringify(out.body));
   });
 
-  return { app, api, drain };
+  return { app, api, drain, health };
 }

@@ -4,7 +4,10 @@
  * operation, and every way a body can be broken (cut short, lying about its
  * length or encoding, not what its Content-Type says) answered as a 4xx.
  */
-import busboy from 'busboy';
+import type busboyModule from 'busboy';
+import { lazyRequire } from '../lazy.js';
+
+const busboy = lazyRequire<typeof busboyModule>('busboy');
 import express, { type Request, type Response } from 'express';
 import { CSV_IMPORT_LIMITS } from '../csv/csv-import.js';
 import { AppError, quote, validationError } from '../errors.js';
@@ -148,7 +151,7 @@ async function parseMultipart(
   const props = schema?.properties ?? {};
   return new Promise((resolve, reject) => {
     let settled = false;
-    let bb: busboy.Busboy;
+    let bb: busboyModule.Busboy;
     // Whatever goes wrong first decides; the rest of the body is read and dropped, so the
     // connection can answer (and be reused), and nothing is kept.
     const fail = (err: AppError) => {
@@ -162,7 +165,7 @@ async function parseMultipart(
     try {
       // busboy flags a file as cut once it reaches fileSize, so one byte more lets a file of exactly
       // fileLimit through whole. File names are read as UTF-8 (what browsers and fetch send), not latin1.
-      bb = busboy({
+      bb = busboy()({
         headers: req.headers,
         defParamCharset: 'utf8',
         limits: { fileSize: fileLimit + 1, files: 4, fields: 50, fieldSize: FORM_FIELD_LIMIT, parts: 60 },

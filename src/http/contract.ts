@@ -38,7 +38,7 @@ export function contractJson(): string {
   return cachedText!;
 }
 
-/** Operations whose summary starts with `[Admin]` need an admin key (interface §5.5). */
+/** Operations whose summary starts with `[Admin]` need an admin key: a player's key gets 403. */
 export const isAdminOperation = (op: { summary?: string }) => Boolean(op.summary?.startsWith('[Admin]'));
 
 /** `params`: the path parameters as they appear in the path (still percent-encoded). */

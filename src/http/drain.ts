@@ -23,7 +23,8 @@ export interface Drain {
   idle(): Promise<void>;
 }
 
-export function createDrain(): Drain {
+/** `onStart` runs when draining starts (readiness turns to 503 then). */
+export function createDrain({ onStart }: { onStart?: () => void } = {}): Drain {
   const open = new Set<Response>();
   let draining = false;
   const waiters: (() => void)[] = [];
@@ -59,6 +60,7 @@ export function createDrain(): Drain {
     start() {
       if (draining) return;
       draining = true;
+      onStart?.();
       for (const res of open) if (!res.headersSent) res.setHeader('Connection', 'close');
     },
     idle() {

@@ -17,6 +17,7 @@
  * too), so nothing overtakes `hello` and `open_questions`.
  */
 import { WebSocket, type RawData } from 'ws';
+import { metrics } from '../observability/metrics.js';
 import { isDatabaseUnavailable } from '../db/availability.js';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
@@ -170,6 +171,7 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
 
   function drop(conn: Connection) {
     if (!all.delete(conn)) return;
+    metrics.liveSockets.dec();
     for (const m of [...conn.matches]) unindexMatch(conn, m);
     const set = byUser.get(conn.user.id);
     set?.delete(conn);
@@ -198,17 +200,26 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
   }
 
   function write(conn: Connection, data: Buffer | string) {
-    if (conn.closing || conn.ws.readyState !== WebSocket.OPEN) return;
+    if (conn.closing || conn.ws.readyState !== WebSocket.OPEN) {
+      metrics.liveMessages.inc({ outcome: 'dropped' });
+      return;
+    }
     conn.ws.send(data, { binary: false });
+    metrics.liveMessages.inc({ outcome: 'sent' });
     if (conn.ws.bufferedAmount > options.maxBufferedBytes) cut(conn, CLOSE.tooSlow.code, CLOSE.tooSlow.reason);
   }
 
   /** Sends now, or queues until the socket's first snapshot is out. A function is called at send time (for seconds_remaining). */
   function deliver(conn: Connection, data: Outgoing) {
-    if (conn.closing) return;
+    if (conn.closing) {
+      metrics.liveMessages.inc({ outcome: 'dropped' });
+      return;
+    }
     if (!conn.ready) {
-      if (conn.pending.length >= options.maxPendingMessages) cut(conn, CLOSE.tooSlow.code, CLOSE.tooSlow.reason);
-      else conn.pending.push(data);
+      if (conn.pending.length >= options.maxPendingMessages) {
+        metrics.liveMessages.inc({ outcome: 'dropped' });
+        cut(conn, CLOSE.tooSlow.code, CLOSE.tooSlow.reason);
+      } else conn.pending.push(data);
       return;
     }
     write(conn, typeof data === 'function' ? data() : data);
@@ -223,6 +234,7 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
       return;
     }
     all.add(conn);
+    metrics.liveSockets.inc();
     let mine = byUser.get(user.id);
     if (!mine) byUser.set(user.id, (mine = new Set()));
     mine.add(conn);
@@ -235,7 +247,8 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
       conn.alive = true;
     });
     ws.on('message', (data, isBinary) => onClientMessage(conn, data, isBinary));
-    ws.on('close', () => {
+    ws.on('close', (code) => {
+      metrics.liveClosed.inc({ code: String(code) });
       conn.closing = true;
       drop(conn);
     });

@@ -1,6 +1,6 @@
 /** Object storage for brand logos: an S3 bucket (AWS or any S3-compatible server). */
-import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config.js';
+import { lazy } from '../lazy.js';
 
 export interface ObjectStore {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
@@ -13,7 +13,9 @@ const encodeKey = (key: string) => key.split('/').map(encodeURIComponent).join('
 
 export function createObjectStore(config: S3Config | null): ObjectStore | null {
   if (!config) return null;
-  const client = new S3Client({
+  const s3 = lazy(async () => {
+    const { DeleteObjectCommand, PutObjectCommand, S3Client } = await import('@aws-sdk/client-s3');
+    const client = new S3Client({
     region: config.region,
     endpoint: config.endpoint,
     forcePathStyle: config.forcePathStyle,
@@ -21,6 +23,8 @@ export function createObjectStore(config: S3Config | null): ObjectStore | null {
     // S3-compatible servers do not all speak the newer default checksums.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+    return { client, DeleteObjectCommand, PutObjectCommand };
   });
   const base = (() => {
     if (config.publicBaseUrl) return config.publicBaseUrl.replace(/\/+$/, '');
@@ -33,9 +37,11 @@ export function createObjectStore(config: S3Config | null): ObjectStore | null {
   })();
   return {
     async put(key, body, contentType) {
+      const { client, PutObjectCommand } = await s3();
       await client.send(new PutObjectCommand({ Bucket: config.bucket, Key: key, Body: body, ContentType: contentType, CacheControl: 'public, max-age=300' }));
     },
     async delete(key) {
+      const { client, DeleteObjectCommand } = await s3();
       await client.send(new DeleteObjectCommand({ Bucket: config.bucket, Key: key }));
     },
     publicUrl: (key) => `${base}/${encodeKey(key)}`,

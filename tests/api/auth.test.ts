@@ -167,7 +167,7 @@ describe('POST /api/auth/logout', () => {
   });
 });
 
-describe('authentication (interface §5)', () => {
+describe('authentication: a bearer API key, 401 without a valid one', () => {
   it('answers 401 with WWW-Authenticate for a missing, malformed or unknown key', async () => {
     for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer' }, { authorization: 'Bearer qp_unknown' }] as Record<string, string>[]) {
       const res = await app.request('GET', '/api/users/me', { headers });

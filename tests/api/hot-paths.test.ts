@@ -1,5 +1,5 @@
 /**
- * DESIGN.md §9: the hot paths run a constant number of SQL statements
+ * The hot paths run a constant number of SQL statements
  * whatever the number of rows. GET /api/matches has its own test
  * (tests/api/matches.test.ts, 1 match against 30); this file covers
  * PUT /api/question-answers and GET /api/question-answers/open, for a player
@@ -55,7 +55,7 @@ async function statementsOf(request: () => Promise<ApiResponse>): Promise<{ coun
   return { count: statements.length, res };
 }
 
-describe('hot paths run a constant number of SQL statements (DESIGN.md §9)', () => {
+describe('hot paths run a constant number of SQL statements', () => {
   it('PUT /api/question-answers: the same for 1 followed match / 1 open question as for 20 / 60, created or replaced', async () => {
     const few = await playerWith(1, 1);
     const many = await playerWith(20, 3);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SUPPORTED_LEAGUES } from '../../src/modules/leagues/league-registry.js';
+import { SUPPORTED_LEAGUES } from '../../src/domain/sports/league-registry.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 
 const { app, admin, player } = useTestApp({ player: true });

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FeedEvent } from '../../src/engine/feed/events.js';
+import type { FeedEvent } from '../../src/domain/sports/events.js';
 import { syntheticFootballMatch } from '../../src/engine/feed/synthetic.js';
 import type { EngineWorker } from '../../src/engine/worker.js';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';

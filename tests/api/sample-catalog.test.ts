@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SPORT_PERIODS, SUPPORTED_LEAGUES, type Sport } from '../../src/modules/leagues/league-registry.js';
-import { COMMON_EVENT_TYPES } from '../../src/engine/feed/events.js';
-import { isKnownEventType, sampleEvent, sportCatalog } from '../../src/engine/feed/sports.js';
-import { renderQuestion } from '../../src/engine/question-render.js';
+import { SPORT_PERIODS, SUPPORTED_LEAGUES, type Sport } from '../../src/domain/sports/league-registry.js';
+import { COMMON_EVENT_TYPES } from '../../src/domain/sports/events.js';
+import { isKnownEventType, sampleEvent, sportCatalog } from '../../src/domain/sports/sports.js';
+import { renderQuestion } from '../../src/domain/question-render.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let app: TestApp;

@@ -19,7 +19,6 @@ import { collectTeams, storyProblems, type TeamBook } from './story.js';
 const root = path.resolve(import.meta.dirname, '../..');
 let prism: ChildProcess;
 let base: string;
-let output = '';
 
 /** Starts `npm run mock` as package.json runs it (tsx scripts/mock.ts), in its own process group. */
 function startMock(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; output: () => string } {
@@ -53,7 +52,7 @@ beforeAll(async () => {
   // The port from the environment (MOCK_PORT), as a README reader would set it.
   const started = startMock([], { MOCK_PORT: String(port) });
   prism = started.child;
-  await waitForMock(base, prism, () => (output = started.output()));
+  await waitForMock(base, prism, started.output);
 }, 60_000);
 
 afterAll(() => {

@@ -3,7 +3,7 @@
  * `npm run start:prod` (node dist/main.js) serves the API, the docs and the
  * operator UI's prebuilt bundle with nothing compiled at start.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,10 +25,13 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: 'false', ENGINE_WORKER: 'false', LOG_LEVEL: 'info', LOG_FORMAT: 'json' };
   for (const key of ['DATABASE_URL', 'TEST_DATABASE_URL', 'APP_ENV']) delete env[key];
+  // The compiled operator tool, on the same (not yet locked) data directory.
+  execFileSync(process.execPath, ['dist/create-admin.js', '--username', 'admin', '--password', 'compiled-admin-1', '--email', 'admin@example.com'], { cwd: projectRoot, env, stdio: 'pipe' });
   // What `npm run start:prod` runs (package.json).
   const [command, ...args] = (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start:prod']!.split(' ');
   expect(command).toBe('node');
-  child = spawn(process.execPath, args, { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Preloaded: names every package the process loads (written when it exits).
+  child = spawn(process.execPath, ['--import', path.join(projectRoot, 'tests/helpers/loaded-packages.mjs'), ...args], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   await waitFor(async () => output.includes('listening on'), { what: `node dist/main.js to listen:\n${output}`, timeoutMs: 60_000, intervalMs: 100 });
@@ -59,6 +62,37 @@ describe('npm run build, then npm run start:prod', () => {
     // The bundle built with the service, byte for byte (from sources it would be built anew, with a source map).
     expect(await ui.text()).toBe(fs.readFileSync(paths.adminUiBundle, 'utf8'));
     expect(output).not.toMatch(/tsx|\.ts:\d/);
+  });
+
+  it('loads the packages only some requests need (S3, Web Push, image sniffing, CSV, forms, templates, expressions) on first use, not at start-up', async () => {
+    child!.kill('SIGUSR2');
+    await waitFor(async () => /^loaded-packages: /m.test(output), { what: 'the loaded-packages report', timeoutMs: 10_000, intervalMs: 20 });
+    const line = /^loaded-packages: (.*)$/m.exec(output);
+    const loaded = JSON.parse(line![1]!) as string[];
+    // Loaded at all: the report sees packages (both kinds of loading).
+    expect(loaded).toEqual(expect.arrayContaining(['express', 'openapi-backend', '@electric-sql/pglite']));
+    for (const optional of ['@aws-sdk/client-s3', 'undici', 'web-push', 'file-type', 'fast-csv', 'busboy', 'pino-pretty', 'liquidjs', 'jsonata']) {
+      expect(loaded, `${optional} was loaded by a start and a few GETs`).not.toContain(optional);
+    }
+  });
+
+  it('runs costly expressions in the sandbox worker thread, compiled too (its own entry point)', async () => {
+    const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'compiled-admin-1' }) });
+    expect(login.status).toBe(200);
+    const { api_key: key } = (await login.json()) as { api_key: string };
+    const preview = (extract: Record<string, string>) =>
+      fetch(`${base}/api/question-definitions/preview`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: JSON.stringify({ league: 'wc', question_text_template: 'x', sample_event_type: 'score_change', issuance_state_extract: extract }),
+      });
+    // Regular expressions only run in the sandbox; so does what outgrows this thread's budget.
+    const regex = await preview({ n: '$contains("goal!", /go+al/)' });
+    expect(regex.status, await regex.clone().text()).toBe(200);
+    expect(((await regex.json()) as { extract: unknown }).extract).toEqual({ n: true });
+    const costly = await preview({ n: '$count($distinct([1..100000]))' });
+    expect(costly.status, await costly.clone().text()).toBe(200);
+    expect(((await costly.json()) as { extract: unknown }).extract).toEqual({ n: 100000 });
   });
 
   it('stops cleanly on SIGTERM', async () => {

@@ -9,11 +9,11 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FeedEvent } from '../../src/engine/feed/events.js';
+import type { FeedEvent } from '../../src/domain/sports/events.js';
 import { startPushFeedServer, type PushFeedServer } from '../../src/engine/feed/push-server.js';
 import { matchListeners } from '../../src/modules/listeners/listeners.table.js';
 import { fixturesAvailable } from '../engine/feed/helpers.js';
-import { createProofMatch, expectedFromData, startProofApp, type ProofDefinitions } from '../engine/proof-match.js';
+import { createProofMatch, expectedFromData, startProofApp } from '../engine/proof-match.js';
 import { spawnWorkerProcess, waitFor, type WorkerProcess } from '../helpers/engine.js';
 import { openStream, type StreamClient, type StreamMessage } from '../helpers/live-client.js';
 import { testDatabaseUrl } from '../helpers/pg-url.js';
@@ -27,7 +27,6 @@ describe.skipIf(!runnable)('play, end to end on a recorded match, across process
   let feed: PushFeedServer;
   let worker: WorkerProcess | undefined;
   let events: FeedEvent[];
-  let defs: ProofDefinitions;
   let matchId: string;
   let right: TestUser;
   let wrong: TestUser;
@@ -38,7 +37,7 @@ describe.skipIf(!runnable)('play, end to end on a recorded match, across process
 
   beforeAll(async () => {
     const proof = await startProofApp();
-    ({ app, defs } = proof);
+    ({ app } = proof);
     events = proof.recorded.events;
     feed = await startPushFeedServer({ events: [], speed: Infinity, holdOpen: true, heartbeatMs: 100 });
     matchId = (await createProofMatch(app, proof.recorded, feed.url)).id;
@@ -68,7 +67,7 @@ describe.skipIf(!runnable)('play, end to end on a recorded match, across process
     await app?.close();
   });
 
-  const questionFor = (stream: StreamClient, trigger: string) =>
+  const questionFor = (stream: StreamClient, _trigger: string) =>
     stream.take((m: StreamMessage) => m.type === 'question' && m.question?.match?.id === matchId && !asked.some((a) => a.id === m.question.question_issuance_id), 30_000);
 
   it('delivers every question of the recorded match to both players; one answers right, the other wrong', async () => {

@@ -6,12 +6,12 @@
  * as the listener runner does, and sorts the decisions by kind.
  */
 import { decide, evolve, restoreState, type Decision, type DecideContext, type EngineCatalog, type EngineState, type QuestionValues } from '../../src/engine/decider.js';
-import type { FeedEvent } from '../../src/engine/feed/events.js';
+import type { FeedEvent } from '../../src/domain/sports/events.js';
 import type { DecisionStep } from '../../src/engine/gates.js';
 import type { QuestionDefinitionRow } from '../../src/modules/definitions/definitions.table.js';
 import type { QuestionGroupRow } from '../../src/modules/groups/groups.table.js';
 import type { BrandSnapshot } from '../../src/modules/issuances/issuances.table.js';
-import { SUPPORTED_LEAGUES } from '../../src/modules/leagues/league-registry.js';
+import { SUPPORTED_LEAGUES } from '../../src/domain/sports/league-registry.js';
 import type { LeagueRow } from '../../src/modules/leagues/leagues.table.js';
 import type { MatchRow } from '../../src/modules/matches/matches.table.js';
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decide, evolve, restoreState, type Decision, type EngineState } from '../../src/engine/decider.js';
-import type { FeedEvent } from '../../src/engine/feed/events.js';
+import type { FeedEvent } from '../../src/domain/sports/events.js';
 import { syntheticFootballMatch } from '../../src/engine/feed/synthetic.js';
 import type { QuestionIssuanceRow } from '../../src/modules/issuances/issuances.table.js';
 import { context, play, wc, type SpecCatalog } from './decider-spec.js';

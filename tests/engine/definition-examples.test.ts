@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { contractDocument } from '../../src/http/contract.js';
-import { matchAtEvent, sampleEvent, sampleMatch } from '../../src/engine/feed/sports.js';
-import type { FeedEvent } from '../../src/engine/feed/events.js';
-import { applyStoreState, checkInGameSyntax, conditionHolds, extractIssuanceState, renderQuestion, type InGameSyntax } from '../../src/engine/question-render.js';
-import { evaluateExpression } from '../../src/engine/expressions.js';
+import { matchAtEvent, sampleEvent, sampleMatch } from '../../src/domain/sports/sports.js';
+import type { FeedEvent } from '../../src/domain/sports/events.js';
+import { applyStoreState, checkInGameSyntax, conditionHolds, extractIssuanceState, renderQuestion, type InGameSyntax } from '../../src/domain/question-render.js';
+import { evaluateExpression } from '../../src/domain/language/expressions.js';
 
 type Schema = { example?: any; properties?: Record<string, { example?: any }> };
 const schemas = (contractDocument() as { components: { schemas: Record<string, Schema> } }).components.schemas;

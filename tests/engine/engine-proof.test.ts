@@ -8,7 +8,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { FeedEvent } from '../../src/engine/feed/events.js';
+import type { FeedEvent } from '../../src/domain/sports/events.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { EngineWorker } from '../../src/engine/worker.js';

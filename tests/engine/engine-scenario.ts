@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { asc, eq, inArray } from 'drizzle-orm';
 import { expect } from 'vitest';
-import type { FeedEvent } from '../../src/engine/feed/events.js';
+import type { FeedEvent } from '../../src/domain/sports/events.js';
 import { startPushFeedServer, type PushFeedServer, type PushFeedServerOptions } from '../../src/engine/feed/push-server.js';
 import type { EngineStore } from '../../src/engine/store.js';
 import type { EngineWorker, WorkerOptions } from '../../src/engine/worker.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compileExpression, evaluateExpression, evaluateMap, ExpressionError, isTruthy } from '../../src/engine/expressions.js';
-import { findUnsafeRegexLiteral, MAX_REGEX_SUBJECT, SafeRegExp, unsafeRegexReason } from '../../src/engine/safe-regex.js';
-import { conditionHolds } from '../../src/engine/question-render.js';
-import { compileTemplate, renderTemplate, TemplateError } from '../../src/engine/templates.js';
+import { compileExpression, evaluateExpression, evaluateMap, ExpressionError, isTruthy } from '../../src/domain/language/expressions.js';
+import { findUnsafeRegexLiteral, MAX_REGEX_SUBJECT, SafeRegExp, unsafeRegexReason } from '../../src/domain/language/safe-regex.js';
+import { conditionHolds } from '../../src/domain/question-render.js';
+import { compileTemplate, renderTemplate, TemplateError } from '../../src/domain/language/templates.js';
 
 const input = {
   event: { type: 'shot', team: 'home', clock_seconds: 3127, score: { home: 1, away: 0 }, data: { outcome: 'goal', player: 'Player 9' } },
@@ -99,7 +99,7 @@ describe('expressions (JSONata)', () => {
   });
 
   it('refuse values that grow by sharing (each doubling a reference) before they are written out', async () => {
-    const doubling = `($a := [event]; ${Array.from({ length: 24 }, (_, i) => `$a := [$a, $a]`).join('; ')}; $string($a))`;
+    const doubling = `($a := [event]; ${Array.from({ length: 24 }, () => `$a := [$a, $a]`).join('; ')}; $string($a))`;
     await expect(evaluateExpression('x', doubling, input)).rejects.toThrow(/expression built a (value|text) larger|longer than/);
   });
 

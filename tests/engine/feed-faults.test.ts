@@ -7,7 +7,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { FeedEvent } from '../../src/engine/feed/events.js';
+import type { FeedEvent } from '../../src/domain/sports/events.js';
 import { startPushFeedServer } from '../../src/engine/feed/push-server.js';
 import { listenerEvents, matchListeners } from '../../src/modules/listeners/listeners.table.js';
 import { startWorker, waitFor } from '../helpers/engine.js';

@@ -14,7 +14,7 @@
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FeedEvent } from '../../src/engine/feed/events.js';
+import type { FeedEvent } from '../../src/domain/sports/events.js';
 import { startPushFeedServer, type PushFeedServer } from '../../src/engine/feed/push-server.js';
 import { mulberry32, syntheticFootballMatch } from '../../src/engine/feed/synthetic.js';
 import { questionAnswers } from '../../src/modules/answers/answers.table.js';

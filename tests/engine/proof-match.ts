@@ -4,7 +4,7 @@
  * from the events independently of the engine.
  */
 import { and, asc, eq } from 'drizzle-orm';
-import type { FeedEvent } from '../../src/engine/feed/events.js';
+import type { FeedEvent } from '../../src/domain/sports/events.js';
 import { importMetricaCsv } from '../../src/engine/feed/importers/metrica.js';
 import { questionIssuanceDenials } from '../../src/modules/denials/denials.table.js';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';

@@ -485,7 +485,7 @@ describe('push delivery through a provider', () => {
     it('gives the slot back when nothing reached the player', async () => {
       await patchSettings(app, admin, { max_per_user_per_match: 1 });
       try {
-        const { own, fan } = await ownFan();
+        const { own } = await ownFan();
         let fail = true;
         const flaky: PushProvider = { name: 'flaky', send: async () => (fail ? { ok: false, statusCode: 503, error: 'push service answered 503' } : { ok: true, statusCode: 201 }) };
         const first = await insertIssuance(app, { matchId: own.id });

@@ -10,7 +10,7 @@
  */
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FeedEvent } from '../../src/engine/feed/events.js';
+import type { FeedEvent } from '../../src/domain/sports/events.js';
 import { startPushFeedServer, type PushFeedServer } from '../../src/engine/feed/push-server.js';
 import type { EngineWorker } from '../../src/engine/worker.js';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';

@@ -130,7 +130,8 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
     2147483647,
     2147483648,
     -2147483649,
-    9007199254740993,
+    // 2^53 + 1: not representable as a double, so it arrives as 2^53 (written as a string to say so).
+    Number('9007199254740993'),
     1e308,
     -1e308,
     true,
@@ -276,8 +277,17 @@ function mutateAt(value: unknown, pick: number, change: (old: unknown) => unknow
   const places: { parent: Record<string, unknown> | unknown[] | null; key: string | number }[] = [{ parent: null, key: '' }];
   const copy = structuredClone(value);
   const walk = (v: unknown) => {
-    if (Array.isArray(v)) v.forEach((item, i) => (places.push({ parent: v, key: i }), walk(item)));
-    else if (v && typeof v === 'object') for (const [k, item] of Object.entries(v)) places.push({ parent: v as Record<string, unknown>, key: k }), walk(item);
+    if (Array.isArray(v)) {
+      v.forEach((item, i) => {
+        places.push({ parent: v, key: i });
+        walk(item);
+      });
+    } else if (v && typeof v === 'object') {
+      for (const [k, item] of Object.entries(v)) {
+        places.push({ parent: v as Record<string, unknown>, key: k });
+        walk(item);
+      }
+    }
   };
   walk(copy);
   const place = places[pick % places.length]!;
@@ -327,7 +337,12 @@ function taintText(value: unknown, pick: number, change: (old: string) => string
   const texts: { parent: Record<string, unknown> | unknown[]; key: string | number }[] = [];
   const walk = (v: unknown) => {
     if (Array.isArray(v)) v.forEach((item, i) => (typeof item === 'string' ? texts.push({ parent: v, key: i }) : walk(item)));
-    else if (v && typeof v === 'object') for (const [k, item] of Object.entries(v)) typeof item === 'string' ? texts.push({ parent: v as Record<string, unknown>, key: k }) : walk(item);
+    else if (v && typeof v === 'object') {
+      for (const [k, item] of Object.entries(v)) {
+        if (typeof item === 'string') texts.push({ parent: v as Record<string, unknown>, key: k });
+        else walk(item);
+      }
+    }
   };
   walk(copy);
   if (!texts.length) return copy;

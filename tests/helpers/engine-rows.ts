@@ -2,7 +2,7 @@
  * Rows the live engine writes (issuances, denials, listeners, recorded feed
  * messages, log lines), inserted directly for tests of the read endpoints.
  */
-import type { FeedEvent } from '../../src/engine/feed/events.js';
+import type { FeedEvent } from '../../src/domain/sports/events.js';
 import { dedupeKey } from '../../src/engine/feed/push-client.js';
 import { questionIssuanceDenials, type IssuanceDenialRow } from '../../src/modules/denials/denials.table.js';
 import { questionIssuances, type QuestionIssuanceRow } from '../../src/modules/issuances/issuances.table.js';

@@ -198,7 +198,7 @@ export async function startPgCluster(): Promise<PgCluster> {
     });
   } catch (err) {
     fs.rmSync(root, { recursive: true, force: true });
-    throw new Error(`initdb failed: ${(err as { stderr?: Buffer }).stderr?.toString() ?? (err as Error).message}`);
+    throw new Error(`initdb failed: ${(err as { stderr?: Buffer }).stderr?.toString() ?? (err as Error).message}`, { cause: err });
   }
 
   const connectable = async () => {

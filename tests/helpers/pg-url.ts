@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL server tests run against, if any (DESIGN.md §10): TEST_DATABASE_URL,
+ * The PostgreSQL server tests run against, if any: TEST_DATABASE_URL,
  * else DATABASE_URL. The tests create and drop databases of their own on that
  * server (`qp_t_*`); they never touch the database the URL names.
  */

@@ -9,6 +9,8 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { openDatabase } from '../../src/db/client.js';
 import { createApp } from '../../src/http/app.js';
 import { applyServerLimits } from '../../src/http/server-limits.js';
+import type { Drain } from '../../src/http/drain.js';
+import { busCheck, type Health } from '../../src/http/health.js';
 import { createLogger } from '../../src/logger.js';
 import { users } from '../../src/modules/users/users.table.js';
 import { createServices, type Services } from '../../src/services.js';
@@ -44,6 +46,10 @@ export interface TestApp {
   config: Config;
   /** WS /api/play/stream on this app's server (tests/helpers/live-client.ts opens clients). */
   live: LiveStream;
+  /** Graceful shutdown's first step (new requests refused). */
+  drain: Drain;
+  /** /healthz and /readyz of this app. */
+  health: Health;
   request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<ApiResponse<T>>;
   close(): Promise<void>;
 }
@@ -77,12 +83,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const config: Config = { ...loadConfig({ APP_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', DATA_DIR: ':memory:' }), ...options.config };
   const logger = createLogger(config.logLevel);
   const services = createServices({ database: db.database, config, logger });
-  const { app, api } = await createApp({ services, ...(options.handlers ? { handlers: options.handlers(services) } : {}) });
+  const { app, api, drain, health } = await createApp({ services, ...(options.handlers ? { handlers: options.handlers(services) } : {}) });
   const server: Server = app.listen(0, '127.0.0.1');
   applyServerLimits(server, config.http);
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const live = await attachLiveStream({ server, services, ...(options.live ? { options: options.live } : {}) });
+  // As src/main.ts: ready once the live bus listens too.
+  health.add(busCheck(services.liveBus));
 
   async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...opts.headers };
@@ -113,6 +121,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     db,
     config,
     live,
+    drain,
+    health,
     request,
     async close() {
       await live.close();

@@ -266,7 +266,7 @@ describe('contract fuzz', () => {
             await fc.assert(property, { seed: seedFor(`${c.op.operationId}:${kind}`, caller), numRuns: runs, endOnFailure: !SHRINK });
           } catch (err) {
             const cause = (err as { cause?: Error }).cause;
-            throw new Error(`${(err as Error).message}${cause ? `\nCause: ${cause.message}` : ''}\nReplay: FUZZ_SEED=${SEED} FUZZ_ONLY=${c.op.operationId}:${caller} npx vitest run tests/http/contract-fuzz.test.ts`);
+            throw new Error(`${(err as Error).message}${cause ? `\nCause: ${cause.message}` : ''}\nReplay: FUZZ_SEED=${SEED} FUZZ_ONLY=${c.op.operationId}:${caller} npx vitest run tests/http/contract-fuzz.test.ts`, { cause: err });
           }
         }
         if (STATS) console.log(`${c.op.operationId} as ${caller}: ${[...statuses].sort(([a], [b]) => a - b).map(([st, n]) => `${st}x${n}`).join(' ')}`);

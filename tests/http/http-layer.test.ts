@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-describe('error mapping (DESIGN.md §3)', () => {
+describe('error mapping: every failure is the contract\'s error body with the right status', () => {
   it('answers 404 with a detail for unknown routes under /api and elsewhere', async () => {
     const res = await app.request('GET', '/api/nothing-here');
     expect(res.status).toBe(404);
@@ -31,8 +31,22 @@ describe('error mapping (DESIGN.md §3)', () => {
   it('answers 405 with Allow for a known path and an unsupported method', async () => {
     const res = await app.request('DELETE', '/api/leagues');
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('GET');
-    expect(res.body.detail).toMatch(/allowed: GET/);
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    expect(res.body.detail).toMatch(/allowed: GET, HEAD/);
+    const post = await fetch(`${app.url}/api/auth/login`, { method: 'HEAD' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('POST');
+  });
+
+  it('answers HEAD as the GET it stands for, headers and status alike, without a body', async () => {
+    const get = await fetch(`${app.url}/api/matches`);
+    const head = await fetch(`${app.url}/api/matches`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(get.status).toBe(200);
+    for (const name of ['content-type', 'content-length', 'etag']) expect(head.headers.get(name), name).toBe(get.headers.get(name));
+    expect(await head.text()).toBe('');
+    // Authorized like the GET: no key, no answer.
+    expect((await fetch(`${app.url}/api/users/me`, { method: 'HEAD' })).status).toBe(401);
   });
 
   it('answers 413 for a JSON body over the limit', async () => {

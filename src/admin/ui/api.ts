@@ -136,7 +136,7 @@ export function uploadWithProgress(url: string, form: FormData, onProgress: (fra
             .catch(reject);
           return;
         }
-        let body: unknown = null;
+        let body: unknown;
         try {
           body = JSON.parse(xhr.responseText);
         } catch {

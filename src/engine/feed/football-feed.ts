@@ -5,7 +5,7 @@
  * kick-off), so it lives here once and their outputs stay comparable; the
  * summary is what tests and the demo check a feed against.
  */
-import type { FeedEvent, TeamSide } from './events.js';
+import type { FeedEvent, TeamSide } from '../../domain/sports/events.js';
 
 /** Football period keys in playing order (mirrors SPORT_PERIODS.football in the league registry). */
 export const FOOTBALL_PERIODS = ['1', '2', 'et1', 'et2', 'pen'] as const;

@@ -30,7 +30,7 @@
  */
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { FeedEvent } from './events.js';
+import type { FeedEvent } from '../../domain/sports/events.js';
 import { abortableSleep } from './replay.js';
 import { observeSequence, startSequence, type SequenceState, type SequenceVerdict } from './sequence.js';
 

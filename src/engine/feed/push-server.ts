@@ -16,7 +16,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FeedEvent } from './events.js';
+import type { FeedEvent } from '../../domain/sports/events.js';
 import { replay } from './replay.js';
 
 export type PushFeedMessage = { type: 'event'; event: FeedEvent } | { type: 'heartbeat'; at: string } | { type: 'end' };

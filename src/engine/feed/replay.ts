@@ -10,7 +10,7 @@
  * in the middle of a wait. Events are replayed in the order given (a
  * recording's order), and a gap that is negative (out-of-order times) is 0.
  */
-import type { FeedEvent } from './events.js';
+import type { FeedEvent } from '../../domain/sports/events.js';
 
 export interface ReplayOptions {
   /** 1 = real time, 10 = ten times faster; Infinity = no waiting. */

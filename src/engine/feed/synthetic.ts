@@ -12,7 +12,7 @@
  * match clock (second half from 2700); occurred_at adds a 15 minute half time,
  * and `durationScale` shrinks wall time (not the clock) for short demos.
  */
-import type { FeedEvent, TeamSide } from './events.js';
+import type { FeedEvent, TeamSide } from '../../domain/sports/events.js';
 import { FootballFeedBuilder, otherSide, periodBaseClockSeconds, scoreboardMinute, type FeedDraft } from './football-feed.js';
 
 export interface SyntheticMatchOptions {

@@ -1,6 +1,5 @@
 /** Rules for brand input the contract leaves to the service (answers 400). */
 import path from 'node:path';
-import { fileTypeFromBuffer } from 'file-type';
 import { badRequest, quote } from '../../errors.js';
 
 export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
@@ -30,6 +29,7 @@ export interface CheckedLogo {
 export async function checkLogo(file: { filename: string; data: Buffer; truncated: boolean }): Promise<CheckedLogo> {
   if (file.truncated || file.data.length > LOGO_MAX_BYTES) throw badRequest('brand.logo_too_large', `logo must be at most ${LOGO_MAX_BYTES / 1024 / 1024} MiB`);
   if (file.data.length === 0) throw badRequest('brand.logo_empty', 'logo file is empty');
+  const { fileTypeFromBuffer } = await import('file-type');
   const detected = await fileTypeFromBuffer(file.data);
   const ext = detected && LOGO_TYPES[detected.mime];
   if (!detected || !ext) {

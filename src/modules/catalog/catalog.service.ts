@@ -5,11 +5,11 @@
  * reads nor writes the database.
  */
 import type { components } from '../../../generated/api-types.js';
-import { genericSampleEvent, matchAtEvent, sampleEvent, sampleMatch, sportCatalog } from '../../engine/feed/sports.js';
-import type { FeedEvent } from '../../engine/feed/events.js';
-import { definitionErrorToBadRequest, extractIssuanceState, renderQuestion, type MatchContext } from '../../engine/question-render.js';
+import { genericSampleEvent, matchAtEvent, sampleEvent, sampleMatch, sportCatalog } from '../../domain/sports/sports.js';
+import type { FeedEvent } from '../../domain/sports/events.js';
+import { definitionErrorToBadRequest, extractIssuanceState, renderQuestion, type MatchContext } from '../../domain/question-render.js';
 import { AppError, badRequest, quote } from '../../errors.js';
-import { SPORT_PERIODS, supportedLeague, type Sport } from '../leagues/league-registry.js';
+import { SPORT_PERIODS, supportedLeague, type Sport } from '../../domain/sports/league-registry.js';
 
 type SampleCatalog = components['schemas']['SampleCatalog'];
 type PreviewRequest = components['schemas']['QuestionPreviewRequest'];

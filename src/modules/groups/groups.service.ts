@@ -8,7 +8,7 @@ import type { components } from '../../../generated/api-types.js';
 import { csvStream } from '../../csv/csv-export.js';
 import type { Db } from '../../db/client.js';
 import { AppError, badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound, quote } from '../../errors.js';
-import { periodsOfSport } from '../leagues/league-registry.js';
+import { periodsOfSport } from '../../domain/sports/league-registry.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
 import { parsePeriodDistribution } from '../leagues/period-distribution.js';
 import { mapAsync } from '../shared/csv-rows.js';

@@ -2,7 +2,7 @@
 import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
 import { AppError, notFound } from '../../errors.js';
-import { inGameSettings, matchLevelSettings, matchQuestionSettings } from '../../engine/settings.js';
+import { inGameSettings, matchLevelSettings, matchQuestionSettings } from '../../domain/settings.js';
 import { toQuestionGroupDto } from '../groups/groups.mapper.js';
 import { toLeagueDto } from '../leagues/leagues.mapper.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';

@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/api-types.js';
 import { isoTimestamps } from '../shared/dto-fields.js';
-import { periodsOfSport } from './league-registry.js';
+import { periodsOfSport } from '../../domain/sports/league-registry.js';
 import type { LeagueRow } from './leagues.table.js';
 
 export type LeagueDto = components['schemas']['League'];

@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { matches, OVER_STATUSES } from '../matches/matches.table.js';
 import { questionSponsorships } from '../sponsorships/sponsorships.table.js';
-import { SUPPORTED_LEAGUES } from './league-registry.js';
+import { SUPPORTED_LEAGUES } from '../../domain/sports/league-registry.js';
 import { leagues, type LeagueRow } from './leagues.table.js';
 
 /** Inserts every supported league that is missing, in one statement; existing rows keep their settings. */

@@ -2,7 +2,7 @@
 import type { components } from '../../../generated/api-types.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { AppError, conflict, quote } from '../../errors.js';
-import { periodsOfSport, supportedLeague } from './league-registry.js';
+import { periodsOfSport, supportedLeague } from '../../domain/sports/league-registry.js';
 import { findLeague, listLeagues, matchesOverDefaultCap, updateLeague } from './leagues.repository.js';
 import type { LeagueRow } from './leagues.table.js';
 import { parsePeriodDistribution } from './period-distribution.js';

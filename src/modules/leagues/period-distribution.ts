@@ -3,7 +3,7 @@ import { badRequest, quote } from '../../errors.js';
 /**
  * Checks a period distribution from a request: an object mapping period keys
  * of the sport to non-negative integers. The contract leaves the shape open so
- * that a bad one answers 400 (interface §7), not 422.
+ * that a bad one answers 400 (a rule of the settings, not of the schema), not 422.
  */
 export function parsePeriodDistribution(field: string, value: unknown, periods: readonly string[], { nullable }: { nullable: boolean }): Record<string, number> | null {
   if (value === null) {

@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import type { components } from '../../../generated/api-types.js';
 import { csvStream } from '../../csv/csv-export.js';
 import type { Db } from '../../db/client.js';
-import { checkMatchSyntax, definitionErrorToBadRequest } from '../../engine/question-render.js';
+import { checkMatchSyntax, definitionErrorToBadRequest } from '../../domain/question-render.js';
 import { AppError, badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound, quote } from '../../errors.js';
 import { groupInDatabase, groupsReadOnce, type GroupCheck } from '../groups/group-check.js';
 import type { UploadedFile } from '../../http/handler-types.js';

@@ -1,6 +1,6 @@
 import { isoTimestamps } from '../shared/dto-fields.js';
 import type { components } from '../../../generated/api-types.js';
-import { matchLevelSettings } from '../../engine/settings.js';
+import { matchLevelSettings } from '../../domain/settings.js';
 import type { BrandSummaryDto } from '../brands/brands.mapper.js';
 import { toQuestionSponsorshipDto } from '../sponsorships/sponsorships.mapper.js';
 import type { SponsorBrand } from '../sponsorships/sponsorships.repository.js';

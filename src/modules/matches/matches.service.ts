@@ -12,7 +12,7 @@ import type { components, operations } from '../../../generated/api-types.js';
 import type { Db, Tx } from '../../db/client.js';
 import { AppError, conflict, isForeignKeyViolation, notFound, unauthorized } from '../../errors.js';
 import type { UserRow } from '../users/users.table.js';
-import { periodsOfSport } from '../leagues/league-registry.js';
+import { periodsOfSport } from '../../domain/sports/league-registry.js';
 import type { AllowlistChecker, LeaguesService } from '../leagues/leagues.service.js';
 import { parsePeriodDistribution } from '../leagues/period-distribution.js';
 import { parseTimeRange, utcDay } from '../shared/time-range.js';
@@ -39,7 +39,6 @@ import {
 import type { MatchFollowRow, MatchRow } from './matches.table.js';
 
 type Schemas = components['schemas'];
-type MatchStatus = Schemas['MatchStatus'];
 
 /** Most rows one list answers. */
 export const MATCH_LIST_LIMIT = 1000;

@@ -20,7 +20,7 @@
  * back when nothing reached the user, so concurrent notifications of one match
  * in several processes cannot pass it.
  *
- * Templates are Liquid (src/engine/templates.ts) over:
+ * Templates are Liquid (src/domain/language/templates.ts) over:
  *   question: id, kind, text, is_pivotal_moment, question_number,
  *             definition_name, choices [{identifier, label}], points, status,
  *             closes_at, seconds_remaining, period, clock_seconds
@@ -32,8 +32,9 @@
  *             correct_choice ({identifier, label} or null)
  */
 import type { DbOrTx } from '../../db/client.js';
-import { renderTemplate } from '../../engine/templates.js';
-import type { EngineSubscriber } from '../../engine/subscribers.js';
+import { renderTemplate } from '../../domain/language/templates.js';
+import { metrics } from '../../observability/metrics.js';
+import type { EngineSubscriber } from '../issuances/issuance-subscriber.js';
 import type { Logger } from '../../logger.js';
 import { findMatch } from '../issuances/issuances.repository.js';
 import { secondsRemaining } from '../issuances/issuances.mapper.js';
@@ -322,7 +323,10 @@ export function createPushDelivery({ db, provider, logger, concurrency = DEFAULT
     // Slots of users who got nothing (render failed, every device failed or was skipped) go back.
     await releaseNotifications({ db, matchId: row.matchId, userIds: [...release] });
     summary.removedDevices = await deleteGoneDevices({ db, devices: gone });
-    for (const a of attempts) summary[a.status as 'delivered' | 'failed' | 'skipped'] += 1;
+    for (const a of attempts) {
+      summary[a.status as 'delivered' | 'failed' | 'skipped'] += 1;
+      metrics.pushAttempts.inc({ outcome: a.status });
+    }
     logger.debug({ push: summary }, 'push notification processed');
     return summary;
   }

@@ -3,7 +3,7 @@
  * deep merge of a patch, and the template check done on save.
  */
 import type { components } from '../../../generated/api-types.js';
-import { compileTemplate, TemplateError } from '../../engine/templates.js';
+import { compileTemplate, TemplateError } from '../../domain/language/templates.js';
 
 export type PushSettingsValues = components['schemas']['PushSettingsValues'];
 export type PushSettingsPatch = components['schemas']['PushSettingsPatch'];

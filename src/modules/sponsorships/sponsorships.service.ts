@@ -11,7 +11,7 @@ import { randomInt } from 'node:crypto';
 import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
 import { AppError, badRequest, conflict, isUniqueViolation, notFound, pgErrorDetail, quote } from '../../errors.js';
-import { periodsOfSport } from '../leagues/league-registry.js';
+import { periodsOfSport } from '../../domain/sports/league-registry.js';
 import {
   deleteBrandSlots,
   insertSlots,

@@ -3,10 +3,10 @@
  * fields the football catalog (sports.ts) documents to definition authors.
  */
 import { describe, expect, it } from 'vitest';
-import type { FeedEvent } from '../../../src/engine/feed/events.js';
+import type { FeedEvent } from '../../../src/domain/sports/events.js';
 import { importMetricaCsv, importMetricaJson } from '../../../src/engine/feed/importers/metrica.js';
 import { importOpenfootballSchedule, openfootballEvents } from '../../../src/engine/feed/importers/openfootball.js';
-import { sportCatalog } from '../../../src/engine/feed/sports.js';
+import { sportCatalog } from '../../../src/domain/sports/sports.js';
 import { syntheticFootballMatch } from '../../../src/engine/feed/synthetic.js';
 import { fixturesAvailable, readFixture } from './helpers.js';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AjvModule from 'ajv';
 import { describe } from 'vitest';
-import type { FeedEvent } from '../../../src/engine/feed/events.js';
+import type { FeedEvent } from '../../../src/domain/sports/events.js';
 import { contractDocument } from '../../../src/http/contract.js';
 import { addContractFormats } from '../../../src/http/validation-formats.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { FeedEvent } from '../../../src/engine/feed/events.js';
+import type { FeedEvent } from '../../../src/domain/sports/events.js';
 import { FOOTBALL_PERIODS } from '../../../src/engine/feed/football-feed.js';
 import { importMetricaCsv, importMetricaJson, summarizeFeed, type MetricaImport } from '../../../src/engine/feed/importers/metrica.js';
-import { SPORT_PERIODS } from '../../../src/modules/leagues/league-registry.js';
+import { SPORT_PERIODS } from '../../../src/domain/sports/league-registry.js';
 import { contractErrors, describeWithFixtures, envelopeProblems, readFixture } from './helpers.js';
 
 const kickoff = new Date('2024-03-02T15:00:00.000Z');

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FeedEvent } from '../../../src/engine/feed/events.js';
+import type { FeedEvent } from '../../../src/domain/sports/events.js';
 import { backoffDelay, dedupeKey, PushFeedClient, type PushFeedClientOptions } from '../../../src/engine/feed/push-client.js';
 import { startPushFeedServer, type PushFeedServer, type PushFeedServerOptions } from '../../../src/engine/feed/push-server.js';
 import { syntheticFootballMatch } from '../../../src/engine/feed/synthetic.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FeedEvent } from '../../../src/engine/feed/events.js';
+import type { FeedEvent } from '../../../src/domain/sports/events.js';
 import { replay, replayDelays } from '../../../src/engine/feed/replay.js';
 
 const t0 = Date.parse('2030-01-01T12:00:00.000Z');

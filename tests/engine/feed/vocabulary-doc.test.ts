@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMON_EVENT_TYPES } from '../../../src/engine/feed/events.js';
-import { sportCatalog } from '../../../src/engine/feed/sports.js';
+import { COMMON_EVENT_TYPES } from '../../../src/domain/sports/events.js';
+import { sportCatalog } from '../../../src/domain/sports/sports.js';
 
 const doc = fs.readFileSync(path.resolve(import.meta.dirname, '../../../docs/vocabulary.md'), 'utf8');
 const sections = new Map(

@@ -53,7 +53,7 @@
  * BALL OUT "WOODWORK-GOAL" by home Player5 off an away corner, home kicks off
  * next): 3-1. Sample game 3 declares 0-2 in its metadata; the events agree.
  */
-import type { FeedEvent, TeamSide } from '../events.js';
+import type { FeedEvent, TeamSide } from '../../../domain/sports/events.js';
 import { footballPeriodKey, FootballFeedBuilder, otherSide, scoreboardMinute, type FootballPeriod, type Score } from '../football-feed.js';
 import { ImportDataError } from '../import-error.js';
 

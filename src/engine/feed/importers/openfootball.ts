@@ -22,7 +22,7 @@
  * - `num` (2026 knockouts) equals the 1-based position in the file, which is
  *   what srId uses.
  */
-import type { FeedEvent, TeamSide } from '../events.js';
+import type { FeedEvent, TeamSide } from '../../../domain/sports/events.js';
 import { FootballFeedBuilder, periodBaseClockSeconds, type FootballPeriod, type Score } from '../football-feed.js';
 import { ImportDataError } from '../import-error.js';
 

@@ -8,8 +8,8 @@
  * written as a private address is refused, and names resolve through a
  * lookup that drops local and private addresses, on the connection itself.
  */
-import { Agent, fetch } from 'undici';
-import webpush from 'web-push';
+import type webpushModule from 'web-push';
+import { lazy } from '../../../lazy.js';
 import { nonPublicHost, publicLookup } from '../../../net/public-address.js';
 import type { VapidConfig } from '../../../config.js';
 import { messagePayload, type PushProvider, type PushSendResult } from './provider.js';
@@ -42,7 +42,10 @@ export function endpointProblem(endpoint: string, allowHttp: boolean): { scheme:
 export function createWebPushProvider({ vapid, allowHttpEndpoints = false, timeoutMs = 10_000 }: WebPushProviderOptions): PushProvider {
   const vapidDetails = { subject: vapid.subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey };
   // Test receivers listen on loopback; everywhere else only public addresses are reached.
-  const dispatcher = new Agent(allowHttpEndpoints ? {} : { connect: { lookup: publicLookup as never } });
+  const http = lazy(async () => {
+    const [{ Agent, fetch }, { default: webpush }] = await Promise.all([import('undici'), import('web-push')]);
+    return { fetch, webpush, dispatcher: new Agent(allowHttpEndpoints ? {} : { connect: { lookup: publicLookup as never } }) };
+  });
   return {
     name: 'webpush',
     async send(device, message): Promise<PushSendResult> {
@@ -54,7 +57,8 @@ export function createWebPushProvider({ vapid, allowHttpEndpoints = false, timeo
       const problem = endpointProblem(subscription.endpoint, allowHttpEndpoints);
       if (problem) return { ok: false, error: 'scheme' in problem ? 'the subscription endpoint is not an https URL' : `the subscription endpoint is not on the public internet: ${problem.host}` };
 
-      let details: ReturnType<typeof webpush.generateRequestDetails>;
+      const { fetch, webpush, dispatcher } = await http();
+      let details: ReturnType<typeof webpushModule.generateRequestDetails>;
       try {
         details = webpush.generateRequestDetails({ endpoint: subscription.endpoint, keys: subscription.keys }, messagePayload(message), {
           vapidDetails,

@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { compiled, paths } from '../../paths.js';
 
 export interface SandboxJob {
   kind: 'expression' | 'template';
@@ -65,7 +66,8 @@ function tsxEsmApi(): string {
  * process runs with) unless this file was compiled to JavaScript.
  */
 function workerSource(): string {
-  if (!import.meta.url.endsWith('.ts')) return `import(${JSON.stringify(new URL('./sandbox-worker.js', import.meta.url).href)})`;
+  // Compiled, this code sits in a shared chunk of dist/; the worker is an entry point of the build.
+  if (!import.meta.url.endsWith('.ts')) return `import(${JSON.stringify(compiled ? pathToFileURL(paths.sandboxWorker).href : new URL('./sandbox-worker.js', import.meta.url).href)})`;
   const tsx = pathToFileURL(tsxEsmApi()).href;
   const entry = new URL('./sandbox-worker.ts', import.meta.url).href;
   return `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;

@@ -11,8 +11,12 @@
  * needs more is rendered in the sandbox (sandbox.ts) with the full limits
  * (250 ms, 1,000,000), where an overrun terminates the worker.
  */
-import { Liquid, type Template } from 'liquidjs';
-import { clip } from '../errors.js';
+import type { Liquid as LiquidEngine, Template } from 'liquidjs';
+import { lazyRequire } from '../../lazy.js';
+
+// Loaded on the first template compiled, not at start-up.
+const liquidjs = lazyRequire<typeof import('liquidjs')>('liquidjs');
+import { clip } from '../../errors.js';
 import { isolate, SandboxError } from './sandbox.js';
 
 export class TemplateError extends Error {
@@ -33,11 +37,11 @@ export interface TemplateTier {
 export const TEMPLATES_IN_PROCESS: TemplateTier = { renderLimitMs: 10, memoryLimit: 2_000 };
 export const TEMPLATES_IN_SANDBOX: TemplateTier = { renderLimitMs: 250, memoryLimit: 1_000_000 };
 
-const engines = new Map<TemplateTier, Liquid>();
-function engineFor(tier: TemplateTier): Liquid {
+const engines = new Map<TemplateTier, LiquidEngine>();
+function engineFor(tier: TemplateTier): LiquidEngine {
   let liquid = engines.get(tier);
   if (!liquid) {
-    liquid = new Liquid({
+    liquid = new (liquidjs().Liquid)({
       // In-memory template store with nothing in it: include, render and layout find nothing.
       templates: {},
       strictFilters: true,
@@ -101,7 +105,7 @@ export async function renderIn(tier: TemplateTier, source: string, context: Reco
   } catch (err) {
     const limit = tier === TEMPLATES_IN_PROCESS ? limitOf(err) : undefined;
     if (limit) throw new Escalate(limit === 'memory');
-    throw new Error(`failed to render: ${clip((err as Error).message, 200)}`);
+    throw new Error(`failed to render: ${clip((err as Error).message, 200)}`, { cause: err });
   }
 }
 

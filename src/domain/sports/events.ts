@@ -1,4 +1,4 @@
-/** The normalized feed event: one model for every sport and provider (DESIGN.md §7). */
+/** The normalized feed event: one model for every sport and provider (importers map each provider's events to it). */
 export type TeamSide = 'home' | 'away';
 
 export interface FeedEvent {

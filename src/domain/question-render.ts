@@ -4,9 +4,9 @@
  * the issuance extract, render the question text and choice labels.
  */
 import { AppError } from '../errors.js';
-import { compileExpression, evaluateExpression, evaluateMap, ExpressionError, isTruthy } from './expressions.js';
-import type { FeedEvent } from './feed/events.js';
-import { compileTemplate, renderTemplate, TemplateError } from './templates.js';
+import { compileExpression, evaluateExpression, evaluateMap, ExpressionError, isTruthy } from './language/expressions.js';
+import type { FeedEvent } from './sports/events.js';
+import { compileTemplate, renderTemplate, TemplateError } from './language/templates.js';
 
 export interface MatchContext {
   id: string;

@@ -7,7 +7,7 @@
  * providers are normalized to.
  */
 import type { MatchContext } from '../question-render.js';
-import { SPORT_PERIODS, type Sport } from '../../modules/leagues/league-registry.js';
+import { SPORT_PERIODS, type Sport } from './league-registry.js';
 import { COMMON_EVENT_TYPES, type FeedEvent, type TeamSide } from './events.js';
 
 export interface DataField {

@@ -15,8 +15,12 @@
  * foresaw cannot hold anything but that worker. A definition's ordinary
  * expressions take tens of microseconds here and never reach the sandbox.
  */
-import jsonata from 'jsonata';
-import { clip } from '../errors.js';
+import type jsonata from 'jsonata';
+import { lazyRequire } from '../../lazy.js';
+
+// Loaded on the first expression compiled, not at start-up.
+const loadJsonata = lazyRequire<typeof jsonata>('jsonata');
+import { clip } from '../../errors.js';
 import { findUnsafeRegexLiteral, SafeRegExp } from './safe-regex.js';
 import { isolate, SandboxError } from './sandbox.js';
 
@@ -263,7 +267,7 @@ type Native = (this: unknown, ...args: unknown[]) => unknown;
 let nativeReplacePromise: Promise<Native> | undefined;
 /** JSONata's own $replace, read once from an expression that does not replace it. */
 const nativeReplace = (): Promise<Native> =>
-  (nativeReplacePromise ??= jsonata('$replace')
+  (nativeReplacePromise ??= loadJsonata()('$replace')
     .evaluate({})
     .then((fn) => (fn as { implementation: Native }).implementation));
 
@@ -306,7 +310,7 @@ function compileFor(tier: Tier, source: string): jsonata.Expression {
   if (!cache) caches.set(compiledFor, (cache = new Map()));
   let expr = cache.get(source);
   if (expr) return expr;
-  expr = jsonata(source, { RegexEngine: (tier.regex ? SafeRegExp : EscalatingRegExp) as unknown as RegExpConstructor, sequence: tier.maxSequence });
+  expr = loadJsonata()(source, { RegexEngine: (tier.regex ? SafeRegExp : EscalatingRegExp) as unknown as RegExpConstructor, sequence: tier.maxSequence });
   const unsafe = findUnsafeRegexLiteral(expr.ast());
   if (unsafe) throw new Error(unsafe);
   if (!tier.regex && usesRegex(expr.ast())) sandboxOnly.add(expr);
@@ -361,10 +365,10 @@ export async function evaluateIn(tier: Tier, source: string, input: unknown): Pr
     return toJson(await expr.evaluate(input, { [GUARD]: guard }));
   } catch (err) {
     if (err instanceof Escalate) throw err;
-    if (err instanceof RangeError) throw new Error('recursion too deep');
+    if (err instanceof RangeError) throw new Error('recursion too deep', { cause: err });
     const e = err as { message?: string; code?: string };
     if (e.code === 'D2014' || e.code === 'D2015') return overLimit(guard, `expression built a sequence longer than ${tier.maxSequence} items`);
-    throw new Error(clip(e.message ?? String(err), 300));
+    throw new Error(clip(e.message ?? String(err), 300), { cause: err });
   }
 }
 

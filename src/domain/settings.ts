@@ -3,11 +3,46 @@
  * lowest first: league, group, definition, match. The live engine and the
  * inheritance inspections use these same functions.
  */
-import type { QuestionDefinitionRow } from '../modules/definitions/definitions.table.js';
-import type { QuestionGroupRow } from '../modules/groups/groups.table.js';
-import type { LeagueRow } from '../modules/leagues/leagues.table.js';
-import type { MatchQuestionDefinitionRow } from '../modules/match-definitions/match-definitions.table.js';
-import type { MatchRow } from '../modules/matches/matches.table.js';
+// The fields each level contributes; the modules' rows have them (checked where they are passed).
+interface LeagueSettings {
+  defaultQuestionMaxCount: number;
+  defaultQuestionMinIntervalSeconds: number;
+  defaultQuestionPeriodDistribution: Record<string, number>;
+  defaultAnswerWindowSeconds: number;
+  defaultQuestionPoints: number;
+  defaultQuestionProbability: number;
+  questionDefinitionAllowlist: string[] | null;
+  matchQuestionDefinitionAllowlist: string[] | null;
+}
+interface GroupSettings {
+  answerWindowSeconds: number | null;
+  points: number | null;
+  probability: number | null;
+  minIntervalSeconds: number | null;
+}
+interface InGameDefinitionSettings {
+  id: string;
+  isActive: boolean;
+  isArchived: boolean;
+  answerWindowSeconds: number | null;
+  points: number | null;
+  probability: number | null;
+}
+interface MatchDefinitionSettings {
+  id: string;
+  isActive: boolean;
+  points: number | null;
+}
+interface MatchOverrides {
+  questionMaxCount: number | null;
+  questionMinIntervalSeconds: number | null;
+  questionPeriodDistribution: Record<string, number> | null;
+  questionPoints: number | null;
+  answerWindowSeconds: number | null;
+  questionProbability: number | null;
+  questionDefinitionAllowlist: string[] | null;
+  matchQuestionDefinitionAllowlist: string[] | null;
+}
 
 export type SettingSource = 'league' | 'group' | 'definition' | 'match';
 
@@ -25,18 +60,6 @@ function pick<T>(...candidates: [T | null | undefined, SettingSource][]): Inheri
   return { value: candidates[0]![0] as T, source: candidates[0]![1] };
 }
 
-type MatchOverrides = Pick<
-  MatchRow,
-  | 'questionMaxCount'
-  | 'questionMinIntervalSeconds'
-  | 'questionPeriodDistribution'
-  | 'questionPoints'
-  | 'answerWindowSeconds'
-  | 'questionProbability'
-  | 'questionDefinitionAllowlist'
-  | 'matchQuestionDefinitionAllowlist'
->;
-
 export interface MatchLevelSettings {
   question_max_count: Inherited<number>;
   min_interval_seconds: Inherited<number>;
@@ -44,7 +67,7 @@ export interface MatchLevelSettings {
 }
 
 /** Settings that apply to a match as a whole: the cap, the default lane interval, the per-period distribution. */
-export function matchLevelSettings(league: LeagueRow, match?: MatchOverrides | null): MatchLevelSettings {
+export function matchLevelSettings(league: LeagueSettings, match?: MatchOverrides | null): MatchLevelSettings {
   return {
     question_max_count: pick([league.defaultQuestionMaxCount, 'league'], [match?.questionMaxCount, 'match']),
     min_interval_seconds: pick([league.defaultQuestionMinIntervalSeconds, 'league'], [match?.questionMinIntervalSeconds, 'match']),
@@ -73,7 +96,7 @@ export function inclusion(
   return { value: def.isActive, source: 'definition' };
 }
 
-export function inGameSettings(league: LeagueRow, group: QuestionGroupRow | null | undefined, def: QuestionDefinitionRow, match?: MatchOverrides | null): InGameSettings {
+export function inGameSettings(league: LeagueSettings, group: GroupSettings | null | undefined, def: InGameDefinitionSettings, match?: MatchOverrides | null): InGameSettings {
   return {
     included: inclusion(def, league.questionDefinitionAllowlist, match?.questionDefinitionAllowlist),
     answer_window_seconds: pick([league.defaultAnswerWindowSeconds, 'league'], [group?.answerWindowSeconds, 'group'], [def.answerWindowSeconds, 'definition'], [match?.answerWindowSeconds, 'match']),
@@ -88,7 +111,7 @@ export interface MatchQuestionSettings {
   points: Inherited<number>;
 }
 
-export function matchQuestionSettings(league: LeagueRow, group: Pick<QuestionGroupRow, 'points'> | null | undefined, def: MatchQuestionDefinitionRow, match?: MatchOverrides | null): MatchQuestionSettings {
+export function matchQuestionSettings(league: LeagueSettings, group: Pick<GroupSettings, 'points'> | null | undefined, def: MatchDefinitionSettings, match?: MatchOverrides | null): MatchQuestionSettings {
   return {
     // An inactive (archived) Match question definition is never issued, whatever the allowlists say.
     included: inclusion({ id: def.id, isActive: def.isActive, isArchived: !def.isActive }, league.matchQuestionDefinitionAllowlist, match?.matchQuestionDefinitionAllowlist),

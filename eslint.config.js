@@ -1,0 +1,61 @@
+// ESLint (typescript-eslint's recommended rules) and the dependency rule, over
+// the sources, scripts and tests. `npm run lint`; part of `npm test`.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const LAYERS_ABOVE_DOMAIN = ['modules', 'engine', 'live', 'http', 'db', 'admin', 'demo', 'storage', 'net', 'csv', 'services', 'config', 'main'];
+
+export default tseslint.config(
+  { ignores: ['dist/', 'generated/', 'node_modules/', '.data/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      // A leading underscore marks what is left unused on purpose (a rest sibling, a positional argument).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+  {
+    // Tests read response bodies loosely; the contract validator checks their shape.
+    files: ['tests/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  // The dependency rule: imports point down (README, "Layout").
+  {
+    files: ['src/domain/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(${LAYERS_ABOVE_DOMAIN.join('|')})(/|\\.js$)`,
+              message: 'src/domain is the core: it imports only itself, packages and the foundation files (errors, lazy, paths).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/modules/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(engine|live)/',
+              allowTypeImports: true,
+              message: 'modules sit below the live engine and the live stream: take what you need as a parameter (a port), or move it to src/domain.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);
