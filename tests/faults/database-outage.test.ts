@@ -88,6 +88,16 @@ function startLoad(concurrency: number) {
   };
 }
 
+/** Counts of outcomes by status (and error message), for failure messages. */
+function summarize(outcomes: Outcome[]): string {
+  const counts = new Map<string, number>();
+  for (const o of outcomes) {
+    const key = o.status === 'error' ? `error ${o.error}` : String(o.status);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return JSON.stringify(Object.fromEntries(counts));
+}
+
 /** What every outcome of an outage must look like: an answer (no hang, no reset), 200 or 503 with Retry-After; never 401 or 500. */
 function expectOutageAnswers(outcomes: Outcome[]) {
   const wrong = outcomes.filter((o) => {
@@ -178,7 +188,10 @@ describe.skipIf(!enabled)('a database outage under load', () => {
 
     const stoppedAt = Date.now();
     await cluster.stop('fast');
-    await waitFor(async () => load.outcomes.filter((o) => o.started > stoppedAt && o.status === 503).length >= 30, { what: '503s during the outage', timeoutMs: 20_000 });
+    await waitFor(async () => load.outcomes.filter((o) => o.started > stoppedAt && o.status === 503).length >= 30, {
+      what: () => `503s during the outage; outcomes since the stop: ${summarize(load.outcomes.filter((o) => o.started > stoppedAt))}\nservice output:\n${service.output().slice(-3000)}`,
+      timeoutMs: 20_000,
+    });
 
     // Sockets: a new one closes with 1013 (try again later), never 4401 (bad key).
     const during = await streamOf(players[2]!.token);

@@ -58,13 +58,13 @@ export function spawnWorkerProcess(
   return { child, output: () => output };
 }
 
-/** Polls until `probe` returns a truthy value; fails with `what` after the timeout. */
-export async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, { what, timeoutMs = 30_000, intervalMs = 50 }: { what: string; timeoutMs?: number; intervalMs?: number }): Promise<T> {
+/** Polls until `probe` returns a truthy value; fails with `what` after the timeout (a function: built only then, from the state at that moment). */
+export async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, { what, timeoutMs = 30_000, intervalMs = 50 }: { what: string | (() => string); timeoutMs?: number; intervalMs?: number }): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}`);
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
