@@ -58,7 +58,8 @@ import { seedLeagues } from '../src/modules/leagues/leagues.repository.js';
 import { toLeagueDto } from '../src/modules/leagues/leagues.mapper.js';
 import { createServices, type Services } from '../src/services.js';
 import { openBenchDatabase, type BenchDatabase } from './bench-database.js';
-import { countStatements, HOT, hotEndpoints, seedHotPaths, type HotEndpoint, type HotRequest } from './bench-hot.js';
+import { countStatements, HOT, hotEndpoints, seedHotPaths, type HotData, type HotEndpoint, type HotRequest } from './bench-hot.js';
+import { startRawAnchor } from './bench-raw.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -431,7 +432,7 @@ function printMachine(database: Database, { machine0, machine1, ownMs, wallMs }:
  * and a heavy player, then load each endpoint (warm-up, then the rounds,
  * order reversed every other round). Returns the number of failed requests.
  */
-async function hotPhase(database: Database, server: Server, base: string, client: LoadClient): Promise<number> {
+async function hotPhase(database: Database, server: Server, base: string, client: LoadClient): Promise<{ failures: number; data: HotData }> {
   const { duration, warmup, rounds, connections } = settings;
   console.log('');
   console.log('hot paths (the target: a constant number of queries whatever the number of rows; req/s and p50/p99):');
@@ -524,6 +525,98 @@ async function hotPhase(database: Database, server: Server, base: string, client
   console.log('SQL statements/request: statements seen by database.onQuery in the rounds / requests the server received in them (counting stops once all are answered and no statement came for 100 ms).');
   console.log(`PUT /api/question-answers in the rounds: ${fmt(statuses['201'] ?? 0)} answers created (201), ${fmt(statuses['200'] ?? 0)} replaced (200)`);
   printMachine(database, window);
+  return { failures, data };
+}
+
+// ---------------------------------------------------------------- the raw anchor
+
+/** Main-thread CPU time of another process, ms (Linux /proc; null elsewhere). */
+function processCpuMs(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The raw anchor (scripts/bench-raw.ts): the service against a node:http +
+ * postgres.js server in another process sending the statements captured
+ * from the service, on the same database and data, with the same client,
+ * rotations and settings; service and raw alternate within each round and
+ * the order flips every other round. The target: service/raw >= 0.5 in
+ * req/s and in CPU per request (raw CPU / service CPU).
+ */
+async function anchorPhase(bench: BenchDatabase, base: string, client: LoadClient, data: HotData): Promise<number> {
+  const { duration, warmup, rounds, connections } = settings;
+  console.log('');
+  console.log('raw anchor (the target: service/raw >= 0.5 in req/s and in CPU per request, on PostgreSQL):');
+  if (!bench.url) {
+    console.log('  skipped: the raw anchor needs PostgreSQL (set DATABASE_URL)');
+    return 0;
+  }
+  const raw = await startRawAnchor({ database: bench.database, databaseUrl: bench.url, serviceBase: base, data, poolSize: 10 });
+  let failures = 0;
+  try {
+    for (const plan of raw.plans) {
+      const sources = plan.statements.map((st) => st.params.map((p) => (p.kind === 'const' ? 'c' : p.kind === 'now' ? 'now' : p.kind === 'row' ? `r${p.statement}` : p.kind)).join(' ') || '-');
+      console.log(`  ${plan.method} ${plan.path}: ${plan.statements.length} statement(s) captured${plan.transaction ? ' (after the key lookup, in one transaction)' : ''}; parameters: ${sources.join(' | ')}`);
+    }
+    console.log('  each endpoint answered once by both: same status, same shape');
+    client.storeRotation('points', data.players.map((p) => ({ token: p.key })));
+    const endpoints = hotEndpoints(data);
+    const rotation = (method: string, path: string) => endpoints.find((e) => e.method === method && e.path === path)!.label;
+    const anchored = [
+      { label: 'GET /api/leagues', method: 'GET', path: '/api/leagues', rotation: undefined },
+      { label: 'GET /api/matches', method: 'GET', path: '/api/matches', rotation: rotation('GET', '/api/matches') },
+      { label: 'GET /api/question-answers/open', method: 'GET', path: '/api/question-answers/open', rotation: rotation('GET', '/api/question-answers/open') },
+      { label: 'PUT /api/question-answers', method: 'PUT', path: '/api/question-answers', rotation: rotation('PUT', '/api/question-answers') },
+      { label: 'GET /api/users/me/points', method: 'GET', path: '/api/users/me/points', rotation: 'points' },
+    ] as const;
+    const sides = [
+      { name: 'service', base, cpu: mainThreadCpuMs },
+      { name: 'raw', base: raw.base, cpu: () => processCpuMs(raw.pid) },
+    ] as const;
+    type Pair = { ep: (typeof anchored)[number]; side: (typeof sides)[number] };
+    const pairs: Pair[] = anchored.flatMap((ep) => sides.map((side) => ({ ep, side })));
+    const run = async ({ ep, side }: Pair, seconds: number): Promise<Measured> => {
+      const cpu0 = side.cpu();
+      const r = await client.run(side.base + ep.path, seconds, { method: ep.method, ...(ep.rotation ? { rotation: ep.rotation } : {}) });
+      const cpu1 = side.cpu();
+      return { ...r, cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 };
+    };
+    console.log(`  load: ${connections} connections, warm-up ${warmup} s, ${rounds} round(s) x ${duration} s per endpoint and side; CPU: the main thread of each server process`);
+    if (warmup > 0) for (const pair of pairs) failures += failuresOf(`${pair.side.name} ${pair.ep.label}`, await run(pair, warmup), 'warm-up');
+    const runs = new Map<Pair, Measured[]>(pairs.map((p) => [p, []]));
+    const window = await roundsAbba(pairs, rounds, async (pair, round) => {
+      const m = await run(pair, duration);
+      failures += failuresOf(`${pair.side.name} ${pair.ep.label}`, m, `round ${round + 1}`);
+      runs.get(pair)!.push(m);
+      const cpu = m.cpuMs === null ? '' : `, ${fmt((m.cpuMs * 1000) / m.count)} us CPU/request`;
+      console.log(`  round ${round + 1} ${pair.side.name.padEnd(7)} ${pair.ep.label.padEnd(30)} ${fmt(m.count / m.seconds).padStart(7)} req/s${cpu}`);
+    });
+    const cpus = os.cpus();
+    console.log('');
+    console.log(`service against the raw anchor (postgres, node ${process.version}, ${cpus[0]?.model ?? '?'} x ${cpus.length}, ${connections} connections, ${rounds} x ${duration} s per endpoint and side):`);
+    console.log('| endpoint                       | service req/s | raw req/s | req/s ratio | service p50/p99 ms | raw p50/p99 ms | service CPU us/req | raw CPU us/req | CPU ratio (raw/service) | target >= 0.5 |');
+    console.log('|--------------------------------|--------------:|----------:|------------:|-------------------:|---------------:|-------------------:|---------------:|------------------------:|---------------|');
+    for (const ep of anchored) {
+      const s = summarise(runs.get(pairs.find((p) => p.ep === ep && p.side.name === 'service')!)!);
+      const r = summarise(runs.get(pairs.find((p) => p.ep === ep && p.side.name === 'raw')!)!);
+      const rps = s.rps / r.rps;
+      const cpu = s.cpuUs !== null && r.cpuUs !== null ? r.cpuUs / s.cpuUs : null;
+      const met = rps >= 0.5 && (cpu === null || cpu >= 0.5);
+      console.log(
+        `| ${ep.label.padEnd(30)} | ${fmt(s.rps).padStart(13)} | ${fmt(r.rps).padStart(9)} | ${fmt(rps, 2).padStart(11)} | ${`${fmt(s.p50, 2)} / ${fmt(s.p99, 2)}`.padStart(18)} | ${`${fmt(r.p50, 2)} / ${fmt(r.p99, 2)}`.padStart(14)} | ` +
+          `${(s.cpuUs === null ? 'n/a' : fmt(s.cpuUs)).padStart(18)} | ${(r.cpuUs === null ? 'n/a' : fmt(r.cpuUs)).padStart(14)} | ${(cpu === null ? 'n/a' : fmt(cpu, 2)).padStart(23)} | ${(met ? 'met' : 'MISSED').padEnd(13)} |`,
+      );
+    }
+    printMachine(bench.database, window);
+  } finally {
+    await raw.stop();
+  }
   return failures;
 }
 
@@ -642,8 +735,11 @@ async function main(): Promise<number> {
       );
     }
     printMachine(database, window);
-    if (settings.hot) failures += await hotPhase(database, server, base, client);
-    else console.log('\nhot paths: skipped (BENCH_HOT=0)');
+    if (settings.hot) {
+      const hot = await hotPhase(database, server, base, client);
+      failures += hot.failures;
+      failures += await anchorPhase(bench, base, client, hot.data);
+    } else console.log('\nhot paths and the raw anchor: skipped (BENCH_HOT=0)');
     if (failures) console.error(`\n${failures} failed requests: the figures above are not valid`);
     return failures ? 1 : 0;
   } finally {

@@ -34,20 +34,20 @@ export interface Database {
    * (and its transactions) until the returned function is called. Tests
    * count queries with it.
    */
-  onQuery(listener: (query: string) => void): () => void;
+  onQuery(listener: (query: string, params: unknown[]) => void): () => void;
 }
 
 /** Drizzle's logger hook, fanning each statement out to the current listeners (none: a no-op). */
 function queryObserver() {
-  const listeners = new Set<(query: string) => void>();
+  const listeners = new Set<(query: string, params: unknown[]) => void>();
   return {
     logger: {
-      logQuery(query: string) {
-        for (const listener of listeners) listener(query);
+      logQuery(query: string, params: unknown[]) {
+        for (const listener of listeners) listener(query, params);
       },
     },
-    onQuery(listener: (query: string) => void) {
-      const entry = (query: string) => listener(query);
+    onQuery(listener: (query: string, params: unknown[]) => void) {
+      const entry = (query: string, params: unknown[]) => listener(query, params);
       listeners.add(entry);
       return () => {
         listeners.delete(entry);
