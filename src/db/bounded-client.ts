@@ -42,6 +42,14 @@ export interface WaitBudget {
   retryConnectFailures?: boolean;
   /** The pool's name in metrics (`api`, `engine`). */
   pool?: string;
+  /**
+   * Send every statement as a named prepared statement (postgres.js keeps one
+   * per connection and query text): the server parses and plans it once per
+   * connection, and later executions send only its name and parameters.
+   * drizzle asks for an unnamed statement (parsed on every execution) unless
+   * a query is built with `.prepare()`.
+   */
+  prepare?: boolean;
 }
 
 /** Pause before trying a failed connection again (ms). */
@@ -192,6 +200,10 @@ export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
   const pool = budget.pool ?? 'api';
   registerPool(pool, slots);
 
+  /** unsafe(text, parameters, options) with `prepare` set as the budget says. */
+  const prepared = budget.prepare === true;
+  const withPrepare = (rest: unknown[]) => (prepared ? [rest[0] ?? [], { ...(rest[1] as object | undefined), prepare: true }] : rest);
+
   /** Whether a failed attempt is tried again: a connection attempt that failed, with time left for another. */
   const retryable = (err: unknown, deadline: number) => budget.retryConnectFailures === true && isConnectFailure(err) && Date.now() + RETRY_PAUSE_MS < deadline;
 
@@ -279,7 +291,7 @@ export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
         return isQuery(result) ? deferred(() => result, txStatement(describe(args[0]), args[0])) : result;
       },
       {
-        unsafe: (statement: string, ...rest: unknown[]) => deferred(() => unsafe(statement, ...rest), txStatement(describe(statement), statement)),
+        unsafe: (statement: string, ...rest: unknown[]) => deferred(() => unsafe(statement, ...withPrepare(rest)), txStatement(describe(statement), statement)),
         savepoint: (...args: unknown[]) => {
           const fn = args.pop() as (tx: Sql) => unknown;
           return transaction((callback) => savepoint(...args, callback), fn, null);
@@ -305,7 +317,7 @@ export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
       return deferred(make, poolStatement(describe(args[0]), args[0]));
     },
     {
-      unsafe: (statement: string, ...rest: unknown[]) => deferred(() => unsafe(statement, ...rest), poolStatement(describe(statement), statement)),
+      unsafe: (statement: string, ...rest: unknown[]) => deferred(() => unsafe(statement, ...withPrepare(rest)), poolStatement(describe(statement), statement)),
       begin: async (...args: unknown[]) => {
         const fn = args.pop() as (tx: Sql) => unknown;
         const deadline = Date.now() + budget.statementMs;

@@ -90,6 +90,8 @@ export interface DatabaseLimits {
   statementTimeoutMs: number;
   /** The server's `idle_in_transaction_session_timeout`: a session idle inside a transaction that long is ended, its locks released. */
   idleInTransactionTimeoutMs: number;
+  /** Named prepared statements for every statement (default true); off behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21). */
+  preparedStatements?: boolean;
   /**
    * Wait out a database that refuses connections (stopped, restarting)
    * within the statement timeout, instead of failing at once: for work
@@ -150,6 +152,7 @@ async function openPostgres(url: string, max: number, limits: DatabaseLimits | u
         slots: max,
         retryConnectFailures: limits.retryConnectFailures ?? false,
         pool: applicationName.endsWith('-engine') ? 'engine' : 'api',
+        prepare: limits.preparedStatements ?? true,
       }) : raw;
   const observer = queryObserver();
   const db = drizzle(client, { schema, logger: observer.logger }) as unknown as Db;

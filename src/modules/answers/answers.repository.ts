@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNull, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { prepared } from '../../db/prepared.js';
 import type { DbOrTx } from '../../db/client.js';
 import { questionIssuances, type QuestionIssuanceRow } from '../issuances/issuances.table.js';
 import { leagues } from '../leagues/leagues.table.js';
@@ -55,25 +56,38 @@ export interface OpenRow {
  * Unresolved, still answerable issuances on matches the user follows that are
  * live or scheduled within the window: one query.
  */
-export async function openForUser({ db, userId, now, windowFrom, windowTo, matchIds }: { db: DbOrTx; userId: string; now: Date; windowFrom: Date; windowTo: Date; matchIds?: string[] }): Promise<OpenRow[]> {
+type Value<T> = T | Placeholder;
+
+function openQuery(db: DbOrTx, { userId, now, windowFrom, windowTo, matchIds }: { userId: Value<string>; now: Value<Date>; windowFrom: Value<Date>; windowTo: Value<Date>; matchIds?: string[] | undefined }) {
   return db
     .select({ issuance: questionIssuances, match: matches, league: leagues.slug, currentAnswer: questionAnswers.selectedAnswerIdentifier })
     .from(questionIssuances)
     .innerJoin(matches, eq(matches.id, questionIssuances.matchId))
     .innerJoin(leagues, eq(leagues.id, matches.leagueId))
-    .innerJoin(matchFollows, and(eq(matchFollows.matchId, matches.id), eq(matchFollows.userId, userId), eq(matchFollows.following, true)))
-    .leftJoin(questionAnswers, and(eq(questionAnswers.questionIssuanceId, questionIssuances.id), eq(questionAnswers.userId, userId)))
+    .innerJoin(matchFollows, and(eq(matchFollows.matchId, matches.id), eq(matchFollows.userId, userId as string), eq(matchFollows.following, true)))
+    .leftJoin(questionAnswers, and(eq(questionAnswers.questionIssuanceId, questionIssuances.id), eq(questionAnswers.userId, userId as string)))
     .where(
       and(
         eq(questionIssuances.status, 'open'),
-        gt(questionIssuances.closesAt, now),
+        gt(questionIssuances.closesAt, now as Date),
         // A Match question of a match that has started is locked, even before the worker marks it.
         or(eq(questionIssuances.kind, 'in_game'), inArray(matches.status, NOT_STARTED_STATUSES)),
-        or(inArray(matches.status, ['live', 'break']), and(gte(matches.scheduled, windowFrom), lt(matches.scheduled, windowTo))),
+        or(inArray(matches.status, ['live', 'break']), and(gte(matches.scheduled, windowFrom as Date), lt(matches.scheduled, windowTo as Date))),
         matchIds ? inArray(matches.id, matchIds) : undefined,
       ),
     )
     .orderBy(asc(questionIssuances.closesAt), asc(questionIssuances.id));
+}
+
+/** The open questions of the matches the user follows (those of `matchIds` only, when given); without `matchIds`, built once per database. */
+export async function openForUser({ db, userId, now, windowFrom, windowTo, matchIds }: { db: DbOrTx; userId: string; now: Date; windowFrom: Date; windowTo: Date; matchIds?: string[] }): Promise<OpenRow[]> {
+  const query = matchIds
+    ? undefined
+    : prepared(db, 'answers_open_for_user', (root) =>
+        openQuery(root, { userId: sql.placeholder('userId'), now: sql.placeholder('now'), windowFrom: sql.placeholder('windowFrom'), windowTo: sql.placeholder('windowTo') }).prepare('answers_open_for_user'),
+      );
+  // Placeholders skip the column's encoder: timestamps go as ISO text, as drizzle itself sends them.
+  return query ? query.execute({ userId, now: now.toISOString(), windowFrom: windowFrom.toISOString(), windowTo: windowTo.toISOString() }) : openQuery(db, { userId, now, windowFrom, windowTo, matchIds });
 }
 
 export interface HistoryRow {
@@ -120,27 +134,39 @@ export interface Totals {
  * outcome is known.
  */
 export async function pointsOf({ db, userId, periods }: { db: DbOrTx; userId: string; periods: CalendarPeriod[] }): Promise<{ allTime: Totals; periods: Totals[] }> {
-  const a = questionAnswers;
-  const totals = (cond: SQL) => [
-    sql<number>`coalesce(sum(${a.pointsAwarded}) filter (where ${cond}), 0)::int`,
-    sql<number>`(count(*) filter (where ${cond} and ${a.outcome} is not null))::int`,
-    sql<number>`(count(*) filter (where ${cond} and ${a.outcome} in ('correct', 'incorrect')))::int`,
-    sql<number>`(count(*) filter (where ${cond} and ${a.outcome} = 'correct'))::int`,
-  ];
-  // Raw fragments take ISO text: postgres.js does not serialize a Date bound in raw SQL.
-  const inPeriod = (p: CalendarPeriod) => sql`${a.scoredAt} >= ${p.from.toISOString()}::timestamptz and ${a.scoredAt} < ${p.to.toISOString()}::timestamptz`;
-  const columns = [
-    sql<number>`coalesce(sum(${a.pointsAwarded}), 0)::int`,
-    sql<number>`count(*)::int`,
-    sql<number>`(count(*) filter (where ${a.outcome} in ('correct', 'incorrect')))::int`,
-    sql<number>`(count(*) filter (where ${a.outcome} = 'correct'))::int`,
-    ...periods.flatMap((p) => totals(inPeriod(p))),
-  ];
-  const [row] = await db
-    .select({ values: sql<number[]>`array[${sql.join(columns, sql`, `)}]` })
-    .from(a)
-    .innerJoin(matches, eq(matches.id, a.matchId))
-    .where(and(eq(a.userId, userId), eq(matches.isTest, false)));
+  const build = (on: DbOrTx, user: Value<string>, bounds: Value<string>[]) => {
+    const a = questionAnswers;
+    const totals = (cond: SQL) => [
+      sql<number>`coalesce(sum(${a.pointsAwarded}) filter (where ${cond}), 0)::int`,
+      sql<number>`(count(*) filter (where ${cond} and ${a.outcome} is not null))::int`,
+      sql<number>`(count(*) filter (where ${cond} and ${a.outcome} in ('correct', 'incorrect')))::int`,
+      sql<number>`(count(*) filter (where ${cond} and ${a.outcome} = 'correct'))::int`,
+    ];
+    // Bounds are ISO text: postgres.js does not serialize a Date bound in raw SQL.
+    const inPeriod = (p: number) => sql`${a.scoredAt} >= ${bounds[p * 2]}::timestamptz and ${a.scoredAt} < ${bounds[p * 2 + 1]}::timestamptz`;
+    const columns = [
+      sql<number>`coalesce(sum(${a.pointsAwarded}), 0)::int`,
+      sql<number>`count(*)::int`,
+      sql<number>`(count(*) filter (where ${a.outcome} in ('correct', 'incorrect')))::int`,
+      sql<number>`(count(*) filter (where ${a.outcome} = 'correct'))::int`,
+      ...periods.flatMap((_, p) => totals(inPeriod(p))),
+    ];
+    return on
+      .select({ values: sql<number[]>`array[${sql.join(columns, sql`, `)}]` })
+      .from(a)
+      .innerJoin(matches, eq(matches.id, a.matchId))
+      .where(and(eq(a.userId, user as string), eq(matches.isTest, false)));
+  };
+  const bounds = periods.flatMap((p) => [p.from.toISOString(), p.to.toISOString()]);
+  const name = `answers_points_${periods.length}`;
+  const query = prepared(db, name, (root) =>
+    build(
+      root,
+      sql.placeholder('userId'),
+      bounds.map((_, i) => sql.placeholder(`b${i}`)),
+    ).prepare(name),
+  );
+  const [row] = query ? await query.execute({ userId, ...Object.fromEntries(bounds.map((b, i) => [`b${i}`, b])) }) : await build(db, userId, bounds);
   const v = (row?.values ?? []).map(Number);
   const at = (i: number): Totals => ({ points: v[i] ?? 0, answered: v[i + 1] ?? 0, resolved: v[i + 2] ?? 0, correct: v[i + 3] ?? 0 });
   return { allTime: at(0), periods: periods.map((_, i) => at(4 + i * 4)) };

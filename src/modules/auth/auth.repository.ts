@@ -1,4 +1,5 @@
-import { and, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { prepared } from '../../db/prepared.js';
 import type { DbOrTx } from '../../db/client.js';
 import { apiKeys, users, type UserRow } from '../users/users.table.js';
 
@@ -9,14 +10,18 @@ import { apiKeys, users, type UserRow } from '../users/users.table.js';
  */
 export const keyAuthenticates = (): SQL => and(isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`)), eq(users.isActive, true))!;
 
-/** The active user owning an unrevoked, unexpired key with this digest, in one query. */
-export async function findActiveUserByKeyDigest({ db, digest }: { db: DbOrTx; digest: string }): Promise<{ user: UserRow; keyId: string } | undefined> {
-  const rows = await db
+const keyLookup = (db: DbOrTx, digest: SQL.Aliased | SQL | Placeholder | string) =>
+  db
     .select({ user: users, keyId: apiKeys.id })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(and(eq(apiKeys.keyDigest, digest), keyAuthenticates()))
+    .where(and(eq(apiKeys.keyDigest, digest as string), keyAuthenticates()))
     .limit(1);
+
+/** The active user owning an unrevoked, unexpired key with this digest, in one query (built once per database: it runs on every request). */
+export async function findActiveUserByKeyDigest({ db, digest }: { db: DbOrTx; digest: string }): Promise<{ user: UserRow; keyId: string } | undefined> {
+  const query = prepared(db, 'auth_key_lookup', (root) => keyLookup(root, sql.placeholder('digest')).prepare('auth_key_lookup'));
+  const rows = query ? await query.execute({ digest }) : await keyLookup(db, digest);
   return rows[0];
 }
 

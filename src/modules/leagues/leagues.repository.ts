@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull, notInArray, sql } from 'drizzle-orm';
+import { prepared } from '../../db/prepared.js';
 import type { DbOrTx } from '../../db/client.js';
 import { matches, OVER_STATUSES } from '../matches/matches.table.js';
 import { questionSponsorships } from '../sponsorships/sponsorships.table.js';
@@ -25,7 +26,10 @@ export async function seedLeagues({ db }: { db: DbOrTx }): Promise<void> {
     .onConflictDoNothing({ target: leagues.slug });
 }
 
-export const listLeagues = ({ db }: { db: DbOrTx }) => db.select().from(leagues).orderBy(asc(leagues.slug));
+const leaguesBySlug = (db: DbOrTx) => db.select().from(leagues).orderBy(asc(leagues.slug));
+
+/** Every league, by slug (built once per database: an open endpoint every client calls). */
+export const listLeagues = ({ db }: { db: DbOrTx }) => prepared(db, 'leagues_by_slug', (root) => leaguesBySlug(root).prepare('leagues_by_slug'))?.execute() ?? leaguesBySlug(db);
 
 export async function findLeague({ db, idOrSlug, lock }: { db: DbOrTx; idOrSlug: string; lock?: 'no key update' }): Promise<LeagueRow | undefined> {
   const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrSlug);

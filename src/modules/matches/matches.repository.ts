@@ -1,5 +1,6 @@
 /** SQL of matches and match follows (with the daily follow quota counters). */
-import { and, asc, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gte, inArray, lt, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { prepared } from '../../db/prepared.js';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import { brands } from '../brands/brands.table.js';
 import { questionIssuances } from '../issuances/issuances.table.js';
@@ -54,20 +55,25 @@ const count = (from: SQL) => sql<number>`(select count(*) from ${from})`.mapWith
  * subquery for the slots, and one lateral pass over the match's in-game
  * issuances for both issuance totals. Ordered by kick-off, then id.
  */
-export async function listMatchViews({ db, filter }: { db: DbOrTx; filter: MatchViewFilter }): Promise<MatchView[]> {
+type Value<T> = T | Placeholder;
+
+/** The statement of listMatchViews, with the filter's scalar values as given (values, or placeholders of a prepared query). */
+function matchViewsQuery(
+  db: DbOrTx,
+  filter: MatchViewFilter,
+  v: { viewerId: Value<string> | null; leagueId: Value<string> | undefined; scheduledFrom: Value<Date> | undefined; scheduledTo: Value<Date> | undefined; isTest: Value<boolean> | undefined; listenerEventsArchived: Value<boolean> | undefined; limit: Value<number> },
+) {
   const s = questionSponsorships;
   const i = questionIssuances;
-  const viewerFollow = filter.viewerId
-    ? and(eq(matchFollows.matchId, matches.id), eq(matchFollows.userId, filter.viewerId))
-    : sql`false`;
+  const viewerFollow = v.viewerId ? and(eq(matchFollows.matchId, matches.id), eq(matchFollows.userId, v.viewerId as string)) : sql`false`;
   const conditions: (SQL | undefined)[] = [
     filter.ids ? inArray(matches.id, [...filter.ids]) : undefined,
-    filter.leagueId ? eq(matches.leagueId, filter.leagueId) : undefined,
-    filter.scheduledFrom ? gte(matches.scheduled, filter.scheduledFrom) : undefined,
-    filter.scheduledTo ? lt(matches.scheduled, filter.scheduledTo) : undefined,
+    v.leagueId ? eq(matches.leagueId, v.leagueId as string) : undefined,
+    v.scheduledFrom ? gte(matches.scheduled, v.scheduledFrom as Date) : undefined,
+    v.scheduledTo ? lt(matches.scheduled, v.scheduledTo as Date) : undefined,
     filter.statuses ? (filter.statuses.length ? inArray(matches.status, [...filter.statuses]) : sql`false`) : undefined,
-    filter.isTest === undefined ? undefined : eq(matches.isTest, filter.isTest),
-    filter.listenerEventsArchived === undefined ? undefined : eq(matches.listenerEventsArchived, filter.listenerEventsArchived),
+    v.isTest === undefined ? undefined : eq(matches.isTest, v.isTest as boolean),
+    v.listenerEventsArchived === undefined ? undefined : eq(matches.listenerEventsArchived, v.listenerEventsArchived as boolean),
     // A spent row (following=false) is not a follow.
     filter.followed === undefined ? undefined : filter.followed ? sql`${matchFollows.following} is true` : sql`${matchFollows.following} is not true`,
     filter.allTestMatches ? undefined : sql`(${matches.isTest} is false or ${matchFollows.following} is true)`,
@@ -80,7 +86,7 @@ export async function listMatchViews({ db, filter }: { db: DbOrTx; filter: Match
     .from(i)
     .where(and(eq(i.matchId, matches.id), eq(i.kind, 'in_game')))
     .as('issued');
-  const rows = await db
+  return db
     .select({
       match: getTableColumns(matches),
       league: getTableColumns(leagues),
@@ -97,7 +103,48 @@ export async function listMatchViews({ db, filter }: { db: DbOrTx; filter: Match
     .crossJoinLateral(issued)
     .where(and(...conditions))
     .orderBy(asc(matches.scheduled), asc(matches.id))
-    .limit(filter.limit);
+    .limit(v.limit as number);
+}
+
+/**
+ * Matches with their totals in ONE statement whatever the number of rows: the
+ * league and sponsor are joined, the viewer's follow is left-joined (at most
+ * one row by UNIQUE(user_id, match_id)), and the totals are aggregates
+ * served by the match_id indexes of slots and issuances: a correlated
+ * subquery for the slots, and one lateral pass over the match's in-game
+ * issuances for both issuance totals. Ordered by kick-off, then id.
+ *
+ * A filter without id or status lists is built once per database for each
+ * combination of the filters it uses (a few), and run with its values.
+ */
+export async function listMatchViews({ db, filter }: { db: DbOrTx; filter: MatchViewFilter }): Promise<MatchView[]> {
+  const values = {
+    viewerId: filter.viewerId,
+    leagueId: filter.leagueId,
+    scheduledFrom: filter.scheduledFrom,
+    scheduledTo: filter.scheduledTo,
+    isTest: filter.isTest,
+    listenerEventsArchived: filter.listenerEventsArchived,
+    limit: filter.limit,
+  };
+  const shape = filter.ids || filter.statuses ? null : (Object.keys(values) as (keyof typeof values)[]).filter((k) => values[k] !== undefined && values[k] !== null);
+  const name = shape && `match_views_${shape.join('_')}_${String(filter.followed)}_${String(filter.allTestMatches)}`;
+  const query =
+    name &&
+    prepared(db, name, (root) =>
+      matchViewsQuery(root, filter, {
+        viewerId: values.viewerId ? sql.placeholder('viewerId') : null,
+        leagueId: values.leagueId === undefined ? undefined : sql.placeholder('leagueId'),
+        scheduledFrom: values.scheduledFrom === undefined ? undefined : sql.placeholder('scheduledFrom'),
+        scheduledTo: values.scheduledTo === undefined ? undefined : sql.placeholder('scheduledTo'),
+        isTest: values.isTest === undefined ? undefined : sql.placeholder('isTest'),
+        listenerEventsArchived: values.listenerEventsArchived === undefined ? undefined : sql.placeholder('listenerEventsArchived'),
+        limit: sql.placeholder('limit'),
+      }).prepare(name),
+    );
+  const rows = query
+    ? await query.execute({ ...values, scheduledFrom: values.scheduledFrom?.toISOString(), scheduledTo: values.scheduledTo?.toISOString() })
+    : await matchViewsQuery(db, filter, values);
   return rows.map((r) => ({
     match: r.match,
     league: r.league,
