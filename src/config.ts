@@ -354,11 +354,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         connectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 2000, 100, 600_000),
         statementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 2000, 100, 3_600_000),
         idleInTransactionTimeoutMs: int(env, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 5000, 100, 3_600_000),
+        preparedStatements: bool(env, 'DB_PREPARED_STATEMENTS', true),
       },
       engine: {
         connectTimeoutMs: int(env, 'ENGINE_DB_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
         statementTimeoutMs: int(env, 'ENGINE_DB_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
         idleInTransactionTimeoutMs: int(env, 'ENGINE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 100, 3_600_000),
+        preparedStatements: bool(env, 'DB_PREPARED_STATEMENTS', true),
         retryConnectFailures: true,
       },
     },

@@ -200,9 +200,22 @@ export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
   const pool = budget.pool ?? 'api';
   registerPool(pool, slots);
 
-  /** unsafe(text, parameters, options) with `prepare` set as the budget says. */
+  /**
+   * unsafe(text, parameters, options) with `prepare` set as the budget says.
+   * postgres.js sends a statement without parameters over the simple protocol
+   * (never prepared, and allowed to hold several statements); one that asked
+   * to be prepared (drizzle's `.prepare()`: src/db/prepared.ts) goes over the
+   * extended protocol even then, so a parameterless hot query is kept too.
+   */
   const prepared = budget.prepare === true;
-  const withPrepare = (rest: unknown[]) => (prepared ? [rest[0] ?? [], { ...(rest[1] as object | undefined), prepare: true }] : rest);
+  const withPrepare = (rest: unknown[]) => {
+    const params = (rest[0] ?? []) as unknown[];
+    const options = (rest[1] ?? {}) as { prepare?: boolean; simple?: boolean };
+    // Off: nothing is kept on the server, whatever the query asked for.
+    if (!prepared) return [params, { ...options, prepare: false }];
+    const asked = options.prepare === true;
+    return [params, { ...options, prepare: true, ...(asked && params.length === 0 && options.simple === undefined ? { simple: false } : {}) }];
+  };
 
   /** Whether a failed attempt is tried again: a connection attempt that failed, with time left for another. */
   const retryable = (err: unknown, deadline: number) => budget.retryConnectFailures === true && isConnectFailure(err) && Date.now() + RETRY_PAUSE_MS < deadline;

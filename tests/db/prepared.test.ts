@@ -1,0 +1,66 @@
+/**
+ * Prepared statements (src/db/prepared.ts and the bounded client's
+ * `prepare`): the hot queries are built once per database handle and sent as
+ * named server-side statements, so PostgreSQL parses and plans them once per
+ * connection; inside a transaction they are built as usual; with
+ * DB_PREPARED_STATEMENTS=false nothing is kept on the server.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/db/client.js';
+import { prepared } from '../../src/db/prepared.js';
+import { listLeagues, seedLeagues } from '../../src/modules/leagues/leagues.repository.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
+
+const limits = { connectTimeoutMs: 2000, statementTimeoutMs: 2000, idleInTransactionTimeoutMs: 5000 };
+
+describe('prepared queries', () => {
+  let test: TestDatabase;
+  beforeAll(async () => {
+    test = await createTestDatabase();
+    await seedLeagues({ db: test.database.db });
+  });
+  afterAll(async () => {
+    await test?.drop();
+  });
+
+  it('are built once per database handle, and built afresh inside a transaction', async () => {
+    let built = 0;
+    const build = () => ({ n: ++built });
+    const first = prepared(test.database.db, 'probe', build);
+    expect(prepared(test.database.db, 'probe', build)).toBe(first);
+    expect(built).toBe(1);
+    await test.database.db.transaction(async (tx) => {
+      expect(prepared(tx, 'probe', build)).toBeUndefined();
+    });
+    const again = await listLeagues({ db: test.database.db });
+    expect(again.map((l) => l.slug)).toEqual([...again.map((l) => l.slug)].sort());
+    expect(again.length).toBeGreaterThan(0);
+  });
+
+  describe.skipIf(!(process.env.TEST_DATABASE_URL || process.env.DATABASE_URL))('on PostgreSQL', () => {
+    const serverStatements = async (db: Database) =>
+      (await db.rows<{ statement: string }>(sql`select statement from pg_prepared_statements`)).map((r) => r.statement);
+
+    it('are kept as named statements on the connection, and the same statement serves every call', async () => {
+      const db = await openDatabase({ url: test.url!, migrate: false, maxConnections: 1, limits });
+      try {
+        for (let i = 0; i < 3; i++) await listLeagues({ db: db.db });
+        const leagues = (await serverStatements(db)).filter((s) => s.includes('from "leagues"') && s.includes('order by'));
+        expect(leagues).toHaveLength(1);
+      } finally {
+        await db.close();
+      }
+    });
+
+    it('are not kept on the server with DB_PREPARED_STATEMENTS=false', async () => {
+      const db = await openDatabase({ url: test.url!, migrate: false, maxConnections: 1, limits: { ...limits, preparedStatements: false } });
+      try {
+        for (let i = 0; i < 3; i++) await listLeagues({ db: db.db });
+        expect((await serverStatements(db)).filter((s) => s.includes('from "leagues"'))).toEqual([]);
+      } finally {
+        await db.close();
+      }
+    });
+  });
+});
