@@ -7,7 +7,10 @@
  *
  * The statements are not written by hand: they are captured from the service
  * (database.onQuery) while it answers one request per endpoint, so a change
- * to the service's queries changes the anchor too. For each parameter of each
+ * to the service's queries changes the anchor too. The service's key cache is
+ * emptied before each capture: the raw server looks the key up on every
+ * request, as the service does when the key is not cached (the cache is one
+ * of the service's own levers, measured against the anchor). For each parameter of each
  * statement the capture works out where its value came from, by running the
  * captured statements again and looking the value up:
  *
@@ -238,13 +241,22 @@ export function shapeOf(value: unknown): unknown {
  * request alike (status and shape). `poolSize`: the raw server's pool, the
  * service's size.
  */
-export async function startRawAnchor(options: { database: Database; databaseUrl: string; serviceBase: string; data: HotData; poolSize: number }): Promise<RawServer> {
+export async function startRawAnchor(options: {
+  database: Database;
+  databaseUrl: string;
+  serviceBase: string;
+  data: HotData;
+  poolSize: number;
+  /** Empties the service's key cache: a capture must see the key lookup a request makes when its key is not cached. */
+  forgetKeys: () => void;
+}): Promise<RawServer> {
   const { default: postgres } = await import('postgres');
   const sql = postgres(options.databaseUrl, { max: 1, onnotice: () => {} });
   const plans: RawPlan[] = [];
   try {
     const execute = async (text: string, params: unknown[]) => (await sql.unsafe(text, params as never[]).values()) as unknown as unknown[][];
     for (const { id, req } of anchorRequests(options.data)) {
+      options.forgetKeys();
       plans.push(await capture(options.database, execute, id, req, (r) => sendRequest(options.serviceBase, r)));
     }
   } finally {

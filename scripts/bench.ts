@@ -549,7 +549,7 @@ function processCpuMs(pid: number): number | null {
  * the order flips every other round. The target: service/raw >= 0.5 in
  * req/s and in CPU per request (raw CPU / service CPU).
  */
-async function anchorPhase(bench: BenchDatabase, base: string, client: LoadClient, data: HotData): Promise<number> {
+async function anchorPhase(bench: BenchDatabase, services: Services, base: string, client: LoadClient, data: HotData): Promise<number> {
   const { duration, warmup, rounds, connections } = settings;
   console.log('');
   console.log('raw anchor (the target: service/raw >= 0.5 in req/s and in CPU per request, on PostgreSQL):');
@@ -557,7 +557,7 @@ async function anchorPhase(bench: BenchDatabase, base: string, client: LoadClien
     console.log('  skipped: the raw anchor needs PostgreSQL (set DATABASE_URL)');
     return 0;
   }
-  const raw = await startRawAnchor({ database: bench.database, databaseUrl: bench.url, serviceBase: base, data, poolSize: 10 });
+  const raw = await startRawAnchor({ database: bench.database, databaseUrl: bench.url, serviceBase: base, data, poolSize: 10, forgetKeys: () => services.keyCache.flush() });
   let failures = 0;
   try {
     for (const plan of raw.plans) {
@@ -738,7 +738,7 @@ async function main(): Promise<number> {
     if (settings.hot) {
       const hot = await hotPhase(database, server, base, client);
       failures += hot.failures;
-      failures += await anchorPhase(bench, base, client, hot.data);
+      failures += await anchorPhase(bench, services, base, client, hot.data);
     } else console.log('\nhot paths and the raw anchor: skipped (BENCH_HOT=0)');
     if (failures) console.error(`\n${failures} failed requests: the figures above are not valid`);
     return failures ? 1 : 0;

@@ -62,6 +62,8 @@ export interface Config {
   engine: EngineConfig;
   push: PushConfig;
   /** Sign-in throttling (API login and the operator UI's form). */
+  /** The authentication step's cache of key lookups (src/modules/auth/key-cache.ts); ttlMs 0: off. */
+  authCache: { ttlMs: number; maxEntries: number };
   loginThrottle: LoginThrottleConfig;
   registerThrottle: RegisterThrottleConfig;
   /** The live stream (WS /api/play/stream) of this process. */
@@ -367,6 +369,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     http: httpLimits(env),
     ops: opsConfig(env),
+    authCache: {
+      ttlMs: int(env, 'AUTH_CACHE_TTL_MS', 10_000, 0, 600_000),
+      maxEntries: int(env, 'AUTH_CACHE_MAX_ENTRIES', 100_000, 1, 10_000_000),
+    },
     loginThrottle: {
       maxAttempts: int(env, 'LOGIN_MAX_ATTEMPTS', DEFAULT_LOGIN_THROTTLE.maxAttempts, 0, 1_000_000),
       maxAttemptsPerIp: int(env, 'LOGIN_MAX_ATTEMPTS_PER_IP', DEFAULT_LOGIN_THROTTLE.maxAttemptsPerIp, 0, 1_000_000),

@@ -29,6 +29,7 @@ import { createSponsorshipsService } from './modules/sponsorships/sponsorships.s
 import { createUsersService } from './modules/users/users.service.js';
 import { createObjectStore, type ObjectStore } from './storage/object-store.js';
 import { createLiveBus } from './live/bus.js';
+import { createKeyCache } from './modules/auth/key-cache.js';
 import { liveEngineSubscriber, publishFollowChange, publishKeysRevoked, publishMatchGone } from './live/publishers.js';
 
 export interface ServiceDeps {
@@ -39,6 +40,9 @@ export interface ServiceDeps {
   storage?: ObjectStore | null;
 }
 
+/** A statement that changes users or API keys (the key cache keeps both). */
+const WRITES_USERS_OR_KEYS = /^(update|delete from) "(users|api_keys)"/;
+
 export function createServices(deps: ServiceDeps) {
   const { db } = deps.database;
   const storage = deps.storage === undefined ? createObjectStore(deps.config.s3) : deps.storage;
@@ -48,7 +52,19 @@ export function createServices(deps: ServiceDeps) {
   const onKeysRevoked = publishKeysRevoked(liveBus);
   const onFollowChanged = publishFollowChange(liveBus);
   const loginThrottle = createLoginThrottle({ db, config: deps.config.loginThrottle, register: deps.config.registerThrottle, logger: deps.logger });
-  const auth = createAuthService({ db, throttle: loginThrottle, onKeysRevoked });
+  const keyCache = createKeyCache({ ttlMs: deps.config.authCache.ttlMs, maxEntries: deps.config.authCache.maxEntries, trusted: () => liveBus.listening });
+  // Other processes' changes (and this one's, once committed) arrive on the bus, announced by the database's trigger;
+  // this process's own writes empty the cache at once, before they run, so its next request never sees the old row.
+  liveBus.subscribe({
+    onEvent: (e) => {
+      if (e.k === 'user' || e.k === 'keys') keyCache.invalidateUser(e.u);
+    },
+    onResync: () => keyCache.flush(),
+  });
+  deps.database.onQuery((query) => {
+    if (WRITES_USERS_OR_KEYS.test(query)) keyCache.flush();
+  });
+  const auth = createAuthService({ db, throttle: loginThrottle, onKeysRevoked, keyCache });
   const brands = createBrandsService({ db, storage, logger: deps.logger });
   const brandSnapshot = (b: BrandRow): BrandSnapshot => ({ id: b.id, name: b.name, primary_color: b.primaryColor, secondary_color: b.secondaryColor, logo_url: brands.publicLogoUrl(b) });
   /**
@@ -71,6 +87,7 @@ export function createServices(deps: ServiceDeps) {
     logger: deps.logger,
     storage,
     auth,
+    keyCache,
     adminSessions: createAdminSessionsService({ db, auth, onKeysRevoked }),
     loginThrottle,
     answers: createAnswersService({ db }),

@@ -37,7 +37,9 @@ export type SettledStatus = 'resolved' | 'voided' | 'revoked';
  * k kind, i issuance id, m match id, u user id, f following, s status, p probe id.
  * `match`: the match's state (status, period, score, clock) changed, `s` its new
  * status when that changed; `keys`: some API keys of the user were revoked
- * (logout, login, deactivation); `gone`: the match was deleted (a test match).
+ * (logout, login, deactivation); `user`: a user row or one of their keys changed
+ * (published by the database itself: a trigger, drizzle/0011_user_change_notify.sql);
+ * `gone`: the match was deleted (a test match).
  */
 export type BusEvent =
   | { k: 'issued'; i: string; m: string }
@@ -46,6 +48,7 @@ export type BusEvent =
   | { k: 'match'; m: string; s?: string }
   | { k: 'follow'; m: string; u: string; f: boolean }
   | { k: 'keys'; u: string }
+  | { k: 'user'; u: string }
   | { k: 'gone'; m: string };
 
 /** Internal kinds: `probe` checks this process's LISTEN connection; `gap` says that some process lost events (its NOTIFY failed). */
@@ -95,7 +98,8 @@ export function decodeEvent(payload: string): WireEvent | undefined {
     case 'follow':
       return isId(v.m) && isId(v.u) && typeof v.f === 'boolean' ? { k: 'follow', m: v.m, u: v.u, f: v.f } : undefined;
     case 'keys':
-      return isId(v.u) ? { k: 'keys', u: v.u } : undefined;
+    case 'user':
+      return isId(v.u) ? { k: v.k, u: v.u } : undefined;
     case 'gone':
       return isId(v.m) ? { k: 'gone', m: v.m } : undefined;
     case 'probe':

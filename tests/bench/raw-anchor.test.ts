@@ -28,7 +28,7 @@ describe.skipIf(!testDatabaseUrl())('the raw anchor against the service', () => 
     app = await startTestApp();
     await seedLeagues({ db: app.db.database.db });
     data = await seedHotPaths(app.db.database);
-    raw = await startRawAnchor({ database: app.db.database, databaseUrl: app.db.url!, serviceBase: app.url, data, poolSize: 2 });
+    raw = await startRawAnchor({ database: app.db.database, databaseUrl: app.db.url!, serviceBase: app.url, data, poolSize: 2, forgetKeys: () => app.services.keyCache.flush() });
   }, 60_000);
 
   afterAll(async () => {

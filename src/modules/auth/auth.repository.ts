@@ -12,14 +12,14 @@ export const keyAuthenticates = (): SQL => and(isNull(apiKeys.revokedAt), or(isN
 
 const keyLookup = (db: DbOrTx, digest: SQL.Aliased | SQL | Placeholder | string) =>
   db
-    .select({ user: users, keyId: apiKeys.id })
+    .select({ user: users, keyId: apiKeys.id, expiresAt: apiKeys.expiresAt })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
     .where(and(eq(apiKeys.keyDigest, digest as string), keyAuthenticates()))
     .limit(1);
 
 /** The active user owning an unrevoked, unexpired key with this digest, in one query (built once per database: it runs on every request). */
-export async function findActiveUserByKeyDigest({ db, digest }: { db: DbOrTx; digest: string }): Promise<{ user: UserRow; keyId: string } | undefined> {
+export async function findActiveUserByKeyDigest({ db, digest }: { db: DbOrTx; digest: string }): Promise<{ user: UserRow; keyId: string; expiresAt: Date | null } | undefined> {
   const query = prepared(db, 'auth_key_lookup', (root) => keyLookup(root, sql.placeholder('digest')).prepare('auth_key_lookup'));
   const rows = query ? await query.execute({ digest }) : await keyLookup(db, digest);
   return rows[0];

@@ -5,6 +5,7 @@ import { findUserByLogin, insertUser, touchLastLogin } from '../users/users.repo
 import type { UserRow } from '../users/users.table.js';
 import { findActiveUserByKeyDigest, insertApiKey, revokeApiKey, revokeUserApiKeys, type NewApiKey } from './auth.repository.js';
 import { digestApiKey, generateApiKey, hashPassword, plausibleToken, verifyPassword } from './credentials.js';
+import type { KeyCache } from './key-cache.js';
 import type { LoginThrottle } from './login-throttle.js';
 
 export interface AuthContext {
@@ -30,12 +31,30 @@ export function userConflict(err: unknown): Error {
 /** Told after commit that some keys of a user were revoked (open live-stream sockets close). */
 export type KeysRevokedHook = (userId: string) => Promise<void>;
 
-export function createAuthService({ db, throttle, onKeysRevoked }: { db: Db; throttle: Pick<LoginThrottle, 'attempt' | 'registration'>; onKeysRevoked: KeysRevokedHook }) {
+export function createAuthService({
+  db,
+  throttle,
+  onKeysRevoked,
+  keyCache,
+}: {
+  db: Db;
+  throttle: Pick<LoginThrottle, 'attempt' | 'registration'>;
+  onKeysRevoked: KeysRevokedHook;
+  /** Keeps recent lookups (see key-cache.ts); none: every request looks its key up. */
+  keyCache?: KeyCache;
+}) {
   return {
     /** The caller behind a bearer key, or undefined when the key is unknown, revoked or its user inactive. */
     async authenticate(token: string): Promise<AuthContext | undefined> {
       if (!plausibleToken(token)) return undefined;
-      return findActiveUserByKeyDigest({ db, digest: digestApiKey(token) });
+      const digest = digestApiKey(token);
+      const cached = keyCache?.get(digest);
+      if (cached) return { user: cached.user, keyId: cached.keyId };
+      const version = keyCache?.version() ?? 0;
+      const found = await findActiveUserByKeyDigest({ db, digest });
+      if (!found) return undefined;
+      keyCache?.set(digest, found, version);
+      return { user: found.user, keyId: found.keyId };
     },
 
     async register(input: { username: string; password: string; email: string; firstName?: string | null; ip: string }): Promise<IssuedKey> {
