@@ -49,8 +49,9 @@ async function playerWith(matches: number, perMatch: number): Promise<{ user: Te
   return { user, questions };
 }
 
-/** The statements one request runs, and its response. */
+/** The statements one request runs (its key looked up: the key cache is emptied first), and its response. */
 async function statementsOf(request: () => Promise<ApiResponse>): Promise<{ count: number; res: ApiResponse }> {
+  app.services.keyCache.flush();
   const { result: res, statements } = await statementsDuring(app, request);
   return { count: statements.length, res };
 }

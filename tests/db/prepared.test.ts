@@ -10,6 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { prepared } from '../../src/db/prepared.js';
 import { listLeagues, seedLeagues } from '../../src/modules/leagues/leagues.repository.js';
+import { brands } from '../../src/modules/brands/brands.table.js';
+import { leagues } from '../../src/modules/leagues/leagues.table.js';
+import { listMatchViews } from '../../src/modules/matches/matches.repository.js';
+import { matches } from '../../src/modules/matches/matches.table.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
 
 const limits = { connectTimeoutMs: 2000, statementTimeoutMs: 2000, idleInTransactionTimeoutMs: 5000 };
@@ -62,5 +66,32 @@ describe('prepared queries', () => {
         await db.close();
       }
     });
+  });
+});
+
+describe('the compiled row mapper', () => {
+  it('maps the rows of a prepared query exactly as drizzle does (left joins that found nothing, counts, timestamps)', async () => {
+    const test = await createTestDatabase();
+    try {
+      const { db } = test.database;
+      await seedLeagues({ db });
+      const [league] = await db.select().from(leagues).limit(1);
+      const [brand] = await db.insert(brands).values({ name: 'Acme', primaryColor: '#112233' }).returning();
+      const scheduled = new Date(Date.UTC(2030, 0, 1, 18));
+      await db.insert(matches).values([
+        { srId: 'm:1', leagueId: league!.id, homeTeam: 'A', awayTeam: 'B', scheduled, status: 'scheduled', sponsorBrandId: brand!.id },
+        { srId: 'm:2', leagueId: league!.id, homeTeam: 'C', awayTeam: 'D', scheduled: new Date(scheduled.getTime() + 1000), status: 'live', homeScore: 1, awayScore: 0 },
+      ]);
+      const filter = { viewerId: null, scheduledFrom: scheduled, scheduledTo: new Date(scheduled.getTime() + 86_400_000), allTestMatches: true, limit: 10 };
+      // Outside a transaction: prepared, mapped by the compiled mapper; inside one: built and mapped by drizzle.
+      const compiled = await listMatchViews({ db, filter });
+      const drizzles = await db.transaction((tx) => listMatchViews({ db: tx, filter }));
+      expect(compiled).toHaveLength(2);
+      expect(compiled[0]!.sponsor?.name).toBe('Acme');
+      expect(compiled[1]!.sponsor).toBeNull();
+      expect(compiled).toEqual(drizzles);
+    } finally {
+      await test.drop();
+    }
   });
 });
