@@ -141,11 +141,6 @@ export async function createApp({ services, handlers, health = createHealth(data
   const corsMiddleware = apiCors(config.corsOrigins);
   if (corsMiddleware) app.use(['/api', '/openapi.json'], corsMiddleware);
 
-  app.get('/', (_req, res) => res.redirect(302, '/docs'));
-  app.use(docsRouter());
-  app.use('/admin', adminAuthRoutes(services));
-  app.use('/admin', adminUiRoutes(services));
-
   app.use(async (req: Request, res: Response, next: NextFunction) => {
     if (!isApiPath(req.path)) return next();
     try {
@@ -188,6 +183,13 @@ export async function createApp({ services, handlers, health = createHealth(data
       next(err);
     }
   });
+
+  // The pages (docs, operator UI) after the API: an API request never walks their routes.
+  app.get('/', (_req, res) => res.redirect(302, '/docs'));
+  app.use(docsRouter());
+  app.use('/admin', adminAuthRoutes(services));
+  app.use('/admin', adminUiRoutes(services));
+
 
   app.use((req: Request, _res: Response, next: NextFunction) => next(new AppError(404, 'route.not_found', `no route for ${req.method} ${quote(req.path)}`)));
 
