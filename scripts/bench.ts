@@ -659,6 +659,7 @@ async function main(): Promise<number> {
   });
   let server: Server | undefined;
   let client: LoadClient | undefined;
+  let services: Services | undefined;
   let failures = 0;
   try {
     const { database } = bench;
@@ -667,7 +668,9 @@ async function main(): Promise<number> {
     await seedLeagues({ db: database.db });
     await seedBrands(database);
 
-    let services = createServices({ database, config: benchConfig(), logger: createLogger('silent') });
+    services = createServices({ database, config: benchConfig(), logger: createLogger('silent') });
+    // As in a serving process (src/main.ts attaches the live stream): the bus listens, so the key cache is in use.
+    await services.liveBus.start();
     if (settings.noDb) services = withoutDatabaseReads(services, await services.leagues.list(), await services.brands.list());
     const t0 = performance.now();
     const { app } = await createApp({ services });
@@ -745,6 +748,7 @@ async function main(): Promise<number> {
   } finally {
     await client?.close();
     if (server) await closeServer(server);
+    await services?.liveBus.close();
     await bench.drop();
   }
 }
