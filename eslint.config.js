@@ -17,7 +17,7 @@ export default tseslint.config(
   },
   {
     files: ['**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setInterval: 'readonly', setTimeout: 'readonly' } },
   },
   {
     // Tests read response bodies loosely; the contract validator checks their shape.

@@ -12,12 +12,14 @@ import { createEngineWorker } from '../src/engine/start-worker.js';
 import { createHealth, databaseChecks, engineCheck, engineStaleMs } from '../src/http/health.js';
 import { startOpsServer } from '../src/http/ops-server.js';
 import { createLogger } from '../src/logger.js';
+import { guardUnhandledRejections } from '../src/observability/process-guards.js';
 import { initTracing, stopTracing } from '../src/observability/tracing.js';
 import { createServices } from '../src/services.js';
 
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, { role: 'worker' }, config.logFormat);
+  guardUnhandledRejections(logger);
   if (!config.databaseUrl) logger.warn('no DATABASE_URL: this worker uses the embedded database, which no other process can share');
   if (await initTracing({ otlpEndpoint: config.ops.otlpEndpoint, serviceName: `${config.ops.serviceName}-worker` })) logger.info('tracing: exporting spans over OTLP');
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, limits: config.database.engine, applicationName: 'question-play-engine' });

@@ -13,6 +13,7 @@ import { applyServerLimits } from './http/server-limits.js';
 import { attachLiveStream } from './live/stream.js';
 import { createLogger } from './logger.js';
 import { seedLeagues } from './modules/leagues/leagues.repository.js';
+import { guardUnhandledRejections } from './observability/process-guards.js';
 import { initTracing, stopTracing } from './observability/tracing.js';
 import { createServices } from './services.js';
 
@@ -21,6 +22,7 @@ const startedAt = performance.now();
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, {}, config.logFormat);
+  guardUnhandledRejections(logger);
   // Before the services are made: they are wrapped in spans only when tracing runs.
   if (await initTracing({ otlpEndpoint: config.ops.otlpEndpoint, serviceName: config.ops.serviceName })) logger.info({ endpoint: config.ops.otlpEndpoint }, 'tracing: exporting spans over OTLP');
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, limits: config.database.api });

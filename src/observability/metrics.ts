@@ -82,6 +82,7 @@ export const metrics = {
   denials: new Counter({ name: 'qp_denials_total', help: 'Issuances denied, by gate', labelNames: ['gate'] as const, registers }),
   resolutions: new Counter({ name: 'qp_resolutions_total', help: 'Questions settled, by status (resolved, voided, revoked)', labelNames: ['status'] as const, registers }),
   pushAttempts: new Counter({ name: 'qp_push_attempts_total', help: 'Push notification attempts, by outcome (delivered, failed, skipped)', labelNames: ['outcome'] as const, registers }),
+  unhandledRejections: new Counter({ name: 'qp_unhandled_rejections_total', help: 'Promises rejected with no handler (each a bug; the process went on)', registers }),
   ready: new Gauge({ name: 'qp_ready', help: '1 when the last readiness check passed, 0 when it failed or the process drains', registers }),
 };
 

@@ -27,13 +27,14 @@ export interface ServiceProcess {
 }
 
 /** Starts `src/main.ts` with env (over a clean test environment) on a free port; resolves once it listens. */
-export async function startServiceProcess(env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
+/** `preload`: modules Node imports before the service (`--import`), for fault injection. */
+export async function startServiceProcess(env: NodeJS.ProcessEnv, { preload = [] }: { preload?: string[] } = {}): Promise<ServiceProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const key of ['DATABASE_URL', 'TEST_DATABASE_URL', 'DATA_DIR', 'DEMO_DATA', 'ENGINE_WORKER']) delete childEnv[key];
   Object.assign(childEnv, { APP_ENV: 'test', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port) }, env);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...preload.flatMap((p) => ['--import', p]), '--import', 'tsx', 'src/main.ts'], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
