@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { OpenAPIRouter } from 'openapi-backend';
 import { createHandlers } from '../../src/http/registry.js';
 import { registerUser, startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -163,5 +164,24 @@ describe('routing', () => {
     expect(app.api.matcher.match('GET', '/api/leagues/')).toMatchObject({ operation: { operationId: 'listLeagues' } });
     expect(app.api.matcher.match('POST', '/api/leagues')).toEqual({ kind: 'method-not-allowed', allowed: ['GET'] });
     expect((await app.request('GET', '/api/brands/')).status).toBe(200);
+  });
+});
+
+describe('openapi-backend per request', () => {
+  it('parses a pre-matched request once (the parse before routing is skipped: no handler reads it)', async () => {
+    const parse = vi.spyOn(OpenAPIRouter.prototype, 'parseRequest');
+    // A fresh app: createApi binds the parser it wraps when it is built.
+    const fresh = await startTestApp();
+    try {
+      parse.mockClear();
+      expect((await fresh.request('GET', '/api/leagues')).status).toBe(200);
+      // The app's own router only (the test helper's contract check parses responses' requests with its own).
+      const own = parse.mock.calls.filter((_, i) => parse.mock.contexts[i] === fresh.api.backend.router);
+      expect(own).toHaveLength(1);
+      expect(own[0]![1]).toBeDefined();
+    } finally {
+      parse.mockRestore();
+      await fresh.close();
+    }
   });
 });
