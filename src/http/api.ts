@@ -127,8 +127,9 @@ export async function createApi({ services, handlers }: { services: Services; ha
   const matcher = new OperationMatcher(operations);
   const originalMatch = backend.router.matchOperation.bind(backend.router);
   backend.router.matchOperation = ((req: DispatchRequest, strict?: boolean) => req[MATCHED] ?? originalMatch(req, strict as true)) as typeof backend.router.matchOperation;
-  // handleRequest parses a request twice: before routing (for a preRoutingHandler, which we do not register) and
-  // again with the matched operation. A pre-matched request skips the first: its result is replaced unread.
+  // handleRequest parses a request before routing (for a preRoutingHandler, which we do not register) and again
+  // with the matched operation (then validation and coercion parse it too). A pre-matched request skips the first:
+  // its result is replaced unread.
   const originalParse = backend.router.parseRequest.bind(backend.router);
   backend.router.parseRequest = ((req: DispatchRequest, operation?: ContractOperation) =>
     operation === undefined && req[MATCHED] ? (req as never) : originalParse(req, operation as never)) as typeof backend.router.parseRequest;

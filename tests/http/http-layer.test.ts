@@ -168,7 +168,7 @@ describe('routing', () => {
 });
 
 describe('openapi-backend per request', () => {
-  it('parses a pre-matched request once (the parse before routing is skipped: no handler reads it)', async () => {
+  it('never parses a pre-matched request before routing (no handler reads that parse; the ones with the operation remain)', async () => {
     const parse = vi.spyOn(OpenAPIRouter.prototype, 'parseRequest');
     // A fresh app: createApi binds the parser it wraps when it is built.
     const fresh = await startTestApp();
@@ -177,8 +177,8 @@ describe('openapi-backend per request', () => {
       expect((await fresh.request('GET', '/api/leagues')).status).toBe(200);
       // The app's own router only (the test helper's contract check parses responses' requests with its own).
       const own = parse.mock.calls.filter((_, i) => parse.mock.contexts[i] === fresh.api.backend.router);
-      expect(own).toHaveLength(1);
-      expect(own[0]![1]).toBeDefined();
+      expect(own.length).toBeGreaterThan(0);
+      expect(own.filter((call) => call[1] === undefined)).toEqual([]);
     } finally {
       parse.mockRestore();
       await fresh.close();
