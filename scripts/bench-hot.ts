@@ -29,7 +29,8 @@ import { brands } from '../src/modules/brands/brands.table.js';
 import { questionIssuances, type BrandSnapshot } from '../src/modules/issuances/issuances.table.js';
 import { leagues } from '../src/modules/leagues/leagues.table.js';
 import { matches, matchFollows } from '../src/modules/matches/matches.table.js';
-import { apiKeys, users } from '../src/modules/users/users.table.js';
+import { apiKeys } from '../src/modules/auth/auth.table.js';
+import { users } from '../src/modules/users/users.table.js';
 
 export const HOT = {
   PLAYERS: 300,

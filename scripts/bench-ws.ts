@@ -177,7 +177,8 @@ async function serverMain() {
   const { seedLeagues } = await import('../src/modules/leagues/leagues.repository.js');
   const { leagues } = await import('../src/modules/leagues/leagues.table.js');
   const { matches, matchFollows } = await import('../src/modules/matches/matches.table.js');
-  const { apiKeys, users } = await import('../src/modules/users/users.table.js');
+  const { users } = await import('../src/modules/users/users.table.js');
+  const { apiKeys } = await import('../src/modules/auth/auth.table.js');
   const { createServices } = await import('../src/services.js');
 
   const { openBenchDatabase } = await import('./bench-database.js');

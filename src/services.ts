@@ -81,6 +81,7 @@ export function createServices(deps: ServiceDeps) {
     subscribers,
     brandSnapshot,
   };
+  const listeners = createListenersService({ db, leagues, onSettle: scoreSettledIssuance, onSettled: (row) => engine.hooks.onSettled?.(row) });
   return tracedServices({
     config: deps.config,
     database: deps.database,
@@ -108,12 +109,12 @@ export function createServices(deps: ServiceDeps) {
     }),
     inheritance: createInheritanceService({ db, leagues }),
     issuances: createIssuancesService({ db }),
-    listeners: createListenersService({ db, leagues }),
+    listeners,
     feedback: createFeedbackService({ db }),
     push,
     liveBus,
     engine,
-    matchControl: createMatchControlService({ db, appEnv: deps.config.appEnv, store: engine.store, hooks: engine.hooks, onFollowChanged }),
+    matchControl: createMatchControlService({ db, appEnv: deps.config.appEnv, listeners, onFollowChanged }),
   });
 }
 

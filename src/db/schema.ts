@@ -1,5 +1,6 @@
 /** Every Drizzle table of the service (drizzle-kit reads this file). */
 export * from '../modules/users/users.table.js';
+export * from '../modules/auth/auth.table.js';
 export * from '../modules/leagues/leagues.table.js';
 export * from '../modules/brands/brands.table.js';
 export * from '../modules/matches/matches.table.js';

@@ -9,15 +9,17 @@
  * safe in several processes at once (unique issuance per match and
  * definition; settling only moves rows still open or locked).
  */
-import { and, asc, eq, exists, gt, inArray, isNotNull, lte, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import type { BrandRow } from '../modules/brands/brands.table.js';
 import { brands } from '../modules/brands/brands.table.js';
 import { questionGroups } from '../modules/groups/groups.table.js';
+import { insertMatchIssuance, lockStartedMatchQuestions } from '../modules/issuances/issuances.repository.js';
 import { questionIssuances, type BrandSnapshot, type QuestionIssuanceRow } from '../modules/issuances/issuances.table.js';
 import { leagues } from '../modules/leagues/leagues.table.js';
 import { matchQuestionDefinitions } from '../modules/match-definitions/match-definitions.table.js';
+import { saveMatchStateStore } from '../modules/matches/matches.repository.js';
 import { matches, NOT_STARTED_STATUSES } from '../modules/matches/matches.table.js';
 import { evaluateExpression } from '../domain/language/expressions.js';
 import type { EngineHooks } from './listener-runner.js';
@@ -95,9 +97,9 @@ export function createMatchQuestions({
           const state = await applyStoreState(definition.storeState, before);
           const extract = await extractIssuanceState(definition.issuanceStateExtract, { ...before, state });
           const rendered = await renderQuestion({ question_text_template: definition.questionTextTemplate, choices: definition.choices }, { match: matchContext, state, extract });
-          const [inserted] = await tx
-            .insert(questionIssuances)
-            .values({
+          const inserted = await insertMatchIssuance({
+            tx,
+            values: {
               matchId: match.id,
               kind: 'match',
               matchQuestionDefinitionId: definition.id,
@@ -118,11 +120,10 @@ export function createMatchQuestions({
                 { step: 'definition_allowed', passed: true, detail: `included (${settings.included.source})` },
                 { step: 'render', passed: true, detail: 'rendered' },
               ],
-            })
-            .onConflictDoNothing()
-            .returning();
+            },
+          });
           // Another process issued this pair first: its store_state ran then, not again now.
-          if (inserted && state !== current.stateStore) await tx.update(matches).set({ stateStore: state }).where(eq(matches.id, match.id));
+          if (inserted && state !== current.stateStore) await saveMatchStateStore({ tx, id: match.id, state });
           return inserted;
         });
       } catch (err) {
@@ -149,15 +150,7 @@ export function createMatchQuestions({
    * (or been called off) earlier.
    */
   async function lockStarted(): Promise<number> {
-    const startedMatches = db
-      .select({ id: matches.id })
-      .from(matches)
-      .where(and(eq(matches.id, questionIssuances.matchId), notInArray(matches.status, NOT_STARTED_STATUSES)));
-    const rows = await db
-      .update(questionIssuances)
-      .set({ status: 'locked', updatedAt: sql`now()` })
-      .where(and(eq(questionIssuances.kind, 'match'), eq(questionIssuances.status, 'open'), or(lte(questionIssuances.closesAt, now()), exists(startedMatches))))
-      .returning();
+    const rows = await lockStartedMatchQuestions({ db, now: now(), notStartedStatuses: NOT_STARTED_STATUSES });
     for (const row of rows) await hooks.onSettled?.(row);
     return rows.length;
   }

@@ -7,7 +7,8 @@ import type { OpenRow } from '../modules/answers/answers.repository.js';
 import { questionIssuances } from '../modules/issuances/issuances.table.js';
 import { leagues } from '../modules/leagues/leagues.table.js';
 import { matches, matchFollows, type MatchRow } from '../modules/matches/matches.table.js';
-import { apiKeys, users } from '../modules/users/users.table.js';
+import { apiKeys } from '../modules/auth/auth.table.js';
+import { users } from '../modules/users/users.table.js';
 
 /** Ids of the matches the user follows. */
 export async function followedMatchIds({ db, userId }: { db: DbOrTx; userId: string }): Promise<string[]> {

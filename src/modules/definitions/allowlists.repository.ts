@@ -1,9 +1,9 @@
 /** SQL on the definition allowlists of leagues and matches, for both kinds of definition. */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { leagues } from '../leagues/leagues.table.js';
+import { removeFromLeagueAllowlists } from '../leagues/leagues.repository.js';
 import { matchQuestionDefinitions } from '../match-definitions/match-definitions.table.js';
-import { matches } from '../matches/matches.table.js';
+import { removeFromMatchAllowlists } from '../matches/matches.repository.js';
 import { questionDefinitions } from './definitions.table.js';
 
 export type DefinitionKind = 'in_game' | 'match';
@@ -26,15 +26,6 @@ export async function findDefinitionIdsInLeague({ db, leagueId, kind, ids }: { d
 
 /** Removes the id from every league's and every match's allowlist of that kind: one UPDATE per table. */
 export async function scrubFromAllowlists({ db, kind, id }: { db: DbOrTx; kind: DefinitionKind; id: string }): Promise<void> {
-  const leagueColumn = kind === 'in_game' ? leagues.questionDefinitionAllowlist : leagues.matchQuestionDefinitionAllowlist;
-  const matchColumn = kind === 'in_game' ? matches.questionDefinitionAllowlist : matches.matchQuestionDefinitionAllowlist;
-  const key = kind === 'in_game' ? 'questionDefinitionAllowlist' : 'matchQuestionDefinitionAllowlist';
-  await db
-    .update(leagues)
-    .set({ [key]: sql`array_remove(${leagueColumn}, ${id}::uuid)`, updatedAt: sql`now()` })
-    .where(sql`${id}::uuid = any(${leagueColumn})`);
-  await db
-    .update(matches)
-    .set({ [key]: sql`array_remove(${matchColumn}, ${id}::uuid)`, updatedAt: sql`now()` })
-    .where(sql`${id}::uuid = any(${matchColumn})`);
+  await removeFromLeagueAllowlists({ db, kind, id });
+  await removeFromMatchAllowlists({ db, kind, id });
 }

@@ -77,3 +77,13 @@ export async function updateLeague({ db, id, values }: { db: DbOrTx; id: string;
     .returning();
   return row;
 }
+
+/** Removes a definition from every league's allowlist of its kind (`in_game` or `match`): one statement. */
+export async function removeFromLeagueAllowlists({ db, kind, id }: { db: DbOrTx; kind: 'in_game' | 'match'; id: string }): Promise<void> {
+  const column = kind === 'in_game' ? leagues.questionDefinitionAllowlist : leagues.matchQuestionDefinitionAllowlist;
+  const key = kind === 'in_game' ? 'questionDefinitionAllowlist' : 'matchQuestionDefinitionAllowlist';
+  await db
+    .update(leagues)
+    .set({ [key]: sql`array_remove(${column}, ${id}::uuid)`, updatedAt: sql`now()` })
+    .where(sql`${id}::uuid = any(${column})`);
+}
