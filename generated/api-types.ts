@@ -3493,11 +3493,7 @@ export interface components {
          *     the other settings are null.
          */
         QuestionInheritance: {
-            /**
-             * @example in_game
-             * @enum {string}
-             */
-            kind: "in_game" | "match";
+            kind: components["schemas"]["QuestionKind"];
             league: components["schemas"]["League"];
             /**
              * Format: uuid
@@ -3897,6 +3893,24 @@ export interface components {
             follows_remaining_today: number | null;
         };
         /**
+         * @description `in_game`: issued by a listener on a live event; `match`: a pre-game (Match) question, issued before kick-off and resolved from the result.
+         * @example in_game
+         * @enum {string}
+         */
+        QuestionKind: "in_game" | "match";
+        /**
+         * @description `pending` until the question resolves; `void` for voided or revoked questions.
+         * @example correct
+         * @enum {string}
+         */
+        AnswerOutcome: "pending" | "correct" | "incorrect" | "void";
+        /**
+         * @description `feed`: the provider's live push feed; `replay`: recorded events at `speed`.
+         * @example replay
+         * @enum {string}
+         */
+        ListenerSource: "feed" | "replay";
+        /**
          * @description `open` (answerable until `closes_at`), `locked` (Match questions after kick-off, awaiting the result), `resolved`, `voided` (could not resolve; scores nothing), `revoked` (withdrawn by stop-listener; scores nothing).
          * @example resolved
          * @enum {string}
@@ -3913,11 +3927,7 @@ export interface components {
              * @example 7d444840-9dc0-11d1-b245-5ffdce74fad2
              */
             match_id: string;
-            /**
-             * @example in_game
-             * @enum {string}
-             */
-            kind: "in_game" | "match";
+            kind: components["schemas"]["QuestionKind"];
             /**
              * Format: uuid
              * @description Null when the definition has since been deleted.
@@ -4166,12 +4176,7 @@ export interface components {
              */
             match_id: string;
             status: components["schemas"]["ListenerStatus"];
-            /**
-             * @description `feed`: the provider's live push feed; `replay`: recorded events at `speed`.
-             * @example replay
-             * @enum {string}
-             */
-            source: "feed" | "replay";
+            source: components["schemas"]["ListenerSource"];
             /** @example 10 */
             speed: number | null;
             /**
@@ -4445,11 +4450,7 @@ export interface components {
              * @example 8f9e0d1c-2b3a-4c5d-8e7f-6a5b4c3d2e1f
              */
             question_issuance_id: string;
-            /**
-             * @example in_game
-             * @enum {string}
-             */
-            kind: "in_game" | "match";
+            kind: components["schemas"]["QuestionKind"];
             match: components["schemas"]["MatchRef"];
             /** @example Qatar 0-1 Ecuador. Who scores next? */
             question_text: string;
@@ -4538,11 +4539,7 @@ export interface components {
              * @example 8f9e0d1c-2b3a-4c5d-8e7f-6a5b4c3d2e1f
              */
             question_issuance_id: string;
-            /**
-             * @example in_game
-             * @enum {string}
-             */
-            kind: "in_game" | "match";
+            kind: components["schemas"]["QuestionKind"];
             match: components["schemas"]["MatchRef"];
             /** @example Qatar 0-1 Ecuador. Who scores next? */
             question_text: string;
@@ -4567,12 +4564,7 @@ export interface components {
              */
             answered_at: string;
             issuance_status: components["schemas"]["IssuanceStatus"];
-            /**
-             * @description `pending` until the question resolves; `void` for voided or revoked questions.
-             * @example correct
-             * @enum {string}
-             */
-            outcome: "pending" | "correct" | "incorrect" | "void";
+            outcome: components["schemas"]["AnswerOutcome"];
             /** @example home */
             correct_answer_identifier: string | null;
             /** @example 10 */

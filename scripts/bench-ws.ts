@@ -224,7 +224,7 @@ async function serverMain() {
     }
     const question = (n: number) => ({
       matchId: match!.id,
-      kind: 'in_game',
+      kind: 'in_game' as const,
       definitionName: 'Next goal',
       questionText: `Lions 1-0 Tigers. Who scores next? (#${n})`,
       choices: [

@@ -47,9 +47,6 @@ export interface MatchDecisions {
   deniedKeys: string[];
 }
 
-/** In-game questions of matches in these statuses can no longer resolve. */
-const STOPPED_MATCH_STATUSES = ['closed', 'cancelled', 'postponed'];
-
 export type EngineStore = ReturnType<typeof createEngineStore>;
 
 export function createEngineStore({
@@ -199,7 +196,7 @@ export function createEngineStore({
     revokeOpenIssuances: (matchId: string, status: 'revoked' | 'voided' = 'revoked'): Promise<QuestionIssuanceRow[]> => transaction((tx) => settleOpenOfMatch(matchId, status, tx)),
 
     /** The safety net: voids open in-game questions that nothing can resolve any more (see issuances.repository). */
-    voidOrphaned: (): Promise<QuestionIssuanceRow[]> => transaction((tx) => issuancesRepo.voidOrphaned({ tx, onSettle, stoppedStatuses: STOPPED_MATCH_STATUSES })),
+    voidOrphaned: (): Promise<QuestionIssuanceRow[]> => transaction((tx) => issuancesRepo.voidOrphaned({ tx, onSettle })),
 
     /** Running listeners whose stop was requested but whose process is gone: stopped here. Returns their matches. */
     reapStopped: (): Promise<string[]> => listenersRepo.reapStopped({ db }),

@@ -3,7 +3,8 @@ import { prepared } from '../../db/prepared.js';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import { questionIssuances, type QuestionIssuanceRow } from '../issuances/issuances.table.js';
 import { leagues } from '../leagues/leagues.table.js';
-import { matches, matchFollows, NOT_STARTED_STATUSES, type MatchRow } from '../matches/matches.table.js';
+import { isLive, notStarted } from '../../domain/vocabulary.js';
+import { matches, matchFollows, type MatchRow } from '../matches/matches.table.js';
 import { questionAnswers, type QuestionAnswerRow } from './answers.table.js';
 import type { CalendarPeriod } from '../shared/calendar.js';
 
@@ -71,8 +72,8 @@ function openQuery(db: DbOrTx, { userId, now, windowFrom, windowTo, matchIds }: 
         eq(questionIssuances.status, 'open'),
         gt(questionIssuances.closesAt, now as Date),
         // A Match question of a match that has started is locked, even before the worker marks it.
-        or(eq(questionIssuances.kind, 'in_game'), inArray(matches.status, NOT_STARTED_STATUSES)),
-        or(inArray(matches.status, ['live', 'break']), and(gte(matches.scheduled, windowFrom as Date), lt(matches.scheduled, windowTo as Date))),
+        or(eq(questionIssuances.kind, 'in_game'), notStarted.sql(matches.status)),
+        or(isLive.sql(matches.status), and(gte(matches.scheduled, windowFrom as Date), lt(matches.scheduled, windowTo as Date))),
         matchIds ? inArray(matches.id, matchIds) : undefined,
       ),
     )

@@ -1,9 +1,11 @@
-import { and, asc, desc, eq, exists, inArray, lte, ne, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, lte, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import { questionIssuanceDenials, type IssuanceDenialRow } from '../denials/denials.table.js';
 import { listenerEvents, matchListeners } from '../listeners/listeners.table.js';
 import { matches, type MatchRow } from '../matches/matches.table.js';
 import { questionIssuances, type QuestionIssuanceRow } from './issuances.table.js';
+import { activeListener, notStarted, stopsInGameQuestions, unsettled, type IssuanceStatus, type QuestionKind, type StatusSet } from '../../domain/vocabulary.js';
+import type { FeedEvent } from '../../domain/sports/events.js';
 
 export async function findMatch({ db, id }: { db: DbOrTx; id: string }): Promise<MatchRow | undefined> {
   const [row] = await db.select().from(matches).where(eq(matches.id, id)).limit(1);
@@ -19,13 +21,13 @@ export async function listIssuances({
 }: {
   db: DbOrTx;
   matchId: string;
-  kind: 'in_game' | 'match' | undefined;
-  statuses?: readonly string[] | undefined;
+  kind: QuestionKind | undefined;
+  statuses?: StatusSet<IssuanceStatus> | undefined;
 }): Promise<QuestionIssuanceRow[]> {
   return db
     .select()
     .from(questionIssuances)
-    .where(and(eq(questionIssuances.matchId, matchId), kind ? eq(questionIssuances.kind, kind) : undefined, statuses ? inArray(questionIssuances.status, [...statuses]) : undefined))
+    .where(and(eq(questionIssuances.matchId, matchId), kind ? eq(questionIssuances.kind, kind) : undefined, statuses ? statuses.sql(questionIssuances.status) : undefined))
     .orderBy(asc(questionIssuances.issuedAt), asc(questionIssuances.id));
 }
 
@@ -58,8 +60,8 @@ export interface TimelineEventRow {
   providerEventId: string;
   /** Feed position where the event first appeared. */
   firstSeq: number;
-  /** The latest version of the event (normalized FeedEvent JSON). */
-  event: Record<string, unknown>;
+  /** The latest version of the event (the normalized FeedEvent). */
+  event: FeedEvent;
   receivedAt: Date;
 }
 
@@ -103,7 +105,6 @@ export type NewIssuance = typeof questionIssuances.$inferInsert;
 /** What runs inside every settling transaction, whoever settles: the scoring of the question's answers. */
 export type SettleInTx = (tx: Tx, row: QuestionIssuanceRow) => Promise<void>;
 
-const UNSETTLED = ['open', 'locked'];
 
 async function scored(tx: Tx, rows: QuestionIssuanceRow[], onSettle: SettleInTx): Promise<QuestionIssuanceRow[]> {
   for (const row of rows) await onSettle(tx, row);
@@ -134,7 +135,7 @@ export async function settleIssuance({
   const rows = await tx
     .update(questionIssuances)
     .set({ status, correctAnswerIdentifier: correct, resolvedAt: sql`now()`, resolvedSeq, resolutionEventId, updatedAt: sql`now()` })
-    .where(and(eq(questionIssuances.id, id), inArray(questionIssuances.status, UNSETTLED)))
+    .where(and(eq(questionIssuances.id, id), unsettled.sql(questionIssuances.status)))
     .returning();
   return (await scored(tx, rows, onSettle))[0];
 }
@@ -163,7 +164,7 @@ export async function settleByTrigger({
         eq(questionIssuances.matchId, k.matchId),
         eq(questionIssuances.definitionId, k.definitionId),
         eq(questionIssuances.triggerEventId, k.triggerEventId),
-        inArray(questionIssuances.status, UNSETTLED),
+        unsettled.sql(questionIssuances.status),
       ),
     )
     .returning();
@@ -186,11 +187,11 @@ export async function settleOpenOfMatch({ tx, onSettle, matchId, status }: { tx:
 
 /**
  * The safety net: voids open in-game questions that nothing can resolve any
- * more, those of matches in `stoppedStatuses`, or with no queued or running
+ * more, those of matches whose status stops them (closed, cancelled, postponed), or with no queued or running
  * listener (a listener whose process died is still running until another
  * takes it over: its questions wait for it).
  */
-export async function voidOrphaned({ tx, onSettle, stoppedStatuses }: { tx: Tx; onSettle: SettleInTx; stoppedStatuses: readonly string[] }): Promise<QuestionIssuanceRow[]> {
+export async function voidOrphaned({ tx, onSettle }: { tx: Tx; onSettle: SettleInTx }): Promise<QuestionIssuanceRow[]> {
   const rows = await tx
     .update(questionIssuances)
     .set({ status: 'voided', correctAnswerIdentifier: null, resolvedAt: sql`now()`, updatedAt: sql`now()` })
@@ -200,11 +201,8 @@ export async function voidOrphaned({ tx, onSettle, stoppedStatuses }: { tx: Tx; 
         eq(questionIssuances.status, 'open'),
         sql`exists (
           select 1 from ${matches} m where m.id = ${questionIssuances.matchId} and (
-            m.status in (${sql.join(
-              stoppedStatuses.map((s) => sql`${s}`),
-              sql`, `,
-            )})
-            or not exists (select 1 from ${matchListeners} l where l.match_id = m.id and l.status in ('queued', 'running'))
+            ${stopsInGameQuestions.sql(sql`m.status`)}
+            or not exists (select 1 from ${matchListeners} l where l.match_id = m.id and ${activeListener.sql(sql`l.status`)})
           ))`,
       ),
     )
@@ -235,13 +233,13 @@ export async function insertMatchIssuance({ tx, values }: { tx: Tx; values: NewI
 
 /**
  * Kick-off: open Match questions lock at their closing time, or as soon as
- * their match has left `notStartedStatuses`. Returns the rows locked.
+ * their match has started (or was called off). Returns the rows locked.
  */
-export async function lockStartedMatchQuestions({ db, now, notStartedStatuses }: { db: DbOrTx; now: Date; notStartedStatuses: string[] }): Promise<QuestionIssuanceRow[]> {
+export async function lockStartedMatchQuestions({ db, now }: { db: DbOrTx; now: Date }): Promise<QuestionIssuanceRow[]> {
   const startedMatches = db
     .select({ id: matches.id })
     .from(matches)
-    .where(and(eq(matches.id, questionIssuances.matchId), notInArray(matches.status, notStartedStatuses)));
+    .where(and(eq(matches.id, questionIssuances.matchId), notStarted.notSql(matches.status)));
   return db
     .update(questionIssuances)
     .set({ status: 'locked', updatedAt: sql`now()` })

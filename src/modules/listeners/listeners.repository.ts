@@ -4,6 +4,7 @@ import { chunks } from '../../db/sql-helpers.js';
 import { dedupeKey, type FeedEvent } from '../../domain/sports/events.js';
 import { matches, type MatchRow } from '../matches/matches.table.js';
 import { listenerEvents, listenerLogLines, matchListeners, type ListenerEventRow, type MatchListenerRow } from './listeners.table.js';
+import { activeListener, dispatchable } from '../../domain/vocabulary.js';
 
 export type ListenerLogLineRow = typeof listenerLogLines.$inferSelect;
 
@@ -91,7 +92,6 @@ export interface EnqueueValues {
   speed?: number | null;
 }
 
-const ACTIVE = ['queued', 'running'];
 const leaseUntil = (leaseMs: number) => sql`now() + (${leaseMs} * interval '1 millisecond')`;
 
 /**
@@ -108,7 +108,7 @@ export async function enqueueListener({ db, values }: { db: DbOrTx; values: Enqu
   const [active] = await db
     .select()
     .from(matchListeners)
-    .where(and(eq(matchListeners.matchId, values.matchId), inArray(matchListeners.status, ACTIVE)))
+    .where(and(eq(matchListeners.matchId, values.matchId), activeListener.sql(matchListeners.status)))
     .limit(1);
   if (!active) throw new Error(`could not enqueue a listener for match ${values.matchId}`);
   return { listener: active, created: false };
@@ -201,7 +201,7 @@ export async function finishListener({
   await db
     .update(matchListeners)
     .set({ status, error: error ?? null, finishedAt: sql`now()`, leaseExpiresAt: null })
-    .where(and(eq(matchListeners.id, id), workerId ? eq(matchListeners.claimedBy, workerId) : undefined, inArray(matchListeners.status, ACTIVE)));
+    .where(and(eq(matchListeners.id, id), workerId ? eq(matchListeners.claimedBy, workerId) : undefined, activeListener.sql(matchListeners.status)));
 }
 
 /** Marks the queued and running listeners of a match to stop; queued ones stop at once. Returns their ids. */
@@ -209,7 +209,7 @@ export async function requestStop({ tx, matchId }: { tx: Tx; matchId: string }):
   const active = await tx
     .select({ id: matchListeners.id, status: matchListeners.status })
     .from(matchListeners)
-    .where(and(eq(matchListeners.matchId, matchId), inArray(matchListeners.status, ACTIVE)))
+    .where(and(eq(matchListeners.matchId, matchId), activeListener.sql(matchListeners.status)))
     .for('update');
   if (!active.length) return [];
   const queued = active.filter((l) => l.status === 'queued').map((l) => l.id);
@@ -243,7 +243,7 @@ export async function matchesToDispatch({ db, horizonMinutes, anyFeed }: { db: D
         eq(matches.autoDispatchListener, true),
         eq(matches.isTest, false),
         anyFeed ? undefined : sql`${matches.feedUrl} is not null`,
-        inArray(matches.status, ['scheduled', 'live', 'break']),
+        dispatchable.sql(matches.status),
         lte(matches.scheduled, sql`now() + (${horizonMinutes} * interval '1 minute')`),
         sql`${matches.scheduled} > now() - interval '12 hours'`,
         // Not while one is active, not after one completed or an operator stopped one; a failed one is retried after a minute.
@@ -258,7 +258,7 @@ export async function recordEvents({ db, listenerId, matchId, events }: { db: Db
   for (const chunk of chunks(events)) {
     await db
       .insert(listenerEvents)
-      .values(chunk.map((e) => ({ listenerId, matchId, seq: e.seq, providerEventId: e.provider_event_id, operation: e.operation, eventKey: dedupeKey(e), event: e as unknown as Record<string, unknown> })))
+      .values(chunk.map((e) => ({ listenerId, matchId, seq: e.seq, providerEventId: e.provider_event_id, operation: e.operation, eventKey: dedupeKey(e), event: e })))
       .onConflictDoNothing();
   }
 }
@@ -266,7 +266,7 @@ export async function recordEvents({ db, listenerId, matchId, events }: { db: Db
 /** What a listener consumed, in arrival order (a takeover rebuilds its event store from it). */
 export async function listenerRecording({ db, listenerId }: { db: DbOrTx; listenerId: string }): Promise<FeedEvent[]> {
   const rows = await db.select({ event: listenerEvents.event }).from(listenerEvents).where(eq(listenerEvents.listenerId, listenerId)).orderBy(asc(listenerEvents.id));
-  return rows.map((r) => r.event as unknown as FeedEvent);
+  return rows.map((r) => r.event);
 }
 
 /** Every message recorded for a match (all its listeners), in arrival order, each message once (by content, not seq). */
@@ -276,10 +276,10 @@ export async function matchRecording({ db, matchId }: { db: DbOrTx; matchId: str
   const out: FeedEvent[] = [];
   for (const r of rows) {
     // Keys of rows recorded before keys existed differ in form: the event's own key decides.
-    const key = dedupeKey(r.event as unknown as FeedEvent);
+    const key = dedupeKey(r.event);
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push(r.event as unknown as FeedEvent);
+    out.push(r.event);
   }
   return out;
 }

@@ -8,6 +8,7 @@ import { leagues, type LeagueRow } from '../leagues/leagues.table.js';
 import { questionSponsorships, type QuestionSponsorshipRow } from '../sponsorships/sponsorships.table.js';
 import { sponsorBrandColumns, type SponsorBrand } from '../sponsorships/sponsorships.repository.js';
 import { followQuotaDays, matches, matchFollows, type MatchFollowRow, type MatchRow } from './matches.table.js';
+import type { MatchStatus } from '../../domain/vocabulary.js';
 
 export type NewMatchFollow = typeof matchFollows.$inferInsert;
 
@@ -19,7 +20,7 @@ export interface MatchViewFilter {
   scheduledFrom?: Date | undefined;
   /** Kick-off before. */
   scheduledTo?: Date | undefined;
-  statuses?: readonly string[] | undefined;
+  statuses?: readonly MatchStatus[] | undefined;
   isTest?: boolean | undefined;
   listenerEventsArchived?: boolean | undefined;
   /** true: only matches the viewer follows; false: only the others. Needs a viewer. */
