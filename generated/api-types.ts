@@ -4675,6 +4675,7 @@ export interface components {
         /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
         BadRequest: {
             headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
                 [name: string]: unknown;
             };
             content: {
@@ -4689,6 +4690,7 @@ export interface components {
         /** @description Missing, invalid or revoked API key (or bad login credentials). */
         Unauthorized: {
             headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
                 /** @description Authentication scheme to use. */
                 "WWW-Authenticate"?: string;
                 [name: string]: unknown;
@@ -4705,6 +4707,7 @@ export interface components {
         /** @description Too many sign-in attempts for this login name from this address, or from this address overall; try again after `Retry-After` seconds. */
         TooManyAttempts: {
             headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
                 /** @description Seconds until the next attempt is accepted. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -4721,6 +4724,7 @@ export interface components {
         /** @description Authenticated, but not allowed to do this. */
         Forbidden: {
             headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
                 [name: string]: unknown;
             };
             content: {
@@ -4735,6 +4739,7 @@ export interface components {
         /** @description The resource (named in `detail`) does not exist. */
         NotFound: {
             headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
                 [name: string]: unknown;
             };
             content: {
@@ -4749,6 +4754,7 @@ export interface components {
         /** @description The request conflicts with the current state; `detail` says how. */
         Conflict: {
             headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
                 [name: string]: unknown;
             };
             content: {
@@ -4763,6 +4769,7 @@ export interface components {
         /** @description Too late; the answer window has expired (Match questions are locked at kick-off). */
         Gone: {
             headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
                 [name: string]: unknown;
             };
             content: {
@@ -4780,6 +4787,7 @@ export interface components {
          */
         RequestTimeout: {
             headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
                 [name: string]: unknown;
             };
             content: {
@@ -4794,6 +4802,7 @@ export interface components {
         /** @description The request body is over the limit (JSON bodies, uploads and CSV imports each have theirs; the README lists them). */
         PayloadTooLarge: {
             headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
                 [name: string]: unknown;
             };
             content: {
@@ -4808,6 +4817,7 @@ export interface components {
         /** @description The request does not match the contract (including malformed JSON). */
         ValidationFailed: {
             headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
                 [name: string]: unknown;
             };
             content: {
@@ -4828,6 +4838,7 @@ export interface components {
          */
         ServiceUnavailable: {
             headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
                 /** @description Seconds to wait before trying again (sent when the database is out of reach or the process is shutting down, not when logo storage is unconfigured). */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -4894,7 +4905,17 @@ export interface components {
         HistoryMatchId: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description The error's stable code (`<area>.<reason>`, for example
+         *     `brand.name_taken`, `answer.window_closed`, `request.invalid`,
+         *     `database.unavailable`): what a client branches on, while `detail` is
+         *     prose for people and may change. Sent with every error response.
+         *     The codes of each area are declared in the service's
+         *     `src/modules/<area>/<area>.errors.ts`.
+         */
+        ErrorCode: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -4928,6 +4949,7 @@ export interface operations {
             /** @description Too many registrations from this client address; try again after `Retry-After` seconds. */
             429: {
                 headers: {
+                    "X-Error-Code": components["headers"]["ErrorCode"];
                     /** @description Seconds until the next registration is accepted. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5367,6 +5389,7 @@ export interface operations {
             /** @description Malformed CSV, over a limit, or refused because a row failed; same shape as the preview. */
             400: {
                 headers: {
+                    "X-Error-Code": components["headers"]["ErrorCode"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5707,6 +5730,7 @@ export interface operations {
             /** @description Malformed CSV, over a limit, or refused because a row failed; same shape as the preview. */
             400: {
                 headers: {
+                    "X-Error-Code": components["headers"]["ErrorCode"];
                     [name: string]: unknown;
                 };
                 content: {
