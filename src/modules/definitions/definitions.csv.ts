@@ -6,7 +6,11 @@
 import type { CsvRowReader } from '../../csv/csv-import.js';
 import { csvBodyBuilder, pickColumns } from '../shared/csv-rows.js';
 import { changedFields } from './definition-import.js';
-import { toQuestionDefinitionDto, type QuestionDefinitionDto } from './definitions.mapper.js';
+import type { components } from '../../../generated/api-types.js';
+import { IN_GAME } from './in-game.kind.js';
+
+type QuestionDefinitionDto = components['schemas']['QuestionDefinition'];
+const toQuestionDefinitionDto = IN_GAME.toDto;
 import type { QuestionDefinitionRow } from './definitions.table.js';
 
 export const DEFINITION_CSV_COLUMNS = [

@@ -1,7 +1,9 @@
 import type { Handlers } from '../../http/handler-types.js';
 import type { Services } from '../../services.js';
 import type { DefinitionWithLeague } from './definitions.service.js';
-import { toQuestionDefinitionDto, toQuestionDefinitionSummary } from './definitions.mapper.js';
+import { IN_GAME } from './in-game.kind.js';
+
+const { toDto: toQuestionDefinitionDto, list: { toItem: toQuestionDefinitionSummary } } = IN_GAME;
 
 const dto = (row: DefinitionWithLeague) => toQuestionDefinitionDto(row, row.leagueSlug);
 

@@ -5,7 +5,6 @@
  * live engine never meets a definition it cannot run. Names are unique per
  * league without regard to case; the unique index settles races.
  */
-import { upsertById } from '../shared/upsert-by-id.js';
 import type { Readable } from 'node:stream';
 import type { components } from '../../../generated/api-types.js';
 import { csvStream } from '../../csv/csv-export.js';
@@ -22,19 +21,19 @@ import { bodyValidator, importDefinitions, type DefinitionImportKind, type Impor
 import { checkChoiceIdentifiers, copyName, parseDefinitionName, parseListFilter, rejectNulCharacters } from './definition-rules.js';
 import { DEFINITION_CSV_COLUMNS, DEFINITION_CSV_REQUIRED, definitionBodyFromCsv, definitionChangedFields, toDefinitionCsvRow } from './definitions.csv.js';
 import {
-  allDefinitionsForExport,
-  countDefinitionReferences,
+  countReferences,
   definitionNamesOfLeague,
+  definitionsByIds,
+  definitionsForExport,
   deleteDefinition,
   findDefinition,
-  findDefinitionsByIds,
   insertDefinition,
   listDefinitions,
   setArchived,
   updateDefinition,
-  type NewQuestionDefinition,
-  type QuestionDefinitionSummaryRow,
+  upsertDefinitions,
 } from './definitions.repository.js';
+import { IN_GAME as kind } from './in-game.kind.js';
 import { questionDefinitions, type QuestionDefinitionRow, type ResolutionSpec, type TriggerSpec } from './definitions.table.js';
 import { isKnownEventType } from './event-types.js';
 
@@ -57,7 +56,7 @@ function checkEventType(field: string, type: string, sport: string): void {
 }
 
 /** What a create or full replace writes: every editable column (the archive flag stays as it is). */
-export type DefinitionColumns = Omit<NewQuestionDefinition, 'id' | 'isArchived'> & { name: string; groupId: string | null };
+export type DefinitionColumns = Omit<typeof questionDefinitions.$inferInsert, 'id' | 'isArchived'> & { name: string; groupId: string | null };
 
 /**
  * The validation step of create and replace (the JSON API and the CSV import
@@ -147,9 +146,9 @@ const importKind: DefinitionImportKind<QuestionDefinitionRow & { leagueSlug: str
   },
 
   changedFields: (current, values) => definitionChangedFields(current, values as Parameters<typeof definitionChangedFields>[1]),
-  findByIds: findDefinitionsByIds,
-  namesOfLeague: definitionNamesOfLeague,
-  writeAll: ({ db, rows }) => upsertById({ db, table: questionDefinitions, rows }),
+  findByIds: (args) => definitionsByIds({ ...args, kind }),
+  namesOfLeague: (args) => definitionNamesOfLeague({ ...args, kind }),
+  writeAll: ({ db, rows }) => upsertDefinitions({ db, kind, rows }),
   nameIndex: 'question_definitions_league_name_uq',
   foreignKeyField: (values) => (values.groupId ? 'group_id' : 'league'),
 };
@@ -163,13 +162,13 @@ export function createDefinitionsService({ db, leagues }: { db: Db; leagues: Pic
   const leagueSlugOf = async (leagueId: string) => (await findLeague({ db, idOrSlug: leagueId }))?.slug ?? leagueId;
 
   async function get(id: string): Promise<DefinitionWithLeague & { leagueSport: string }> {
-    const row = await findDefinition({ db, id });
+    const row = await findDefinition({ db, kind, id });
     if (!row) throw notFound('question definition');
     return row;
   }
 
   async function setArchiveFlag(id: string, archived: boolean): Promise<DefinitionWithLeague> {
-    const row = await setArchived({ db, id, archived });
+    const row = await setArchived({ db, kind, id, archived });
     if (!row) throw notFound('question definition');
     return { ...row, leagueSlug: await leagueSlugOf(row.leagueId) };
   }
@@ -178,17 +177,17 @@ export function createDefinitionsService({ db, leagues }: { db: Db; leagues: Pic
     get,
 
     /** Summaries ordered by name; archived ones only with `include_inactive`. */
-    async list(query: ListQuery): Promise<{ league: string; rows: QuestionDefinitionSummaryRow[] }> {
+    async list(query: ListQuery): Promise<{ league: string; rows: QuestionDefinitionRow[] }> {
       const league = await leagues.bySlug(query.league);
       const filter = { ...parseListFilter(league.id, query), isPivotalMoment: query.is_pivotal_moment };
-      return { league: league.slug, rows: await listDefinitions({ db, filter }) };
+      return { league: league.slug, rows: await listDefinitions({ db, kind, filter }) };
     },
 
     async create(leagueSlug: string, input: Input): Promise<DefinitionWithLeague> {
       const league = await leagues.bySlug(leagueSlug);
       const values = await definitionColumns({ input, league, isLeagueGroup: groupInDatabase(db) });
       try {
-        return { ...(await insertDefinition({ db, values })), leagueSlug: league.slug };
+        return { ...(await insertDefinition({ db, kind, values })), leagueSlug: league.slug };
       } catch (err) {
         throw writeError(err, { name: values.name, league, groupId: values.groupId });
       }
@@ -201,7 +200,7 @@ export function createDefinitionsService({ db, leagues }: { db: Db; leagues: Pic
       const values = await definitionColumns({ input, league, isLeagueGroup: groupInDatabase(db) });
       let row: QuestionDefinitionRow | undefined;
       try {
-        row = await updateDefinition({ db, id, values });
+        row = await updateDefinition({ db, kind, id, values });
       } catch (err) {
         throw writeError(err, { name: values.name, league, groupId: values.groupId });
       }
@@ -217,7 +216,7 @@ export function createDefinitionsService({ db, leagues }: { db: Db; leagues: Pic
       const { id: _id, createdAt: _c, updatedAt: _u, leagueSlug, leagueSport, ...fields } = source;
       const league = { id: source.leagueId, slug: leagueSlug, sport: leagueSport };
       try {
-        return { ...(await insertDefinition({ db, values: { ...fields, name: copy, isArchived: false } })), leagueSlug };
+        return { ...(await insertDefinition({ db, kind, values: { ...fields, name: copy, isArchived: false } })), leagueSlug };
       } catch (err) {
         throw writeError(err, { name: copy, league, groupId: fields.groupId });
       }
@@ -228,7 +227,7 @@ export function createDefinitionsService({ db, leagues }: { db: Db; leagues: Pic
 
     /** CSV of every definition of every league, archived ones included (ordered by league and name), streamed. */
     export(): Readable {
-      return csvStream({ columns: DEFINITION_CSV_COLUMNS, rows: mapAsync(allDefinitionsForExport({ db }), toDefinitionCsvRow) });
+      return csvStream({ columns: DEFINITION_CSV_COLUMNS, rows: mapAsync(definitionsForExport({ db, kind }), toDefinitionCsvRow) });
     },
 
     /** Previews (`dryRun`) or applies a CSV of definitions; see definition-import.ts. */
@@ -243,16 +242,19 @@ export function createDefinitionsService({ db, leagues }: { db: Db; leagues: Pic
       try {
         await db.transaction(async (tx) => {
           // The row lock makes issuances and slots being created for it wait for the outcome.
-          const row = await findDefinition({ db: tx, id, forUpdate: true });
+          const row = await findDefinition({ db: tx, kind, id, forUpdate: true });
           if (!row) throw notFound('question definition');
-          const refs = await countDefinitionReferences({ db: tx, id });
-          if (refs.issuances || refs.sponsorships) throw referencedConflict(id, refs);
+          const [issuances = 0, sponsorships = 0] = await countReferences({ db: tx, kind, id });
+          if (issuances || sponsorships) throw referencedConflict(id, { issuances, sponsorships });
           await scrubFromAllowlists({ db: tx, kind: 'in_game', id });
-          await deleteDefinition({ db: tx, id });
+          await deleteDefinition({ db: tx, kind, id });
         });
       } catch (err) {
         // A reference committed in between: the foreign key refused the delete.
-        if (isForeignKeyViolation(err)) throw referencedConflict(id, await countDefinitionReferences({ db, id }));
+        if (isForeignKeyViolation(err)) {
+          const [issuances = 0, sponsorships = 0] = await countReferences({ db, kind, id });
+          throw referencedConflict(id, { issuances, sponsorships });
+        }
         throw err;
       }
     },

@@ -4,7 +4,6 @@
  * compile on save and the group must be the league's; names are unique per
  * league without regard to case (the unique index settles races).
  */
-import { upsertById } from '../shared/upsert-by-id.js';
 import type { Readable } from 'node:stream';
 import type { components } from '../../../generated/api-types.js';
 import { csvStream } from '../../csv/csv-export.js';
@@ -27,19 +26,20 @@ import {
   toMatchDefinitionCsvRow,
 } from './match-definitions.csv.js';
 import {
-  allMatchDefinitionsForExport,
-  countMatchDefinitionIssuances,
-  deleteMatchDefinition,
-  findMatchDefinition,
-  findMatchDefinitionsByIds,
-  insertMatchDefinition,
-  matchDefinitionNamesOfLeague,
-  listMatchDefinitions,
-  setActive,
-  updateMatchDefinition,
-  type NewMatchQuestionDefinition,
-} from './match-definitions.repository.js';
-import { matchQuestionDefinitions, type MatchQuestionDefinitionRow } from './match-definitions.table.js';
+  countReferences,
+  definitionNamesOfLeague,
+  definitionsByIds,
+  definitionsForExport,
+  deleteDefinition,
+  findDefinition,
+  insertDefinition,
+  listDefinitions,
+  setArchived,
+  updateDefinition,
+  upsertDefinitions,
+} from '../definitions/definitions.repository.js';
+import { MATCH as kind } from '../definitions/match.kind.js';
+import { matchQuestionDefinitions, type MatchQuestionDefinitionRow } from '../definitions/match-definitions.table.js';
 
 type Input = components['schemas']['MatchQuestionDefinitionInput'];
 type ListQuery = { league: string; include_inactive?: boolean; q?: string; is_pivotal_moment?: boolean; created_from?: string; created_to?: string; updated_from?: string; updated_to?: string };
@@ -47,7 +47,7 @@ type ListQuery = { league: string; include_inactive?: boolean; q?: string; is_pi
 export type MatchDefinitionWithLeague = MatchQuestionDefinitionRow & { leagueSlug: string };
 
 /** What a create or full replace writes: every editable column. */
-export type MatchDefinitionColumns = Omit<NewMatchQuestionDefinition, 'id'> & { name: string };
+export type MatchDefinitionColumns = Omit<typeof matchQuestionDefinitions.$inferInsert, 'id'> & { name: string };
 
 const unknownGroup = (groupId: string, leagueSlug: string) => badRequest('match_definition.unknown_group', `group_id: ${groupId} is not a question group of league '${leagueSlug}'`);
 
@@ -113,9 +113,9 @@ const importKind: DefinitionImportKind<MatchQuestionDefinitionRow & { leagueSlug
     return async ({ body, league }) => matchDefinitionColumns({ input: body, league, isLeagueGroup });
   },
   changedFields: (current, values) => matchDefinitionChangedFields(current, values as Parameters<typeof matchDefinitionChangedFields>[1]),
-  findByIds: findMatchDefinitionsByIds,
-  namesOfLeague: matchDefinitionNamesOfLeague,
-  writeAll: ({ db, rows }) => upsertById({ db, table: matchQuestionDefinitions, rows }),
+  findByIds: (args) => definitionsByIds({ ...args, kind }),
+  namesOfLeague: (args) => definitionNamesOfLeague({ ...args, kind }),
+  writeAll: ({ db, rows }) => upsertDefinitions({ db, kind, rows }),
   nameIndex: 'match_question_definitions_league_name_uq',
   foreignKeyField: (values) => (values.groupId ? 'group_id' : 'league'),
 };
@@ -129,13 +129,13 @@ export function createMatchDefinitionsService({ db, leagues }: { db: Db; leagues
   const leagueSlugOf = async (leagueId: string) => (await findLeague({ db, idOrSlug: leagueId }))?.slug ?? leagueId;
 
   async function get(id: string): Promise<MatchDefinitionWithLeague> {
-    const row = await findMatchDefinition({ db, id });
+    const row = await findDefinition({ db, kind, id });
     if (!row) throw notFound('Match question definition', 'match_definition.not_found');
     return row;
   }
 
   async function setActiveFlag(id: string, active: boolean): Promise<MatchDefinitionWithLeague> {
-    const row = await setActive({ db, id, active });
+    const row = await setArchived({ db, kind, id, archived: !active });
     if (!row) throw notFound('Match question definition', 'match_definition.not_found');
     return { ...row, leagueSlug: await leagueSlugOf(row.leagueId) };
   }
@@ -146,14 +146,14 @@ export function createMatchDefinitionsService({ db, leagues }: { db: Db; leagues
     /** Ordered by name; inactive ones only with `include_inactive`. */
     async list(query: ListQuery): Promise<{ league: string; rows: MatchQuestionDefinitionRow[] }> {
       const league = await leagues.bySlug(query.league);
-      return { league: league.slug, rows: await listMatchDefinitions({ db, filter: { ...parseListFilter(league.id, query), isPivotalMoment: query.is_pivotal_moment } }) };
+      return { league: league.slug, rows: await listDefinitions({ db, kind, filter: { ...parseListFilter(league.id, query), isPivotalMoment: query.is_pivotal_moment } }) };
     },
 
     async create(leagueSlug: string, input: Input): Promise<MatchDefinitionWithLeague> {
       const league = await leagues.bySlug(leagueSlug);
       const values = await matchDefinitionColumns({ input, league, isLeagueGroup: groupInDatabase(db) });
       try {
-        return { ...(await insertMatchDefinition({ db, values })), leagueSlug: league.slug };
+        return { ...(await insertDefinition({ db, kind, values })), leagueSlug: league.slug };
       } catch (err) {
         throw writeError(err, { name: values.name, leagueSlug: league.slug, groupId: values.groupId });
       }
@@ -165,7 +165,7 @@ export function createMatchDefinitionsService({ db, leagues }: { db: Db; leagues
       const values = await matchDefinitionColumns({ input, league: { id: current.leagueId, slug: current.leagueSlug }, isLeagueGroup: groupInDatabase(db) });
       let row: MatchQuestionDefinitionRow | undefined;
       try {
-        row = await updateMatchDefinition({ db, id, values });
+        row = await updateDefinition({ db, kind, id, values });
       } catch (err) {
         throw writeError(err, { name: values.name, leagueSlug: current.leagueSlug, groupId: values.groupId });
       }
@@ -180,7 +180,7 @@ export function createMatchDefinitionsService({ db, leagues }: { db: Db; leagues
       const copy = name === undefined ? copyName(source.name) : parseDefinitionName(name);
       const { id: _id, createdAt: _c, updatedAt: _u, leagueSlug, ...fields } = source;
       try {
-        return { ...(await insertMatchDefinition({ db, values: { ...fields, name: copy, isActive: true } })), leagueSlug };
+        return { ...(await insertDefinition({ db, kind, values: { ...fields, name: copy, isActive: true } })), leagueSlug };
       } catch (err) {
         throw writeError(err, { name: copy, leagueSlug, groupId: fields.groupId });
       }
@@ -191,7 +191,7 @@ export function createMatchDefinitionsService({ db, leagues }: { db: Db; leagues
 
     /** CSV of every Match question definition of every league, inactive ones included (ordered by league and name), streamed. */
     export(): Readable {
-      return csvStream({ columns: MATCH_DEFINITION_CSV_COLUMNS, rows: mapAsync(allMatchDefinitionsForExport({ db }), toMatchDefinitionCsvRow) });
+      return csvStream({ columns: MATCH_DEFINITION_CSV_COLUMNS, rows: mapAsync(definitionsForExport({ db, kind }), toMatchDefinitionCsvRow) });
     },
 
     /** Previews (`dryRun`) or applies a CSV of Match question definitions; see definitions/definition-import.ts. */
@@ -202,15 +202,15 @@ export function createMatchDefinitionsService({ db, leagues }: { db: Db; leagues
     async delete(id: string): Promise<void> {
       try {
         await db.transaction(async (tx) => {
-          const row = await findMatchDefinition({ db: tx, id, forUpdate: true });
+          const row = await findDefinition({ db: tx, kind, id, forUpdate: true });
           if (!row) throw notFound('Match question definition', 'match_definition.not_found');
-          const n = await countMatchDefinitionIssuances({ db: tx, id });
+          const [n = 0] = await countReferences({ db: tx, kind, id });
           if (n) throw referencedConflict(id, n);
           await scrubFromAllowlists({ db: tx, kind: 'match', id });
-          await deleteMatchDefinition({ db: tx, id });
+          await deleteDefinition({ db: tx, kind, id });
         });
       } catch (err) {
-        if (isForeignKeyViolation(err)) throw referencedConflict(id, await countMatchDefinitionIssuances({ db, id }));
+        if (isForeignKeyViolation(err)) throw referencedConflict(id, (await countReferences({ db, kind, id }))[0] ?? 0);
         throw err;
       }
     },
