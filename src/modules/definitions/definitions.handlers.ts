@@ -1,11 +1,10 @@
 import type { Handlers } from '../../http/handler-types.js';
 import type { Services } from '../../services.js';
-import type { DefinitionWithLeague } from './definitions.service.js';
 import { IN_GAME } from './in-game.kind.js';
 
 const { toDto: toQuestionDefinitionDto, list: { toItem: toQuestionDefinitionSummary } } = IN_GAME;
 
-const dto = (row: DefinitionWithLeague) => toQuestionDefinitionDto(row, row.leagueSlug);
+const dto = (row: Parameters<typeof toQuestionDefinitionDto>[0] & { leagueSlug: string }) => toQuestionDefinitionDto(row, row.leagueSlug);
 
 export const definitionHandlers = ({ definitions }: Services) =>
   ({

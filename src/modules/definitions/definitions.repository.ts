@@ -10,10 +10,11 @@ import { containsPattern } from '../../db/sql-helpers.js';
 import { leagues } from '../leagues/leagues.table.js';
 import { upsertById } from '../shared/upsert-by-id.js';
 import type { DefinitionListFilter } from './definition-rules.js';
-import type { AnyDefinitionKind, StoredDefinition, WithLeague } from './definition-kind.js';
+import type { AnyDefinitionKind, DefinitionKind, DefinitionOperations, StoredDefinition, WithLeague } from './definition-kind.js';
 
-/** The stored row of a kind. */
-export type RowOf<K extends AnyDefinitionKind> = Parameters<K['toDto']>[0] & StoredDefinition;
+/** A kind whose stored rows are `Row`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type KindOf<Row extends StoredDefinition> = DefinitionKind<Row, any, unknown, unknown, DefinitionOperations>;
 
 type Columns = Record<string, PgColumn>;
 const columnsOf = (kind: AnyDefinitionKind) => getTableColumns(kind.table) as Columns;
@@ -24,15 +25,15 @@ const tableOf = (kind: AnyDefinitionKind) => kind.table as PgTable;
  * then id; out of issuance (archived) ones only with `includeInactive`. Only
  * the list's columns are read.
  */
-export async function listDefinitions<K extends AnyDefinitionKind>({
+export async function listDefinitions<Row extends StoredDefinition>({
   db,
   kind,
   filter,
 }: {
   db: DbOrTx;
-  kind: K;
+  kind: KindOf<Row>;
   filter: DefinitionListFilter & { isPivotalMoment?: boolean | undefined };
-}): Promise<RowOf<K>[]> {
+}): Promise<Row[]> {
   const { table } = kind;
   const all = columnsOf(kind);
   const columns = kind.list.columns ? Object.fromEntries(kind.list.columns.map((c: string) => [c, all[c]!])) : all;
@@ -50,17 +51,17 @@ export async function listDefinitions<K extends AnyDefinitionKind>({
         filter.updated ? and(gte(table.updatedAt, filter.updated.from), lt(table.updatedAt, filter.updated.to)) : undefined,
       ),
     )
-    .orderBy(asc(sql`lower(${table.name})`), asc(table.id))) as RowOf<K>[];
+    .orderBy(asc(sql`lower(${table.name})`), asc(table.id))) as Row[];
 }
 
 /** A definition with the slug and sport of its league; locked for update when asked. */
-export async function findDefinition<K extends AnyDefinitionKind>({ db, kind, id, forUpdate = false }: { db: DbOrTx; kind: K; id: string; forUpdate?: boolean }): Promise<WithLeague<RowOf<K>> | undefined> {
+export async function findDefinition<Row extends StoredDefinition>({ db, kind, id, forUpdate = false }: { db: DbOrTx; kind: KindOf<Row>; id: string; forUpdate?: boolean }): Promise<WithLeague<Row> | undefined> {
   const [row] = await definitionsByIds({ db, kind, ids: [id], forUpdate });
   return row;
 }
 
 /** The definitions with these ids (with their league's slug and sport), by id; locked for update when asked. */
-export async function definitionsByIds<K extends AnyDefinitionKind>({ db, kind, ids, forUpdate = false }: { db: DbOrTx; kind: K; ids: string[]; forUpdate?: boolean }): Promise<WithLeague<RowOf<K>>[]> {
+export async function definitionsByIds<Row extends StoredDefinition>({ db, kind, ids, forUpdate = false }: { db: DbOrTx; kind: KindOf<Row>; ids: string[]; forUpdate?: boolean }): Promise<WithLeague<Row>[]> {
   if (!ids.length) return [];
   const { table } = kind;
   const query = db
@@ -69,21 +70,21 @@ export async function definitionsByIds<K extends AnyDefinitionKind>({ db, kind, 
     .innerJoin(leagues, eq(leagues.id, table.leagueId))
     .where(inArray(table.id, ids))
     .orderBy(asc(table.id));
-  const rows = (forUpdate ? await query.for('update', { of: tableOf(kind) }) : await query) as { definition: RowOf<K>; leagueSlug: string; leagueSport: string }[];
+  const rows = (forUpdate ? await query.for('update', { of: tableOf(kind) }) : await query) as { definition: Row; leagueSlug: string; leagueSport: string }[];
   return rows.map((r) => ({ ...r.definition, leagueSlug: r.leagueSlug, leagueSport: r.leagueSport }));
 }
 
-export async function insertDefinition<K extends AnyDefinitionKind>({ db, kind, values }: { db: DbOrTx; kind: K; values: Record<string, unknown> }): Promise<RowOf<K>> {
-  const [row] = (await db.insert(tableOf(kind)).values(values).returning()) as RowOf<K>[];
+export async function insertDefinition<Row extends StoredDefinition>({ db, kind, values }: { db: DbOrTx; kind: KindOf<Row>; values: Record<string, unknown> }): Promise<Row> {
+  const [row] = (await db.insert(tableOf(kind)).values(values).returning()) as unknown as Row[];
   return row!;
 }
 
-export async function updateDefinition<K extends AnyDefinitionKind>({ db, kind, id, values }: { db: DbOrTx; kind: K; id: string; values: Record<string, unknown> }): Promise<RowOf<K> | undefined> {
+export async function updateDefinition<Row extends StoredDefinition>({ db, kind, id, values }: { db: DbOrTx; kind: KindOf<Row>; id: string; values: Record<string, unknown> }): Promise<Row | undefined> {
   const [row] = (await db
     .update(tableOf(kind))
     .set({ ...values, updatedAt: sql`now()` })
     .where(eq(kind.table.id, id))
-    .returning()) as RowOf<K>[];
+    .returning()) as Row[];
   return row;
 }
 
@@ -91,7 +92,7 @@ export async function updateDefinition<K extends AnyDefinitionKind>({ db, kind, 
  * Takes a definition out of issuance or back (the kind's archive column);
  * `updated_at` moves only when the column changes (so repeating it changes nothing).
  */
-export async function setArchived<K extends AnyDefinitionKind>({ db, kind, id, archived }: { db: DbOrTx; kind: K; id: string; archived: boolean }): Promise<RowOf<K> | undefined> {
+export async function setArchived<Row extends StoredDefinition>({ db, kind, id, archived }: { db: DbOrTx; kind: KindOf<Row>; id: string; archived: boolean }): Promise<Row | undefined> {
   const { column, archived: whenArchived } = kind.archive;
   const flag = columnsOf(kind)[column]!;
   const value = archived === whenArchived;
@@ -99,7 +100,7 @@ export async function setArchived<K extends AnyDefinitionKind>({ db, kind, id, a
     .update(tableOf(kind))
     .set({ [column]: value, updatedAt: sql`case when ${flag} = ${value} then ${kind.table.updatedAt} else now() end` })
     .where(eq(kind.table.id, id))
-    .returning()) as RowOf<K>[];
+    .returning()) as Row[];
   return row;
 }
 
@@ -123,15 +124,15 @@ export async function countReferences({ db, kind, id }: { db: DbOrTx; kind: AnyD
  * ordered by league slug, then name without regard to case, then id; read in
  * pages (keyset on that order) so an export never holds the whole table.
  */
-export async function* definitionsForExport<K extends AnyDefinitionKind>({
+export async function* definitionsForExport<Row extends StoredDefinition>({
   db,
   kind,
   pageSize = 500,
 }: {
   db: DbOrTx;
-  kind: K;
+  kind: KindOf<Row>;
   pageSize?: number;
-}): AsyncGenerator<RowOf<K> & { leagueSlug: string }> {
+}): AsyncGenerator<Row & { leagueSlug: string }> {
   const { table } = kind;
   // League slugs are ASCII; names compare as the unique index does (lower), in byte order ("C") on every server.
   const byLeagueSlug = sql`${leagues.slug} collate "C"`;
@@ -144,7 +145,7 @@ export async function* definitionsForExport<K extends AnyDefinitionKind>({
       .innerJoin(leagues, eq(leagues.id, table.leagueId))
       .where(after ? sql`(${byLeagueSlug}, ${byLowerName}, ${table.id}) > (${after.leagueSlug} collate "C", ${after.lowerName} collate "C", ${after.id}::uuid)` : undefined)
       .orderBy(asc(byLeagueSlug), asc(byLowerName), asc(table.id))
-      .limit(pageSize)) as { definition: RowOf<K>; leagueSlug: string; lowerName: string }[];
+      .limit(pageSize)) as { definition: Row; leagueSlug: string; lowerName: string }[];
     for (const row of page) yield { ...row.definition, leagueSlug: row.leagueSlug };
     if (page.length < pageSize) return;
     const last = page[page.length - 1]!;

@@ -1,9 +1,10 @@
 import type { Handlers } from '../../http/handler-types.js';
 import type { Services } from '../../services.js';
-import { toMatchQuestionDefinitionDto } from './match-definitions.mapper.js';
-import type { MatchDefinitionWithLeague } from './match-definitions.service.js';
+import { MATCH } from '../definitions/match.kind.js';
+import type { MatchQuestionDefinitionRow } from '../definitions/match-definitions.table.js';
 
-const dto = (row: MatchDefinitionWithLeague) => toMatchQuestionDefinitionDto(row, row.leagueSlug);
+const toMatchQuestionDefinitionDto = MATCH.toDto;
+const dto = (row: MatchQuestionDefinitionRow & { leagueSlug: string }) => toMatchQuestionDefinitionDto(row, row.leagueSlug);
 
 export const matchDefinitionHandlers = ({ matchDefinitions }: Services) =>
   ({
