@@ -5,17 +5,21 @@
  */
 import type { CsvRowReader } from '../../csv/csv-import.js';
 import { csvBodyBuilder, pickColumns } from '../shared/csv-rows.js';
-import type { AnyDefinitionKind, DefinitionField } from './definition-kind.js';
+import type { DefinitionField, DefinitionKind, DefinitionOperations, StoredDefinition } from './definition-kind.js';
 import { changedFields } from './definition-import.js';
 
+/** What the CSV mapping uses of a kind whose stored rows are `Row`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type CsvKind<Row extends StoredDefinition> = Pick<DefinitionKind<Row, any, Record<string, unknown>, unknown, DefinitionOperations>, 'fields' | 'toDto'>;
+
 /** The export's columns, in order (an import file may have no others). */
-export const csvColumns = (kind: AnyDefinitionKind): string[] => ['id', 'league', ...kind.fields.map((f) => f.name)];
+export const csvColumns = <Row extends StoredDefinition>(kind: CsvKind<Row>): string[] => ['id', 'league', ...kind.fields.map((f) => f.name)];
 
 /** Columns an import file must have: the row's identity and the fields a create requires. */
-export const requiredCsvColumns = (kind: AnyDefinitionKind): string[] => ['id', 'league', ...kind.fields.filter((f) => f.required).map((f) => f.name)];
+export const requiredCsvColumns = <Row extends StoredDefinition>(kind: CsvKind<Row>): string[] => ['id', 'league', ...kind.fields.filter((f) => f.required).map((f) => f.name)];
 
 /** A definition (with its league's slug) as an export row. */
-export function toCsvRow<Row>(kind: AnyDefinitionKind, columns: readonly string[], row: Row & { leagueSlug: string }): Record<string, unknown> {
+export function toCsvRow<Row extends StoredDefinition>(kind: CsvKind<Row>, columns: readonly string[], row: Row & { leagueSlug: string }): Record<string, unknown> {
   return pickColumns(kind.toDto(row, row.leagueSlug), columns);
 }
 
@@ -28,7 +32,7 @@ export function toCsvRow<Row>(kind: AnyDefinitionKind, columns: readonly string[
  * body (the in-game archive flag) come back in `extra`, a missing or empty
  * cell keeping the stored value.
  */
-export function bodyFromCsv<Row extends object>(kind: AnyDefinitionKind, r: CsvRowReader, current: Row | undefined): { body: Record<string, unknown>; extra: Record<string, unknown> } {
+export function bodyFromCsv<Row extends StoredDefinition>(kind: CsvKind<Row>, r: CsvRowReader, current: Row | undefined): { body: Record<string, unknown>; extra: Record<string, unknown> } {
   const stored: Record<string, unknown> | undefined = current && kind.toDto(current, '');
   const { body, put, text } = csvBodyBuilder<string>(r, stored);
   const cell = (f: DefinitionField<Row>): unknown => {
@@ -47,13 +51,12 @@ export function bodyFromCsv<Row extends object>(kind: AnyDefinitionKind, r: CsvR
         return r.json(f.name);
     }
   };
-  const fields: readonly DefinitionField<Row>[] = kind.fields;
-  for (const f of fields) if (!f.apart) put(f.name, cell(f), f.empty);
+  for (const f of kind.fields) if (!f.apart) put(f.name, cell(f), f.empty);
   const extra: Record<string, unknown> = {};
-  for (const f of fields) if (f.apart) extra[f.column] = cell(f) ?? current?.[f.column as keyof Row] ?? false;
+  for (const f of kind.fields) if (f.apart) extra[f.column] = cell(f) ?? current?.[f.column] ?? false;
   return { body, extra };
 }
 
 /** Contract names of the kind's fields whose stored value an import row would change. */
-export const changedFieldNames = <Row extends object>(kind: AnyDefinitionKind, current: Row, values: Record<string, unknown>): string[] =>
-  changedFields(current as Record<string, unknown>, values, Object.fromEntries(kind.fields.map((f: DefinitionField<Row>) => [f.name, f.column])));
+export const changedFieldNames = <Row extends StoredDefinition>(kind: CsvKind<Row>, current: Row, values: Record<string, unknown>): string[] =>
+  changedFields(current as Record<string, unknown>, values, Object.fromEntries(kind.fields.map((f) => [f.name, f.column])));
