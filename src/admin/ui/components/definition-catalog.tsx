@@ -63,7 +63,9 @@ export interface DefinitionKind<Item extends DefinitionRow, D extends Definition
   /** The editor's label and heading when it creates. */
   newLabel: string;
   newHeading: string;
-  /** The editor's fields, and the live preview beside them. */
+  /** What the question's text, extract and store fields say their expressions see. */
+  questionLabels: QuestionLabels;
+  /** The editor's fields (`question` among them where the kind shows it), and the live preview beside them. */
   Fields: ComponentType<KindFieldsProps<D, I>>;
   Preview: ComponentType<KindPreviewProps<I>>;
 }
@@ -249,10 +251,15 @@ export function DefinitionListPage<D extends DefinitionRow>({
 type SampleCatalog = components['schemas']['SampleCatalog'];
 type Group = components['schemas']['QuestionGroup'];
 
-/** What a kind's editor fields get: the form and its setter, the definition edited (none when creating), the league's groups and sample catalog. */
+/**
+ * What a kind's editor fields get: the form and its setter, the definition
+ * edited (none when creating), the league's groups and sample catalog, and
+ * the fields of the question both kinds show alike (`QuestionFields`).
+ */
 export interface KindFieldsProps<D, I> {
   form: I;
   set: <K extends keyof I>(key: K, value: I[K]) => void;
+  question: ComponentChildren;
   definition: D | null;
   groups: Group[];
   catalog: SampleCatalog | undefined;
@@ -380,15 +387,33 @@ export function DefinitionEditorFrame({
 }
 
 /** The part of a definition form both kinds' editors show alike: the question's text, its choices, its extract and store maps. */
-interface QuestionForm {
+export interface QuestionForm {
   question_text_template: string;
   choices: ChoiceTemplate[];
   issuance_state_extract?: Record<string, string> | null;
   store_state?: Record<string, string> | null;
 }
 
+export interface QuestionLabels {
+  template: string;
+  extract: string;
+  store: string;
+}
+
+/** The first fields of a new definition's form, either kind. */
+export const NEW_DEFINITION_HEAD = { name: '', description: null, is_pivotal_moment: false, is_active: true, group_id: null } as const;
+
+/** The first fields of a stored definition's form, either kind. */
+export const definitionHead = (d: { name: string; description: string | null; is_pivotal_moment: boolean; is_active: boolean; group_id: string | null }) => ({
+  name: d.name,
+  description: d.description,
+  is_pivotal_moment: d.is_pivotal_moment,
+  is_active: d.is_active,
+  group_id: d.group_id,
+});
+
 /** The question text template, the choices, and the extract and store maps side by side, labelled with what the kind's expressions see. */
-export function QuestionFields<F extends QuestionForm>({ form, set, labels }: { form: F; set: <K extends keyof F>(key: K, value: F[K]) => void; labels: { template: string; extract: string; store: string } }) {
+export function QuestionFields<F extends QuestionForm>({ form, set, labels }: { form: F; set: <K extends keyof F>(key: K, value: F[K]) => void; labels: QuestionLabels }) {
   return (
     <>
       <Field label={labels.template}>

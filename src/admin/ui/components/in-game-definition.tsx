@@ -7,7 +7,7 @@ import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
 import { Badge, Checkbox, Field, NumberInput, TextInput, Token } from './common.js';
 import { PreviewPanel, QuestionOverrideFields, type SampleCatalog } from './catalog.js';
-import { GroupSelect, QuestionFields, type DefinitionKind, type KindFieldsProps, type KindPreviewProps } from './definition-catalog.js';
+import { GroupSelect, NEW_DEFINITION_HEAD, definitionHead, type DefinitionKind, type KindFieldsProps, type KindPreviewProps } from './definition-catalog.js';
 
 type Summary = components['schemas']['QuestionDefinitionSummary'];
 type Definition = components['schemas']['QuestionDefinition'];
@@ -16,11 +16,7 @@ type Rule = components['schemas']['ResolutionRule'];
 
 function blankInput(eventType: string): Input {
   return {
-    name: '',
-    description: null,
-    is_pivotal_moment: false,
-    is_active: true,
-    group_id: null,
+    ...NEW_DEFINITION_HEAD,
     trigger: { event_type: eventType, condition: null },
     question_text_template: '',
     choices: [
@@ -38,11 +34,7 @@ function blankInput(eventType: string): Input {
 
 function inputOf(d: Definition): Input {
   return {
-    name: d.name,
-    description: d.description,
-    is_pivotal_moment: d.is_pivotal_moment,
-    is_active: d.is_active,
-    group_id: d.group_id,
+    ...definitionHead(d),
     trigger: { event_type: d.trigger.event_type, condition: d.trigger.condition ?? null },
     question_text_template: d.question_text_template,
     choices: d.choices.map((c) => ({ ...c })),
@@ -108,7 +100,7 @@ function InGamePreview({ league, form, catalog }: KindPreviewProps<Input>) {
   return <PreviewPanel league={league} template={form.question_text_template} choices={form.choices} extract={form.issuance_state_extract ?? null} catalog={catalog} eventType={form.trigger.event_type} />;
 }
 
-function InGameFields({ form, set, definition, groups, catalog }: KindFieldsProps<Definition, Input>) {
+function InGameFields({ form, set, question, definition, groups, catalog }: KindFieldsProps<Definition, Input>) {
   const timeout = form.resolution.timeout ?? null;
   const setTimeoutValue = (t: typeof timeout) => set('resolution', { ...form.resolution, timeout: t });
   return (
@@ -143,15 +135,7 @@ function InGameFields({ form, set, definition, groups, catalog }: KindFieldsProp
         </div>
         {catalog ? <small class="hint">{catalog.event_types.find((t) => t.type === form.trigger.event_type)?.description}</small> : null}
       </fieldset>
-      <QuestionFields
-        form={form}
-        set={set}
-        labels={{
-          template: 'Question text template (Liquid over event, state, match, extract)',
-          extract: 'issuance_state_extract (name -> JSONata; null for none)',
-          store: 'store_state (state key -> JSONata; null for none)',
-        }}
-      />
+      {question}
       <RulesEditor rules={form.resolution.rules} onValue={(rules) => set('resolution', { ...form.resolution, rules })} catalog={catalog} />
       <fieldset class="rows wide">
         <legend>Timeout</legend>
@@ -213,6 +197,11 @@ export const IN_GAME_DEFINITIONS: DefinitionKind<Summary, Definition, Input> = {
   inputOf,
   newLabel: 'New definition',
   newHeading: 'New in-game definition',
+  questionLabels: {
+    template: 'Question text template (Liquid over event, state, match, extract)',
+    extract: 'issuance_state_extract (name -> JSONata; null for none)',
+    store: 'store_state (state key -> JSONata; null for none)',
+  },
   Fields: InGameFields,
   Preview: InGamePreview,
 };

@@ -8,18 +8,14 @@ import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
 import { Badge, Checkbox, Field, NumberInput, TextInput } from './common.js';
 import { PreviewPanel } from './catalog.js';
-import { GroupSelect, QuestionFields, type DefinitionKind, type KindFieldsProps, type KindPreviewProps } from './definition-catalog.js';
+import { GroupSelect, NEW_DEFINITION_HEAD, definitionHead, type DefinitionKind, type KindFieldsProps, type KindPreviewProps } from './definition-catalog.js';
 
 type Definition = components['schemas']['MatchQuestionDefinition'];
 type Input = components['schemas']['MatchQuestionDefinitionInput'];
 
 function blankInput(): Input {
   return {
-    name: '',
-    description: null,
-    is_pivotal_moment: false,
-    is_active: true,
-    group_id: null,
+    ...NEW_DEFINITION_HEAD,
     question_text_template: '{{ match.home_team }} vs {{ match.away_team }}: who wins?',
     choices: [
       { identifier: 'home', label_template: '{{ match.home_team }}' },
@@ -35,11 +31,7 @@ function blankInput(): Input {
 }
 
 const inputOf = (d: Definition): Input => ({
-  name: d.name,
-  description: d.description,
-  is_pivotal_moment: d.is_pivotal_moment,
-  is_active: d.is_active,
-  group_id: d.group_id,
+  ...definitionHead(d),
   question_text_template: d.question_text_template,
   choices: d.choices.map((c) => ({ ...c })),
   issuance_state_extract: d.issuance_state_extract,
@@ -70,7 +62,7 @@ function MatchPreview({ league, form, catalog }: KindPreviewProps<Input>) {
   );
 }
 
-function MatchFields({ form, set, groups }: KindFieldsProps<Definition, Input>) {
+function MatchFields({ form, set, question, groups }: KindFieldsProps<Definition, Input>) {
   return (
     <>
       <Field label="Name">
@@ -89,15 +81,7 @@ function MatchFields({ form, set, groups }: KindFieldsProps<Definition, Input>) 
         <Checkbox checked={form.is_pivotal_moment ?? false} onValue={(v) => set('is_pivotal_moment', v)} label="Pivotal moment (counted apart from the match's regular questions)" />
         <Checkbox checked={form.is_active ?? true} onValue={(v) => set('is_active', v)} label="Active (issued on the league's matches; archive sets it off)" />
       </div>
-      <QuestionFields
-        form={form}
-        set={set}
-        labels={{
-          template: 'Question text template (Liquid over match, state, extract)',
-          extract: 'issuance_state_extract (name -> JSONata over match, state; null for none)',
-          store: 'store_state (state key -> JSONata, written at issue; null for none)',
-        }}
-      />
+      {question}
       <Field label="Correct choice (JSONata over result, match)" hint="result: home_score, away_score, winner (home, away or draw), home_team, away_team, goals">
         <input class="mono" value={form.resolution.correct_choice} onInput={(e) => set('resolution', { correct_choice: (e.target as HTMLInputElement).value })} />
       </Field>
@@ -134,6 +118,11 @@ export const MATCH_DEFINITIONS: DefinitionKind<Definition, Definition, Input> = 
   inputOf,
   newLabel: 'New Match question definition',
   newHeading: 'New Match question definition',
+  questionLabels: {
+    template: 'Question text template (Liquid over match, state, extract)',
+    extract: 'issuance_state_extract (name -> JSONata over match, state; null for none)',
+    store: 'store_state (state key -> JSONata, written at issue; null for none)',
+  },
   Fields: MatchFields,
   Preview: MatchPreview,
 };

@@ -8,7 +8,7 @@
 import type { components } from '../../../../generated/api-types.js';
 import { useAsync } from '../components/common.js';
 import { definitionListQuery, loadGroups, loadSampleCatalog, useLeagueParam } from '../components/catalog.js';
-import { DefinitionEditorFrame, DefinitionListPage, EditorLoader, OtherLeagueNotice, useDefinitionForm, type DefinitionEditorProps, type DefinitionKind, type DefinitionRow } from '../components/definition-catalog.js';
+import { DefinitionEditorFrame, DefinitionListPage, EditorLoader, OtherLeagueNotice, QuestionFields, useDefinitionForm, type DefinitionEditorProps, type QuestionForm, type DefinitionKind, type DefinitionRow } from '../components/definition-catalog.js';
 import { IN_GAME_DEFINITIONS } from '../components/in-game-definition.js';
 import { MATCH_DEFINITIONS } from '../components/match-definition.js';
 import { useLocation } from '../router.js';
@@ -18,10 +18,10 @@ type Group = components['schemas']['QuestionGroup'];
 type Catalog = components['schemas']['SampleCatalog'];
 type Stored = DefinitionRow & { league: string };
 /** What the editor uses of a kind. */
-type EditorKind<D extends Stored, I> = Pick<DefinitionKind<never, D, I>, 'page' | 'get' | 'create' | 'replace' | 'blankInput' | 'inputOf' | 'newLabel' | 'newHeading' | 'Fields' | 'Preview'>;
+type EditorKind<D extends Stored, I> = Pick<DefinitionKind<never, D, I>, 'page' | 'get' | 'create' | 'replace' | 'blankInput' | 'inputOf' | 'newLabel' | 'newHeading' | 'questionLabels' | 'Fields' | 'Preview'>;
 
 /** The editor of a kind's definition (a new one when `definition` is null): the form and its save, in the shared frame, with the kind's fields and preview. */
-function DefinitionEditor<D extends Stored, I extends { description?: string | null }>({
+function DefinitionEditor<D extends Stored, I extends QuestionForm & { description?: string | null }>({
   kind,
   league,
   definition,
@@ -56,13 +56,20 @@ function DefinitionEditor<D extends Stored, I extends { description?: string | n
       onClose={onClose}
       preview={<kind.Preview league={league} form={editor.form} catalog={catalog} />}
     >
-      <kind.Fields form={editor.form} set={editor.set} definition={definition} groups={groups} catalog={catalog} />
+      <kind.Fields
+        form={editor.form}
+        set={editor.set}
+        question={<QuestionFields form={editor.form} set={editor.set} labels={kind.questionLabels} />}
+        definition={definition}
+        groups={groups}
+        catalog={catalog}
+      />
     </DefinitionEditorFrame>
   );
 }
 
 /** Loads the definition `id` (none for `new`), the league's groups and its sample catalog, then opens the editor. */
-function KindEditor<D extends Stored, I extends { description?: string | null }>({ kind, league, id, flash, onSaved, onClose }: DefinitionEditorProps & { kind: EditorKind<D, I> }) {
+function KindEditor<D extends Stored, I extends QuestionForm & { description?: string | null }>({ kind, league, id, flash, onSaved, onClose }: DefinitionEditorProps & { kind: EditorKind<D, I> }) {
   return (
     <EditorLoader
       load={async () => {
@@ -82,7 +89,7 @@ function KindEditor<D extends Stored, I extends { description?: string | null }>
   );
 }
 
-function DefinitionsPage<Item extends DefinitionRow & { group_id: string | null }, D extends Stored, I extends { description?: string | null }>({ kind }: { kind: DefinitionKind<Item, D, I> }) {
+function DefinitionsPage<Item extends DefinitionRow & { group_id: string | null }, D extends Stored, I extends QuestionForm & { description?: string | null }>({ kind }: { kind: DefinitionKind<Item, D, I> }) {
   const { query } = useLocation();
   const league = useLeagueParam(query);
   const pivotal = query.get('pivotal') ?? '';
