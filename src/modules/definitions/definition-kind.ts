@@ -101,7 +101,7 @@ export interface DefinitionKind<Row extends StoredDefinition, Input extends Comm
   fields: readonly DefinitionField<Row>[];
   /** The definition as the contract shows it. */
   toDto(row: Row, leagueSlug: string): Dto;
-  /** The list's items: the columns it reads (the whole row when absent) and the item of each. */
+  /** The list's items: the columns it reads (the whole row when absent; its rows hold only these) and the item of each. */
   list: { columns?: readonly (keyof Row & string)[]; toItem(row: Row, leagueSlug: string): Item };
   /**
    * Out of issuance: the boolean column that says so and its value then
