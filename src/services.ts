@@ -15,13 +15,14 @@ import { createLoginThrottle } from './modules/auth/login-throttle.js';
 import { createBrandsService } from './modules/brands/brands.service.js';
 import { checkDefinitionAllowlist } from './modules/definitions/allowlists.js';
 import { createDefinitionsService } from './modules/definitions/definitions.service.js';
+import { IN_GAME } from './modules/definitions/in-game.kind.js';
+import { MATCH } from './modules/definitions/match.kind.js';
 import { createFeedbackService } from './modules/feedback/feedback.service.js';
 import { createGroupsService } from './modules/groups/groups.service.js';
 import { createInheritanceService } from './modules/inheritance/inheritance.service.js';
 import { createIssuancesService } from './modules/issuances/issuances.service.js';
 import { createLeaguesService } from './modules/leagues/leagues.service.js';
 import { createListenersService } from './modules/listeners/listeners.service.js';
-import { createMatchDefinitionsService } from './modules/match-definitions/match-definitions.service.js';
 import { createMatchControlService } from './modules/match-control/match-control.service.js';
 import { createMatchesService } from './modules/matches/matches.service.js';
 import { createPushService } from './modules/push/push.service.js';
@@ -95,8 +96,8 @@ export function createServices(deps: ServiceDeps) {
     users: createUsersService({ db, onKeysRevoked }),
     leagues,
     groups: createGroupsService({ db, leagues }),
-    definitions: createDefinitionsService({ db, leagues }),
-    matchDefinitions: createMatchDefinitionsService({ db, leagues }),
+    definitions: createDefinitionsService(IN_GAME, { db, leagues }),
+    matchDefinitions: createDefinitionsService(MATCH, { db, leagues }),
     brands,
     sponsorships: createSponsorshipsService({ db }),
     matches: createMatchesService({

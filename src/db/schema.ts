@@ -6,7 +6,7 @@ export * from '../modules/brands/brands.table.js';
 export * from '../modules/matches/matches.table.js';
 export * from '../modules/groups/groups.table.js';
 export * from '../modules/definitions/definitions.table.js';
-export * from '../modules/match-definitions/match-definitions.table.js';
+export * from '../modules/definitions/match-definitions.table.js';
 export * from '../modules/issuances/issuances.table.js';
 export * from '../modules/sponsorships/sponsorships.table.js';
 export * from '../modules/listeners/listeners.table.js';

@@ -15,7 +15,6 @@ import { issuanceHandlers } from '../modules/issuances/issuances.handlers.js';
 import { leagueHandlers } from '../modules/leagues/leagues.handlers.js';
 import { listenerHandlers } from '../modules/listeners/listeners.handlers.js';
 import { matchControlHandlers } from '../modules/match-control/match-control.handlers.js';
-import { matchDefinitionHandlers } from '../modules/match-definitions/match-definitions.handlers.js';
 import { matchHandlers } from '../modules/matches/matches.handlers.js';
 import { pushHandlers } from '../modules/push/push.handlers.js';
 import { sponsorshipHandlers } from '../modules/sponsorships/sponsorships.handlers.js';
@@ -34,7 +33,6 @@ export function createHandlers(services: Services): Handlers {
     ...catalogHandlers(),
     ...groupHandlers(services),
     ...definitionHandlers(services),
-    ...matchDefinitionHandlers(services),
     ...sponsorshipHandlers(services),
     ...matchHandlers(services),
     ...inheritanceHandlers(services),
