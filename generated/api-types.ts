@@ -1119,11 +1119,14 @@ export interface paths {
          *     match: question settings, allowlists, `sponsor_brand_id` and question
          *     sponsorships are copied, the caller is recorded as creator and
          *     auto-followed (no quota), and a listener is enqueued that replays the
-         *     original's recorded events. The test match is unlisted: other admins
-         *     see it in `GET /api/matches`, players only once they follow it by its
-         *     id; points scored on it count in no player's totals. 409 when the match is not closed or has
-         *     no recorded events. Unavailable when the service runs with
-         *     `APP_ENV=main` (production): 403 with a detail saying so.
+         *     original's recorded events at `speed` (default 10). With `start:
+         *     paused` nothing is enqueued: change the test match's settings first,
+         *     then `POST .../start-listener` with the speed you want. The test
+         *     match is unlisted: other admins see it in `GET /api/matches`, players
+         *     only once they follow it by its id; points scored on it count in no
+         *     player's totals. 409 when the match is not closed or has no recorded
+         *     events. Unavailable when the service runs with `APP_ENV=main`
+         *     (production): 403 with a detail saying so.
          */
         post: operations["cloneMatch"];
         delete?: never;
@@ -1148,9 +1151,19 @@ export interface paths {
          * [Admin] Enqueue a listener for a test match
          * @description Enqueues a listener that replays the events the test match was
          *     cloned from (any process claims it). Idempotent while a listener of
-         *     the match is queued or running (that one is returned). 409 for a real
-         *     match (real matches are dispatched automatically) or a test match
-         *     with nothing to replay. Unavailable with `APP_ENV=main`: 403.
+         *     the match is queued or running: that one is returned, unless the
+         *     request names another `speed` (409: stop it first, or restart). With
+         *     `restart: true` the replay starts again from the beginning: the
+         *     active listener stops, its open questions are revoked, everything the
+         *     earlier runs left on the test match goes (its questions with their
+         *     answers, denials, listeners and recordings; sponsorship slots are
+         *     free again) and the match is set back to before kick-off (status
+         *     `scheduled`, kick-off now, no score, clock, period, result or state
+         *     store), keeping its settings, sponsor and followers; then a new
+         *     listener is enqueued. 409 for a real match (real matches are
+         *     dispatched automatically), a test match with nothing to replay, or one
+         *     already played through without `restart`. Unavailable with
+         *     `APP_ENV=main`: 403.
          */
         post: operations["startMatchListener"];
         delete?: never;
@@ -4152,11 +4165,31 @@ export interface components {
         };
         StartListenerRequest: {
             /**
-             * @description Replay speed factor (1 is real time).
+             * @description Replay speed factor (1 is real time). Omitted, a new listener replays at 10, and an active one is returned whatever its speed.
+             * @example 10
+             */
+            speed?: number;
+            /**
+             * @description Start the replay again from the beginning (see the operation).
+             * @default false
+             * @example false
+             */
+            restart: boolean;
+        };
+        CloneMatchRequest: {
+            /**
+             * @description Replay speed factor (1 is real time) of the listener enqueued at once.
              * @default 10
              * @example 10
              */
             speed: number;
+            /**
+             * @description `now`: enqueue the replay at once; `paused`: enqueue nothing (start it with start-listener after changing settings).
+             * @default now
+             * @example paused
+             * @enum {string}
+             */
+            start: "now" | "paused";
         };
         /**
          * @description `queued` (waiting for a process), `running` (claimed, lease renewed by heartbeat), `stopped` (by an operator), `completed` (feed ended with the match), `failed` (see `error`).
@@ -6677,7 +6710,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CloneMatchRequest"];
+            };
+        };
         responses: {
             /** @description The new test match (detail view). */
             201: {
@@ -6691,6 +6728,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
