@@ -30,6 +30,7 @@ export function createEngineWorker(services: Services, extraTasks: WorkerTask[] 
       staleAfterMs: config.engine.staleAfterMs,
       maxListeners: config.engine.maxListeners,
       seed: config.engine.seed,
+      replayMinAnswerMs: config.engine.replayMinAnswerSeconds * 1000,
       feedUrlTemplate: config.engine.feedUrlTemplate,
     },
   });

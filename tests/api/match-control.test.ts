@@ -256,4 +256,35 @@ describe('a cloned match replays through the engine', () => {
       await feed.close();
     }
   }, 30_000);
+
+  it('keeps each question of a fast replay answerable for the minimum real-time window before the replay goes on', async () => {
+    await worker?.stop();
+    worker = startWorker(app, { replayMinAnswerMs: 1500 });
+    const res = await app.request('POST', '/api/question-definitions', {
+      token: admin.token,
+      query: { league: 'wc' },
+      body: inGameDefinitionInput({ name: `Playable replay ${Date.now()}`, trigger: { event_type: 'corner' }, resolution: { rules: [{ event_type: 'shot', correct_choice: 'event.team' }] } }),
+    });
+    expect(res.status).toBe(201);
+    const { match } = await recordedMatch();
+    const clone = (await app.request('POST', `/api/matches/${match.id}/clone`, { token: admin.token, body: { speed: 1000 } })).body;
+    const db = app.services.database.db;
+    let seen = '';
+    const settled = await waitFor(
+      async () => {
+        const rows = await db.select().from(questionIssuances).where(eq(questionIssuances.matchId, clone.id));
+        const denials = await db.select().from(questionIssuanceDenials).where(eq(questionIssuanceDenials.matchId, clone.id));
+        const listeners = await db.select().from(matchListeners).where(eq(matchListeners.matchId, clone.id));
+        seen = JSON.stringify({
+          issued: rows.map((q) => [q.definitionName, q.status, q.issuedAt, q.resolvedAt]),
+          denied: denials.map((d) => [d.definitionName, d.failedStep, d.detail]).slice(0, 5),
+          listeners: listeners.map((l) => [l.status, l.eventsConsumed, l.error]),
+        });
+        return rows.find((q) => q.resolvedAt);
+      },
+      { what: () => `the first question of the replay to resolve: ${seen}`, timeoutMs: 30_000 },
+    );
+    // At x1000 the deciding shot comes milliseconds after the corner; the replay held it back.
+    expect(settled.resolvedAt!.getTime() - settled.issuedAt.getTime()).toBeGreaterThanOrEqual(1400);
+  }, 60_000);
 });
