@@ -30,6 +30,7 @@ import { observeSequence, startSequence, type SequenceState } from './feed/seque
 import { metrics } from '../observability/metrics.js';
 import { traced } from '../observability/tracing.js';
 import { LeaseLostError, type EngineStore, type LogLine, type MatchCatalogRows, type NewDenial, type ProgressValues } from './store.js';
+import { nonPublicHost, publicOnlyFetch } from '../net/public-address.js';
 
 /** Extension points, run after commit (scoring runs inside the settling transaction). */
 export interface EngineHooks {
@@ -53,6 +54,13 @@ export interface RunnerOptions {
    * otherwise resolve a fraction of a second after it is issued.
    */
   replayMinAnswerMs?: number;
+  /**
+   * Feeds on local, private or reserved addresses are allowed (development,
+   * tests). When false, a feed URL whose host is such an address fails the
+   * listener, and names are resolved to public addresses only, at every
+   * connection (a name that later resolves to a private address is refused).
+   */
+  feedAllowPrivateAddresses?: boolean;
   /** Events without anything players see are committed at least every this many events (and at each heartbeat). */
   flushEvery: number;
 }
@@ -240,6 +248,12 @@ export class ListenerRunner {
       })();
     }
     if (!l.feedUrl) return 'feed listener without a feed URL';
+    let publicFetch: typeof fetch | undefined;
+    if (options.feedAllowPrivateAddresses === false) {
+      const refusal = nonPublicHost(new URL(l.feedUrl));
+      if (refusal) return `feed URL refused: ${refusal} (feeds must be on the public internet; FEED_ALLOW_PRIVATE_ADDRESSES=true allows others)`;
+      publicFetch = await publicOnlyFetch();
+    }
     const queue = new FeedQueue();
     const client = new PushFeedClient({
       url: l.feedUrl,
@@ -247,6 +261,7 @@ export class ListenerRunner {
       staleAfterMs: options.staleAfterMs,
       reconnectAfterEnd: true,
       logger: { warn: (details, message) => this.log('warn', `${message} ${JSON.stringify(details)}`) },
+      ...(publicFetch ? { fetch: publicFetch } : {}),
     });
     this.client = client;
     client.on('event', (event) => queue.push({ kind: 'event', event }));

@@ -31,6 +31,7 @@ export function createEngineWorker(services: Services, extraTasks: WorkerTask[] 
       maxListeners: config.engine.maxListeners,
       seed: config.engine.seed,
       replayMinAnswerMs: config.engine.replayMinAnswerSeconds * 1000,
+      feedAllowPrivateAddresses: config.engine.feedAllowPrivateAddresses,
       feedUrlTemplate: config.engine.feedUrlTemplate,
     },
   });
