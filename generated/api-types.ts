@@ -1297,11 +1297,14 @@ export interface paths {
         head?: never;
         /**
          * Update the caller's profile
-         * @description Only `email`, the name fields, `postal_address`, `date_of_birth`,
-         *     `match_follow_timezone`, `notify_on_issuance` and `notify_on_resolve`
-         *     can be set; any other field (such as `is_admin`) is rejected with
-         *     422. A taken email gives 409. `match_follow_timezone` must be an IANA
-         *     zone name (422 otherwise); blank or null means UTC.
+         * @description Only `display_name`, `email`, the name fields, `postal_address`,
+         *     `date_of_birth`, `match_follow_timezone`, `notify_on_issuance` and
+         *     `notify_on_resolve` can be set; any other field (such as `is_admin`)
+         *     is rejected with 422. A taken email gives 409. `match_follow_timezone`
+         *     must be an IANA zone name (422 otherwise); blank or null means UTC.
+         *     A `display_name` that breaks its rules (see `DisplayName`) gives 400;
+         *     changing it while an admin has locked it (`display_name_locked`)
+         *     gives 409 and changes nothing.
          */
         patch: operations["updateCurrentUser"];
         trace?: never;
@@ -1428,6 +1431,11 @@ export interface paths {
          *     and revokes all its keys; a new `password` also revokes them. An
          *     admin cannot remove their own admin flag or deactivate themselves
          *     (409), so the service is never left without the admin doing it.
+         *     `display_name` follows the same rules as the player's own (400);
+         *     an admin may set it whether or not it is locked, and setting it
+         *     locks it (`display_name_locked=true`) unless the same request says
+         *     `display_name_locked: false`. `hidden_from_leaderboards` takes the
+         *     user off every leaderboard (cheating) without touching their history.
          */
         patch: operations["updateUser"];
         trace?: never;
@@ -1775,6 +1783,17 @@ export interface components {
          * @example Europe/Berlin
          */
         Timezone: string | null;
+        /**
+         * @description The name leaderboards show. Runs of white space become one space and
+         *     the ends are trimmed; then it must be 2 to 32 characters, hold no
+         *     control or invisible formatting characters (such as zero-width or
+         *     bidirectional marks), must not look like an email address, and must
+         *     not carry a word of the service's profanity list (400 naming the rule
+         *     otherwise). Blank (only spaces) or null clears it: leaderboards then
+         *     show the username. Display names need not be unique.
+         * @example Alice in Goalland
+         */
+        DisplayName: string | null;
         User: {
             /**
              * Format: uuid
@@ -1786,6 +1805,21 @@ export interface components {
              * @example alice
              */
             username: string | null;
+            /**
+             * @description The name the player chose for leaderboards (see `DisplayName`); null when none.
+             * @example Alice in Goalland
+             */
+            display_name: string | null;
+            /**
+             * @description An admin set the display name and locked it; the player cannot change it (409) until an admin unlocks it.
+             * @example false
+             */
+            display_name_locked: boolean;
+            /**
+             * @description What leaderboards show for this user, derived, never the email - `display_name`, else `username`, else `Player` and the first 8 characters of the id.
+             * @example Alice in Goalland
+             */
+            leaderboard_name: string;
             /** @example alice@example.com */
             email: string;
             /** @example Alice */
@@ -1821,6 +1855,11 @@ export interface components {
             /** @example true */
             is_active: boolean;
             /**
+             * @description Set by an admin (cheating, abuse) - the user appears on no leaderboard and counts in no rank; their answers, points and history stay.
+             * @example false
+             */
+            hidden_from_leaderboards: boolean;
+            /**
              * @example local_password
              * @enum {string}
              */
@@ -1843,6 +1882,7 @@ export interface components {
         };
         /** @description The fields a player may change on their own profile. */
         UserSelfPatch: {
+            display_name?: components["schemas"]["DisplayName"];
             email?: components["schemas"]["Email"];
             /** @example Alice */
             first_name?: string | null;
@@ -1865,6 +1905,7 @@ export interface components {
             username: components["schemas"]["Username"];
             password: components["schemas"]["Password"];
             email: components["schemas"]["Email"];
+            display_name?: components["schemas"]["DisplayName"];
             /** @example Bob */
             first_name?: string | null;
             /** @example Operator */
@@ -1903,6 +1944,17 @@ export interface components {
             username?: components["schemas"]["Username"];
             password?: components["schemas"]["Password"];
             email?: components["schemas"]["Email"];
+            display_name?: components["schemas"]["DisplayName"];
+            /**
+             * @description true keeps the player from changing their display name (an admin's override stays); false lets them again.
+             * @example true
+             */
+            display_name_locked?: boolean;
+            /**
+             * @description true takes the user off every leaderboard and out of every rank at once (their answers and points stay); false puts them back, with everything they scored meanwhile.
+             * @example true
+             */
+            hidden_from_leaderboards?: boolean;
             /** @example Bob */
             first_name?: string | null;
             /** @example Operator */
@@ -6925,6 +6977,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
@@ -7085,6 +7138,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
@@ -7176,6 +7230,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

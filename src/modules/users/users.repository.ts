@@ -37,11 +37,12 @@ export async function touchLastLogin({ db, userId }: { db: DbOrTx; userId: strin
   return row!;
 }
 
-export async function updateUser({ db, id, values }: { db: DbOrTx; id: string; values: Partial<NewUser> }): Promise<UserRow | undefined> {
+/** With `unlockedOnly`, a user whose display name an admin locked is left alone (undefined, as for an unknown id). */
+export async function updateUser({ db, id, values, unlockedOnly = false }: { db: DbOrTx; id: string; values: Partial<NewUser>; unlockedOnly?: boolean }): Promise<UserRow | undefined> {
   const [row] = await db
     .update(users)
     .set({ ...values, updatedAt: sql`now()` })
-    .where(eq(users.id, id))
+    .where(and(eq(users.id, id), unlockedOnly ? eq(users.displayNameLocked, false) : undefined))
     .returning();
   return row;
 }

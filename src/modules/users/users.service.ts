@@ -7,6 +7,7 @@ import { adminSessions } from '../admin-sessions/admin-sessions.table.js';
 import { revokeUserApiKeys } from '../auth/auth.repository.js';
 import { userConflict, type KeysRevokedHook } from '../auth/auth.service.js';
 import { hashPassword } from '../auth/credentials.js';
+import { normalizeDisplayName } from './display-name.js';
 import { findUserById, findUserByLogin, insertUser, listUsers, updateUser, type NewUser, type UserListFilter } from './users.repository.js';
 import type { UserRow } from './users.table.js';
 
@@ -19,6 +20,9 @@ const timezoneValue = (tz: string | null | undefined) => (tz === undefined ? und
 function profileColumns(p: Partial<Schemas['UserAdminPatch']>): Partial<NewUser> {
   const v: Partial<NewUser> = {};
   if (p.username !== undefined) v.username = p.username;
+  if (p.display_name !== undefined) v.displayName = normalizeDisplayName(p.display_name);
+  if (p.display_name_locked !== undefined) v.displayNameLocked = p.display_name_locked;
+  if (p.hidden_from_leaderboards !== undefined) v.hiddenFromLeaderboards = p.hidden_from_leaderboards;
   if (p.email !== undefined) v.email = p.email.toLowerCase();
   if (p.first_name !== undefined) v.firstName = p.first_name;
   if (p.last_name !== undefined) v.lastName = p.last_name;
@@ -42,13 +46,16 @@ export function createUsersService({ db, onKeysRevoked }: { db: Db; onKeysRevoke
     return row;
   }
 
-  async function update(id: string, values: Partial<NewUser>, { revokeKeys = false } = {}): Promise<UserRow> {
+  async function update(id: string, values: Partial<NewUser>, { revokeKeys = false, unlockedOnly = false } = {}): Promise<UserRow> {
     let revoked = 0;
     let row: UserRow;
     try {
       row = await db.transaction(async (tx) => {
-        const updated = await updateUser({ db: tx, id, values });
-        if (!updated) throw notFound('user');
+        const updated = await updateUser({ db: tx, id, values, unlockedOnly });
+        if (!updated) {
+          if (unlockedOnly && (await findUserById({ db: tx, id }))) throw conflict('user.display_name_locked', 'an admin has set your display name; it cannot be changed');
+          throw notFound('user');
+        }
         if (revokeKeys) {
           revoked = await revokeUserApiKeys({ db: tx, userId: id });
           // Operator-UI sign-ins end too: a session could otherwise mint new keys after a password reset.
@@ -67,8 +74,8 @@ export function createUsersService({ db, onKeysRevoked }: { db: Db; onKeysRevoke
   return {
     get,
 
-    /** A player's own profile change; the contract admits only the self-patchable fields. */
-    updateSelf: (userId: string, patch: Schemas['UserSelfPatch']) => update(userId, profileColumns(patch)),
+    /** A player's own profile change; the contract admits only the self-patchable fields. A locked display name refuses the whole change (409). */
+    updateSelf: (userId: string, patch: Schemas['UserSelfPatch']) => update(userId, profileColumns(patch), { unlockedOnly: patch.display_name !== undefined }),
 
     list: (filter: UserListFilter) => listUsers({ db, filter }),
 
@@ -96,6 +103,8 @@ export function createUsersService({ db, onKeysRevoked }: { db: Db; onKeysRevoke
         throw conflict('user.self_lockout', 'you cannot remove your own admin flag or deactivate yourself; ask another admin');
       }
       const values = profileColumns(patch);
+      // An admin's display name is an override: locked unless the same request says otherwise.
+      if (patch.display_name !== undefined && patch.display_name_locked === undefined) values.displayNameLocked = true;
       if (patch.password !== undefined) values.passwordHash = await hashPassword(patch.password);
       return update(userId, values, { revokeKeys: patch.is_active === false || patch.password !== undefined });
     },

@@ -96,6 +96,9 @@ type EditForm = Required<Omit<UserPatch, 'password'>> & { password: string };
 
 const editFormOf = (u: User): EditForm => ({
   username: u.username ?? '',
+  display_name: u.display_name,
+  display_name_locked: u.display_name_locked,
+  hidden_from_leaderboards: u.hidden_from_leaderboards,
   email: u.email,
   password: '',
   first_name: u.first_name,
@@ -132,6 +135,9 @@ function EditUser({ user, onSaved }: { user: User; onSaved: (u: User) => void })
       <Field label="Username">
         <TextInput value={form.username} onValue={set('username')} autocomplete="off" />
       </Field>
+      <Field label="Display name" hint={`Leaderboards show: ${user.leaderboard_name}. Setting it locks it.`}>
+        <TextInput value={form.display_name ?? ''} onValue={(v) => set('display_name')(nullable(v))} placeholder={user.username ?? ''} />
+      </Field>
       <Field label="Email">
         <TextInput type="email" value={form.email} onValue={set('email')} autocomplete="off" />
       </Field>
@@ -158,6 +164,11 @@ function EditUser({ user, onSaved }: { user: User; onSaved: (u: User) => void })
         <span class="field-label">Account</span>
         <Checkbox label="Admin" checked={form.is_admin} onValue={set('is_admin')} />
         <Checkbox label="Active" checked={form.is_active} onValue={set('is_active')} />
+      </div>
+      <div class="field">
+        <span class="field-label">Leaderboards</span>
+        <Checkbox label="Display name locked" checked={form.display_name_locked} onValue={set('display_name_locked')} />
+        <Checkbox label="Hidden from leaderboards" checked={form.hidden_from_leaderboards} onValue={set('hidden_from_leaderboards')} />
       </div>
       <div class="field">
         <span class="field-label">Push notifications</span>
@@ -420,6 +431,7 @@ export function UsersPage() {
               <span class="badges">
                 {u.is_admin ? <Badge tone="live">admin</Badge> : null}
                 {u.is_active ? <Badge tone="good">active</Badge> : <Badge tone="bad">deactivated</Badge>}
+                {u.hidden_from_leaderboards ? <Badge tone="warn">hidden from leaderboards</Badge> : null}
               </span>
             ),
           },
