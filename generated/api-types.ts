@@ -1686,10 +1686,224 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/leaderboards/overall": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole game's leaderboard
+         * @description Every player's points over every league, all time or in a calendar
+         *     period (see `Leaderboard` for what counts, the ranking and the
+         *     periods). Open to read; with a key the answer also carries the
+         *     caller's own row and rank (`me`), even when it is not on the page.
+         */
+        get: operations["getOverallLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leaderboards/leagues/{league_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description League id (UUID) or slug. */
+                league_id: components["parameters"]["LeagueId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A league's leaderboard
+         * @description Points scored on the league's matches, all time or in a calendar
+         *     period (see `Leaderboard`). Unknown league 404. Open to read; with a
+         *     key the answer also carries the caller's own row and rank (`me`).
+         */
+        get: operations["getLeagueLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leaderboards/matches/{match_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A match's leaderboard
+         * @description Points scored on one match's questions (in-game and Match
+         *     questions), live while it is played: each question counts the moment
+         *     it settles. A match's board has no calendar periods (`period` is
+         *     always `all_time`): a match is played within hours. A test match
+         *     (`is_test=true`) has an empty board, since test matches never count.
+         *     Unknown match 404. Open to read; with a key the answer also carries
+         *     the caller's own row and rank (`me`).
+         */
+        get: operations["getMatchLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A player's row on a leaderboard. */
+        LeaderboardEntry: {
+            /**
+             * @description Position on the board (1 is first); every player has their own (ties are broken, see `Leaderboard`).
+             * @example 1
+             */
+            rank: number;
+            /**
+             * Format: uuid
+             * @example 3f1b2c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            user_id: string;
+            /**
+             * @description The player's `leaderboard_name` - their display name, else their username, else `Player` and the first 8 characters of their id; never an email.
+             * @example Alice in Goalland
+             */
+            display_name: string;
+            /**
+             * @description Points scored in the board's scope and period.
+             * @example 120
+             */
+            points: number;
+            /**
+             * @description Correct answers.
+             * @example 7
+             */
+            correct_count: number;
+            /**
+             * @description Settled answers (their question resolved or was voided); answers still pending are not on a board yet.
+             * @example 12
+             */
+            answered_count: number;
+            /**
+             * @description Correct answers in a row up to the last one settled (an incorrect answer ends a streak, a voided question neither ends nor extends it).
+             * @example 1
+             */
+            current_streak: number;
+            /**
+             * @description The longest run of correct answers in a row.
+             * @example 3
+             */
+            best_streak: number;
+            /**
+             * Format: date-time
+             * @description When the player reached their points and correct count (the settling of their last correct answer; of their first answer while none is correct). The third ranking key.
+             * @example 2026-11-20T19:26:30Z
+             */
+            reached_at: string;
+        };
+        /** @description The caller's own row, wherever it ranks; null for anonymous callers and for callers not on the board (nothing scored in it yet, or hidden). */
+        NullableLeaderboardEntry: components["schemas"]["LeaderboardEntry"] | components["schemas"]["NullValue"];
+        /**
+         * @description A page of a leaderboard. **What counts**: every answer scored when
+         *     its question settles, exactly the answers `GET /api/users/me/points`
+         *     counts - the points fixed at issue for a correct answer, nothing for
+         *     an incorrect or voided one. Answers on test matches (`is_test=true`)
+         *     count on no board, and deactivated users and users an admin hid
+         *     (`hidden_from_leaderboards`) are on no board and take no rank.
+         *
+         *     **Ranking**: points (more first), then correct answers (more
+         *     first), then who reached that points and correct count first
+         *     (`reached_at`, earlier first), then the user id (ascending), so
+         *     every player has a rank of their own and the order never changes
+         *     between two reads unless someone scores. `rank` is the position in
+         *     that order.
+         *
+         *     **Periods** are the calendar periods of `GET /api/users/me/points`:
+         *     a day, a week from Monday, a month, each in the player's
+         *     `match_follow_timezone` (UTC when blank). An answer counts in the
+         *     period (of its player's zone) in which its question settled, so a
+         *     player's row on the board of a day is their `today` figure of the
+         *     points endpoint on that day, wherever they live. A period is named
+         *     by its first day (`period_start`); the caller's zone (`timezone`)
+         *     chooses which period is current, and `starts_at`/`ends_at` are its
+         *     bounds in that zone. A player who changes their zone has their
+         *     periods counted again in the new one, as the points endpoint does.
+         */
+        Leaderboard: {
+            /**
+             * @description The whole game, a league or a match.
+             * @example overall
+             * @enum {string}
+             */
+            scope: "overall" | "league" | "match";
+            /**
+             * Format: uuid
+             * @description The league of a league's or a match's board.
+             * @example 0c6f3d2a-7b8e-4f9a-a1b2-c3d4e5f6a7b8
+             */
+            league_id: string | null;
+            /**
+             * Format: uuid
+             * @description The match of a match's board.
+             * @example 7d444840-9dc0-11d1-b245-5ffdce74fad2
+             */
+            match_id: string | null;
+            /**
+             * @example week
+             * @enum {string}
+             */
+            period: "all_time" | "day" | "week" | "month";
+            /**
+             * Format: date
+             * @description First day of the period (a Monday for a week, the 1st for a month); null for all time.
+             * @example 2026-11-16
+             */
+            period_start: string | null;
+            /**
+             * Format: date-time
+             * @description Where the period starts in `timezone`; null for all time.
+             * @example 2026-11-15T23:00:00Z
+             */
+            starts_at: string | null;
+            /**
+             * Format: date-time
+             * @description Where the period ends (exclusive) in `timezone`; null for all time.
+             * @example 2026-11-22T23:00:00Z
+             */
+            ends_at: string | null;
+            /**
+             * @description The zone the current period was chosen in - the caller's, UTC for anonymous callers.
+             * @example Europe/Berlin
+             */
+            timezone: string;
+            /**
+             * @description Players on the board.
+             * @example 9311
+             */
+            player_count: number;
+            /** @example 0 */
+            offset: number;
+            /** @example 20 */
+            limit: number;
+            /** @description The page, in rank order. */
+            rows: components["schemas"]["LeaderboardEntry"][];
+            me: components["schemas"]["NullableLeaderboardEntry"];
+        };
         /** @description Body of every failure except request validation errors. */
         Error: {
             /**
@@ -4898,6 +5112,19 @@ export interface components {
         };
     };
     parameters: {
+        /** @description All time, or the calendar day, week (from Monday) or month; which one is chosen by `date`. */
+        LeaderboardPeriod: "all_time" | "day" | "week" | "month";
+        /**
+         * @description With `period` day, week or month: the period containing this
+         *     calendar date (past periods stay readable). Without it, the current
+         *     period in the caller's `match_follow_timezone` (UTC for anonymous
+         *     callers and blank zones). With `period=all_time`, 400.
+         */
+        LeaderboardDate: string;
+        /** @description Rows to skip from the top (the first row returned has rank `offset + 1`). */
+        LeaderboardOffset: number;
+        /** @description Rows per page (1 to 100). */
+        LeaderboardLimit: number;
         /** @description Brand id. */
         BrandId: string;
         /** @description Definition id. */
@@ -7634,6 +7861,121 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Feedback"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOverallLeaderboard: {
+        parameters: {
+            query?: {
+                /** @description All time, or the calendar day, week (from Monday) or month; which one is chosen by `date`. */
+                period?: components["parameters"]["LeaderboardPeriod"];
+                /**
+                 * @description With `period` day, week or month: the period containing this
+                 *     calendar date (past periods stay readable). Without it, the current
+                 *     period in the caller's `match_follow_timezone` (UTC for anonymous
+                 *     callers and blank zones). With `period=all_time`, 400.
+                 */
+                date?: components["parameters"]["LeaderboardDate"];
+                /** @description Rows to skip from the top (the first row returned has rank `offset + 1`). */
+                offset?: components["parameters"]["LeaderboardOffset"];
+                /** @description Rows per page (1 to 100). */
+                limit?: components["parameters"]["LeaderboardLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the leaderboard. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Leaderboard"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getLeagueLeaderboard: {
+        parameters: {
+            query?: {
+                /** @description All time, or the calendar day, week (from Monday) or month; which one is chosen by `date`. */
+                period?: components["parameters"]["LeaderboardPeriod"];
+                /**
+                 * @description With `period` day, week or month: the period containing this
+                 *     calendar date (past periods stay readable). Without it, the current
+                 *     period in the caller's `match_follow_timezone` (UTC for anonymous
+                 *     callers and blank zones). With `period=all_time`, 400.
+                 */
+                date?: components["parameters"]["LeaderboardDate"];
+                /** @description Rows to skip from the top (the first row returned has rank `offset + 1`). */
+                offset?: components["parameters"]["LeaderboardOffset"];
+                /** @description Rows per page (1 to 100). */
+                limit?: components["parameters"]["LeaderboardLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description League id (UUID) or slug. */
+                league_id: components["parameters"]["LeagueId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the leaderboard. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Leaderboard"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMatchLeaderboard: {
+        parameters: {
+            query?: {
+                /** @description Rows to skip from the top (the first row returned has rank `offset + 1`). */
+                offset?: components["parameters"]["LeaderboardOffset"];
+                /** @description Rows per page (1 to 100). */
+                limit?: components["parameters"]["LeaderboardLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the leaderboard. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Leaderboard"];
                 };
             };
             401: components["responses"]["Unauthorized"];

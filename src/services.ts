@@ -19,6 +19,7 @@ import { createFeedbackService } from './modules/feedback/feedback.service.js';
 import { createGroupsService } from './modules/groups/groups.service.js';
 import { createInheritanceService } from './modules/inheritance/inheritance.service.js';
 import { createIssuancesService } from './modules/issuances/issuances.service.js';
+import { createLeaderboardsService } from './modules/leaderboards/leaderboards.service.js';
 import { createLeaguesService } from './modules/leagues/leagues.service.js';
 import { createListenersService } from './modules/listeners/listeners.service.js';
 import { createMatchDefinitionsService } from './modules/match-definitions/match-definitions.service.js';
@@ -47,6 +48,7 @@ export function createServices(deps: ServiceDeps) {
   const { db } = deps.database;
   const storage = deps.storage === undefined ? createObjectStore(deps.config.s3) : deps.storage;
   const leagues = createLeaguesService({ db, checkAllowlist: checkDefinitionAllowlist });
+  const leaderboards = createLeaderboardsService({ db, leagues });
   /** Live delivery: issuance, match, follow and key events go on the cross-process bus (LISTEN/NOTIFY); the stream listens when attached. */
   const liveBus = createLiveBus({ database: deps.database, logger: deps.logger });
   const onKeysRevoked = publishKeysRevoked(liveBus);
@@ -76,7 +78,15 @@ export function createServices(deps: ServiceDeps) {
   subscribers.push(push.subscriber);
   subscribers.push(liveEngineSubscriber(liveBus));
   const engine = {
-    store: createEngineStore({ db, brandSnapshot, settleTx: scoreSettledIssuance }),
+    store: createEngineStore({
+      db,
+      brandSnapshot,
+      // The answers are scored, then added to the leaderboards, in the settling transaction.
+      settleTx: async (tx, row) => {
+        await scoreSettledIssuance(tx, row);
+        await leaderboards.applySettlement(tx, row);
+      },
+    }),
     hooks: engineHooks({ logger: deps.logger, subscribers }),
     subscribers,
     brandSnapshot,
@@ -91,7 +101,8 @@ export function createServices(deps: ServiceDeps) {
     adminSessions: createAdminSessionsService({ db, auth, onKeysRevoked }),
     loginThrottle,
     answers: createAnswersService({ db }),
-    users: createUsersService({ db, onKeysRevoked }),
+    users: createUsersService({ db, onKeysRevoked, onLeaderboardInputsChanged: leaderboards.rebuildUser }),
+    leaderboards,
     leagues,
     groups: createGroupsService({ db, leagues }),
     definitions: createDefinitionsService({ db, leagues }),
@@ -118,7 +129,7 @@ export function createServices(deps: ServiceDeps) {
 }
 
 /** The services requests call, each method in a span when tracing runs (see src/observability/tracing.ts). */
-const TRACED_SERVICES = ['auth', 'adminSessions', 'answers', 'users', 'leagues', 'groups', 'definitions', 'matchDefinitions', 'brands', 'sponsorships', 'matches', 'inheritance', 'issuances', 'listeners', 'feedback', 'matchControl'] as const;
+const TRACED_SERVICES = ['leaderboards', 'auth', 'adminSessions', 'answers', 'users', 'leagues', 'groups', 'definitions', 'matchDefinitions', 'brands', 'sponsorships', 'matches', 'inheritance', 'issuances', 'listeners', 'feedback', 'matchControl'] as const;
 
 function tracedServices<S extends Record<(typeof TRACED_SERVICES)[number], object>>(services: S): S {
   if (!tracingEnabled()) return services;

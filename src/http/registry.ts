@@ -12,6 +12,7 @@ import { feedbackHandlers } from '../modules/feedback/feedback.handlers.js';
 import { groupHandlers } from '../modules/groups/groups.handlers.js';
 import { inheritanceHandlers } from '../modules/inheritance/inheritance.handlers.js';
 import { issuanceHandlers } from '../modules/issuances/issuances.handlers.js';
+import { leaderboardHandlers } from '../modules/leaderboards/leaderboards.handlers.js';
 import { leagueHandlers } from '../modules/leagues/leagues.handlers.js';
 import { listenerHandlers } from '../modules/listeners/listeners.handlers.js';
 import { matchControlHandlers } from '../modules/match-control/match-control.handlers.js';
@@ -43,5 +44,6 @@ export function createHandlers(services: Services): Handlers {
     ...listenerHandlers(services),
     ...feedbackHandlers(services),
     ...pushHandlers(services),
+    ...leaderboardHandlers(services),
   } satisfies Handlers;
 }

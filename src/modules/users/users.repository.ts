@@ -11,8 +11,10 @@ export async function insertUser({ db, values }: { db: DbOrTx; values: NewUser }
   return row!;
 }
 
-export async function findUserById({ db, id }: { db: DbOrTx; id: string }): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+/** With `forUpdate`, the row stays locked until the transaction ends. */
+export async function findUserById({ db, id, forUpdate = false }: { db: DbOrTx; id: string; forUpdate?: boolean }): Promise<UserRow | undefined> {
+  const query = db.select().from(users).where(eq(users.id, id)).limit(1);
+  const [row] = forUpdate ? await query.for('update') : await query;
   return row;
 }
 

@@ -1,6 +1,6 @@
 /** User profiles and user administration. */
 import type { components } from '../../../generated/api-types.js';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { conflict, notFound } from '../../errors.js';
 import { eq } from 'drizzle-orm';
 import { adminSessions } from '../admin-sessions/admin-sessions.table.js';
@@ -39,7 +39,13 @@ function profileColumns(p: Partial<Schemas['UserAdminPatch']>): Partial<NewUser>
 
 export type UsersService = ReturnType<typeof createUsersService>;
 
-export function createUsersService({ db, onKeysRevoked }: { db: Db; onKeysRevoked: KeysRevokedHook }) {
+/** Rebuilds a user's leaderboard rows, in the transaction that changed what they depend on. */
+export type LeaderboardInputsHook = (tx: Tx, userId: string) => Promise<void>;
+
+/** Changes that move a user's leaderboard rows: on or off the boards, or into other calendar periods. */
+const MOVES_LEADERBOARDS = ['isActive', 'hiddenFromLeaderboards', 'matchFollowTimezone'] as const;
+
+export function createUsersService({ db, onKeysRevoked, onLeaderboardInputsChanged }: { db: Db; onKeysRevoked: KeysRevokedHook; onLeaderboardInputsChanged?: LeaderboardInputsHook }) {
   async function get(id: string): Promise<UserRow> {
     const row = await findUserById({ db, id });
     if (!row) throw notFound('user');
@@ -51,11 +57,13 @@ export function createUsersService({ db, onKeysRevoked }: { db: Db; onKeysRevoke
     let row: UserRow;
     try {
       row = await db.transaction(async (tx) => {
+        const before = onLeaderboardInputsChanged && MOVES_LEADERBOARDS.some((k) => values[k] !== undefined) ? await findUserById({ db: tx, id, forUpdate: true }) : undefined;
         const updated = await updateUser({ db: tx, id, values, unlockedOnly });
         if (!updated) {
           if (unlockedOnly && (await findUserById({ db: tx, id }))) throw conflict('user.display_name_locked', 'an admin has set your display name; it cannot be changed');
           throw notFound('user');
         }
+        if (before && MOVES_LEADERBOARDS.some((k) => before[k] !== updated[k])) await onLeaderboardInputsChanged!(tx, id);
         if (revokeKeys) {
           revoked = await revokeUserApiKeys({ db: tx, userId: id });
           // Operator-UI sign-ins end too: a session could otherwise mint new keys after a password reset.

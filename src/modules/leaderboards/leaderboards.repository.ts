@@ -1,0 +1,261 @@
+/**
+ * Leaderboard SQL: the rows a settlement adds to, the rebuild of one user's
+ * rows, and the reads (a page of a board, a player's row and rank, a group's
+ * board). Every writer takes LEADERBOARD_LOCK first: writers run one at a
+ * time (they all touch the whole game's boards anyway) and never deadlock.
+ */
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client.js';
+import { matches } from '../matches/matches.table.js';
+import { users } from '../users/users.table.js';
+import { leaderboardPointCounts, leaderboards, leaderboardScores, type LeaderboardRow } from './leaderboards.table.js';
+
+/** The advisory lock every leaderboard writer holds until its commit (the SQL rebuild function takes the same). */
+export const LEADERBOARD_LOCK = 1717001;
+/** period_start of all-time boards. */
+export const ALL_TIME_START = '1970-01-01';
+/** scope_id of the whole game's boards. */
+export const OVERALL_ID = '00000000-0000-0000-0000-000000000000';
+
+export type Scope = 'overall' | 'league' | 'match';
+export type Period = 'all_time' | 'day' | 'week' | 'month';
+
+export interface BoardKey {
+  scope: Scope;
+  scopeId: string;
+  period: Period;
+  periodStart: string;
+}
+
+/** Rows of a raw statement: postgres.js answers an array, PGlite `{ rows }`. */
+async function rowsOf<T>(db: DbOrTx, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown;
+  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
+}
+
+const keyOf = (k: BoardKey) => `${k.scope}|${k.scopeId}|${k.period}|${k.periodStart}`;
+
+/** The match's league and whether it is a test match (undefined: no such match). */
+export async function matchForScoring({ db, matchId }: { db: DbOrTx; matchId: string }): Promise<{ leagueId: string; isTest: boolean } | undefined> {
+  const [row] = await db.select({ leagueId: matches.leagueId, isTest: matches.isTest }).from(matches).where(eq(matches.id, matchId));
+  return row;
+}
+
+/** The stored time zones (raw, '' for none) of the players whose answers to an issuance count, and when they were scored. */
+export async function scoredZones({ db, issuanceId }: { db: DbOrTx; issuanceId: string }): Promise<{ zone: string; scoredAt: Date }[]> {
+  const rows = await rowsOf<{ zone: string; scored_at: string | Date }>(
+    db,
+    sql`select coalesce(u.match_follow_timezone, '') as zone, min(a.scored_at) as scored_at
+        from question_answers a join users u on u.id = a.user_id
+        where a.question_issuance_id = ${issuanceId} and a.outcome is not null and u.is_active and not u.hidden_from_leaderboards
+        group by 1`,
+  );
+  return rows.map((r) => ({ zone: r.zone, scoredAt: new Date(r.scored_at) }));
+}
+
+export async function lockLeaderboards(tx: Tx): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${LEADERBOARD_LOCK})`);
+}
+
+/** The ids of these boards, created when missing (in key order, so concurrent creators never deadlock). */
+export async function ensureBoards({ db, keys }: { db: DbOrTx; keys: BoardKey[] }): Promise<Map<string, number>> {
+  const unique = [...new Map(keys.map((k) => [keyOf(k), k])).values()].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));
+  const values = unique.map((k) => ({ scope: k.scope, scopeId: k.scopeId, period: k.period, periodStart: k.periodStart }));
+  await db.insert(leaderboards).values(values).onConflictDoNothing();
+  const found = await findBoards({ db, keys: unique });
+  return new Map(found.map((b) => [keyOf(b as BoardKey), b.id]));
+}
+
+export async function findBoards({ db, keys }: { db: DbOrTx; keys: BoardKey[] }): Promise<LeaderboardRow[]> {
+  if (!keys.length) return [];
+  const tuples = sql.join(
+    keys.map((k) => sql`(${k.scope}::text, ${k.scopeId}::uuid, ${k.period}::text, ${k.periodStart}::date)`),
+    sql`, `,
+  );
+  return db
+    .select()
+    .from(leaderboards)
+    .where(sql`(${leaderboards.scope}, ${leaderboards.scopeId}, ${leaderboards.period}, ${leaderboards.periodStart}) in (${tuples})`);
+}
+
+/**
+ * Adds a settled issuance's scored answers to the boards they count in, and
+ * keeps the point counts in step: one statement for every answer and board.
+ * `boardsByZone` maps each player's stored zone ('' for none) to the boards
+ * their answer counts in. A resolved question extends a correct answerer's
+ * streak and ends an incorrect one's; a voided question changes neither.
+ * Returns the boards whose order changed (a row added, or points moved).
+ */
+export async function addSettlement({
+  tx,
+  issuanceId,
+  resolved,
+  scoredAt,
+  boardsByZone,
+}: {
+  tx: Tx;
+  issuanceId: string;
+  resolved: boolean;
+  scoredAt: Date;
+  boardsByZone: { zone: string; leaderboardId: number }[];
+}): Promise<number[]> {
+  if (!boardsByZone.length) return [];
+  const map = sql.join(
+    boardsByZone.map((b) => sql`(${b.zone}::text, ${b.leaderboardId}::int)`),
+    sql`, `,
+  );
+  const at = scoredAt.toISOString();
+  const rows = await rowsOf<{ leaderboard_id: number }>(
+    tx,
+    sql`with map(zone, leaderboard_id) as (values ${map}),
+      input as (
+        select m.leaderboard_id, a.user_id, a.points_awarded as points, (a.outcome = 'correct')::int as correct
+        from question_answers a
+        join users u on u.id = a.user_id
+        join map m on m.zone = coalesce(u.match_follow_timezone, '')
+        where a.question_issuance_id = ${issuanceId} and a.outcome is not null and u.is_active and not u.hidden_from_leaderboards
+      ),
+      old as (
+        select s.leaderboard_id, s.points as was, i.points as delta
+        from leaderboard_scores s join input i on i.leaderboard_id = s.leaderboard_id and i.user_id = s.user_id
+        where i.points <> 0
+      ),
+      up as (
+        insert into leaderboard_scores as s (leaderboard_id, user_id, points, correct, answered, current_streak, best_streak, reached_at)
+        select i.leaderboard_id, i.user_id, i.points, i.correct, 1, i.correct, i.correct, ${at}::timestamptz from input i
+        order by i.leaderboard_id, i.user_id
+        on conflict (leaderboard_id, user_id) do update set
+          points = s.points + excluded.points,
+          correct = s.correct + excluded.correct,
+          answered = s.answered + 1,
+          current_streak = ${resolved ? sql`case when excluded.correct = 1 then s.current_streak + 1 else 0 end` : sql`s.current_streak`},
+          best_streak = ${resolved ? sql`greatest(s.best_streak, case when excluded.correct = 1 then s.current_streak + 1 else 0 end)` : sql`s.best_streak`},
+          -- The last correct answer's time (the first answer's while none is correct), whatever order parallel settlements commit in.
+          reached_at = case
+            when excluded.correct = 1 and s.correct = 0 then excluded.reached_at
+            when excluded.correct = 1 then greatest(s.reached_at, excluded.reached_at)
+            when s.correct = 0 then least(s.reached_at, excluded.reached_at)
+            else s.reached_at end
+        returning s.leaderboard_id, s.points, (xmax = 0) as inserted
+      ),
+      changes as (
+        select leaderboard_id, was as points, -1 as d from old
+        union all select leaderboard_id, was + delta, 1 from old
+        union all select leaderboard_id, points, 1 from up where inserted
+      ),
+      counted as (
+        insert into leaderboard_point_counts as c (leaderboard_id, points, players)
+        select leaderboard_id, points, sum(d)::int from changes group by 1, 2 having sum(d) <> 0 order by 1, 2
+        on conflict (leaderboard_id, points) do update set players = c.players + excluded.players
+        returning c.leaderboard_id
+      )
+      select distinct leaderboard_id from input`,
+  );
+  return rows.map((r) => Number(r.leaderboard_id));
+}
+
+/** Rebuilds one user's rows from their scored answers (none when they are hidden or deactivated). */
+export async function rebuildUser({ tx, userId }: { tx: Tx; userId: string }): Promise<void> {
+  await tx.execute(sql`select qp_leaderboards_rebuild(${userId}::uuid)`);
+}
+
+/** Rebuilds every board from the scored answers (the migration's backfill; tests compare it with what settling maintained). */
+export async function rebuildAll({ tx }: { tx: Tx }): Promise<void> {
+  await tx.execute(sql`select qp_leaderboards_rebuild(null)`);
+}
+
+export interface RankedRow {
+  rank: number;
+  userId: string;
+  name: string;
+  points: number;
+  correct: number;
+  answered: number;
+  currentStreak: number;
+  bestStreak: number;
+  reachedAt: Date;
+}
+
+const RANK_ORDER = sql`s.points desc nulls last, s.correct desc nulls last, s.reached_at, s.user_id`;
+const NAME = sql`coalesce(u.display_name, u.username, 'Player ' || left(u.id::text, 8))`;
+
+type RawRanked = { rank: string | number; user_id: string; name: string; points: number; correct: number; answered: number; current_streak: number; best_streak: number; reached_at: string | Date };
+const ranked = (r: RawRanked): RankedRow => ({
+  rank: Number(r.rank),
+  userId: r.user_id,
+  name: r.name,
+  points: Number(r.points),
+  correct: Number(r.correct),
+  answered: Number(r.answered),
+  currentStreak: Number(r.current_streak),
+  bestStreak: Number(r.best_streak),
+  reachedAt: new Date(r.reached_at),
+});
+
+/** A page of a board in rank order (an index range of the rank index), and how many players it has (a sum over its point counts). */
+export async function boardPage({ db, leaderboardId, offset, limit }: { db: DbOrTx; leaderboardId: number; offset: number; limit: number }): Promise<{ rows: RankedRow[]; total: number }> {
+  const rows = await rowsOf<RawRanked>(
+    db,
+    sql`select ${offset}::int + row_number() over (order by ${RANK_ORDER}) as rank, s.user_id, ${NAME} as name, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
+        from (select * from leaderboard_scores s where s.leaderboard_id = ${leaderboardId} order by ${RANK_ORDER} offset ${offset} limit ${limit}) s
+        join users u on u.id = s.user_id
+        order by ${RANK_ORDER}`,
+  );
+  const [count] = await db
+    .select({ n: sql<number>`coalesce(sum(${leaderboardPointCounts.players}), 0)::int` })
+    .from(leaderboardPointCounts)
+    .where(eq(leaderboardPointCounts.leaderboardId, leaderboardId));
+  return { rows: rows.map(ranked), total: Number(count?.n ?? 0) };
+}
+
+/**
+ * A player's row and rank on a board: 1 + the players with more points (a
+ * sum over the point counts) + those with the same points ranked ahead
+ * (two ranges of the rank index). Undefined when they are not on it.
+ */
+export async function playerRank({ db, leaderboardId, userId }: { db: DbOrTx; leaderboardId: number; userId: string }): Promise<RankedRow | undefined> {
+  const [row] = await rowsOf<RawRanked>(
+    db,
+    sql`select 1
+          + coalesce((select sum(c.players) from leaderboard_point_counts c where c.leaderboard_id = s.leaderboard_id and c.points > s.points), 0)
+          + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct > s.correct)
+          + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct = s.correct and (o.reached_at, o.user_id) < (s.reached_at, s.user_id))
+          as rank,
+          s.user_id, ${NAME} as name, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
+        from leaderboard_scores s join users u on u.id = s.user_id
+        where s.leaderboard_id = ${leaderboardId} and s.user_id = ${userId}`,
+  );
+  return row && ranked(row);
+}
+
+/** The rows of some players on a board (a group's members), ranked among themselves. */
+export async function membersBoard({ db, leaderboardId, userIds }: { db: DbOrTx; leaderboardId: number; userIds: string[] }): Promise<RankedRow[]> {
+  if (!userIds.length) return [];
+  const rows = await rowsOf<RawRanked>(
+    db,
+    sql`select row_number() over (order by ${RANK_ORDER}) as rank, s.user_id, ${NAME} as name, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
+        from leaderboard_scores s join users u on u.id = s.user_id
+        where s.leaderboard_id = ${leaderboardId} and s.user_id = any(string_to_array(${userIds.join(',')}, ',')::uuid[])
+        order by ${RANK_ORDER}`,
+  );
+  return rows.map(ranked);
+}
+
+/** Every board a user has a row on (their positions, for operators), with the board. */
+export async function boardsOfUser({ db, userId }: { db: DbOrTx; userId: string }): Promise<LeaderboardRow[]> {
+  return db
+    .select({ id: leaderboards.id, scope: leaderboards.scope, scopeId: leaderboards.scopeId, period: leaderboards.period, periodStart: leaderboards.periodStart, createdAt: leaderboards.createdAt })
+    .from(leaderboardScores)
+    .innerJoin(leaderboards, eq(leaderboards.id, leaderboardScores.leaderboardId))
+    .where(eq(leaderboardScores.userId, userId));
+}
+
+/** Whether the user may appear on leaderboards (active, not hidden). */
+export async function userCounts({ db, userId }: { db: DbOrTx; userId: string }): Promise<boolean> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.isActive, true), eq(users.hiddenFromLeaderboards, false)));
+  return !!row;
+}
+

@@ -1,0 +1,181 @@
+/**
+ * Leaderboards: maintained score tables, written in the transaction that
+ * scores a settled question's answers, and read a page at a time with the
+ * caller's own rank. The rules (what counts, the ranking, the periods) are in
+ * the contract's `Leaderboard` schema and docs/decisions.md.
+ */
+import type { components } from '../../../generated/api-types.js';
+import type { Db, Tx } from '../../db/client.js';
+import { badRequest, notFound } from '../../errors.js';
+import type { QuestionIssuanceRow } from '../issuances/issuances.table.js';
+import type { LeaguesService } from '../leagues/leagues.service.js';
+import { localDate, periodBounds, periodStarts, periodStartsOfDate, zoneOrUtc, type LeaderboardPeriodKind } from '../shared/calendar.js';
+import type { UserRow } from '../users/users.table.js';
+import {
+  ALL_TIME_START,
+  OVERALL_ID,
+  addSettlement,
+  boardPage,
+  ensureBoards,
+  findBoards,
+  lockLeaderboards,
+  matchForScoring,
+  membersBoard,
+  playerRank,
+  rebuildUser,
+  scoredZones,
+  type BoardKey,
+  type Period,
+  type RankedRow,
+  type Scope,
+} from './leaderboards.repository.js';
+import type { LeaderboardRow } from './leaderboards.table.js';
+
+type Schemas = components['schemas'];
+
+/** What a settlement changed: the match and the ids of the boards it wrote (for live updates). */
+export interface LeaderboardChange {
+  matchId: string;
+  leaderboardIds: number[];
+}
+
+export interface BoardQuery {
+  period: Period;
+  /** A calendar date in the period wanted; default: today in the zone. */
+  date?: string | undefined;
+  offset: number;
+  limit: number;
+}
+
+const keyString = (k: BoardKey) => `${k.scope}|${k.scopeId}|${k.period}|${k.periodStart}`;
+
+/** The boards an answer scored at `at` by a player of zone `tz` counts in (match, league and the whole game). */
+export function boardKeysFor({ matchId, leagueId, at, timeZone }: { matchId: string; leagueId: string; at: Date; timeZone: string }): BoardKey[] {
+  const starts = periodStarts(at, timeZone);
+  const periodic = (scope: Scope, scopeId: string): BoardKey[] => [
+    { scope, scopeId, period: 'all_time', periodStart: ALL_TIME_START },
+    ...(['day', 'week', 'month'] as const).map((p) => ({ scope, scopeId, period: p, periodStart: starts[p] })),
+  ];
+  return [{ scope: 'match', scopeId: matchId, period: 'all_time', periodStart: ALL_TIME_START }, ...periodic('league', leagueId), ...periodic('overall', OVERALL_ID)];
+}
+
+export const toEntry = (r: RankedRow): Schemas['LeaderboardEntry'] => ({
+  rank: r.rank,
+  user_id: r.userId,
+  display_name: r.name,
+  points: r.points,
+  correct_count: r.correct,
+  answered_count: r.answered,
+  current_streak: r.currentStreak,
+  best_streak: r.bestStreak,
+  reached_at: r.reachedAt.toISOString(),
+});
+
+export type LeaderboardsService = ReturnType<typeof createLeaderboardsService>;
+
+export function createLeaderboardsService({ db, leagues, now = () => new Date() }: { db: Db; leagues: LeaguesService; now?: () => Date }) {
+  /** The board a query names, in the caller's zone: its key and the period's bounds there. */
+  function resolvePeriod(query: Pick<BoardQuery, 'period' | 'date'>, viewer: UserRow | null) {
+    const timezone = zoneOrUtc(viewer?.matchFollowTimezone);
+    if (query.period === 'all_time') {
+      if (query.date !== undefined) throw badRequest('leaderboard.date_without_period', 'date chooses a day, week or month; all_time has none (leave date out, or ask for period day, week or month)');
+      return { timezone, periodStart: ALL_TIME_START, bounds: null };
+    }
+    const kind: LeaderboardPeriodKind = query.period;
+    const periodStart = periodStartsOfDate(query.date ?? localDate(now(), timezone))[kind];
+    return { timezone, periodStart, bounds: periodBounds(kind, periodStart, timezone) };
+  }
+
+  async function findBoard(key: BoardKey): Promise<LeaderboardRow | undefined> {
+    const [board] = await findBoards({ db, keys: [key] });
+    return board;
+  }
+
+  async function read({
+    scope,
+    scopeId,
+    leagueId,
+    matchId,
+    query,
+    viewer,
+    empty = false,
+  }: {
+    scope: Scope;
+    scopeId: string;
+    leagueId: string | null;
+    matchId: string | null;
+    query: BoardQuery;
+    viewer: UserRow | null;
+    empty?: boolean;
+  }): Promise<Schemas['Leaderboard']> {
+    const { timezone, periodStart, bounds } = resolvePeriod(query, viewer);
+    const board = empty ? undefined : await findBoard({ scope, scopeId, period: query.period, periodStart });
+    const [page, me] = board
+      ? await Promise.all([
+          boardPage({ db, leaderboardId: board.id, offset: query.offset, limit: query.limit }),
+          viewer ? playerRank({ db, leaderboardId: board.id, userId: viewer.id }) : Promise.resolve(undefined),
+        ])
+      : [{ rows: [], total: 0 }, undefined];
+    return {
+      scope,
+      league_id: leagueId,
+      match_id: matchId,
+      period: query.period,
+      period_start: query.period === 'all_time' ? null : periodStart,
+      starts_at: bounds ? bounds.from.toISOString() : null,
+      ends_at: bounds ? bounds.to.toISOString() : null,
+      timezone,
+      player_count: page.total,
+      offset: query.offset,
+      limit: query.limit,
+      rows: page.rows.map(toEntry),
+      me: me ? toEntry(me) : null,
+    };
+  }
+
+  return {
+    /**
+     * Runs in the settling transaction, after the answers were scored: adds
+     * them to every board they count in. Test matches count nowhere.
+     */
+    async applySettlement(tx: Tx, issuance: QuestionIssuanceRow): Promise<LeaderboardChange | undefined> {
+      const match = await matchForScoring({ db: tx, matchId: issuance.matchId });
+      if (!match || match.isTest) return undefined;
+      const zones = await scoredZones({ db: tx, issuanceId: issuance.id });
+      if (!zones.length) return undefined;
+      await lockLeaderboards(tx);
+      const keysByZone = zones.map((z) => ({ zone: z.zone, keys: boardKeysFor({ matchId: issuance.matchId, leagueId: match.leagueId, at: z.scoredAt, timeZone: zoneOrUtc(z.zone) }) }));
+      const ids = await ensureBoards({ db: tx, keys: keysByZone.flatMap((z) => z.keys) });
+      const boardsByZone = keysByZone.flatMap((z) => z.keys.map((k) => ({ zone: z.zone, leaderboardId: ids.get(keyString(k))! })));
+      const resolved = issuance.status === 'resolved' && issuance.correctAnswerIdentifier !== null;
+      const leaderboardIds = await addSettlement({ tx, issuanceId: issuance.id, resolved, scoredAt: zones[0]!.scoredAt, boardsByZone });
+      return { matchId: issuance.matchId, leaderboardIds };
+    },
+
+    /** Rebuilds a user's rows from their answers: after hiding, deactivating, reactivating or a new time zone (in that change's transaction). */
+    async rebuildUser(tx: Tx, userId: string): Promise<void> {
+      await rebuildUser({ tx, userId });
+    },
+
+    overall: (query: BoardQuery, viewer: UserRow | null) => read({ scope: 'overall', scopeId: OVERALL_ID, leagueId: null, matchId: null, query, viewer }),
+
+    async league(idOrSlug: string, query: BoardQuery, viewer: UserRow | null) {
+      const league = await leagues.get(idOrSlug);
+      return read({ scope: 'league', scopeId: league.id, leagueId: league.id, matchId: null, query, viewer });
+    },
+
+    async match(matchId: string, query: Omit<BoardQuery, 'period' | 'date'>, viewer: UserRow | null) {
+      const match = await matchForScoring({ db, matchId });
+      if (!match) throw notFound('match');
+      return read({ scope: 'match', scopeId: matchId, leagueId: match.leagueId, matchId, query: { ...query, period: 'all_time' }, viewer, empty: match.isTest });
+    },
+
+    /** Some players' rows on a board (a private group's members), ranked among themselves. */
+    async members({ scope, scopeId, query, viewer, userIds }: { scope: Scope; scopeId: string; query: Pick<BoardQuery, 'period' | 'date'>; viewer: UserRow | null; userIds: string[] }) {
+      const { timezone, periodStart, bounds } = resolvePeriod(query, viewer);
+      const board = await findBoard({ scope, scopeId, period: query.period, periodStart });
+      const rows = board ? await membersBoard({ db, leaderboardId: board.id, userIds }) : [];
+      return { timezone, periodStart: query.period === 'all_time' ? null : periodStart, bounds, rows };
+    },
+  };
+}
