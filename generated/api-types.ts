@@ -1763,10 +1763,323 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/player-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's private groups
+         * @description Every group the caller belongs to (owned ones included), by name, then id.
+         */
+        get: operations["listPlayerGroups"];
+        put?: never;
+        /**
+         * Create a private group
+         * @description Creates a group owned by the caller, who is its first member, with a
+         *     new invite code. A player belongs to at most `PLAYER_GROUPS_PER_USER`
+         *     groups (20 by default, owned ones included): one more answers 409
+         *     naming the limit. A name that breaks its rules (see
+         *     `PlayerGroupName`) answers 400.
+         */
+        post: operations["createPlayerGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/player-groups/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join a private group with its invite code
+         * @description Joins the group whose invite code this is (200 with the group;
+         *     joining a group one is already in changes nothing and answers 200
+         *     too). Codes are compared without regard to case, spaces and dashes.
+         *     An unknown (or replaced) code answers 404. A full group
+         *     (`PLAYER_GROUP_MAX_MEMBERS`, 50 by default) or a caller already in
+         *     `PLAYER_GROUPS_PER_USER` groups answers 409 naming the limit.
+         *
+         *     Attempts are throttled as sign-in is, since codes can be guessed:
+         *     every attempt counts, before the code is looked up, against the
+         *     caller's budget (`GROUP_JOIN_MAX_ATTEMPTS`, 10 per 15 minutes) and
+         *     the client address's (`GROUP_JOIN_MAX_ATTEMPTS_PER_IP`, 100); past
+         *     either, 429 with `Retry-After`, the code unchecked. A join that
+         *     succeeds gives its attempt back, so only failed guesses use them up.
+         */
+        post: operations["joinPlayerGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/player-groups/{player_group_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A private group and its members
+         * @description Members only; to anyone else the group does not exist (404).
+         */
+        get: operations["getPlayerGroup"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a private group (owner)
+         * @description The owner only (403 for other members, 404 for anyone else). Members and their scores are untouched; only the group goes.
+         */
+        delete: operations["deletePlayerGroup"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a private group (owner)
+         * @description The owner only (403 for other members, 404 for anyone else). 400 for a name that breaks its rules.
+         */
+        patch: operations["renamePlayerGroup"];
+        trace?: never;
+    };
+    "/api/player-groups/{player_group_id}/invite-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the invite code (owner)
+         * @description A new code; the old one stops working at once (a removed member cannot come back with it). The owner only (403 for other members, 404 for anyone else).
+         */
+        post: operations["replacePlayerGroupInviteCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/player-groups/{player_group_id}/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave a private group
+         * @description The caller leaves (404 when not a member). When the owner leaves,
+         *     the member who joined earliest becomes the owner; when nobody is
+         *     left, the group is deleted.
+         */
+        post: operations["leavePlayerGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/player-groups/{player_group_id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+                /** @description User id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member (owner)
+         * @description The owner removes a member (204; 404 when that user is not a
+         *     member). Not the owner themselves (409: leave instead). Other members
+         *     get 403, anyone else 404. A removed member can join again with the
+         *     code until the owner replaces it.
+         */
+        delete: operations["removePlayerGroupMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/player-groups/{player_group_id}/leaderboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A private group's leaderboard
+         * @description The group's members ranked among themselves on a board of the whole
+         *     game (`scope=overall`, the default), a league (`scope=league` with
+         *     `league`) or a match (`scope=match` with `match_id`; all time only),
+         *     all time or in a period: the same rows, figures, ranking and periods
+         *     as the public boards (see `Leaderboard`), ranks counted within the
+         *     group. Members with nothing on that board yet are not listed. Every
+         *     member on the board is listed (a group has at most
+         *     `PLAYER_GROUP_MAX_MEMBERS`). Members only (404 for anyone else). A
+         *     scope without its `league` or `match_id`, or with the other one, is a
+         *     400; so is a period other than `all_time` for a match.
+         */
+        get: operations["getPlayerGroupLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description Runs of white space become one space and the ends are trimmed; then
+         *     1 to 60 characters, with no control or invisible formatting
+         *     characters (400 otherwise). Names need not be unique.
+         * @example Office World Cup
+         */
+        PlayerGroupName: string;
+        PlayerGroupCreate: {
+            name: components["schemas"]["PlayerGroupName"];
+        };
+        PlayerGroupRename: {
+            name: components["schemas"]["PlayerGroupName"];
+        };
+        PlayerGroupJoin: {
+            /**
+             * @description The code as the owner shared it; case, spaces and dashes do not matter.
+             * @example K7QX-2M9P-ZA
+             */
+            invite_code: string;
+        };
+        /** @description A private group of players, as its members see it. */
+        PlayerGroupSummary: {
+            /**
+             * Format: uuid
+             * @example 5d7f9b1c-3e5a-4c7e-9f1b-3d5f7a9c1e3b
+             */
+            id: string;
+            /** @example Office World Cup */
+            name: string;
+            /**
+             * Format: uuid
+             * @example 3f1b2c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            owner_id: string;
+            /**
+             * @description The caller owns the group.
+             * @example true
+             */
+            is_owner: boolean;
+            /**
+             * @description What others join with (`POST /api/player-groups/join`); every member sees it and may pass it on. 10 characters of `0-9 A-Z` without `I L O U`, shown in groups of 4, 4 and 2.
+             * @example K7QX-2M9P-ZA
+             */
+            invite_code: string;
+            /** @example 2 */
+            member_count: number;
+            /**
+             * @description The most members a group may have (`PLAYER_GROUP_MAX_MEMBERS`).
+             * @example 50
+             */
+            max_members: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-19T12:00:00Z
+             */
+            created_at: string;
+        };
+        PlayerGroupMember: {
+            /**
+             * Format: uuid
+             * @example 9b2e3f4a-5c6d-4e7f-9081-2b3c4d5e6f70
+             */
+            user_id: string;
+            /**
+             * @description The member's `leaderboard_name`.
+             * @example carla_k
+             */
+            display_name: string;
+            /** @example false */
+            is_owner: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-19T12:30:00Z
+             */
+            joined_at: string;
+        };
+        /** @description A private group with its members (earliest joined first). */
+        PlayerGroup: {
+            /**
+             * Format: uuid
+             * @example 5d7f9b1c-3e5a-4c7e-9f1b-3d5f7a9c1e3b
+             */
+            id: string;
+            /** @example Office World Cup */
+            name: string;
+            /**
+             * Format: uuid
+             * @example 3f1b2c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            owner_id: string;
+            /**
+             * @description The caller owns the group.
+             * @example true
+             */
+            is_owner: boolean;
+            /**
+             * @description What others join with (`POST /api/player-groups/join`); every member sees it and may pass it on. 10 characters of `0-9 A-Z` without `I L O U`, shown in groups of 4, 4 and 2.
+             * @example K7QX-2M9P-ZA
+             */
+            invite_code: string;
+            /** @example 2 */
+            member_count: number;
+            /**
+             * @description The most members a group may have (`PLAYER_GROUP_MAX_MEMBERS`).
+             * @example 50
+             */
+            max_members: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-19T12:00:00Z
+             */
+            created_at: string;
+            members: components["schemas"]["PlayerGroupMember"][];
+        };
         /** @description A player's row on a leaderboard. */
         LeaderboardEntry: {
             /**
@@ -1851,6 +2164,12 @@ export interface components {
              * @enum {string}
              */
             scope: "overall" | "league" | "match";
+            /**
+             * Format: uuid
+             * @description A private group's board (its members ranked among themselves); null on the public boards.
+             * @example null
+             */
+            group_id: string | null;
             /**
              * Format: uuid
              * @description The league of a league's or a match's board.
@@ -5112,6 +5431,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Private player group id. */
+        PlayerGroupId: string;
         /** @description All time, or the calendar day, week (from Monday) or month; which one is chosen by `date`. */
         LeaderboardPeriod: "all_time" | "day" | "week" | "month";
         /**
@@ -7978,6 +8299,328 @@ export interface operations {
                     "application/json": components["schemas"]["Leaderboard"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPlayerGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerGroupSummary"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPlayerGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayerGroupCreate"];
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    joinPlayerGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayerGroupJoin"];
+            };
+        };
+        responses: {
+            /** @description The group joined. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerGroup"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            /** @description Too many join attempts by the caller or from the client address; try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the next attempt is accepted. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "too many attempts to join a group; try again in 840 seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPlayerGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerGroup"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deletePlayerGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    renamePlayerGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayerGroupRename"];
+            };
+        };
+        responses: {
+            /** @description The renamed group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    replacePlayerGroupInviteCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group with its new code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerGroup"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    leavePlayerGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Left. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removePlayerGroupMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+                /** @description User id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPlayerGroupLeaderboard: {
+        parameters: {
+            query?: {
+                /** @description The board - the whole game, a league or a match. */
+                scope?: "overall" | "league" | "match";
+                /** @description With `scope=league` - the league's id or slug. */
+                league?: string;
+                /** @description With `scope=match` - the match. */
+                match_id?: string;
+                /** @description All time, or the calendar day, week (from Monday) or month; which one is chosen by `date`. */
+                period?: components["parameters"]["LeaderboardPeriod"];
+                /**
+                 * @description With `period` day, week or month: the period containing this
+                 *     calendar date (past periods stay readable). Without it, the current
+                 *     period in the caller's `match_follow_timezone` (UTC for anonymous
+                 *     callers and blank zones). With `period=all_time`, 400.
+                 */
+                date?: components["parameters"]["LeaderboardDate"];
+            };
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group's board. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Leaderboard"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];

@@ -25,6 +25,7 @@ import { createListenersService } from './modules/listeners/listeners.service.js
 import { createMatchDefinitionsService } from './modules/match-definitions/match-definitions.service.js';
 import { createMatchControlService } from './modules/match-control/match-control.service.js';
 import { createMatchesService } from './modules/matches/matches.service.js';
+import { createPlayerGroupsService } from './modules/player-groups/player-groups.service.js';
 import { createPushService } from './modules/push/push.service.js';
 import { createSponsorshipsService } from './modules/sponsorships/sponsorships.service.js';
 import { createUsersService } from './modules/users/users.service.js';
@@ -53,7 +54,7 @@ export function createServices(deps: ServiceDeps) {
   const liveBus = createLiveBus({ database: deps.database, logger: deps.logger });
   const onKeysRevoked = publishKeysRevoked(liveBus);
   const onFollowChanged = publishFollowChange(liveBus);
-  const loginThrottle = createLoginThrottle({ db, config: deps.config.loginThrottle, register: deps.config.registerThrottle, logger: deps.logger });
+  const loginThrottle = createLoginThrottle({ db, config: deps.config.loginThrottle, register: deps.config.registerThrottle, groupJoin: deps.config.playerGroups, logger: deps.logger });
   const keyCache = createKeyCache({ ttlMs: deps.config.authCache.ttlMs, maxEntries: deps.config.authCache.maxEntries, trusted: () => liveBus.listening });
   // Other processes' changes (and this one's, once committed) arrive on the bus, announced by the database's trigger;
   // this process's own writes empty the cache at once, before they run, so its next request never sees the old row.
@@ -103,6 +104,7 @@ export function createServices(deps: ServiceDeps) {
     answers: createAnswersService({ db }),
     users: createUsersService({ db, onKeysRevoked, onLeaderboardInputsChanged: leaderboards.rebuildUser }),
     leaderboards,
+    playerGroups: createPlayerGroupsService({ db, config: deps.config.playerGroups, throttle: loginThrottle, leaderboards }),
     leagues,
     groups: createGroupsService({ db, leagues }),
     definitions: createDefinitionsService({ db, leagues }),
@@ -129,7 +131,7 @@ export function createServices(deps: ServiceDeps) {
 }
 
 /** The services requests call, each method in a span when tracing runs (see src/observability/tracing.ts). */
-const TRACED_SERVICES = ['leaderboards', 'auth', 'adminSessions', 'answers', 'users', 'leagues', 'groups', 'definitions', 'matchDefinitions', 'brands', 'sponsorships', 'matches', 'inheritance', 'issuances', 'listeners', 'feedback', 'matchControl'] as const;
+const TRACED_SERVICES = ['leaderboards', 'playerGroups', 'auth', 'adminSessions', 'answers', 'users', 'leagues', 'groups', 'definitions', 'matchDefinitions', 'brands', 'sponsorships', 'matches', 'inheritance', 'issuances', 'listeners', 'feedback', 'matchControl'] as const;
 
 function tracedServices<S extends Record<(typeof TRACED_SERVICES)[number], object>>(services: S): S {
   if (!tracingEnabled()) return services;

@@ -18,6 +18,7 @@ import { listenerHandlers } from '../modules/listeners/listeners.handlers.js';
 import { matchControlHandlers } from '../modules/match-control/match-control.handlers.js';
 import { matchDefinitionHandlers } from '../modules/match-definitions/match-definitions.handlers.js';
 import { matchHandlers } from '../modules/matches/matches.handlers.js';
+import { playerGroupHandlers } from '../modules/player-groups/player-groups.handlers.js';
 import { pushHandlers } from '../modules/push/push.handlers.js';
 import { sponsorshipHandlers } from '../modules/sponsorships/sponsorships.handlers.js';
 import { userHandlers } from '../modules/users/users.handlers.js';
@@ -45,5 +46,6 @@ export function createHandlers(services: Services): Handlers {
     ...feedbackHandlers(services),
     ...pushHandlers(services),
     ...leaderboardHandlers(services),
+    ...playerGroupHandlers(services),
   } satisfies Handlers;
 }

@@ -118,6 +118,7 @@ export function createLeaderboardsService({ db, leagues, now = () => new Date() 
       : [{ rows: [], total: 0 }, undefined];
     return {
       scope,
+      group_id: null,
       league_id: leagueId,
       match_id: matchId,
       period: query.period,
@@ -170,12 +171,68 @@ export function createLeaderboardsService({ db, leagues, now = () => new Date() 
       return read({ scope: 'match', scopeId: matchId, leagueId: match.leagueId, matchId, query: { ...query, period: 'all_time' }, viewer, empty: match.isTest });
     },
 
-    /** Some players' rows on a board (a private group's members), ranked among themselves. */
-    async members({ scope, scopeId, query, viewer, userIds }: { scope: Scope; scopeId: string; query: Pick<BoardQuery, 'period' | 'date'>; viewer: UserRow | null; userIds: string[] }) {
+    /**
+     * A board of some players only (a private group's members), ranked among
+     * themselves: every one of them on the board (their number is bounded by
+     * the group's limit), in the public board's order.
+     */
+    async ofMembers({
+      groupId,
+      scope,
+      league,
+      matchId,
+      query,
+      viewer,
+      userIds,
+      limit,
+    }: {
+      groupId: string;
+      scope: Scope;
+      league: string | undefined;
+      matchId: string | undefined;
+      query: Pick<BoardQuery, 'period' | 'date'>;
+      viewer: UserRow;
+      userIds: string[];
+      limit: number;
+    }): Promise<Schemas['Leaderboard']> {
+      if (scope !== 'league' && league !== undefined) throw badRequest('leaderboard.scope_mismatch', `league goes with scope=league, not scope=${scope}`);
+      if (scope !== 'match' && matchId !== undefined) throw badRequest('leaderboard.scope_mismatch', `match_id goes with scope=match, not scope=${scope}`);
+      let scopeId = OVERALL_ID;
+      let leagueId: string | null = null;
+      let empty = false;
+      if (scope === 'league') {
+        if (league === undefined) throw badRequest('leaderboard.scope_incomplete', 'scope=league needs league (its id or slug)');
+        leagueId = (await leagues.get(league)).id;
+        scopeId = leagueId;
+      } else if (scope === 'match') {
+        if (matchId === undefined) throw badRequest('leaderboard.scope_incomplete', 'scope=match needs match_id');
+        if (query.period !== 'all_time') throw badRequest('leaderboard.match_period', 'a match board is all time only (period=all_time)');
+        const match = await matchForScoring({ db, matchId });
+        if (!match) throw notFound('match');
+        leagueId = match.leagueId;
+        scopeId = matchId;
+        empty = match.isTest;
+      }
       const { timezone, periodStart, bounds } = resolvePeriod(query, viewer);
-      const board = await findBoard({ scope, scopeId, period: query.period, periodStart });
+      const board = empty ? undefined : await findBoard({ scope, scopeId, period: query.period, periodStart });
       const rows = board ? await membersBoard({ db, leaderboardId: board.id, userIds }) : [];
-      return { timezone, periodStart: query.period === 'all_time' ? null : periodStart, bounds, rows };
+      const me = rows.find((r) => r.userId === viewer.id);
+      return {
+        scope,
+        group_id: groupId,
+        league_id: leagueId,
+        match_id: scope === 'match' ? scopeId : null,
+        period: query.period,
+        period_start: query.period === 'all_time' ? null : periodStart,
+        starts_at: bounds ? bounds.from.toISOString() : null,
+        ends_at: bounds ? bounds.to.toISOString() : null,
+        timezone,
+        player_count: rows.length,
+        offset: 0,
+        limit,
+        rows: rows.map(toEntry),
+        me: me ? toEntry(me) : null,
+      };
     },
   };
 }

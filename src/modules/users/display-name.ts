@@ -37,6 +37,9 @@ function fold(name: string): string {
     .replace(/[^\p{L}]+/gu, ' ');
 }
 
+/** Whether a text holds control or invisible formatting characters (tabs and line breaks aside, which become spaces). */
+export const hasInvisible = (value: string): boolean => INVISIBLE.test(value.replace(/[\t\n\r]/g, ' '));
+
 /** The word of the profanity list a name carries, if any. */
 export function profanityIn(name: string): string | undefined {
   const folded = fold(name);
@@ -54,7 +57,7 @@ export function profanityIn(name: string): string | undefined {
  */
 export function normalizeDisplayName(value: string | null): string | null {
   if (value === null) return null;
-  if (INVISIBLE.test(value.replace(/[\t\n\r]/g, ' '))) throw badRequest('user.display_name_invalid', 'display_name must not contain control or invisible formatting characters');
+  if (hasInvisible(value)) throw badRequest('user.display_name_invalid', 'display_name must not contain control or invisible formatting characters');
   const name = value.normalize('NFC').replace(/\s+/gu, ' ').trim();
   if (!name) return null;
   const length = [...name].length;
