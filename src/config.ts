@@ -134,6 +134,8 @@ export interface StreamConfig {
   connectBudget: ConnectBudgetConfig;
   /** Shortest interval between two `match_state` messages of one match (changes in between are merged into the next). */
   matchStateIntervalMs: number;
+  /** Shortest interval between two `leaderboard` messages of one match (settlements in between are merged into the next). */
+  leaderboardIntervalMs: number;
 }
 
 /** Connection-level limits of the HTTP server. */
@@ -366,6 +368,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         windowSeconds: int(env, 'STREAM_CONNECT_WINDOW_SECONDS', DEFAULT_CONNECT_BUDGET.windowSeconds, 1, 86_400),
       },
       matchStateIntervalMs: int(env, 'STREAM_MATCH_STATE_INTERVAL_MS', 1000, 0, 600_000),
+      leaderboardIntervalMs: int(env, 'STREAM_LEADERBOARD_INTERVAL_MS', 5000, 0, 600_000),
     },
     database: {
       api: {

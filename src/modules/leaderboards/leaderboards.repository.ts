@@ -259,3 +259,41 @@ export async function userCounts({ db, userId }: { db: DbOrTx; userId: string })
   return !!row;
 }
 
+
+/**
+ * What the live stream sends about a board, in one statement: its top rows,
+ * how many players it has, and the rows and ranks of some players (the
+ * receivers). Undefined when the board does not exist.
+ */
+export async function boardForDelivery({ db, key, top, userIds }: { db: DbOrTx; key: BoardKey; top: number; userIds: string[] }): Promise<{ playerCount: number; top: RankedRow[]; mine: Map<string, RankedRow> } | undefined> {
+  type Raw = RawRanked & { kind: 'board' | 'top' | 'me'; player_count: number | string | null };
+  const ids = userIds.join(',');
+  const rows = await rowsOf<Raw>(
+    db,
+    sql`with b as (
+          select id from leaderboards where scope = ${key.scope} and scope_id = ${key.scopeId}::uuid and period = ${key.period} and period_start = ${key.periodStart}::date
+        ),
+        t as (
+          select s.* from leaderboard_scores s where s.leaderboard_id = (select id from b) order by ${RANK_ORDER} limit ${top}
+        )
+        select 'board' as kind, (select coalesce(sum(c.players), 0) from leaderboard_point_counts c where c.leaderboard_id = b.id) as player_count,
+               null::bigint as rank, null::uuid as user_id, null::text as name, null::int as points, null::int as correct, null::int as answered, null::int as current_streak, null::int as best_streak, null::timestamptz as reached_at
+          from b
+        union all
+        select 'top', null, row_number() over (order by ${RANK_ORDER}), s.user_id, ${NAME}, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
+          from t s join users u on u.id = s.user_id
+        union all
+        select 'me', null,
+               1 + coalesce((select sum(c.players) from leaderboard_point_counts c where c.leaderboard_id = s.leaderboard_id and c.points > s.points), 0)
+                 + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct > s.correct)
+                 + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct = s.correct and (o.reached_at, o.user_id) < (s.reached_at, s.user_id)),
+               s.user_id, ${NAME}, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
+          from leaderboard_scores s join users u on u.id = s.user_id
+          where s.leaderboard_id = (select id from b) and ${ids ? sql`s.user_id = any(string_to_array(${ids}, ',')::uuid[])` : sql`false`}`,
+  );
+  const board = rows.find((r) => r.kind === 'board');
+  if (!board) return undefined;
+  const topRows = rows.filter((r) => r.kind === 'top').map(ranked).sort((a, b) => a.rank - b.rank);
+  const mine = new Map(rows.filter((r) => r.kind === 'me').map((r) => [r.user_id, ranked(r)] as const));
+  return { playerCount: Number(board.player_count ?? 0), top: topRows, mine };
+}
