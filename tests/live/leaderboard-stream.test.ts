@@ -9,7 +9,7 @@ import type { QuestionIssuanceRow } from '../../src/modules/issuances/issuances.
 import { loadConfig } from '../../src/config.js';
 import { createMatch, follow } from '../helpers/factories.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
-import { openStream, type StreamClient } from '../helpers/live-client.js';
+import { openStream, type StreamClient, type StreamMessage } from '../helpers/live-client.js';
 import { registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
 
 async function settle(app: TestApp, row: QuestionIssuanceRow, status: 'resolved' | 'voided', correct: string | null = null) {
@@ -55,7 +55,7 @@ describe('leaderboard messages', () => {
         [loser, 'away'],
       ]);
       await settle(app, q, 'resolved', 'home');
-      const [w, l, watching] = await Promise.all(clients.slice(0, 3).map((c) => c.take('leaderboard')));
+      const [w, l, watching] = (await Promise.all(clients.slice(0, 3).map((c) => c.take('leaderboard')))) as [StreamMessage, StreamMessage, StreamMessage];
       expect(w).toMatchObject({ match_id: match.id, player_count: 2, me: { rank: 1, user_id: winner.id, points: 10, current_streak: 1 } });
       expect(w.top.map((r: { user_id: string }) => r.user_id)).toEqual([winner.id, loser.id]);
       expect(l.me).toMatchObject({ rank: 2, user_id: loser.id, points: 0 });
