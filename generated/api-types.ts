@@ -1962,10 +1962,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/{user_id}/leaderboard-positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * [Admin] A user's leaderboard positions
+         * @description Where the user stands: their row and rank on the whole game's board
+         *     and on each league's they are on, all time and in their current day,
+         *     week and month (in their `match_follow_timezone`), then on the boards
+         *     of the 20 matches they played last (newest first). Empty for a user
+         *     hidden from leaderboards or deactivated (they are on no board; the
+         *     flags say why). Unknown user 404.
+         */
+        get: operations["getUserLeaderboardPositions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A user's row on one board, with the board. */
+        LeaderboardPosition: {
+            /**
+             * @example league
+             * @enum {string}
+             */
+            scope: "overall" | "league" | "match";
+            /**
+             * Format: uuid
+             * @example 0c6f3d2a-7b8e-4f9a-a1b2-c3d4e5f6a7b8
+             */
+            league_id: string | null;
+            /**
+             * Format: uuid
+             * @example null
+             */
+            match_id: string | null;
+            /**
+             * @example all_time
+             * @enum {string}
+             */
+            period: "all_time" | "day" | "week" | "month";
+            /**
+             * Format: date
+             * @description First day of the period (in the user's zone); null for all time.
+             * @example null
+             */
+            period_start: string | null;
+            /**
+             * @description Players on the board.
+             * @example 2
+             */
+            player_count: number;
+            entry: components["schemas"]["LeaderboardEntry"];
+        };
+        UserLeaderboardPositions: {
+            /**
+             * Format: uuid
+             * @example 3f1b2c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            user_id: string;
+            /** @example false */
+            hidden_from_leaderboards: boolean;
+            /** @example true */
+            is_active: boolean;
+            /**
+             * @description The zone the current periods are the user's own in.
+             * @example Europe/Berlin
+             */
+            timezone: string;
+            /** @description The whole game first, then leagues, then matches (newest first); all time, then day, week and month. */
+            positions: components["schemas"]["LeaderboardPosition"][];
+        };
         /**
          * @description Runs of white space become one space and the ends are trimmed; then
          *     1 to 60 characters, with no control or invisible formatting
@@ -8622,6 +8703,35 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getUserLeaderboardPositions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The positions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserLeaderboardPositions"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];

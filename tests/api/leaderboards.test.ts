@@ -242,6 +242,35 @@ describe('the operations', () => {
   });
 });
 
+describe('a user\'s positions (operators)', () => {
+  it('lists the whole game, each league and the latest matches, with ranks and counts as the boards say', async () => {
+    const [m1, m2] = [await liveMatch({ league: 'mls' }), await liveMatch({ league: 'mls' })];
+    const [p, rival] = await players(2);
+    for (const m of [m1, m2]) for (const u of [p!, rival!]) await follow(app, u.id, m.id);
+    await app.request('PATCH', '/api/users/me', { token: p!.token, body: { match_follow_timezone: 'Asia/Tokyo' } });
+    await play(m1.id, [[p!, 'home'], [rival!, 'home']], 'home', 10);
+    await play(m2.id, [[p!, 'away'], [rival!, 'home']], 'home', 10);
+    const res = await app.request('GET', `/api/users/${p!.id}/leaderboard-positions`, { token: admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ user_id: p!.id, hidden_from_leaderboards: false, is_active: true, timezone: 'Asia/Tokyo' });
+    const positions = res.body.positions as { scope: string; league_id: string | null; match_id: string | null; period: string; period_start: string | null; player_count: number; entry: Entry }[];
+    expect(positions.map((x) => `${x.scope}:${x.period}`)).toEqual(['overall:all_time', 'overall:day', 'overall:week', 'overall:month', 'league:all_time', 'league:day', 'league:week', 'league:month', 'match:all_time', 'match:all_time']);
+    expect(positions.filter((x) => x.scope === 'match').map((x) => x.match_id)).toEqual([m2.id, m1.id]);
+    // Each as the public board tells the user themself.
+    const overall = (await app.request('GET', '/api/leaderboards/overall', { token: p!.token, query: { period: 'week' } })).body;
+    expect(positions[2]).toMatchObject({ period_start: overall.period_start, player_count: overall.player_count, entry: overall.me });
+    const second = (await matchBoard(m2.id, p!.token)).body;
+    expect(positions[8]).toMatchObject({ player_count: 2, entry: second.me });
+    expect(second.me.rank).toBe(2);
+
+    await app.request('PATCH', `/api/users/${p!.id}`, { token: admin.token, body: { hidden_from_leaderboards: true } });
+    expect((await app.request('GET', `/api/users/${p!.id}/leaderboard-positions`, { token: admin.token })).body).toMatchObject({ hidden_from_leaderboards: true, positions: [] });
+    expect((await app.request('GET', `/api/users/${UNKNOWN_ID}/leaderboard-positions`, { token: admin.token })).status).toBe(404);
+    expect((await app.request('GET', `/api/users/${p!.id}/leaderboard-positions`, { token: rival!.token })).status).toBe(403);
+    await app.request('PATCH', `/api/users/${p!.id}`, { token: admin.token, body: { hidden_from_leaderboards: false } });
+  });
+});
+
 describe('the maintained tables', () => {
   const snapshot = async () => ({
     scores: (await db().select().from(leaderboardScores)).map((r) => ({ ...r, reachedAt: r.reachedAt.toISOString() })).sort((x, y) => `${x.leaderboardId}${x.userId}`.localeCompare(`${y.leaderboardId}${y.userId}`)),

@@ -4,11 +4,10 @@
  * board). Every writer takes LEADERBOARD_LOCK first: writers run one at a
  * time (they all touch the whole game's boards anyway) and never deadlock.
  */
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import { matches } from '../matches/matches.table.js';
-import { users } from '../users/users.table.js';
-import { leaderboardPointCounts, leaderboards, leaderboardScores, type LeaderboardRow } from './leaderboards.table.js';
+import { leaderboardPointCounts, leaderboards, type LeaderboardRow } from './leaderboards.table.js';
 
 /** The advisory lock every leaderboard writer holds until its commit (the SQL rebuild function takes the same). */
 export const LEADERBOARD_LOCK = 1717001;
@@ -241,25 +240,6 @@ export async function membersBoard({ db, leaderboardId, userIds }: { db: DbOrTx;
   return rows.map(ranked);
 }
 
-/** Every board a user has a row on (their positions, for operators), with the board. */
-export async function boardsOfUser({ db, userId }: { db: DbOrTx; userId: string }): Promise<LeaderboardRow[]> {
-  return db
-    .select({ id: leaderboards.id, scope: leaderboards.scope, scopeId: leaderboards.scopeId, period: leaderboards.period, periodStart: leaderboards.periodStart, createdAt: leaderboards.createdAt })
-    .from(leaderboardScores)
-    .innerJoin(leaderboards, eq(leaderboards.id, leaderboardScores.leaderboardId))
-    .where(eq(leaderboardScores.userId, userId));
-}
-
-/** Whether the user may appear on leaderboards (active, not hidden). */
-export async function userCounts({ db, userId }: { db: DbOrTx; userId: string }): Promise<boolean> {
-  const [row] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.id, userId), eq(users.isActive, true), eq(users.hiddenFromLeaderboards, false)));
-  return !!row;
-}
-
-
 /**
  * What the live stream sends about a board, in one statement: its top rows,
  * how many players it has, and the rows and ranks of some players (the
@@ -296,4 +276,52 @@ export async function boardForDelivery({ db, key, top, userIds }: { db: DbOrTx; 
   const topRows = rows.filter((r) => r.kind === 'top').map(ranked).sort((a, b) => a.rank - b.rank);
   const mine = new Map(rows.filter((r) => r.kind === 'me').map((r) => [r.user_id, ranked(r)] as const));
   return { playerCount: Number(board.player_count ?? 0), top: topRows, mine };
+}
+
+export interface Position {
+  board: Pick<LeaderboardRow, 'scope' | 'scopeId' | 'period' | 'periodStart'>;
+  playerCount: number;
+  row: RankedRow;
+}
+
+/**
+ * A user's rows and ranks (one statement): on the whole game's and the
+ * leagues' boards all time and of the periods starting on `starts`, and on
+ * the boards of the `matches` matches they played last.
+ */
+export async function positionsOf({ db, userId, starts, matches: recent }: { db: DbOrTx; userId: string; starts: { day: string; week: string; month: string }; matches: number }): Promise<Position[]> {
+  type Raw = RawRanked & { scope: Scope; scope_id: string; period: Period; period_start: string; player_count: string | number; created_at: string | Date };
+  const rows = await rowsOf<Raw>(
+    db,
+    sql`with mine as (
+          select b.id, b.scope, b.scope_id, b.period, b.period_start::text as period_start, b.created_at, s.*
+          from leaderboard_scores s join leaderboards b on b.id = s.leaderboard_id
+          where s.user_id = ${userId}::uuid and b.scope in ('overall', 'league') and (
+            b.period = 'all_time' or (b.period = 'day' and b.period_start = ${starts.day}::date)
+            or (b.period = 'week' and b.period_start = ${starts.week}::date) or (b.period = 'month' and b.period_start = ${starts.month}::date))
+          union all
+          (select b.id, b.scope, b.scope_id, b.period, b.period_start::text, b.created_at, s.*
+           from leaderboard_scores s join leaderboards b on b.id = s.leaderboard_id
+           where s.user_id = ${userId}::uuid and b.scope = 'match'
+           order by b.created_at desc limit ${recent})
+        )
+        select s.scope, s.scope_id, s.period, s.period_start, s.created_at,
+          (select coalesce(sum(c.players), 0) from leaderboard_point_counts c where c.leaderboard_id = s.leaderboard_id) as player_count,
+          1 + coalesce((select sum(c.players) from leaderboard_point_counts c where c.leaderboard_id = s.leaderboard_id and c.points > s.points), 0)
+            + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct > s.correct)
+            + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct = s.correct and (o.reached_at, o.user_id) < (s.reached_at, s.user_id))
+            as rank,
+          s.user_id, ${NAME} as name, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
+        from mine s join users u on u.id = s.user_id`,
+  );
+  const scopeOrder = { overall: 0, league: 1, match: 2 } as const;
+  const periodOrder = { all_time: 0, day: 1, week: 2, month: 3 } as const;
+  return rows
+    .sort(
+      (a, b) =>
+        scopeOrder[a.scope] - scopeOrder[b.scope] ||
+        (a.scope === 'match' ? new Date(b.created_at).getTime() - new Date(a.created_at).getTime() : a.scope_id.localeCompare(b.scope_id)) ||
+        periodOrder[a.period] - periodOrder[b.period],
+    )
+    .map((r) => ({ board: { scope: r.scope, scopeId: r.scope_id, period: r.period, periodStart: r.period_start }, playerCount: Number(r.player_count), row: ranked(r) }));
 }

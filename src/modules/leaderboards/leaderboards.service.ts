@@ -22,6 +22,7 @@ import {
   matchForScoring,
   membersBoard,
   playerRank,
+  positionsOf,
   rebuildUser,
   scoredZones,
   type BoardKey,
@@ -151,6 +152,27 @@ export function createLeaderboardsService({ db, leagues, now = () => new Date() 
       const resolved = issuance.status === 'resolved' && issuance.correctAnswerIdentifier !== null;
       const leaderboardIds = await addSettlement({ tx, issuanceId: issuance.id, resolved, scoredAt: zones[0]!.scoredAt, boardsByZone });
       return { matchId: issuance.matchId, leaderboardIds };
+    },
+
+    /** Where a user stands (operators): the whole game and leagues all time and in their current periods, and their 20 latest matches. */
+    async positions(user: UserRow): Promise<Schemas['UserLeaderboardPositions']> {
+      const timezone = zoneOrUtc(user.matchFollowTimezone);
+      const found = await positionsOf({ db, userId: user.id, starts: periodStarts(now(), timezone), matches: 20 });
+      return {
+        user_id: user.id,
+        hidden_from_leaderboards: user.hiddenFromLeaderboards,
+        is_active: user.isActive,
+        timezone,
+        positions: found.map((p) => ({
+          scope: p.board.scope as Scope,
+          league_id: p.board.scope === 'league' ? p.board.scopeId : null,
+          match_id: p.board.scope === 'match' ? p.board.scopeId : null,
+          period: p.board.period as Period,
+          period_start: p.board.period === 'all_time' ? null : p.board.periodStart,
+          player_count: p.playerCount,
+          entry: toEntry(p.row),
+        })),
+      };
     },
 
     /** Rebuilds a user's rows from their answers: after hiding, deactivating, reactivating or a new time zone (in that change's transaction). */
