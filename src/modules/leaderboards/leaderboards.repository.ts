@@ -114,6 +114,7 @@ export async function addSettlement({
         join map m on m.zone = coalesce(u.match_follow_timezone, '')
         where a.question_issuance_id = ${issuanceId} and a.outcome is not null and u.is_active and not u.hidden_from_leaderboards
       ),
+      -- Rows whose points move, as they were (read by primary key: the statement's snapshot is from before its own upsert).
       old as (
         select s.leaderboard_id, s.points as was, i.points as delta
         from leaderboard_scores s join input i on i.leaderboard_id = s.leaderboard_id and i.user_id = s.user_id
@@ -121,8 +122,8 @@ export async function addSettlement({
       ),
       up as (
         insert into leaderboard_scores as s (leaderboard_id, user_id, points, correct, answered, current_streak, best_streak, reached_at)
+        -- In no particular order: the advisory lock keeps other writers out, so no lock order is needed.
         select i.leaderboard_id, i.user_id, i.points, i.correct, 1, i.correct, i.correct, ${at}::timestamptz from input i
-        order by i.leaderboard_id, i.user_id
         on conflict (leaderboard_id, user_id) do update set
           points = s.points + excluded.points,
           correct = s.correct + excluded.correct,
@@ -137,6 +138,8 @@ export async function addSettlement({
             else s.reached_at end
         returning s.leaderboard_id, s.points, (xmax = 0) as inserted
       ),
+      -- A new row counts at its points; a row whose points moved leaves its old total for the new one.
+      -- (Joining the upsert's rows to the input instead would be a nested loop: a CTE's row count is unknown to the planner.)
       changes as (
         select leaderboard_id, was as points, -1 as d from old
         union all select leaderboard_id, was + delta, 1 from old
