@@ -24,6 +24,21 @@ export interface RegisterThrottleConfig {
   windowSeconds: number;
 }
 
+/** Private player groups: limits and the join throttle (src/modules/player-groups). */
+export interface PlayerGroupsConfig {
+  /** Groups a player may belong to (owned ones included). */
+  maxGroupsPerUser: number;
+  /** Members a group may have (its owner included). */
+  maxMembers: number;
+  /** Join attempts (with an invite code) per player per window; 0 turns this budget off. */
+  joinMaxAttempts: number;
+  /** Join attempts from one address, all players together, per window; 0 turns this budget off. */
+  joinMaxAttemptsPerIp: number;
+  joinWindowSeconds: number;
+}
+
+export const DEFAULT_PLAYER_GROUPS: PlayerGroupsConfig = { maxGroupsPerUser: 20, maxMembers: 50, joinMaxAttempts: 10, joinMaxAttemptsPerIp: 100, joinWindowSeconds: 900 };
+
 export interface S3Config {
   bucket: string;
   region: string;
@@ -66,6 +81,7 @@ export interface Config {
   authCache: { ttlMs: number; maxEntries: number };
   loginThrottle: LoginThrottleConfig;
   registerThrottle: RegisterThrottleConfig;
+  playerGroups: PlayerGroupsConfig;
   /** The live stream (WS /api/play/stream) of this process. */
   stream: StreamConfig;
   /** PostgreSQL: how long the database may keep the API and the engine waiting. */
@@ -118,6 +134,8 @@ export interface StreamConfig {
   connectBudget: ConnectBudgetConfig;
   /** Shortest interval between two `match_state` messages of one match (changes in between are merged into the next). */
   matchStateIntervalMs: number;
+  /** Shortest interval between two `leaderboard` messages of one match (settlements in between are merged into the next). */
+  leaderboardIntervalMs: number;
 }
 
 /** Connection-level limits of the HTTP server. */
@@ -354,6 +372,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         windowSeconds: int(env, 'STREAM_CONNECT_WINDOW_SECONDS', DEFAULT_CONNECT_BUDGET.windowSeconds, 1, 86_400),
       },
       matchStateIntervalMs: int(env, 'STREAM_MATCH_STATE_INTERVAL_MS', 1000, 0, 600_000),
+      leaderboardIntervalMs: int(env, 'STREAM_LEADERBOARD_INTERVAL_MS', 5000, 0, 600_000),
     },
     database: {
       api: {
@@ -386,6 +405,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       // Off by default in tests, which register hundreds of users from one address.
       maxPerIp: int(env, 'REGISTER_MAX_PER_IP', appEnv === 'test' ? 0 : 20, 0, 1_000_000),
       windowSeconds: int(env, 'REGISTER_WINDOW_SECONDS', 3600, 1, 7 * 86_400),
+    },
+    playerGroups: {
+      maxGroupsPerUser: int(env, 'PLAYER_GROUPS_PER_USER', DEFAULT_PLAYER_GROUPS.maxGroupsPerUser, 1, 1000),
+      maxMembers: int(env, 'PLAYER_GROUP_MAX_MEMBERS', DEFAULT_PLAYER_GROUPS.maxMembers, 2, 1000),
+      joinMaxAttempts: int(env, 'GROUP_JOIN_MAX_ATTEMPTS', DEFAULT_PLAYER_GROUPS.joinMaxAttempts, 0, 1_000_000),
+      joinMaxAttemptsPerIp: int(env, 'GROUP_JOIN_MAX_ATTEMPTS_PER_IP', DEFAULT_PLAYER_GROUPS.joinMaxAttemptsPerIp, 0, 1_000_000),
+      joinWindowSeconds: int(env, 'GROUP_JOIN_WINDOW_SECONDS', DEFAULT_PLAYER_GROUPS.joinWindowSeconds, 1, 86_400),
     },
   };
 }

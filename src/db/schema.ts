@@ -16,3 +16,5 @@ export * from '../modules/feedback/feedback.table.js';
 export * from '../modules/push/push.table.js';
 export * from '../modules/admin-sessions/admin-sessions.table.js';
 export * from '../modules/auth/login-throttle.table.js';
+export * from '../modules/leaderboards/leaderboards.table.js';
+export * from '../modules/player-groups/player-groups.table.js';

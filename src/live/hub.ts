@@ -6,6 +6,11 @@
  * resolution loads the answers of every receiver in one statement. Events of
  * one match are handled in order (an issuance before its resolution).
  *
+ * A settlement also schedules the match's `leaderboard` (its top rows and
+ * each receiver's own rank, one statement for all of them), at most once per
+ * `leaderboardIntervalMs` per match; a socket gets it only when its message
+ * differs from the last it got for that match.
+ *
  * Match states (status, period, score, clock) go out as `match_state` at most
  * once per `matchStateIntervalMs` per match: changes in between are merged
  * into the next message, which reads the row when it is sent. `match_closed`
@@ -27,8 +32,9 @@ import type { AnswersService } from '../modules/answers/answers.service.js';
 import type { UserRow } from '../modules/users/users.table.js';
 import type { BusEvent, BusSubscriber } from './bus.js';
 import { toMatchRef } from '../modules/listeners/listeners.mapper.js';
-import { followedMatchIds, followsOfUsers, issuanceForDelivery, matchStates, settledForDelivery, validKeyIds, type MatchStateRow } from './live.repository.js';
-import { CLOSE, CLOSED_STATUSES, RESYNC_DETAIL, STREAM_PROTOCOL, type MatchState, type ResolutionMessage, type ServerMessage } from './messages.js';
+import { followedMatchIds, followsOfUsers, issuanceForDelivery, matchLeaderboardForDelivery, matchStates, settledForDelivery, validKeyIds, type MatchStateRow } from './live.repository.js';
+import { CLOSE, CLOSED_STATUSES, LEADERBOARD_TOP, RESYNC_DETAIL, STREAM_PROTOCOL, type MatchState, type ResolutionMessage, type ServerMessage } from './messages.js';
+import { toEntry } from '../modules/leaderboards/leaderboards.service.js';
 
 export interface HubOptions {
   /** A ws ping goes to every socket this often; one that has not answered the previous ping by then is terminated. */
@@ -51,6 +57,8 @@ export interface HubOptions {
   keyRecheckMs: number;
   /** Shortest interval between two `match_state` messages of one match; changes in between are merged into the next. */
   matchStateIntervalMs: number;
+  /** Shortest interval between two `leaderboard` messages of one match; settlements in between are merged into the next. */
+  leaderboardIntervalMs: number;
   /** The hub's database reads, replaceable one by one (tests hold a read to open a race window). */
   lookups?: Partial<HubLookups>;
 }
@@ -62,9 +70,10 @@ export interface HubLookups {
   issuanceForDelivery: typeof issuanceForDelivery;
   settledForDelivery: typeof settledForDelivery;
   matchStates: typeof matchStates;
+  matchLeaderboardForDelivery: typeof matchLeaderboardForDelivery;
 }
 
-const defaultLookups: HubLookups = { followedMatchIds, followsOfUsers, validKeyIds, issuanceForDelivery, settledForDelivery, matchStates };
+const defaultLookups: HubLookups = { followedMatchIds, followsOfUsers, validKeyIds, issuanceForDelivery, settledForDelivery, matchStates, matchLeaderboardForDelivery };
 
 export const DEFAULT_HUB_OPTIONS: HubOptions = {
   heartbeatMs: 30_000,
@@ -75,6 +84,7 @@ export const DEFAULT_HUB_OPTIONS: HubOptions = {
   webPushPublicKey: null,
   keyRecheckMs: 60_000,
   matchStateIntervalMs: 1000,
+  leaderboardIntervalMs: 5000,
 };
 
 type Outgoing = Buffer | (() => string);
@@ -83,6 +93,8 @@ class Connection {
   readonly matches = new Set<string>();
   /** Followed matches this socket was told are over (by `match_closed`, or a snapshot showing them over). */
   readonly closedAnnounced = new Set<string>();
+  /** The last `leaderboard` message this socket got per match, so an unchanged board is not sent again. */
+  readonly leaderboardSent = new Map<string, string>();
   /** Follow changes seen while the follows were loading, applied over what was loaded. */
   readonly followChanges = new Map<string, boolean>();
   readonly pending: Outgoing[] = [];
@@ -143,12 +155,13 @@ interface StateThrottle {
 }
 
 export function createHub({ db, answers, logger, options }: { db: Db; answers: Pick<AnswersService, 'open'>; logger: Logger; options: HubOptions }): Hub {
-  const { followedMatchIds, followsOfUsers, validKeyIds, issuanceForDelivery, settledForDelivery, matchStates }: HubLookups = { ...defaultLookups, ...options.lookups };
+  const { followedMatchIds, followsOfUsers, validKeyIds, issuanceForDelivery, settledForDelivery, matchStates, matchLeaderboardForDelivery }: HubLookups = { ...defaultLookups, ...options.lookups };
   const all = new Set<Connection>();
   const byMatch = new Map<string, Set<Connection>>();
   const byUser = new Map<string, Set<Connection>>();
   const chains = new Map<string, Promise<void>>();
   const stateThrottles = new Map<string, StateThrottle>();
+  const leaderboardThrottles = new Map<string, StateThrottle>();
   let closed = false;
 
   // ------------------------------------------------------------ indexes
@@ -163,6 +176,7 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
   function unindexMatch(conn: Connection, matchId: string) {
     conn.matches.delete(matchId);
     conn.closedAnnounced.delete(matchId);
+    conn.leaderboardSent.delete(matchId);
     const set = byMatch.get(matchId);
     if (!set) return;
     set.delete(conn);
@@ -516,6 +530,65 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
     }
   }
 
+  /**
+   * Sends the match's leaderboard to its receivers (one statement): the top
+   * rows and, per receiver, their own row and rank. A socket gets it only
+   * when its message differs from the last one it got for the match (a
+   * settlement that changed nothing it shows sends nothing).
+   */
+  async function sendLeaderboard(matchId: string) {
+    const targets = receivers(matchId).filter((c) => c.ready);
+    if (!targets.length) return;
+    const board = await matchLeaderboardForDelivery({ db, matchId, userIds: [...new Set(targets.map((c) => c.user.id))], top: LEADERBOARD_TOP });
+    if (!board) return;
+    const top = board.top.map(toEntry);
+    const perUser = new Map<string, { text: string; data: Buffer }>();
+    const asked = new Set(targets);
+    for (const conn of receivers(matchId)) {
+      // Asked before the lookup (a socket that followed meanwhile waits for the next change).
+      if (!asked.has(conn)) continue;
+      let message = perUser.get(conn.user.id);
+      if (!message) {
+        const me = board.mine.get(conn.user.id);
+        const text = JSON.stringify({ type: 'leaderboard', match_id: matchId, player_count: board.playerCount, top, me: me ? toEntry(me) : null } satisfies ServerMessage);
+        perUser.set(conn.user.id, (message = { text, data: Buffer.from(text) }));
+      }
+      if (conn.leaderboardSent.get(matchId) === message.text) continue;
+      conn.leaderboardSent.set(matchId, message.text);
+      deliver(conn, message.data);
+    }
+  }
+
+  /**
+   * A `leaderboard` for the match after a settlement: at once when none went
+   * out within the interval, else one at its end, however many settlements
+   * come meanwhile (it reads the board when it is sent), after the
+   * resolution messages of the match.
+   */
+  function scheduleLeaderboard(matchId: string) {
+    if (!byMatch.has(matchId)) return;
+    let throttle = leaderboardThrottles.get(matchId);
+    if (!throttle) leaderboardThrottles.set(matchId, (throttle = { last: -Infinity, due: null, expiry: null, sent: null }));
+    if (throttle.due) return;
+    const entry = throttle;
+    const send = () => {
+      entry.due = null;
+      entry.last = Date.now();
+      if (entry.expiry) clearTimeout(entry.expiry);
+      entry.expiry = setTimeout(() => {
+        if (!entry.due && leaderboardThrottles.get(matchId) === entry) leaderboardThrottles.delete(matchId);
+      }, options.leaderboardIntervalMs + 1);
+      entry.expiry.unref();
+      serial(matchId, () => sendLeaderboard(matchId));
+    };
+    const wait = entry.last + options.leaderboardIntervalMs - Date.now();
+    if (wait <= 0) send();
+    else {
+      entry.due = setTimeout(send, wait);
+      entry.due.unref();
+    }
+  }
+
   function broadcast(matchId: string, message: ServerMessage) {
     const targets = receivers(matchId);
     if (!targets.length) return;
@@ -529,7 +602,8 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
       case 'issued':
         return serial(e.m, () => issued(e));
       case 'settled':
-        return serial(e.m, () => settled(e));
+        serial(e.m, () => settled(e));
+        return scheduleLeaderboard(e.m);
       case 'follow':
         return serial(e.m, () => follow(e));
       case 'locked':
@@ -639,11 +713,12 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
       closed = true;
       clearInterval(heartbeat);
       clearInterval(keyRecheck);
-      for (const t of stateThrottles.values()) {
+      for (const t of [...stateThrottles.values(), ...leaderboardThrottles.values()]) {
         if (t.due) clearTimeout(t.due);
         if (t.expiry) clearTimeout(t.expiry);
       }
       stateThrottles.clear();
+      leaderboardThrottles.clear();
       const sockets = [...all].map((c) => c.ws);
       const done = Promise.all(sockets.map((ws) => (ws.readyState === WebSocket.CLOSED ? null : new Promise((resolve) => ws.once('close', resolve)))));
       for (const conn of [...all]) cut(conn, CLOSE.shutdown.code, CLOSE.shutdown.reason);

@@ -5,6 +5,7 @@ import { BrandsPage } from './pages/brands.js';
 import { InGameDefinitionsPage, MatchDefinitionsPage } from './pages/definitions.js';
 import { FeedbackPage } from './pages/feedback.js';
 import { GroupsPage } from './pages/groups.js';
+import { LeaderboardsPage } from './pages/leaderboards.js';
 import { LeaguesPage } from './pages/leagues.js';
 import { ListenersPage } from './pages/listeners.js';
 import { MatchDetailPage } from './pages/match-detail.js';
@@ -28,6 +29,7 @@ export const ROUTES: Route[] = [
   { pattern: '/admin/leagues', component: LeaguesPage, nav: 'Leagues' },
   { pattern: '/admin/brands', component: BrandsPage, nav: 'Brands' },
   { pattern: '/admin/users', component: UsersPage, nav: 'Users' },
+  { pattern: '/admin/leaderboards', component: LeaderboardsPage, nav: 'Leaderboards' },
   { pattern: '/admin/feedback', component: FeedbackPage, nav: 'Feedback' },
   { pattern: '/admin/push', component: PushPage, nav: 'Push' },
 ];

@@ -10,6 +10,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { components } from '../../../../generated/api-types.js';
 import { api, operatorView, unwrap } from '../api.js';
 import { Badge, Checkbox, EditorActions, ErrorBox, Field, JsonField, Loading, Notice, NumberInput, Page, Table, Token, fmtTime, useAction, useAsync } from '../components/common.js';
+import { LeaderboardTable } from '../components/leaderboards.js';
 import { ConfirmButton, Pager, Section, UUID_RE, fmtClock, fmtWhen, shortId, usePatchForm, usePolling, utcDayOf, utcDayRange } from '../components/controls.js';
 import { loadLeagues, type League } from '../components/leagues.js';
 import { LogViewer, ListenerTable, listenerActive, type MatchListener } from '../components/listener-views.js';
@@ -623,6 +624,7 @@ export function MatchDetailPage({ params }: { params: Record<string, string> }) 
   const timeline = useAsync(() => unwrap(() => api.GET('/api/matches/{match_id}/event-timeline', { params: { path: { match_id: id } } })), [id, tick]);
   // Both kinds in one request, split for their two tables.
   const issuances = useAsync(() => unwrap(() => api.GET('/api/matches/{match_id}/question-issuances', { params: { path: { match_id: id }, query: { kind: 'all' } } })), [id, tick]);
+  const leaderboard = useAsync(() => unwrap(() => api.GET('/api/leaderboards/matches/{match_id}', { params: { path: { match_id: id }, query: { limit: 10 } } })), [id, tick]);
   const inGame = (issuances.data ?? []).filter((i) => i.kind === 'in_game');
   const pregame = (issuances.data ?? []).filter((i) => i.kind === 'match');
   const refresh = useAction(async () => {
@@ -674,7 +676,7 @@ export function MatchDetailPage({ params }: { params: Record<string, string> }) 
       <MatchHeader match={match} />
       <MatchActions match={match} active={anyActive} onChanged={reloadAll} />
       <nav class="in-page" aria-label="Sections">
-        <a href="#listeners">Listeners</a> <a href="#timeline">Timeline</a> <a href="#questions">In-game questions</a> <a href="#match-questions">Match questions</a> <a href="#denials">Denials</a>{' '}
+        <a href="#listeners">Listeners</a> <a href="#timeline">Timeline</a> <a href="#questions">In-game questions</a> <a href="#match-questions">Match questions</a> <a href="#leaderboard">Leaderboard</a> <a href="#denials">Denials</a>{' '}
         <a href="#settings">Settings</a> <a href="#inheritance">Inheritance</a>
       </nav>
       <ErrorBox error={refresh.error} />
@@ -699,6 +701,20 @@ export function MatchDetailPage({ params }: { params: Record<string, string> }) 
       <Section id="match-questions" title={<>Match questions <small>({pregame.length})</small></>}>
         <ErrorBox error={issuances.error} />
         <IssuanceTable kind="match" issuances={pregame} />
+      </Section>
+
+      <Section
+        id="leaderboard"
+        title={<>Leaderboard {leaderboard.data ? <small>({leaderboard.data.player_count} players)</small> : null}</>}
+        tools={
+          <Link href={`/admin/leaderboards?scope=match&match=${id}`} class="button secondary">
+            Full leaderboard
+          </Link>
+        }
+      >
+        <ErrorBox error={leaderboard.error} />
+        {match.is_test ? <p class="muted">A test match: its answers count on no leaderboard.</p> : null}
+        <LeaderboardTable rows={leaderboard.data?.rows ?? []} label="Match leaderboard" />
       </Section>
 
       <Denials matchId={id} failedStep={failedStep} refreshKey={tick} />
