@@ -13,7 +13,11 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, unwrap } from '../api.js';
 import { Link, setQuery } from '../router.js';
 import { EditorActions, ErrorBox, Field, JsonField, Loading, Notice, Page, Table, fmtTime, useAction, useAsync, type Column } from './common.js';
-import { ChoicesEditor, ClonePrompt, CsvImport, DefinitionFilters, ExportButton, type ChoiceTemplate, type definitionListQuery } from './catalog.js';
+import { ChoicesEditor, type ChoiceTemplate } from './catalog/choices-editor.js';
+import { ClonePrompt } from './catalog/clone-prompt.js';
+import { ExportButton } from './catalog/csv-export.js';
+import { CsvImport } from './catalog/csv-import.js';
+import { DefinitionFilters, type definitionListQuery } from './catalog/definition-filters.js';
 import { ConfirmButton } from './controls.js';
 
 /** The API path of a definition kind's collection; its other operations hang below it. */

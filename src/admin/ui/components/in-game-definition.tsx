@@ -6,7 +6,9 @@
 import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
 import { Badge, Checkbox, Field, NumberInput, TextInput, Token } from './common.js';
-import { PreviewPanel, QuestionOverrideFields, type SampleCatalog } from './catalog.js';
+import type { SampleCatalog } from './catalog/loaders.js';
+import { PreviewPanel } from './catalog/preview-panel.js';
+import { QuestionOverrideFields } from './catalog/question-overrides.js';
 import { GroupSelect, NEW_DEFINITION_HEAD, definitionHead, type DefinitionKind, type KindFieldsProps, type KindPreviewProps } from './definition-catalog.js';
 
 type Summary = components['schemas']['QuestionDefinitionSummary'];

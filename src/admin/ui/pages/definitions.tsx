@@ -7,7 +7,9 @@
  */
 import type { components } from '../../../../generated/api-types.js';
 import { useAsync } from '../components/common.js';
-import { definitionListQuery, loadGroups, loadSampleCatalog, useLeagueParam } from '../components/catalog.js';
+import { definitionListQuery } from '../components/catalog/definition-filters.js';
+import { useLeagueParam } from '../components/catalog/league-param.js';
+import { loadGroups, loadSampleCatalog } from '../components/catalog/loaders.js';
 import { DefinitionEditorFrame, DefinitionListPage, EditorLoader, OtherLeagueNotice, QuestionFields, useDefinitionForm, type DefinitionEditorProps, type QuestionForm, type DefinitionKind, type DefinitionRow } from '../components/definition-catalog.js';
 import { IN_GAME_DEFINITIONS } from '../components/in-game-definition.js';
 import { MATCH_DEFINITIONS } from '../components/match-definition.js';
