@@ -328,3 +328,37 @@ export async function positionsOf({ db, userId, starts, matches: recent }: { db:
     )
     .map((r) => ({ board: { scope: r.scope, scopeId: r.scope_id, period: r.period, periodStart: r.period_start }, playerCount: Number(r.player_count), row: ranked(r) }));
 }
+
+/** How long past periods stay readable: boards of days, weeks and months that began before these many days ago go. */
+export const RETENTION_DAYS = { day: 40, week: 20 * 7, month: 25 * 31 } as const;
+
+/** One board whose period has passed the retention, or undefined. */
+export async function expiredBoard({ db, today }: { db: DbOrTx; today: string }): Promise<number | undefined> {
+  const [row] = await rowsOf<{ id: number }>(
+    db,
+    sql`select id from leaderboards
+        where (period = 'day' and period_start < ${today}::date - ${RETENTION_DAYS.day}::int)
+           or (period = 'week' and period_start < ${today}::date - ${RETENTION_DAYS.week}::int)
+           or (period = 'month' and period_start < ${today}::date - ${RETENTION_DAYS.month}::int)
+        order by period_start limit 1`,
+  );
+  return row ? Number(row.id) : undefined;
+}
+
+/**
+ * Deletes up to `rows` rows of a board (the lock taken, so no settlement
+ * writes it meanwhile), and the board itself with its point counts once it
+ * has none left; true when the board is gone.
+ */
+export async function pruneBoard({ tx, leaderboardId, rows }: { tx: Tx; leaderboardId: number; rows: number }): Promise<boolean> {
+  await lockLeaderboards(tx);
+  const deleted = await rowsOf<{ n: number }>(
+    tx,
+    sql`with gone as (
+          delete from leaderboard_scores where ctid = any(array(select ctid from leaderboard_scores where leaderboard_id = ${leaderboardId}::int limit ${rows}::int)) returning 1
+        ) select count(*)::int as n from gone`,
+  );
+  if (Number(deleted[0]?.n ?? 0) === rows) return false;
+  await tx.delete(leaderboards).where(eq(leaderboards.id, leaderboardId));
+  return true;
+}

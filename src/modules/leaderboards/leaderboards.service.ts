@@ -16,6 +16,8 @@ import {
   OVERALL_ID,
   addSettlement,
   boardPage,
+  expiredBoard,
+  pruneBoard,
   ensureBoards,
   findBoards,
   lockLeaderboards,
@@ -152,6 +154,27 @@ export function createLeaderboardsService({ db, leagues, now = () => new Date() 
       const resolved = issuance.status === 'resolved' && issuance.correctAnswerIdentifier !== null;
       const leaderboardIds = await addSettlement({ tx, issuanceId: issuance.id, resolved, scoredAt: zones[0]!.scoredAt, boardsByZone });
       return { matchId: issuance.matchId, leaderboardIds };
+    },
+
+    /**
+     * Deletes the boards of periods past the retention (days after 40 days,
+     * weeks after 20 weeks, months after 25 months), in transactions of at
+     * most `chunk` rows so settlements never wait long; at most `budget`
+     * rows per call (a periodic task of the worker). Returns the rows deleted.
+     */
+    async pruneExpired({ chunk = 20_000, budget = 200_000 }: { chunk?: number; budget?: number } = {}): Promise<number> {
+      let done = 0;
+      const today = localDate(now(), 'UTC');
+      while (done < budget) {
+        const id = await expiredBoard({ db, today });
+        if (id === undefined) break;
+        let gone = false;
+        while (!gone && done < budget) {
+          gone = await db.transaction((tx) => pruneBoard({ tx, leaderboardId: id, rows: chunk }));
+          done += chunk;
+        }
+      }
+      return done;
     },
 
     /** Where a user stands (operators): the whole game and leagues all time and in their current periods, and their 20 latest matches. */
