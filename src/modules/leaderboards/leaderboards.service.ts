@@ -15,7 +15,7 @@ import {
   ALL_TIME_START,
   OVERALL_ID,
   addSettlement,
-  boardPage,
+  boardForDelivery,
   expiredBoard,
   pruneBoard,
   ensureBoards,
@@ -23,7 +23,6 @@ import {
   lockLeaderboards,
   matchForScoring,
   membersBoard,
-  playerRank,
   positionsOf,
   rebuildUser,
   scoredZones,
@@ -112,13 +111,10 @@ export function createLeaderboardsService({ db, leagues, now = () => new Date() 
     empty?: boolean;
   }): Promise<Schemas['Leaderboard']> {
     const { timezone, periodStart, bounds } = resolvePeriod(query, viewer);
-    const board = empty ? undefined : await findBoard({ scope, scopeId, period: query.period, periodStart });
-    const [page, me] = board
-      ? await Promise.all([
-          boardPage({ db, leaderboardId: board.id, offset: query.offset, limit: query.limit }),
-          viewer ? playerRank({ db, leaderboardId: board.id, userId: viewer.id }) : Promise.resolve(undefined),
-        ])
-      : [{ rows: [], total: 0 }, undefined];
+    // One statement: the board, the page, the player count and the caller's row and rank.
+    const found = empty ? undefined : await boardForDelivery({ db, key: { scope, scopeId, period: query.period, periodStart }, top: query.limit, offset: query.offset, userIds: viewer ? [viewer.id] : [] });
+    const page = { rows: found?.top ?? [], total: found?.playerCount ?? 0 };
+    const me = viewer ? found?.mine.get(viewer.id) : undefined;
     return {
       scope,
       group_id: null,
