@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { leaderboardPointCounts, leaderboardScores } from '../../src/modules/leaderboards/leaderboards.table.js';
+import { leaderboardPointCounts, leaderboards, leaderboardScores } from '../../src/modules/leaderboards/leaderboards.table.js';
 import { rebuildAll } from '../../src/modules/leaderboards/leaderboards.repository.js';
 import { users } from '../../src/modules/users/users.table.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
@@ -268,6 +268,32 @@ describe('a user\'s positions (operators)', () => {
     expect((await app.request('GET', `/api/users/${UNKNOWN_ID}/leaderboard-positions`, { token: admin.token })).status).toBe(404);
     expect((await app.request('GET', `/api/users/${p!.id}/leaderboard-positions`, { token: rival!.token })).status).toBe(403);
     await app.request('PATCH', `/api/users/${p!.id}`, { token: admin.token, body: { hidden_from_leaderboards: false } });
+  });
+});
+
+describe('retention', () => {
+  it('deletes the boards of days, weeks and months past their retention, in chunks, and leaves the others', async () => {
+    const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+    const [p, q, r] = await players(3);
+    const boardOf = async (period: string, start: string) => {
+      const [b] = await db().insert(leaderboards).values({ scope: 'overall', scopeId: '00000000-0000-0000-0000-000000000000', period, periodStart: start }).onConflictDoNothing().returning();
+      for (const u of [p!, q!, r!]) await db().insert(leaderboardScores).values({ leaderboardId: b!.id, userId: u.id, points: 10, correct: 1, answered: 1, currentStreak: 1, bestStreak: 1, reachedAt: new Date() });
+      await db().insert(leaderboardPointCounts).values({ leaderboardId: b!.id, points: 10, players: 3 });
+      return b!.id;
+    };
+    const expired = [await boardOf('day', ago(60)), await boardOf('week', ago(200)), await boardOf('month', ago(900))];
+    const kept = [await boardOf('day', ago(20)), await boardOf('week', ago(100)), await boardOf('month', ago(400))];
+    expect((await app.request('GET', '/api/leaderboards/overall', { query: { period: 'day', date: ago(60) } })).body.player_count).toBe(3);
+    await app.services.leaderboards.pruneExpired({ chunk: 2 });
+    const left = new Set((await db().select({ id: leaderboards.id }).from(leaderboards)).map((b) => b.id));
+    for (const id of expired) expect(left.has(id)).toBe(false);
+    for (const id of kept) expect(left.has(id)).toBe(true);
+    const orphans = await db().select().from(leaderboardScores).where(sql`${leaderboardScores.leaderboardId} in (${sql.join(expired.map((id) => sql`${id}`), sql`, `)})`);
+    expect(orphans).toEqual([]);
+    expect((await app.request('GET', '/api/leaderboards/overall', { query: { period: 'day', date: ago(60) } })).body).toMatchObject({ player_count: 0, rows: [] });
+    // The kept ones are test data of this test only: gone again, so the rebuild comparison below sees the settled boards alone.
+    await db().delete(leaderboardScores).where(sql`${leaderboardScores.leaderboardId} in (${sql.join(kept.map((id) => sql`${id}`), sql`, `)})`);
+    await db().delete(leaderboards).where(sql`${leaderboards.id} in (${sql.join(kept.map((id) => sql`${id}`), sql`, `)})`);
   });
 });
 

@@ -7,7 +7,7 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import { matches } from '../matches/matches.table.js';
-import { leaderboardPointCounts, leaderboards, type LeaderboardRow } from './leaderboards.table.js';
+import { leaderboards, type LeaderboardRow } from './leaderboards.table.js';
 
 /** The advisory lock every leaderboard writer holds until its commit (the SQL rebuild function takes the same). */
 export const LEADERBOARD_LOCK = 1717001;
@@ -194,42 +194,6 @@ const ranked = (r: RawRanked): RankedRow => ({
   reachedAt: new Date(r.reached_at),
 });
 
-/** A page of a board in rank order (an index range of the rank index), and how many players it has (a sum over its point counts). */
-export async function boardPage({ db, leaderboardId, offset, limit }: { db: DbOrTx; leaderboardId: number; offset: number; limit: number }): Promise<{ rows: RankedRow[]; total: number }> {
-  const rows = await rowsOf<RawRanked>(
-    db,
-    sql`select ${offset}::int + row_number() over (order by ${RANK_ORDER}) as rank, s.user_id, ${NAME} as name, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
-        from (select * from leaderboard_scores s where s.leaderboard_id = ${leaderboardId} order by ${RANK_ORDER} offset ${offset} limit ${limit}) s
-        join users u on u.id = s.user_id
-        order by ${RANK_ORDER}`,
-  );
-  const [count] = await db
-    .select({ n: sql<number>`coalesce(sum(${leaderboardPointCounts.players}), 0)::int` })
-    .from(leaderboardPointCounts)
-    .where(eq(leaderboardPointCounts.leaderboardId, leaderboardId));
-  return { rows: rows.map(ranked), total: Number(count?.n ?? 0) };
-}
-
-/**
- * A player's row and rank on a board: 1 + the players with more points (a
- * sum over the point counts) + those with the same points ranked ahead
- * (two ranges of the rank index). Undefined when they are not on it.
- */
-export async function playerRank({ db, leaderboardId, userId }: { db: DbOrTx; leaderboardId: number; userId: string }): Promise<RankedRow | undefined> {
-  const [row] = await rowsOf<RawRanked>(
-    db,
-    sql`select 1
-          + coalesce((select sum(c.players) from leaderboard_point_counts c where c.leaderboard_id = s.leaderboard_id and c.points > s.points), 0)
-          + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct > s.correct)
-          + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct = s.correct and (o.reached_at, o.user_id) < (s.reached_at, s.user_id))
-          as rank,
-          s.user_id, ${NAME} as name, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
-        from leaderboard_scores s join users u on u.id = s.user_id
-        where s.leaderboard_id = ${leaderboardId} and s.user_id = ${userId}`,
-  );
-  return row && ranked(row);
-}
-
 /** The rows of some players on a board (a group's members), ranked among themselves. */
 export async function membersBoard({ db, leaderboardId, userIds }: { db: DbOrTx; leaderboardId: number; userIds: string[] }): Promise<RankedRow[]> {
   if (!userIds.length) return [];
@@ -244,11 +208,27 @@ export async function membersBoard({ db, leaderboardId, userIds }: { db: DbOrTx;
 }
 
 /**
- * What the live stream sends about a board, in one statement: its top rows,
- * how many players it has, and the rows and ranks of some players (the
- * receivers). Undefined when the board does not exist.
+ * A page of a board, how many players it has, and the rows and ranks of some
+ * players (the caller; the live stream's receivers), in one statement: the
+ * board by its key (unique index), the page as a range of the rank index, the
+ * count as a sum over the point counts, each rank as 1 + the players with more points (a sum over the point
+ * counts) + those with the same points ranked ahead (two ranges of the rank
+ * index).
+ * Undefined when the board does not exist.
  */
-export async function boardForDelivery({ db, key, top, userIds }: { db: DbOrTx; key: BoardKey; top: number; userIds: string[] }): Promise<{ playerCount: number; top: RankedRow[]; mine: Map<string, RankedRow> } | undefined> {
+export async function boardForDelivery({
+  db,
+  key,
+  top,
+  offset = 0,
+  userIds,
+}: {
+  db: DbOrTx;
+  key: BoardKey;
+  top: number;
+  offset?: number;
+  userIds: string[];
+}): Promise<{ playerCount: number; top: RankedRow[]; mine: Map<string, RankedRow> } | undefined> {
   type Raw = RawRanked & { kind: 'board' | 'top' | 'me'; player_count: number | string | null };
   const ids = userIds.join(',');
   const rows = await rowsOf<Raw>(
@@ -257,13 +237,13 @@ export async function boardForDelivery({ db, key, top, userIds }: { db: DbOrTx; 
           select id from leaderboards where scope = ${key.scope} and scope_id = ${key.scopeId}::uuid and period = ${key.period} and period_start = ${key.periodStart}::date
         ),
         t as (
-          select s.* from leaderboard_scores s where s.leaderboard_id = (select id from b) order by ${RANK_ORDER} limit ${top}
+          select s.* from leaderboard_scores s where s.leaderboard_id = (select id from b) order by ${RANK_ORDER} offset ${offset} limit ${top}
         )
         select 'board' as kind, (select coalesce(sum(c.players), 0) from leaderboard_point_counts c where c.leaderboard_id = b.id) as player_count,
                null::bigint as rank, null::uuid as user_id, null::text as name, null::int as points, null::int as correct, null::int as answered, null::int as current_streak, null::int as best_streak, null::timestamptz as reached_at
           from b
         union all
-        select 'top', null, row_number() over (order by ${RANK_ORDER}), s.user_id, ${NAME}, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
+        select 'top', null, ${offset}::int + row_number() over (order by ${RANK_ORDER}), s.user_id, ${NAME}, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
           from t s join users u on u.id = s.user_id
         union all
         select 'me', null,
@@ -327,4 +307,38 @@ export async function positionsOf({ db, userId, starts, matches: recent }: { db:
         periodOrder[a.period] - periodOrder[b.period],
     )
     .map((r) => ({ board: { scope: r.scope, scopeId: r.scope_id, period: r.period, periodStart: r.period_start }, playerCount: Number(r.player_count), row: ranked(r) }));
+}
+
+/** How long past periods stay readable: boards of days, weeks and months that began before these many days ago go. */
+export const RETENTION_DAYS = { day: 40, week: 20 * 7, month: 25 * 31 } as const;
+
+/** One board whose period has passed the retention, or undefined. */
+export async function expiredBoard({ db, today }: { db: DbOrTx; today: string }): Promise<number | undefined> {
+  const [row] = await rowsOf<{ id: number }>(
+    db,
+    sql`select id from leaderboards
+        where (period = 'day' and period_start < ${today}::date - ${RETENTION_DAYS.day}::int)
+           or (period = 'week' and period_start < ${today}::date - ${RETENTION_DAYS.week}::int)
+           or (period = 'month' and period_start < ${today}::date - ${RETENTION_DAYS.month}::int)
+        order by period_start limit 1`,
+  );
+  return row ? Number(row.id) : undefined;
+}
+
+/**
+ * Deletes up to `rows` rows of a board (the lock taken, so no settlement
+ * writes it meanwhile), and the board itself with its point counts once it
+ * has none left; true when the board is gone.
+ */
+export async function pruneBoard({ tx, leaderboardId, rows }: { tx: Tx; leaderboardId: number; rows: number }): Promise<boolean> {
+  await lockLeaderboards(tx);
+  const deleted = await rowsOf<{ n: number }>(
+    tx,
+    sql`with gone as (
+          delete from leaderboard_scores where ctid = any(array(select ctid from leaderboard_scores where leaderboard_id = ${leaderboardId}::int limit ${rows}::int)) returning 1
+        ) select count(*)::int as n from gone`,
+  );
+  if (Number(deleted[0]?.n ?? 0) === rows) return false;
+  await tx.delete(leaderboards).where(eq(leaderboards.id, leaderboardId));
+  return true;
 }

@@ -15,13 +15,14 @@ import {
   ALL_TIME_START,
   OVERALL_ID,
   addSettlement,
-  boardPage,
+  boardForDelivery,
+  expiredBoard,
+  pruneBoard,
   ensureBoards,
   findBoards,
   lockLeaderboards,
   matchForScoring,
   membersBoard,
-  playerRank,
   positionsOf,
   rebuildUser,
   scoredZones,
@@ -110,13 +111,10 @@ export function createLeaderboardsService({ db, leagues, now = () => new Date() 
     empty?: boolean;
   }): Promise<Schemas['Leaderboard']> {
     const { timezone, periodStart, bounds } = resolvePeriod(query, viewer);
-    const board = empty ? undefined : await findBoard({ scope, scopeId, period: query.period, periodStart });
-    const [page, me] = board
-      ? await Promise.all([
-          boardPage({ db, leaderboardId: board.id, offset: query.offset, limit: query.limit }),
-          viewer ? playerRank({ db, leaderboardId: board.id, userId: viewer.id }) : Promise.resolve(undefined),
-        ])
-      : [{ rows: [], total: 0 }, undefined];
+    // One statement: the board, the page, the player count and the caller's row and rank.
+    const found = empty ? undefined : await boardForDelivery({ db, key: { scope, scopeId, period: query.period, periodStart }, top: query.limit, offset: query.offset, userIds: viewer ? [viewer.id] : [] });
+    const page = { rows: found?.top ?? [], total: found?.playerCount ?? 0 };
+    const me = viewer ? found?.mine.get(viewer.id) : undefined;
     return {
       scope,
       group_id: null,
@@ -152,6 +150,27 @@ export function createLeaderboardsService({ db, leagues, now = () => new Date() 
       const resolved = issuance.status === 'resolved' && issuance.correctAnswerIdentifier !== null;
       const leaderboardIds = await addSettlement({ tx, issuanceId: issuance.id, resolved, scoredAt: zones[0]!.scoredAt, boardsByZone });
       return { matchId: issuance.matchId, leaderboardIds };
+    },
+
+    /**
+     * Deletes the boards of periods past the retention (days after 40 days,
+     * weeks after 20 weeks, months after 25 months), in transactions of at
+     * most `chunk` rows so settlements never wait long; at most `budget`
+     * rows per call (a periodic task of the worker). Returns the rows deleted.
+     */
+    async pruneExpired({ chunk = 20_000, budget = 200_000 }: { chunk?: number; budget?: number } = {}): Promise<number> {
+      let done = 0;
+      const today = localDate(now(), 'UTC');
+      while (done < budget) {
+        const id = await expiredBoard({ db, today });
+        if (id === undefined) break;
+        let gone = false;
+        while (!gone && done < budget) {
+          gone = await db.transaction((tx) => pruneBoard({ tx, leaderboardId: id, rows: chunk }));
+          done += chunk;
+        }
+      }
+      return done;
     },
 
     /** Where a user stands (operators): the whole game and leagues all time and in their current periods, and their 20 latest matches. */
