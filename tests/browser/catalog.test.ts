@@ -273,7 +273,8 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await screenshot(page, 'definitions-laptop');
     await page.getByRole('button', { name: 'Archive "Filter pivotal one" instead' }).click();
     await page.getByRole('row', { name: /Filter pivotal one/ }).getByText('archived').waitFor();
-    expect((await app.request('GET', `/api/question-definitions/${pivotal.id}`)).body.is_archived).toBe(true);
+    // The row may read "archived" before the request is done (a loaded machine): the archive lands shortly.
+    await expect.poll(async () => (await app.request('GET', `/api/question-definitions/${pivotal.id}`)).body.is_archived, { timeout: 15_000 }).toBe(true);
 
     // An unreferenced one goes.
     const clone = page.getByRole('row', { name: /Filter pivotal two/ });
