@@ -33,6 +33,9 @@ export class AppError extends Error {
   }
 }
 
+/** True when `err` is an AppError (a declared error, whatever its module). */
+export const isAppError = (err: unknown): err is AppError => err instanceof AppError;
+
 /** How much of a client's text an error message quotes. */
 export const QUOTE_MAX = 64;
 
