@@ -64,6 +64,8 @@ export interface ErrorFactory<A extends unknown[] = []> {
   (...args: A): AppError;
   readonly code: string;
   readonly status: number;
+  /** True when `err` is this error (an AppError with its code). */
+  is(err: unknown): err is AppError;
 }
 
 export interface ErrorExtras {
@@ -75,7 +77,7 @@ export interface ErrorExtras {
 /** Declares one error: its status, its stable code, its message (and body or headers) from the factory's arguments. */
 export function errorFactory<A extends unknown[] = []>(status: number, code: string, message: (...args: A) => string, extras?: (...args: A) => ErrorExtras): ErrorFactory<A> {
   const build = (...args: A) => new AppError(status, code, message(...args), extras ? extras(...args) : {});
-  return Object.assign(build, { code, status });
+  return Object.assign(build, { code, status, is: (err: unknown): err is AppError => err instanceof AppError && err.code === code });
 }
 
 export const badRequest = (code: string, message: string, body?: Record<string, unknown>) =>
