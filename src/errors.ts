@@ -90,19 +90,6 @@ export const conflict = (code: string, message: string) => new AppError(409, cod
 export const gone = (code: string, message: string) => new AppError(410, code, message);
 export const unavailable = (code: string, message: string) => new AppError(503, code, message);
 
-/** Seconds a client is told to wait (Retry-After) when the database is out of reach or the process is shutting down. */
-export const RETRY_AFTER_SECONDS = 2;
-
-/** 503 with Retry-After: try again shortly (the key stays valid; nothing to fix on the client's side). */
-export const retryLater = (code: string, reason: string) =>
-  new AppError(503, code, `the service is temporarily unavailable (${reason}); retry after ${RETRY_AFTER_SECONDS} seconds`, {
-    headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
-  });
-
-export const databaseUnavailable = () => retryLater('database.unavailable', 'database unreachable');
-export const validationError = (issues: ValidationIssue[]) =>
-  new AppError(422, 'request.invalid', issues.map((i) => i.msg).join('; '), { issues });
-
 /** True when err is a PostgreSQL unique violation (optionally on the named constraint or index). */
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const e = findPgError(err);

@@ -8,11 +8,13 @@ import { expect } from 'vitest';
 export interface ErrorAnswer {
   status: number;
   headers: Headers;
-  text?: string;
+  /** The body, when the caller read it (a test client's response); a fetch Response's is not read here. */
+  text?: unknown;
 }
 
 /** The answer is exactly this declared error: its status, and its code in X-Error-Code. */
 export function expectError(res: ErrorAnswer, error: { readonly status: number; readonly code: string }): void {
   const got = { status: res.status, code: res.headers.get('x-error-code') };
-  expect(got, `expected ${error.status} ${error.code}; the answer: ${res.text?.slice(0, 300) ?? ''}`).toEqual({ status: error.status, code: error.code });
+  const body = typeof res.text === 'string' ? res.text.slice(0, 300) : '';
+  expect(got, `expected ${error.status} ${error.code}; the answer: ${body}`).toEqual({ status: error.status, code: error.code });
 }

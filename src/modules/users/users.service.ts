@@ -1,7 +1,7 @@
 /** User profiles and user administration. */
 import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
-import { conflict, notFound } from '../../errors.js';
+import { userErrors } from './users.errors.js';
 import { deleteSessionsOfUser } from '../admin-sessions/admin-sessions.repository.js';
 import { revokeUserApiKeys } from '../auth/auth.repository.js';
 import { userConflict, type KeysRevokedHook } from '../auth/auth.service.js';
@@ -37,7 +37,7 @@ export type UsersService = ReturnType<typeof createUsersService>;
 export function createUsersService({ db, onKeysRevoked }: { db: Db; onKeysRevoked: KeysRevokedHook }) {
   async function get(id: string): Promise<UserRow> {
     const row = await findUserById({ db, id });
-    if (!row) throw notFound('user');
+    if (!row) throw userErrors.notFound();
     return row;
   }
 
@@ -47,7 +47,7 @@ export function createUsersService({ db, onKeysRevoked }: { db: Db; onKeysRevoke
     try {
       row = await db.transaction(async (tx) => {
         const updated = await updateUser({ db: tx, id, values });
-        if (!updated) throw notFound('user');
+        if (!updated) throw userErrors.notFound();
         if (revokeKeys) {
           revoked = await revokeUserApiKeys({ db: tx, userId: id });
           // Operator-UI sign-ins end too: a session could otherwise mint new keys after a password reset.
@@ -92,7 +92,7 @@ export function createUsersService({ db, onKeysRevoked }: { db: Db; onKeysRevoke
     /** Admin update. Deactivation or a new password revokes the user's keys and ends their operator-UI sessions. */
     async adminUpdate({ actorId, userId, patch }: { actorId: string; userId: string; patch: Schemas['UserAdminPatch'] }): Promise<UserRow> {
       if (actorId === userId && (patch.is_admin === false || patch.is_active === false)) {
-        throw conflict('user.self_lockout', 'you cannot remove your own admin flag or deactivate yourself; ask another admin');
+        throw userErrors.selfLockout('admin flag or deactivation');
       }
       const values = profileColumns(patch);
       if (patch.password !== undefined) values.passwordHash = await hashPassword(patch.password);
@@ -101,7 +101,7 @@ export function createUsersService({ db, onKeysRevoked }: { db: Db; onKeysRevoke
 
     /** Soft-deactivates the account and revokes all its keys. Idempotent. */
     async deactivate({ actorId, userId }: { actorId: string; userId: string }): Promise<void> {
-      if (actorId === userId) throw conflict('user.self_lockout', 'you cannot deactivate yourself; ask another admin');
+      if (actorId === userId) throw userErrors.selfLockout('deactivation');
       await update(userId, { isActive: false }, { revokeKeys: true });
     },
 

@@ -1,0 +1,15 @@
+/** Every error the users module answers with: its status, its stable code (X-Error-Code) and its message. */
+import { errorFactory } from '../../errors.js';
+
+export const userErrors = {
+  notFound: errorFactory(404, 'user.not_found', () => 'user not found'),
+  /** Usernames and emails are unique without regard to case (register, profile, admin updates). */
+  usernameTaken: errorFactory(409, 'user.username_taken', () => 'this username is already taken'),
+  emailTaken: errorFactory(409, 'user.email_taken', () => 'this email is already registered'),
+  /** An admin may not lock themself out: `refused` is what they tried. */
+  selfLockout: errorFactory(409, 'user.self_lockout', (refused: 'admin flag or deactivation' | 'deactivation') =>
+    refused === 'deactivation'
+      ? 'you cannot deactivate yourself; ask another admin'
+      : 'you cannot remove your own admin flag or deactivate yourself; ask another admin',
+  ),
+};
