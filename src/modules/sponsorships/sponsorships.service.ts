@@ -10,7 +10,8 @@
 import { randomInt } from 'node:crypto';
 import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
-import { isUniqueViolation, pgErrorDetail, quote, type AppError } from '../../errors.js';
+import type { AppError } from '../../errors.js';
+import { isUniqueViolation, pgErrorDetail, quote } from '../../errors.js';
 import { brandErrors } from '../brands/brands.errors.js';
 import { matchErrors } from '../matches/matches.errors.js';
 import { sponsorshipErrors } from './sponsorships.errors.js';
