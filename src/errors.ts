@@ -1,7 +1,10 @@
 /**
- * One error model end to end: services throw AppError with a stable dotted
- * code, a status and a message; the HTTP layer turns it into the contract's
- * `{"detail": ...}` body.
+ * One error model end to end: each module declares its errors once, in its
+ * `<module>.errors.ts`, as named factories (errorFactory: a status, a stable
+ * dotted code, a message); services throw them (an AppError); the HTTP layer
+ * turns it into the contract's `{"detail": ...}` body and sends the code in
+ * X-Error-Code. Only the errors files build errors (ESLint refuses AppError,
+ * the helpers below and errorFactory elsewhere).
  */
 export interface ValidationIssue {
   loc: (string | number)[];
@@ -80,6 +83,11 @@ export function errorFactory<A extends unknown[] = []>(status: number, code: str
   return Object.assign(build, { code, status, is: (err: unknown): err is AppError => err instanceof AppError && err.code === code });
 }
 
+/*
+ * The inline helpers of before the errors files: only the definitions
+ * catalogue still uses them (it is converted next); new code declares a
+ * factory instead.
+ */
 export const badRequest = (code: string, message: string, body?: Record<string, unknown>) =>
   new AppError(400, code, message, body ? { body } : {});
 export const unauthorized = (message = 'missing or invalid API key', code = 'auth.unauthorized') =>
