@@ -5619,11 +5619,12 @@ export interface components {
     headers: {
         /**
          * @description The error's stable code (`<area>.<reason>`, for example
-         *     `brand.name_taken`, `answer.window_closed`, `request.invalid`,
+         *     `brand.name_taken`, `answer.window_expired`, `request.invalid`,
          *     `database.unavailable`): what a client branches on, while `detail` is
          *     prose for people and may change. Sent with every error response.
-         *     The codes of each area are declared in the service's
-         *     `src/modules/<area>/<area>.errors.ts`.
+         *     The codes of each area are declared once in the service's
+         *     `src/modules/<area>/<area>.errors.ts` (the HTTP layer's, such as
+         *     `request.*` and `route.*`, in `src/http/http.errors.ts`).
          */
         ErrorCode: string;
     };

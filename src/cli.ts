@@ -7,7 +7,7 @@
 import { ConfigError } from './config.js';
 import { DatabaseError } from './db/client.js';
 import { ImportDataError } from './engine/feed/import-error.js';
-import { AppError } from './errors.js';
+import { isAppError } from './errors.js';
 
 /** Wrong, missing or clashing arguments: the message says what to pass. */
 export class UsageError extends Error {
@@ -30,7 +30,7 @@ export function cliFailure(tool: string, err: unknown, hints: ImportHints = {}):
     const hint = hints[err.code];
     return { line: `${tool}: ${oneLine(err.message)}${hint ? `; ${hint}` : ''}`, status: 1 };
   }
-  if (err instanceof ConfigError || err instanceof DatabaseError || err instanceof AppError) return { line: `${tool}: ${oneLine(e.message)}`, status: 1 };
+  if (err instanceof ConfigError || err instanceof DatabaseError || isAppError(err)) return { line: `${tool}: ${oneLine(e.message)}`, status: 1 };
   if (e.code === 'ENOENT' || e.code === 'EACCES' || e.code === 'EISDIR') {
     const file = (e as NodeJS.ErrnoException).path ?? 'the file';
     return { line: `${tool}: cannot read ${file} (${e.code}); check the path`, status: 1 };

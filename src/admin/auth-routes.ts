@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
-import { AppError } from '../errors.js';
+import { isAppError } from '../errors.js';
 import { clientIp } from '../http/request.js';
 import { ADMIN_SESSION_COOKIE, ADMIN_SESSION_TTL_MS } from '../modules/admin-sessions/admin-sessions.service.js';
 import { sameToken } from '../modules/auth/credentials.js';
@@ -74,7 +74,7 @@ export function adminAuthRoutes(services: Services): Router {
       res.cookie(ADMIN_SESSION_COOKIE, token, cookieOptions(req, ADMIN_SESSION_TTL_MS));
       res.redirect(303, '/admin/');
     } catch (err) {
-      if (!(err instanceof AppError)) throw err;
+      if (!isAppError(err)) throw err;
       if (err.headers) res.set(err.headers);
       const error = err.status === 429 ? `Too many sign-in attempts. Try again in ${err.headers?.['Retry-After']} seconds.` : err.message;
       loginPage(res, { csrf, error, login: body.login }, err.status);

@@ -3,7 +3,7 @@
  * the live engine and the preview endpoint: update the state store, evaluate
  * the issuance extract, render the question text and choice labels.
  */
-import { AppError } from '../errors.js';
+import { domainErrors } from './domain.errors.js';
 import { compileExpression, evaluateExpression, evaluateMap, ExpressionError, isTruthy } from './language/expressions.js';
 import type { FeedEvent } from './sports/events.js';
 import { compileTemplate, renderTemplate, TemplateError } from './language/templates.js';
@@ -44,8 +44,8 @@ export const isDefinitionError = (err: unknown): err is DefinitionError => err i
 
 /** A template or expression failure as the contract's 400 (its message names the field); anything else unchanged. */
 export function definitionErrorToBadRequest(err: unknown): unknown {
-  if (err instanceof TemplateError) return new AppError(400, 'definition.template_invalid', err.message);
-  if (err instanceof ExpressionError) return new AppError(400, 'definition.expression_invalid', err.message);
+  if (err instanceof TemplateError) return domainErrors.templateInvalid(err.message);
+  if (err instanceof ExpressionError) return domainErrors.expressionInvalid(err.message);
   return err;
 }
 

@@ -6,7 +6,9 @@ import type { Request as ExpressRequest } from 'express';
 import { OpenAPIBackend, type Context, type Request as ApiRequest } from 'openapi-backend';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { requestValidators } from '../../generated/request-validators.js';
-import { AppError, forbidden, unauthorized, validationError } from '../errors.js';
+import { adminSessionErrors } from '../modules/admin-sessions/admin-sessions.errors.js';
+import { authErrors } from '../modules/auth/auth.errors.js';
+import { httpErrors } from './http.errors.js';
 import type { AuthContext } from '../modules/auth/auth.service.js';
 import type { Services } from '../services.js';
 import { contractDocument, isAdminOperation, OperationMatcher, type ContractOperation } from './contract.js';
@@ -65,17 +67,17 @@ export async function createApi({ services, handlers }: { services: Services; ha
 
   backend.register({
     notFound: () => {
-      throw new AppError(404, 'route.not_found', 'no route matches this request');
+      throw httpErrors.routeNotFound();
     },
     methodNotAllowed: () => {
-      throw new AppError(405, 'route.method_not_allowed', 'method not allowed on this route');
+      throw httpErrors.methodNotAllowed();
     },
     validationFail: (c: Context) => {
-      throw validationError(ajvErrorsToIssues((c.validation.errors ?? []) as ErrorObject[]));
+      throw httpErrors.invalid(ajvErrorsToIssues((c.validation.errors ?? []) as ErrorObject[]));
     },
     unauthorizedHandler: (c: Context) => {
-      if (c.operation.operationId === 'createAdminApiSession') throw unauthorized('no admin session: sign in at /admin/login first', 'admin_session.missing');
-      throw unauthorized();
+      if (c.operation.operationId === 'createAdminApiSession') throw adminSessionErrors.missing();
+      throw authErrors.unauthorized();
     },
     postSecurityHandler: async (c: Context, ctx: InternalContext) => {
       // A key that could not be checked (the database is out of reach) is not a bad key:
@@ -84,7 +86,7 @@ export async function createApi({ services, handlers }: { services: Services; ha
       if (checked && typeof checked === 'object' && checked.error) throw checked.error;
       const auth = c.security?.bearerAuth as AuthContext | undefined;
       if (c.security?.authorized && auth && isAdminOperation(c.operation) && !auth.user.isAdmin) {
-        throw forbidden('this operation requires an admin account');
+        throw authErrors.forbidden();
       }
       // Unauthorized: the unauthorizedHandler answers 401 next, the request unread.
       if (!c.security?.authorized && (c.operation.security?.length ?? 0) > 0) return;
@@ -95,7 +97,7 @@ export async function createApi({ services, handlers }: { services: Services; ha
       c.request.requestBody = body;
     },
     notImplemented: (c: Context) => {
-      throw new AppError(501, 'operation.not_implemented', `${c.operation.operationId} is not implemented yet`);
+      throw httpErrors.notImplemented(c.operation.operationId);
     },
   });
 

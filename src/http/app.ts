@@ -2,7 +2,8 @@
 import { Readable } from 'node:stream';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { findJsonProblem, JSON_PROBLEM_MESSAGES, textProblem } from '../db/sql-helpers.js';
-import { AppError, quote, validationError, type ValidationIssue } from '../errors.js';
+import type { ValidationIssue } from '../errors.js';
+import { httpErrors } from './http.errors.js';
 import type { Services } from '../services.js';
 import { createApi, type Api } from './api.js';
 import { bodyReadError, readJson, readMultipart } from './body.js';
@@ -83,7 +84,7 @@ function pathParameters(operation: ContractOperation, raw: Record<string, string
 }
 
 function refuseJsonProblem(found: ReturnType<typeof findJsonProblem>): void {
-  if (found) throw validationError([{ loc: found.loc, msg: JSON_PROBLEM_MESSAGES[found.problem], type: found.problem }]);
+  if (found) throw httpErrors.invalid([{ loc: found.loc, msg: JSON_PROBLEM_MESSAGES[found.problem], type: found.problem }]);
 }
 
 async function send(res: Response, reply: AnyReply): Promise<void> {
@@ -148,16 +149,16 @@ export async function createApp({ services, handlers, health = createHealth(data
       // (headers and status included); Node's HTTP server leaves the body out.
       const method = req.method === 'HEAD' ? 'GET' : req.method;
       const match = api.matcher.match(method, req.path);
-      if (match.kind === 'not-found') throw new AppError(404, 'route.not_found', `no route for ${req.method} ${quote(req.path)}`);
+      if (match.kind === 'not-found') throw httpErrors.routeNotFound({ method: req.method, path: req.path });
       if (match.kind === 'method-not-allowed') {
         const allowed = match.allowed.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])).join(', ');
-        throw new AppError(405, 'route.method_not_allowed', `${req.method} is not allowed on ${quote(req.path)}; allowed: ${allowed}`, { headers: { Allow: allowed } });
+        throw httpErrors.methodNotAllowed({ method: req.method, path: req.path, allowed });
       }
       const { operation } = match;
       res.locals.operation = operation.operationId;
       const { path, problems } = pathParameters(operation, match.params);
       const admit = async () => {
-        if (problems.length) throw validationError(problems);
+        if (problems.length) throw httpErrors.invalid(problems);
         refuseJsonProblem(findJsonProblem(req.query, ['query']));
         const expected = requestContentType(operation);
         let body: unknown;
@@ -191,7 +192,7 @@ export async function createApp({ services, handlers, health = createHealth(data
   app.use('/admin', adminUiRoutes(services));
 
 
-  app.use((req: Request, _res: Response, next: NextFunction) => next(new AppError(404, 'route.not_found', `no route for ${req.method} ${quote(req.path)}`)));
+  app.use((req: Request, _res: Response, next: NextFunction) => next(httpErrors.routeNotFound({ method: req.method, path: req.path })));
 
   // Body-parser failures (the operator UI's forms), AppErrors and anything unexpected, mapped in one place.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {

@@ -10,7 +10,9 @@ import { lazyRequire } from '../lazy.js';
 const busboy = lazyRequire<typeof busboyModule>('busboy');
 import express, { type Request, type Response } from 'express';
 import { CSV_IMPORT_LIMITS } from '../csv/csv-import.js';
-import { AppError, quote, validationError } from '../errors.js';
+import type { AppError } from '../errors.js';
+import { isAppError, quote } from '../errors.js';
+import { httpErrors } from './http.errors.js';
 import type { ContractOperation } from './contract.js';
 import type { UploadedFile } from './handler-types.js';
 
@@ -38,30 +40,32 @@ export function hasBody(req: Request): boolean {
 /** The media type of the request, lowercased, without parameters ('' when none). */
 export const mediaType = (req: Request) => (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 
-const contentTypeError = (msg: string) => validationError([{ loc: ['body'], msg, type: 'content_type' }]);
-const encodingError = (msg: string) => validationError([{ loc: ['body'], msg, type: 'content_encoding' }]);
+/** A 422 with one issue about the body as a whole (its media type, encoding or bytes). */
+const bodyIssue = (type: string, msg: string) => httpErrors.invalid([{ loc: ['body'], msg, type }]);
+const contentTypeError = (msg: string) => bodyIssue('content_type', msg);
+const encodingError = (msg: string) => bodyIssue('content_encoding', msg);
 
 /**
  * A failure of body-parser (or of the stream under it) as the contract's
  * answer; undefined when `err` is not one (a fault of ours, a 500).
  */
 export function bodyReadError(err: unknown, req: Request, limitBytes: number): AppError | undefined {
-  if (err instanceof AppError) return err;
+  if (isAppError(err)) return err;
   const e = err as Error & { type?: string; status?: number; code?: string; body?: unknown; limit?: number };
   const encoding = String(req.headers['content-encoding'] ?? 'identity');
   switch (e.type) {
     case 'entity.too.large':
       // The parser's own limit (the operator UI's forms have a smaller one than JSON bodies).
-      return new AppError(413, 'request.too_large', `request body exceeds the limit of ${e.limit ?? limitBytes} bytes`);
+      return httpErrors.tooLarge(`request body exceeds the limit of ${e.limit ?? limitBytes} bytes`);
     case 'entity.parse.failed':
-      return validationError([{ loc: ['body'], msg: jsonParseMessage(e), type: 'json_invalid' }]);
+      return bodyIssue('json_invalid', jsonParseMessage(e));
     case 'encoding.unsupported':
       return encodingError(`unsupported Content-Encoding ${quote(encoding)}; send the body uncompressed, or as gzip, deflate or br`);
     case 'charset.unsupported':
       return contentTypeError(`unsupported charset in Content-Type ${quote(String(req.headers['content-type'] ?? ''))}; send UTF-8`);
     case 'request.size.invalid':
     case 'request.aborted':
-      return validationError([{ loc: ['body'], msg: 'the body ended before the length it announced', type: 'body_incomplete' }]);
+      return bodyIssue('body_incomplete', 'the body ended before the length it announced');
     default:
   }
   // Decompression failures carry zlib's code and body-parser's 400, but no type.
@@ -69,7 +73,7 @@ export function bodyReadError(err: unknown, req: Request, limitBytes: number): A
     return encodingError(`the body is not valid ${quote(encoding)} data`);
   }
   if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
-    return validationError([{ loc: ['body'], msg: `unreadable body: ${quote(e.message ?? '', 120)}`, type: 'body_invalid' }]);
+    return bodyIssue('body_invalid', `unreadable body: ${quote(e.message ?? '', 120)}`);
   }
   return undefined;
 }
@@ -145,7 +149,7 @@ async function parseMultipart(
 ): Promise<{ body: Record<string, unknown>; files: UploadedFile[] }> {
   const fileLimit = FILE_LIMITS[operationId] ?? DEFAULT_FILE_LIMIT;
   const bodyLimit = fileLimit + FORM_OVERHEAD;
-  const tooLarge = (what = `request body exceeds the limit of ${bodyLimit} bytes for this operation`) => new AppError(413, 'request.too_large', what);
+  const tooLarge = (what = `request body exceeds the limit of ${bodyLimit} bytes for this operation`) => httpErrors.tooLarge(what);
   const length = Number(req.headers['content-length'] ?? 0);
   if (length > bodyLimit) throw tooLarge();
   const props = schema?.properties ?? {};
@@ -174,7 +178,7 @@ async function parseMultipart(
       reject(contentTypeError(`invalid multipart request: ${quote((err as Error).message, 120)}`));
       return;
     }
-    const malformed = (err: unknown) => validationError([{ loc: ['body'], msg: `malformed multipart body: ${quote((err as Error)?.message ?? String(err), 120)}`, type: 'multipart_invalid' }]);
+    const malformed = (err: unknown) => bodyIssue('multipart_invalid', `malformed multipart body: ${quote((err as Error)?.message ?? String(err), 120)}`);
     // Fields by name in a Map: a field named __proto__ is data, not the object's prototype.
     const fields = new Map<string, unknown>();
     const files: UploadedFile[] = [];
@@ -207,7 +211,7 @@ async function parseMultipart(
       // openapi-backend does not require binary fields; the contract does.
       const missing = (schema?.required ?? []).filter((name) => props[name]?.format === 'binary' && !files.some((f) => f.field === name));
       if (missing.length) {
-        fail(validationError(missing.map((name) => ({ loc: ['body', name], msg: 'file required', type: 'missing' }))));
+        fail(httpErrors.invalid(missing.map((name) => ({ loc: ['body', name], msg: 'file required', type: 'missing' }))));
         return;
       }
       settled = true;

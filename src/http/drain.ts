@@ -9,7 +9,7 @@
 import type { Server } from 'node:http';
 import net from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
-import { retryLater } from '../errors.js';
+import { httpErrors } from './http.errors.js';
 import { ERROR_CODE_HEADER } from './error-mapping.js';
 
 export interface Drain {
@@ -44,7 +44,7 @@ export function createDrain({ onStart }: { onStart?: () => void } = {}): Drain {
     },
     middleware(req, res, next) {
       if (draining) {
-        const refusal = retryLater('service.shutting_down', 'the server is shutting down');
+        const refusal = httpErrors.shuttingDown();
         res
           .status(refusal.status)
           .set({ ...refusal.headers, [ERROR_CODE_HEADER]: refusal.code, Connection: 'close' })

@@ -1,7 +1,8 @@
 /** The one place where any failure becomes the contract's error body. */
 import type { ErrorObject } from 'ajv';
 import { isDatabaseUnavailable } from '../db/availability.js';
-import { AppError, clip, databaseUnavailable, quote, type ValidationIssue } from '../errors.js';
+import { clip, isAppError, quote, type ValidationIssue } from '../errors.js';
+import { httpErrors } from './http.errors.js';
 import type { Logger } from '../logger.js';
 
 const LOC_ROOTS: Record<string, string> = { requestBody: 'body', query: 'query', path: 'path', header: 'header', cookie: 'cookie' };
@@ -72,17 +73,18 @@ const boundedIssues = (issues: ValidationIssue[]): ValidationIssue[] =>
  * the log only).
  */
 export function toErrorResponse(err: unknown, logger: Logger, context: Record<string, unknown> = {}): ErrorResponse {
-  if (!(err instanceof AppError) && isDatabaseUnavailable(err)) {
+  if (!isAppError(err) && isDatabaseUnavailable(err)) {
     logger.warn({ err: (err as Error).message, ...context }, 'database unavailable');
-    const out = databaseUnavailable();
+    const out = httpErrors.databaseUnavailable();
     return { status: out.status, body: { detail: out.message }, headers: { ...out.headers, [ERROR_CODE_HEADER]: out.code } };
   }
-  if (err instanceof AppError) {
+  if (isAppError(err)) {
     const body = err.issues ? { detail: boundedIssues(err.issues) } : { ...(err.body ?? {}), detail: clip(err.message, DETAIL_MAX) };
     if (err.status === 501) logger.warn({ code: err.code, ...context }, err.message);
     else if (err.status >= 500) logger.error({ err, code: err.code, ...context }, err.message);
     return { status: err.status, body, headers: { ...err.headers, [ERROR_CODE_HEADER]: err.code } };
   }
   logger.error({ err, ...context }, 'unhandled error');
-  return { status: 500, body: { detail: 'internal server error; the incident has been logged' }, headers: { [ERROR_CODE_HEADER]: 'internal.error' } };
+  const internal = httpErrors.internal();
+  return { status: internal.status, body: { detail: internal.message }, headers: { [ERROR_CODE_HEADER]: internal.code } };
 }

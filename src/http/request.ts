@@ -1,12 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseCookies } from 'cookie';
 import proxyaddr from 'proxy-addr';
-import { unauthorized } from '../errors.js';
+import { authErrors } from '../modules/auth/auth.errors.js';
 import type { AuthContext } from '../modules/auth/auth.service.js';
 
 /** The caller of a secured operation (openapi-backend has already refused requests without a valid key). */
 export function caller(req: { auth: AuthContext | null }): AuthContext {
-  if (!req.auth) throw unauthorized();
+  if (!req.auth) throw authErrors.unauthorized();
   return req.auth;
 }
 

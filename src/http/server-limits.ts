@@ -8,13 +8,15 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ServerLimits } from '../config.js';
+import type { AppError } from '../errors.js';
+import { httpErrors } from './http.errors.js';
 
 /** What a connection-level failure answers: JSON like every other error, and the connection closes. */
-function reply(socket: Duplex, status: number, reason: string, code: string, detail: string): void {
-  const body = JSON.stringify({ detail });
+function reply(socket: Duplex, reason: string, error: AppError): void {
+  const body = JSON.stringify({ detail: error.message });
   socket.once('finish', () => socket.destroy());
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Error-Code: ${code}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${error.status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Error-Code: ${error.code}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 
@@ -33,13 +35,13 @@ export function applyServerLimits(server: Server, limits: ServerLimits): void {
       return;
     }
     if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-      reply(socket, 408, 'Request Timeout', 'request.timeout', `the request did not arrive in time (headers within ${limits.headersTimeoutMs / 1000} s, the whole request within ${limits.requestTimeoutMs / 1000} s)`);
+      reply(socket, 'Request Timeout', httpErrors.requestTimeout(limits.headersTimeoutMs / 1000, limits.requestTimeoutMs / 1000));
     } else if (err.code === 'HPE_HEADER_OVERFLOW') {
-      reply(socket, 431, 'Request Header Fields Too Large', 'request.headers_too_large', 'the request headers are too large');
+      reply(socket, 'Request Header Fields Too Large', httpErrors.headersTooLarge());
     } else if (err.code === 'ECONNRESET' || err.code === 'EPIPE') {
       socket.destroy();
     } else {
-      reply(socket, 400, 'Bad Request', 'request.malformed', 'malformed HTTP request');
+      reply(socket, 'Bad Request', httpErrors.malformed());
     }
   });
 }

@@ -1,9 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestApiKey } from '../../src/modules/auth/credentials.js';
+import { adminSessionErrors } from '../../src/modules/admin-sessions/admin-sessions.errors.js';
 import { adminSessions } from '../../src/modules/admin-sessions/admin-sessions.table.js';
+import { authErrors } from '../../src/modules/auth/auth.errors.js';
 import { apiKeys } from '../../src/modules/auth/auth.table.js';
 import { users } from '../../src/modules/users/users.table.js';
+import { expectError } from '../helpers/errors.js';
 import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
 
 let app: TestApp;
@@ -140,18 +143,18 @@ describe('POST /admin/api-session', () => {
   });
 
   it('answers 401 without a session and 403 without the CSRF token or for a user no longer an admin', async () => {
-    expect((await app.request('POST', '/admin/api-session')).status).toBe(401);
-    expect((await app.request('POST', '/admin/api-session', { headers: { cookie: 'qp_admin_session=forged' } })).status).toBe(401);
+    expectError(await app.request('POST', '/admin/api-session'), adminSessionErrors.missing);
+    expectError(await app.request('POST', '/admin/api-session', { headers: { cookie: 'qp_admin_session=forged' } }), adminSessionErrors.missing);
     const other = await createAdmin(app);
     const { session } = await signIn(other.username, other.password);
-    expect((await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}` } })).status).toBe(403);
+    expectError(await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}` } }), adminSessionErrors.csrf);
     const csrf = await csrfOf(session!);
     // Change the first character to one it is not (a fixed 'x' would match a token that starts with 'x').
     const wrongCsrf = (csrf.startsWith('x') ? 'y' : 'x') + csrf.slice(1);
-    expect((await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}`, 'x-csrf-token': wrongCsrf } })).status).toBe(403);
+    expectError(await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}`, 'x-csrf-token': wrongCsrf } }), adminSessionErrors.csrf);
     await app.services.database.db.update(users).set({ isAdmin: false }).where(eq(users.id, other.id));
     const demoted = await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}`, 'x-csrf-token': csrf } });
-    expect(demoted.status).toBe(403);
+    expectError(demoted, adminSessionErrors.notAdmin);
   });
 
   it('stops working when another admin resets the password or deactivates the account (even if reactivated)', async () => {
@@ -163,7 +166,7 @@ describe('POST /admin/api-session', () => {
       expect((await exchange()).status).toBe(200);
       expect((await app.request('PATCH', `/api/users/${other.id}`, { token: admin.token, body: patch })).status).toBe(200);
       if ('is_active' in patch) expect((await app.request('PATCH', `/api/users/${other.id}`, { token: admin.token, body: { is_active: true } })).status).toBe(200);
-      expect((await exchange()).status).toBe(401);
+      expectError(await exchange(), adminSessionErrors.missing);
     }
   });
 
@@ -181,8 +184,8 @@ describe('POST /admin/api-session', () => {
       body: new URLSearchParams({ csrf }).toString(),
     });
     expect(out.status).toBe(303);
-    expect((await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}`, 'x-csrf-token': csrf } })).status).toBe(401);
-    expect((await app.request('GET', '/api/users/me', { token: key })).status).toBe(401);
+    expectError(await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}`, 'x-csrf-token': csrf } }), adminSessionErrors.missing);
+    expectError(await app.request('GET', '/api/users/me', { token: key }), authErrors.unauthorized);
     // The admin's own API key is not the session's: it stays valid.
     expect((await app.request('GET', '/api/users/me', { token: admin.token })).status).toBe(200);
   });
@@ -196,7 +199,7 @@ describe('POST /admin/api-session', () => {
     expect(row).toMatchObject({ purpose: 'admin-ui', adminSessionId: sessionRow!.id, expiresAt: sessionRow!.expiresAt });
     expect((await app.request('GET', '/api/users/me', { token: res.body.api_key })).status).toBe(200);
     await app.services.database.db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, row!.id));
-    expect((await app.request('GET', '/api/users/me', { token: res.body.api_key })).status).toBe(401);
+    expectError(await app.request('GET', '/api/users/me', { token: res.body.api_key }), authErrors.unauthorized);
   });
 
   it('has ended sessions and expired keys deleted by the worker\'s cleanup, and nothing else', async () => {

@@ -2,12 +2,16 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createMatchQuestions } from '../../src/engine/match-questions.js';
 import { syncSchedule } from '../../src/engine/schedule/schedule-sync.js';
+import { answerErrors } from '../../src/modules/answers/answers.errors.js';
 import { questionAnswers } from '../../src/modules/answers/answers.table.js';
+import { issuanceErrors } from '../../src/modules/issuances/issuances.errors.js';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
 import { matches, matchFollows } from '../../src/modules/matches/matches.table.js';
+import { userErrors } from '../../src/modules/users/users.errors.js';
 import { users } from '../../src/modules/users/users.table.js';
 import { matchDefinitionInput } from '../helpers/definitions.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
+import { expectError } from '../helpers/errors.js';
 import { createMatch, follow, UNKNOWN_ID } from '../helpers/factories.js';
 import { registerUser, type TestUser } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
@@ -49,7 +53,8 @@ describe('PUT /api/question-answers', () => {
     const { match, issuance } = await liveQuestion();
     await follow(app, player.id, match.id);
     const res = await answer(player, issuance.id, 'draw');
-    expect(res.status).toBe(400);
+    expectError(res, answerErrors.invalidChoice);
+    // The message names the choice sent and the question's choices.
     expect(res.body.detail).toMatch(/'draw' is not a choice.*home, away/);
     expect(await db().select().from(questionAnswers).where(eq(questionAnswers.questionIssuanceId, issuance.id))).toHaveLength(0);
   });
@@ -59,11 +64,11 @@ describe('PUT /api/question-answers', () => {
     const unrestricted = await registerUser(app);
     await db().update(users).set({ matchDailyFollowCount: null }).where(eq(users.id, unrestricted.id));
     const { match, issuance } = await liveQuestion();
-    expect((await answer(restricted, issuance.id, 'home')).status).toBe(403);
-    expect((await answer(unrestricted, issuance.id, 'home')).status).toBe(403);
+    expectError(await answer(restricted, issuance.id, 'home'), answerErrors.notFollowing);
+    expectError(await answer(unrestricted, issuance.id, 'home'), answerErrors.notFollowing);
     // A spent follow row (unfollowed after kick-off) is not following.
     await db().insert(matchFollows).values({ userId: restricted.id, matchId: match.id, following: false });
-    expect((await answer(restricted, issuance.id, 'home')).status).toBe(403);
+    expectError(await answer(restricted, issuance.id, 'home'), answerErrors.notFollowing);
   });
 
   it('lets unrestricted players answer Match questions without following; restricted ones must follow', async () => {
@@ -74,15 +79,15 @@ describe('PUT /api/question-answers', () => {
     const issuance = await insertIssuance(app, { matchId: match.id, kind: 'match', status: 'open', closesAt: match.scheduled, triggerEventId: null });
     expect((await answer(unrestricted, issuance.id, 'home')).status).toBe(201);
     const refused = await answer(restricted, issuance.id, 'home');
-    expect(refused.status).toBe(403);
+    expectError(refused, answerErrors.notFollowing);
+    // The message says why a Match question needs a follow here.
     expect(refused.body.detail).toMatch(/daily follow quota/);
   });
 
   it('answers 404 for an unknown question, 401 without a key, 422 for a malformed body', async () => {
     const player = await registerUser(app);
     const res = await answer(player, UNKNOWN_ID, 'home');
-    expect(res.status).toBe(404);
-    expect(res.body.detail).toBe('question issuance not found');
+    expectError(res, issuanceErrors.notFound);
     expect((await app.request('PUT', '/api/question-answers', { body: { question_issuance_id: UNKNOWN_ID, selected_answer_identifier: 'x' } })).status).toBe(401);
     expect((await app.request('PUT', '/api/question-answers', { token: player.token, body: { question_issuance_id: 'x' } })).status).toBe(422);
   });
@@ -93,7 +98,7 @@ describe('PUT /api/question-answers', () => {
     await follow(app, player.id, match.id);
     await settle(issuance.id, status, status === 'resolved' ? 'home' : null);
     const res = await answer(player, issuance.id, 'home');
-    expect(res.status).toBe(409);
+    expectError(res, answerErrors.alreadyResolved);
     expect(res.body.detail).toContain(status);
   });
 
@@ -102,14 +107,12 @@ describe('PUT /api/question-answers', () => {
     const { match, issuance } = await liveQuestion({ closesAt: inMinutes(-0.05) });
     await follow(app, player.id, match.id);
     const late = await answer(player, issuance.id, 'home');
-    expect(late.status).toBe(410);
-    expect(late.body.detail).toMatch(/window/);
+    expectError(late, answerErrors.windowExpired);
     const pre = await createMatch(app, { scheduled: inMinutes(-1), status: 'live' });
     await follow(app, player.id, pre.id);
     const locked = await insertIssuance(app, { matchId: pre.id, kind: 'match', status: 'locked', closesAt: pre.scheduled, triggerEventId: null });
     const res = await answer(player, locked.id, 'home');
-    expect(res.status).toBe(410);
-    expect(res.body.detail).toMatch(/locked at kick-off/);
+    expectError(res, answerErrors.locked);
   });
 });
 
@@ -213,7 +216,7 @@ describe('answer history', () => {
     const own = await app.request('GET', '/api/question-answers', { token: player.token });
     const viaAdmin = await app.request('GET', `/api/users/${player.id}/question-answers`, { token: admin.token });
     expect(viaAdmin.body).toEqual(own.body);
-    expect((await app.request('GET', `/api/users/${UNKNOWN_ID}/question-answers`, { token: admin.token })).status).toBe(404);
+    expectError(await app.request('GET', `/api/users/${UNKNOWN_ID}/question-answers`, { token: admin.token }), userErrors.notFound);
     expect((await app.request('GET', `/api/users/${player.id}/question-answers`, { token: player.token })).status).toBe(403);
   });
 });
@@ -243,7 +246,7 @@ describe('points', () => {
     expect(history.reduce((s, r) => s + r.points_awarded, 0)).toBe(res.body.all_time.points);
     const viaAdmin = await app.request('GET', `/api/users/${player.id}/points`, { token: admin.token });
     expect(viaAdmin.body.all_time).toEqual(res.body.all_time);
-    expect((await app.request('GET', `/api/users/${UNKNOWN_ID}/points`, { token: admin.token })).status).toBe(404);
+    expectError(await app.request('GET', `/api/users/${UNKNOWN_ID}/points`, { token: admin.token }), userErrors.notFound);
   });
 });
 
@@ -274,7 +277,7 @@ describe('Match questions', () => {
     await mq.tick();
     const [locked] = await db().select().from(questionIssuances).where(eq(questionIssuances.id, issued[0]!.id));
     expect(locked!.status).toBe('locked');
-    expect((await answer(player, issued[0]!.id, 'away')).status).toBe(410);
+    expectError(await answer(player, issued[0]!.id, 'away'), answerErrors.locked);
     expect((await db().select().from(questionIssuances).where(eq(questionIssuances.matchId, match.id))).map((r) => r.matchQuestionDefinitionId)).not.toContain(goals.id);
     // The result arrives.
     await db().update(matches).set({ status: 'closed', result: { home_score: 2, away_score: 1, winner: 'home', goals: [] } }).where(eq(matches.id, match.id));
@@ -366,8 +369,7 @@ describe('Match questions', () => {
     // The feed says the match has begun before its scheduled time: answers are refused at once, and the worker locks it.
     await db().update(matches).set({ status: 'live' }).where(eq(matches.id, match!.id));
     const late = await answer(player, issued!.id, 'away');
-    expect(late.status).toBe(410);
-    expect(late.body.detail).toBe('this Match question locked at kick-off');
+    expectError(late, answerErrors.locked);
     expect(await openIds()).not.toContain(issued!.id);
     expect((await mq.tick()).locked).toBeGreaterThanOrEqual(1);
     expect((await db().select().from(questionIssuances).where(eq(questionIssuances.id, issued!.id)))[0]!.status).toBe('locked');

@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brands } from '../../src/modules/brands/brands.table.js';
+import { brandErrors } from '../../src/modules/brands/brands.errors.js';
+import { expectError } from '../helpers/errors.js';
 import { UNKNOWN_ID } from '../helpers/factories.js';
 import { startS3, type TestS3 } from '../helpers/s3-server.js';
 import { createAdmin, registerUser, startTestApp, type ApiResponse, type TestApp, type TestUser } from '../helpers/test-app.js';
@@ -186,7 +188,7 @@ describe('POST /api/brands', () => {
       const name = unique();
       const fields = { name, primary_color: '#123456', [field]: bad };
       const res = await create(fields);
-      expect(res.status, `${field}=${bad}`).toBe(400);
+      expectError(res, brandErrors.invalidColor);
       expect(res.body).toEqual({ detail: expect.stringContaining(field) });
       expect(detailOf(res)).toContain(bad);
       expect((await list(name)).body).toEqual([]);
@@ -194,9 +196,7 @@ describe('POST /api/brands', () => {
   });
 
   it('answers 400 for a blank name', async () => {
-    const res = await create({ name: '   ', primary_color: '#123456' });
-    expect(res.status).toBe(400);
-    expect(detailOf(res)).toContain('name');
+    expectError(await create({ name: '   ', primary_color: '#123456' }), brandErrors.invalidName);
   });
 
   it('answers 422 when name or primary_color is missing, empty or too long', async () => {
@@ -217,7 +217,8 @@ describe('POST /api/brands', () => {
     expect((await create({ name, primary_color: '#123456' })).status).toBe(201);
     for (const again of [name, name.toLowerCase(), name.toUpperCase(), `  ${name.toUpperCase()}  `]) {
       const res = await create({ name: again, primary_color: '#654321' });
-      expect(res.status, again).toBe(409);
+      expectError(res, brandErrors.nameTaken);
+      // The message quotes the name as sent (trimmed), not as stored.
       expect(detailOf(res)).toContain(again.trim());
     }
     expect((await list(name)).body).toHaveLength(1);
@@ -226,22 +227,21 @@ describe('POST /api/brands', () => {
   it('compares names without regard to case beyond ASCII', async () => {
     const name = unique('Éclair Ölbrand');
     expect((await create({ name, primary_color: '#123456' })).status).toBe(201);
-    expect((await create({ name: name.toLowerCase(), primary_color: '#123456' })).status).toBe(409);
-    expect((await create({ name: name.toUpperCase(), primary_color: '#123456' })).status).toBe(409);
+    expectError(await create({ name: name.toLowerCase(), primary_color: '#123456' }), brandErrors.nameTaken);
+    expectError(await create({ name: name.toUpperCase(), primary_color: '#123456' }), brandErrors.nameTaken);
   });
 
   it('leaves no object in the bucket when a create with a logo ends in 409', async () => {
     const name = unique('Taken');
     await createOk({ name });
     await expectBucketUnchanged(async () => {
-      const res = await create({ name: name.toUpperCase(), primary_color: '#123456' }, png('taken.png'));
-      expect(res.status).toBe(409);
+      expectError(await create({ name: name.toUpperCase(), primary_color: '#123456' }, png('taken.png')), brandErrors.nameTaken);
     });
   });
 
   it('uploads nothing when the colors are invalid', async () => {
     await expectBucketUnchanged(async () => {
-      expect((await create({ name: unique(), primary_color: 'red' }, png())).status).toBe(400);
+      expectError(await create({ name: unique(), primary_color: 'red' }, png()), brandErrors.invalidColor);
     });
   });
 
@@ -272,19 +272,16 @@ describe('POST /api/brands', () => {
     expect(await s3.read(keyOf(b))).toEqual(JPEG);
   });
 
-  const notAllowedType = /PNG, JPEG, GIF or WebP/;
   it.each([
-    ['a text file named logo.png declared image/png', { data: TEXT, name: 'logo.png', type: 'image/png' }, notAllowedType],
-    ['a BMP image', { data: Buffer.concat([Buffer.from('BM'), Buffer.alloc(60)]), name: 'logo.bmp', type: 'image/bmp' }, notAllowedType],
-    ['an SVG image', { data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"></svg>'), name: 'logo.svg', type: 'image/svg+xml' }, notAllowedType],
-    ['a PDF named logo.png', { data: Buffer.from('%PDF-1.4\n%%EOF\n'), name: 'logo.png', type: 'image/png' }, notAllowedType],
-    ['an empty file', { data: Buffer.alloc(0), name: 'logo.png', type: 'image/png' }, /empty/],
-  ])('answers 400 for %s, creating and storing nothing', async (_label, logo, detail) => {
+    ['a text file named logo.png declared image/png', { data: TEXT, name: 'logo.png', type: 'image/png' }, brandErrors.logoType],
+    ['a BMP image', { data: Buffer.concat([Buffer.from('BM'), Buffer.alloc(60)]), name: 'logo.bmp', type: 'image/bmp' }, brandErrors.logoType],
+    ['an SVG image', { data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"></svg>'), name: 'logo.svg', type: 'image/svg+xml' }, brandErrors.logoType],
+    ['a PDF named logo.png', { data: Buffer.from('%PDF-1.4\n%%EOF\n'), name: 'logo.png', type: 'image/png' }, brandErrors.logoType],
+    ['an empty file', { data: Buffer.alloc(0), name: 'logo.png', type: 'image/png' }, brandErrors.logoEmpty],
+  ])('answers 400 for %s, creating and storing nothing', async (_label, logo, error) => {
     const name = unique();
     await expectBucketUnchanged(async () => {
-      const res = await create({ name, primary_color: '#123456' }, logo);
-      expect(res.status).toBe(400);
-      expect(detailOf(res)).toMatch(detail);
+      expectError(await create({ name, primary_color: '#123456' }, logo), error);
     });
     expect((await list(name)).body).toEqual([]);
   });
@@ -302,7 +299,8 @@ describe('POST /api/brands', () => {
     const name = unique();
     await expectBucketUnchanged(async () => {
       const res = await create({ name, primary_color: '#123456' }, { data: over, name: 'big.png', type: 'image/png' });
-      expect(res.status).toBe(400);
+      expectError(res, brandErrors.logoTooLarge);
+      // The message states the limit.
       expect(detailOf(res)).toContain('2 MiB');
     });
     expect((await list(name)).body).toEqual([]);
@@ -433,9 +431,7 @@ describe('GET /api/brands/{brand_id}', () => {
   });
 
   it('answers 404 for an unknown brand and 422 for a malformed id', async () => {
-    const missing = await get(UNKNOWN_ID);
-    expect(missing.status).toBe(404);
-    expect(detailOf(missing)).toMatch(/brand/i);
+    expectError(await get(UNKNOWN_ID), brandErrors.notFound);
     expect((await get('not-a-uuid')).status).toBe(422);
     expect((await get('12345')).status).toBe(422);
   });
@@ -480,8 +476,8 @@ describe('PATCH /api/brands/{brand_id}', () => {
       ['name', '   '],
     ] as const) {
       const res = await patch(b.id, { [field]: value, ...(field === 'name' ? {} : { name: unique('Ignored') }) });
-      expect(res.status, `${field}=${value}`).toBe(400);
-      expect(detailOf(res)).toContain(field);
+      expectError(res, field === 'name' ? brandErrors.invalidName : brandErrors.invalidColor);
+      expect(detailOf(res), `${field}=${value}`).toContain(field);
     }
     expect((await get(b.id)).body).toEqual(b);
   });
@@ -560,8 +556,7 @@ describe('PATCH /api/brands/{brand_id}', () => {
     const b = await createOk({}, png('both.png'));
     await expectBucketUnchanged(async () => {
       const res = await patch(b.id, { clear_logo: 'true', name: unique('Changed') }, { data: GIF, name: 'other.gif', type: 'image/gif' });
-      expect(res.status).toBe(400);
-      expect(detailOf(res)).toMatch(/clear_logo/);
+      expectError(res, brandErrors.logoConflict);
     });
     expect((await get(b.id)).body).toEqual(b);
     expect(await s3.read(keyOf(b))).toEqual(PNG);
@@ -570,13 +565,9 @@ describe('PATCH /api/brands/{brand_id}', () => {
   it('answers 400 for an invalid logo, changing and storing nothing', async () => {
     const b = await createOk({}, png('valid.png'));
     await expectBucketUnchanged(async () => {
-      const res = await patch(b.id, { primary_color: '#000' }, { data: TEXT, name: 'valid.png', type: 'image/png' });
-      expect(res.status).toBe(400);
-      const over = await patch(b.id, {}, { data: Buffer.concat([PNG, Buffer.alloc(2 * MiB)]), name: 'valid.png', type: 'image/png' });
-      expect(over.status).toBe(400);
-      const empty = await patch(b.id, {}, { data: Buffer.alloc(0), name: 'valid.png', type: 'image/png' });
-      expect(empty.status).toBe(400);
-      expect(detailOf(empty)).toMatch(/empty/);
+      expectError(await patch(b.id, { primary_color: '#000' }, { data: TEXT, name: 'valid.png', type: 'image/png' }), brandErrors.logoType);
+      expectError(await patch(b.id, {}, { data: Buffer.concat([PNG, Buffer.alloc(2 * MiB)]), name: 'valid.png', type: 'image/png' }), brandErrors.logoTooLarge);
+      expectError(await patch(b.id, {}, { data: Buffer.alloc(0), name: 'valid.png', type: 'image/png' }), brandErrors.logoEmpty);
     });
     expect((await get(b.id)).body).toEqual(b);
     expect(await s3.read(keyOf(b))).toEqual(PNG);
@@ -586,8 +577,7 @@ describe('PATCH /api/brands/{brand_id}', () => {
     const other = await createOk({ name: unique('Occupied') });
     const b = await createOk({}, png('before.png'));
     await expectBucketUnchanged(async () => {
-      const res = await patch(b.id, { name: other.name.toLowerCase() }, { data: GIF, name: 'after.gif', type: 'image/gif' });
-      expect(res.status).toBe(409);
+      expectError(await patch(b.id, { name: other.name.toLowerCase() }, { data: GIF, name: 'after.gif', type: 'image/gif' }), brandErrors.nameTaken);
     });
     expect((await get(b.id)).body).toEqual(b);
     expect(await s3.read(keyOf(b))).toEqual(PNG);
@@ -597,16 +587,15 @@ describe('PATCH /api/brands/{brand_id}', () => {
     const other = await createOk({ name: unique('Occupied') });
     const b = await createOk({}, png('same-key.png'));
     const newBytes = Buffer.concat([PNG, Buffer.from('a different file under the same name')]);
-    const res = await patch(b.id, { name: other.name.toUpperCase() }, { data: newBytes, name: 'same-key.png', type: 'image/png' });
-    expect(res.status).toBe(409);
+    expectError(await patch(b.id, { name: other.name.toUpperCase() }, { data: newBytes, name: 'same-key.png', type: 'image/png' }), brandErrors.nameTaken);
     expect((await get(b.id)).body).toEqual(b);
     expect(await s3.read(keyOf(b))).toEqual(PNG);
   });
 
   it('answers 404 for an unknown brand, storing nothing, and 422 for a malformed id', async () => {
     await expectBucketUnchanged(async () => {
-      expect((await patch(UNKNOWN_ID, { name: unique() })).status).toBe(404);
-      expect((await patch(UNKNOWN_ID, {}, png())).status).toBe(404);
+      expectError(await patch(UNKNOWN_ID, { name: unique() }), brandErrors.notFound);
+      expectError(await patch(UNKNOWN_ID, {}, png()), brandErrors.notFound);
     });
     expect((await patch('not-a-uuid', { name: unique() })).status).toBe(422);
   });
@@ -636,20 +625,20 @@ describe('DELETE /api/brands/{brand_id}', () => {
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
     expect(await s3.read(keyOf(b))).toBeNull();
-    expect((await get(b.id)).status).toBe(404);
+    expectError(await get(b.id), brandErrors.notFound);
     expect((await list(b.name)).body).toEqual([]);
-    expect((await app.request('DELETE', `/api/brands/${b.id}`, { token: admin.token })).status).toBe(404);
+    expectError(await app.request('DELETE', `/api/brands/${b.id}`, { token: admin.token }), brandErrors.notFound);
   });
 
   it('deletes a brand without a logo, and frees its name', async () => {
     const b = await createOk();
     expect((await app.request('DELETE', `/api/brands/${b.id}`, { token: admin.token })).status).toBe(204);
-    expect((await get(b.id)).status).toBe(404);
+    expectError(await get(b.id), brandErrors.notFound);
     expect((await create({ name: b.name, primary_color: '#123456' })).status).toBe(201);
   });
 
   it('answers 404 for an unknown brand and 422 for a malformed id', async () => {
-    expect((await app.request('DELETE', `/api/brands/${UNKNOWN_ID}`, { token: admin.token })).status).toBe(404);
+    expectError(await app.request('DELETE', `/api/brands/${UNKNOWN_ID}`, { token: admin.token }), brandErrors.notFound);
     expect((await app.request('DELETE', '/api/brands/not-a-uuid', { token: admin.token })).status).toBe(422);
   });
 
@@ -683,8 +672,9 @@ describe('without a configured bucket', () => {
   it('answers 503 for a create with a logo, creating nothing', async () => {
     const name = unique();
     const res = await create({ name, primary_color: '#123456' }, png(), bare);
-    expect(res.status).toBe(503);
-    expect(detailOf(res)).toMatch(/storage|bucket|S3/i);
+    expectError(res, brandErrors.storageNotConfigured);
+    // The message says what to configure.
+    expect(detailOf(res)).toMatch(/S3_BUCKET/);
     expect((await list(name, bare)).body).toEqual([]);
   });
 
@@ -697,16 +687,14 @@ describe('without a configured bucket', () => {
 
   it('answers 503 for a PATCH with a logo, changing nothing', async () => {
     const b = await createOk({}, undefined, bare);
-    const res = await patch(b.id, { name: unique('Changed') }, png(), bare);
-    expect(res.status).toBe(503);
+    expectError(await patch(b.id, { name: unique('Changed') }, png(), bare), brandErrors.storageNotConfigured);
     expect((await get(b.id, bare)).body).toEqual(b);
   });
 
   it('answers 503 for clear_logo on a brand that has a logo, changing nothing', async () => {
     const b = await brandWithLogo();
     expect(b.logo_filename).toBe('legacy.png');
-    const res = await patch(b.id, { clear_logo: 'true', primary_color: '#000' }, undefined, bare);
-    expect(res.status).toBe(503);
+    expectError(await patch(b.id, { clear_logo: 'true', primary_color: '#000' }, undefined, bare), brandErrors.storageNotConfigured);
     expect((await get(b.id, bare)).body).toEqual(b);
   });
 
@@ -725,14 +713,13 @@ describe('without a configured bucket', () => {
 
   it('answers 503 for deleting a brand with a logo, keeping the row', async () => {
     const b = await brandWithLogo();
-    const res = await bare.request('DELETE', `/api/brands/${b.id}`, { token: bareAdmin.token });
-    expect(res.status).toBe(503);
+    expectError(await bare.request('DELETE', `/api/brands/${b.id}`, { token: bareAdmin.token }), brandErrors.storageNotConfigured);
     expect((await get(b.id, bare)).body).toEqual(b);
   });
 
   it('deletes a brand without a logo', async () => {
     const b = await createOk({}, undefined, bare);
     expect((await bare.request('DELETE', `/api/brands/${b.id}`, { token: bareAdmin.token })).status).toBe(204);
-    expect((await get(b.id, bare)).status).toBe(404);
+    expectError(await get(b.id, bare), brandErrors.notFound);
   });
 });

@@ -3,11 +3,13 @@ import path from 'node:path';
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { questionAnswers, type QuestionAnswerRow } from '../../src/modules/answers/answers.table.js';
+import { feedbackErrors } from '../../src/modules/feedback/feedback.errors.js';
 import { findOwnAnswer } from '../../src/modules/feedback/feedback.repository.js';
 import { userFeedback, type UserFeedbackRow } from '../../src/modules/feedback/feedback.table.js';
 import type { QuestionIssuanceRow } from '../../src/modules/issuances/issuances.table.js';
 import type { MatchRow } from '../../src/modules/matches/matches.table.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
+import { expectError } from '../helpers/errors.js';
 import { createMatch, UNKNOWN_ID } from '../helpers/factories.js';
 import { createAdmin, registerUser, startTestApp, statementsDuring, type TestApp, type TestUser } from '../helpers/test-app.js';
 import type { IssuanceStatus } from '../../src/domain/vocabulary.js';
@@ -140,8 +142,7 @@ describe('POST /api/user-feedback', () => {
     ] as const) {
       const a = await answer(alice, await issuance(kind, status), null);
       const res = await file(alice.token, { subject_type: kind === 'match' ? 'match_answer' : 'in_game_answer', subject_id: a.id, topic: 'wrong_result' });
-      expect(res.status, `${kind} ${status}`).toBe(409);
-      expect(res.body.detail).toMatch(/not settled/);
+      expectError(res, feedbackErrors.subjectPending);
     }
   });
 
@@ -149,31 +150,33 @@ describe('POST /api/user-feedback', () => {
     const bobs = await settledAnswer(bob);
     const unknown = await file(alice.token, { subject_type: 'in_game_answer', subject_id: UNKNOWN_ID, topic: 'wrong_result' });
     const others = await file(alice.token, { subject_type: 'in_game_answer', subject_id: bobs.id, topic: 'wrong_result' });
-    expect(unknown.status).toBe(404);
-    expect(others.status).toBe(404);
+    expectError(unknown, feedbackErrors.subjectNotFound);
+    expectError(others, feedbackErrors.subjectNotFound);
+    // One answer for both: the message does not tell them apart either.
     expect(others.body.detail).toBe(unknown.body.detail);
     expect(others.body.detail).not.toContain(bobs.id);
     // Another player's pending answer or one of the other kind is 404 too: nothing about it is revealed.
     const bobsPending = await answer(bob, await issuance('match', 'open'), null);
     const pending = await file(alice.token, { subject_type: 'in_game_answer', subject_id: bobsPending.id, topic: 'wrong_result' });
-    expect(pending.status).toBe(404);
+    expectError(pending, feedbackErrors.subjectNotFound);
     expect(pending.body.detail).toBe(unknown.body.detail);
     // An admin files only on their own answers too.
-    expect((await file(admin.token, { subject_type: 'in_game_answer', subject_id: bobs.id, topic: 'wrong_result' })).status).toBe(404);
+    expectError(await file(admin.token, { subject_type: 'in_game_answer', subject_id: bobs.id, topic: 'wrong_result' }), feedbackErrors.subjectNotFound);
     // A feedback id is not an answer id.
     const fb = await file(bob.token, { subject_type: 'in_game_answer', subject_id: bobs.id, topic: 'wrong_result' });
     expect(fb.status).toBe(201);
-    expect((await file(bob.token, { subject_type: 'in_game_answer', subject_id: fb.body.id, topic: 'other' })).status).toBe(404);
+    expectError(await file(bob.token, { subject_type: 'in_game_answer', subject_id: fb.body.id, topic: 'other' }), feedbackErrors.subjectNotFound);
   });
 
   it('answers 400 when the subject type does not fit the answer\'s kind, both ways', async () => {
     const inGame = await settledAnswer(alice, 'in_game');
     const matchQ = await settledAnswer(alice, 'match');
     const a = await file(alice.token, { subject_type: 'match_answer', subject_id: inGame.id, topic: 'wrong_result' });
-    expect(a.status).toBe(400);
+    expectError(a, feedbackErrors.subjectKindMismatch);
+    // The message says which subject type fits.
     expect(a.body.detail).toMatch(/in-game question.*in_game_answer/);
     const b = await file(alice.token, { subject_type: 'in_game_answer', subject_id: matchQ.id, topic: 'wrong_result' });
-    expect(b.status).toBe(400);
+    expectError(b, feedbackErrors.subjectKindMismatch);
     expect(b.body.detail).toMatch(/Match question.*match_answer/);
     const rows = await db().select().from(userFeedback).where(eq(userFeedback.subjectId, inGame.id));
     expect(rows).toEqual([]);
@@ -183,8 +186,8 @@ describe('POST /api/user-feedback', () => {
     const a = await settledAnswer(alice);
     for (const subject_type of ['question_answer', 'IN_GAME_ANSWER', 'in_game']) {
       const res = await file(alice.token, { subject_type, subject_id: a.id, topic: 'wrong_result' });
-      expect(res.status, subject_type).toBe(400);
-      expect(res.body.detail).toContain(`'${subject_type}'`);
+      expectError(res, feedbackErrors.invalidSubjectType);
+      expect(res.body.detail, subject_type).toContain(`'${subject_type}'`);
       expect(res.body.detail).toContain('in_game_answer, match_answer');
     }
   });
@@ -192,18 +195,18 @@ describe('POST /api/user-feedback', () => {
   it('answers 400 naming the subject type\'s topics for a topic not of that type', async () => {
     const matchQ = await settledAnswer(alice, 'match');
     const res = await file(alice.token, { subject_type: 'match_answer', subject_id: matchQ.id, topic: 'answer_window_too_short' });
-    expect(res.status).toBe(400);
+    expectError(res, feedbackErrors.invalidTopic);
     expect(res.body.detail).toContain("'answer_window_too_short'");
     expect(res.body.detail).toContain('wrong_result, unclear_question, technical_problem, other');
     const unknown = await file(alice.token, { subject_type: 'match_answer', subject_id: matchQ.id, topic: 'spam' });
-    expect(unknown.status).toBe(400);
+    expectError(unknown, feedbackErrors.invalidTopic);
     // The same topic is fine for an in-game answer.
     const inGame = await settledAnswer(alice);
     expect((await file(alice.token, { subject_type: 'in_game_answer', subject_id: inGame.id, topic: 'answer_window_too_short' })).status).toBe(201);
   });
 
   it('checks the form before the answer: a bad topic is 400 even on an unknown answer', async () => {
-    expect((await file(alice.token, { subject_type: 'in_game_answer', subject_id: UNKNOWN_ID, topic: 'spam' })).status).toBe(400);
+    expectError(await file(alice.token, { subject_type: 'in_game_answer', subject_id: UNKNOWN_ID, topic: 'spam' }), feedbackErrors.invalidTopic);
   });
 
   describe('description', () => {
@@ -217,7 +220,8 @@ describe('POST /api/user-feedback', () => {
       expect(ok.status).toBe(201);
       expect(ok.body.description).toHaveLength(1000);
       const tooLong = await submit('x'.repeat(1001));
-      expect(tooLong.status).toBe(400);
+      expectError(tooLong, feedbackErrors.descriptionTooLong);
+      // The message counts the characters and states the limit.
       expect(tooLong.body.detail).toMatch(/1001 characters.*at most 1000/);
     });
 
@@ -227,11 +231,11 @@ describe('POST /api/user-feedback', () => {
         const ok = await submit(ch.repeat(1000));
         expect(ok.status, ch).toBe(201);
         expect(ok.body.description).toBe(ch.repeat(1000));
-        expect((await submit(ch.repeat(1001))).status, ch).toBe(400);
+        expectError(await submit(ch.repeat(1001)), feedbackErrors.descriptionTooLong);
       }
       const mixed = 'a😀é€'.repeat(250);
       expect((await submit(mixed)).status).toBe(201);
-      expect((await submit(`${mixed}😀`)).status).toBe(400);
+      expectError(await submit(`${mixed}😀`), feedbackErrors.descriptionTooLong);
     });
 
     it('stores a blank, null or absent description as null, and trims the rest', async () => {
@@ -255,7 +259,7 @@ describe('POST /api/user-feedback', () => {
       const first = await file(alice.token, { subject_type: 'in_game_answer', subject_id: a.id, topic: 'wrong_result' });
       expect(first.status).toBe(201);
       const repeat = await file(alice.token, { subject_type: 'in_game_answer', subject_id: a.id, topic: 'wrong_result', description: 'Again.' });
-      expect(repeat.status).toBe(409);
+      expectError(repeat, feedbackErrors.duplicate);
       expect(repeat.body.detail).toContain('wrong_result');
       const otherTopic = await file(alice.token, { subject_type: 'in_game_answer', subject_id: a.id, topic: 'unclear_question' });
       expect(otherTopic.status).toBe(201);
@@ -278,7 +282,7 @@ describe('POST /api/user-feedback', () => {
       await db().insert(userFeedback).values(values);
       // A writer that takes no lock and checks nothing still cannot add a second row.
       await expect(db().insert(userFeedback).values(values)).rejects.toThrow();
-      expect((await file(alice.token, { subject_type: 'in_game_answer', subject_id: a.id, topic: 'other' })).status).toBe(409);
+      expectError(await file(alice.token, { subject_type: 'in_game_answer', subject_id: a.id, topic: 'other' }), feedbackErrors.duplicate);
       const [n] = await db().select({ n: count() }).from(userFeedback).where(eq(userFeedback.subjectId, a.id));
       expect(n!.n).toBe(1);
     });
@@ -320,7 +324,7 @@ describe('POST /api/user-feedback', () => {
       release();
       await other;
       expect(early).toBe('waiting');
-      expect((await request).status).toBe(409);
+      expectError(await request, feedbackErrors.duplicate);
     });
   });
 
@@ -375,10 +379,10 @@ describe('GET /api/user-feedback/{id}', () => {
   it('answers 404 to another player, as for an unknown id', async () => {
     const others = await get(alice.token, row.id);
     const unknown = await get(alice.token, UNKNOWN_ID);
-    expect(others.status).toBe(404);
-    expect(unknown.status).toBe(404);
+    expectError(others, feedbackErrors.notFound);
+    expectError(unknown, feedbackErrors.notFound);
     expect(others.body.detail).toBe(unknown.body.detail);
-    expect((await get(admin.token, UNKNOWN_ID)).status).toBe(404);
+    expectError(await get(admin.token, UNKNOWN_ID), feedbackErrors.notFound);
   });
 
   it('answers 401 without a key and 422 for a malformed id', async () => {
@@ -520,7 +524,8 @@ describe('GET /api/user-feedback', () => {
     for (const query of [{ created_from: at(1).toISOString() }, { created_to: at(1).toISOString() }]) {
       for (const token of [admin.token, carol.token]) {
         const res = await list(token, query);
-        expect(res.status).toBe(400);
+        expectError(res, feedbackErrors.invalidRange);
+        // The message names the pair of parameters.
         expect(res.body.detail).toMatch(/created_from and created_to must be given together/);
       }
     }

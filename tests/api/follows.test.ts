@@ -9,6 +9,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { followQuotaDays, matches, matchFollows } from '../../src/modules/matches/matches.table.js';
 import { users } from '../../src/modules/users/users.table.js';
+import { followErrors, matchErrors } from '../../src/modules/matches/matches.errors.js';
+import { expectError } from '../helpers/errors.js';
 import { createMatch, UNKNOWN_ID } from '../helpers/factories.js';
 import { registerUser, startTestApp, type ApiResponse, type TestApp, type TestUser } from '../helpers/test-app.js';
 
@@ -81,9 +83,7 @@ describe('POST /api/matches/{match_id}/follow', () => {
     const m = await futureMatch();
     expectStatus(await followReq(null, m.id), 401);
     const user = await registerUser(app);
-    const res = await followReq(user, UNKNOWN_ID);
-    expectStatus(res, 404);
-    expect(res.body.detail).toMatch(/match/);
+    expectError(await followReq(user, UNKNOWN_ID), matchErrors.notFound);
     expectStatus(await unfollowReq(null, m.id), 401);
   });
 
@@ -116,9 +116,7 @@ describe('POST /api/matches/{match_id}/follow', () => {
     const remaining = [];
     for (const m of ms.slice(0, 3)) remaining.push((await follow(user, m.id)).follows_remaining_today);
     expect(remaining).toEqual([2, 1, 0]);
-    const res = await followReq(user, ms[3]!.id);
-    expectStatus(res, 409);
-    expect(res.body.detail).toMatch(/daily follow limit/);
+    expectError(await followReq(user, ms[3]!.id), followErrors.dailyLimit);
     expect(await followRows(user)).toHaveLength(3);
     expect(await counter(user, utcDay())).toBe(3);
     // Matches already followed still answer 200 (idempotent), with nothing left today.
@@ -150,10 +148,10 @@ describe('POST /api/matches/{match_id}/follow', () => {
     await setQuota(user, 1);
     const [a, b] = await futureMatches(2);
     expect((await follow(user, a!.id)).follows_remaining_today).toBe(0);
-    expectStatus(await followReq(user, b!.id), 409);
+    expectError(await followReq(user, b!.id), followErrors.dailyLimit);
     const none = await registerUser(app);
     await setQuota(none, 0);
-    expectStatus(await followReq(none, a!.id), 409);
+    expectError(await followReq(none, a!.id), followErrors.dailyLimit);
     expect(await followRows(none)).toEqual([]);
     // A test match is still free.
     expect((await follow(none, (await futureMatch({ isTest: true })).id)).follows_remaining_today).toBe(0);
@@ -187,7 +185,7 @@ describe('POST /api/matches/{match_id}/follow', () => {
     expect(await counter(east, eastDay)).toBe(2);
     expect(await counter(west, westDay)).toBe(2);
     await db().update(followQuotaDays).set({ used: 3 }).where(and(eq(followQuotaDays.userId, east.id), eq(followQuotaDays.day, eastDay)));
-    expectStatus(await followReq(east, (await futureMatch()).id), 409);
+    expectError(await followReq(east, (await futureMatch()).id), followErrors.dailyLimit);
 
     // A blank zone means UTC again (the counters above may hold UTC's day: start west afresh).
     await db().delete(followQuotaDays).where(eq(followQuotaDays.userId, west.id));
@@ -200,7 +198,8 @@ describe('POST /api/matches/{match_id}/follow', () => {
     for (const status of ['closed', 'cancelled'] as const) {
       const m = await createMatch(app, { status, scheduled: new Date(Date.now() - 3 * HOUR) });
       const res = await followReq(user, m.id);
-      expectStatus(res, 409);
+      expectError(res, matchErrors.notFollowable);
+      // The message says what the match is.
       expect(res.body.detail).toContain(status);
     }
     expect(await followRows(user)).toEqual([]);
@@ -225,12 +224,10 @@ describe('DELETE /api/matches/{match_id}/follow', () => {
     const user = await registerUser(app);
     const other = await registerUser(app);
     const m = await futureMatch();
-    expectStatus(await unfollowReq(user, UNKNOWN_ID), 404);
-    const res = await unfollowReq(user, m.id);
-    expectStatus(res, 404);
-    expect(res.body.detail).toMatch(/not follow/);
+    expectError(await unfollowReq(user, UNKNOWN_ID), matchErrors.notFound);
+    expectError(await unfollowReq(user, m.id), followErrors.notFound);
     await follow(other, m.id);
-    expectStatus(await unfollowReq(user, m.id), 404);
+    expectError(await unfollowReq(user, m.id), followErrors.notFound);
   });
 
   it('before kick-off: deletes the follow and refunds its slot (refunded=true); following again takes a slot', async () => {
@@ -243,7 +240,7 @@ describe('DELETE /api/matches/{match_id}/follow', () => {
     expect(u.unfollowed_at).not.toBeNull();
     expect(await followRows(user)).toHaveLength(2);
     expect(await counter(user, utcDay())).toBe(2);
-    expectStatus(await unfollowReq(user, ms[0]!.id), 404);
+    expectError(await unfollowReq(user, ms[0]!.id), followErrors.notFound);
     const again = await follow(user, ms[0]!.id);
     expect(again).toMatchObject({ counts_toward_quota: true, follows_remaining_today: 0 });
   });
@@ -278,7 +275,7 @@ describe('DELETE /api/matches/{match_id}/follow', () => {
     expect(row).toMatchObject({ following: false, countsTowardQuota: true });
     expect(row!.unfollowedAt).not.toBeNull();
     expect(await counter(user, utcDay())).toBe(1);
-    expectStatus(await unfollowReq(user, m.id), 404);
+    expectError(await unfollowReq(user, m.id), followErrors.notFound);
 
     // Use up the rest of the day: re-following the spent row still works and takes nothing.
     for (const other of await futureMatches(2)) await follow(user, other.id);
@@ -296,7 +293,7 @@ describe('DELETE /api/matches/{match_id}/follow', () => {
     await follow(user, m.id);
     await db().update(matches).set({ status: 'closed', startedAt: new Date() }).where(eq(matches.id, m.id));
     expect((await unfollow(user, m.id)).refunded).toBe(false);
-    expectStatus(await followReq(user, m.id), 409);
+    expectError(await followReq(user, m.id), matchErrors.notFollowable);
   });
 
   it('a scheduled match whose kick-off time has passed has started (spent row)', async () => {

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { inheritanceErrors } from '../../src/modules/inheritance/inheritance.errors.js';
+import { leagueErrors } from '../../src/modules/leagues/leagues.errors.js';
+import { expectError } from '../helpers/errors.js';
 import { createInLeague, inGameDefinitionInput, matchDefinitionInput } from '../helpers/definitions.js';
 import { UNKNOWN_ID } from '../helpers/factories.js';
 import { registerUser } from '../helpers/test-app.js';
@@ -79,13 +82,13 @@ describe('GET /api/leagues/{league_id}/question-inheritance', () => {
   });
 
   it('answers 404 for an unknown league, or a definition not of that league and kind', async () => {
-    expect((await inspect('xfl')).status).toBe(404);
-    expect((await inspect(UNKNOWN_ID)).status).toBe(404);
+    expectError(await inspect('xfl'), leagueErrors.notFound);
+    expectError(await inspect(UNKNOWN_ID), leagueErrors.notFound);
     const wcDef = await post('/api/question-definitions', 'wc', inGameDefinitionInput());
-    expect((await inspect('wc', { definition_id: UNKNOWN_ID })).status).toBe(404);
-    expect((await inspect('mls', { definition_id: wcDef.id })).status).toBe(404);
+    expectError(await inspect('wc', { definition_id: UNKNOWN_ID }), inheritanceErrors.definitionNotFound);
+    expectError(await inspect('mls', { definition_id: wcDef.id }), inheritanceErrors.definitionNotFound);
     const res = await inspect('wc', { kind: 'match', definition_id: wcDef.id });
-    expect(res.status).toBe(404);
+    expectError(res, inheritanceErrors.definitionNotFound);
     expect(res.body.detail).toContain(wcDef.id);
     expect((await inspect('wc', { definition_id: wcDef.id })).status).toBe(200);
   });

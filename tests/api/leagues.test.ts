@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SUPPORTED_LEAGUES } from '../../src/domain/sports/league-registry.js';
+import { leagueErrors } from '../../src/modules/leagues/leagues.errors.js';
+import { expectError } from '../helpers/errors.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 
 const { app, admin, player } = useTestApp({ player: true });
@@ -27,9 +29,9 @@ describe('GET /api/leagues/{league_id}', () => {
 
   it('answers 404 naming the league', async () => {
     const res = await app.request('GET', '/api/leagues/xfl');
-    expect(res.status).toBe(404);
+    expectError(res, leagueErrors.notFound);
     expect(res.body.detail).toContain('xfl');
-    expect((await app.request('GET', '/api/leagues/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expectError(await app.request('GET', '/api/leagues/00000000-0000-4000-8000-000000000000'), leagueErrors.notFound);
   });
 });
 
@@ -60,7 +62,7 @@ describe('PATCH /api/leagues/{league_id}', () => {
   ])('answers 400 for a period distribution that is %s, changing nothing', async (_label, value) => {
     const before = (await app.request('GET', '/api/leagues/wc')).body;
     const res = await app.request('PATCH', '/api/leagues/wc', { token: admin.token, body: { default_question_period_distribution: value, default_question_points: 99 } });
-    expect(res.status).toBe(400);
+    expectError(res, leagueErrors.periodDistributionInvalid);
     expect(res.body.detail).toContain('default_question_period_distribution');
     expect((await app.request('GET', '/api/leagues/wc')).body).toEqual(before);
   });
@@ -78,6 +80,6 @@ describe('PATCH /api/leagues/{league_id}', () => {
   });
 
   it('answers 404 for an unknown league', async () => {
-    expect((await app.request('PATCH', '/api/leagues/xfl', { token: admin.token, body: { default_question_points: 1 } })).status).toBe(404);
+    expectError(await app.request('PATCH', '/api/leagues/xfl', { token: admin.token, body: { default_question_points: 1 } }), leagueErrors.notFound);
   });
 });

@@ -8,8 +8,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { users } from '../../src/modules/users/users.table.js';
+import { authErrors } from '../../src/modules/auth/auth.errors.js';
+import { userErrors } from '../../src/modules/users/users.errors.js';
 import { loginThrottle } from '../../src/modules/auth/login-throttle.table.js';
 import { addressKey } from '../../src/modules/auth/login-throttle.js';
+import { expectError } from '../helpers/errors.js';
 import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
 
 let app: TestApp;
@@ -29,12 +32,13 @@ const login = (username: string, password: string, ip: string) => app.request('P
 describe('POST /api/auth/login throttling', () => {
   it('refuses a name from an address with 429 and Retry-After once its attempts are spent, even with the right password', async () => {
     const ip = newAddress();
-    for (let i = 0; i < 3; i++) expect((await login(user.username, 'wrong password', ip)).status).toBe(401);
+    for (let i = 0; i < 3; i++) expectError(await login(user.username, 'wrong password', ip), authErrors.invalidCredentials);
     const refused = await login(user.username, user.password, ip);
-    expect(refused.status).toBe(429);
+    expectError(refused, authErrors.tooManyAttempts);
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
+    // The message says how long to wait, as Retry-After does.
     expect(refused.body).toEqual({ detail: `too many sign-in attempts; try again in ${retryAfter} seconds` });
     // The name is kept as a digest: no login name or email in the table.
     const keys = (await app.services.database.db.select({ key: loginThrottle.key }).from(loginThrottle)).map((r) => r.key).join('\n');
@@ -49,8 +53,8 @@ describe('POST /api/auth/login throttling', () => {
     const ip = newAddress();
     // TRUST_PROXY=1: one proxy, which appends the peer it saw; anything to its left is the client's own text.
     const forged = (i: number) => app.request('POST', '/api/auth/login', { body: { username: user.username, password: 'wrong password' }, headers: { 'x-forwarded-for': `198.51.100.${i}, ${ip}` } });
-    for (let i = 0; i < 3; i++) expect((await forged(i)).status).toBe(401);
-    expect((await forged(99)).status).toBe(429);
+    for (let i = 0; i < 3; i++) expectError(await forged(i), authErrors.invalidCredentials);
+    expectError(await forged(99), authErrors.tooManyAttempts);
   });
 
   it('reads TRUST_PROXY as no proxy, a number of proxies, or their addresses, never "every proxy"', () => {
@@ -67,8 +71,8 @@ describe('POST /api/auth/login throttling', () => {
   it('counts an IPv6 client by its /64: rotating addresses inside it gets no new budget', async () => {
     const prefix = `2001:db8:${(++addressCounter).toString(16)}:7`;
     const tries = ['::1', '::2', ':0:0:0:abcd', ':ffff:ffff:ffff:ffff'].map((rest) => `${prefix}${rest}`);
-    for (const ip of tries.slice(0, 3)) expect((await login(user.username, 'wrong password', ip)).status).toBe(401);
-    expect((await login(user.username, user.password, tries[3]!)).status).toBe(429);
+    for (const ip of tries.slice(0, 3)) expectError(await login(user.username, 'wrong password', ip), authErrors.invalidCredentials);
+    expectError(await login(user.username, user.password, tries[3]!), authErrors.tooManyAttempts);
     // The next /64 is another client.
     expect((await login(user.username, user.password, `2001:db8:${addressCounter.toString(16)}:8::1`)).status).toBe(200);
   });
@@ -86,16 +90,16 @@ describe('POST /api/auth/login throttling', () => {
 
   it('counts names without regard to case and surrounding spaces', async () => {
     const ip = newAddress();
-    for (const name of [user.username, user.username.toUpperCase(), ` ${user.username} `]) expect((await login(name, 'wrong password', ip)).status).toBe(401);
-    expect((await login(user.username, user.password, ip)).status).toBe(429);
+    for (const name of [user.username, user.username.toUpperCase(), ` ${user.username} `]) expectError(await login(name, 'wrong password', ip), authErrors.invalidCredentials);
+    expectError(await login(user.username, user.password, ip), authErrors.tooManyAttempts);
   });
 
   it('clears the budget of a name on a successful sign-in', async () => {
     const ip = newAddress();
-    for (let i = 0; i < 2; i++) expect((await login(user.username, 'wrong password', ip)).status).toBe(401);
+    for (let i = 0; i < 2; i++) expectError(await login(user.username, 'wrong password', ip), authErrors.invalidCredentials);
     expect((await login(user.username, user.password, ip)).status).toBe(200);
-    for (let i = 0; i < 3; i++) expect((await login(user.username, 'wrong password', ip)).status).toBe(401);
-    expect((await login(user.username, 'wrong password', ip)).status).toBe(429);
+    for (let i = 0; i < 3; i++) expectError(await login(user.username, 'wrong password', ip), authErrors.invalidCredentials);
+    expectError(await login(user.username, 'wrong password', ip), authErrors.tooManyAttempts);
   });
 
   it('limits one address over all names, and gives successful attempts back', async () => {
@@ -103,9 +107,9 @@ describe('POST /api/auth/login throttling', () => {
     // Successful sign-ins do not use the address's budget up.
     for (let i = 0; i < 10; i++) expect((await login(user.username, user.password, ip)).status).toBe(200);
     // Guessing across names does.
-    for (let i = 0; i < 8; i++) expect((await login(`nobody-${i}`, 'wrong password', ip)).status).toBe(401);
+    for (let i = 0; i < 8; i++) expectError(await login(`nobody-${i}`, 'wrong password', ip), authErrors.invalidCredentials);
     const refused = await login(user.username, user.password, ip);
-    expect(refused.status).toBe(429);
+    expectError(refused, authErrors.tooManyAttempts);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     expect((await login(user.username, user.password, newAddress())).status).toBe(200);
   });
@@ -139,8 +143,8 @@ describe('POST /api/auth/login throttling', () => {
       const someone = await registerUser(short);
       const ip = newAddress();
       const attempt = (password: string) => short.request('POST', '/api/auth/login', { body: { username: someone.username, password }, headers: { 'x-forwarded-for': ip } });
-      expect((await attempt('wrong password')).status).toBe(401);
-      expect((await attempt(someone.password)).status).toBe(429);
+      expectError(await attempt('wrong password'), authErrors.invalidCredentials);
+      expectError(await attempt(someone.password), authErrors.tooManyAttempts);
       // A budget of 0 is off: the address is not counted.
       expect(await short.services.database.db.select().from(loginThrottle)).toHaveLength(1);
       await new Promise((r) => setTimeout(r, 1100));
@@ -157,7 +161,7 @@ describe('the operator UI sign-in form', () => {
   it('shares the budgets of the API login and says how long to wait', async () => {
     const admin = await createAdmin(app);
     const ip = newAddress();
-    for (let i = 0; i < 3; i++) expect((await login(admin.username, 'wrong password', ip)).status).toBe(401);
+    for (let i = 0; i < 3; i++) expectError(await login(admin.username, 'wrong password', ip), authErrors.invalidCredentials);
     const form = await fetch(`${app.url}/admin/login`, { headers: { 'x-forwarded-for': ip } });
     const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())![1]!;
     const loginCookie = form.headers.getSetCookie().find((c) => c.startsWith('qp_admin_login_csrf='))!.split(';')[0]!;
@@ -182,7 +186,7 @@ describe('POST /api/auth/register throttling', () => {
     const ip = newAddress();
     expect((await register(ip)).status).toBe(201);
     // A taken name counts too: every registration that reaches the check costs a password hash.
-    expect((await register(ip, user.username)).status).toBe(409);
+    expectError(await register(ip, user.username), userErrors.usernameTaken);
     expect((await register(ip)).status).toBe(201);
     const username = `refused${process.pid}${Date.now().toString(36)}`;
     const logger = app.services.logger;
@@ -198,7 +202,7 @@ describe('POST /api/auth/register throttling', () => {
     }
     // Once per window, naming the settings an operator would change.
     expect(lines).toEqual([[{ ip, limit: 3, window_seconds: 600 }, 'registration throttled: too many accounts from one address (REGISTER_MAX_PER_IP, REGISTER_WINDOW_SECONDS)']]);
-    expect(refused.status).toBe(429);
+    expectError(refused, authErrors.tooManyRegistrations);
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(500);
     expect(retryAfter).toBeLessThanOrEqual(600);

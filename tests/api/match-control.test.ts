@@ -7,11 +7,14 @@ import { questionAnswers } from '../../src/modules/answers/answers.table.js';
 import { questionIssuanceDenials } from '../../src/modules/denials/denials.table.js';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
 import { matchListeners } from '../../src/modules/listeners/listeners.table.js';
+import { matchControlErrors } from '../../src/modules/match-control/match-control.errors.js';
+import { matchErrors } from '../../src/modules/matches/matches.errors.js';
 import { followQuotaDays, matches, matchFollows } from '../../src/modules/matches/matches.table.js';
 import { questionSponsorships } from '../../src/modules/sponsorships/sponsorships.table.js';
 import { startWorker, waitFor } from '../helpers/engine.js';
 import { feedEvent, insertIssuance, insertListener, insertListenerEvents } from '../helpers/engine-rows.js';
 import { startPushFeedServer } from '../../src/engine/feed/push-server.js';
+import { expectError } from '../helpers/errors.js';
 import { createMatch, UNKNOWN_ID } from '../helpers/factories.js';
 import { inGameDefinitionInput } from '../helpers/definitions.js';
 import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
@@ -72,19 +75,19 @@ describe('POST /api/matches/{match_id}/clone', () => {
   it('answers 409 for a match that is not closed or has nothing recorded, 404 for an unknown one', async () => {
     const live = await createMatch(app, { status: 'live' });
     const notClosed = await app.request('POST', `/api/matches/${live.id}/clone`, { token: admin.token });
-    expect(notClosed.status).toBe(409);
+    expectError(notClosed, matchControlErrors.notClosed);
+    // The message says what the match is.
     expect(notClosed.body.detail).toContain('live');
     const silent = await createMatch(app, { status: 'closed' });
-    const nothing = await app.request('POST', `/api/matches/${silent.id}/clone`, { token: admin.token });
-    expect(nothing.status).toBe(409);
-    expect(nothing.body.detail).toMatch(/no recorded events/);
-    expect((await app.request('POST', `/api/matches/${UNKNOWN_ID}/clone`, { token: admin.token })).status).toBe(404);
+    expectError(await app.request('POST', `/api/matches/${silent.id}/clone`, { token: admin.token }), matchControlErrors.nothingToReplay);
+    expectError(await app.request('POST', `/api/matches/${UNKNOWN_ID}/clone`, { token: admin.token }), matchErrors.notFound);
   });
 
   it('is unavailable in the main environment (403), and needs an admin', async () => {
     const { match } = await recordedMatch(mainEnv);
     const res = await mainEnv.request('POST', `/api/matches/${match.id}/clone`, { token: mainAdmin.token });
-    expect(res.status).toBe(403);
+    expectError(res, matchControlErrors.unavailableInMain);
+    // The message names the setting.
     expect(res.body.detail).toMatch(/main .*APP_ENV=main/);
     const player = await registerUser(app);
     expect((await app.request('POST', `/api/matches/${match.id}/clone`, { token: player.token })).status).toBe(403);
@@ -158,19 +161,17 @@ describe('POST /api/matches/{match_id}/start-listener', () => {
 
   it('answers 409 for a real match, a test match with nothing to replay, or one already played', async () => {
     const real = await createMatch(app);
-    const res = await app.request('POST', `/api/matches/${real.id}/start-listener`, { token: admin.token });
-    expect(res.status).toBe(409);
-    expect(res.body.detail).toMatch(/test matches/);
+    expectError(await app.request('POST', `/api/matches/${real.id}/start-listener`, { token: admin.token }), matchErrors.notTest);
     const bare = await createMatch(app, { isTest: true });
-    expect((await app.request('POST', `/api/matches/${bare.id}/start-listener`, { token: admin.token })).status).toBe(409);
+    expectError(await app.request('POST', `/api/matches/${bare.id}/start-listener`, { token: admin.token }), matchControlErrors.nothingToReplay);
     const played = await createMatch(app, { isTest: true, status: 'closed', clonedFromMatchId: real.id });
-    expect((await app.request('POST', `/api/matches/${played.id}/start-listener`, { token: admin.token })).status).toBe(409);
-    expect((await app.request('POST', `/api/matches/${UNKNOWN_ID}/start-listener`, { token: admin.token })).status).toBe(404);
+    expectError(await app.request('POST', `/api/matches/${played.id}/start-listener`, { token: admin.token }), matchControlErrors.alreadyPlayed);
+    expectError(await app.request('POST', `/api/matches/${UNKNOWN_ID}/start-listener`, { token: admin.token }), matchErrors.notFound);
   });
 
   it('is unavailable in the main environment (403) and checks the speed (422)', async () => {
     const test = await createMatch(mainEnv, { isTest: true });
-    expect((await mainEnv.request('POST', `/api/matches/${test.id}/start-listener`, { token: mainAdmin.token })).status).toBe(403);
+    expectError(await mainEnv.request('POST', `/api/matches/${test.id}/start-listener`, { token: mainAdmin.token }), matchControlErrors.unavailableInMain);
     expect((await app.request('POST', `/api/matches/${test.id}/start-listener`, { token: admin.token, body: { speed: 0 } })).status).toBe(422);
   });
 });
@@ -191,7 +192,7 @@ describe('POST /api/matches/{match_id}/stop-listener', () => {
     expect(rows.find((r) => r.id === resolved.id)!.status).toBe('resolved');
     const again = await app.request('POST', `/api/matches/${match.id}/stop-listener`, { token: admin.token });
     expect(again.body).toEqual({ match_id: match.id, stopped_listener_ids: [], revoked_issuance_count: 0 });
-    expect((await app.request('POST', `/api/matches/${UNKNOWN_ID}/stop-listener`, { token: admin.token })).status).toBe(404);
+    expectError(await app.request('POST', `/api/matches/${UNKNOWN_ID}/stop-listener`, { token: admin.token }), matchErrors.notFound);
   });
 
   it('works in the main environment too', async () => {

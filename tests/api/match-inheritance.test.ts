@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { inheritanceErrors } from '../../src/modules/inheritance/inheritance.errors.js';
+import { matchErrors } from '../../src/modules/matches/matches.errors.js';
+import { expectError } from '../helpers/errors.js';
 import { createInLeague, inGameDefinitionInput, matchDefinitionInput } from '../helpers/definitions.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
 import { createMatch, UNKNOWN_ID } from '../helpers/factories.js';
@@ -78,14 +81,12 @@ describe('GET /api/matches/{match_id}/question-inheritance', () => {
 
   it('answers 404 for an unknown match or a definition not of the match league and kind', async () => {
     const match = await createMatch(app);
-    const missing = await inspect(UNKNOWN_ID);
-    expect(missing.status).toBe(404);
-    expect(missing.body.detail).toContain('match');
-    expect((await inspect(match.id, { definition_id: UNKNOWN_ID })).status).toBe(404);
+    expectError(await inspect(UNKNOWN_ID), matchErrors.notFound);
+    expectError(await inspect(match.id, { definition_id: UNKNOWN_ID }), inheritanceErrors.definitionNotFound);
     const otherLeague = await post('/api/question-definitions', 'nba', inGameDefinitionInput({ trigger: { event_type: 'score_change' } }));
-    expect((await inspect(match.id, { definition_id: otherLeague.id })).status).toBe(404);
+    expectError(await inspect(match.id, { definition_id: otherLeague.id }), inheritanceErrors.definitionNotFound);
     const wcDef = await post('/api/question-definitions', 'wc', inGameDefinitionInput());
-    expect((await inspect(match.id, { kind: 'match', definition_id: wcDef.id })).status).toBe(404);
+    expectError(await inspect(match.id, { kind: 'match', definition_id: wcDef.id }), inheritanceErrors.definitionNotFound);
   });
 
   it('answers 422 for bad input, 401 without a key and 403 for a player', async () => {

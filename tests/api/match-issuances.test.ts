@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { matchErrors } from '../../src/modules/matches/matches.errors.js';
 import { inGameDefinitionInput } from '../helpers/definitions.js';
+import { expectError } from '../helpers/errors.js';
 import { insertDenial, insertIssuance } from '../helpers/engine-rows.js';
 import { createMatch, UNKNOWN_ID } from '../helpers/factories.js';
 import { useTestApp } from '../helpers/use-test-app.js';
@@ -104,9 +106,7 @@ describe('GET /api/matches/{match_id}/question-issuances', () => {
   it('answers an empty list for a match without issuances, 404 for an unknown match, 422 for a bad id and 401 without a key', async () => {
     const match = await createMatch(app);
     expect((await issuances(match.id, player.token)).body).toEqual([]);
-    const missing = await issuances(UNKNOWN_ID, player.token);
-    expect(missing.status).toBe(404);
-    expect(missing.body.detail).toContain('match');
+    expectError(await issuances(UNKNOWN_ID, player.token), matchErrors.notFound);
     expect((await issuances('not-a-uuid', player.token)).status).toBe(422);
     expect((await issuances(match.id, null)).status).toBe(401);
     expect((await issuances(match.id, 'qp_not-a-key')).status).toBe(401);
@@ -177,7 +177,7 @@ describe('GET /api/matches/{match_id}/question-issuance-denials', () => {
 
   it('answers 404 for an unknown match, 422 for a bad limit, 401 without a key and 403 for a player', async () => {
     const match = await createMatch(app);
-    expect((await denials(UNKNOWN_ID)).status).toBe(404);
+    expectError(await denials(UNKNOWN_ID), matchErrors.notFound);
     for (const limit of [0, 501, 'many']) expect((await denials(match.id, { limit })).status).toBe(422);
     for (const offset of [-1, 'later']) expect((await denials(match.id, { offset })).status).toBe(422);
     expect((await denials(match.id, {}, null)).status).toBe(401);

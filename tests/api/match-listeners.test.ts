@@ -1,7 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { domainErrors } from '../../src/domain/domain.errors.js';
+import { leagueErrors } from '../../src/modules/leagues/leagues.errors.js';
 import { leagues } from '../../src/modules/leagues/leagues.table.js';
+import { listenerErrors } from '../../src/modules/listeners/listeners.errors.js';
 import { matches } from '../../src/modules/matches/matches.table.js';
+import { expectError } from '../helpers/errors.js';
 import { feedEvent, insertListener, insertListenerEvents, insertLogLines } from '../helpers/engine-rows.js';
 import { createMatch, UNKNOWN_ID } from '../helpers/factories.js';
 import { useTestApp } from '../helpers/use-test-app.js';
@@ -108,19 +112,20 @@ describe('GET /api/match-listeners', () => {
 
   it('answers 400 for an unsupported league or half a range, 404 for a missing league, 422 for bad input, 401 and 403', async () => {
     const unsupported = await list({ league: 'xfl' });
-    expect(unsupported.status).toBe(400);
+    expectError(unsupported, domainErrors.unsupportedLeague);
     expect(unsupported.body.detail).toContain('xfl');
     const half = await list({ league: 'wc', scheduled_from: day(20).toISOString() });
-    expect(half.status).toBe(400);
+    expectError(half, listenerErrors.invalidRange);
+    // The message names the missing bound.
     expect(half.body.detail).toContain('scheduled_to');
-    expect((await list({ league: 'wc', scheduled_to: day(20).toISOString() })).status).toBe(400);
+    expectError(await list({ league: 'wc', scheduled_to: day(20).toISOString() }), listenerErrors.invalidRange);
     expect((await list({})).status).toBe(422);
     expect((await list({ league: 'wc', scheduled_from: 'yesterday', scheduled_to: day(20).toISOString() })).status).toBe(422);
     expect((await list({ league: 'wc' }, null)).status).toBe(401);
     expect((await list({ league: 'wc' }, player.token)).status).toBe(403);
     await app.services.database.db.delete(leagues).where(eq(leagues.slug, 'mlb'));
     const missing = await list({ league: 'mlb' });
-    expect(missing.status).toBe(404);
+    expectError(missing, leagueErrors.notFound);
     expect(missing.body.detail).toContain('mlb');
   });
 });
@@ -169,9 +174,7 @@ describe('GET /api/match-listeners/{listener_id}/log', () => {
   it('answers 404 for an unknown listener, 422 for bad paging, 401 and 403', async () => {
     const match = await createMatch(app);
     const listener = await insertListener(app, { matchId: match.id });
-    const missing = await log(UNKNOWN_ID);
-    expect(missing.status).toBe(404);
-    expect(missing.body.detail).toContain('listener');
+    expectError(await log(UNKNOWN_ID), listenerErrors.notFound);
     for (const query of [{ limit: 0 }, { limit: 5001 }, { after: -1 }, { after: 'x' }, { after: 2 ** 31 }, { after: '99999999999999999999999' }] as Record<string, number | string>[]) expect((await log(listener.id, query)).status).toBe(422);
     // The largest line number there can be: nothing after it, not an error.
     expect((await log(listener.id, { after: 2 ** 31 - 1 })).body.lines).toEqual([]);
@@ -212,7 +215,7 @@ describe('GET /api/match-listeners/{listener_id}/log/download', () => {
     const res = await download(listener.id);
     expect(res.status).toBe(200);
     expect(res.text).toBe('');
-    expect((await download(UNKNOWN_ID)).status).toBe(404);
+    expectError(await download(UNKNOWN_ID), listenerErrors.notFound);
     expect((await download(listener.id, null)).status).toBe(401);
     expect((await download(listener.id, player.token)).status).toBe(403);
   });
@@ -246,7 +249,7 @@ describe('GET /api/match-listeners/{listener_id}/events/download', () => {
     const match = await createMatch(app);
     const listener = await insertListener(app, { matchId: match.id });
     expect((await download(listener.id)).body).toEqual({ listener_id: listener.id, match_id: match.id, event_count: 0, events: [] });
-    expect((await download(UNKNOWN_ID)).status).toBe(404);
+    expectError(await download(UNKNOWN_ID), listenerErrors.notFound);
     expect((await download(listener.id, null)).status).toBe(401);
     expect((await download(listener.id, player.token)).status).toBe(403);
   });

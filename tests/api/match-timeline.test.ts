@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { matchErrors } from '../../src/modules/matches/matches.errors.js';
+import { expectError } from '../helpers/errors.js';
 import { feedEvent, insertIssuance, insertListener, insertListenerEvents } from '../helpers/engine-rows.js';
 import { createMatch, UNKNOWN_ID } from '../helpers/factories.js';
 import { registerUser } from '../helpers/test-app.js';
@@ -136,9 +138,7 @@ describe('GET /api/matches/{match_id}/event-timeline', () => {
 
   it('answers 404 for an unknown match, 422 for a bad id, 401 without a key and 403 for a player', async () => {
     const match = await createMatch(app);
-    const missing = await timeline(UNKNOWN_ID);
-    expect(missing.status).toBe(404);
-    expect(missing.body.detail).toContain('match');
+    expectError(await timeline(UNKNOWN_ID), matchErrors.notFound);
     expect((await timeline('nope')).status).toBe(422);
     expect((await timeline(match.id, {}, null)).status).toBe(401);
     const player = await registerUser(app);

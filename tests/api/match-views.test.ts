@@ -8,10 +8,12 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { matchErrors } from '../../src/modules/matches/matches.errors.js';
 import { matches } from '../../src/modules/matches/matches.table.js';
 import { questionSponsorships } from '../../src/modules/sponsorships/sponsorships.table.js';
 import { brands } from '../../src/modules/brands/brands.table.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
+import { expectError } from '../helpers/errors.js';
 import { createMatch, follow, UNKNOWN_ID } from '../helpers/factories.js';
 import { createAdmin, registerUser, startTestApp } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
@@ -131,13 +133,13 @@ describe('GET /api/matches/{match_id}', () => {
   });
 
   it('answers 404 for an unknown match, and for a test match to anyone but admins and its followers', async () => {
-    expect((await get(UNKNOWN_ID)).status).toBe(404);
-    expect((await get(UNKNOWN_ID, admin.token)).body.detail).toMatch(/match/);
+    expectError(await get(UNKNOWN_ID), matchErrors.notFound);
+    expectError(await get(UNKNOWN_ID, admin.token), matchErrors.notFound);
     const test = await createMatch(app, { isTest: true, scheduled: new Date() });
     const tester = await registerUser(app);
     await follow(app, tester.id, test.id);
-    expect((await get(test.id)).status).toBe(404);
-    expect((await get(test.id, player.token)).status).toBe(404);
+    expectError(await get(test.id), matchErrors.notFound);
+    expectError(await get(test.id, player.token), matchErrors.notFound);
     expect((await get(test.id, tester.token)).body).toMatchObject({ view: 'player', id: test.id, is_test: true, is_followed: true });
     expect((await get(test.id, admin.token)).body).toMatchObject({ view: 'operator', is_test: true });
   });
@@ -177,12 +179,14 @@ describe('PATCH /api/matches/{match_id}: feed_url', () => {
     ];
     for (const [value, status, detail] of refused) {
       const res = await patch(match.id, { feed_url: value });
-      expect(res.status, `${String(value).slice(0, 40)}: ${res.text}`).toBe(status);
+      if (status === 400) expectError(res, matchErrors.invalidFeedUrl);
+      else expect(res.status, `${String(value).slice(0, 40)}: ${res.text}`).toBe(status);
+      // The message says what is wrong with the URL.
       expect(JSON.stringify(res.body.detail)).toMatch(detail);
     }
     expect(await stored(match.id)).toBe('https://feeds.example.com/kept');
     // Nothing else of the patch is written either.
-    expect((await patch(match.id, { question_points: 7, feed_url: 'gopher://x' })).status).toBe(400);
+    expectError(await patch(match.id, { question_points: 7, feed_url: 'gopher://x' }), matchErrors.invalidFeedUrl);
     expect((await app.services.database.db.select().from(matches).where(eq(matches.id, match.id)))[0]!.questionPoints).toBeNull();
   });
 
@@ -204,8 +208,8 @@ describe('PATCH /api/matches/{match_id}: feed_url', () => {
       const match = await createMatch(strict);
       for (const url of ['http://127.0.0.1:9000/feed', 'http://[::1]/feed', 'http://10.1.2.3/feed', 'http://192.168.0.10/feed', 'http://169.254.169.254/latest', 'http://localhost:8000/feed', 'http://feeds.internal/x', 'http://feedhost/x', 'http://[::ffff:127.0.0.1]/x']) {
         const res = await strict.request('PATCH', `/api/matches/${match.id}`, { token: strictAdmin.token, body: { feed_url: url } });
-        expect(res.status, `${url}: ${res.text}`).toBe(400);
-        expect(res.body.detail).toMatch(/public host/);
+        expectError(res, matchErrors.invalidFeedUrl);
+        expect(res.body.detail, url).toMatch(/public host/);
       }
       const ok = await strict.request('PATCH', `/api/matches/${match.id}`, { token: strictAdmin.token, body: { feed_url: 'https://feeds.example.com/wc/1' } });
       expect(ok.status).toBe(200);

@@ -8,13 +8,18 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { brandErrors } from '../../src/modules/brands/brands.errors.js';
 import { brands } from '../../src/modules/brands/brands.table.js';
 import { questionIssuanceDenials } from '../../src/modules/denials/denials.table.js';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
 import { listenerEvents, listenerLogLines, matchListeners } from '../../src/modules/listeners/listeners.table.js';
+import { leagueErrors } from '../../src/modules/leagues/leagues.errors.js';
+import { matchErrors } from '../../src/modules/matches/matches.errors.js';
 import { followQuotaDays, matches, matchFollows, type MatchRow } from '../../src/modules/matches/matches.table.js';
 import { questionSponsorships } from '../../src/modules/sponsorships/sponsorships.table.js';
 import { users } from '../../src/modules/users/users.table.js';
+import { domainErrors } from '../../src/domain/domain.errors.js';
+import { expectError } from '../helpers/errors.js';
 import { inGameDefinitionInput, matchDefinitionInput } from '../helpers/definitions.js';
 import { createMatch, leagueBySlug, UNKNOWN_ID } from '../helpers/factories.js';
 import { registerUser, statementsDuring, type ApiResponse, type TestUser } from '../helpers/test-app.js';
@@ -167,7 +172,8 @@ describe('GET /api/matches: the scheduled range', () => {
     const r = ownRange();
     for (const query of [{ scheduled_from: r.from }, { scheduled_to: r.to }]) {
       const res = await list(query);
-      expectStatus(res, 400);
+      expectError(res, matchErrors.invalidRange);
+      // The message names the pair of parameters.
       expect(res.body as unknown as { detail: string }).toMatchObject({ detail: expect.stringMatching(/scheduled_from and scheduled_to/) });
     }
     expectStatus(await list({ scheduled_from: 'yesterday', scheduled_to: r.to }), 422);
@@ -205,7 +211,7 @@ describe('GET /api/matches: filters', () => {
     expect(ids(await listOk({ ...range, league: 'wc' }))).toEqual([wc.id]);
     expect(ids(await listOk(range))).toEqual([wc.id, nba.id]);
     const res = await list({ ...range, league: 'xfl' });
-    expectStatus(res, 400);
+    expectError(res, domainErrors.unsupportedLeague);
     expect((res.body as unknown as { detail: string }).detail).toContain("'xfl'");
   });
 
@@ -253,7 +259,7 @@ describe('GET /api/matches: filters', () => {
 describe('GET /api/matches: followed and is_followed', () => {
   it('answers 401 for followed (true or false) without a key or with an invalid one', async () => {
     for (const followed of [true, false]) {
-      expectStatus(await list({ followed }), 401);
+      expectError(await list({ followed }), matchErrors.followedNeedsKey);
       expectStatus(await list({ followed }, 'qp_not-a-real-key'), 401);
     }
   });
@@ -390,9 +396,7 @@ describe('PATCH /api/matches/{match_id}', () => {
     const m = await createMatch(app);
     expectStatus(await patch(m.id, { question_points: 5 }, null), 401);
     expectStatus(await patch(m.id, { question_points: 5 }, player.token), 403);
-    const missing = await patch(UNKNOWN_ID, { question_points: 5 });
-    expectStatus(missing, 404);
-    expect(missing.body.detail).toMatch(/match/);
+    expectError(await patch(UNKNOWN_ID, { question_points: 5 }), matchErrors.notFound);
     expectStatus(await patch(m.id, {}), 422);
     expectStatus(await patch(m.id, { status: 'live' }), 422);
     expectStatus(await patch(m.id, { question_max_count: -1 }), 422);
@@ -426,7 +430,7 @@ describe('PATCH /api/matches/{match_id}', () => {
     expect((await patchOk(m.id, { question_period_distribution: { '1': 3, '3': 2, ot: 1 } })).overrides.question_period_distribution).toEqual({ '1': 3, '3': 2, ot: 1 });
     for (const bad of [{ '4': 1 }, { '1': -1 }, { '1': 1.5 }, [1, 2], 'even', 3]) {
       const res = await patch(m.id, { question_period_distribution: bad });
-      expectStatus(res, 400);
+      expectError(res, leagueErrors.periodDistributionInvalid);
       expect(res.body.detail).toMatch(/question_period_distribution/);
     }
     expect((await row(m.id)).questionPeriodDistribution).toEqual({ '1': 3, '3': 2, ot: 1 });
@@ -481,8 +485,8 @@ describe('PATCH /api/matches/{match_id}', () => {
     expect(set.sponsor_brand_id).toBe(brand);
     expect(set.sponsor_brand).toMatchObject({ id: brand, primary_color: '#112233' });
     const unknown = await patch(m.id, { sponsor_brand_id: UNKNOWN_ID, question_points: 7 });
-    expectStatus(unknown, 404);
-    expect(unknown.body.detail).toMatch(/brand/);
+    expectError(unknown, brandErrors.notFound);
+    expect(unknown.body.detail).toContain(UNKNOWN_ID);
     expect(await row(m.id)).toMatchObject({ sponsorBrandId: brand, questionPoints: null });
     const removed = await patchOk(m.id, { sponsor_brand_id: null });
     expect(removed).toMatchObject({ sponsor_brand_id: null, sponsor_brand: null });
@@ -494,10 +498,11 @@ describe('PATCH /api/matches/{match_id}', () => {
     await addSlots(m.id, b1, 6);
     await addSlots(m.id, b2, 5);
     const res = await patch(m.id, { question_max_count: 10 });
-    expectStatus(res, 409);
+    expectError(res, matchErrors.capBelowSlots);
+    // The message counts the slots.
     expect(res.body.detail).toMatch(/11/);
     // Clearing falls back to the wc default of 10: still below 11.
-    expectStatus(await patch(m.id, { question_max_count: null }), 409);
+    expectError(await patch(m.id, { question_max_count: null }), matchErrors.capBelowSlots);
     expect((await row(m.id)).questionMaxCount).toBe(12);
     const ok = await patchOk(m.id, { question_max_count: 11 });
     expect(ok.question_max_count).toBe(11);
@@ -513,7 +518,8 @@ describe('PATCH /api/matches/{match_id}', () => {
     const m = await createMatch(app);
     await db().insert(questionSponsorships).values({ brandId: brand, matchId: m.id, strategy: 'question_number', targetNumber: 8 });
     const res = await patch(m.id, { question_max_count: 7 });
-    expectStatus(res, 409);
+    expectError(res, matchErrors.capBelowSlots);
+    // The message names the question number the slot targets.
     expect(res.body.detail).toMatch(/question number 8/);
     expect((await patchOk(m.id, { question_max_count: 8 })).question_max_count).toBe(8);
   });
@@ -533,16 +539,14 @@ describe('DELETE /api/matches/{match_id}', () => {
     const m = await createMatch(app, { isTest: true });
     expectStatus(await del(m.id, null), 401);
     expectStatus(await del(m.id, player.token), 403);
-    const res = await del(UNKNOWN_ID);
-    expectStatus(res, 404);
-    expect(res.body.detail).toMatch(/match/);
+    expectError(await del(UNKNOWN_ID), matchErrors.notFound);
     expect(await db().select().from(matches).where(eq(matches.id, m.id))).toHaveLength(1);
   });
 
   it('refuses a real match with 409 saying only test matches can be deleted', async () => {
     const m = await createMatch(app);
     const res = await del(m.id);
-    expectStatus(res, 409);
+    expectError(res, matchErrors.notTest);
     expect(res.body.detail).toMatch(/only test matches can be deleted/);
     expect(await db().select().from(matches).where(eq(matches.id, m.id))).toHaveLength(1);
   });
@@ -589,7 +593,7 @@ describe('DELETE /api/matches/{match_id}', () => {
     expect(await db().select().from(brands).where(eq(brands.id, brand))).toHaveLength(1);
     expect(await db().select().from(questionSponsorships).where(eq(questionSponsorships.matchId, other.id))).toHaveLength(1);
     expectStatus(await app.request('GET', `/api/question-definitions/${definitionId}`), 200);
-    expectStatus(await del(m.id), 404);
+    expectError(await del(m.id), matchErrors.notFound);
   });
 
   it('gives back the quota slots of active follows taken while the match was real', async () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { domainErrors } from '../../src/domain/domain.errors.js';
+import { catalogErrors } from '../../src/modules/catalog/catalog.errors.js';
+import { expectError } from '../helpers/errors.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 
 const { app, admin, player } = useTestApp({ player: true });
@@ -80,32 +83,31 @@ describe('POST /api/question-definitions/preview', () => {
   });
 
   it.each([
-    ['a broken tag', { question_text_template: 'Who? {% if %}x{% endif %}' }, 'question_text_template'],
-    ['an unknown filter', { question_text_template: '{{ match.home_team | shout }}' }, 'question_text_template'],
-    ['a broken choice label', { question_text_template: 'Who?', choices: [{ identifier: 'a', label_template: '{{ match.home_team' }] }, 'choices[0].label_template'],
-    ['a template that renders empty', { question_text_template: '{% if event.team == "nobody" %}Who?{% endif %}   ' }, 'question_text_template'],
-    ['an include', { question_text_template: "{% include '/etc/passwd' %}" }, 'question_text_template'],
-    ['a broken JSONata expression', { question_text_template: 'Who?', issuance_state_extract: { minute: '$floor(event.clock_seconds / ' } }, 'issuance_state_extract.minute'],
-    ['an expression that fails at run time', { question_text_template: 'Who?', issuance_state_extract: { bad: 'event.clock_seconds + event.data.player' } }, 'issuance_state_extract.bad'],
-    ['a runaway expression', { question_text_template: 'Who?', issuance_state_extract: { loop: '($f := function($x){ $f($x + 1) }; $f(0))' } }, 'issuance_state_extract.loop'],
-  ])('answers 400 naming the field for %s', async (_label, spec, field) => {
+    ['a broken tag', { question_text_template: 'Who? {% if %}x{% endif %}' }, 'question_text_template', domainErrors.templateInvalid],
+    ['an unknown filter', { question_text_template: '{{ match.home_team | shout }}' }, 'question_text_template', domainErrors.templateInvalid],
+    ['a broken choice label', { question_text_template: 'Who?', choices: [{ identifier: 'a', label_template: '{{ match.home_team' }] }, 'choices[0].label_template', domainErrors.templateInvalid],
+    ['a template that renders empty', { question_text_template: '{% if event.team == "nobody" %}Who?{% endif %}   ' }, 'question_text_template', domainErrors.templateInvalid],
+    ['an include', { question_text_template: "{% include '/etc/passwd' %}" }, 'question_text_template', domainErrors.templateInvalid],
+    ['a broken JSONata expression', { question_text_template: 'Who?', issuance_state_extract: { minute: '$floor(event.clock_seconds / ' } }, 'issuance_state_extract.minute', domainErrors.expressionInvalid],
+    ['an expression that fails at run time', { question_text_template: 'Who?', issuance_state_extract: { bad: 'event.clock_seconds + event.data.player' } }, 'issuance_state_extract.bad', domainErrors.expressionInvalid],
+    ['a runaway expression', { question_text_template: 'Who?', issuance_state_extract: { loop: '($f := function($x){ $f($x + 1) }; $f(0))' } }, 'issuance_state_extract.loop', domainErrors.expressionInvalid],
+  ])('answers 400 naming the field for %s', async (_label, spec, field, error) => {
     const res = await preview({ league: 'wc', sample_event_type: 'shot', ...spec });
-    expect(res.status).toBe(400);
+    expectError(res, error);
     expect(res.body.detail).toContain(field);
   });
 
   it('answers 400 for a duplicate choice identifier', async () => {
     const res = await preview({ league: 'wc', question_text_template: 'Who?', sample_event_type: 'shot', choices: [CHOICES[0], { ...CHOICES[1], identifier: 'home' }] });
-    expect(res.status).toBe(400);
+    expectError(res, catalogErrors.duplicateChoice);
     expect(res.body.detail).toContain("'home'");
   });
 
   it('answers 400 without a sample or with both kinds', async () => {
     const neither = await preview({ league: 'wc', question_text_template: 'Who?' });
-    expect(neither.status).toBe(400);
-    expect(neither.body.detail).toContain('sample_event_type');
+    expectError(neither, catalogErrors.sampleRequired);
     const both = await preview({ league: 'wc', question_text_template: 'Who?', sample_event_type: 'shot', sample_event: { type: 'shot' } });
-    expect(both.status).toBe(400);
+    expectError(both, catalogErrors.sampleRequired);
   });
 
   it.each([
@@ -131,20 +133,21 @@ describe('POST /api/question-definitions/preview', () => {
 
   it('answers 400 for an inline event whose period is not one of the sport\'s', async () => {
     const res = await preview({ league: 'wc', question_text_template: 'Who?', sample_event: { type: 'shot', period: 'q1' } });
-    expect(res.status).toBe(400);
+    expectError(res, catalogErrors.sampleEventInvalid);
+    // The message names the sport's periods.
     expect(res.body.detail).toBe('sample_event: period must be null or a football period (1, 2, et1, et2, pen)');
   });
 
   it('answers 404 naming a sample type the league catalog lacks', async () => {
     const res = await preview({ league: 'wc', question_text_template: 'Who?', sample_event_type: 'drive_end' });
-    expect(res.status).toBe(404);
+    expectError(res, catalogErrors.sampleEventNotFound);
     expect(res.body.detail).toContain("'drive_end'");
     expect((await preview({ league: 'nfl', question_text_template: '{{ event.data.result }}', sample_event_type: 'drive_end' })).body.question_text).toBe('touchdown');
   });
 
   it('answers 400 naming an unsupported league', async () => {
     const res = await preview({ league: 'xfl', question_text_template: 'Who?', sample_event_type: 'shot' });
-    expect(res.status).toBe(400);
+    expectError(res, domainErrors.unsupportedLeague);
     expect(res.body.detail).toContain("'xfl'");
   });
 
@@ -169,11 +172,11 @@ describe('POST /api/question-definitions/preview', () => {
     expect(leagues.status).toBe(200);
     expect(stalled).toBe(true);
     const res = await stalling;
-    expect(res.status).toBe(400);
+    expectError(res, domainErrors.expressionInvalid);
     expect(res.body.detail).toBe('issuance_state_extract.n: failed: expression ran longer than 250 ms');
 
     const template = await preview({ league: 'wc', question_text_template: '{% for i in (1..3000) %}{% for j in (1..3000) %}{% endfor %}{% endfor %}x', sample_event_type: 'score_change' });
-    expect(template.status).toBe(400);
+    expectError(template, domainErrors.templateInvalid);
     expect(template.body.detail).toMatch(/^question_text_template: failed to render: (template render|memory alloc) limit exceeded/);
   });
 
@@ -188,7 +191,7 @@ describe('POST /api/question-definitions/preview', () => {
     expect(Object.keys(before).length).toBeGreaterThan(3);
     const ok = await preview({ league: 'wc', question_text_template: NEXT_GOAL, choices: CHOICES, sample_event_type: 'score_change', store_state: { goals: 2 }, issuance_state_extract: { score_at_issue: 'event.score' } });
     expect(ok.status).toBe(200);
-    expect((await preview({ league: 'wc', question_text_template: '{% if %}', sample_event_type: 'shot' })).status).toBe(400);
+    expectError(await preview({ league: 'wc', question_text_template: '{% if %}', sample_event_type: 'shot' }), domainErrors.templateInvalid);
     expect(await rowCounts()).toEqual(before);
   });
 });

@@ -1,10 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { pushErrors } from '../../src/modules/push/push.errors.js';
 import { pushDeliveryAttempts, pushDevices, pushSettings } from '../../src/modules/push/push.table.js';
+import { userErrors } from '../../src/modules/users/users.errors.js';
 import { MAX_DEVICES_PER_USER } from '../../src/modules/push/push.service.js';
 import { PUSH_SETTINGS_DEFAULTS } from '../../src/modules/push/push.settings.js';
 import { users } from '../../src/modules/users/users.table.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
+import { expectError } from '../helpers/errors.js';
 import { createMatch } from '../helpers/factories.js';
 import { subscriptionKeys, webSubscription } from '../helpers/push.js';
 import { createAdmin, registerUser, type TestUser } from '../helpers/test-app.js';
@@ -76,7 +79,7 @@ describe('POST /api/users/me/devices', () => {
   ])('answers 400 naming the field: %s', async (_what, body, detail) => {
     const user = await registerUser(app);
     const res = await app.request('POST', '/api/users/me/devices', { token: user.token, body });
-    expect(res.status).toBe(400);
+    expectError(res, pushErrors.invalidDevice);
     expect(res.body.detail).toMatch(detail);
     expect(await devicesOf(user.id)).toEqual([]);
   });
@@ -221,7 +224,7 @@ describe('push settings', () => {
     await app.request('PATCH', '/api/push-settings', { token: admin.token, body: { max_per_user_per_match: 7 } });
     const before = await app.request('GET', '/api/push-settings', { token: admin.token });
     const res = await app.request('PATCH', '/api/push-settings', { token: admin.token, body: { ...body, enabled: false } });
-    expect(res.status).toBe(400);
+    expectError(res, pushErrors.templateInvalid);
     expect(res.body.detail).toMatch(new RegExp(`^${field.replace(/\./g, '\\.')}: does not parse`));
     expect((await app.request('GET', '/api/push-settings', { token: admin.token })).body).toEqual(before.body);
   });
@@ -229,7 +232,7 @@ describe('push settings', () => {
   it('a 400 on the first change leaves no row behind', async () => {
     await app.request('POST', '/api/push-settings/reset', { token: admin.token });
     const res = await app.request('PATCH', '/api/push-settings', { token: admin.token, body: { issuance: { templates: { body_template: '{{' } } } });
-    expect(res.status).toBe(400);
+    expectError(res, pushErrors.templateInvalid);
     expect(await db().select().from(pushSettings)).toEqual([]);
   });
 
@@ -320,15 +323,14 @@ describe('GET /api/push-delivery-attempts', () => {
     const res = await app.request('GET', '/api/push-delivery-attempts', { token: admin.token, query: { email: 'ALICE.push@example.COM' } });
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(3);
-    expect((await app.request('GET', '/api/push-delivery-attempts', { token: admin.token, query: { email: 'alice.push@example' } })).status).toBe(404);
-    expect((await app.request('GET', '/api/push-delivery-attempts', { token: admin.token, query: { email: '%@example.com' } })).status).toBe(404);
+    expectError(await app.request('GET', '/api/push-delivery-attempts', { token: admin.token, query: { email: 'alice.push@example' } }), userErrors.notFound);
+    expectError(await app.request('GET', '/api/push-delivery-attempts', { token: admin.token, query: { email: '%@example.com' } }), userErrors.notFound);
   });
 
   it('answers 404 when no user matches the id, or the id and email name different users', async () => {
     const res = await app.request('GET', '/api/push-delivery-attempts', { token: admin.token, query: { user_id: '00000000-0000-4000-8000-000000000000' } });
-    expect(res.status).toBe(404);
-    expect(res.body.detail).toMatch(/user not found/);
-    expect((await app.request('GET', '/api/push-delivery-attempts', { token: admin.token, query: { user_id: bob.id, email: alice.email } })).status).toBe(404);
+    expectError(res, userErrors.notFound);
+    expectError(await app.request('GET', '/api/push-delivery-attempts', { token: admin.token, query: { user_id: bob.id, email: alice.email } }), userErrors.notFound);
     expect((await app.request('GET', '/api/push-delivery-attempts', { token: admin.token, query: { user_id: alice.id, email: alice.email } })).body).toHaveLength(3);
   });
 
@@ -350,6 +352,6 @@ describe('GET /api/push-delivery-attempts', () => {
     const gone = await registerUser(app);
     await db().insert(pushDeliveryAttempts).values({ userId: gone.id, provider: 'log', event: 'issuance', status: 'delivered', title: 't', body: 'b' });
     await db().delete(users).where(eq(users.id, gone.id));
-    expect((await app.request('GET', '/api/push-delivery-attempts', { token: admin.token, query: { user_id: gone.id } })).status).toBe(404);
+    expectError(await app.request('GET', '/api/push-delivery-attempts', { token: admin.token, query: { user_id: gone.id } }), userErrors.notFound);
   });
 });

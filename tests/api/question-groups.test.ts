@@ -1,9 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { domainErrors } from '../../src/domain/domain.errors.js';
+import { groupErrors } from '../../src/modules/groups/groups.errors.js';
 import { questionGroups } from '../../src/modules/groups/groups.table.js';
+import { leagueErrors } from '../../src/modules/leagues/leagues.errors.js';
 import { leagues } from '../../src/modules/leagues/leagues.table.js';
 import { parseCsv } from '../helpers/csv.js';
 import { createInLeague, inGameDefinitionInput } from '../helpers/definitions.js';
+import { expectError } from '../helpers/errors.js';
 import { leagueBySlug } from '../helpers/factories.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 
@@ -40,18 +44,18 @@ describe('admin only', () => {
 describe('the league query parameter', () => {
   it('answers 400 naming an unsupported slug, on list and create', async () => {
     const list = await app.request('GET', '/api/question-groups', { token: admin.token, query: { league: 'xfl' } });
-    expect(list.status).toBe(400);
+    expectError(list, domainErrors.unsupportedLeague);
     expect(list.body.detail).toContain("'xfl'");
     const create = await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'xfl' }, body: { slug: slug(), name: 'x' } });
-    expect(create.status).toBe(400);
+    expectError(create, domainErrors.unsupportedLeague);
     expect(create.body.detail).toContain("'xfl'");
   });
 
   it('answers 404 for a supported league missing from the database', async () => {
     await app.services.database.db.delete(leagues).where(eq(leagues.slug, 'mls'));
-    expect((await app.request('GET', '/api/question-groups', { token: admin.token, query: { league: 'mls' } })).status).toBe(404);
+    expectError(await app.request('GET', '/api/question-groups', { token: admin.token, query: { league: 'mls' } }), leagueErrors.notFound);
     const create = await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'mls' }, body: { slug: slug(), name: 'x' } });
-    expect(create.status).toBe(404);
+    expectError(create, leagueErrors.notFound);
     expect(create.body.detail).toContain('mls');
   });
 });
@@ -100,8 +104,7 @@ describe('POST /api/question-groups', () => {
   it.each(['', 'Goals', '-goals', '_goals', 'go als', 'gö', 'goals!', 'a'.repeat(65)])('answers 400 for the slug %j and writes nothing', async (bad) => {
     const before = await groupCount();
     const res = await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'wc' }, body: { slug: bad, name: 'x' } });
-    expect(res.status).toBe(400);
-    expect(res.body.detail).toContain('slug');
+    expectError(res, groupErrors.invalidSlug);
     expect(await groupCount()).toBe(before);
   });
 
@@ -113,7 +116,7 @@ describe('POST /api/question-groups', () => {
     const s = slug('dup');
     expect((await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'wc' }, body: { slug: s, name: 'a' } })).status).toBe(201);
     const again = await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'wc' }, body: { slug: s, name: 'b' } });
-    expect(again.status).toBe(409);
+    expectError(again, groupErrors.slugTaken);
     expect(again.body.detail).toContain(s);
     expect((await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'nfl' }, body: { slug: s, name: 'c' } })).status).toBe(201);
   });
@@ -136,7 +139,7 @@ describe('POST /api/question-groups', () => {
   ])('answers 400 for a period distribution that is %s', async (_label, value) => {
     const before = await groupCount();
     const res = await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'wc' }, body: { slug: slug(), name: 'x', period_distribution: value } });
-    expect(res.status).toBe(400);
+    expectError(res, leagueErrors.periodDistributionInvalid);
     expect(res.body.detail).toContain('period_distribution');
     expect(await groupCount()).toBe(before);
   });
@@ -160,7 +163,7 @@ describe('POST /api/question-groups', () => {
   });
 
   it('answers 400 for a blank name and 422 for fields outside the contract', async () => {
-    expect((await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'wc' }, body: { slug: slug(), name: '   ' } })).status).toBe(400);
+    expectError(await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'wc' }, body: { slug: slug(), name: '   ' } }), groupErrors.invalidName);
     expect((await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'wc' }, body: { slug: slug(), name: 'x', league_id: 'x' } })).status).toBe(422);
     expect((await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'wc' }, body: { slug: slug(), name: 'x', max_open_questions: 0 } })).status).toBe(422);
     expect((await app.request('POST', '/api/question-groups', { token: admin.token, body: { slug: slug(), name: 'x' } })).status).toBe(422);
@@ -190,9 +193,8 @@ describe('GET/PATCH /api/question-groups/{group_id}', () => {
   it('answers 404 for an unknown group', async () => {
     const id = '00000000-0000-4000-8000-000000000000';
     const get = await app.request('GET', `/api/question-groups/${id}`, { token: admin.token });
-    expect(get.status).toBe(404);
-    expect(get.body.detail).toContain('question group');
-    expect((await app.request('PATCH', `/api/question-groups/${id}`, { token: admin.token, body: { name: 'x' } })).status).toBe(404);
+    expectError(get, groupErrors.notFound);
+    expectError(await app.request('PATCH', `/api/question-groups/${id}`, { token: admin.token, body: { name: 'x' } }), groupErrors.notFound);
     expect((await app.request('GET', '/api/question-groups/not-a-uuid', { token: admin.token })).status).toBe(422);
   });
 
@@ -211,8 +213,7 @@ describe('GET/PATCH /api/question-groups/{group_id}', () => {
     expect(same.status).toBe(200);
     expect(same.body).toMatchObject({ slug: group.slug, name: 'Same slug' });
     const other = await app.request('PATCH', `/api/question-groups/${group.id}`, { token: admin.token, body: { slug: `${group.slug}-x`, name: 'Other slug' } });
-    expect(other.status).toBe(400);
-    expect(other.body.detail).toContain('slug');
+    expectError(other, groupErrors.slugImmutable);
     expect((await app.request('GET', `/api/question-groups/${group.id}`, { token: admin.token })).body).toMatchObject({ slug: group.slug, name: 'Same slug' });
   });
 
@@ -220,7 +221,7 @@ describe('GET/PATCH /api/question-groups/{group_id}', () => {
     const group = await createGroup('nhl', { period_distribution: { so: 1 } });
     for (const value of [{ '4': 1 }, 'x', [1], { '1': 1001 }]) {
       const res = await app.request('PATCH', `/api/question-groups/${group.id}`, { token: admin.token, body: { period_distribution: value, name: 'Changed' } });
-      expect(res.status).toBe(400);
+      expectError(res, leagueErrors.periodDistributionInvalid);
       expect(res.body.detail).toContain('period_distribution');
     }
     expect((await app.request('GET', `/api/question-groups/${group.id}`, { token: admin.token })).body).toEqual(group);
@@ -243,14 +244,15 @@ describe('DELETE /api/question-groups/{group_id}', () => {
       defs.push(res.body);
     }
     const refused = await app.request('DELETE', `/api/question-groups/${group.id}`, { token: admin.token });
-    expect(refused.status).toBe(409);
+    expectError(refused, groupErrors.inUse);
+    // The message states the count.
     expect(refused.body.detail).toContain('2 question definitions');
     expect((await app.request('GET', `/api/question-groups/${group.id}`, { token: admin.token })).status).toBe(200);
 
     for (const def of defs) expect((await app.request('DELETE', `/api/question-definitions/${def.id}`, { token: admin.token })).status).toBe(204);
     expect((await app.request('DELETE', `/api/question-groups/${group.id}`, { token: admin.token })).status).toBe(204);
-    expect((await app.request('GET', `/api/question-groups/${group.id}`, { token: admin.token })).status).toBe(404);
-    expect((await app.request('DELETE', `/api/question-groups/${group.id}`, { token: admin.token })).status).toBe(404);
+    expectError(await app.request('GET', `/api/question-groups/${group.id}`, { token: admin.token }), groupErrors.notFound);
+    expectError(await app.request('DELETE', `/api/question-groups/${group.id}`, { token: admin.token }), groupErrors.notFound);
   });
 });
 

@@ -3,6 +3,8 @@ import { SPORT_PERIODS, SUPPORTED_LEAGUES, type Sport } from '../../src/domain/s
 import { COMMON_EVENT_TYPES } from '../../src/domain/sports/events.js';
 import { isKnownEventType, sampleEvent, sportCatalog } from '../../src/domain/sports/sports.js';
 import { renderQuestion } from '../../src/domain/question-render.js';
+import { domainErrors } from '../../src/domain/domain.errors.js';
+import { expectError } from '../helpers/errors.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let app: TestApp;
@@ -78,7 +80,7 @@ describe('GET /api/question-definitions/sample-catalog', () => {
 
   it('answers 400 naming an unsupported slug', async () => {
     const res = await catalog({ league: 'xfl' });
-    expect(res.status).toBe(400);
+    expectError(res, domainErrors.unsupportedLeague);
     expect(res.body.detail).toContain("'xfl'");
   });
 

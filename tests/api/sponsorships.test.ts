@@ -7,11 +7,16 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { brandErrors } from '../../src/modules/brands/brands.errors.js';
 import { brands } from '../../src/modules/brands/brands.table.js';
+import { leagueErrors } from '../../src/modules/leagues/leagues.errors.js';
+import { matchErrors } from '../../src/modules/matches/matches.errors.js';
+import { sponsorshipErrors } from '../../src/modules/sponsorships/sponsorships.errors.js';
 import { questionDefinitions } from '../../src/modules/definitions/definitions.table.js';
 import { isUniqueViolation, pgErrorDetail } from '../../src/errors.js';
 import { questionSponsorships } from '../../src/modules/sponsorships/sponsorships.table.js';
 import { matches } from '../../src/modules/matches/matches.table.js';
+import { expectError } from '../helpers/errors.js';
 import { createMatch, leagueBySlug, UNKNOWN_ID } from '../helpers/factories.js';
 import type { ApiResponse } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
@@ -117,9 +122,7 @@ describe('POST /api/brands/{brand_id}/question-sponsorships: access and unknown 
 
   it('answers 404 for an unknown brand', async () => {
     const match = await newMatch();
-    const res = await assign(UNKNOWN_ID, { match_ids: [match], slots: [{ strategy: 'next_available' }] });
-    expectStatus(res, 404);
-    expect(res.body.detail).toMatch(/brand/);
+    expectError(await assign(UNKNOWN_ID, { match_ids: [match], slots: [{ strategy: 'next_available' }] }), brandErrors.notFound);
   });
 
   it('answers 404 naming an unknown match, and writes nothing on the others', async () => {
@@ -127,7 +130,7 @@ describe('POST /api/brands/{brand_id}/question-sponsorships: access and unknown 
     const match = await newMatch();
     await assignOk(brand, { match_ids: [match], slots: [{ strategy: 'question_number', target: 1 }] });
     const res = await assign(brand, { match_ids: [match, UNKNOWN_ID], slots: [{ strategy: 'question_number', target: 2 }] });
-    expectStatus(res, 404);
+    expectError(res, matchErrors.notFound);
     expect(res.body.detail).toContain(UNKNOWN_ID);
     expect((await slotsInDb(match)).map((s) => s.targetNumber)).toEqual([1]);
   });
@@ -151,8 +154,7 @@ describe('POST question-sponsorships: request validation (422) and exclusive inp
     const brand = await newBrand();
     const match = await newMatch();
     const res = await assign(brand, { match_ids: [match], slots: [{ strategy: 'next_available' }], random_percent: 50 });
-    expectStatus(res, 400);
-    expect(res.body.detail).toMatch(/slots.*random_percent/);
+    expectError(res, sponsorshipErrors.slotsAndRandom);
     const ok = await assignOk(brand, { match_ids: [match], slots: [], random_percent: 20 });
     expect(ok.matches[0]!.created_count).toBe(2);
   });
@@ -161,9 +163,9 @@ describe('POST question-sponsorships: request validation (422) and exclusive inp
     const brand = await newBrand();
     const match = await newMatch();
     await assignOk(brand, { match_ids: [match], slots: [{ strategy: 'next_available' }] });
-    expectStatus(await assign(brand, { match_ids: [match] }), 400);
-    expectStatus(await assign(brand, { match_ids: [match], replace_existing_for_brand: true }), 400);
-    expectStatus(await assign(brand, { match_ids: [match], slots: [], replace_existing_for_brand: false }), 400);
+    expectError(await assign(brand, { match_ids: [match] }), sponsorshipErrors.nothingToAssign);
+    expectError(await assign(brand, { match_ids: [match], replace_existing_for_brand: true }), sponsorshipErrors.nothingToAssign);
+    expectError(await assign(brand, { match_ids: [match], slots: [], replace_existing_for_brand: false }), sponsorshipErrors.nothingToAssign);
     expect(await slotsInDb(match)).toHaveLength(1);
   });
 });
@@ -173,11 +175,12 @@ describe('POST question-sponsorships: slot targets', () => {
     const brand = await newBrand();
     const defaultCap = await newMatch(); // wc default: 10
     const capped = await newMatch({ cap: 3 });
-    expectStatus(await assign(brand, { match_ids: [defaultCap], slots: [{ strategy: 'question_number', target: 11 }] }), 400);
-    expectStatus(await assign(brand, { match_ids: [defaultCap], slots: [{ strategy: 'question_number', target: '3' }] }), 400);
-    expectStatus(await assign(brand, { match_ids: [defaultCap], slots: [{ strategy: 'question_number' }] }), 400);
+    expectError(await assign(brand, { match_ids: [defaultCap], slots: [{ strategy: 'question_number', target: 11 }] }), sponsorshipErrors.invalidTarget);
+    expectError(await assign(brand, { match_ids: [defaultCap], slots: [{ strategy: 'question_number', target: '3' }] }), sponsorshipErrors.invalidTarget);
+    expectError(await assign(brand, { match_ids: [defaultCap], slots: [{ strategy: 'question_number' }] }), sponsorshipErrors.invalidTarget);
     const over = await assign(brand, { match_ids: [defaultCap, capped], slots: [{ strategy: 'question_number', target: 4 }] });
-    expectStatus(over, 400);
+    expectError(over, sponsorshipErrors.invalidTarget);
+    // The message names the match.
     expect(over.body.detail).toContain(capped);
     expect(await slotsInDb(defaultCap)).toHaveLength(0);
 
@@ -190,12 +193,12 @@ describe('POST question-sponsorships: slot targets', () => {
     const brand = await newBrand();
     const football = await newMatch();
     const hockey = await newMatch({ league: 'nhl' });
-    expectStatus(await assign(brand, { match_ids: [football], slots: [{ strategy: 'period', target: '5' }] }), 400);
-    expectStatus(await assign(brand, { match_ids: [football], slots: [{ strategy: 'period', target: 2 }] }), 400);
-    expectStatus(await assign(brand, { match_ids: [football], slots: [{ strategy: 'period' }] }), 400);
+    expectError(await assign(brand, { match_ids: [football], slots: [{ strategy: 'period', target: '5' }] }), sponsorshipErrors.invalidTarget);
+    expectError(await assign(brand, { match_ids: [football], slots: [{ strategy: 'period', target: 2 }] }), sponsorshipErrors.invalidTarget);
+    expectError(await assign(brand, { match_ids: [football], slots: [{ strategy: 'period' }] }), sponsorshipErrors.invalidTarget);
     // `so` (shootout) is a period of ice hockey, not of football.
     const mixed = await assign(brand, { match_ids: [hockey, football], slots: [{ strategy: 'period', target: 'so' }] });
-    expectStatus(mixed, 400);
+    expectError(mixed, sponsorshipErrors.invalidTarget);
     expect(mixed.body.detail).toContain(football);
 
     const ok = await assignOk(brand, {
@@ -215,8 +218,8 @@ describe('POST question-sponsorships: slot targets', () => {
   it('next_available: no target', async () => {
     const brand = await newBrand();
     const match = await newMatch();
-    expectStatus(await assign(brand, { match_ids: [match], slots: [{ strategy: 'next_available', target: 1 }] }), 400);
-    expectStatus(await assign(brand, { match_ids: [match], slots: [{ strategy: 'next_available', target: '1' }] }), 400);
+    expectError(await assign(brand, { match_ids: [match], slots: [{ strategy: 'next_available', target: 1 }] }), sponsorshipErrors.invalidTarget);
+    expectError(await assign(brand, { match_ids: [match], slots: [{ strategy: 'next_available', target: '1' }] }), sponsorshipErrors.invalidTarget);
     const ok = await assignOk(brand, { match_ids: [match], slots: [{ strategy: 'next_available', target: null }, { strategy: 'next_available' }] });
     expect(ok.matches[0]!.slots.map((s) => [s.strategy, s.target, s.best_effort])).toEqual([
       ['next_available', null, true],
@@ -232,7 +235,7 @@ describe('POST question-sponsorships: slot targets', () => {
     const archived = await newDefinition('wc', true);
     for (const target of ['shot', 7, undefined, UNKNOWN_ID, otherLeague, archived]) {
       const res = await assign(brand, { match_ids: [match], slots: [{ strategy: 'definition', ...(target !== undefined ? { target } : {}) }] });
-      expectStatus(res, 400);
+      expectError(res, sponsorshipErrors.invalidTarget);
     }
     expect(await slotsInDb(match)).toHaveLength(0);
     const ok = await assignOk(brand, { match_ids: [match], slots: [{ strategy: 'definition', target: own.toUpperCase() }] });
@@ -247,12 +250,13 @@ describe('POST question-sponsorships: editable matches', () => {
     const started = await newMatch({ status });
     await assignOk(brand, { match_ids: [open], slots: [{ strategy: 'question_number', target: 1 }] });
     const res = await assign(brand, { match_ids: [open, started], slots: [{ strategy: 'question_number', target: 2 }] });
-    expectStatus(res, 400);
+    expectError(res, sponsorshipErrors.matchNotEditable);
+    // The message names the match and what it is.
     expect(res.body.detail).toContain(started);
     expect(res.body.detail).toContain(status);
     expect((await slotsInDb(open)).map((s) => s.targetNumber)).toEqual([1]);
     // Clearing is a change too.
-    expectStatus(await assign(brand, { match_ids: [started], slots: [] }), 400);
+    expectError(await assign(brand, { match_ids: [started], slots: [] }), sponsorshipErrors.matchNotEditable);
   });
 
   it('accepts scheduled and postponed matches', async () => {
@@ -270,15 +274,15 @@ describe('POST question-sponsorships: capacity and question numbers', () => {
     const match = await newMatch({ cap: 3 });
     await assignOk(a, { match_ids: [match], slots: [{ strategy: 'next_available' }, { strategy: 'period', target: '1' }] });
     const over = await assign(b, { match_ids: [match], slots: [{ strategy: 'next_available' }, { strategy: 'question_number', target: 3 }] });
-    expectStatus(over, 409);
+    expectError(over, sponsorshipErrors.overCapacity);
     expect(over.body.detail).toMatch(/3/);
     expect(await slotsInDb(match)).toHaveLength(2);
     await assignOk(b, { match_ids: [match], slots: [{ strategy: 'question_number', target: 3 }] });
     // Full: a cannot add, but may replace its own two with two others.
-    expectStatus(await assign(a, { match_ids: [match], slots: [{ strategy: 'next_available' }], replace_existing_for_brand: false }), 409);
+    expectError(await assign(a, { match_ids: [match], slots: [{ strategy: 'next_available' }], replace_existing_for_brand: false }), sponsorshipErrors.overCapacity);
     const replaced = await assignOk(a, { match_ids: [match], slots: [{ strategy: 'question_number', target: 1 }, { strategy: 'question_number', target: 2 }] });
     expect(replaced.matches[0]).toMatchObject({ removed_count: 2, created_count: 2 });
-    expectStatus(await assign(a, { match_ids: [match], slots: [{ strategy: 'next_available' }, { strategy: 'next_available' }, { strategy: 'next_available' }] }), 409);
+    expectError(await assign(a, { match_ids: [match], slots: [{ strategy: 'next_available' }, { strategy: 'next_available' }, { strategy: 'next_available' }] }), sponsorshipErrors.overCapacity);
     expect(await slotsInDb(match)).toHaveLength(3);
   });
 
@@ -292,8 +296,8 @@ describe('POST question-sponsorships: capacity and question numbers', () => {
         { strategy: 'question_number', target: 4 },
       ],
     });
-    expectStatus(res, 409);
-    expect(res.body.detail).toMatch(/question number 4 appears more than once/);
+    expectError(res, sponsorshipErrors.duplicateNumber);
+    expect(res.body.detail).toMatch(/question number 4/);
     expect(await slotsInDb(match)).toHaveLength(0);
   });
 
@@ -303,11 +307,12 @@ describe('POST question-sponsorships: capacity and question numbers', () => {
     const other = await newMatch();
     await assignOk(a, { match_ids: [match], slots: [{ strategy: 'question_number', target: 5 }] });
     const taken = await assign(b, { match_ids: [other, match], slots: [{ strategy: 'question_number', target: 5 }] });
-    expectStatus(taken, 409);
+    expectError(taken, sponsorshipErrors.numberTaken);
+    // The message names the number and the match.
     expect(taken.body.detail).toContain('5');
     expect(taken.body.detail).toContain(match);
     expect(await slotsInDb(other)).toHaveLength(0);
-    expectStatus(await assign(a, { match_ids: [match], slots: [{ strategy: 'question_number', target: 5 }], replace_existing_for_brand: false }), 409);
+    expectError(await assign(a, { match_ids: [match], slots: [{ strategy: 'question_number', target: 5 }], replace_existing_for_brand: false }), sponsorshipErrors.numberTaken);
     const again = await assignOk(a, { match_ids: [match], slots: [{ strategy: 'question_number', target: 5 }] });
     expect(again.matches[0]).toMatchObject({ removed_count: 1, created_count: 1 });
     // Another number on the same match is fine for b.
@@ -387,7 +392,7 @@ describe('GET question-sponsorships: pages', () => {
     expect(await targets({ limit: '2', offset: '2' })).toEqual([3, 4]);
     expect(await targets({ offset: '4' })).toEqual([5]);
     expect(await targets({ offset: '10' })).toEqual([]);
-    expectStatus(await app.request('GET', `/api/brands/${UNKNOWN_ID}/question-sponsorships`, { query: { offset: '10' } }), 404);
+    expectError(await app.request('GET', `/api/brands/${UNKNOWN_ID}/question-sponsorships`, { query: { offset: '10' } }), brandErrors.notFound);
     for (const query of [{ limit: '0' }, { limit: '5001' }, { offset: '-1' }] as Record<string, string>[]) expectStatus(await list(brand, query), 422);
   });
 });
@@ -442,7 +447,7 @@ describe('POST question-sponsorships: random_percent', () => {
     const res = await assignOk(b, { match_ids: [match], random_percent: 50 });
     expect(numbers(res.matches[0]!.slots)).toEqual([6, 7, 8, 9, 10]);
     const c = await newBrand();
-    expectStatus(await assign(c, { match_ids: [match], random_percent: 10 }), 409);
+    expectError(await assign(c, { match_ids: [match], random_percent: 10 }), sponsorshipErrors.notEnoughNumbers);
     // With replace, a's own numbers are free to draw again.
     const redrawn = await assignOk(a, { match_ids: [match], random_percent: 30 });
     expect(redrawn.matches[0]).toMatchObject({ removed_count: 5, created_count: 3 });
@@ -508,8 +513,8 @@ describe('GET /api/brands/{brand_id}/question-sponsorships', () => {
   });
 
   it('answers 404 for an unknown brand, with or without match_ids, and 422 for a malformed id', async () => {
-    expectStatus(await list(UNKNOWN_ID), 404);
-    expectStatus(await list(UNKNOWN_ID, { match_ids: '' }), 404);
+    expectError(await list(UNKNOWN_ID), brandErrors.notFound);
+    expectError(await list(UNKNOWN_ID, { match_ids: '' }), brandErrors.notFound);
     expectStatus(await list(brand, { match_ids: 'nope' }), 422);
   });
 
@@ -526,11 +531,11 @@ describe('deleting a brand', () => {
     const match = await newMatch({ cap: 2 });
     await assignOk(gone, { match_ids: [match], slots: [{ strategy: 'question_number', target: 1 }] });
     await assignOk(stays, { match_ids: [match], slots: [{ strategy: 'question_number', target: 2 }] });
-    expectStatus(await assign(stays, { match_ids: [match], slots: [{ strategy: 'question_number', target: 1 }], replace_existing_for_brand: false }), 409);
+    expectError(await assign(stays, { match_ids: [match], slots: [{ strategy: 'question_number', target: 1 }], replace_existing_for_brand: false }), sponsorshipErrors.overCapacity);
 
     expectStatus(await app.request('DELETE', `/api/brands/${gone}`, { token: admin.token }), 204);
     expect(await app.services.database.db.select().from(questionSponsorships).where(eq(questionSponsorships.brandId, gone))).toHaveLength(0);
-    expectStatus(await list(gone), 404);
+    expectError(await list(gone), brandErrors.notFound);
     expect((await list(stays, { match_ids: [match] })).body.map((s) => s.target)).toEqual([2]);
     await assignOk(stays, { match_ids: [match], slots: [{ strategy: 'question_number', target: 1 }], replace_existing_for_brand: false });
   });
@@ -548,7 +553,7 @@ describe("lowering a league's default cap (the capacity rule from the league sid
     const points = (await mlbDefaults()).default_question_points;
 
     const res = await patchLeague({ default_question_max_count: 5, default_question_points: points + 1 });
-    expectStatus(res, 409);
+    expectError(res, leagueErrors.capBelowSlots);
     expect(res.body.detail).toBe(
       `default_question_max_count 5 is below the question sponsorship slots of 1 match not over yet that uses the league default (match ${match} has 8 question sponsorship slots); remove those slots, or give those matches their own question_max_count, first`,
     );
@@ -565,7 +570,7 @@ describe("lowering a league's default cap (the capacity rule from the league sid
     const [m1, m2] = [await newMatch({ league: 'mlb' }), await newMatch({ league: 'mlb' })];
     await assignOk(brand, { match_ids: [m1, m2], slots: [{ strategy: 'question_number', target: 9 }] });
     const res = await patchLeague({ default_question_max_count: 8 });
-    expectStatus(res, 409);
+    expectError(res, leagueErrors.capBelowSlots);
     expect(res.body.detail).toMatch(/of 2 matches not over yet that use the league default \(match [0-9a-f-]{36} has a question sponsorship slot on question number 9\)/);
     expectStatus(await patchLeague({ default_question_max_count: 9 }), 200);
     await assignOk(brand, { match_ids: [m1, m2], slots: [] });
@@ -606,7 +611,7 @@ describe("lowering a league's default cap (the capacity rule from the league sid
         }
       });
       const res = await pending!;
-      expectStatus(res, 409);
+      expectError(res, leagueErrors.capBelowSlots);
       expect(res.body.detail).toContain(`match ${match} has 6 question sponsorship slots`);
       expect((await mlbDefaults()).default_question_max_count).toBe(10);
     } finally {

@@ -1,7 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { authErrors } from '../../src/modules/auth/auth.errors.js';
 import { matchFollows } from '../../src/modules/matches/matches.table.js';
+import { userErrors } from '../../src/modules/users/users.errors.js';
 import { createAdmin as createAdminCli, parseAdminArgs } from '../../scripts/create-admin.js';
+import { expectError } from '../helpers/errors.js';
 import { createMatch, UNKNOWN_ID } from '../helpers/factories.js';
 import { createAdmin, registerUser, type TestUser } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
@@ -66,8 +69,7 @@ describe('GET/PATCH /api/users/me', () => {
   it('answers 409 when the new email is taken', async () => {
     const a = await registerUser(app);
     const b = await registerUser(app);
-    const res = await app.request('PATCH', '/api/users/me', { token: b.token, body: { email: a.email.toUpperCase() } });
-    expect(res.status).toBe(409);
+    expectError(await app.request('PATCH', '/api/users/me', { token: b.token, body: { email: a.email.toUpperCase() } }), userErrors.emailTaken);
   });
 
   it('answers 401 without a key', async () => {
@@ -85,7 +87,7 @@ describe('admin user management', () => {
     expect(res.body).toMatchObject({ username: 'operator7', is_admin: true, is_active: true, match_daily_follow_count: null });
     const login = await app.request('POST', '/api/auth/login', { body: { username: 'operator7', password: 'long enough pw' } });
     expect(login.status).toBe(200);
-    expect((await app.request('POST', '/api/users', { token: admin.token, body: { username: 'OPERATOR7', password: 'long enough pw', email: 'x7@example.com' } })).status).toBe(409);
+    expectError(await app.request('POST', '/api/users', { token: admin.token, body: { username: 'OPERATOR7', password: 'long enough pw', email: 'x7@example.com' } }), userErrors.usernameTaken);
     const defaults = await app.request('POST', '/api/users', { token: admin.token, body: { username: 'player77', password: 'long enough pw', email: 'p77@example.com' } });
     expect(defaults.body).toMatchObject({ is_admin: false, match_daily_follow_count: 3 });
   });
@@ -93,9 +95,7 @@ describe('admin user management', () => {
   it('gets a user, 404 when unknown, 422 for a malformed id', async () => {
     const user = await registerUser(app);
     expect((await app.request('GET', `/api/users/${user.id}`, { token: admin.token })).body.id).toBe(user.id);
-    const missing = await app.request('GET', `/api/users/${UNKNOWN_ID}`, { token: admin.token });
-    expect(missing.status).toBe(404);
-    expect(missing.body.detail).toBe('user not found');
+    expectError(await app.request('GET', `/api/users/${UNKNOWN_ID}`, { token: admin.token }), userErrors.notFound);
     expect((await app.request('GET', '/api/users/not-a-uuid', { token: admin.token })).status).toBe(422);
   });
 
@@ -110,22 +110,22 @@ describe('admin user management', () => {
   it('revokes keys when deactivating or setting a password through PATCH', async () => {
     const user = await registerUser(app);
     await app.request('PATCH', `/api/users/${user.id}`, { token: admin.token, body: { password: 'a brand new password' } });
-    expect((await app.request('GET', '/api/users/me', { token: user.token })).status).toBe(401);
+    expectError(await app.request('GET', '/api/users/me', { token: user.token }), authErrors.unauthorized);
     expect((await app.request('POST', '/api/auth/login', { body: { username: user.username, password: 'a brand new password' } })).status).toBe(200);
     const other = await registerUser(app);
     const off = await app.request('PATCH', `/api/users/${other.id}`, { token: admin.token, body: { is_active: false } });
     expect(off.body.is_active).toBe(false);
-    expect((await app.request('GET', '/api/users/me', { token: other.token })).status).toBe(401);
-    expect((await app.request('POST', '/api/auth/login', { body: { username: other.username, password: other.password } })).status).toBe(401);
+    expectError(await app.request('GET', '/api/users/me', { token: other.token }), authErrors.unauthorized);
+    expectError(await app.request('POST', '/api/auth/login', { body: { username: other.username, password: other.password } }), authErrors.invalidCredentials);
     await app.request('PATCH', `/api/users/${other.id}`, { token: admin.token, body: { is_active: true } });
     expect((await app.request('POST', '/api/auth/login', { body: { username: other.username, password: other.password } })).status).toBe(200);
   });
 
   it('refuses to let admins lock themselves out', async () => {
     const self = await createAdmin(app);
-    expect((await app.request('PATCH', `/api/users/${self.id}`, { token: self.token, body: { is_admin: false } })).status).toBe(409);
-    expect((await app.request('PATCH', `/api/users/${self.id}`, { token: self.token, body: { is_active: false } })).status).toBe(409);
-    expect((await app.request('DELETE', `/api/users/${self.id}`, { token: self.token })).status).toBe(409);
+    expectError(await app.request('PATCH', `/api/users/${self.id}`, { token: self.token, body: { is_admin: false } }), userErrors.selfLockout);
+    expectError(await app.request('PATCH', `/api/users/${self.id}`, { token: self.token, body: { is_active: false } }), userErrors.selfLockout);
+    expectError(await app.request('DELETE', `/api/users/${self.id}`, { token: self.token }), userErrors.selfLockout);
     expect((await app.request('GET', '/api/users/me', { token: self.token })).body).toMatchObject({ is_admin: true, is_active: true });
   });
 
@@ -134,9 +134,9 @@ describe('admin user management', () => {
     expect((await app.request('DELETE', `/api/users/${user.id}`, { token: admin.token })).status).toBe(204);
     expect((await app.request('DELETE', `/api/users/${user.id}`, { token: admin.token })).status).toBe(204);
     expect((await app.request('GET', `/api/users/${user.id}`, { token: admin.token })).body.is_active).toBe(false);
-    expect((await app.request('GET', '/api/users/me', { token: user.token })).status).toBe(401);
-    expect((await app.request('POST', '/api/auth/login', { body: { username: user.username, password: user.password } })).status).toBe(401);
-    expect((await app.request('DELETE', `/api/users/${UNKNOWN_ID}`, { token: admin.token })).status).toBe(404);
+    expectError(await app.request('GET', '/api/users/me', { token: user.token }), authErrors.unauthorized);
+    expectError(await app.request('POST', '/api/auth/login', { body: { username: user.username, password: user.password } }), authErrors.invalidCredentials);
+    expectError(await app.request('DELETE', `/api/users/${UNKNOWN_ID}`, { token: admin.token }), userErrors.notFound);
   });
 });
 

@@ -1,7 +1,9 @@
 /**
  * The dependency rule (eslint.config.js, run by `npm run lint` in `npm test`):
- * imports point down. These cases prove the rule refuses what it must and lets
- * through what it may, so a lint that passes means something.
+ * imports point down; and the errors rule: errors are declared in the
+ * module's `<module>.errors.ts`, never built at a throw site. These cases
+ * prove the rules refuse what they must and let through what they may, so a
+ * lint that passes means something.
  */
 import path from 'node:path';
 import { ESLint } from 'eslint';
@@ -52,5 +54,38 @@ describe('the dependency rule', () => {
       'export const s = sql`select 1 from ${matches} for update skip locked`;\n' +
       'export const t = sql`on conflict do update set x = 1`;\n';
     expect(await writers('src/modules/listeners/x.ts', reads)).toEqual([]);
+  });
+});
+
+describe('the errors rule', () => {
+  const inline = "import { conflict } from '../../errors.js';\nexport const f = (name: string) => { throw conflict('brand.name_taken', `a brand named ${name} already exists`); };\n";
+  const declared = "import { errorFactory, quote } from '../../errors.js';\nexport const brandErrors = { nameTaken: errorFactory(409, 'brand.name_taken', (name: string) => `a brand named ${quote(name)} already exists`) };\n";
+
+  it('refuses an error built inline in a service, and accepts it declared in the errors file', async () => {
+    expect(await restricted('src/modules/brands/brands.service.ts', inline)).toHaveLength(1);
+    expect(await restricted('src/modules/brands/brands.errors.ts', declared)).toEqual([]);
+    // Throwing the declared error, and the helpers beside the error model, are fine anywhere.
+    const thrown = "import { isAppError, quote } from '../../errors.js';\nimport { brandErrors } from './brands.errors.js';\nexport const f = (name: string, err: unknown) => { if (isAppError(err)) throw brandErrors.nameTaken(quote(name)); };\n";
+    expect(await restricted('src/modules/brands/brands.service.ts', thrown)).toEqual([]);
+  });
+
+  it('refuses every way of building one outside an errors file: AppError, the helpers, a factory declared in place', async () => {
+    for (const name of ['AppError', 'badRequest', 'conflict', 'notFound', 'forbidden', 'gone', 'unauthorized', 'unavailable', 'errorFactory']) {
+      expect(await restricted('src/modules/brands/brands.service.ts', `import { ${name} } from '../../errors.js';\nexport const x = ${name};\n`), name).toHaveLength(1);
+    }
+    expect(await restricted('src/http/api.ts', "import { AppError } from '../errors.js';\nexport const e = () => new AppError(404, 'route.not_found', 'no route');\n")).toHaveLength(1);
+    expect(await restricted('src/cli.ts', "import { AppError } from './errors.js';\nexport const x = AppError;\n")).toHaveLength(1);
+    expect(await restricted('src/domain/sports/x.ts', "import { badRequest } from '../../errors.js';\nexport const x = badRequest;\n")).toHaveLength(1);
+    // A type is not an error built: `import type { AppError }` for a return type is fine.
+    expect(await restricted('src/modules/auth/x.ts', "import type { AppError } from '../../errors.js';\nexport type X = AppError;\n")).toEqual([]);
+  });
+
+  it('lets the error model and the error mapping build errors, and keeps the layering of errors files', async () => {
+    expect(await restricted('src/http/error-mapping.ts', "import { AppError } from '../errors.js';\nexport const x = AppError;\n")).toEqual([]);
+    expect(await restricted('src/domain/domain.errors.ts', "import { errorFactory } from '../errors.js';\nexport const x = errorFactory;\n")).toEqual([]);
+    expect(await restricted('src/http/http.errors.ts', "import { errorFactory } from '../errors.js';\nexport const x = errorFactory;\n")).toEqual([]);
+    // An errors file is still in its layer.
+    expect(await restricted('src/modules/brands/brands.errors.ts', "import { x } from '../../engine/store.js';\nexport const y = x;\n")).toHaveLength(1);
+    expect(await restricted('src/domain/domain.errors.ts', "import { x } from '../modules/brands/brands.errors.js';\nexport const y = x;\n")).toHaveLength(1);
   });
 });

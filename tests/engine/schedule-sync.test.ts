@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openfootballProvider } from '../../src/engine/schedule/openfootball-provider.js';
 import { feedUrlOf, feedUrlTemplateProblem, withFeedUrlTemplate } from '../../src/engine/schedule/feed-url-template.js';
 import { syncSchedule } from '../../src/engine/schedule/schedule-sync.js';
+import { matchErrors } from '../../src/modules/matches/matches.errors.js';
 import { matches } from '../../src/modules/matches/matches.table.js';
 import { testDatabaseUrl } from '../helpers/pg-url.js';
 import { createAdmin, startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -152,7 +153,10 @@ describe('feed URLs a schedule provider carries', () => {
     const db = app.services.database.db;
     for (const bad of ['https://user:pw@feeds.example.com/x', 'ftp://feeds.example.com/x', 'http://127.0.0.1:9/feed', 'https://feeds.example.com/x?token=abc']) {
       const [good, refused] = [`feeds:${Date.now()}:${n++}`, `feeds:${Date.now()}:${n++}`];
-      await expect(syncSchedule({ db, provider: provider(fixture(good, 'https://feeds.example.com/ok'), fixture(refused, bad)) })).rejects.toThrow(new RegExp(`test-feeds: the feed URL of match ${refused} `));
+      const err: unknown = await syncSchedule({ db, provider: provider(fixture(good, 'https://feeds.example.com/ok'), fixture(refused, bad)) }).then(() => undefined, (e: unknown) => e);
+      expect(matchErrors.invalidFeedUrl.is(err), String(err)).toBe(true);
+      // The message names the provider and the match.
+      expect((err as Error).message).toMatch(new RegExp(`^test-feeds: the feed URL of match ${refused} `));
       expect(await feedOf(good)).toBeUndefined();
     }
     const local = `feeds:${Date.now()}:${n++}`;

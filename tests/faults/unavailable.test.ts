@@ -8,6 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseUnavailableError } from '../../src/db/availability.js';
+import { httpErrors } from '../../src/http/http.errors.js';
+import { expectError } from '../helpers/errors.js';
 import { openStream } from '../helpers/live-client.js';
 import { registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
 
@@ -44,9 +46,8 @@ describe('a database out of reach', () => {
         ['GET', '/api/matches', { followed: true }],
       ] as const) {
         const res = await app.request(method, path, { token: player.token, query });
-        expect(res.status, `${method} ${path}`).toBe(503);
-        expect(res.headers.get('retry-after')).toBe('2');
-        expect(res.body.detail).toMatch(/temporarily unavailable/);
+        expectError(res, httpErrors.databaseUnavailable);
+        expect(res.headers.get('retry-after'), `${method} ${path}`).toBe('2');
       }
     });
     // Back to normal: the key was never in question.
@@ -63,7 +64,7 @@ describe('a database out of reach', () => {
   it('answers 503 on an open operation whose query cannot reach the database (a driver error wrapped by drizzle)', async () => {
     await failing(app.services.leagues, 'list', Object.assign(new Error('wrapped'), { cause: refused() }), async () => {
       const res = await app.request('GET', '/api/leagues');
-      expect(res.status).toBe(503);
+      expectError(res, httpErrors.databaseUnavailable);
       expect(res.headers.get('retry-after')).toBe('2');
     });
   });

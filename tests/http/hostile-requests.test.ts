@@ -7,6 +7,12 @@
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { httpErrors } from '../../src/http/http.errors.js';
+import { authErrors } from '../../src/modules/auth/auth.errors.js';
+import { brandErrors } from '../../src/modules/brands/brands.errors.js';
+import { groupErrors } from '../../src/modules/groups/groups.errors.js';
+import { leagueErrors } from '../../src/modules/leagues/leagues.errors.js';
+import { expectError } from '../helpers/errors.js';
 import { UNKNOWN_ID } from '../helpers/factories.js';
 import { registerUser, type TestApp } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
@@ -63,19 +69,19 @@ describe('hostile requests', () => {
       expect(res.status, path).toBeLessThan(500);
     }
     const bad = await app.request('GET', '/api/brands/%ff');
-    expect(bad.status).toBe(422);
+    expectError(bad, httpErrors.invalid);
     expect(bad.body.detail).toEqual([{ loc: ['path', 'brand_id'], msg: 'not valid percent-encoded UTF-8', type: 'percent_encoding' }]);
     // A lone surrogate cannot be percent-encoded UTF-8 either.
     expect((await app.request('GET', '/api/leagues/%ED%A0%80')).body.detail[0]).toMatchObject({ loc: ['path', 'league_id'], type: 'percent_encoding' });
     // `%2577c` is the text `%77c`, not `wc` (decoded once, not twice).
-    expect((await app.request('GET', '/api/leagues/%2577c')).status).toBe(404);
+    expectError(await app.request('GET', '/api/leagues/%2577c'), leagueErrors.notFound);
     expect((await app.request('GET', '/api/leagues/%77c')).status).toBe(200);
   });
 
   it('answers 422 for a compressed body that does not decompress, or an unknown encoding, with and without a key', async () => {
     const valid = gzipSync(JSON.stringify({ username: 'nobody', password: 'wrong password' }));
     const ok = await app.request('POST', '/api/auth/login', { raw: { body: valid, contentType: 'application/json' }, headers: { 'content-encoding': 'gzip' } });
-    expect(ok.status).toBe(401);
+    expectError(ok, authErrors.invalidCredentials);
     for (const encoding of ['gzip', 'deflate', 'br', 'compress', 'gzip, br']) {
       for (const [path, token] of [
         ['/api/auth/login', null],
@@ -84,12 +90,12 @@ describe('hostile requests', () => {
         ['/api/question-definitions/preview', admin.token],
       ] as const) {
         const res = await app.request('POST', path, { token, raw: { body: Buffer.from('this is not compressed'), contentType: 'application/json' }, headers: { 'content-encoding': encoding } });
-        expect(`${encoding} ${path} ${res.status}`).toBe(`${encoding} ${path} 422`);
+        expectError(res, httpErrors.invalid);
         expect(res.body.detail[0]).toMatchObject({ loc: ['body'], type: 'content_encoding' });
       }
     }
     const form = await app.request('POST', '/api/question-definitions/import', { token: admin.token, raw: { body: gzipSync('--XX--'), contentType: 'multipart/form-data; boundary=XX' }, headers: { 'content-encoding': 'gzip' } });
-    expect(form.status).toBe(422);
+    expectError(form, httpErrors.invalid);
     expect(form.body.detail[0]).toMatchObject({ loc: ['body'], type: 'content_encoding' });
   });
 
@@ -99,10 +105,10 @@ describe('hostile requests', () => {
       token: admin.token,
       raw: { body: lone('{"issuance": {"templates": {"title_template": "aXb"}}}'), contentType: 'application/json' },
     });
-    expect(templates.status).toBe(422);
+    expectError(templates, httpErrors.invalid);
     expect(templates.body.detail).toEqual([{ loc: ['body', 'issuance', 'templates', 'title_template'], msg: 'text must not contain an unpaired UTF-16 surrogate', type: 'lone_surrogate' }]);
     const name = await app.request('PATCH', '/api/users/me', { token: admin.token, raw: { body: lone('{"first_name": "aXb"}'), contentType: 'application/json' } });
-    expect(name.status).toBe(422);
+    expectError(name, httpErrors.invalid);
     expect(name.body.detail[0]).toMatchObject({ loc: ['body', 'first_name'], type: 'lone_surrogate' });
     const key = await app.request('PATCH', '/api/users/me', { token: admin.token, raw: { body: '{"\\udc00": 1}', contentType: 'application/json' } });
     expect(key.body.detail[0]).toMatchObject({ loc: ['body', '\udc00'], type: 'lone_surrogate' });
@@ -130,26 +136,28 @@ describe('hostile requests', () => {
     for (const [method, path, opts] of cases) {
       const anonymous = await app.request(method, path, opts);
       expect(`${method} ${path} anonymous ${anonymous.status}`).toBe(`${method} ${path} anonymous 401`);
+      expectError(anonymous, authErrors.unauthorized);
       const asPlayer = await app.request(method, path, { ...opts, token: player.token });
       expect(`${method} ${path} player ${asPlayer.status}`).toBe(`${method} ${path} player 403`);
+      expectError(asPlayer, authErrors.forbidden);
     }
   });
 
   it('quotes at most a short prefix of what was sent in an error detail', async () => {
     const huge = 'z'.repeat(1024 * 1024 - 200);
     const group = await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'wc' }, body: { name: 'G', slug: huge } });
-    expect(group.status, group.text.slice(0, 300)).toBe(400);
+    expectError(group, groupErrors.invalidSlug);
     const form = new FormData();
     form.set('name', 'Acme');
     form.set('primary_color', 'z'.repeat(60_000));
     const brand = await app.request('POST', '/api/brands', { token: admin.token, form });
-    expect(brand.status).toBe(400);
+    expectError(brand, brandErrors.invalidColor);
     const route = await app.request('GET', `/api/${'z'.repeat(8000)}`);
-    expect(route.status).toBe(404);
+    expectError(route, httpErrors.routeNotFound);
     const league = await app.request('GET', '/api/question-definitions', { query: { league: 'z'.repeat(6000) } });
     expect(league.status).toBeGreaterThanOrEqual(400);
     const key = await app.request('PATCH', '/api/users/me', { token: admin.token, body: { ['z'.repeat(100_000)]: 1 } });
-    expect(key.status).toBe(422);
+    expectError(key, httpErrors.invalid);
     for (const res of [group, brand, route, league, key]) {
       expect(res.text.length).toBeLessThan(600);
       expect(res.text).not.toContain('z'.repeat(100));

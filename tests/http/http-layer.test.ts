@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OpenAPIRouter } from 'openapi-backend';
+import { httpErrors } from '../../src/http/http.errors.js';
 import { createHandlers } from '../../src/http/registry.js';
+import { authErrors } from '../../src/modules/auth/auth.errors.js';
+import { expectError } from '../helpers/errors.js';
 import { registerUser, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let app: TestApp;
@@ -22,13 +25,12 @@ afterAll(() => app?.close());
 describe('error mapping: every failure is the contract\'s error body with the right status', () => {
   it('answers 404 with a detail for unknown routes under /api and elsewhere', async () => {
     const res = await app.request('GET', '/api/nothing-here');
-    expect(res.status).toBe(404);
+    expectError(res, httpErrors.routeNotFound);
+    // The message names the method and the path.
     expect(res.body.detail).toBe("no route for GET '/api/nothing-here'");
-    expect(res.headers.get('x-error-code')).toBe('route.not_found');
     const other = await app.request('GET', '/nowhere');
-    expect(other.status).toBe(404);
+    expectError(other, httpErrors.routeNotFound);
     expect(other.body.detail).toContain('/nowhere');
-    expect(other.headers.get('x-error-code')).toBe('route.not_found');
   });
 
   it('sends the stable code of every error in X-Error-Code (the harness checks it on every error a test receives)', async () => {
@@ -47,11 +49,11 @@ describe('error mapping: every failure is the contract\'s error body with the ri
 
   it('answers 405 with Allow for a known path and an unsupported method', async () => {
     const res = await app.request('DELETE', '/api/leagues');
-    expect(res.status).toBe(405);
+    expectError(res, httpErrors.methodNotAllowed);
     expect(res.headers.get('allow')).toBe('GET, HEAD');
     expect(res.body.detail).toMatch(/allowed: GET, HEAD/);
     const post = await fetch(`${app.url}/api/auth/login`, { method: 'HEAD' });
-    expect(post.status).toBe(405);
+    expectError(post, httpErrors.methodNotAllowed);
     expect(post.headers.get('allow')).toBe('POST');
   });
 
@@ -63,51 +65,52 @@ describe('error mapping: every failure is the contract\'s error body with the ri
     for (const name of ['content-type', 'content-length', 'etag']) expect(head.headers.get(name), name).toBe(get.headers.get(name));
     expect(await head.text()).toBe('');
     // Authorized like the GET: no key, no answer.
-    expect((await fetch(`${app.url}/api/users/me`, { method: 'HEAD' })).status).toBe(401);
+    expectError(await fetch(`${app.url}/api/users/me`, { method: 'HEAD' }), authErrors.unauthorized);
   });
 
   it('answers 413 for a JSON body over the limit', async () => {
     const res = await app.request('POST', '/api/auth/login', { body: { username: 'x'.repeat(5000), password: 'y' } });
-    expect(res.status).toBe(413);
+    expectError(res, httpErrors.tooLarge);
+    // The message states the limit.
     expect(res.body.detail).toMatch(/exceeds the limit of 4096 bytes/);
   });
 
   it('answers 422 with the detail list for malformed JSON and for a wrong content type', async () => {
     const malformed = await app.request('POST', '/api/auth/register', { raw: { body: '{"username":', contentType: 'application/json' } });
-    expect(malformed.status).toBe(422);
+    expectError(malformed, httpErrors.invalid);
     expect(malformed.body.detail).toEqual([expect.objectContaining({ loc: ['body'], type: 'json_invalid', msg: expect.stringMatching(/^malformed JSON: /) })]);
     // JSON, but not an object or array: said as such, not as "malformed".
     for (const [text, kind] of [['null', 'null'], ['"text"', 'a JSON string'], ['42', 'a JSON number'], ['true', 'a JSON boolean']]) {
       const scalar = await app.request('POST', '/api/auth/register', { raw: { body: text!, contentType: 'application/json' } });
-      expect(scalar.status).toBe(422);
+      expectError(scalar, httpErrors.invalid);
       expect(scalar.body.detail).toEqual([{ loc: ['body'], msg: `the body must be a JSON object or array, not ${kind}`, type: 'json_invalid' }]);
     }
     const form = await app.request('POST', '/api/auth/register', { raw: { body: 'username=a', contentType: 'application/x-www-form-urlencoded' } });
-    expect(form.status).toBe(422);
+    expectError(form, httpErrors.invalid);
     expect(form.body.detail[0]).toMatchObject({ loc: ['body'], type: 'content_type' });
     const none = await app.request('POST', '/api/auth/register');
-    expect(none.status).toBe(422);
+    expectError(none, httpErrors.invalid);
     expect(none.body.detail[0]).toMatchObject({ loc: ['body'], msg: 'request body is required' });
   });
 
   it('answers 422 for path and query parameters that break the contract, naming them', async () => {
     const path = await app.request('GET', '/api/brands/not-a-uuid');
-    expect(path.status).toBe(422);
+    expectError(path, httpErrors.invalid);
     expect(path.body.detail).toEqual([expect.objectContaining({ loc: ['path', 'brand_id'], type: 'format' })]);
     const unknownQuery = await app.request('GET', '/api/brands', { query: { colour: 'red' } });
-    expect(unknownQuery.status).toBe(422);
+    expectError(unknownQuery, httpErrors.invalid);
     expect(unknownQuery.body.detail[0]).toMatchObject({ loc: ['query', 'colour'], type: 'extra_forbidden' });
   });
 
   it('answers 422 for U+0000 anywhere in a body, the query or a path parameter (PostgreSQL cannot store it)', async () => {
     const body = await app.request('POST', '/api/auth/register', { body: { username: 'nul_user', password: 'long enough', email: 'nul@example.com', first_name: 'a\u0000b' } });
-    expect(body.status).toBe(422);
+    expectError(body, httpErrors.invalid);
     expect(body.body.detail).toEqual([{ loc: ['body', 'first_name'], msg: 'text must not contain the NUL character (U+0000)', type: 'nul_character' }]);
     const query = await app.request('GET', '/api/brands', { query: { q: '\u0000' } });
     expect(query.body.detail[0]).toMatchObject({ loc: ['query', 'q'], type: 'nul_character' });
     const login = await app.request('POST', '/api/auth/register', { body: { username: 'nul_user', password: 'long enough', email: 'nul@example.com' } });
     const path = await app.request('DELETE', '/api/users/me/devices/a%00b', { token: login.body.api_key });
-    expect(path.status).toBe(422);
+    expectError(path, httpErrors.invalid);
     expect(path.body.detail[0]).toMatchObject({ loc: ['path', 'device_id'], type: 'nul_character' });
   });
 
@@ -116,19 +119,19 @@ describe('error mapping: every failure is the contract\'s error body with the ri
       const body = `${'['.repeat(depth)}${']'.repeat(depth)}`;
       const started = Date.now();
       const res = await app.request('POST', '/api/auth/login', { raw: { body, contentType: 'application/json' } });
-      expect(res.status).toBe(422);
+      expectError(res, httpErrors.invalid);
       expect(res.body.detail[0]).toMatchObject({ type: 'too_deep', msg: 'nested more than 64 levels deep' });
       expect(Date.now() - started).toBeLessThan(5_000);
     }
     // 64 levels are read (and then checked against the schema as usual).
     const ok = await app.request('POST', '/api/auth/login', { raw: { body: `${'['.repeat(64)}${']'.repeat(64)}`, contentType: 'application/json' } });
-    expect(ok.status).toBe(422);
+    expectError(ok, httpErrors.invalid);
     expect(ok.body.detail[0].type).not.toBe('too_deep');
   });
 
   it('answers 422 for a date-time a Date cannot hold (a leap second)', async () => {
     const res = await app.request('GET', '/api/matches', { query: { scheduled_from: '2016-12-31T23:59:60Z', scheduled_to: '2017-01-02T00:00:00Z' } });
-    expect(res.status).toBe(422);
+    expectError(res, httpErrors.invalid);
     expect(res.body.detail[0]).toMatchObject({ loc: ['query', 'scheduled_from'], type: 'format' });
   });
 
@@ -138,7 +141,7 @@ describe('error mapping: every failure is the contract\'s error body with the ri
       ['2026-01-01T00:00:00Z', '9999-12-31T23:59:59-05:00'],
     ]) {
       const res = await app.request('GET', '/api/matches', { query: { scheduled_from: from!, scheduled_to: to! } });
-      expect(res.status).toBe(422);
+      expectError(res, httpErrors.invalid);
       expect(res.body.detail[0]).toMatchObject({ type: 'format' });
     }
     const edges = await app.request('GET', '/api/matches', { query: { scheduled_from: '0001-01-01T00:00:00Z', scheduled_to: '9999-12-31T23:59:59+00:00' } });
@@ -146,7 +149,7 @@ describe('error mapping: every failure is the contract\'s error body with the ri
 
     const user = await registerUser(app);
     const year0 = await app.request('PATCH', '/api/users/me', { token: user.token, body: { date_of_birth: '0000-01-01' } });
-    expect(year0.status).toBe(422);
+    expectError(year0, httpErrors.invalid);
     expect(year0.body.detail[0]).toMatchObject({ loc: ['body', 'date_of_birth'], type: 'format' });
     const first = await app.request('PATCH', '/api/users/me', { token: user.token, body: { date_of_birth: '0001-01-01' } });
     expect(first.status).toBe(200);
@@ -157,10 +160,9 @@ describe('error mapping: every failure is the contract\'s error body with the ri
     const spy = vi.spyOn(app.services.logger, 'error');
     // Raw fetch: a 500 is never part of the contract, so the contract client would reject it.
     const res = await fetch(`${app.url}/api/leagues`);
-    expect(res.status).toBe(500);
+    expectError(res, httpErrors.internal);
     const text = await res.text();
     expect(JSON.parse(text)).toEqual({ detail: 'internal server error; the incident has been logged' });
-    expect(res.headers.get('x-error-code')).toBe('internal.error');
     expect(text).not.toContain('hunter2');
     expect(spy.mock.calls.some(([fields]) => String((fields as { err?: Error }).err?.message).includes('hunter2'))).toBe(true);
     spy.mockRestore();

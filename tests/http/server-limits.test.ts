@@ -7,7 +7,9 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { httpErrors } from '../../src/http/http.errors.js';
 import { assertMatchesContract } from '../helpers/contract.js';
+import { expectError } from '../helpers/errors.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let app: TestApp;
@@ -33,10 +35,16 @@ function exchange(text: string): Promise<{ status: number; headers: string; body
   });
 }
 
+/** A raw answer's status and headers, as expectError reads them. */
+const answer = (res: { status: number; headers: string }) => ({
+  status: res.status,
+  headers: new Headers([...res.headers.matchAll(/^([\w-]+): (.*)$/gm)].map((m): [string, string] => [m[1]!, m[2]!.trim()])),
+});
+
 describe('HTTP server limits', () => {
   it('answers 408 with the error body when the headers do not arrive in time, and closes', async () => {
     const res = await exchange('GET /api/leagues HTTP/1.1\r\nHost: x\r\nX-Slow: ');
-    expect(res.status).toBe(408);
+    expectError(answer(res), httpErrors.requestTimeout);
     expect(res.headers).toMatch(/connection: close/i);
     expect(JSON.parse(res.body).detail).toMatch(/did not arrive in time/);
   });
@@ -46,15 +54,15 @@ describe('HTTP server limits', () => {
     expect(res.status).toBe(408);
     const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'im').exec(res.headers)?.[1]?.trim();
     assertMatchesContract({ method: 'POST', path: '/api/auth/login', status: 408, contentType: 'application/json', body: JSON.parse(res.body), text: res.body, header });
-    expect(header('X-Error-Code')).toBe('request.timeout');
+    expectError(answer(res), httpErrors.requestTimeout);
   });
 
   it('answers 400 for a request that is not HTTP, and 431 for headers over the limit', async () => {
     const garbage = await exchange('HELLO THERE\r\n\r\n');
-    expect(garbage.status).toBe(400);
+    expectError(answer(garbage), httpErrors.malformed);
     expect(JSON.parse(garbage.body)).toEqual({ detail: 'malformed HTTP request' });
     const huge = await exchange(`GET /api/leagues HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
-    expect(huge.status).toBe(431);
+    expectError(answer(huge), httpErrors.headersTooLarge);
     expect(JSON.parse(huge.body)).toEqual({ detail: 'the request headers are too large' });
   });
 

@@ -9,9 +9,11 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import webpush from 'web-push';
 import { WebSocket } from 'ws';
+import { httpErrors } from '../../src/http/http.errors.js';
 import { questionIssuances, type QuestionIssuanceRow } from '../../src/modules/issuances/issuances.table.js';
 import { apiKeys } from '../../src/modules/auth/auth.table.js';
 import { users } from '../../src/modules/users/users.table.js';
+import { expectError } from '../helpers/errors.js';
 import { createMatch, follow } from '../helpers/factories.js';
 import { feedEvent, insertIssuance, insertListener, insertListenerEvents } from '../helpers/engine-rows.js';
 import { syncSchedule, type ScheduledMatch } from '../../src/engine/schedule/schedule-sync.js';
@@ -104,9 +106,7 @@ describe('WS /api/play/stream', () => {
     });
 
     it('is not an HTTP operation: a plain GET of the path is a 404 with the error body', async () => {
-      const res = await app.request('GET', '/api/play/stream');
-      expect(res.status).toBe(404);
-      expect(res.body.detail).toMatch(/no route/);
+      expectError(await app.request('GET', '/api/play/stream'), httpErrors.routeNotFound);
     });
   });
 

@@ -4,7 +4,7 @@
  * missing from the database is "not found" (404). Rows are seeded from this
  * list at start (insert-if-missing, so operators' changes to defaults stay).
  */
-import { badRequest, quote } from '../../errors.js';
+import { domainErrors } from '../domain.errors.js';
 
 export type Sport = 'football' | 'american_football' | 'basketball' | 'baseball' | 'ice_hockey';
 
@@ -85,7 +85,7 @@ const bySlug = new Map(SUPPORTED_LEAGUES.map((l) => [l.slug, l]));
 /** The supported league of a slug; 400 naming the slug and the supported ones otherwise. */
 export function supportedLeague(slug: string): LeagueDefinition {
   const league = bySlug.get(slug);
-  if (!league) throw badRequest('league.unsupported', `unsupported league slug ${quote(slug)}; supported: ${SUPPORTED_LEAGUES.map((l) => l.slug).join(', ')}`);
+  if (!league) throw domainErrors.unsupportedLeague(slug, SUPPORTED_LEAGUES.map((l) => l.slug));
   return league;
 }
 

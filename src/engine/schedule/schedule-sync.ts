@@ -14,9 +14,9 @@
  */
 import { inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { AppError } from '../../errors.js';
 import { leagues } from '../../modules/leagues/leagues.table.js';
 import { feedUrlProblem, type FeedUrlPolicy } from '../../modules/matches/feed-url.js';
+import { matchErrors } from '../../modules/matches/matches.errors.js';
 import { moveMatchQuestionsClosing } from '../../modules/issuances/issuances.repository.js';
 import { upsertScheduledMatches } from '../../modules/matches/matches.repository.js';
 import { matches } from '../../modules/matches/matches.table.js';
@@ -63,7 +63,7 @@ export async function syncSchedule({ db, provider, onStatusChanged, feedUrlPolic
   // All checked before the first write: a provider with one bad feed URL changes nothing.
   for (const m of incoming) {
     const problem = m.feedUrl ? feedUrlProblem(m.feedUrl, feedUrlPolicy) : null;
-    if (problem) throw new AppError(400, 'match.invalid_feed_url', `${provider.name}: the feed URL of match ${m.srId} ${problem}`);
+    if (problem) throw matchErrors.invalidFeedUrl(`${provider.name}: the feed URL of match ${m.srId}`, problem);
   }
   const leagueIds = new Map((await db.select({ id: leagues.id, slug: leagues.slug }).from(leagues)).map((l) => [l.slug, l.id]));
   const unknown = new Set<string>();

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/client.js';
-import { AppError, forbidden, unauthorized } from '../../errors.js';
+import { adminSessionErrors } from './admin-sessions.errors.js';
 import { deleteExpiredKeys, revokeAdminSessionKeys } from '../auth/auth.repository.js';
 import type { AuthService, IssuedKey, KeysRevokedHook } from '../auth/auth.service.js';
 import { digestApiKey, plausibleToken, sameToken } from '../auth/credentials.js';
@@ -46,9 +46,9 @@ export function createAdminSessionsService({
     /** Signs an admin in; 401 for bad credentials, 403 for an account that is not an active admin, 429 over the sign-in budgets. */
     async login({ login, password, ip }: { login: string; password: string; ip: string }): Promise<{ token: string; session: AdminSessionRow; user: UserRow }> {
       const user = await auth.checkPassword({ login, password, ip });
-      if (!user) throw unauthorized('wrong username/email or password', 'admin_session.invalid_credentials');
-      if (!user.isActive) throw forbidden('this account is deactivated', 'admin_session.inactive');
-      if (!user.isAdmin) throw forbidden('this account is not an admin; the operator UI is for admins only', 'admin_session.not_admin');
+      if (!user) throw adminSessionErrors.invalidCredentials();
+      if (!user.isActive) throw adminSessionErrors.inactive();
+      if (!user.isAdmin) throw adminSessionErrors.notAdmin('at sign-in');
       const token = randomBytes(32).toString('base64url');
       const session = await insertSession({
         db,
@@ -87,9 +87,9 @@ export function createAdminSessionsService({
      */
     async apiKey({ token, csrf }: { token: string | undefined; csrf: string | undefined }): Promise<IssuedKey> {
       const found = await find(token);
-      if (!found) throw unauthorized('no admin session: sign in at /admin/login first', 'admin_session.missing');
-      if (!sameToken(csrf, found.session.csrfToken)) throw new AppError(403, 'admin_session.csrf', 'CSRF token missing or wrong: send the X-CSRF-Token of your admin session');
-      if (!isActiveAdmin(found.user)) throw forbidden('this account is no longer an active admin', 'admin_session.not_admin');
+      if (!found) throw adminSessionErrors.missing();
+      if (!sameToken(csrf, found.session.csrfToken)) throw adminSessionErrors.csrf();
+      if (!isActiveAdmin(found.user)) throw adminSessionErrors.notAdmin('no longer');
       await touchSession({ db, id: found.session.id });
       return auth.issueKey({ userId: found.user.id, revokeOthers: false, purpose: 'admin-ui', adminSession: { id: found.session.id, expiresAt: found.session.expiresAt } });
     },

@@ -10,7 +10,8 @@
  */
 import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
-import { badRequest, conflict, forbidden, gone, notFound, quote } from '../../errors.js';
+import { issuanceErrors } from '../issuances/issuances.errors.js';
+import { answerErrors } from './answers.errors.js';
 import { notStarted, unsettled } from '../../domain/vocabulary.js';
 import type { UserRow } from '../users/users.table.js';
 import { history, lockIssuanceForAnswer, openForUser, pointsOf, upsertAnswer, type HistoryRow, type OpenRow } from './answers.repository.js';
@@ -34,27 +35,18 @@ export function createAnswersService({ db, now = () => new Date() }: { db: Db; n
     async answer({ user, issuanceId, choice }: { user: UserRow; issuanceId: string; choice: string }): Promise<{ answer: QuestionAnswerRow; created: boolean }> {
       return db.transaction(async (tx) => {
         const found = await lockIssuanceForAnswer({ db: tx, issuanceId, userId: user.id });
-        if (!found) throw notFound('question issuance', 'issuance.not_found');
+        if (!found) throw issuanceErrors.notFound();
         const { issuance, following, matchStatus } = found;
         const restricted = user.matchDailyFollowCount !== null;
-        if (!following && (issuance.kind === 'in_game' || restricted)) {
-          throw forbidden(
-            issuance.kind === 'in_game' ? 'follow the match to answer its live questions' : 'follow the match to answer its questions (your account has a daily follow quota)',
-            'answer.not_following',
-          );
-        }
-        if (!unsettled.has(issuance.status)) throw conflict('answer.already_resolved', `this question is already ${issuance.status}`);
+        if (!following && (issuance.kind === 'in_game' || restricted)) throw answerErrors.notFollowing(issuance.kind);
+        if (!unsettled.has(issuance.status)) throw answerErrors.alreadyResolved(issuance.status);
         const t = now();
         // A Match question locks at kick-off: its closing time, or the match starting earlier (before the worker marks it locked).
         const started = issuance.kind === 'match' && !notStarted.has(matchStatus);
         if (issuance.status === 'locked' || t >= issuance.closesAt || started) {
-          throw issuance.kind === 'match'
-            ? gone('answer.locked', 'this Match question locked at kick-off')
-            : gone('answer.window_expired', 'the answer window of this question has expired');
+          throw issuance.kind === 'match' ? answerErrors.locked() : answerErrors.windowExpired();
         }
-        if (!issuance.choices.some((c) => c.identifier === choice)) {
-          throw badRequest('answer.invalid_choice', `${quote(choice)} is not a choice of this question; choose one of ${issuance.choices.map((c) => c.identifier).join(', ')}`);
-        }
+        if (!issuance.choices.some((c) => c.identifier === choice)) throw answerErrors.invalidChoice(choice, issuance.choices.map((c) => c.identifier));
         return upsertAnswer({ db: tx, values: { userId: user.id, questionIssuanceId: issuance.id, matchId: issuance.matchId, selectedAnswerIdentifier: choice } });
       });
     },

@@ -1,6 +1,8 @@
 /** Authentication: API keys (issue, look up, revoke), register, login, logout. */
 import type { Db } from '../../db/client.js';
-import { conflict, isUniqueViolation, unauthorized } from '../../errors.js';
+import { isUniqueViolation } from '../../errors.js';
+import { userErrors } from '../users/users.errors.js';
+import { authErrors } from './auth.errors.js';
 import { findUserByLogin, insertUser, touchLastLogin } from '../users/users.repository.js';
 import type { UserRow } from '../users/users.table.js';
 import { findActiveUserByKeyDigest, insertApiKey, revokeApiKey, revokeUserApiKeys, type NewApiKey } from './auth.repository.js';
@@ -23,8 +25,8 @@ export type AuthService = ReturnType<typeof createAuthService>;
 
 /** Maps a unique violation on users to the contract's 409 detail. */
 export function userConflict(err: unknown): Error {
-  if (isUniqueViolation(err, 'users_username_lower_uq')) return conflict('user.username_taken', 'this username is already taken');
-  if (isUniqueViolation(err, 'users_email_lower_uq')) return conflict('user.email_taken', 'this email is already registered');
+  if (isUniqueViolation(err, 'users_username_lower_uq')) return userErrors.usernameTaken();
+  if (isUniqueViolation(err, 'users_email_lower_uq')) return userErrors.emailTaken();
   return err as Error;
 }
 
@@ -82,7 +84,7 @@ export function createAuthService({
     async login(input: { login: string; password: string; ip: string }): Promise<IssuedKey> {
       const user = await this.checkPassword(input);
       // One answer for unknown user, wrong password and inactive account.
-      if (!user || !user.isActive) throw unauthorized('invalid username/email or password, or the account is inactive', 'auth.invalid_credentials');
+      if (!user || !user.isActive) throw authErrors.invalidCredentials();
       return this.issueKey({ userId: user.id, revokeOthers: true });
     },
 

@@ -22,10 +22,12 @@ import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import type { LoginThrottleConfig, PlayerGroupsConfig, RegisterThrottleConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Logger } from '../../logger.js';
-import { AppError } from '../../errors.js';
+import type { AppError, ErrorFactory } from '../../errors.js';
+import { authErrors } from './auth.errors.js';
 import { normalizeLogin } from '../users/users.repository.js';
 import { deleteExpiredCounters } from './login-throttle.repository.js';
 import { loginThrottle } from './login-throttle.table.js';
+import { playerGroupErrors } from '../player-groups/player-groups.errors.js';
 
 export interface LoginAttempt {
   /** The credentials were right: clear the name's budget, give the attempt back to the address. */
@@ -35,9 +37,8 @@ export interface LoginAttempt {
 export type LoginThrottle = ReturnType<typeof createLoginThrottle>;
 
 /** A 429 for a spent budget, with the seconds to wait in the detail and in Retry-After. */
-function tooMany(code: string, what: string, msBeforeNext: number): AppError {
-  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  return new AppError(429, code, `${what}; try again in ${seconds} seconds`, { headers: { 'Retry-After': String(seconds) } });
+function tooMany(error: ErrorFactory<[seconds: number]>, msBeforeNext: number): AppError {
+  return error(Math.max(1, Math.ceil(msBeforeNext / 1000)));
 }
 
 /** One budget: a counter per key in the table, and how to report that it ran out. */
@@ -123,7 +124,7 @@ export function createLoginThrottle({
         [byName, nameKey],
         [byAddress, address],
       ]);
-      if (waitMs >= 0) throw tooMany('auth.too_many_attempts', 'too many sign-in attempts', waitMs);
+      if (waitMs >= 0) throw tooMany(authErrors.tooManyAttempts, waitMs);
       return {
         async succeeded() {
           await Promise.all([byName?.limiter.delete(nameKey), byAddress?.limiter.reward(address, 1)]);
@@ -134,7 +135,7 @@ export function createLoginThrottle({
     /** Counts one registration from `ip`; throws 429 when the address's budget is spent. Call before hashing the password. */
     async registration(ip: string): Promise<void> {
       const waitMs = await spend(ip, [[registrations, addressKey(ip)]]);
-      if (waitMs >= 0) throw tooMany('auth.too_many_registrations', 'too many accounts registered from this address', waitMs);
+      if (waitMs >= 0) throw tooMany(authErrors.tooManyRegistrations, waitMs);
     },
 
     /**
@@ -151,7 +152,7 @@ export function createLoginThrottle({
         [joinsByUser, userId],
         [joinsByAddress, address],
       ]);
-      if (waitMs >= 0) throw tooMany('player_group.too_many_join_attempts', 'too many attempts to join a group', waitMs);
+      if (waitMs >= 0) throw tooMany(playerGroupErrors.tooManyJoinAttempts, waitMs);
       return {
         async succeeded() {
           await Promise.all([joinsByUser?.limiter.reward(userId, 1), joinsByAddress?.limiter.reward(address, 1)]);

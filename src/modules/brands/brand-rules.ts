@@ -1,6 +1,6 @@
 /** Rules for brand input the contract leaves to the service (answers 400). */
 import path from 'node:path';
-import { badRequest, quote } from '../../errors.js';
+import { brandErrors } from './brands.errors.js';
 
 export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
 const LOGO_TYPES: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
@@ -8,14 +8,14 @@ const LOGO_TYPES: Record<string, string> = { 'image/png': 'png', 'image/jpeg': '
 /** `#RGB` or `#RRGGBB` (any case) -> lowercase `#rrggbb`; anything else is a 400. */
 export function parseHexColor(field: string, value: string): string {
   const m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(value.trim());
-  if (!m) throw badRequest('brand.invalid_color', `${field} must be a hex color like #ff5500 or #f50, got ${quote(value)}`);
+  if (!m) throw brandErrors.invalidColor(field, value);
   const hex = m[1]!.toLowerCase();
   return `#${hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex}`;
 }
 
 export function parseBrandName(value: string): string {
   const name = value.trim().replace(/\s+/g, ' ');
-  if (!name) throw badRequest('brand.invalid_name', 'name must not be blank');
+  if (!name) throw brandErrors.invalidName();
   return name;
 }
 
@@ -27,14 +27,12 @@ export interface CheckedLogo {
 
 /** Recognizes the image from its bytes (not its name or declared type) and makes a safe file name. */
 export async function checkLogo(file: { filename: string; data: Buffer; truncated: boolean }): Promise<CheckedLogo> {
-  if (file.truncated || file.data.length > LOGO_MAX_BYTES) throw badRequest('brand.logo_too_large', `logo must be at most ${LOGO_MAX_BYTES / 1024 / 1024} MiB`);
-  if (file.data.length === 0) throw badRequest('brand.logo_empty', 'logo file is empty');
+  if (file.truncated || file.data.length > LOGO_MAX_BYTES) throw brandErrors.logoTooLarge(LOGO_MAX_BYTES);
+  if (file.data.length === 0) throw brandErrors.logoEmpty();
   const { fileTypeFromBuffer } = await import('file-type');
   const detected = await fileTypeFromBuffer(file.data);
   const ext = detected && LOGO_TYPES[detected.mime];
-  if (!detected || !ext) {
-    throw badRequest('brand.logo_type', `logo must be a PNG, JPEG, GIF or WebP image; this file's content is ${detected ? detected.mime : 'not a recognized image'}`);
-  }
+  if (!detected || !ext) throw brandErrors.logoType(detected?.mime);
   return { filename: safeFilename(file.filename, ext), contentType: detected.mime, data: file.data };
 }
 

@@ -9,8 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.js';
 import type { Db } from '../../db/client.js';
-import { AppError, badRequest, conflict, isUniqueViolation, notFound, unavailable, quote } from '../../errors.js';
+import { isAppError, isUniqueViolation } from '../../errors.js';
 import type { ObjectStore } from '../../storage/object-store.js';
+import { brandErrors } from './brands.errors.js';
 import { checkLogo, parseBrandName, parseHexColor, type CheckedLogo } from './brand-rules.js';
 import { deleteBrand, findBrand, insertBrand, listBrands, updateBrand, type NewBrand } from './brands.repository.js';
 import type { BrandRow } from './brands.table.js';
@@ -27,12 +28,12 @@ const logoKey = (brandId: string, filename: string) => `brands/${brandId}/${file
 
 export function createBrandsService({ db, storage, logger }: { db: Db; storage: ObjectStore | null; logger: Logger }) {
   const requireStorage = (): ObjectStore => {
-    if (!storage) throw unavailable('storage.not_configured', 'logo storage is not configured: set S3_BUCKET (and S3_ENDPOINT, credentials) to upload or remove logos');
+    if (!storage) throw brandErrors.storageNotConfigured();
     return storage;
   };
 
   const nameConflict = (err: unknown, name: string) =>
-    isUniqueViolation(err, 'brands_name_lower_uq') ? conflict('brand.name_taken', `a brand named ${quote(name)} already exists`) : err;
+    isUniqueViolation(err, 'brands_name_lower_uq') ? brandErrors.nameTaken(name) : err;
 
   /** Best effort: a failed removal leaves an orphaned object, never a broken row. */
   const removeObject = async (key: string) => {
@@ -48,7 +49,7 @@ export function createBrandsService({ db, storage, logger }: { db: Db; storage: 
 
     async get(id: string): Promise<BrandRow> {
       const row = await findBrand({ db, id });
-      if (!row) throw notFound('brand');
+      if (!row) throw brandErrors.notFound();
       return row;
     },
 
@@ -81,13 +82,13 @@ export function createBrandsService({ db, storage, logger }: { db: Db; storage: 
       id: string,
       input: { name?: string | undefined; primaryColor?: string | undefined; secondaryColor?: string | undefined; logo?: LogoUpload | undefined; clearLogo?: boolean | undefined },
     ): Promise<BrandRow> {
-      if (input.logo && input.clearLogo) throw badRequest('brand.logo_conflict', 'send either a new logo or clear_logo=true, not both');
+      if (input.logo && input.clearLogo) throw brandErrors.logoConflict();
       const values: Partial<NewBrand> = {};
       if (input.name !== undefined) values.name = parseBrandName(input.name);
       if (input.primaryColor !== undefined) values.primaryColor = parseHexColor('primary_color', input.primaryColor);
       if (input.secondaryColor !== undefined) values.secondaryColor = input.secondaryColor ? parseHexColor('secondary_color', input.secondaryColor) : null;
       const current = await findBrand({ db, id });
-      if (!current) throw notFound('brand');
+      if (!current) throw brandErrors.notFound();
 
       let uploadedKey: string | undefined;
       let upload: (() => Promise<void>) | undefined;
@@ -110,7 +111,7 @@ export function createBrandsService({ db, storage, logger }: { db: Db; storage: 
       try {
         updated = await db.transaction(async (tx) => {
           const row = await findBrand({ db: tx, id, forUpdate: true });
-          if (!row) throw notFound('brand');
+          if (!row) throw brandErrors.notFound();
           previousKey = row.logoKey;
           const next = Object.keys(values).length ? await updateBrand({ db: tx, id, values }) : row;
           // Written only once the row update has passed (a 409 leaves the stored logo, which may
@@ -120,7 +121,7 @@ export function createBrandsService({ db, storage, logger }: { db: Db; storage: 
         });
       } catch (err) {
         if (uploadedKey && uploadedKey !== current.logoKey) await removeObject(uploadedKey);
-        throw err instanceof AppError ? err : nameConflict(err, values.name ?? current.name);
+        throw isAppError(err) ? err : nameConflict(err, values.name ?? current.name);
       }
       if (previousKey && previousKey !== updated.logoKey) await removeObject(previousKey);
       return updated;
@@ -128,11 +129,11 @@ export function createBrandsService({ db, storage, logger }: { db: Db; storage: 
 
     async delete(id: string): Promise<void> {
       const current = await findBrand({ db, id });
-      if (!current) throw notFound('brand');
+      if (!current) throw brandErrors.notFound();
       if (current.logoKey) requireStorage();
       const key = await db.transaction(async (tx) => {
         const row = await findBrand({ db: tx, id, forUpdate: true });
-        if (!row) throw notFound('brand');
+        if (!row) throw brandErrors.notFound();
         await deleteBrand({ db: tx, id });
         return row.logoKey;
       });

@@ -8,8 +8,8 @@ import type { components } from '../../../generated/api-types.js';
 import { genericSampleEvent, matchAtEvent, sampleEvent, sampleMatch, sportCatalog } from '../../domain/sports/sports.js';
 import type { FeedEvent } from '../../domain/sports/events.js';
 import { definitionErrorToBadRequest, extractIssuanceState, renderQuestion, type MatchContext } from '../../domain/question-render.js';
-import { AppError, badRequest, quote } from '../../errors.js';
 import { SPORT_PERIODS, supportedLeague, type Sport } from '../../domain/sports/league-registry.js';
+import { catalogErrors } from './catalog.errors.js';
 
 type SampleCatalog = components['schemas']['SampleCatalog'];
 type PreviewRequest = components['schemas']['QuestionPreviewRequest'];
@@ -45,9 +45,7 @@ function completeInlineEvent(sport: Sport, inline: Record<string, unknown> & { t
   const mergeKey = (key: 'score' | 'data') => (isPlainObject(inline[key]) ? { ...base[key], ...(inline[key] as object) } : base[key]);
   const event = { ...base, ...inline, score: mergeKey('score'), data: mergeKey('data') } as FeedEvent;
   const periods = SPORT_PERIODS[sport];
-  if (event.period !== null && !periods.includes(event.period)) {
-    throw badRequest('preview.sample_event_invalid', `sample_event: period must be null or a ${sport} period (${periods.join(', ')})`);
-  }
+  if (event.period !== null && !periods.includes(event.period)) throw catalogErrors.sampleEventInvalid(sport, periods);
   return event;
 }
 
@@ -61,23 +59,18 @@ function mergeMatch(base: MatchContext, overrides: Record<string, unknown> | und
 export async function previewQuestion(body: PreviewRequest): Promise<QuestionPreview> {
   const league = supportedLeague(body.league);
   const byType = body.sample_event_type !== undefined;
-  if (byType === (body.sample_event !== undefined)) {
-    throw badRequest('preview.sample_required', 'give exactly one of sample_event_type (a type of the sample catalog) or sample_event (an inline event)');
-  }
+  if (byType === (body.sample_event !== undefined)) throw catalogErrors.sampleRequired();
   let event: FeedEvent;
   if (byType) {
     const found = sampleEvent(league.sport, body.sample_event_type!);
-    if (!found) {
-      const known = sportCatalog(league.sport).map((e) => e.type).join(', ');
-      throw new AppError(404, 'sample_event.not_found', `sample event type ${quote(body.sample_event_type!)} not found in the ${league.slug} (${league.sport}) catalog; known: ${known}`);
-    }
+    if (!found) throw catalogErrors.sampleEventNotFound(body.sample_event_type!, league, sportCatalog(league.sport).map((e) => e.type));
     event = found;
   } else {
     event = completeInlineEvent(league.sport, body.sample_event!);
   }
   const choices = body.choices ?? [];
   const duplicate = choices.find((c, i) => choices.findIndex((d) => d.identifier === c.identifier) !== i);
-  if (duplicate) throw badRequest('preview.duplicate_choice', `choices: identifier ${quote(duplicate.identifier)} is used more than once`);
+  if (duplicate) throw catalogErrors.duplicateChoice(duplicate.identifier);
 
   const match = mergeMatch(matchAtEvent(sampleMatch(league.slug, league.sport), event), body.match);
   const state = body.store_state ?? {};

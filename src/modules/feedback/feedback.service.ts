@@ -5,7 +5,7 @@
 import { parseTimeRange } from '../shared/time-range.js';
 import type { components, operations } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
-import { badRequest, conflict, notFound, quote } from '../../errors.js';
+import { feedbackErrors } from './feedback.errors.js';
 import type { UserRow } from '../users/users.table.js';
 import { DESCRIPTION_MAX_LENGTH, feedbackForm, findSubjectType, subjectTypeForKind, subjectTypeNames } from './feedback-form.js';
 import { findFeedback, findOwnAnswer, insertFeedback, listFeedback, type FeedbackListFilter } from './feedback.repository.js';
@@ -24,17 +24,10 @@ function parseDescription(value: string | null | undefined): string | null {
   const text = value?.trim() ?? '';
   if (!text) return null;
   const length = characterCount(text);
-  if (length > DESCRIPTION_MAX_LENGTH) {
-    throw badRequest('feedback.description_too_long', `description is ${length} characters long; at most ${DESCRIPTION_MAX_LENGTH} are allowed`);
-  }
+  if (length > DESCRIPTION_MAX_LENGTH) throw feedbackErrors.descriptionTooLong(length, DESCRIPTION_MAX_LENGTH);
   return text;
 }
 
-const list = (values: readonly string[]) => values.join(', ');
-
-/** Unknown, or another user's: one answer for both, so ids of others' answers and feedback are not confirmed. */
-const answerNotFound = () => notFound('answer', 'feedback.subject_not_found');
-const feedbackNotFound = () => notFound('feedback');
 
 export type FeedbackService = ReturnType<typeof createFeedbackService>;
 
@@ -51,25 +44,18 @@ export function createFeedbackService({ db }: { db: Db }) {
      */
     async create(user: UserRow, body: FeedbackCreate): Promise<UserFeedbackRow> {
       const type = findSubjectType(body.subject_type);
-      if (!type) {
-        throw badRequest('feedback.invalid_subject_type', `subject_type ${quote(body.subject_type)} is not one of the form's subject types: ${list(subjectTypeNames())}`);
-      }
+      if (!type) throw feedbackErrors.invalidSubjectType(body.subject_type, subjectTypeNames());
       const topics = type.topics.map((t) => t.topic);
-      if (!(topics as readonly string[]).includes(body.topic)) {
-        throw badRequest('feedback.invalid_topic', `topic ${quote(body.topic)} is not a topic of ${type.subject_type}; expected one of: ${list(topics)}`);
-      }
+      if (!(topics as readonly string[]).includes(body.topic)) throw feedbackErrors.invalidTopic(body.topic, type.subject_type, topics);
       const description = parseDescription(body.description);
       return db.transaction(async (tx) => {
         const answer = await findOwnAnswer({ db: tx, id: body.subject_id, userId: user.id });
-        if (!answer) throw answerNotFound();
+        // Unknown, or another user's: one answer for both, so ids of others' answers are not confirmed.
+        if (!answer) throw feedbackErrors.subjectNotFound();
         if (answer.kind !== type.history_kind) {
-          const fitting = subjectTypeForKind(answer.kind);
-          throw badRequest(
-            'feedback.subject_kind_mismatch',
-            `answer ${answer.id} is an answer to ${answer.kind === 'match' ? 'a Match question' : 'an in-game question'}, not a ${type.subject_type}${fitting ? `; file it as ${fitting.subject_type}` : ''}`,
-          );
+          throw feedbackErrors.subjectKindMismatch(answer.id, answer.kind, type.subject_type, subjectTypeForKind(answer.kind)?.subject_type);
         }
-        if (answer.outcome === null) throw conflict('feedback.subject_pending', `answer ${answer.id} is not settled yet; feedback can be filed once its question is resolved or voided`);
+        if (answer.outcome === null) throw feedbackErrors.subjectPending(answer.id);
         const row = await insertFeedback({
           db: tx,
           values: {
@@ -83,7 +69,7 @@ export function createFeedbackService({ db }: { db: Db }) {
           },
         });
         // The unique index on answer and topic settles repeats, concurrent ones included.
-        if (!row) throw conflict('feedback.duplicate', `feedback on answer ${answer.id} with topic ${quote(body.topic)} was already filed`);
+        if (!row) throw feedbackErrors.duplicate(answer.id, body.topic);
         return row;
       });
     },
@@ -93,7 +79,7 @@ export function createFeedbackService({ db }: { db: Db }) {
       const filter: FeedbackListFilter = {
         userId: user.isAdmin ? query.user_id : user.id,
         matchId: query.match_id,
-        created: parseTimeRange({ name: 'created', from: query.created_from, to: query.created_to, code: 'feedback.invalid_range' }),
+        created: parseTimeRange({ name: 'created', from: query.created_from, to: query.created_to, error: feedbackErrors.invalidRange }),
         subjectType: query.subject_type,
         topic: query.topic,
         offset: query.offset ?? 0,
@@ -105,7 +91,8 @@ export function createFeedbackService({ db }: { db: Db }) {
     /** One row for its owner or an admin; another player's row is 404, like an unknown id. */
     async get(user: UserRow, id: string): Promise<UserFeedbackRow> {
       const row = await findFeedback({ db, id });
-      if (!row || (!user.isAdmin && row.userId !== user.id)) throw feedbackNotFound();
+      // Another user's feedback is not confirmed either.
+      if (!row || (!user.isAdmin && row.userId !== user.id)) throw feedbackErrors.notFound();
       return row;
     },
   };

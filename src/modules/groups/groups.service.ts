@@ -7,7 +7,9 @@ import type { Readable } from 'node:stream';
 import type { components } from '../../../generated/api-types.js';
 import { csvStream } from '../../csv/csv-export.js';
 import type { Db } from '../../db/client.js';
-import { AppError, badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound, quote } from '../../errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../errors.js';
+import { leagueErrors } from '../leagues/leagues.errors.js';
+import { groupErrors } from './groups.errors.js';
 import { periodsOfSport } from '../../domain/sports/league-registry.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
 import { parsePeriodDistribution } from '../leagues/period-distribution.js';
@@ -31,15 +33,13 @@ type Schemas = components['schemas'];
 const SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 export function parseGroupSlug(value: string): string {
-  if (!SLUG.test(value)) {
-    throw badRequest('group.invalid_slug', `slug must be 1 to 64 of a-z, 0-9, '-' and '_', starting with a letter or digit; got ${quote(value)}`);
-  }
+  if (!SLUG.test(value)) throw groupErrors.invalidSlug(value);
   return value;
 }
 
 function parseGroupName(value: string): string {
   const name = value.trim();
-  if (!name) throw badRequest('group.invalid_name', 'name must not be blank');
+  if (!name) throw groupErrors.invalidName();
   return name;
 }
 
@@ -65,7 +65,7 @@ export type GroupsService = ReturnType<typeof createGroupsService>;
 export function createGroupsService({ db, leagues }: { db: Db; leagues: Pick<LeaguesService, 'bySlug'> }) {
   async function get(id: string): Promise<QuestionGroupWithLeague> {
     const row = await findGroup({ db, id });
-    if (!row) throw notFound('question group');
+    if (!row) throw groupErrors.notFound();
     return row;
   }
 
@@ -85,9 +85,9 @@ export function createGroupsService({ db, leagues }: { db: Db; leagues: Pick<Lea
       try {
         return { league: league.slug, group: await insertGroup({ db, values }) };
       } catch (err) {
-        if (isUniqueViolation(err, 'question_groups_league_slug_uq')) throw conflict('group.slug_taken', `league '${league.slug}' already has a question group with slug ${quote(slug)}`);
+        if (isUniqueViolation(err, 'question_groups_league_slug_uq')) throw groupErrors.slugTaken(league.slug, slug);
         // The league row went away between the lookup and the insert.
-        if (isForeignKeyViolation(err)) throw new AppError(404, 'league.not_found', `league '${league.slug}' not found in this database`);
+        if (isForeignKeyViolation(err)) throw leagueErrors.notFound(league.slug, 'in this database');
         throw err;
       }
     },
@@ -96,11 +96,11 @@ export function createGroupsService({ db, leagues }: { db: Db; leagues: Pick<Lea
     async update(id: string, patch: Schemas['QuestionGroupPatch']): Promise<QuestionGroupWithLeague> {
       const current = await get(id);
       if (patch.slug !== undefined && patch.slug !== current.slug) {
-        throw badRequest('group.slug_immutable', `slug cannot change (it is '${current.slug}'); create a new group instead`);
+        throw groupErrors.slugImmutable(current.slug);
       }
       const values = groupColumns(patch, current.leagueSport);
       const row = await updateGroup({ db, id, values });
-      if (!row) throw notFound('question group');
+      if (!row) throw groupErrors.notFound();
       return { ...row, leagueSlug: current.leagueSlug, leagueSport: current.leagueSport };
     },
 
@@ -110,14 +110,14 @@ export function createGroupsService({ db, leagues }: { db: Db; leagues: Pick<Lea
         await db.transaction(async (tx) => {
           // The row lock makes a definition that is being pointed at this group wait for the outcome.
           const group = await findGroup({ db: tx, id, forUpdate: true });
-          if (!group) throw notFound('question group');
+          if (!group) throw groupErrors.notFound();
           const n = await countDefinitionsOfGroup({ db: tx, id });
-          if (n > 0) throw groupInUse(group.slug, n);
+          if (n > 0) throw groupErrors.inUse(group.slug, n);
           await deleteGroup({ db: tx, id });
         });
       } catch (err) {
         // A definition committed a reference in between: the foreign key refuses the delete.
-        if (isForeignKeyViolation(err)) throw groupInUse(id, null);
+        if (isForeignKeyViolation(err)) throw groupErrors.inUse(id, null);
         throw err;
       }
     },
@@ -129,7 +129,3 @@ export function createGroupsService({ db, leagues }: { db: Db; leagues: Pick<Lea
   };
 }
 
-function groupInUse(slug: string, n: number | null) {
-  const what = n === null ? 'question definitions' : `${n} question definition${n === 1 ? '' : 's'}`;
-  return conflict('group.in_use', `question group '${slug}' is used by ${what}; move them to another group (or none) before deleting it`);
-}

@@ -1,7 +1,8 @@
 /** Read-only inspections of where effective question settings come from (league, group, definition, match). */
 import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
-import { AppError, notFound } from '../../errors.js';
+import { matchErrors } from '../matches/matches.errors.js';
+import { inheritanceErrors } from './inheritance.errors.js';
 import { inGameSettings, matchLevelSettings, matchQuestionSettings } from '../../domain/settings.js';
 import { toQuestionGroupDto } from '../groups/groups.mapper.js';
 import { toLeagueDto } from '../leagues/leagues.mapper.js';
@@ -22,7 +23,7 @@ export function createInheritanceService({ db, leagues }: { db: Db; leagues: Pic
   async function inspect({ league, match, kind, definitionId }: { league: LeagueRow; match?: MatchRow; kind: 'in_game' | 'match'; definitionId?: string | undefined }): Promise<Inspection> {
     const catalog = await loadCatalog({ db, leagueId: league.id, kind, definitionId });
     if (definitionId && catalog.inGame.length === 0 && catalog.match.length === 0) {
-      throw new AppError(404, 'definition.not_found', `${kind === 'match' ? 'Match question' : 'in-game'} definition ${definitionId} not found in league '${league.slug}'`);
+      throw inheritanceErrors.definitionNotFound(kind, definitionId, league.slug);
     }
     const groupsById = new Map(catalog.groups.map((g) => [g.id, g]));
     const level = matchLevelSettings(league, match);
@@ -80,7 +81,7 @@ export function createInheritanceService({ db, leagues }: { db: Db; leagues: Pic
     /** The inspection of a match's league with the match's overrides, plus the decision trace of each of its issuances of `kind`. */
     async match({ matchId, kind, definitionId }: { matchId: string; kind: 'in_game' | 'match'; definitionId?: string | undefined }): Promise<Inspection> {
       const match = await findMatch({ db, id: matchId });
-      if (!match) throw notFound('match');
+      if (!match) throw matchErrors.notFound();
       const inspection = await inspect({ league: await leagues.get(match.leagueId), match, kind, definitionId });
       const traces = await loadDecisionTraces({ db, matchId, kind, definitionId });
       return { ...inspection, issuances: traces.map(toIssuanceDecisionTrace) };

@@ -5,7 +5,7 @@
  */
 import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
-import { notFound } from '../../errors.js';
+import { matchErrors } from '../matches/matches.errors.js';
 import type { MatchRow } from '../matches/matches.table.js';
 import { toIssuanceDenialDto, toQuestionIssuanceDto, toTimelineMarkers, toTimelinePoint, type IssuanceDenialDto, type QuestionIssuanceDto } from './issuances.mapper.js';
 import { answerCounts } from '../answers/answers.repository.js';
@@ -23,7 +23,7 @@ export type IssuancesService = ReturnType<typeof createIssuancesService>;
 export function createIssuancesService({ db }: { db: Db }) {
   async function match(matchId: string): Promise<MatchRow> {
     const row = await findMatch({ db, id: matchId });
-    if (!row) throw notFound('match');
+    if (!row) throw matchErrors.notFound();
     return row;
   }
 

@@ -6,7 +6,6 @@
  */
 import type { components } from '../../../generated/api-types.js';
 import type { Db, Tx } from '../../db/client.js';
-import { badRequest, notFound } from '../../errors.js';
 import type { QuestionIssuanceRow } from '../issuances/issuances.table.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
 import { localDate, periodBounds, periodStarts, periodStartsOfDate, zoneOrUtc, type LeaderboardPeriodKind } from '../shared/calendar.js';
@@ -32,6 +31,8 @@ import {
   type Scope,
 } from './leaderboards.repository.js';
 import type { LeaderboardRow } from './leaderboards.table.js';
+import { leaderboardErrors } from './leaderboards.errors.js';
+import { matchErrors } from '../matches/matches.errors.js';
 
 type Schemas = components['schemas'];
 
@@ -80,7 +81,7 @@ export function createLeaderboardsService({ db, leagues, now = () => new Date() 
   function resolvePeriod(query: Pick<BoardQuery, 'period' | 'date'>, viewer: UserRow | null) {
     const timezone = zoneOrUtc(viewer?.matchFollowTimezone);
     if (query.period === 'all_time') {
-      if (query.date !== undefined) throw badRequest('leaderboard.date_without_period', 'date chooses a day, week or month; all_time has none (leave date out, or ask for period day, week or month)');
+      if (query.date !== undefined) throw leaderboardErrors.dateWithoutPeriod();
       return { timezone, periodStart: ALL_TIME_START, bounds: null };
     }
     const kind: LeaderboardPeriodKind = query.period;
@@ -88,7 +89,7 @@ export function createLeaderboardsService({ db, leagues, now = () => new Date() 
     const bounds = periodBounds(kind, periodStart, timezone);
     // Instants are years 0001 to 9999 (the contract's date-time): a period reaching past them has no answer to give.
     if (bounds.from.getUTCFullYear() < 1 || bounds.to.getUTCFullYear() > 9999) {
-      throw badRequest('leaderboard.date_out_of_range', `the ${kind} of ${query.date} reaches outside the years 0001 to 9999; choose a date inside them`);
+      throw leaderboardErrors.dateOutOfRange(kind, query.date);
     }
     return { timezone, periodStart, bounds };
   }
@@ -213,7 +214,7 @@ export function createLeaderboardsService({ db, leagues, now = () => new Date() 
 
     async match(matchId: string, query: Omit<BoardQuery, 'period' | 'date'>, viewer: UserRow | null) {
       const match = await matchForScoring({ db, matchId });
-      if (!match) throw notFound('match');
+      if (!match) throw matchErrors.notFound();
       return read({ scope: 'match', scopeId: matchId, leagueId: match.leagueId, matchId, query: { ...query, period: 'all_time' }, viewer, empty: match.isTest });
     },
 
@@ -241,20 +242,20 @@ export function createLeaderboardsService({ db, leagues, now = () => new Date() 
       userIds: string[];
       limit: number;
     }): Promise<Schemas['Leaderboard']> {
-      if (scope !== 'league' && league !== undefined) throw badRequest('leaderboard.scope_mismatch', `league goes with scope=league, not scope=${scope}`);
-      if (scope !== 'match' && matchId !== undefined) throw badRequest('leaderboard.scope_mismatch', `match_id goes with scope=match, not scope=${scope}`);
+      if (scope !== 'league' && league !== undefined) throw leaderboardErrors.scopeMismatch('league', 'league', scope);
+      if (scope !== 'match' && matchId !== undefined) throw leaderboardErrors.scopeMismatch('match_id', 'match', scope);
       let scopeId = OVERALL_ID;
       let leagueId: string | null = null;
       let empty = false;
       if (scope === 'league') {
-        if (league === undefined) throw badRequest('leaderboard.scope_incomplete', 'scope=league needs league (its id or slug)');
+        if (league === undefined) throw leaderboardErrors.scopeIncomplete('league');
         leagueId = (await leagues.get(league)).id;
         scopeId = leagueId;
       } else if (scope === 'match') {
-        if (matchId === undefined) throw badRequest('leaderboard.scope_incomplete', 'scope=match needs match_id');
-        if (query.period !== 'all_time') throw badRequest('leaderboard.match_period', 'a match board is all time only (period=all_time)');
+        if (matchId === undefined) throw leaderboardErrors.scopeIncomplete('match');
+        if (query.period !== 'all_time') throw leaderboardErrors.matchPeriod();
         const match = await matchForScoring({ db, matchId });
-        if (!match) throw notFound('match');
+        if (!match) throw matchErrors.notFound();
         leagueId = match.leagueId;
         scopeId = matchId;
         empty = match.isTest;

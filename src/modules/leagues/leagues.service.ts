@@ -1,8 +1,8 @@
 /** Leagues and their default question configuration. */
 import type { components } from '../../../generated/api-types.js';
 import type { Db, DbOrTx } from '../../db/client.js';
-import { AppError, conflict, quote } from '../../errors.js';
 import { periodsOfSport, supportedLeague } from '../../domain/sports/league-registry.js';
+import { leagueErrors } from './leagues.errors.js';
 import { findLeague, listLeagues, matchesOverDefaultCap, updateLeague } from './leagues.repository.js';
 import type { LeagueRow } from './leagues.table.js';
 import { parsePeriodDistribution } from './period-distribution.js';
@@ -21,7 +21,7 @@ export function createLeaguesService({ db, checkAllowlist }: { db: Db; checkAllo
     /** By id or slug; 404 when absent. */
     async get(idOrSlug: string): Promise<LeagueRow> {
       const row = await findLeague({ db, idOrSlug });
-      if (!row) throw new AppError(404, 'league.not_found', `league ${quote(idOrSlug)} not found`);
+      if (!row) throw leagueErrors.notFound(idOrSlug);
       return row;
     },
 
@@ -32,7 +32,7 @@ export function createLeaguesService({ db, checkAllowlist }: { db: Db; checkAllo
     async bySlug(slug: string, dbOrTx: DbOrTx = db): Promise<LeagueRow> {
       supportedLeague(slug);
       const row = await findLeague({ db: dbOrTx, idOrSlug: slug });
-      if (!row) throw new AppError(404, 'league.not_found', `league ${quote(slug)} not found in this database`);
+      if (!row) throw leagueErrors.notFound(slug, 'in this database');
       return row;
     },
 
@@ -44,19 +44,13 @@ export function createLeaguesService({ db, checkAllowlist }: { db: Db; checkAllo
     async update(idOrSlug: string, patch: LeaguePatch): Promise<LeagueRow> {
       return db.transaction(async (tx) => {
         const league = await findLeague({ db: tx, idOrSlug, lock: 'no key update' });
-        if (!league) throw new AppError(404, 'league.not_found', `league ${quote(idOrSlug)} not found`);
+        if (!league) throw leagueErrors.notFound(idOrSlug);
         const values: Partial<LeagueRow> = {};
         if (patch.default_question_max_count !== undefined) {
           const cap = patch.default_question_max_count;
           if (cap < league.defaultQuestionMaxCount) {
             const { count, example } = await matchesOverDefaultCap({ db: tx, leagueId: league.id, cap });
-            if (example) {
-              const what = example.slots > cap ? `${example.slots} question sponsorship slots` : `a question sponsorship slot on question number ${example.highestNumber}`;
-              throw conflict(
-                'league.cap_below_slots',
-                `default_question_max_count ${cap} is below the question sponsorship slots of ${count} ${count === 1 ? 'match' : 'matches'} not over yet that ${count === 1 ? 'uses' : 'use'} the league default (match ${example.id} has ${what}); remove those slots, or give those matches their own question_max_count, first`,
-              );
-            }
+            if (example) throw leagueErrors.capBelowSlots(cap, count, example);
           }
           values.defaultQuestionMaxCount = cap;
         }

@@ -1,4 +1,5 @@
-import { badRequest, quote } from '../../errors.js';
+import { quote } from '../../errors.js';
+import { leagueErrors } from './leagues.errors.js';
 
 /**
  * Checks a period distribution from a request: an object mapping period keys
@@ -8,18 +9,18 @@ import { badRequest, quote } from '../../errors.js';
 export function parsePeriodDistribution(field: string, value: unknown, periods: readonly string[], { nullable }: { nullable: boolean }): Record<string, number> | null {
   if (value === null) {
     if (nullable) return null;
-    throw badRequest('period_distribution.invalid', `${field} must be an object mapping period keys to non-negative integers, not null`);
+    throw leagueErrors.periodDistributionInvalid(field, 'must be an object mapping period keys to non-negative integers, not null');
   }
   if (typeof value !== 'object' || Array.isArray(value)) {
-    throw badRequest('period_distribution.invalid', `${field} must be an object mapping period keys (${periods.join(', ')}) to non-negative integers`);
+    throw leagueErrors.periodDistributionInvalid(field, `must be an object mapping period keys (${periods.join(', ')}) to non-negative integers`);
   }
   const out: Record<string, number> = {};
   for (const [key, n] of Object.entries(value as Record<string, unknown>)) {
     if (!periods.includes(key)) {
-      throw badRequest('period_distribution.invalid', `${field} has unknown period ${quote(key)}; the periods of this sport are ${periods.join(', ')}`);
+      throw leagueErrors.periodDistributionInvalid(field, `has unknown period ${quote(key)}; the periods of this sport are ${periods.join(', ')}`);
     }
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 1000) {
-      throw badRequest('period_distribution.invalid', `${field}[${quote(key)}] must be an integer from 0 to 1000, got ${quote(JSON.stringify(n) ?? 'nothing')}`);
+      throw leagueErrors.periodDistributionInvalid(`${field}[${quote(key)}]`, `must be an integer from 0 to 1000, got ${quote(JSON.stringify(n) ?? 'nothing')}`);
     }
     out[key] = n;
   }

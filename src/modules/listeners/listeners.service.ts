@@ -6,7 +6,7 @@
  */
 import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
-import { notFound } from '../../errors.js';
+import { listenerErrors } from './listeners.errors.js';
 import type { EngineSubscriber } from '../issuances/issuance-subscriber.js';
 import { settleOpenOfMatch, type SettleInTx } from '../issuances/issuances.repository.js';
 import type { QuestionIssuanceRow } from '../issuances/issuances.table.js';
@@ -48,7 +48,7 @@ export function createListenersService({
 }) {
   async function listener(id: string): Promise<MatchListenerRow> {
     const row = await findListener({ db, id });
-    if (!row) throw notFound('listener');
+    if (!row) throw listenerErrors.notFound();
     return row;
   }
 
@@ -79,7 +79,7 @@ export function createListenersService({
      */
     async grouped({ league, scheduledFrom, scheduledTo }: { league: string; scheduledFrom?: string | undefined; scheduledTo?: string | undefined }): Promise<Schemas['MatchListenerGroup'][]> {
       const leagueRow = await leagues.bySlug(league);
-      const range = parseTimeRange({ name: 'scheduled', from: scheduledFrom, to: scheduledTo, code: 'match_listeners.invalid_range' }) ?? utcDay(now());
+      const range = parseTimeRange({ name: 'scheduled', from: scheduledFrom, to: scheduledTo, error: listenerErrors.invalidRange }) ?? utcDay(now());
       const matchRows = await matchesScheduledIn({ db, leagueId: leagueRow.id, ...range, limit: MATCH_LIST_LIMIT });
       const byMatch = new Map<string, Schemas['MatchListener'][]>(matchRows.map((m) => [m.id, []]));
       for (const row of await listenersOfMatches({ db, matchIds: matchRows.map((m) => m.id) })) byMatch.get(row.matchId)!.push(toMatchListenerDto(row));

@@ -7,7 +7,8 @@
 import { count, eq } from 'drizzle-orm';
 import type { AppEnv } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { conflict, forbidden, notFound } from '../../errors.js';
+import { matchErrors } from '../matches/matches.errors.js';
+import { matchControlErrors } from './match-control.errors.js';
 import type { ListenersService } from '../listeners/listeners.service.js';
 import { listenerEvents, type MatchListenerRow } from '../listeners/listeners.table.js';
 import { deleteDenialsOfMatch } from '../denials/denials.repository.js';
@@ -35,9 +36,7 @@ export function createMatchControlService({
   onFollowChanged?: (change: { userId: string; matchId: string; following: boolean }) => Promise<void>;
 }) {
   const refuseInMain = (what: string) => {
-    if (appEnv === 'main') {
-      throw forbidden(`${what} is unavailable in the main (production) environment (APP_ENV=main); use a staging or development deployment`, 'match.unavailable_in_main');
-    }
+    if (appEnv === 'main') throw matchControlErrors.unavailableInMain(what);
   };
 
   return {
@@ -50,10 +49,10 @@ export function createMatchControlService({
       refuseInMain('cloning a match');
       return db.transaction(async (tx) => {
         const [original] = await tx.select().from(matches).where(eq(matches.id, matchId)).for('share');
-        if (!original) throw notFound('match');
-        if (original.status !== 'closed') throw conflict('match.not_closed', `only a closed match can be cloned; this one is ${original.status}`);
+        if (!original) throw matchErrors.notFound();
+        if (original.status !== 'closed') throw matchControlErrors.notClosed(original.status);
         const [recorded] = await tx.select({ n: count() }).from(listenerEvents).where(eq(listenerEvents.matchId, matchId));
-        if (!recorded?.n) throw conflict('match.nothing_to_replay', 'this match has no recorded events to replay (no listener consumed its feed)');
+        if (!recorded?.n) throw matchControlErrors.nothingToReplay('not recorded');
         const copy = await insertMatch({
           db: tx,
           values: {
@@ -97,9 +96,9 @@ export function createMatchControlService({
     async startListener({ matchId, speed, restart = false }: { matchId: string; speed?: number | undefined; restart?: boolean }): Promise<MatchListenerRow> {
       refuseInMain('starting a listener by hand');
       const [match] = await db.select().from(matches).where(eq(matches.id, matchId));
-      if (!match) throw notFound('match');
-      if (!match.isTest) throw conflict('match.not_test', 'start-listener is for test matches; a real match gets its listener automatically when its feed goes live');
-      if (!match.clonedFromMatchId) throw conflict('match.nothing_to_replay', 'this test match was not cloned from a recorded match, so there is nothing to replay');
+      if (!match) throw matchErrors.notFound();
+      if (!match.isTest) throw matchErrors.notTest('start-listener');
+      if (!match.clonedFromMatchId) throw matchControlErrors.nothingToReplay('not a clone');
       const values = { matchId, source: 'replay' as const, replayMatchId: match.clonedFromMatchId, speed: speed ?? DEFAULT_REPLAY_SPEED };
       if (restart) {
         // Its open questions are revoked (players see them go), then everything the earlier runs left goes.
@@ -116,13 +115,10 @@ export function createMatchControlService({
           return (await enqueueListener({ db: tx, values })).listener;
         });
       }
-      if (match.status === 'closed') throw conflict('match.already_played', 'this test match has already been played through; restart it (start-listener with restart: true) or clone the original match again');
+      if (match.status === 'closed') throw matchControlErrors.alreadyPlayed();
       const { listener, created } = await listeners.enqueue(values);
       if (!created && speed !== undefined && listener.speed !== speed) {
-        throw conflict(
-          'match.listener_active',
-          `a listener (${listener.status}) already replays this match at x${listener.speed}; stop it first (stop-listener), or restart the replay at x${speed} (start-listener with restart: true)`,
-        );
+        throw matchControlErrors.listenerActive(listener.status, listener.speed, speed);
       }
       return listener;
     },
@@ -133,7 +129,7 @@ export function createMatchControlService({
      */
     async stopListener(matchId: string): Promise<{ stopped: string[]; revoked: number }> {
       const [match] = await db.select({ id: matches.id }).from(matches).where(eq(matches.id, matchId));
-      if (!match) throw notFound('match');
+      if (!match) throw matchErrors.notFound();
       const { stopped, settled } = await listeners.stopMatch(matchId, 'revoked');
       return { stopped, revoked: settled.length };
     },

@@ -15,8 +15,8 @@
  *   connects; that check (a name that resolves to a private address) belongs
  *   to the feed client.
  */
-import { AppError } from '../../errors.js';
 import { nonPublicHost } from '../../net/public-address.js';
+import { matchErrors } from './matches.errors.js';
 
 export const FEED_URL_MAX_LENGTH = 2048;
 
@@ -58,6 +58,6 @@ export function feedUrlProblem(raw: string, policy: FeedUrlPolicy): string | nul
 /** The feed URL as stored (the parsed URL's normal form), or a 400 naming the field and what is wrong. */
 export function checkFeedUrl(raw: string, policy: FeedUrlPolicy, field = 'feed_url'): string {
   const problem = feedUrlProblem(raw, policy);
-  if (problem) throw new AppError(400, 'match.invalid_feed_url', `${field} ${problem}`);
+  if (problem) throw matchErrors.invalidFeedUrl(field, problem);
   return new URL(raw).href;
 }

@@ -10,12 +10,15 @@
  */
 import type { components, operations } from '../../../generated/api-types.js';
 import type { Db, Tx } from '../../db/client.js';
-import { AppError, conflict, isForeignKeyViolation, notFound, unauthorized } from '../../errors.js';
+import { isForeignKeyViolation } from '../../errors.js';
+import { brandErrors } from '../brands/brands.errors.js';
+import { leagueErrors } from '../leagues/leagues.errors.js';
 import type { UserRow } from '../users/users.table.js';
 import { periodsOfSport } from '../../domain/sports/league-registry.js';
 import type { AllowlistChecker, LeaguesService } from '../leagues/leagues.service.js';
 import { parsePeriodDistribution } from '../leagues/period-distribution.js';
 import { parseTimeRange, utcDay } from '../shared/time-range.js';
+import { followErrors, matchErrors } from './matches.errors.js';
 import { checkFeedUrl, type FeedUrlPolicy } from './feed-url.js';
 import { followQuotaDay, hasStarted, unfollowable } from './follow-rules.js';
 import {
@@ -79,7 +82,7 @@ export function createMatchesService({
   /** The detail view: admin operations only (update, clone), which see test matches. */
   async function view(dbOrTx: Db | Tx, id: string, viewerId: string | null): Promise<MatchDetailView> {
     const [row] = await listMatchViews({ db: dbOrTx, filter: { ids: [id], viewerId, allTestMatches: true, limit: 1 } });
-    if (!row) throw notFound('match');
+    if (!row) throw matchErrors.notFound();
     return { ...row, slots: await slotsOfMatch({ db: dbOrTx, matchId: id }) };
   }
 
@@ -103,7 +106,7 @@ export function createMatchesService({
     async get(id: string, viewer: UserRow | null): Promise<{ operator: MatchDetailView } | { player: MatchView }> {
       if (viewer?.isAdmin) return { operator: await view(db, id, viewer.id) };
       const [row] = await listMatchViews({ db, filter: { ids: [id], viewerId: viewer?.id ?? null, allTestMatches: false, limit: 1 } });
-      if (!row) throw notFound('match');
+      if (!row) throw matchErrors.notFound();
       return { player: row };
     },
 
@@ -115,15 +118,15 @@ export function createMatchesService({
      * hands out).
      */
     async list(query: MatchListQuery, viewer: UserRow | null): Promise<MatchView[]> {
-      if (query.followed !== undefined && !viewer) throw unauthorized('the followed filter needs a valid API key', 'match.followed_needs_key');
-      const scheduled = parseTimeRange({ name: 'scheduled', from: query.scheduled_from, to: query.scheduled_to, code: 'match.invalid_range' });
+      if (query.followed !== undefined && !viewer) throw matchErrors.followedNeedsKey();
+      const scheduled = parseTimeRange({ name: 'scheduled', from: query.scheduled_from, to: query.scheduled_to, error: matchErrors.invalidRange });
       let leagueId: string | undefined;
       if (query.league !== undefined) {
         try {
           leagueId = (await leagues.bySlug(query.league)).id;
         } catch (err) {
           // A supported league missing from this database has no matches.
-          if (err instanceof AppError && err.status === 404) return [];
+          if (leagueErrors.notFound.is(err)) return [];
           throw err;
         }
       }
@@ -156,7 +159,7 @@ export function createMatchesService({
       try {
         return await db.transaction(async (tx) => {
           const match = await lockMatch({ tx, id, strength: 'no key update' });
-          if (!match) throw notFound('match');
+          if (!match) throw matchErrors.notFound();
           const values: Partial<MatchRow> = {};
           if (patch.question_max_count !== undefined) {
             values.questionMaxCount = patch.question_max_count;
@@ -164,18 +167,8 @@ export function createMatchesService({
             // (read under a share lock: a league update lowering it waits, then counts this match's slots).
             const cap = patch.question_max_count ?? (await leagueDefaultCap({ tx, leagueId: match.leagueId }));
             const usage = await slotUsage({ db: tx, matchId: id });
-            if (usage.slots > cap) {
-              throw conflict(
-                'match.cap_below_slots',
-                `question_max_count ${cap} is below the ${usage.slots} question sponsorship slots already placed on this match; remove slots first`,
-              );
-            }
-            if (usage.highestNumber !== null && usage.highestNumber > cap) {
-              throw conflict(
-                'match.cap_below_slots',
-                `question_max_count ${cap} is below question number ${usage.highestNumber}, which a question sponsorship slot on this match targets; remove or move that slot first`,
-              );
-            }
+            if (usage.slots > cap) throw matchErrors.capBelowSlots(cap, { slots: usage.slots });
+            if (usage.highestNumber !== null && usage.highestNumber > cap) throw matchErrors.capBelowSlots(cap, { questionNumber: usage.highestNumber });
           }
           if (patch.question_min_interval_seconds !== undefined) values.questionMinIntervalSeconds = patch.question_min_interval_seconds;
           if (patch.question_points !== undefined) values.questionPoints = patch.question_points;
@@ -208,7 +201,7 @@ export function createMatchesService({
           return view(tx, id, viewerId);
         });
       } catch (err) {
-        if (isForeignKeyViolation(err)) throw new AppError(404, 'brand.not_found', `brand ${patch.sponsor_brand_id} not found`);
+        if (isForeignKeyViolation(err)) throw brandErrors.notFound(patch.sponsor_brand_id ?? undefined);
         throw err;
       }
     },
@@ -222,10 +215,8 @@ export function createMatchesService({
     async delete(id: string): Promise<void> {
       await db.transaction(async (tx) => {
         const match = await lockMatch({ tx, id, strength: 'update' });
-        if (!match) throw notFound('match');
-        if (!match.isTest) {
-          throw conflict('match.not_test', `only test matches can be deleted; match ${id} is a real match (sr_id ${match.srId})`);
-        }
+        if (!match) throw matchErrors.notFound();
+        if (!match.isTest) throw matchErrors.notTest('delete', id, match.srId);
         await refundActiveFollowsOfMatch({ db: tx, matchId: id });
         await deleteMatchRow({ db: tx, id });
       });
@@ -247,7 +238,7 @@ export function createMatchesService({
       try {
         result = await db.transaction(async (tx) => {
           const match = await lockMatch({ tx, id: matchId, strength: 'key share' });
-          if (!match) throw notFound('match');
+          if (!match) throw matchErrors.notFound();
           const now = new Date();
           // A concurrent first follow of the same match may win the insert (UNIQUE(user_id, match_id)); then the next round reads its row.
           for (let attempt = 0; attempt < 3; attempt++) {
@@ -255,9 +246,7 @@ export function createMatchesService({
             if (existing?.following) {
               return { follow: existing, refunded: false, followsRemainingToday: await remainingToday(tx, user, now) };
             }
-            if (unfollowable.has(match.status)) {
-              throw conflict('match.not_followable', `match ${matchId} is ${match.status} and can no longer be followed`);
-            }
+            if (unfollowable.has(match.status)) throw matchErrors.notFollowable(matchId, match.status);
             if (existing) {
               const follow = await updateFollow({ db: tx, id: existing.id, values: { following: true, unfollowedAt: null } });
               started = true;
@@ -276,18 +265,15 @@ export function createMatchesService({
             const used = await takeQuotaSlot({ db: tx, userId: user.id, day, quota });
             if (used === undefined) {
               // Thrown inside the transaction: the follow inserted above is rolled back.
-              throw conflict(
-                'follow.daily_limit',
-                `daily follow limit reached: ${quota} new follow${quota === 1 ? '' : 's'} per day (${day}, ${user.matchFollowTimezone || 'UTC'})`,
-              );
+              throw followErrors.dailyLimit(quota, day, user.matchFollowTimezone || 'UTC');
             }
             return { follow, refunded: false, followsRemainingToday: Math.max(quota - used, 0) };
           }
-          throw new AppError(409, 'follow.busy', 'the follow changed concurrently; try again');
+          throw followErrors.busy();
         });
       } catch (err) {
         // The match was deleted between our read and the insert.
-        if (isForeignKeyViolation(err)) throw notFound('match');
+        if (isForeignKeyViolation(err)) throw matchErrors.notFound();
         throw err;
       }
       if (started) await onFollowChanged?.({ userId: user.id, matchId, following: true });
@@ -303,9 +289,9 @@ export function createMatchesService({
     async unfollow(matchId: string, user: UserRow): Promise<FollowResult> {
       const result = await db.transaction(async (tx): Promise<FollowResult> => {
         const match = await lockMatch({ tx, id: matchId, strength: 'key share' });
-        if (!match) throw notFound('match');
+        if (!match) throw matchErrors.notFound();
         const existing = await lockFollow({ tx, userId: user.id, matchId });
-        if (!existing?.following) throw new AppError(404, 'follow.not_found', `you do not follow match ${matchId}`);
+        if (!existing?.following) throw followErrors.notFound(matchId);
         const now = new Date();
         if (match.isTest || !hasStarted(match, now)) {
           await deleteFollow({ db: tx, id: existing.id });

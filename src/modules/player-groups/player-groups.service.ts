@@ -14,7 +14,6 @@ import { randomInt } from 'node:crypto';
 import type { components } from '../../../generated/api-types.js';
 import type { PlayerGroupsConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { LoginThrottle } from '../auth/login-throttle.js';
 import type { LeaderboardsService } from '../leaderboards/leaderboards.service.js';
 import { hasInvisible } from '../users/display-name.js';
@@ -40,6 +39,7 @@ import {
   type MemberView,
 } from './player-groups.repository.js';
 import type { PlayerGroupRow } from './player-groups.table.js';
+import { playerGroupErrors } from './player-groups.errors.js';
 
 type Schemas = components['schemas'];
 
@@ -68,14 +68,14 @@ export function normalizeInviteCode(code: string): string {
 export const displayInviteCode = (code: string): string => code.match(/.{1,4}/g)!.join('-');
 
 function groupName(value: string): string {
-  if (hasInvisible(value)) throw badRequest('player_group.name_invalid', 'name must not contain control or invisible formatting characters');
+  if (hasInvisible(value)) throw playerGroupErrors.nameInvalid();
   const name = value.normalize('NFC').replace(/\s+/gu, ' ').trim();
   const length = [...name].length;
-  if (length < 1 || length > GROUP_NAME_MAX) throw badRequest('player_group.name_invalid', `name must be 1 to ${GROUP_NAME_MAX} characters once spaces are trimmed (it has ${length})`);
+  if (length < 1 || length > GROUP_NAME_MAX) throw playerGroupErrors.nameInvalid({ max: GROUP_NAME_MAX, length });
   return name;
 }
 
-const groupNotFound = () => notFound('player group', 'player_group.not_found');
+const groupNotFound = () => playerGroupErrors.notFound();
 
 export type PlayerGroupsService = ReturnType<typeof createPlayerGroupsService>;
 
@@ -119,13 +119,13 @@ export function createPlayerGroupsService({
     const g = await lockGroup({ tx, id: groupId });
     if (!g) throw groupNotFound();
     if (g.ownerId !== user.id) {
-      if (await isMember({ db: tx, groupId, userId: user.id })) throw forbidden('only the owner of the group can do this', 'player_group.not_owner');
+      if (await isMember({ db: tx, groupId, userId: user.id })) throw playerGroupErrors.notOwner();
       throw groupNotFound();
     }
     return g;
   }
 
-  const tooManyGroups = () => conflict('player_group.too_many_groups', `you are in ${config.maxGroupsPerUser} groups, the most a player may be in; leave one first`);
+  const tooManyGroups = () => playerGroupErrors.tooManyGroups(config.maxGroupsPerUser);
 
   return {
     async list(user: UserRow): Promise<Schemas['PlayerGroupSummary'][]> {
@@ -181,11 +181,11 @@ export function createPlayerGroupsService({
       try {
         const g = await db.transaction(async (tx) => {
           const group = await lockGroupByCode({ tx, inviteCode });
-          if (!group) throw notFound('player group with this invite code', 'player_group.unknown_code');
+          if (!group) throw playerGroupErrors.unknownCode();
           found = true;
           if (await isMember({ db: tx, groupId: group.id, userId: user.id })) return group;
           if ((await memberCount({ db: tx, groupId: group.id })) >= config.maxMembers) {
-            throw conflict('player_group.full', `the group has ${config.maxMembers} members, the most a group may have`);
+            throw playerGroupErrors.full(config.maxMembers);
           }
           await lockUser({ tx, userId: user.id });
           if ((await groupsOfUserCount({ db: tx, userId: user.id })) >= config.maxGroupsPerUser) throw tooManyGroups();
@@ -214,8 +214,8 @@ export function createPlayerGroupsService({
     async removeMember(user: UserRow, groupId: string, memberId: string): Promise<void> {
       await db.transaction(async (tx) => {
         await lockAsOwner(tx, groupId, user);
-        if (memberId === user.id) throw conflict('player_group.owner_cannot_be_removed', 'the owner cannot remove themselves; leave the group instead (the earliest member becomes its owner)');
-        if (!(await deleteMember({ tx, groupId, userId: memberId }))) throw notFound('member', 'player_group.member_not_found');
+        if (memberId === user.id) throw playerGroupErrors.ownerCannotBeRemoved();
+        if (!(await deleteMember({ tx, groupId, userId: memberId }))) throw playerGroupErrors.memberNotFound();
       });
     },
 

@@ -7,7 +7,8 @@ import { createPublicKey } from 'node:crypto';
 import type { components } from '../../../generated/api-types.js';
 import type { PushConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { badRequest, notFound } from '../../errors.js';
+import { userErrors } from '../users/users.errors.js';
+import { pushErrors } from './push.errors.js';
 import type { Logger } from '../../logger.js';
 import { createPushProvider } from './providers/index.js';
 import type { PushProvider } from './providers/provider.js';
@@ -34,7 +35,7 @@ type Schemas = components['schemas'];
 /** Devices kept per user: registering one more removes the least recently refreshed. */
 export const MAX_DEVICES_PER_USER = 10;
 
-const badDevice = (field: string, message: string) => badRequest('push_device.invalid', `${field}: ${message}`);
+const badDevice = pushErrors.invalidDevice;
 
 /** A P-256 public key as browsers give it: base64url of the 65-byte uncompressed point, on the curve. */
 function validP256PublicKey(b64: string): boolean {
@@ -100,7 +101,7 @@ export function createPushService({ db, config, logger, provider }: { db: Db; co
         try {
           compileSettingsTemplates(merged);
         } catch (err) {
-          if (err instanceof TemplateError) throw badRequest('push_settings.template_invalid', err.message);
+          if (err instanceof TemplateError) throw pushErrors.templateInvalid(err.message);
           throw err;
         }
         return saveSettingsRow({ db: tx, settings: merged as unknown as Record<string, unknown>, updatedByUserId: actorId });
@@ -117,7 +118,7 @@ export function createPushService({ db, config, logger, provider }: { db: Db; co
       let userId: string | undefined;
       if (filter.userId !== undefined || filter.email !== undefined) {
         userId = await findUserId({ db, id: filter.userId, email: filter.email });
-        if (!userId) throw notFound('user');
+        if (!userId) throw userErrors.notFound();
       }
       return listAttempts({ db, userId, limit: filter.limit });
     },

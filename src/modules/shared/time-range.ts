@@ -1,20 +1,26 @@
 /** Time ranges of list filters: a pair of query parameters, from inclusive, to exclusive. */
-import { badRequest } from '../../errors.js';
+import type { ErrorFactory } from '../../errors.js';
+import { halfRangeUnderCode } from './shared.errors.js';
 
 export interface TimeRange {
   from: Date;
   to: Date;
 }
 
+/** The error a module answers for a range given by half: its own code, the message `halfRangeMessage(name)` (shared.errors.ts). */
+export type HalfRangeError = ErrorFactory<[name: string]>;
+
 /**
  * The range given by the query parameters `<name>_from` and `<name>_to`:
- * both or neither (400 with `code` otherwise); undefined when neither is.
+ * both or neither (the caller's `error` otherwise); undefined when neither is.
+ * (`code` instead of `error`: the definitions catalogue, until it declares its errors.)
  */
-export function parseTimeRange({ name, from, to, code }: { name: string; from: string | undefined; to: string | undefined; code: string }): TimeRange | undefined {
+export function parseTimeRange(
+  args: { name: string; from: string | undefined; to: string | undefined } & ({ error: HalfRangeError } | { code: string }),
+): TimeRange | undefined {
+  const { name, from, to } = args;
   if (from === undefined && to === undefined) return undefined;
-  if (from === undefined || to === undefined) {
-    throw badRequest(code, `${name}_from and ${name}_to must be given together (from inclusive, to exclusive)`);
-  }
+  if (from === undefined || to === undefined) throw ('error' in args ? args.error : halfRangeUnderCode(args.code))(name);
   // The contract's date-time format already refuses what a Date cannot hold (leap seconds).
   return { from: new Date(from), to: new Date(to) };
 }

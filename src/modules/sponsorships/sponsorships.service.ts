@@ -10,7 +10,11 @@
 import { randomInt } from 'node:crypto';
 import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
-import { AppError, badRequest, conflict, isUniqueViolation, notFound, pgErrorDetail, quote } from '../../errors.js';
+import type { AppError } from '../../errors.js';
+import { isUniqueViolation, pgErrorDetail, quote } from '../../errors.js';
+import { brandErrors } from '../brands/brands.errors.js';
+import { matchErrors } from '../matches/matches.errors.js';
+import { sponsorshipErrors } from './sponsorships.errors.js';
 import { periodsOfSport } from '../../domain/sports/league-registry.js';
 import {
   deleteBrandSlots,
@@ -67,7 +71,7 @@ export function createSponsorshipsService({ db }: { db: Db }) {
     /** The brand's slots (all, or on the given matches only; an empty list gives none). 404 for an unknown brand. */
     async list({ brandId, matchIds, limit = 1000, offset = 0 }: { brandId: string; matchIds?: readonly string[] | undefined; limit?: number; offset?: number }): Promise<{ brand: SponsorBrand; slots: QuestionSponsorshipRow[] }> {
       const found = await listBrandSlots({ db, brandId, matchIds, page: { limit, offset } });
-      if (!found) throw notFound('brand');
+      if (!found) throw brandErrors.notFound();
       return found;
     },
 
@@ -81,43 +85,33 @@ export function createSponsorshipsService({ db }: { db: Db }) {
       try {
         return await db.transaction(async (tx) => {
           const brandRow = await lockBrand({ tx, id: requestedBrandId });
-          if (!brandRow) throw notFound('brand');
+          if (!brandRow) throw brandErrors.notFound();
           // The stored id (lowercase), compared below with the brand ids of existing slots.
           const brandId = brandRow.id;
 
           if (slotsGiven && randomPercent !== undefined) {
-            throw badRequest('sponsorship.slots_and_random', 'give either slots or random_percent, not both');
+            throw sponsorshipErrors.slotsAndRandom();
           }
           const clearing = !slotsGiven && randomPercent === undefined;
           if (clearing && !(input.slots !== undefined && replace)) {
-            throw badRequest(
-              'sponsorship.nothing_to_assign',
-              'give slots or random_percent; to clear the brand\'s slots on these matches send "slots": [] with replace_existing_for_brand true',
-            );
+            throw sponsorshipErrors.nothingToAssign();
           }
           const slots = (input.slots ?? []).map(checkSlotShape);
 
           const locked = await lockMatches({ tx, ids: matchIds });
           const byId = new Map(locked.map((m) => [m.id, m]));
           const missing = matchIds.find((id) => !byId.has(id));
-          if (missing) throw new AppError(404, 'match.not_found', `match ${missing} not found`);
+          if (missing) throw matchErrors.notFound(missing);
           for (const id of matchIds) {
             const match = byId.get(id)!;
-            if (!sponsorshipEditable.has(match.status)) {
-              throw badRequest(
-                'sponsorship.match_not_editable',
-                `match ${id} is ${match.status}: question sponsorships can be changed only while a match is scheduled or postponed`,
-              );
-            }
+            if (!sponsorshipEditable.has(match.status)) throw sponsorshipErrors.matchNotEditable(id, match.status);
           }
 
           const definitionIds = [...new Set(slots.flatMap((s) => (s.strategy === 'definition' ? [s.target] : [])))];
           const definitions = new Map((await lockDefinitions({ tx, ids: definitionIds })).map((d) => [d.id, d]));
           for (const id of matchIds) checkSlotTargets(slots, byId.get(id)!, definitions);
           const duplicate = firstDuplicateNumber(slots);
-          if (duplicate !== undefined) {
-            throw conflict('sponsorship.duplicate_number', `question number ${duplicate} appears more than once in slots`);
-          }
+          if (duplicate !== undefined) throw sponsorshipErrors.duplicateNumber(duplicate);
 
           const existing = await slotsOnMatches({ tx, matchIds });
           const removed = replace ? await deleteBrandSlots({ tx, brandId, matchIds }) : [];
@@ -131,10 +125,7 @@ export function createSponsorshipsService({ db }: { db: Db }) {
             const planned =
               randomPercent !== undefined ? randomNumberSlots(match, randomPercent, staying) : slots.map((s) => toValues(s));
             if (planned.length && staying.length + planned.length > match.questionMaxCount) {
-              throw conflict(
-                'sponsorship.over_capacity',
-                `match ${id} allows ${match.questionMaxCount} sponsored questions: ${staying.length} slots stay and ${planned.length} would be added`,
-              );
+              throw sponsorshipErrors.overCapacity(id, match.questionMaxCount, staying.length, planned.length);
             }
             created.set(id, planned.length);
             for (const v of planned) values.push({ ...v, brandId, matchId: id });
@@ -163,8 +154,7 @@ export function createSponsorshipsService({ db }: { db: Db }) {
 function checkSlotShape(slot: SlotInput, index: number): CheckedSlot {
   const target = slot.target ?? null;
   const bestEffort = slot.best_effort ?? true;
-  const invalid = (need: string) =>
-    badRequest('sponsorship.invalid_target', `slots[${index}]: strategy ${slot.strategy} needs ${need}, got ${quote(JSON.stringify(target) ?? 'nothing')}`);
+  const invalid = (need: string) => sponsorshipErrors.invalidTarget(`slots[${index}]`, `strategy ${slot.strategy} needs ${need}, got ${quote(JSON.stringify(target) ?? 'nothing')}`);
   const strategy: Strategy = slot.strategy;
   switch (strategy) {
     case 'question_number':
@@ -194,7 +184,7 @@ function firstDuplicateNumber(slots: CheckedSlot[]): number | undefined {
 
 /** The targets that depend on the match: number range, period keys of its sport, definitions of its league. */
 function checkSlotTargets(slots: CheckedSlot[], match: SponsorableMatch, definitions: Map<string, { leagueId: string; isArchived: boolean }>): void {
-  const invalid = (slot: CheckedSlot, why: string) => badRequest('sponsorship.invalid_target', `slots[${slot.index}] on match ${match.id}: ${why}`);
+  const invalid = (slot: CheckedSlot, why: string) => sponsorshipErrors.invalidTarget(`slots[${slot.index}] on match ${match.id}`, why);
   for (const slot of slots) {
     if (slot.strategy === 'question_number' && (slot.target < 1 || slot.target > match.questionMaxCount)) {
       throw invalid(slot, `question number ${slot.target} is outside 1..${match.questionMaxCount} (the match's question_max_count)`);
@@ -232,12 +222,7 @@ function randomNumberSlots(
   const taken = new Set(staying.flatMap((s) => (s.targetNumber === null ? [] : [s.targetNumber])));
   const free: number[] = [];
   for (let n = 1; n <= match.questionMaxCount; n++) if (!taken.has(n)) free.push(n);
-  if (free.length < count) {
-    throw conflict(
-      'sponsorship.not_enough_numbers',
-      `match ${match.id}: ${count} random slots need ${count} free question numbers, only ${free.length} of 1..${match.questionMaxCount} are free`,
-    );
-  }
+  if (free.length < count) throw sponsorshipErrors.notEnoughNumbers(match.id, count, free.length, match.questionMaxCount);
   // Partial Fisher-Yates: the first `count` places end up a uniform draw without repetition.
   for (let i = 0; i < count; i++) {
     const j = i + randomInt(free.length - i);
@@ -253,8 +238,5 @@ function randomNumberSlots(
 function numberTaken(err: unknown): AppError {
   const detail = pgErrorDetail(err);
   const m = detail && /\(match_id, target_number\)=\(([0-9a-f-]+), (\d+)\)/i.exec(detail);
-  return conflict(
-    'sponsorship.number_taken',
-    m ? `question number ${m[2]} is already sponsored on match ${m[1]}` : 'a question number in slots is already sponsored on its match',
-  );
+  return sponsorshipErrors.numberTaken(m ? { questionNumber: m[2]!, matchId: m[1]! } : undefined);
 }

@@ -11,7 +11,7 @@
  * none of the words of a small profanity list (compared on a folded form:
  * lowercase, accents and common digit or symbol stand-ins removed).
  */
-import { badRequest } from '../../errors.js';
+import { userErrors } from './users.errors.js';
 
 export const DISPLAY_NAME_MIN = 2;
 export const DISPLAY_NAME_MAX = 32;
@@ -57,15 +57,15 @@ export function profanityIn(name: string): string | undefined {
  */
 export function normalizeDisplayName(value: string | null): string | null {
   if (value === null) return null;
-  if (hasInvisible(value)) throw badRequest('user.display_name_invalid', 'display_name must not contain control or invisible formatting characters');
+  if (hasInvisible(value)) throw userErrors.displayNameInvalid('invisible');
   const name = value.normalize('NFC').replace(/\s+/gu, ' ').trim();
   if (!name) return null;
   const length = [...name].length;
   if (length < DISPLAY_NAME_MIN || length > DISPLAY_NAME_MAX) {
-    throw badRequest('user.display_name_invalid', `display_name must be ${DISPLAY_NAME_MIN} to ${DISPLAY_NAME_MAX} characters once spaces are trimmed (it has ${length})`);
+    throw userErrors.displayNameInvalid('length', { min: DISPLAY_NAME_MIN, max: DISPLAY_NAME_MAX, length });
   }
-  if (EMAIL_LIKE.test(name)) throw badRequest('user.display_name_invalid', 'display_name must not look like an email address');
-  if (profanityIn(name)) throw badRequest('user.display_name_invalid', 'display_name contains a word that is not allowed');
+  if (EMAIL_LIKE.test(name)) throw userErrors.displayNameInvalid('email');
+  if (profanityIn(name)) throw userErrors.displayNameInvalid('profane');
   return name;
 }
 

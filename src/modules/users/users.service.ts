@@ -1,7 +1,7 @@
 /** User profiles and user administration. */
 import type { components } from '../../../generated/api-types.js';
 import type { Db, Tx } from '../../db/client.js';
-import { conflict, notFound } from '../../errors.js';
+import { userErrors } from './users.errors.js';
 import { deleteSessionsOfUser } from '../admin-sessions/admin-sessions.repository.js';
 import { revokeUserApiKeys } from '../auth/auth.repository.js';
 import { userConflict, type KeysRevokedHook } from '../auth/auth.service.js';
@@ -47,7 +47,7 @@ const MOVES_LEADERBOARDS = ['isActive', 'hiddenFromLeaderboards', 'matchFollowTi
 export function createUsersService({ db, onKeysRevoked, onLeaderboardInputsChanged }: { db: Db; onKeysRevoked: KeysRevokedHook; onLeaderboardInputsChanged?: LeaderboardInputsHook }) {
   async function get(id: string): Promise<UserRow> {
     const row = await findUserById({ db, id });
-    if (!row) throw notFound('user');
+    if (!row) throw userErrors.notFound();
     return row;
   }
 
@@ -59,8 +59,8 @@ export function createUsersService({ db, onKeysRevoked, onLeaderboardInputsChang
         const before = onLeaderboardInputsChanged && MOVES_LEADERBOARDS.some((k) => values[k] !== undefined) ? await findUserById({ db: tx, id, forUpdate: true }) : undefined;
         const updated = await updateUser({ db: tx, id, values, unlockedOnly });
         if (!updated) {
-          if (unlockedOnly && (await findUserById({ db: tx, id }))) throw conflict('user.display_name_locked', 'an admin has set your display name; it cannot be changed');
-          throw notFound('user');
+          if (unlockedOnly && (await findUserById({ db: tx, id }))) throw userErrors.displayNameLocked();
+          throw userErrors.notFound();
         }
         if (before && MOVES_LEADERBOARDS.some((k) => before[k] !== updated[k])) await onLeaderboardInputsChanged!(tx, id);
         if (revokeKeys) {
@@ -107,7 +107,7 @@ export function createUsersService({ db, onKeysRevoked, onLeaderboardInputsChang
     /** Admin update. Deactivation or a new password revokes the user's keys and ends their operator-UI sessions. */
     async adminUpdate({ actorId, userId, patch }: { actorId: string; userId: string; patch: Schemas['UserAdminPatch'] }): Promise<UserRow> {
       if (actorId === userId && (patch.is_admin === false || patch.is_active === false)) {
-        throw conflict('user.self_lockout', 'you cannot remove your own admin flag or deactivate yourself; ask another admin');
+        throw userErrors.selfLockout('admin flag or deactivation');
       }
       const values = profileColumns(patch);
       // An admin's display name is an override: locked unless the same request says otherwise.
@@ -118,7 +118,7 @@ export function createUsersService({ db, onKeysRevoked, onLeaderboardInputsChang
 
     /** Soft-deactivates the account and revokes all its keys. Idempotent. */
     async deactivate({ actorId, userId }: { actorId: string; userId: string }): Promise<void> {
-      if (actorId === userId) throw conflict('user.self_lockout', 'you cannot deactivate yourself; ask another admin');
+      if (actorId === userId) throw userErrors.selfLockout('deactivation');
       await update(userId, { isActive: false }, { revokeKeys: true });
     },
 
