@@ -2,6 +2,7 @@
 // the sources, scripts and tests. `npm run lint`; part of `npm test`.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import layering from './scripts/eslint/one-writer-per-table.js';
 
 const LAYERS_ABOVE_DOMAIN = ['modules', 'engine', 'live', 'http', 'db', 'admin', 'demo', 'storage', 'net', 'csv', 'services', 'config', 'main'];
 
@@ -50,12 +51,17 @@ export default tseslint.config(
           patterns: [
             {
               regex: '^(\\.\\./)+(engine|live)/',
-              allowTypeImports: true,
               message: 'modules sit below the live engine and the live stream: take what you need as a parameter (a port), or move it to src/domain.',
             },
           ],
         },
       ],
     },
+  },
+  // One writer per table: a table is written only by its own module's repository (scripts/eslint/one-writer-per-table.js).
+  {
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    plugins: { layering },
+    rules: { 'layering/one-writer-per-table': 'error' },
   },
 );

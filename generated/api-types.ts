@@ -1119,11 +1119,14 @@ export interface paths {
          *     match: question settings, allowlists, `sponsor_brand_id` and question
          *     sponsorships are copied, the caller is recorded as creator and
          *     auto-followed (no quota), and a listener is enqueued that replays the
-         *     original's recorded events. The test match is unlisted: other admins
-         *     see it in `GET /api/matches`, players only once they follow it by its
-         *     id; points scored on it count in no player's totals. 409 when the match is not closed or has
-         *     no recorded events. Unavailable when the service runs with
-         *     `APP_ENV=main` (production): 403 with a detail saying so.
+         *     original's recorded events at `speed` (default 10). With `start:
+         *     paused` nothing is enqueued: change the test match's settings first,
+         *     then `POST .../start-listener` with the speed you want. The test
+         *     match is unlisted: other admins see it in `GET /api/matches`, players
+         *     only once they follow it by its id; points scored on it count in no
+         *     player's totals. 409 when the match is not closed or has no recorded
+         *     events. Unavailable when the service runs with `APP_ENV=main`
+         *     (production): 403 with a detail saying so.
          */
         post: operations["cloneMatch"];
         delete?: never;
@@ -1148,9 +1151,19 @@ export interface paths {
          * [Admin] Enqueue a listener for a test match
          * @description Enqueues a listener that replays the events the test match was
          *     cloned from (any process claims it). Idempotent while a listener of
-         *     the match is queued or running (that one is returned). 409 for a real
-         *     match (real matches are dispatched automatically) or a test match
-         *     with nothing to replay. Unavailable with `APP_ENV=main`: 403.
+         *     the match is queued or running: that one is returned, unless the
+         *     request names another `speed` (409: stop it first, or restart). With
+         *     `restart: true` the replay starts again from the beginning: the
+         *     active listener stops, its open questions are revoked, everything the
+         *     earlier runs left on the test match goes (its questions with their
+         *     answers, denials, listeners and recordings; sponsorship slots are
+         *     free again) and the match is set back to before kick-off (status
+         *     `scheduled`, kick-off now, no score, clock, period, result or state
+         *     store), keeping its settings, sponsor and followers; then a new
+         *     listener is enqueued. 409 for a real match (real matches are
+         *     dispatched automatically), a test match with nothing to replay, or one
+         *     already played through without `restart`. Unavailable with
+         *     `APP_ENV=main`: 403.
          */
         post: operations["startMatchListener"];
         delete?: never;
@@ -4168,11 +4181,7 @@ export interface components {
          *     the other settings are null.
          */
         QuestionInheritance: {
-            /**
-             * @example in_game
-             * @enum {string}
-             */
-            kind: "in_game" | "match";
+            kind: components["schemas"]["QuestionKind"];
             league: components["schemas"]["League"];
             /**
              * Format: uuid
@@ -4572,6 +4581,24 @@ export interface components {
             follows_remaining_today: number | null;
         };
         /**
+         * @description `in_game`: issued by a listener on a live event; `match`: a pre-game (Match) question, issued before kick-off and resolved from the result.
+         * @example in_game
+         * @enum {string}
+         */
+        QuestionKind: "in_game" | "match";
+        /**
+         * @description `pending` until the question resolves; `void` for voided or revoked questions.
+         * @example correct
+         * @enum {string}
+         */
+        AnswerOutcome: "pending" | "correct" | "incorrect" | "void";
+        /**
+         * @description `feed`: the provider's live push feed; `replay`: recorded events at `speed`.
+         * @example replay
+         * @enum {string}
+         */
+        ListenerSource: "feed" | "replay";
+        /**
          * @description `open` (answerable until `closes_at`), `locked` (Match questions after kick-off, awaiting the result), `resolved`, `voided` (could not resolve; scores nothing), `revoked` (withdrawn by stop-listener; scores nothing).
          * @example resolved
          * @enum {string}
@@ -4588,11 +4615,7 @@ export interface components {
              * @example 7d444840-9dc0-11d1-b245-5ffdce74fad2
              */
             match_id: string;
-            /**
-             * @example in_game
-             * @enum {string}
-             */
-            kind: "in_game" | "match";
+            kind: components["schemas"]["QuestionKind"];
             /**
              * Format: uuid
              * @description Null when the definition has since been deleted.
@@ -4817,11 +4840,28 @@ export interface components {
         };
         StartListenerRequest: {
             /**
-             * @description Replay speed factor (1 is real time).
-             * @default 10
+             * @description Replay speed factor (1 is real time). Omitted, a new listener replays at 10, and an active one is returned whatever its speed.
              * @example 10
              */
-            speed: number;
+            speed?: number;
+            /**
+             * @description Start the replay again from the beginning (see the operation); false when omitted.
+             * @example false
+             */
+            restart?: boolean;
+        };
+        CloneMatchRequest: {
+            /**
+             * @description Replay speed factor (1 is real time) of the listener enqueued at once; 10 when omitted.
+             * @example 10
+             */
+            speed?: number;
+            /**
+             * @description `now` (when omitted): enqueue the replay at once; `paused`: enqueue nothing (start it with start-listener after changing settings).
+             * @example paused
+             * @enum {string}
+             */
+            start?: "now" | "paused";
         };
         /**
          * @description `queued` (waiting for a process), `running` (claimed, lease renewed by heartbeat), `stopped` (by an operator), `completed` (feed ended with the match), `failed` (see `error`).
@@ -4841,12 +4881,7 @@ export interface components {
              */
             match_id: string;
             status: components["schemas"]["ListenerStatus"];
-            /**
-             * @description `feed`: the provider's live push feed; `replay`: recorded events at `speed`.
-             * @example replay
-             * @enum {string}
-             */
-            source: "feed" | "replay";
+            source: components["schemas"]["ListenerSource"];
             /** @example 10 */
             speed: number | null;
             /**
@@ -5120,11 +5155,7 @@ export interface components {
              * @example 8f9e0d1c-2b3a-4c5d-8e7f-6a5b4c3d2e1f
              */
             question_issuance_id: string;
-            /**
-             * @example in_game
-             * @enum {string}
-             */
-            kind: "in_game" | "match";
+            kind: components["schemas"]["QuestionKind"];
             match: components["schemas"]["MatchRef"];
             /** @example Qatar 0-1 Ecuador. Who scores next? */
             question_text: string;
@@ -5213,11 +5244,7 @@ export interface components {
              * @example 8f9e0d1c-2b3a-4c5d-8e7f-6a5b4c3d2e1f
              */
             question_issuance_id: string;
-            /**
-             * @example in_game
-             * @enum {string}
-             */
-            kind: "in_game" | "match";
+            kind: components["schemas"]["QuestionKind"];
             match: components["schemas"]["MatchRef"];
             /** @example Qatar 0-1 Ecuador. Who scores next? */
             question_text: string;
@@ -5242,12 +5269,7 @@ export interface components {
              */
             answered_at: string;
             issuance_status: components["schemas"]["IssuanceStatus"];
-            /**
-             * @description `pending` until the question resolves; `void` for voided or revoked questions.
-             * @example correct
-             * @enum {string}
-             */
-            outcome: "pending" | "correct" | "incorrect" | "void";
+            outcome: components["schemas"]["AnswerOutcome"];
             /** @example home */
             correct_answer_identifier: string | null;
             /** @example 10 */
@@ -5358,6 +5380,7 @@ export interface components {
         /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
         BadRequest: {
             headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
                 [name: string]: unknown;
             };
             content: {
@@ -5372,6 +5395,7 @@ export interface components {
         /** @description Missing, invalid or revoked API key (or bad login credentials). */
         Unauthorized: {
             headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
                 /** @description Authentication scheme to use. */
                 "WWW-Authenticate"?: string;
                 [name: string]: unknown;
@@ -5388,6 +5412,7 @@ export interface components {
         /** @description Too many sign-in attempts for this login name from this address, or from this address overall; try again after `Retry-After` seconds. */
         TooManyAttempts: {
             headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
                 /** @description Seconds until the next attempt is accepted. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -5404,6 +5429,7 @@ export interface components {
         /** @description Authenticated, but not allowed to do this. */
         Forbidden: {
             headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
                 [name: string]: unknown;
             };
             content: {
@@ -5418,6 +5444,7 @@ export interface components {
         /** @description The resource (named in `detail`) does not exist. */
         NotFound: {
             headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
                 [name: string]: unknown;
             };
             content: {
@@ -5432,6 +5459,7 @@ export interface components {
         /** @description The request conflicts with the current state; `detail` says how. */
         Conflict: {
             headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
                 [name: string]: unknown;
             };
             content: {
@@ -5446,6 +5474,7 @@ export interface components {
         /** @description Too late; the answer window has expired (Match questions are locked at kick-off). */
         Gone: {
             headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
                 [name: string]: unknown;
             };
             content: {
@@ -5463,6 +5492,7 @@ export interface components {
          */
         RequestTimeout: {
             headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
                 [name: string]: unknown;
             };
             content: {
@@ -5477,6 +5507,7 @@ export interface components {
         /** @description The request body is over the limit (JSON bodies, uploads and CSV imports each have theirs; the README lists them). */
         PayloadTooLarge: {
             headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
                 [name: string]: unknown;
             };
             content: {
@@ -5491,6 +5522,7 @@ export interface components {
         /** @description The request does not match the contract (including malformed JSON). */
         ValidationFailed: {
             headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
                 [name: string]: unknown;
             };
             content: {
@@ -5511,6 +5543,7 @@ export interface components {
          */
         ServiceUnavailable: {
             headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
                 /** @description Seconds to wait before trying again (sent when the database is out of reach or the process is shutting down, not when logo storage is unconfigured). */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -5592,7 +5625,17 @@ export interface components {
         HistoryMatchId: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description The error's stable code (`<area>.<reason>`, for example
+         *     `brand.name_taken`, `answer.window_closed`, `request.invalid`,
+         *     `database.unavailable`): what a client branches on, while `detail` is
+         *     prose for people and may change. Sent with every error response.
+         *     The codes of each area are declared in the service's
+         *     `src/modules/<area>/<area>.errors.ts`.
+         */
+        ErrorCode: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -5626,6 +5669,7 @@ export interface operations {
             /** @description Too many registrations from this client address; try again after `Retry-After` seconds. */
             429: {
                 headers: {
+                    "X-Error-Code": components["headers"]["ErrorCode"];
                     /** @description Seconds until the next registration is accepted. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6065,6 +6109,7 @@ export interface operations {
             /** @description Malformed CSV, over a limit, or refused because a row failed; same shape as the preview. */
             400: {
                 headers: {
+                    "X-Error-Code": components["headers"]["ErrorCode"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6405,6 +6450,7 @@ export interface operations {
             /** @description Malformed CSV, over a limit, or refused because a row failed; same shape as the preview. */
             400: {
                 headers: {
+                    "X-Error-Code": components["headers"]["ErrorCode"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7351,7 +7397,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CloneMatchRequest"];
+            };
+        };
         responses: {
             /** @description The new test match (detail view). */
             201: {
@@ -7365,6 +7415,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];

@@ -29,7 +29,9 @@ import { brands } from '../src/modules/brands/brands.table.js';
 import { questionIssuances, type BrandSnapshot } from '../src/modules/issuances/issuances.table.js';
 import { leagues } from '../src/modules/leagues/leagues.table.js';
 import { matches, matchFollows } from '../src/modules/matches/matches.table.js';
-import { apiKeys, users } from '../src/modules/users/users.table.js';
+import { apiKeys } from '../src/modules/auth/auth.table.js';
+import { users } from '../src/modules/users/users.table.js';
+import type { MatchStatus } from '../src/domain/vocabulary.js';
 
 export const HOT = {
   PLAYERS: 300,
@@ -83,7 +85,7 @@ export async function seedHotPaths(database: Database): Promise<HotData> {
     return b ? { id: b.id, name: b.name, primary_color: b.primaryColor, secondary_color: b.secondaryColor, logo_url: null } : null;
   };
 
-  const match = (i: number, scheduled: number, status: string) => ({
+  const match = (i: number, scheduled: number, status: MatchStatus) => ({
     srId: `bench-hot:${randomUUID()}`,
     leagueId: league.id,
     homeTeam: `Home ${i}`,
@@ -122,10 +124,10 @@ export async function seedHotPaths(database: Database): Promise<HotData> {
     const k = n++;
     return {
       matchId,
-      kind: 'in_game',
+      kind: 'in_game' as const,
       definitionName: 'Next goal',
       questionNumber: number,
-      status: open ? 'open' : 'resolved',
+      status: open ? ('open' as const) : ('resolved' as const),
       questionText: `Who scores next? (#${k})`,
       choices: CHOICES,
       resolution: {},

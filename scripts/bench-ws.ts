@@ -9,7 +9,8 @@
  * it, each with an API key. Client processes (BENCH_WS_CLIENTS, default 4;
  * one event loop should not hold 10,000 sockets next to the server's
  * 10,000, and the open-file limit is per process) open one socket per user
- * and wait for hello and open_questions.
+ * and wait for hello and open_questions, BENCH_WS_CONNECT_CONCURRENCY (default
+ * 100) handshakes at a time per client process.
  *
  * Then, BENCH_WS_ROUNDS times (default 5): an issuance is inserted and handed
  * to the engine hooks exactly as a listener does (NOTIFY on the live bus,
@@ -20,6 +21,16 @@
  * one statement for all receivers). Latency of a socket = its receive time
  * minus the time just before the hook was called (wall clock with sub-ms
  * resolution, shared by the processes of one machine).
+ *
+ * With BENCH_WS_PROCESSES=N (N > 1; PostgreSQL only, DATABASE_URL), the
+ * sockets are served by N API processes on the one database, as several
+ * replicas behind a load balancer would serve them: each process is the
+ * real service (its own pool, its own LISTEN connection, its own hub), the
+ * clients spread their sockets evenly over them, and the issuance is
+ * published from this process, so it reaches every API process only through
+ * NOTIFY. Besides the latency to the last socket across all processes, each
+ * process reports per round its CPU time and the SQL statements it ran
+ * (the lookup behind the NOTIFY): the cost that repeats per process.
  *
  * Prints per round and overall p50 / p90 / p99 / max and the total (last
  * socket), the connect phase, server memory and CPU, and the machine.
@@ -123,9 +134,54 @@ async function clientMain() {
         if (!ok) failed++;
       }
     };
-    await Promise.all(Array.from({ length: 100 }, worker));
+    await Promise.all(Array.from({ length: envInt('BENCH_WS_CONNECT_CONCURRENCY', 100, 1) }, worker));
     send({ kind: 'ready', connected: sockets.filter(Boolean).length, failed, ms: performance.now() - t0 });
   });
+}
+
+// ---------------------------------------------------------------- API process (BENCH_WS_PROCESSES > 1)
+
+type ToApi = { kind: 'round' } | { kind: 'report' } | { kind: 'exit' };
+type FromApi =
+  | { kind: 'listening'; url: string }
+  | { kind: 'report'; cpuMs: number; statements: number; rssMiB: number; heapMiB: number; sockets: number };
+
+/** One API process of several: the real service on the shared database, serving the stream; reports its CPU and statements per round. */
+async function apiMain() {
+  const send = (m: FromApi) => process.send!(m);
+  const { loadConfig } = await import('../src/config.js');
+  const { openDatabase } = await import('../src/db/client.js');
+  const { createApp } = await import('../src/http/app.js');
+  const { attachLiveStream } = await import('../src/live/stream.js');
+  const { createLogger } = await import('../src/logger.js');
+  const { createServices } = await import('../src/services.js');
+  const config = loadConfig({ APP_ENV: 'test', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', DATA_DIR: ':memory:' });
+  const database = await openDatabase({ url: process.env.BENCH_WS_DATABASE_URL!, limits: config.database.api });
+  const services = createServices({ database, config, logger: createLogger(config.logLevel) });
+  const { app } = await createApp({ services });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const live = await attachLiveStream({ server, services });
+  let statements = 0;
+  database.onQuery(() => void statements++);
+  let cpu0 = process.cpuUsage();
+  process.on('message', async (m: ToApi) => {
+    if (m.kind === 'round') {
+      cpu0 = process.cpuUsage();
+      statements = 0;
+    } else if (m.kind === 'report') {
+      const cpu = process.cpuUsage(cpu0);
+      const mem = process.memoryUsage();
+      send({ kind: 'report', cpuMs: (cpu.user + cpu.system) / 1000, statements, rssMiB: mem.rss / 2 ** 20, heapMiB: mem.heapUsed / 2 ** 20, sockets: live.hub.stats().sockets });
+    } else if (m.kind === 'exit') {
+      await live.close();
+      server.closeAllConnections();
+      server.close();
+      await database.close().catch(() => {});
+      process.exit(0);
+    }
+  });
+  send({ kind: 'listening', url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/api/play/stream` });
 }
 
 // ---------------------------------------------------------------- server process
@@ -151,10 +207,15 @@ async function serverMain() {
   const total = envInt('BENCH_WS_SOCKETS', 10_000, 1);
   const clientCount = Math.min(envInt('BENCH_WS_CLIENTS', 4, 1), total);
   const rounds = envInt('BENCH_WS_ROUNDS', 5, 1);
+  const processes = envInt('BENCH_WS_PROCESSES', 1, 1);
   const perClient = Math.ceil(total / clientCount);
+  if (processes > 1 && !process.env.DATABASE_URL) {
+    console.error('bench:ws: BENCH_WS_PROCESSES > 1 needs PostgreSQL (set DATABASE_URL): the API processes share one database, which an in-memory PGlite cannot be.');
+    process.exit(2);
+  }
 
   const limit = openFileLimit();
-  const need = total + 512;
+  const need = Math.ceil(total / processes) + 512;
   if (limit && limit.soft < need) {
     console.error(
       `bench:ws: this process may open ${limit.soft} files, and the server needs about ${need} (one per socket).` +
@@ -177,14 +238,16 @@ async function serverMain() {
   const { seedLeagues } = await import('../src/modules/leagues/leagues.repository.js');
   const { leagues } = await import('../src/modules/leagues/leagues.table.js');
   const { matches, matchFollows } = await import('../src/modules/matches/matches.table.js');
-  const { apiKeys, users } = await import('../src/modules/users/users.table.js');
+  const { users } = await import('../src/modules/users/users.table.js');
+  const { apiKeys } = await import('../src/modules/auth/auth.table.js');
   const { createServices } = await import('../src/services.js');
 
   const { openBenchDatabase } = await import('./bench-database.js');
-  const { database, where, drop } = await openBenchDatabase('qp_benchws');
+  const { database, where, drop, url: databaseUrl } = await openBenchDatabase('qp_benchws');
   const children: ChildProcess[] = [];
+  const apis: ChildProcess[] = [];
   const cleanup = async () => {
-    for (const c of children) c.kill('SIGKILL');
+    for (const c of [...children, ...apis]) c.kill('SIGKILL');
     await drop().catch(() => {});
   };
   process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
@@ -197,8 +260,40 @@ async function serverMain() {
     const server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     const live = await attachLiveStream({ server, services });
-    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/api/play/stream`;
+    const localUrl = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/api/play/stream`;
     const { db } = database;
+
+    // Several API processes: each serves its share of the sockets; this one only publishes.
+    const apiUrls: string[] = [];
+    if (processes > 1) {
+      for (let i = 0; i < processes; i++) {
+        const child = fork(self, ['--api'], { stdio: 'inherit', env: { ...process.env, BENCH_WS_DATABASE_URL: databaseUrl! } });
+        apis.push(child);
+        apiUrls.push(
+          await new Promise<string>((resolve, reject) => {
+            child.once('exit', (code) => reject(new Error(`API process ${i + 1} exited (${code}) before listening`)));
+            child.on('message', (m: FromApi) => m.kind === 'listening' && resolve(m.url));
+          }),
+        );
+      }
+      console.log(`${processes} API processes listening (one LISTEN connection each); this process publishes`);
+    }
+    const urlOf = (clientIndex: number) => (processes > 1 ? apiUrls[clientIndex % processes]! : localUrl);
+    const askApis = () =>
+      Promise.all(
+        apis.map(
+          (c) =>
+            new Promise<Extract<FromApi, { kind: 'report' }>>((resolve) => {
+              const on = (m: FromApi) => {
+                if (m.kind !== 'report') return;
+                c.off('message', on);
+                resolve(m);
+              };
+              c.on('message', on);
+              c.send({ kind: 'report' } satisfies ToApi);
+            }),
+        ),
+      );
 
     // Seed: one match, its followers with keys, one open question already there.
     const t0 = performance.now();
@@ -223,7 +318,7 @@ async function serverMain() {
     }
     const question = (n: number) => ({
       matchId: match!.id,
-      kind: 'in_game',
+      kind: 'in_game' as const,
       definitionName: 'Next goal',
       questionText: `Lions 1-0 Tigers. Who scores next? (#${n})`,
       choices: [
@@ -250,11 +345,12 @@ async function serverMain() {
         };
         c.on('message', on);
       })));
+    if (processes > 1 && clientCount % processes !== 0) console.warn(`bench:ws: ${clientCount} client processes over ${processes} API processes: the sockets are not spread evenly; use a multiple of ${processes}`);
     for (let i = 0; i < clientCount; i++) children.push(fork(self, ['--client'], { stdio: 'inherit' }));
     await waitAll('up');
     const tc = performance.now();
     const ready = waitAll('ready');
-    children.forEach((c, i) => send(c, { kind: 'connect', url, keys: keys.slice(i * perClient, (i + 1) * perClient) }));
+    children.forEach((c, i) => send(c, { kind: 'connect', url: urlOf(i), keys: keys.slice(i * perClient, (i + 1) * perClient) }));
     const readies = await ready;
     const connectMs = performance.now() - tc;
     const connected = readies.reduce((s, r) => s + r.connected, 0);
@@ -263,19 +359,24 @@ async function serverMain() {
     console.log(
       `connected ${connected}/${total} sockets (hello + open_questions each) in ${fmt(connectMs / 1000)} s, ${fmt((connected / connectMs) * 1000, 0)} sockets/s; ${failed} failed; hub: ${JSON.stringify(stats)}`,
     );
-    const mem = process.memoryUsage();
-    console.log(`server with the sockets: RSS ${fmt(mem.rss / 2 ** 20, 0)} MiB, JS heap ${fmt(mem.heapUsed / 2 ** 20, 0)} MiB`);
+    if (processes > 1) {
+      for (const [i, r] of (await askApis()).entries()) console.log(`API process ${i + 1}: ${r.sockets} sockets, RSS ${fmt(r.rssMiB, 0)} MiB, JS heap ${fmt(r.heapMiB, 0)} MiB`);
+    } else {
+      const mem = process.memoryUsage();
+      console.log(`server with the sockets: RSS ${fmt(mem.rss / 2 ** 20, 0)} MiB, JS heap ${fmt(mem.heapUsed / 2 ** 20, 0)} MiB`);
+    }
     if (connected !== total) throw new Error(`${total - connected} sockets did not connect`);
 
     // Rounds.
     /** lat: from the hook call (publish); for resolutions `prepMs` is the settling transaction (scoring) before it. */
-    type Result = { round: number; type: string; lat: number[]; total: number; cpuMs: number; answered: number; wrong: number; prepMs: number };
+    type Result = { round: number; type: string; lat: number[]; total: number; cpuMs: number; answered: number; wrong: number; prepMs: number; perProcess: { cpuMs: number; statements: number }[] };
     const results: Result[] = [];
     const measure = async (type: 'question' | 'resolution', id: string, prepare: () => Promise<() => Promise<void>>, round: number): Promise<Result> => {
       const armed = waitAll('armed');
       children.forEach((c) => send(c, { kind: 'arm', type, id }));
       await armed;
       const done = waitAll('done');
+      apis.forEach((c) => c.send({ kind: 'round' } satisfies ToApi));
       const cpu0 = process.cpuUsage();
       const t = now();
       const fire = await prepare();
@@ -283,11 +384,12 @@ async function serverMain() {
       await fire();
       const reports = await done;
       const cpu = process.cpuUsage(cpu0);
+      const perProcess = processes > 1 ? (await askApis()).map((r) => ({ cpuMs: r.cpuMs, statements: r.statements })) : [];
       const lat = reports.flatMap((r) => r.times).map((t) => t - start);
       const missing = lat.filter((l) => Number.isNaN(l)).length;
       if (missing) throw new Error(`${missing} sockets missed the ${type} of round ${round}`);
       lat.sort((a, b) => a - b);
-      return { round, type, lat, total: lat[lat.length - 1]!, prepMs: start - t, cpuMs: (cpu.user + cpu.system) / 1000, answered: reports.reduce((s, r) => s + r.answered, 0), wrong: reports.reduce((s, r) => s + r.wrong, 0) };
+      return { round, type, lat, total: lat[lat.length - 1]!, prepMs: start - t, cpuMs: (cpu.user + cpu.system) / 1000, perProcess, answered: reports.reduce((s, r) => s + r.answered, 0), wrong: reports.reduce((s, r) => s + r.wrong, 0) };
     };
     const { hooks, store } = services.engine;
     for (let round = 1; round <= rounds; round++) {
@@ -316,12 +418,17 @@ async function serverMain() {
     const cpus = os.cpus();
     const version = (await database.rows<{ v: string }>(sql`select version() as v`))[0]?.v ?? '';
     console.log(`\nnode ${process.version}, ${cpus[0]?.model ?? 'unknown CPU'} x ${cpus.length}, ${fmt(os.totalmem() / 2 ** 30)} GiB RAM, ${os.platform()} ${os.release()}; load average ${os.loadavg().map((l) => fmt(l, 2)).join(' ')}`);
-    console.log(`database: ${where}${version ? ` (${version.split(' on ')[0]})` : ''}; ${clientCount} client processes; ${total} sockets`);
+    console.log(
+      `database: ${where}${version ? ` (${version.split(' on ')[0]})` : ''}; ${clientCount} client processes; ${total} sockets` +
+        (processes > 1 ? ` over ${processes} API processes (${Math.ceil(total / processes)} each), published from a separate process` : ''),
+    );
     console.log('\nLatency from the engine hook (publish) to each socket; resolutions are preceded by their scoring transaction (own column).');
-    console.log('\n| round | message | p50 ms | p90 ms | p99 ms | max (all received) ms | scoring tx ms | server CPU ms |');
-    console.log('|--:|---|--:|--:|--:|--:|--:|--:|');
+    const cpuHead = processes > 1 ? 'CPU ms per API process | statements per API process' : 'server CPU ms';
+    console.log(`\n| round | message | p50 ms | p90 ms | p99 ms | max (all received) ms | scoring tx ms | ${cpuHead} |`);
+    console.log(`|--:|---|--:|--:|--:|--:|--:|--:|${processes > 1 ? '--:|' : ''}`);
     for (const r of results) {
-      console.log(`| ${r.round} | ${r.type} | ${fmt(percentile(r.lat, 50))} | ${fmt(percentile(r.lat, 90))} | ${fmt(percentile(r.lat, 99))} | ${fmt(r.total)} | ${r.type === 'resolution' ? fmt(r.prepMs) : ''} | ${fmt(r.cpuMs, 0)} |`);
+      const cpuCells = processes > 1 ? `${r.perProcess.map((p) => fmt(p.cpuMs, 0)).join(' / ')} | ${r.perProcess.map((p) => p.statements).join(' / ')}` : fmt(r.cpuMs, 0);
+      console.log(`| ${r.round} | ${r.type} | ${fmt(percentile(r.lat, 50))} | ${fmt(percentile(r.lat, 90))} | ${fmt(percentile(r.lat, 99))} | ${fmt(r.total)} | ${r.type === 'resolution' ? fmt(r.prepMs) : ''} | ${cpuCells} |`);
     }
     for (const type of ['question', 'resolution']) {
       const all = results.filter((r) => r.type === type).flatMap((r) => r.lat).sort((a, b) => a - b);
@@ -330,6 +437,8 @@ async function serverMain() {
     }
 
     children.forEach((c) => send(c, { kind: 'exit' }));
+    apis.forEach((c) => c.send({ kind: 'exit' } satisfies ToApi));
+    await Promise.all(apis.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
     await live.close();
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
@@ -340,6 +449,11 @@ async function serverMain() {
 
 if (process.argv.includes('--client')) {
   void clientMain();
+} else if (process.argv.includes('--api')) {
+  apiMain().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
 } else {
   serverMain().catch((err) => {
     console.error(err);

@@ -9,6 +9,9 @@
  *                           without compiling (~5 s for the whole contract)
  * - response-validators.ts  standalone ajv validators of every JSON response
  *                           per operation and status (the contract tests use them)
+ * - vocabulary.ts           every named string enum of the contract (statuses,
+ *                           kinds, outcomes) as a const list and its type: the
+ *                           one source the tables, the domain and SQL use
  *
  * `generate({ outDir })` is also used by the staleness test.
  */
@@ -175,6 +178,19 @@ function responseValidatorsSource(doc: OpenApiDoc): string {
   ].join('\n');
 }
 
+/** Every named string enum of the contract's schemas as `export const X = [...] as const` and `type X`. */
+export function vocabularySource(doc: OpenApiDoc): string {
+  const lines = [`// ${BANNER}`, '/* eslint-disable */', '// The contract\'s named string enums: one const list and one type per schema.', ''];
+  for (const [name, schema] of Object.entries(doc.components.schemas).sort(([a], [b]) => a.localeCompare(b))) {
+    const s = schema as { type?: string; enum?: unknown[]; description?: string };
+    if (s.type !== 'string' || !Array.isArray(s.enum)) continue;
+    if (s.description) lines.push(`/** ${s.description.trim().replace(/\s+/g, ' ').replace(/\*\//g, '*\\/')} */`);
+    lines.push(`export const ${name} = [${s.enum.map((v) => `'${String(v)}'`).join(', ')}] as const;`);
+    lines.push(`export type ${name} = (typeof ${name})[number];`, '');
+  }
+  return lines.join('\n');
+}
+
 export async function generate({ outDir }: { outDir: string }): Promise<string[]> {
   const doc = loadContract();
   fs.mkdirSync(outDir, { recursive: true });
@@ -187,6 +203,7 @@ export async function generate({ outDir }: { outDir: string }): Promise<string[]
   files['request-validators.d.ts'] = `// ${BANNER}\nimport type { ValidateFunction } from 'ajv';\nimport type { operations } from './api-types.js';\n\n/** Validators per operationId, in the order openapi-backend builds them ([requestBody?, params]). */\nexport declare const requestValidators: Record<keyof operations, ValidateFunction[]>;\n`;
   files['response-validators.js'] = responseValidatorsSource(doc);
   files['response-validators.d.ts'] = `// ${BANNER}\nimport type { ValidateFunction } from 'ajv';\nimport type { operations } from './api-types.js';\n\n/** JSON response validators per operationId and status code. */\nexport declare const responseValidators: Record<keyof operations, Record<string, ValidateFunction>>;\n`;
+  files['vocabulary.ts'] = vocabularySource(doc);
   for (const [name, content] of Object.entries(files)) fs.writeFileSync(path.join(outDir, name), content);
   return Object.keys(files);
 }

@@ -181,6 +181,8 @@ export interface EngineConfig {
   maxListeners: number;
   /** Seed of the probability gate: the same seed draws the same questions on a replay. */
   seed: string;
+  /** Replays: an open question stays answerable at least this long (real time) before the replay goes on (ENGINE_REPLAY_MIN_ANSWER_SECONDS, 0 = no hold). */
+  replayMinAnswerSeconds: number;
   /** Where the provider's live feeds are: `{sr_id}` is replaced (used when a match has no feed_url). */
   feedUrlTemplate: string | undefined;
   /**
@@ -353,6 +355,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       staleAfterMs: int(env, 'ENGINE_STALE_AFTER_MS', 10_000, 100, 3_600_000),
       maxListeners: int(env, 'ENGINE_MAX_LISTENERS', 20, 0, 1000),
       seed: env.ENGINE_SEED ?? '',
+      // Test runs replay at thousands of times real speed: no hold there unless asked.
+      replayMinAnswerSeconds: int(env, 'ENGINE_REPLAY_MIN_ANSWER_SECONDS', appEnv === 'test' ? 0 : 10, 0, 3600),
       feedUrlTemplate: env.FEED_URL_TEMPLATE || undefined,
       feedAllowPrivateAddresses: bool(env, 'FEED_ALLOW_PRIVATE_ADDRESSES', appEnv === 'development' || appEnv === 'test'),
     },

@@ -51,6 +51,30 @@ export function clip(text: string, max: number): string {
  */
 export const quote = (text: string, max = QUOTE_MAX): string => (text.length <= max ? `'${text}'` : `'${clip(text, max)}' (${text.length} characters)`);
 
+/**
+ * A named error of an area: calling it builds the AppError (the message from
+ * its arguments); `code` and `status` are on the factory itself, so a test
+ * can expect exactly that error (`expectError(res, brandErrors.nameTaken)`).
+ * Each module declares its errors once, in `<module>.errors.ts`.
+ */
+export interface ErrorFactory<A extends unknown[] = []> {
+  (...args: A): AppError;
+  readonly code: string;
+  readonly status: number;
+}
+
+export interface ErrorExtras {
+  body?: Record<string, unknown>;
+  issues?: ValidationIssue[];
+  headers?: Record<string, string>;
+}
+
+/** Declares one error: its status, its stable code, its message (and body or headers) from the factory's arguments. */
+export function errorFactory<A extends unknown[] = []>(status: number, code: string, message: (...args: A) => string, extras?: (...args: A) => ErrorExtras): ErrorFactory<A> {
+  const build = (...args: A) => new AppError(status, code, message(...args), extras ? extras(...args) : {});
+  return Object.assign(build, { code, status });
+}
+
 export const badRequest = (code: string, message: string, body?: Record<string, unknown>) =>
   new AppError(400, code, message, body ? { body } : {});
 export const unauthorized = (message = 'missing or invalid API key', code = 'auth.unauthorized') =>

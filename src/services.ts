@@ -15,6 +15,8 @@ import { createLoginThrottle } from './modules/auth/login-throttle.js';
 import { createBrandsService } from './modules/brands/brands.service.js';
 import { checkDefinitionAllowlist } from './modules/definitions/allowlists.js';
 import { createDefinitionsService } from './modules/definitions/definitions.service.js';
+import { IN_GAME } from './modules/definitions/in-game.kind.js';
+import { MATCH } from './modules/definitions/match.kind.js';
 import { createFeedbackService } from './modules/feedback/feedback.service.js';
 import { createGroupsService } from './modules/groups/groups.service.js';
 import { createInheritanceService } from './modules/inheritance/inheritance.service.js';
@@ -22,7 +24,6 @@ import { createIssuancesService } from './modules/issuances/issuances.service.js
 import { createLeaderboardsService } from './modules/leaderboards/leaderboards.service.js';
 import { createLeaguesService } from './modules/leagues/leagues.service.js';
 import { createListenersService } from './modules/listeners/listeners.service.js';
-import { createMatchDefinitionsService } from './modules/match-definitions/match-definitions.service.js';
 import { createMatchControlService } from './modules/match-control/match-control.service.js';
 import { createMatchesService } from './modules/matches/matches.service.js';
 import { createPlayerGroupsService } from './modules/player-groups/player-groups.service.js';
@@ -92,6 +93,7 @@ export function createServices(deps: ServiceDeps) {
     subscribers,
     brandSnapshot,
   };
+  const listeners = createListenersService({ db, leagues, onSettle: scoreSettledIssuance, onSettled: (row) => engine.hooks.onSettled?.(row) });
   return tracedServices({
     config: deps.config,
     database: deps.database,
@@ -107,8 +109,8 @@ export function createServices(deps: ServiceDeps) {
     playerGroups: createPlayerGroupsService({ db, config: deps.config.playerGroups, throttle: loginThrottle, leaderboards }),
     leagues,
     groups: createGroupsService({ db, leagues }),
-    definitions: createDefinitionsService({ db, leagues }),
-    matchDefinitions: createMatchDefinitionsService({ db, leagues }),
+    definitions: createDefinitionsService(IN_GAME, { db, leagues }),
+    matchDefinitions: createDefinitionsService(MATCH, { db, leagues }),
     brands,
     sponsorships: createSponsorshipsService({ db }),
     matches: createMatchesService({
@@ -121,12 +123,12 @@ export function createServices(deps: ServiceDeps) {
     }),
     inheritance: createInheritanceService({ db, leagues }),
     issuances: createIssuancesService({ db }),
-    listeners: createListenersService({ db, leagues }),
+    listeners,
     feedback: createFeedbackService({ db }),
     push,
     liveBus,
     engine,
-    matchControl: createMatchControlService({ db, appEnv: deps.config.appEnv, store: engine.store, hooks: engine.hooks, onFollowChanged }),
+    matchControl: createMatchControlService({ db, appEnv: deps.config.appEnv, listeners, onFollowChanged }),
   });
 }
 

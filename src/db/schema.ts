@@ -1,11 +1,12 @@
 /** Every Drizzle table of the service (drizzle-kit reads this file). */
 export * from '../modules/users/users.table.js';
+export * from '../modules/auth/auth.table.js';
 export * from '../modules/leagues/leagues.table.js';
 export * from '../modules/brands/brands.table.js';
 export * from '../modules/matches/matches.table.js';
 export * from '../modules/groups/groups.table.js';
 export * from '../modules/definitions/definitions.table.js';
-export * from '../modules/match-definitions/match-definitions.table.js';
+export * from '../modules/definitions/match-definitions.table.js';
 export * from '../modules/issuances/issuances.table.js';
 export * from '../modules/sponsorships/sponsorships.table.js';
 export * from '../modules/listeners/listeners.table.js';

@@ -16,6 +16,7 @@ import { mulberry32, syntheticFootballMatch } from '../engine/feed/synthetic.js'
 import { syncSchedule, type ScheduledMatch } from '../engine/schedule/schedule-sync.js';
 import { publishMatchStatus } from '../live/publishers.js';
 import type { WorkerTask } from '../engine/worker.js';
+import { cancelMatchesWithSrIdPrefix } from '../modules/matches/matches.repository.js';
 import { matches } from '../modules/matches/matches.table.js';
 import type { Services } from '../services.js';
 import { seedDemoCatalog } from './catalog.js';
@@ -111,16 +112,7 @@ export class LiveDemo {
   /** Demo matches of an earlier run whose feed died with that process: cancel them, and void what they left open. */
   private async retireStaleLiveMatches(): Promise<void> {
     const { db } = this.services.database;
-    const stale = await db
-      .update(matches)
-      .set({ status: 'cancelled', autoDispatchListener: false })
-      .where(and(like(matches.srId, `${LIVE_PREFIX}%`), notInArray(matches.status, ['closed', 'cancelled'])))
-      .returning({ id: matches.id });
-    const { store, hooks } = this.services.engine;
-    for (const { id } of stale) {
-      const { settled } = await store.stopMatch(id, 'voided');
-      for (const row of settled) await hooks.onSettled?.(row);
-    }
+    for (const id of await cancelMatchesWithSrIdPrefix({ db, prefix: LIVE_PREFIX })) await this.services.listeners.stopMatch(id, 'voided');
   }
 
   async scheduleLiveMatch(): Promise<string> {

@@ -1,5 +1,5 @@
 /** Demo data for `npm start` on an empty database: brands to look at, and who sponsors what. Idempotent. */
-import { brands } from '../modules/brands/brands.table.js';
+import { insertBrandsIfAbsent } from '../modules/brands/brands.repository.js';
 import type { Services } from '../services.js';
 
 const DEMO_BRANDS = [
@@ -10,11 +10,8 @@ const DEMO_BRANDS = [
 
 export async function seedDemoData(services: Services): Promise<void> {
   const { db } = services.database;
-  await db
-    .insert(brands)
-    .values(DEMO_BRANDS)
-    // a brand of that name already exists: keep it
-    .onConflictDoNothing();
+  // A brand of that name already exists: kept.
+  await insertBrandsIfAbsent({ db, values: DEMO_BRANDS });
 }
 
 /** Who sponsors the live demo matches: the whole match, and question slots (the 1st and 3rd questions). */

@@ -32,6 +32,8 @@ import type { FeedEvent } from '../domain/sports/events.js';
 import { runGates, type DecisionStep, type GateId, type GateInput, type LaneState, type RegularCounts } from './gates.js';
 import { applyStoreState, conditionHolds, type MatchContext } from '../domain/question-render.js';
 import { inGameSettings, matchLevelSettings, type InGameSettings, type MatchLevelSettings } from '../domain/settings.js';
+import { hasStarted, playOver, type MatchStatus } from '../domain/vocabulary.js';
+import { inGameMatchContext } from '../domain/match-context.js';
 
 /** What a listener runs a match with: reread while it runs (definitions, groups, overrides and the sponsor may be edited). */
 export interface EngineCatalog {
@@ -58,7 +60,7 @@ export interface DecideContext {
 }
 
 export interface LiveFields {
-  status: string;
+  status: MatchStatus;
   period: string | null;
   clockSeconds: number | null;
   homeScore: number;
@@ -121,7 +123,7 @@ export interface QuestionValues {
   state: Record<string, unknown>;
   resolution: Record<string, unknown>;
   triggerEventId: string;
-  triggerEvent: Record<string, unknown>;
+  triggerEvent: FeedEvent;
   triggerSeq: number;
   period: string | null;
   clockSeconds: number | null;
@@ -169,12 +171,11 @@ export type Decision =
   | { type: 'warned'; message: string };
 
 const DEFAULT_LANE = 'default';
-const OVER = new Set(['ended', 'closed']);
 
 export const decisionKey = (definitionId: string, eventId: string): string => `${definitionId}|${eventId}`;
 
 export function isOver(state: EngineState): boolean {
-  return OVER.has(state.live.status);
+  return playOver.has(state.live.status);
 }
 
 /** Rows of the database → the state they stand for (a listener starting, or taking over after its resume point). */
@@ -214,7 +215,7 @@ export function restoreState(rows: {
   const ordered = [...rows.issuances].sort((a, b) => a.issuedAt.getTime() - b.issuedAt.getTime() || (a.questionNumber ?? 0) - (b.questionNumber ?? 0));
   for (const row of ordered) {
     if (!row.definitionId || !row.triggerEventId) continue;
-    const trigger = (row.triggerEvent ?? {}) as unknown as FeedEvent;
+    const trigger = row.triggerEvent ?? ({} as FeedEvent);
     const question: OpenQuestion = {
       key: decisionKey(row.definitionId, row.triggerEventId),
       definitionId: row.definitionId,
@@ -275,7 +276,7 @@ export function evolve(state: EngineState, d: Decision): EngineState {
         choices: q.choices.map((c) => c.identifier),
         resolution: q.resolution as unknown as ResolutionSnapshot,
         triggerEventId: q.triggerEventId,
-        trigger: q.triggerEvent as unknown as FeedEvent,
+        trigger: q.triggerEvent,
         triggerPosition: d.triggerPosition,
         state: q.state,
         issuedAt: q.issuedAt.toISOString(),
@@ -359,17 +360,7 @@ function derived(catalog: EngineCatalog): Derived {
 }
 
 function matchContext(state: EngineState, catalog: EngineCatalog): MatchContext {
-  const m = catalog.match;
-  return {
-    id: m.id,
-    league: catalog.league.slug,
-    home_team: m.homeTeam,
-    away_team: m.awayTeam,
-    status: state.live.status,
-    period: state.live.period,
-    clock_seconds: state.live.clockSeconds,
-    score: { home: state.live.homeScore, away: state.live.awayScore },
-  };
+  return inGameMatchContext(catalog.match, catalog.league.slug, state.live);
 }
 
 /** What one event means, given the state before it. */
@@ -397,7 +388,7 @@ export async function decide(state: EngineState, event: FeedEvent, ctx: DecideCo
   if (changed) emit({ type: 'match_changed', values: changed });
   if (event.final) await resolve(s, event, ctx, emit, () => s);
   if (first) await trigger(event, ctx, emit, () => s);
-  if (event.type === 'match_status' && OVER.has(String(event.data.status))) {
+  if (event.type === 'match_status' && playOver.has(String(event.data.status))) {
     for (const q of [...s.open.values()]) emit(settled(q, event, 'voided', null, 'the match ended before it resolved'));
   }
   return out;
@@ -429,9 +420,9 @@ function liveChange(s: EngineState, event: FeedEvent, match: MatchRow): MatchCha
     next.awayScore = event.score.away;
   }
   const status = event.type === 'match_status' ? String(event.data.status ?? '') : '';
-  if (['live', 'break', 'ended', 'closed'].includes(status)) next.status = status;
+  if (hasStarted.has(status)) next.status = status;
   // Any other event means play is on (a feed that starts without a status message).
-  else if (!['live', 'break', 'ended', 'closed'].includes(next.status) && event.type !== 'match_status') next.status = 'live';
+  else if (!hasStarted.has(next.status) && event.type !== 'match_status') next.status = 'live';
   const changed: MatchChange = {};
   if (next.status !== live.status) changed.status = next.status;
   if (next.period !== live.period) changed.period = next.period;
@@ -579,7 +570,7 @@ async function trigger(event: FeedEvent, ctx: DecideContext, emit: (d: Decision)
         state: rendered.extract,
         resolution: def.resolution as unknown as Record<string, unknown>,
         triggerEventId: event.provider_event_id,
-        triggerEvent: event as unknown as Record<string, unknown>,
+        triggerEvent: event,
         triggerSeq: event.seq,
         period: event.period,
         clockSeconds: event.clock_seconds,

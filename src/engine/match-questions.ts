@@ -9,22 +9,26 @@
  * safe in several processes at once (unique issuance per match and
  * definition; settling only moves rows still open or locked).
  */
-import { and, asc, eq, exists, gt, inArray, isNotNull, lte, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import type { BrandRow } from '../modules/brands/brands.table.js';
 import { brands } from '../modules/brands/brands.table.js';
 import { questionGroups } from '../modules/groups/groups.table.js';
+import { insertMatchIssuance, lockStartedMatchQuestions } from '../modules/issuances/issuances.repository.js';
 import { questionIssuances, type BrandSnapshot, type QuestionIssuanceRow } from '../modules/issuances/issuances.table.js';
 import { leagues } from '../modules/leagues/leagues.table.js';
-import { matchQuestionDefinitions } from '../modules/match-definitions/match-definitions.table.js';
-import { matches, NOT_STARTED_STATUSES } from '../modules/matches/matches.table.js';
+import { matchQuestionDefinitions } from '../modules/definitions/match-definitions.table.js';
+import { saveMatchStateStore } from '../modules/matches/matches.repository.js';
+import { matches } from '../modules/matches/matches.table.js';
 import { evaluateExpression } from '../domain/language/expressions.js';
 import type { EngineHooks } from './listener-runner.js';
 import { applyStoreState, extractIssuanceState, isDefinitionError, renderQuestion } from '../domain/question-render.js';
 import { matchQuestionSettings } from '../domain/settings.js';
 import type { EngineStore } from './store.js';
 import type { WorkerTask } from './worker.js';
+import { unsettled } from '../domain/vocabulary.js';
+import { preGameIssueContext, preGameMatchContext } from '../domain/match-context.js';
 
 /** The longest `issue_lead_seconds` the contract allows. */
 export const MAX_ISSUE_LEAD_SECONDS = 1_209_600;
@@ -84,7 +88,7 @@ export function createMatchQuestions({
     let issued = 0;
     for (const { match, league, group, definition, sponsor } of due) {
       const settings = matchQuestionSettings(league, group, definition, match);
-      const matchContext = { id: match.id, league: league.slug, home_team: match.homeTeam, away_team: match.awayTeam, scheduled: match.scheduled.toISOString(), venue: match.venue, status: match.status, period: null, clock_seconds: null, score: { home: 0, away: 0 } };
+      const matchContext = preGameIssueContext(match, league.slug);
       let row: QuestionIssuanceRow | undefined;
       try {
         row = await db.transaction(async (tx) => {
@@ -95,9 +99,9 @@ export function createMatchQuestions({
           const state = await applyStoreState(definition.storeState, before);
           const extract = await extractIssuanceState(definition.issuanceStateExtract, { ...before, state });
           const rendered = await renderQuestion({ question_text_template: definition.questionTextTemplate, choices: definition.choices }, { match: matchContext, state, extract });
-          const [inserted] = await tx
-            .insert(questionIssuances)
-            .values({
+          const inserted = await insertMatchIssuance({
+            tx,
+            values: {
               matchId: match.id,
               kind: 'match',
               matchQuestionDefinitionId: definition.id,
@@ -118,11 +122,10 @@ export function createMatchQuestions({
                 { step: 'definition_allowed', passed: true, detail: `included (${settings.included.source})` },
                 { step: 'render', passed: true, detail: 'rendered' },
               ],
-            })
-            .onConflictDoNothing()
-            .returning();
+            },
+          });
           // Another process issued this pair first: its store_state ran then, not again now.
-          if (inserted && state !== current.stateStore) await tx.update(matches).set({ stateStore: state }).where(eq(matches.id, match.id));
+          if (inserted && state !== current.stateStore) await saveMatchStateStore({ tx, id: match.id, state });
           return inserted;
         });
       } catch (err) {
@@ -149,15 +152,7 @@ export function createMatchQuestions({
    * (or been called off) earlier.
    */
   async function lockStarted(): Promise<number> {
-    const startedMatches = db
-      .select({ id: matches.id })
-      .from(matches)
-      .where(and(eq(matches.id, questionIssuances.matchId), notInArray(matches.status, NOT_STARTED_STATUSES)));
-    const rows = await db
-      .update(questionIssuances)
-      .set({ status: 'locked', updatedAt: sql`now()` })
-      .where(and(eq(questionIssuances.kind, 'match'), eq(questionIssuances.status, 'open'), or(lte(questionIssuances.closesAt, now()), exists(startedMatches))))
-      .returning();
+    const rows = await lockStartedMatchQuestions({ db, now: now() });
     for (const row of rows) await hooks.onSettled?.(row);
     return rows.length;
   }
@@ -172,7 +167,7 @@ export function createMatchQuestions({
       .where(
         and(
           eq(questionIssuances.kind, 'match'),
-          inArray(questionIssuances.status, ['open', 'locked']),
+          unsettled.sql(questionIssuances.status),
           sql`((${matches.status} = 'closed' and ${isNotNull(matches.result)}) or ${matches.status} = 'cancelled')`,
         ),
       )
@@ -184,7 +179,7 @@ export function createMatchQuestions({
         try {
           const value = await evaluateExpression('resolution.correct_choice', String((issuance.resolution as { correct_choice?: string }).correct_choice ?? 'null'), {
             result: match.result,
-            match: { id: match.id, league, home_team: match.homeTeam, away_team: match.awayTeam, scheduled: match.scheduled.toISOString(), venue: match.venue, status: match.status },
+            match: preGameMatchContext(match, league),
             issuance: { state: issuance.state, issued_at: issuance.issuedAt.toISOString() },
           });
           correct = typeof value === 'string' && issuance.choices.some((c) => c.identifier === value) ? value : null;

@@ -37,6 +37,8 @@ export function createEngineWorker(services: Services, extraTasks: WorkerTask[] 
       staleAfterMs: config.engine.staleAfterMs,
       maxListeners: config.engine.maxListeners,
       seed: config.engine.seed,
+      replayMinAnswerMs: config.engine.replayMinAnswerSeconds * 1000,
+      feedAllowPrivateAddresses: config.engine.feedAllowPrivateAddresses,
       feedUrlTemplate: config.engine.feedUrlTemplate,
     },
   });

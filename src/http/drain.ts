@@ -10,6 +10,7 @@ import type { Server } from 'node:http';
 import net from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
 import { retryLater } from '../errors.js';
+import { ERROR_CODE_HEADER } from './error-mapping.js';
 
 export interface Drain {
   /** Express middleware; install it first. */
@@ -46,7 +47,7 @@ export function createDrain({ onStart }: { onStart?: () => void } = {}): Drain {
         const refusal = retryLater('service.shutting_down', 'the server is shutting down');
         res
           .status(refusal.status)
-          .set({ ...refusal.headers, Connection: 'close' })
+          .set({ ...refusal.headers, [ERROR_CODE_HEADER]: refusal.code, Connection: 'close' })
           .type('application/json')
           .send(JSON.stringify({ detail: refusal.message }));
         // Whatever the client still sends on this connection is not read.

@@ -43,6 +43,9 @@ export function ajvErrorsToIssues(errors: ErrorObject[]): ValidationIssue[] {
   return issues.length ? issues : [{ loc: ['body'], msg: 'invalid request', type: 'invalid' }];
 }
 
+/** The response header that carries an error's stable code (the contract's `ErrorCode` header). */
+export const ERROR_CODE_HEADER = 'X-Error-Code';
+
 export interface ErrorResponse {
   status: number;
   body: Record<string, unknown>;
@@ -72,14 +75,14 @@ export function toErrorResponse(err: unknown, logger: Logger, context: Record<st
   if (!(err instanceof AppError) && isDatabaseUnavailable(err)) {
     logger.warn({ err: (err as Error).message, ...context }, 'database unavailable');
     const out = databaseUnavailable();
-    return { status: out.status, body: { detail: out.message }, headers: out.headers ?? {} };
+    return { status: out.status, body: { detail: out.message }, headers: { ...out.headers, [ERROR_CODE_HEADER]: out.code } };
   }
   if (err instanceof AppError) {
     const body = err.issues ? { detail: boundedIssues(err.issues) } : { ...(err.body ?? {}), detail: clip(err.message, DETAIL_MAX) };
     if (err.status === 501) logger.warn({ code: err.code, ...context }, err.message);
     else if (err.status >= 500) logger.error({ err, code: err.code, ...context }, err.message);
-    return { status: err.status, body, headers: err.headers ?? {} };
+    return { status: err.status, body, headers: { ...err.headers, [ERROR_CODE_HEADER]: err.code } };
   }
   logger.error({ err, ...context }, 'unhandled error');
-  return { status: 500, body: { detail: 'internal server error; the incident has been logged' }, headers: {} };
+  return { status: 500, body: { detail: 'internal server error; the incident has been logged' }, headers: { [ERROR_CODE_HEADER]: 'internal.error' } };
 }

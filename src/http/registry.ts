@@ -16,7 +16,6 @@ import { leaderboardHandlers } from '../modules/leaderboards/leaderboards.handle
 import { leagueHandlers } from '../modules/leagues/leagues.handlers.js';
 import { listenerHandlers } from '../modules/listeners/listeners.handlers.js';
 import { matchControlHandlers } from '../modules/match-control/match-control.handlers.js';
-import { matchDefinitionHandlers } from '../modules/match-definitions/match-definitions.handlers.js';
 import { matchHandlers } from '../modules/matches/matches.handlers.js';
 import { playerGroupHandlers } from '../modules/player-groups/player-groups.handlers.js';
 import { pushHandlers } from '../modules/push/push.handlers.js';
@@ -36,7 +35,6 @@ export function createHandlers(services: Services): Handlers {
     ...catalogHandlers(),
     ...groupHandlers(services),
     ...definitionHandlers(services),
-    ...matchDefinitionHandlers(services),
     ...sponsorshipHandlers(services),
     ...matchHandlers(services),
     ...inheritanceHandlers(services),

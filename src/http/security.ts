@@ -62,7 +62,7 @@ export function apiCors(origins: Config['corsOrigins']): RequestHandler | null {
     origin: origins === '*' ? '*' : origins,
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['Authorization', 'Content-Type'],
-    exposedHeaders: ['Retry-After', 'Content-Disposition', 'WWW-Authenticate', 'Allow'],
+    exposedHeaders: ['Retry-After', 'Content-Disposition', 'WWW-Authenticate', 'Allow', 'X-Error-Code'],
     maxAge: 600,
   });
 }

@@ -10,10 +10,12 @@ import type { Duplex } from 'node:stream';
 import type { ServerLimits } from '../config.js';
 
 /** What a connection-level failure answers: JSON like every other error, and the connection closes. */
-function reply(socket: Duplex, status: number, reason: string, detail: string): void {
+function reply(socket: Duplex, status: number, reason: string, code: string, detail: string): void {
   const body = JSON.stringify({ detail });
   socket.once('finish', () => socket.destroy());
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Error-Code: ${code}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** Sets the server's timeouts and answers requests that never became requests (malformed, too slow, headers too large). Call before `listen`. */
@@ -31,13 +33,13 @@ export function applyServerLimits(server: Server, limits: ServerLimits): void {
       return;
     }
     if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-      reply(socket, 408, 'Request Timeout', `the request did not arrive in time (headers within ${limits.headersTimeoutMs / 1000} s, the whole request within ${limits.requestTimeoutMs / 1000} s)`);
+      reply(socket, 408, 'Request Timeout', 'request.timeout', `the request did not arrive in time (headers within ${limits.headersTimeoutMs / 1000} s, the whole request within ${limits.requestTimeoutMs / 1000} s)`);
     } else if (err.code === 'HPE_HEADER_OVERFLOW') {
-      reply(socket, 431, 'Request Header Fields Too Large', 'the request headers are too large');
+      reply(socket, 431, 'Request Header Fields Too Large', 'request.headers_too_large', 'the request headers are too large');
     } else if (err.code === 'ECONNRESET' || err.code === 'EPIPE') {
       socket.destroy();
     } else {
-      reply(socket, 400, 'Bad Request', 'malformed HTTP request');
+      reply(socket, 400, 'Bad Request', 'request.malformed', 'malformed HTTP request');
     }
   });
 }

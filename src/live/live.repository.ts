@@ -8,7 +8,8 @@ import { questionIssuances } from '../modules/issuances/issuances.table.js';
 import { ALL_TIME_START, boardForDelivery } from '../modules/leaderboards/leaderboards.repository.js';
 import { leagues } from '../modules/leagues/leagues.table.js';
 import { matches, matchFollows, type MatchRow } from '../modules/matches/matches.table.js';
-import { apiKeys, users } from '../modules/users/users.table.js';
+import { apiKeys } from '../modules/auth/auth.table.js';
+import { users } from '../modules/users/users.table.js';
 
 /** Ids of the matches the user follows. */
 export async function followedMatchIds({ db, userId }: { db: DbOrTx; userId: string }): Promise<string[]> {

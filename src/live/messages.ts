@@ -4,7 +4,7 @@
  * receive against it). Questions reuse the contract's OpenQuestion schema.
  */
 import type { components } from '../../generated/api-types.js';
-import { OVER_STATUSES } from '../modules/matches/matches.table.js';
+import { isOver } from '../domain/vocabulary.js';
 
 type Schemas = components['schemas'];
 export type OpenQuestion = Schemas['OpenQuestion'];
@@ -150,6 +150,6 @@ export type ServerMessage =
   | ErrorMessage;
 
 /** Match statuses after which a followed match is over for live play. */
-export const CLOSED_STATUSES: ReadonlySet<string> = new Set(OVER_STATUSES);
+export const CLOSED_STATUSES = isOver;
 
 export const RESYNC_DETAIL = 'the server may have missed events; catch up with GET /api/question-answers/open';

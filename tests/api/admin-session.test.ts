@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestApiKey } from '../../src/modules/auth/credentials.js';
 import { adminSessions } from '../../src/modules/admin-sessions/admin-sessions.table.js';
-import { apiKeys, users } from '../../src/modules/users/users.table.js';
+import { apiKeys } from '../../src/modules/auth/auth.table.js';
+import { users } from '../../src/modules/users/users.table.js';
 import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
 
 let app: TestApp;

@@ -1,6 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeys, users } from '../../src/modules/users/users.table.js';
+import { apiKeys } from '../../src/modules/auth/auth.table.js';
+import { users } from '../../src/modules/users/users.table.js';
 import { digestApiKey } from '../../src/modules/auth/credentials.js';
 import { createAdmin, registerUser, startTestApp, type TestApp } from '../helpers/test-app.js';
 

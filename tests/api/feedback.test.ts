@@ -10,6 +10,7 @@ import type { MatchRow } from '../../src/modules/matches/matches.table.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
 import { createMatch, UNKNOWN_ID } from '../helpers/factories.js';
 import { createAdmin, registerUser, startTestApp, statementsDuring, type TestApp, type TestUser } from '../helpers/test-app.js';
+import type { IssuanceStatus } from '../../src/domain/vocabulary.js';
 
 let app: TestApp;
 let admin: TestUser;
@@ -29,7 +30,7 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 /** An issuance of the given kind and status (a Match question has no trigger event). */
-async function issuance(kind: 'in_game' | 'match', status: string, matchId = match.id): Promise<QuestionIssuanceRow> {
+async function issuance(kind: 'in_game' | 'match', status: IssuanceStatus, matchId = match.id): Promise<QuestionIssuanceRow> {
   return insertIssuance(app, { matchId, kind, status, ...(kind === 'match' ? { triggerEventId: null } : {}) });
 }
 

@@ -197,7 +197,7 @@ describe('POST /api/matches/{match_id}/follow', () => {
 
   it('answers 409 for a closed or cancelled match, but 200 when already following it', async () => {
     const user = await registerUser(app);
-    for (const status of ['closed', 'cancelled']) {
+    for (const status of ['closed', 'cancelled'] as const) {
       const m = await createMatch(app, { status, scheduled: new Date(Date.now() - 3 * HOUR) });
       const res = await followReq(user, m.id);
       expectStatus(res, 409);
@@ -213,7 +213,7 @@ describe('POST /api/matches/{match_id}/follow', () => {
   it('live, ended and postponed matches can be followed', async () => {
     const user = await registerUser(app);
     await setQuota(user, null);
-    for (const status of ['live', 'break', 'ended', 'postponed']) {
+    for (const status of ['live', 'break', 'ended', 'postponed'] as const) {
       const m = await createMatch(app, { status, scheduled: new Date(Date.now() - HOUR) });
       expect((await follow(user, m.id)).following).toBe(true);
     }
@@ -311,7 +311,7 @@ describe('DELETE /api/matches/{match_id}/follow', () => {
     await awayFromMidnight();
     const user = await registerUser(app);
     await setQuota(user, 10);
-    for (const status of ['postponed', 'cancelled']) {
+    for (const status of ['postponed', 'cancelled'] as const) {
       const m = await futureMatch();
       await follow(user, m.id);
       await db().update(matches).set({ status, scheduled: new Date(Date.now() - HOUR) }).where(eq(matches.id, m.id));

@@ -236,6 +236,24 @@ describe('the operations', () => {
     expect((await app.request('GET', `/api/leaderboards/matches/${UNKNOWN_ID}`, { query: { period: 'day' } })).status).toBe(422);
   });
 
+  it('answer 400 for a period reaching outside the years 0001 to 9999 (its bounds cannot be written), and read the last and first whole ones', async () => {
+    for (const query of [
+      { period: 'month', date: '9999-12-31' },
+      { period: 'day', date: '9999-12-31' },
+      { period: 'week', date: '9999-12-31' },
+    ]) {
+      const res = await app.request('GET', '/api/leaderboards/overall', { query });
+      expect(res.status, JSON.stringify(query)).toBe(400);
+      expect(res.headers.get('x-error-code')).toBe('leaderboard.date_out_of_range');
+      expect(res.body.detail).toMatch(/outside the years 0001 to 9999/);
+    }
+    const last = await app.request('GET', '/api/leaderboards/overall', { query: { period: 'month', date: '9999-11-15' } });
+    expect(last.status).toBe(200);
+    expect(last.body).toMatchObject({ starts_at: '9999-11-01T00:00:00.000Z', ends_at: '9999-12-01T00:00:00.000Z' });
+    // 0001-01-01 was a Monday: its day, week and month are whole.
+    for (const period of ['day', 'week', 'month']) expect((await app.request('GET', '/api/leaderboards/overall', { query: { period, date: '0001-01-01' } })).status, period).toBe(200);
+  });
+
   it('an empty or future period is an empty board', async () => {
     const res = await app.request('GET', '/api/leaderboards/overall', { query: { period: 'month', date: '2099-02-14' } });
     expect(res.body).toMatchObject({ period_start: '2099-02-01', starts_at: '2099-02-01T00:00:00.000Z', ends_at: '2099-03-01T00:00:00.000Z', rows: [], player_count: 0 });

@@ -91,7 +91,7 @@ describe('GET /api/matches/{match_id}/question-issuances', () => {
   it('shows admins every status and players only resolved and voided ones', async () => {
     const match = await createMatch(app);
     const rows: Record<string, string> = {};
-    for (const [i, status] of ['open', 'resolved', 'voided', 'revoked'].entries()) {
+    for (const [i, status] of (['open', 'resolved', 'voided', 'revoked'] as const).entries()) {
       rows[status] = (await insertIssuance(app, { matchId: match.id, status, issuedAt: at(i) })).id;
     }
     const asAdmin = await issuances(match.id, admin.token);

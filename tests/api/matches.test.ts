@@ -19,6 +19,7 @@ import { inGameDefinitionInput, matchDefinitionInput } from '../helpers/definiti
 import { createMatch, leagueBySlug, UNKNOWN_ID } from '../helpers/factories.js';
 import { registerUser, statementsDuring, type ApiResponse, type TestUser } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
+import type { FeedEvent } from '../../src/domain/sports/events.js';
 
 const DAY = 86_400_000;
 
@@ -104,9 +105,9 @@ async function addIssuances(matchId: string, { regular = 0, pivotal = 0, matchKi
     points: 10,
   };
   const values = [
-    ...Array.from({ length: regular }, (_, i) => ({ ...base, kind: 'in_game', isPivotalMoment: false, status: i % 2 ? 'resolved' : 'open' })),
-    ...Array.from({ length: pivotal }, () => ({ ...base, kind: 'in_game', isPivotalMoment: true })),
-    ...Array.from({ length: matchKind }, () => ({ ...base, kind: 'match', isPivotalMoment: false })),
+    ...Array.from({ length: regular }, (_, i) => ({ ...base, kind: 'in_game' as const, isPivotalMoment: false, status: i % 2 ? ('resolved' as const) : ('open' as const) })),
+    ...Array.from({ length: pivotal }, () => ({ ...base, kind: 'in_game' as const, isPivotalMoment: true })),
+    ...Array.from({ length: matchKind }, () => ({ ...base, kind: 'match' as const, isPivotalMoment: false })),
   ];
   if (values.length) await db().insert(questionIssuances).values(values);
 }
@@ -212,7 +213,7 @@ describe('GET /api/matches: filters', () => {
     const r = ownRange();
     const range = { scheduled_from: r.from, scheduled_to: r.to };
     const made: Record<string, MatchRow> = {};
-    for (const [i, status] of ['scheduled', 'live', 'break', 'closed', 'cancelled'].entries()) made[status] = await createMatch(app, { scheduled: r.at(i * DAY), status });
+    for (const [i, status] of (['scheduled', 'live', 'break', 'closed', 'cancelled'] as const).entries()) made[status] = await createMatch(app, { scheduled: r.at(i * DAY), status });
     expect(ids(await listOk({ ...range, status: 'closed' }))).toEqual([made.closed!.id]);
     expect(ids(await listOk({ ...range, status: ['live', 'break'] }))).toEqual([made.live!.id, made.break!.id]);
     expect(ids(await listOk({ ...range, status: ['cancelled', 'scheduled'] }))).toEqual([made.scheduled!.id, made.cancelled!.id]);
@@ -570,8 +571,8 @@ describe('DELETE /api/matches/{match_id}', () => {
     await db().update(questionSponsorships).set({ questionIssuanceId: issuance!.id, stampedAt: new Date() }).where(eq(questionSponsorships.id, slot!.id));
     await follow(player, m.id);
     await db().insert(questionIssuanceDenials).values({ matchId: m.id, definitionId, definitionName: 'Next goal', failedStep: 'probability', detail: 'no', triggerEventId: 'e1', triggerEventType: 'shot' });
-    const [listener] = await db().insert(matchListeners).values({ matchId: m.id, source: 'replay', status: 'finished' }).returning();
-    await db().insert(listenerEvents).values({ listenerId: listener!.id, matchId: m.id, seq: 1, providerEventId: 'p1', operation: 'create', eventKey: 'p1:create:x', event: { type: 'shot' } });
+    const [listener] = await db().insert(matchListeners).values({ matchId: m.id, source: 'replay', status: 'completed' }).returning();
+    await db().insert(listenerEvents).values({ listenerId: listener!.id, matchId: m.id, seq: 1, providerEventId: 'p1', operation: 'create', eventKey: 'p1:create:x', event: { type: 'shot' } as FeedEvent });
     await db().insert(listenerLogLines).values({ listenerId: listener!.id, lineNo: 1, level: 'info', message: 'started' });
 
     const res = await del(m.id);

@@ -15,6 +15,7 @@ import { matches } from '../../src/modules/matches/matches.table.js';
 import { createMatch, leagueBySlug, UNKNOWN_ID } from '../helpers/factories.js';
 import type { ApiResponse } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
+import type { MatchStatus } from '../../src/domain/vocabulary.js';
 
 interface Slot {
   id: string;
@@ -54,7 +55,7 @@ async function newBrand(): Promise<string> {
 }
 
 /** A scheduled wc match; `cap` sets its question_max_count override (the wc default is 10). */
-async function newMatch(opts: { cap?: number; status?: string; league?: string } = {}): Promise<string> {
+async function newMatch(opts: { cap?: number; status?: MatchStatus; league?: string } = {}): Promise<string> {
   const row = await createMatch(app, {
     ...(opts.cap !== undefined ? { questionMaxCount: opts.cap } : {}),
     ...(opts.status ? { status: opts.status } : {}),
@@ -240,7 +241,7 @@ describe('POST question-sponsorships: slot targets', () => {
 });
 
 describe('POST question-sponsorships: editable matches', () => {
-  it.each(['live', 'break', 'ended', 'closed', 'cancelled'])('refuses a %s match with 400 and changes none of the matches', async (status) => {
+  it.each(['live', 'break', 'ended', 'closed', 'cancelled'] as const)('refuses a %s match with 400 and changes none of the matches', async (status) => {
     const brand = await newBrand();
     const open = await newMatch();
     const started = await newMatch({ status });

@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { apiKeys } from '../../src/modules/users/users.table.js';
+import { apiKeys } from '../../src/modules/auth/auth.table.js';
 import { createMatch } from '../helpers/factories.js';
 import { createAdmin, registerUser } from '../helpers/test-app.js';
 import { chromiumAvailable, CHROMIUM, screenshot, signedIn, useBrowserApp, VIEWPORTS } from './browser.js';

@@ -297,7 +297,7 @@ describe('a listener that lost its lease', () => {
       const store = h.app.services.engine.store;
       const values = {
         matchId: feed.match.id,
-        kind: 'in_game',
+        kind: 'in_game' as const,
         definitionId: def.id,
         definitionName: def.name,
         questionText: 'x',

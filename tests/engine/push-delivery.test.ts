@@ -323,7 +323,7 @@ describe('push delivery with the log provider', () => {
       const row = await insertIssuance(app, { matchId: match.id, questionNumber: 3, questionText: 'Who wins?', points: 25, status: 'open' });
       await issued(app, row);
       expect((await attemptsFor(app, row.id))[0]).toMatchObject({ title: 'Ann, #3 in Ajax 1-0 PSV', body: expect.stringMatching(/^WHO WINS\? \[Team A\]\[Team B\] 25 pts, (5\d|60) s$/), status: 'delivered' });
-      const settledRow = { ...row, status: 'resolved', correctAnswerIdentifier: 'away', resolvedAt: new Date() };
+      const settledRow = { ...row, status: 'resolved' as const, correctAnswerIdentifier: 'away', resolvedAt: new Date() };
       await answer(app, fan, row, 'home', 'incorrect', 0);
       await settled(app, settledRow);
       expect((await attemptsFor(app, row.id, 'resolution'))[0]).toMatchObject({

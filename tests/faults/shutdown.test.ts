@@ -15,7 +15,7 @@ import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { digestApiKey } from '../../src/modules/auth/credentials.js';
-import { apiKeys } from '../../src/modules/users/users.table.js';
+import { apiKeys } from '../../src/modules/auth/auth.table.js';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
 

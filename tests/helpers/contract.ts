@@ -1,7 +1,9 @@
 /**
  * Contract checks for every response a test receives: the status must be
  * declared for the operation, a JSON body must validate against the schema of
- * that status, other bodies must have the declared media type.
+ * that status, other bodies must have the declared media type, and the
+ * headers the contract declares required (X-Error-Code on every error) must be
+ * there and match their schema's pattern.
  */
 import type { ValidateFunction } from 'ajv';
 import { responseValidators } from '../../generated/response-validators.js';
@@ -11,10 +13,19 @@ interface ContractOp {
   operationId: string;
   method: string;
   path: string;
-  responses: Record<string, { $ref?: string; content?: Record<string, unknown> }>;
+  responses: Record<string, { $ref?: string; content?: Record<string, unknown>; headers?: Record<string, DeclaredHeader> }>;
 }
 
-const doc = contractDocument() as { paths: Record<string, Record<string, Omit<ContractOp, 'method' | 'path'>>>; components: { responses: Record<string, { content?: Record<string, unknown> }> } };
+interface DeclaredHeader {
+  $ref?: string;
+  required?: boolean;
+  schema?: { pattern?: string };
+}
+
+const doc = contractDocument() as {
+  paths: Record<string, Record<string, Omit<ContractOp, 'method' | 'path'>>>;
+  components: { responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, DeclaredHeader> }>; headers: Record<string, DeclaredHeader> };
+};
 export const contractOperations: ContractOp[] = Object.entries(doc.paths).flatMap(([p, item]) =>
   Object.entries(item)
     .filter(([m]) => ['get', 'put', 'post', 'patch', 'delete'].includes(m))
@@ -31,6 +42,8 @@ export interface ReceivedResponse {
   contentType: string;
   body: unknown;
   text: string;
+  /** The response's headers, when the caller has them: required declared headers are checked. */
+  header?: (name: string) => string | null | undefined;
 }
 
 /** Throws ContractViolation when the response breaks the contract; returns the operationId. */
@@ -48,6 +61,17 @@ export function assertMatchesContract(res: ReceivedResponse): string | undefined
     throw new ContractViolation(`${where}: status ${res.status} is not declared for ${op.operationId} (declared: ${Object.keys(op.responses).join(', ')}); body: ${res.text.slice(0, 300)}`);
   }
   const response = declared.$ref ? doc.components.responses[declared.$ref.split('/').pop()!]! : declared;
+  if (res.header) {
+    for (const [name, h] of Object.entries(response.headers ?? {})) {
+      const header = h.$ref ? doc.components.headers[h.$ref.split('/').pop()!]! : h;
+      if (!header.required) continue;
+      const value = res.header(name);
+      if (value === null || value === undefined) throw new ContractViolation(`${where}: the required header ${name} is missing`);
+      if (header.schema?.pattern && !new RegExp(header.schema.pattern).test(value)) {
+        throw new ContractViolation(`${where}: header ${name}: ${JSON.stringify(value)} does not match ${header.schema.pattern}`);
+      }
+    }
+  }
   const mediaTypes = Object.keys(response.content ?? {});
   if (mediaTypes.length === 0) {
     if (res.text.length) throw new ContractViolation(`${where}: ${op.operationId} declares no body for ${res.status}, got ${res.text.slice(0, 200)}`);

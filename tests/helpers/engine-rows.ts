@@ -48,7 +48,7 @@ export async function insertIssuanceOf(
   values: Partial<typeof questionIssuances.$inferInsert> = {},
 ): Promise<QuestionIssuanceRow> {
   const match = await createMatch(app);
-  const kind = 'definitionId' in definition ? { kind: 'in_game', ...definition } : { kind: 'match', triggerEventId: null, ...definition };
+  const kind = 'definitionId' in definition ? { kind: 'in_game' as const, ...definition } : { kind: 'match' as const, triggerEventId: null, ...definition };
   return insertIssuance(app, { matchId: match.id, ...kind, ...values });
 }
 
@@ -106,7 +106,7 @@ export async function insertListenerEvents(app: TestApp, listener: Pick<MatchLis
         providerEventId: e.provider_event_id,
         operation: e.operation,
         eventKey: dedupeKey(e),
-        event: e as unknown as Record<string, unknown>,
+        event: e,
       })),
     )
     .returning();

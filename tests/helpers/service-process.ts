@@ -60,7 +60,7 @@ export async function startServiceProcess(env: NodeJS.ProcessEnv, { preload = []
     const text = await res.text();
     const contentType = res.headers.get('content-type') ?? '';
     const parsed: unknown = contentType.startsWith('application/json') && text ? JSON.parse(text) : text;
-    const operationId = assertMatchesContract({ method, path: p, status: res.status, contentType, body: parsed, text });
+    const operationId = assertMatchesContract({ method, path: p, status: res.status, contentType, body: parsed, text, header: (name) => res.headers.get(name) });
     return { status: res.status, body: parsed as T, text, headers: res.headers, operationId };
   }
 

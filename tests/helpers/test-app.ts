@@ -110,7 +110,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     const contentType = res.headers.get('content-type') ?? '';
     let parsed: unknown = text;
     if (contentType.startsWith('application/json') && text) parsed = JSON.parse(text);
-    const operationId = assertMatchesContract({ method, path, status: res.status, contentType, body: parsed, text });
+    const operationId = assertMatchesContract({ method, path, status: res.status, contentType, body: parsed, text, header: (name) => res.headers.get(name) });
     return { status: res.status, body: parsed as T, text, headers: res.headers, operationId };
   }
 

@@ -121,11 +121,11 @@ async function send(c: ContractOperation, r: FuzzRequest, token: string | null):
   if (body) headers['content-length'] = String(body.length);
   const query = r.query.length ? `?${new URLSearchParams(r.query).toString()}` : '';
   const url = new URL(app.url);
-  const res = await new Promise<{ status: number; contentType: string; text: string }>((resolve, reject) => {
+  const res = await new Promise<{ status: number; contentType: string; text: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
     const req = http.request({ host: url.hostname, port: url.port, method: c.method, path: `${r.path}${query}`, headers, agent, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8'), headers: response.headers }));
       response.on('error', reject);
     });
     req.on('error', reject);
@@ -133,7 +133,7 @@ async function send(c: ContractOperation, r: FuzzRequest, token: string | null):
   });
   let parsed: unknown = res.text;
   if (res.contentType.startsWith('application/json') && res.text) parsed = JSON.parse(res.text);
-  assertMatchesContract({ method: c.method, path: r.path, status: res.status, contentType: res.contentType, body: parsed, text: res.text });
+  assertMatchesContract({ method: c.method, path: r.path, status: res.status, contentType: res.contentType, body: parsed, text: res.text, header: (name) => res.headers[name.toLowerCase()] as string | undefined });
   return res;
 }
 
@@ -184,11 +184,11 @@ describe('routes outside the contract', () => {
         if (token) all.authorization = `Bearer ${token}`;
         if (data) all['content-length'] = String(data.length);
         const url = new URL(app.url);
-        const res = await new Promise<{ status: number; contentType: string; text: string }>((resolve, reject) => {
+        const res = await new Promise<{ status: number; contentType: string; text: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
           const req = http.request({ host: url.hostname, port: url.port, method: m, path: `${path}${tail}`, headers: all, agent, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }, (response) => {
             const chunks: Buffer[] = [];
             response.on('data', (chunk: Buffer) => chunks.push(chunk));
-            response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8'), headers: response.headers }));
           });
           req.on('error', reject);
           req.end(data);

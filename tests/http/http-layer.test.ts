@@ -24,9 +24,25 @@ describe('error mapping: every failure is the contract\'s error body with the ri
     const res = await app.request('GET', '/api/nothing-here');
     expect(res.status).toBe(404);
     expect(res.body.detail).toBe("no route for GET '/api/nothing-here'");
+    expect(res.headers.get('x-error-code')).toBe('route.not_found');
     const other = await app.request('GET', '/nowhere');
     expect(other.status).toBe(404);
     expect(other.body.detail).toContain('/nowhere');
+    expect(other.headers.get('x-error-code')).toBe('route.not_found');
+  });
+
+  it('sends the stable code of every error in X-Error-Code (the harness checks it on every error a test receives)', async () => {
+    const invalid = await app.request('GET', '/api/matches', { query: { scheduled_from: 'yesterday' } });
+    expect(invalid.status).toBe(422);
+    expect(invalid.headers.get('x-error-code')).toBe('request.invalid');
+    const unknownLeague = await app.request('GET', '/api/leagues/xfl');
+    expect(unknownLeague.status).toBe(404);
+    expect(unknownLeague.headers.get('x-error-code')).toBe('league.not_found');
+    const noKey = await app.request('GET', '/api/users/me');
+    expect(noKey.status).toBe(401);
+    expect(noKey.headers.get('x-error-code')).toBe('auth.unauthorized');
+    // Successes carry none.
+    expect((await app.request('GET', '/api/matches')).headers.get('x-error-code')).toBeNull();
   });
 
   it('answers 405 with Allow for a known path and an unsupported method', async () => {
@@ -144,6 +160,7 @@ describe('error mapping: every failure is the contract\'s error body with the ri
     expect(res.status).toBe(500);
     const text = await res.text();
     expect(JSON.parse(text)).toEqual({ detail: 'internal server error; the incident has been logged' });
+    expect(res.headers.get('x-error-code')).toBe('internal.error');
     expect(text).not.toContain('hunter2');
     expect(spy.mock.calls.some(([fields]) => String((fields as { err?: Error }).err?.message).includes('hunter2'))).toBe(true);
     spy.mockRestore();

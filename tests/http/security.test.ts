@@ -55,7 +55,7 @@ describe('CORS of the JSON API', () => {
     const res = await any.request('GET', '/api/leagues', { headers: { origin: 'https://frontend.example.org' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    expect(res.headers.get('access-control-expose-headers')).toBe('Retry-After,Content-Disposition,WWW-Authenticate,Allow');
+    expect(res.headers.get('access-control-expose-headers')).toBe('Retry-After,Content-Disposition,WWW-Authenticate,Allow,X-Error-Code');
     expect(res.headers.get('access-control-allow-credentials')).toBeNull();
 
     const pre = await preflight(any, '/api/question-answers', 'https://frontend.example.org', 'PUT');

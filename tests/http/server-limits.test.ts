@@ -44,7 +44,9 @@ describe('HTTP server limits', () => {
   it('answers 408 when a body stops short of its length; the operation declares it', async () => {
     const res = await exchange('POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"username":');
     expect(res.status).toBe(408);
-    assertMatchesContract({ method: 'POST', path: '/api/auth/login', status: 408, contentType: 'application/json', body: JSON.parse(res.body), text: res.body });
+    const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'im').exec(res.headers)?.[1]?.trim();
+    assertMatchesContract({ method: 'POST', path: '/api/auth/login', status: 408, contentType: 'application/json', body: JSON.parse(res.body), text: res.body, header });
+    expect(header('X-Error-Code')).toBe('request.timeout');
   });
 
   it('answers 400 for a request that is not HTTP, and 431 for headers over the limit', async () => {

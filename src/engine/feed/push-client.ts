@@ -28,10 +28,11 @@
  * valid message (a server that accepts and drops at once still backs off);
  * a connection that ends with `end` and brought no new event counts as failed.
  */
-import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { FeedEvent } from '../../domain/sports/events.js';
+import { dedupeKey, type FeedEvent } from '../../domain/sports/events.js';
 import { abortableSleep } from './replay.js';
+
+export { dedupeKey };
 import { observeSequence, startSequence, type SequenceState, type SequenceVerdict } from './sequence.js';
 
 export interface PushFeedClientLogger {
@@ -90,32 +91,6 @@ export interface PushFeedClientStats {
 const OPERATIONS = new Set(['create', 'update', 'delete']);
 
 const consoleLogger: PushFeedClientLogger = { warn: (details, message) => console.warn(`[push-feed] ${message}`, details) };
-
-/** JSON with sorted keys, so equal content hashes equally whatever the key order. */
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const obj = value as Record<string, unknown>;
-    return `{${Object.keys(obj)
-      .sort()
-      .filter((k) => obj[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${stableJson(obj[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/**
- * The dedupe key of an event (see the header): `<provider event id>:delete`, or
- * `<provider event id>:<operation>:<hash of everything but seq>`. The
- * recording stores it (listener_events.event_key): one row per message.
- */
-export function dedupeKey(event: FeedEvent): string {
-  if (event.operation === 'delete') return `${event.provider_event_id}:delete`;
-  const { seq: _seq, ...content } = event;
-  const hash = createHash('sha1').update(stableJson(content)).digest('base64url');
-  return `${event.provider_event_id}:${event.operation}:${hash}`;
-}
 
 /** The back-off delay before reconnect attempt `n` (1-based), jitter from `random`. */
 export function backoffDelay(n: number, opts: Required<BackoffOptions>, random: () => number): number {

@@ -12,11 +12,13 @@
  * or changed is never overwritten by a later sync (they detach it with
  * PATCH feed_url null, after which the next sync may attach the provider's).
  */
-import { inArray, sql } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { AppError } from '../../errors.js';
 import { leagues } from '../../modules/leagues/leagues.table.js';
 import { feedUrlProblem, type FeedUrlPolicy } from '../../modules/matches/feed-url.js';
+import { moveMatchQuestionsClosing } from '../../modules/issuances/issuances.repository.js';
+import { upsertScheduledMatches } from '../../modules/matches/matches.repository.js';
 import { matches } from '../../modules/matches/matches.table.js';
 
 export interface ScheduledMatch {
@@ -108,32 +110,10 @@ export async function syncSchedule({ db, provider, onStatusChanged, feedUrlPolic
             ).map((r) => [r.srId, r.status]),
           )
         : undefined;
-      const result = await tx
-        .insert(matches)
-        .values(batch)
-        .onConflictDoUpdate({
-          target: matches.srId,
-          // Before kick-off the provider is the authority; afterwards the engine is, except for a final result.
-          set: {
-            homeTeam: sql`case when ${matches.status} in ('scheduled', 'postponed') then excluded.home_team else ${matches.homeTeam} end`,
-            awayTeam: sql`case when ${matches.status} in ('scheduled', 'postponed') then excluded.away_team else ${matches.awayTeam} end`,
-            scheduled: sql`case when ${matches.status} in ('scheduled', 'postponed') then excluded.scheduled else ${matches.scheduled} end`,
-            venue: sql`coalesce(excluded.venue, ${matches.venue})`,
-            feedUrl: sql`coalesce(${matches.feedUrl}, excluded.feed_url)`,
-            status: sql`case when ${matches.status} in ('scheduled', 'postponed', 'cancelled') or (excluded.status = 'closed' and ${matches.status} <> 'closed' and excluded.result is not null and not exists (select 1 from match_listeners l where l.match_id = ${matches.id} and l.status in ('queued', 'running'))) then excluded.status else ${matches.status} end`,
-            result: sql`case when ${matches.result} is null and excluded.result is not null and not exists (select 1 from match_listeners l where l.match_id = ${matches.id} and l.status in ('queued', 'running')) then excluded.result else ${matches.result} end`,
-            homeScore: sql`coalesce(${matches.homeScore}, excluded.home_score)`,
-            awayScore: sql`coalesce(${matches.awayScore}, excluded.away_score)`,
-            updatedAt: sql`now()`,
-          },
-        })
-        .returning({ id: matches.id, srId: matches.srId, status: matches.status });
+      const result = await upsertScheduledMatches({ tx, rows: batch });
       written += result.length;
       // A moved kick-off moves the lock of the match's open Match questions with it.
-      await tx.execute(sql`update question_issuances qi set closes_at = m.scheduled, updated_at = now()
-        from matches m
-        where qi.match_id = m.id and qi.kind = 'match' and qi.status = 'open' and qi.closes_at <> m.scheduled
-          and m.sr_id in (${sql.join(batch.map((r) => sql`${r.srId}`), sql`, `)})`);
+      await moveMatchQuestionsClosing({ tx, srIds: batch.map((r) => r.srId) });
       return before ? result.filter((r) => before.has(r.srId) && before.get(r.srId) !== r.status) : [];
     });
     for (const r of changed) await onStatusChanged!(r.id, r.status);

@@ -5,14 +5,14 @@
  * keys for the UI's calls to the JSON API.
  */
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { AppError, forbidden, unauthorized } from '../../errors.js';
-import { revokeAdminSessionKeys } from '../auth/auth.repository.js';
+import { deleteExpiredKeys, revokeAdminSessionKeys } from '../auth/auth.repository.js';
 import type { AuthService, IssuedKey, KeysRevokedHook } from '../auth/auth.service.js';
 import { digestApiKey, plausibleToken, sameToken } from '../auth/credentials.js';
-import { apiKeys, users, type UserRow } from '../users/users.table.js';
-import { adminSessions, type AdminSessionRow } from './admin-sessions.table.js';
+import type { UserRow } from '../users/users.table.js';
+import { deleteExpiredSessions, deleteSessionByDigest, findSessionByDigest, insertSession, touchSession } from './admin-sessions.repository.js';
+import type { AdminSessionRow } from './admin-sessions.table.js';
 
 export const ADMIN_SESSION_COOKIE = 'qp_admin_session';
 export const ADMIN_SESSION_TTL_MS = 12 * 3600_000;
@@ -39,12 +39,7 @@ export function createAdminSessionsService({
 }) {
   async function find(token: string | undefined): Promise<AdminSession | undefined> {
     if (!plausibleToken(token)) return undefined;
-    const [row] = await db
-      .select({ session: adminSessions, user: users })
-      .from(adminSessions)
-      .innerJoin(users, eq(users.id, adminSessions.userId))
-      .where(and(eq(adminSessions.tokenDigest, digestApiKey(token)), gt(adminSessions.expiresAt, new Date())));
-    return row;
+    return findSessionByDigest({ db, digest: digestApiKey(token) });
   }
 
   return {
@@ -55,11 +50,11 @@ export function createAdminSessionsService({
       if (!user.isActive) throw forbidden('this account is deactivated', 'admin_session.inactive');
       if (!user.isAdmin) throw forbidden('this account is not an admin; the operator UI is for admins only', 'admin_session.not_admin');
       const token = randomBytes(32).toString('base64url');
-      const [session] = await db
-        .insert(adminSessions)
-        .values({ userId: user.id, tokenDigest: digestApiKey(token), csrfToken: randomBytes(24).toString('base64url'), expiresAt: new Date(Date.now() + ADMIN_SESSION_TTL_MS) })
-        .returning();
-      return { token, session: session!, user };
+      const session = await insertSession({
+        db,
+        values: { userId: user.id, tokenDigest: digestApiKey(token), csrfToken: randomBytes(24).toString('base64url'), expiresAt: new Date(Date.now() + ADMIN_SESSION_TTL_MS) },
+      });
+      return { token, session, user };
     },
 
     /** The session behind a cookie, or undefined (missing, unknown or expired). */
@@ -68,16 +63,16 @@ export function createAdminSessionsService({
     /** Deletes ended sessions and the expired keys they gave (a periodic task of the worker). */
     async cleanup(): Promise<{ sessions: number; keys: number }> {
       const now = new Date();
-      const keys = await db.delete(apiKeys).where(lt(apiKeys.expiresAt, now)).returning({ id: apiKeys.id });
-      const sessions = await db.delete(adminSessions).where(lt(adminSessions.expiresAt, now)).returning({ id: adminSessions.id });
-      return { sessions: sessions.length, keys: keys.length };
+      const keys = await deleteExpiredKeys({ db, now });
+      const sessions = await deleteExpiredSessions({ db, now });
+      return { sessions, keys };
     },
 
     /** Ends the session and revokes the Bearer keys issued to it. */
     async logout(token: string | undefined): Promise<void> {
       if (!plausibleToken(token)) return;
       const ended = await db.transaction(async (tx) => {
-        const [row] = await tx.delete(adminSessions).where(eq(adminSessions.tokenDigest, digestApiKey(token))).returning({ id: adminSessions.id, userId: adminSessions.userId });
+        const row = await deleteSessionByDigest({ db: tx, digest: digestApiKey(token) });
         if (!row) return undefined;
         return { userId: row.userId, revoked: await revokeAdminSessionKeys({ db: tx, adminSessionId: row.id }) };
       });
@@ -95,7 +90,7 @@ export function createAdminSessionsService({
       if (!found) throw unauthorized('no admin session: sign in at /admin/login first', 'admin_session.missing');
       if (!sameToken(csrf, found.session.csrfToken)) throw new AppError(403, 'admin_session.csrf', 'CSRF token missing or wrong: send the X-CSRF-Token of your admin session');
       if (!isActiveAdmin(found.user)) throw forbidden('this account is no longer an active admin', 'admin_session.not_admin');
-      await db.update(adminSessions).set({ lastSeenAt: sql`now()` }).where(eq(adminSessions.id, found.session.id));
+      await touchSession({ db, id: found.session.id });
       return auth.issueKey({ userId: found.user.id, revokeOthers: false, purpose: 'admin-ui', adminSession: { id: found.session.id, expiresAt: found.session.expiresAt } });
     },
   };

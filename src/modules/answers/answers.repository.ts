@@ -1,9 +1,10 @@
 import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNull, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { prepared } from '../../db/prepared.js';
-import type { DbOrTx } from '../../db/client.js';
+import type { DbOrTx, Tx } from '../../db/client.js';
 import { questionIssuances, type QuestionIssuanceRow } from '../issuances/issuances.table.js';
 import { leagues } from '../leagues/leagues.table.js';
-import { matches, matchFollows, NOT_STARTED_STATUSES, type MatchRow } from '../matches/matches.table.js';
+import { isLive, notStarted } from '../../domain/vocabulary.js';
+import { matches, matchFollows, type MatchRow } from '../matches/matches.table.js';
 import { questionAnswers, type QuestionAnswerRow } from './answers.table.js';
 import type { CalendarPeriod } from '../shared/calendar.js';
 
@@ -71,8 +72,8 @@ function openQuery(db: DbOrTx, { userId, now, windowFrom, windowTo, matchIds }: 
         eq(questionIssuances.status, 'open'),
         gt(questionIssuances.closesAt, now as Date),
         // A Match question of a match that has started is locked, even before the worker marks it.
-        or(eq(questionIssuances.kind, 'in_game'), inArray(matches.status, NOT_STARTED_STATUSES)),
-        or(inArray(matches.status, ['live', 'break']), and(gte(matches.scheduled, windowFrom as Date), lt(matches.scheduled, windowTo as Date))),
+        or(eq(questionIssuances.kind, 'in_game'), notStarted.sql(matches.status)),
+        or(isLive.sql(matches.status), and(gte(matches.scheduled, windowFrom as Date), lt(matches.scheduled, windowTo as Date))),
         matchIds ? inArray(matches.id, matchIds) : undefined,
       ),
     )
@@ -181,4 +182,22 @@ export async function answerCounts({ db, issuanceIds }: { db: DbOrTx; issuanceId
     .where(inArray(questionAnswers.questionIssuanceId, issuanceIds))
     .groupBy(questionAnswers.questionIssuanceId);
   return new Map(rows.map((r) => [r.id, Number(r.n)]));
+}
+
+/**
+ * Scores every unscored answer to the issuance, in one statement: with a
+ * `correct` choice, the answers choosing it score `points` and the others 0;
+ * without one (voided, revoked), every answer is void.
+ */
+export async function scoreAnswersOf({ tx, issuanceId, correct, points, scoredAt }: { tx: Tx; issuanceId: string; correct: string | null; points: number; scoredAt: Date | null }): Promise<void> {
+  const resolved = correct !== null;
+  await tx
+    .update(questionAnswers)
+    .set({
+      outcome: resolved ? sql`case when ${questionAnswers.selectedAnswerIdentifier} = ${correct} then 'correct' else 'incorrect' end` : 'void',
+      pointsAwarded: resolved ? sql`case when ${questionAnswers.selectedAnswerIdentifier} = ${correct} then ${points}::int else 0 end` : 0,
+      // updated_at stays the time the player last answered
+      scoredAt: scoredAt ?? sql`now()`,
+    })
+    .where(and(eq(questionAnswers.questionIssuanceId, issuanceId), isNull(questionAnswers.outcome)));
 }

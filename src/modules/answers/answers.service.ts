@@ -11,7 +11,7 @@
 import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, conflict, forbidden, gone, notFound, quote } from '../../errors.js';
-import { NOT_STARTED_STATUSES } from '../matches/matches.table.js';
+import { notStarted, unsettled } from '../../domain/vocabulary.js';
 import type { UserRow } from '../users/users.table.js';
 import { history, lockIssuanceForAnswer, openForUser, pointsOf, upsertAnswer, type HistoryRow, type OpenRow } from './answers.repository.js';
 import type { QuestionAnswerRow } from './answers.table.js';
@@ -43,10 +43,10 @@ export function createAnswersService({ db, now = () => new Date() }: { db: Db; n
             'answer.not_following',
           );
         }
-        if (!['open', 'locked'].includes(issuance.status)) throw conflict('answer.already_resolved', `this question is already ${issuance.status}`);
+        if (!unsettled.has(issuance.status)) throw conflict('answer.already_resolved', `this question is already ${issuance.status}`);
         const t = now();
         // A Match question locks at kick-off: its closing time, or the match starting earlier (before the worker marks it locked).
-        const started = issuance.kind === 'match' && !NOT_STARTED_STATUSES.includes(matchStatus);
+        const started = issuance.kind === 'match' && !notStarted.has(matchStatus);
         if (issuance.status === 'locked' || t >= issuance.closesAt || started) {
           throw issuance.kind === 'match'
             ? gone('answer.locked', 'this Match question locked at kick-off')

@@ -3,6 +3,7 @@ import { idColumn, timestamps, tstz } from '../../db/columns.js';
 import { questionIssuances } from '../issuances/issuances.table.js';
 import { matches } from '../matches/matches.table.js';
 import { users } from '../users/users.table.js';
+import type { ScoredOutcome } from '../../domain/vocabulary.js';
 
 /**
  * A player's answer to one issuance (one per user and issuance). Scored when
@@ -24,7 +25,7 @@ export const questionAnswers = pgTable(
       .references(() => matches.id, { onDelete: 'cascade' }),
     selectedAnswerIdentifier: text('selected_answer_identifier').notNull(),
     /** correct | incorrect | void; null while pending. */
-    outcome: text('outcome'),
+    outcome: text('outcome').$type<ScoredOutcome>(),
     pointsAwarded: integer('points_awarded').notNull().default(0),
     scoredAt: tstz('scored_at'),
     ...timestamps(),

@@ -5,21 +5,11 @@
  * issued; voided and revoked questions score nothing. Answers are scored once
  * (a settled issuance is never re-graded).
  */
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import type { QuestionIssuanceRow } from '../issuances/issuances.table.js';
-import { questionAnswers } from './answers.table.js';
+import { scoreAnswersOf } from './answers.repository.js';
 
 export async function scoreSettledIssuance(tx: Tx, issuance: QuestionIssuanceRow): Promise<void> {
   const resolved = issuance.status === 'resolved' && issuance.correctAnswerIdentifier !== null;
-  const correct = issuance.correctAnswerIdentifier ?? '';
-  await tx
-    .update(questionAnswers)
-    .set({
-      outcome: resolved ? sql`case when ${questionAnswers.selectedAnswerIdentifier} = ${correct} then 'correct' else 'incorrect' end` : 'void',
-      pointsAwarded: resolved ? sql`case when ${questionAnswers.selectedAnswerIdentifier} = ${correct} then ${issuance.points}::int else 0 end` : 0,
-      // updated_at stays the time the player last answered
-      scoredAt: issuance.resolvedAt ?? sql`now()`,
-    })
-    .where(and(eq(questionAnswers.questionIssuanceId, issuance.id), isNull(questionAnswers.outcome)));
+  await scoreAnswersOf({ tx, issuanceId: issuance.id, correct: resolved ? issuance.correctAnswerIdentifier : null, points: issuance.points, scoredAt: issuance.resolvedAt });
 }

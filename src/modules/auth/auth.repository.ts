@@ -1,7 +1,8 @@
-import { and, eq, gt, isNull, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { prepared } from '../../db/prepared.js';
 import type { DbOrTx } from '../../db/client.js';
-import { apiKeys, users, type UserRow } from '../users/users.table.js';
+import { apiKeys } from './auth.table.js';
+import { users, type UserRow } from '../users/users.table.js';
 
 /**
  * A key that authenticates: not revoked, not expired, its user active. For
@@ -41,7 +42,6 @@ export async function insertApiKey({ db, userId, digest, prefix, purpose = 'api'
 /** Revokes the keys issued to an operator-UI session; returns how many. */
 export const revokeAdminSessionKeys = ({ db, adminSessionId }: { db: DbOrTx; adminSessionId: string }) => revokeKeysWhere(db, eq(apiKeys.adminSessionId, adminSessionId));
 
-
 /** Revokes the active keys matching the condition; returns how many. */
 async function revokeKeysWhere(db: DbOrTx, which: SQL): Promise<number> {
   const rows = await db
@@ -57,3 +57,9 @@ export const revokeApiKey = ({ db, keyId }: { db: DbOrTx; keyId: string }) => re
 
 /** Revokes every active key of the user; returns how many. */
 export const revokeUserApiKeys = ({ db, userId }: { db: DbOrTx; userId: string }) => revokeKeysWhere(db, eq(apiKeys.userId, userId));
+
+/** Deletes the keys that expired before `now` (operator-UI keys; players' keys do not expire); returns how many. */
+export async function deleteExpiredKeys({ db, now }: { db: DbOrTx; now: Date }): Promise<number> {
+  const rows = await db.delete(apiKeys).where(lt(apiKeys.expiresAt, now)).returning({ id: apiKeys.id });
+  return rows.length;
+}

@@ -18,13 +18,13 @@
  */
 import { createHash } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
-import { lt } from 'drizzle-orm';
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import type { LoginThrottleConfig, PlayerGroupsConfig, RegisterThrottleConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Logger } from '../../logger.js';
 import { AppError } from '../../errors.js';
 import { normalizeLogin } from '../users/users.repository.js';
+import { deleteExpiredCounters } from './login-throttle.repository.js';
 import { loginThrottle } from './login-throttle.table.js';
 
 export interface LoginAttempt {
@@ -161,8 +161,7 @@ export function createLoginThrottle({
 
     /** Deletes counters whose window has ended (a periodic task of the worker). */
     async cleanup(): Promise<number> {
-      const rows = await db.delete(loginThrottle).where(lt(loginThrottle.expire, new Date())).returning({ key: loginThrottle.key });
-      return rows.length;
+      return deleteExpiredCounters({ db, now: new Date() });
     },
   };
 }

@@ -41,3 +41,9 @@ export async function updateBrand({ db, id, values }: { db: DbOrTx; id: string; 
 export async function deleteBrand({ db, id }: { db: DbOrTx; id: string }): Promise<void> {
   await db.delete(brands).where(eq(brands.id, id));
 }
+
+/** Inserts brands; a brand whose name exists already is kept as it is. */
+export async function insertBrandsIfAbsent({ db, values }: { db: DbOrTx; values: NewBrand[] }): Promise<void> {
+  if (!values.length) return;
+  await db.insert(brands).values(values).onConflictDoNothing();
+}

@@ -10,13 +10,13 @@ import type { MatchRow } from '../matches/matches.table.js';
 import { toIssuanceDenialDto, toQuestionIssuanceDto, toTimelineMarkers, toTimelinePoint, type IssuanceDenialDto, type QuestionIssuanceDto } from './issuances.mapper.js';
 import { answerCounts } from '../answers/answers.repository.js';
 import { findMatch, latestEventVersions, listDenials, listInGameIssuances, listIssuances } from './issuances.repository.js';
+import { playerVisible } from '../../domain/vocabulary.js';
 
 /**
  * What players (non-admins) see of a match's issuances: questions with an
  * outcome. Open and locked ones are live play (the open-questions endpoint),
  * and revoked ones were withdrawn by an operator and never had an outcome.
  */
-export const PLAYER_VISIBLE_STATUSES = ['resolved', 'voided'] as const;
 
 export type IssuancesService = ReturnType<typeof createIssuancesService>;
 
@@ -28,10 +28,10 @@ export function createIssuancesService({ db }: { db: Db }) {
   }
 
   return {
-    /** Issuances of a match of one kind (or both) in issue order; all statuses for admins, PLAYER_VISIBLE_STATUSES for others. */
+    /** Issuances of a match of one kind (or both) in issue order; all statuses for admins, the player-visible ones (resolved, voided) for others. */
     async listForMatch({ matchId, kind, isAdmin }: { matchId: string; kind: 'in_game' | 'match' | 'all'; isAdmin: boolean }): Promise<QuestionIssuanceDto[]> {
       await match(matchId);
-      const rows = await listIssuances({ db, matchId, kind: kind === 'all' ? undefined : kind, statuses: isAdmin ? undefined : PLAYER_VISIBLE_STATUSES });
+      const rows = await listIssuances({ db, matchId, kind: kind === 'all' ? undefined : kind, statuses: isAdmin ? undefined : playerVisible });
       const counts = await answerCounts({ db, issuanceIds: rows.map((r) => r.id) });
       return rows.map((row) => toQuestionIssuanceDto(row, counts.get(row.id) ?? 0));
     },

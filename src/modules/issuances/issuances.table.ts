@@ -4,8 +4,10 @@ import { idColumn, timestamps, tstz } from '../../db/columns.js';
 import { brands } from '../brands/brands.table.js';
 import { questionDefinitions, type ChoiceSpec } from '../definitions/definitions.table.js';
 import { questionGroups } from '../groups/groups.table.js';
-import { matchQuestionDefinitions } from '../match-definitions/match-definitions.table.js';
+import { matchQuestionDefinitions } from '../definitions/match-definitions.table.js';
 import { matches } from '../matches/matches.table.js';
+import type { IssuanceStatus, QuestionKind } from '../../domain/vocabulary.js';
+import type { FeedEvent } from '../../domain/sports/events.js';
 
 export interface BrandSnapshot {
   id: string;
@@ -27,7 +29,7 @@ export const questionIssuances = pgTable(
     matchId: uuid('match_id')
       .notNull()
       .references(() => matches.id, { onDelete: 'cascade' }),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<QuestionKind>().notNull(),
     definitionId: uuid('definition_id').references(() => questionDefinitions.id, { onDelete: 'restrict' }),
     matchQuestionDefinitionId: uuid('match_question_definition_id').references(() => matchQuestionDefinitions.id, { onDelete: 'restrict' }),
     definitionName: text('definition_name').notNull(),
@@ -36,7 +38,7 @@ export const questionIssuances = pgTable(
     lane: text('lane').notNull().default('default'),
     questionNumber: integer('question_number'),
     isPivotalMoment: boolean('is_pivotal_moment').notNull().default(false),
-    status: text('status').notNull().default('open'),
+    status: text('status').$type<IssuanceStatus>().notNull().default('open'),
     questionText: text('question_text').notNull(),
     choices: jsonb('choices').$type<{ identifier: string; label: string }[]>().notNull(),
     choiceTemplates: jsonb('choice_templates').$type<ChoiceSpec[]>(),
@@ -45,7 +47,7 @@ export const questionIssuances = pgTable(
     /** Resolution rules in force at issue. */
     resolution: jsonb('resolution').$type<Record<string, unknown>>().notNull(),
     triggerEventId: text('trigger_event_id'),
-    triggerEvent: jsonb('trigger_event').$type<Record<string, unknown>>(),
+    triggerEvent: jsonb('trigger_event').$type<FeedEvent>(),
     triggerSeq: integer('trigger_seq'),
     period: text('period'),
     clockSeconds: integer('clock_seconds'),

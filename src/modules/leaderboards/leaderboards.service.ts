@@ -85,7 +85,12 @@ export function createLeaderboardsService({ db, leagues, now = () => new Date() 
     }
     const kind: LeaderboardPeriodKind = query.period;
     const periodStart = periodStartsOfDate(query.date ?? localDate(now(), timezone))[kind];
-    return { timezone, periodStart, bounds: periodBounds(kind, periodStart, timezone) };
+    const bounds = periodBounds(kind, periodStart, timezone);
+    // Instants are years 0001 to 9999 (the contract's date-time): a period reaching past them has no answer to give.
+    if (bounds.from.getUTCFullYear() < 1 || bounds.to.getUTCFullYear() > 9999) {
+      throw badRequest('leaderboard.date_out_of_range', `the ${kind} of ${query.date} reaches outside the years 0001 to 9999; choose a date inside them`);
+    }
+    return { timezone, periodStart, bounds };
   }
 
   async function findBoard(key: BoardKey): Promise<LeaderboardRow | undefined> {

@@ -1,7 +1,8 @@
-import { and, asc, eq, isNull, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { prepared } from '../../db/prepared.js';
 import type { DbOrTx } from '../../db/client.js';
-import { matches, OVER_STATUSES } from '../matches/matches.table.js';
+import { isOver } from '../../domain/vocabulary.js';
+import { matches } from '../matches/matches.table.js';
 import { questionSponsorships } from '../sponsorships/sponsorships.table.js';
 import { SUPPORTED_LEAGUES } from '../../domain/sports/league-registry.js';
 import { leagues, type LeagueRow } from './leagues.table.js';
@@ -55,7 +56,7 @@ export async function matchesOverDefaultCap({ db, leagueId, cap }: { db: DbOrTx;
     .select({ id: matches.id, slots: slots.as('slots'), highestNumber: highest.as('highest_number') })
     .from(matches)
     .innerJoin(questionSponsorships, eq(questionSponsorships.matchId, matches.id))
-    .where(and(eq(matches.leagueId, leagueId), isNull(matches.questionMaxCount), notInArray(matches.status, OVER_STATUSES)))
+    .where(and(eq(matches.leagueId, leagueId), isNull(matches.questionMaxCount), isOver.notSql(matches.status)))
     .groupBy(matches.id)
     .having(sql`count(*) > ${cap} or max(${questionSponsorships.targetNumber}) > ${cap}`)
     .as('over');
@@ -76,4 +77,14 @@ export async function updateLeague({ db, id, values }: { db: DbOrTx; id: string;
     .where(eq(leagues.id, id))
     .returning();
   return row;
+}
+
+/** Removes a definition from every league's allowlist of its kind (`in_game` or `match`): one statement. */
+export async function removeFromLeagueAllowlists({ db, kind, id }: { db: DbOrTx; kind: 'in_game' | 'match'; id: string }): Promise<void> {
+  const column = kind === 'in_game' ? leagues.questionDefinitionAllowlist : leagues.matchQuestionDefinitionAllowlist;
+  const key = kind === 'in_game' ? 'questionDefinitionAllowlist' : 'matchQuestionDefinitionAllowlist';
+  await db
+    .update(leagues)
+    .set({ [key]: sql`array_remove(${column}, ${id}::uuid)`, updatedAt: sql`now()` })
+    .where(sql`${id}::uuid = any(${column})`);
 }

@@ -1,23 +1,51 @@
 /**
- * Operators' view of match listeners: listeners grouped by match, their text
- * logs and their event recordings. The live engine writes these tables;
- * nothing here changes them.
+ * Match listeners: operators' view (listeners grouped by match, their text
+ * logs and their event recordings) and control (enqueueing a listener,
+ * stopping a match's listeners with its open questions). The live engine
+ * claims, leases and records through the same repository.
  */
 import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../errors.js';
+import type { EngineSubscriber } from '../issuances/issuance-subscriber.js';
+import { settleOpenOfMatch, type SettleInTx } from '../issuances/issuances.repository.js';
+import type { QuestionIssuanceRow } from '../issuances/issuances.table.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
 import { MATCH_LIST_LIMIT } from '../matches/matches.service.js';
 import { parseTimeRange, utcDay } from '../shared/time-range.js';
 import { toFeedEvent, toListenerLogLine, toLogFileLine, toMatchListenerDto, toMatchRef } from './listeners.mapper.js';
-import { allLogLines, eventsOfListener, findListener, listenersOfMatches, logLinesAfter, matchesScheduledIn } from './listeners.repository.js';
+import {
+  allLogLines,
+  enqueueListener,
+  eventsOfListener,
+  findListener,
+  listenersOfMatches,
+  logLinesAfter,
+  matchesScheduledIn,
+  requestStop,
+  type EnqueueValues,
+} from './listeners.repository.js';
 import type { MatchListenerRow } from './listeners.table.js';
 
 type Schemas = components['schemas'];
 
 export type ListenersService = ReturnType<typeof createListenersService>;
 
-export function createListenersService({ db, leagues, now = () => new Date() }: { db: Db; leagues: Pick<LeaguesService, 'bySlug'>; now?: () => Date }) {
+export function createListenersService({
+  db,
+  leagues,
+  onSettle,
+  onSettled,
+  now = () => new Date(),
+}: {
+  db: Db;
+  leagues: Pick<LeaguesService, 'bySlug'>;
+  /** Runs inside the transaction that settles a question (the scoring of its answers). */
+  onSettle: SettleInTx;
+  /** Runs after commit for each question settled (live delivery, push). */
+  onSettled?: EngineSubscriber['onSettled'];
+  now?: () => Date;
+}) {
   async function listener(id: string): Promise<MatchListenerRow> {
     const row = await findListener({ db, id });
     if (!row) throw notFound('listener');
@@ -25,6 +53,25 @@ export function createListenersService({ db, leagues, now = () => new Date() }: 
   }
 
   return {
+    /** A queued listener for the match, or the queued/running one it already has. */
+    enqueue: (values: EnqueueValues) => enqueueListener({ db, values }),
+
+    /**
+     * The match stops being played here (an operator's stop, a demo match
+     * retired): its listeners stop (a queued one at once, a running one at
+     * its next heartbeat) and its open in-game questions are settled
+     * (`revoked` by an operator, `voided` otherwise), in one transaction;
+     * then each settled question goes to `onSettled`. Idempotent.
+     */
+    async stopMatch(matchId: string, status: 'revoked' | 'voided'): Promise<{ stopped: string[]; settled: QuestionIssuanceRow[] }> {
+      const result = await db.transaction(async (tx) => ({
+        stopped: await requestStop({ tx, matchId }),
+        settled: await settleOpenOfMatch({ tx, onSettle, matchId, status }),
+      }));
+      for (const row of result.settled) await onSettled?.(row);
+      return result;
+    },
+
     /**
      * A league's matches with kick-off in [from, to) (both or neither; the
      * current UTC day by default), the first 1,000 by kick-off (as the match

@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import { bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { idColumn, tstz } from '../../db/columns.js';
 import { matches } from '../matches/matches.table.js';
+import type { ListenerStatus } from '../../domain/vocabulary.js';
+import type { FeedEvent } from '../../domain/sports/events.js';
 
 /**
  * A listener consumes one match's event feed. Any process may run it: it is
@@ -15,7 +17,7 @@ export const matchListeners = pgTable(
     matchId: uuid('match_id')
       .notNull()
       .references(() => matches.id, { onDelete: 'cascade' }),
-    status: text('status').notNull().default('queued'),
+    status: text('status').$type<ListenerStatus>().notNull().default('queued'),
     /** 'feed' (a live NDJSON push feed at feed_url) or 'replay' (recorded events of replay_match_id). */
     source: text('source').notNull(),
     feedUrl: text('feed_url'),
@@ -76,7 +78,7 @@ export const listenerEvents = pgTable(
     operation: text('operation').notNull(),
     /** `<provider event id>:<operation>[:<content hash>]` (see eventKey in the push client). */
     eventKey: text('event_key').notNull(),
-    event: jsonb('event').$type<Record<string, unknown>>().notNull(),
+    event: jsonb('event').$type<FeedEvent>().notNull(),
     receivedAt: tstz('received_at').notNull().defaultNow(),
   },
   (t) => [

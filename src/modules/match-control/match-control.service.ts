@@ -4,15 +4,18 @@
  * stopping listeners. Cloning and starting are unavailable in the main
  * (production) environment.
  */
-import { count, eq, sql } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import type { AppEnv } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import type { EngineHooks } from '../../engine/listener-runner.js';
-import type { EngineStore } from '../../engine/store.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
+import type { ListenersService } from '../listeners/listeners.service.js';
 import { listenerEvents, type MatchListenerRow } from '../listeners/listeners.table.js';
-import { matches, matchFollows } from '../matches/matches.table.js';
-import { questionSponsorships } from '../sponsorships/sponsorships.table.js';
+import { deleteDenialsOfMatch } from '../denials/denials.repository.js';
+import { deleteIssuancesOfMatch } from '../issuances/issuances.repository.js';
+import { deleteListenersOfMatch, enqueueListener } from '../listeners/listeners.repository.js';
+import { insertFollow, insertMatch, resetToKickOff } from '../matches/matches.repository.js';
+import { matches } from '../matches/matches.table.js';
+import { copySlots, unstampSlotsOfMatch } from '../sponsorships/sponsorships.repository.js';
 
 export const DEFAULT_REPLAY_SPEED = 10;
 
@@ -21,14 +24,13 @@ export type MatchControlService = ReturnType<typeof createMatchControlService>;
 export function createMatchControlService({
   db,
   appEnv,
-  store,
-  hooks,
+  listeners,
   onFollowChanged,
 }: {
   db: Db;
   appEnv: AppEnv;
-  store: EngineStore;
-  hooks: EngineHooks;
+  /** Enqueues replay listeners and stops a match's listeners (with its open questions). */
+  listeners: Pick<ListenersService, 'enqueue' | 'stopMatch'>;
   /** Called after the clone committed: the creator's open sockets start receiving the test match. */
   onFollowChanged?: (change: { userId: string; matchId: string; following: boolean }) => Promise<void>;
 }) {
@@ -44,7 +46,7 @@ export function createMatchControlService({
      * sponsorship slots copied; the creator recorded and following it (no
      * quota); a listener enqueued replaying the original's recorded events.
      */
-    async clone({ matchId, actorId, speed = DEFAULT_REPLAY_SPEED }: { matchId: string; actorId: string; speed?: number }): Promise<string> {
+    async clone({ matchId, actorId, speed = DEFAULT_REPLAY_SPEED, start = 'now' }: { matchId: string; actorId: string; speed?: number; start?: 'now' | 'paused' }): Promise<string> {
       refuseInMain('cloning a match');
       return db.transaction(async (tx) => {
         const [original] = await tx.select().from(matches).where(eq(matches.id, matchId)).for('share');
@@ -52,9 +54,9 @@ export function createMatchControlService({
         if (original.status !== 'closed') throw conflict('match.not_closed', `only a closed match can be cloned; this one is ${original.status}`);
         const [recorded] = await tx.select({ n: count() }).from(listenerEvents).where(eq(listenerEvents.matchId, matchId));
         if (!recorded?.n) throw conflict('match.nothing_to_replay', 'this match has no recorded events to replay (no listener consumed its feed)');
-        const [copy] = await tx
-          .insert(matches)
-          .values({
+        const copy = await insertMatch({
+          db: tx,
+          values: {
             srId: `test:${original.srId}:${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
             leagueId: original.leagueId,
             homeTeam: original.homeTeam,
@@ -74,31 +76,54 @@ export function createMatchControlService({
             questionDefinitionAllowlist: original.questionDefinitionAllowlist,
             matchQuestionDefinitionAllowlist: original.matchQuestionDefinitionAllowlist,
             sponsorBrandId: original.sponsorBrandId,
-          })
-          .returning();
-        await tx.execute(sql`
-          insert into ${questionSponsorships} (brand_id, match_id, strategy, target_number, target_period, target_definition_id, best_effort, created_at)
-          select brand_id, ${copy!.id}, strategy, target_number, target_period, target_definition_id, best_effort, created_at
-          from ${questionSponsorships} where match_id = ${original.id}`);
+          },
+        });
+        await copySlots({ tx, fromMatchId: original.id, toMatchId: copy.id });
         // The creator follows the test match; test matches take no quota.
-        await tx.insert(matchFollows).values({ userId: actorId, matchId: copy!.id, following: true, countsTowardQuota: false });
-        return copy!.id;
+        await insertFollow({ db: tx, values: { userId: actorId, matchId: copy.id, following: true, countsTowardQuota: false } });
+        return copy.id;
       }).then(async (id) => {
         await onFollowChanged?.({ userId: actorId, matchId: id, following: true });
-        await store.enqueue({ matchId: id, source: 'replay', replayMatchId: matchId, speed });
+        if (start === 'now') await listeners.enqueue({ matchId: id, source: 'replay', replayMatchId: matchId, speed });
         return id;
       });
     },
 
-    /** Enqueues (or returns the active) replay listener of a test match. */
-    async startListener({ matchId, speed = DEFAULT_REPLAY_SPEED }: { matchId: string; speed?: number }): Promise<MatchListenerRow> {
+    /**
+     * Enqueues (or returns the active) replay listener of a test match; 409
+     * when the active one replays at another speed than the one asked for.
+     * `restart`: the replay starts again from the beginning (see resetReplay).
+     */
+    async startListener({ matchId, speed, restart = false }: { matchId: string; speed?: number | undefined; restart?: boolean }): Promise<MatchListenerRow> {
       refuseInMain('starting a listener by hand');
       const [match] = await db.select().from(matches).where(eq(matches.id, matchId));
       if (!match) throw notFound('match');
       if (!match.isTest) throw conflict('match.not_test', 'start-listener is for test matches; a real match gets its listener automatically when its feed goes live');
-      if (match.status === 'closed') throw conflict('match.already_played', 'this test match has already been played through; clone the original match again for a fresh run');
       if (!match.clonedFromMatchId) throw conflict('match.nothing_to_replay', 'this test match was not cloned from a recorded match, so there is nothing to replay');
-      const { listener } = await store.enqueue({ matchId, source: 'replay', replayMatchId: match.clonedFromMatchId, speed });
+      const values = { matchId, source: 'replay' as const, replayMatchId: match.clonedFromMatchId, speed: speed ?? DEFAULT_REPLAY_SPEED };
+      if (restart) {
+        // Its open questions are revoked (players see them go), then everything the earlier runs left goes.
+        await listeners.stopMatch(matchId, 'revoked');
+        return db.transaction(async (tx) => {
+          // The match row first: a concurrent restart waits here, then finds the new listener.
+          await tx.select({ id: matches.id }).from(matches).where(eq(matches.id, matchId)).for('update');
+          // A listener still running loses its lease with its row: its next batch writes nothing.
+          await deleteListenersOfMatch({ tx, matchId });
+          await deleteIssuancesOfMatch({ tx, matchId });
+          await deleteDenialsOfMatch({ tx, matchId });
+          await unstampSlotsOfMatch({ tx, matchId });
+          await resetToKickOff({ tx, id: matchId });
+          return (await enqueueListener({ db: tx, values })).listener;
+        });
+      }
+      if (match.status === 'closed') throw conflict('match.already_played', 'this test match has already been played through; restart it (start-listener with restart: true) or clone the original match again');
+      const { listener, created } = await listeners.enqueue(values);
+      if (!created && speed !== undefined && listener.speed !== speed) {
+        throw conflict(
+          'match.listener_active',
+          `a listener (${listener.status}) already replays this match at x${listener.speed}; stop it first (stop-listener), or restart the replay at x${speed} (start-listener with restart: true)`,
+        );
+      }
       return listener;
     },
 
@@ -109,8 +134,7 @@ export function createMatchControlService({
     async stopListener(matchId: string): Promise<{ stopped: string[]; revoked: number }> {
       const [match] = await db.select({ id: matches.id }).from(matches).where(eq(matches.id, matchId));
       if (!match) throw notFound('match');
-      const { stopped, settled } = await store.stopMatch(matchId, 'revoked');
-      for (const row of settled) await hooks.onSettled?.(row);
+      const { stopped, settled } = await listeners.stopMatch(matchId, 'revoked');
       return { stopped, revoked: settled.length };
     },
   };

@@ -1,16 +1,16 @@
 /** The rules of following matches that depend on nothing but their inputs. */
 import { localDate, zoneOrUtc } from '../shared/calendar.js';
 import type { MatchRow } from './matches.table.js';
+import { hasStarted as startedStatus } from '../../domain/vocabulary.js';
 
 /**
  * Statuses a match can no longer be followed in: `closed` (the interface's
  * rule) and `cancelled` (it will never be played, so a follow could only
  * waste a daily slot). Both answer 409.
  */
-export const UNFOLLOWABLE_STATUSES: ReadonlySet<string> = new Set(['closed', 'cancelled']);
+export { unfollowable } from '../../domain/vocabulary.js';
 
 /** Statuses that mean play has begun (or is over). */
-const STARTED_STATUSES: ReadonlySet<string> = new Set(['live', 'break', 'ended', 'closed']);
 
 /**
  * Whether the match has started, for unfollowing: it has once `started_at`
@@ -21,7 +21,7 @@ const STARTED_STATUSES: ReadonlySet<string> = new Set(['live', 'break', 'ended',
  */
 export function hasStarted(match: Pick<MatchRow, 'status' | 'scheduled' | 'startedAt'>, now: Date): boolean {
   if (match.startedAt) return true;
-  if (STARTED_STATUSES.has(match.status)) return true;
+  if (startedStatus.has(match.status)) return true;
   return match.status === 'scheduled' && match.scheduled.getTime() <= now.getTime();
 }
 

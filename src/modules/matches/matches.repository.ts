@@ -1,5 +1,5 @@
 /** SQL of matches and match follows (with the daily follow quota counters). */
-import { and, asc, eq, getTableColumns, gte, inArray, lt, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gte, inArray, like, lt, notInArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { prepared } from '../../db/prepared.js';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import { brands } from '../brands/brands.table.js';
@@ -8,6 +8,7 @@ import { leagues, type LeagueRow } from '../leagues/leagues.table.js';
 import { questionSponsorships, type QuestionSponsorshipRow } from '../sponsorships/sponsorships.table.js';
 import { sponsorBrandColumns, type SponsorBrand } from '../sponsorships/sponsorships.repository.js';
 import { followQuotaDays, matches, matchFollows, type MatchFollowRow, type MatchRow } from './matches.table.js';
+import type { MatchStatus } from '../../domain/vocabulary.js';
 
 export type NewMatchFollow = typeof matchFollows.$inferInsert;
 
@@ -19,7 +20,7 @@ export interface MatchViewFilter {
   scheduledFrom?: Date | undefined;
   /** Kick-off before. */
   scheduledTo?: Date | undefined;
-  statuses?: readonly string[] | undefined;
+  statuses?: readonly MatchStatus[] | undefined;
   isTest?: boolean | undefined;
   listenerEventsArchived?: boolean | undefined;
   /** true: only matches the viewer follows; false: only the others. Needs a viewer. */
@@ -294,4 +295,74 @@ export async function quotaUsed({ db, userId, day }: { db: DbOrTx; userId: strin
     .from(followQuotaDays)
     .where(and(eq(followQuotaDays.userId, userId), eq(followQuotaDays.day, day)));
   return row?.used ?? 0;
+}
+
+/** Writes the match's state store (Match questions' `store_state`), in the transaction that holds the match row. */
+export async function saveMatchStateStore({ tx, id, state }: { tx: Tx; id: string; state: Record<string, unknown> }): Promise<void> {
+  await tx.update(matches).set({ stateStore: state }).where(eq(matches.id, id));
+}
+
+/**
+ * Writes scheduled matches by sr_id (one statement for the batch). Before
+ * kick-off the provider is the authority; afterwards the engine is, except
+ * for a final result (and a feed URL fills in only a match without one).
+ */
+export async function upsertScheduledMatches({ tx, rows }: { tx: Tx; rows: (typeof matches.$inferInsert)[] }): Promise<{ id: string; srId: string; status: string }[]> {
+  return tx
+    .insert(matches)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: matches.srId,
+      // Before kick-off the provider is the authority; afterwards the engine is, except for a final result.
+      set: {
+        homeTeam: sql`case when ${matches.status} in ('scheduled', 'postponed') then excluded.home_team else ${matches.homeTeam} end`,
+        awayTeam: sql`case when ${matches.status} in ('scheduled', 'postponed') then excluded.away_team else ${matches.awayTeam} end`,
+        scheduled: sql`case when ${matches.status} in ('scheduled', 'postponed') then excluded.scheduled else ${matches.scheduled} end`,
+        venue: sql`coalesce(excluded.venue, ${matches.venue})`,
+        feedUrl: sql`coalesce(${matches.feedUrl}, excluded.feed_url)`,
+        status: sql`case when ${matches.status} in ('scheduled', 'postponed', 'cancelled') or (excluded.status = 'closed' and ${matches.status} <> 'closed' and excluded.result is not null and not exists (select 1 from match_listeners l where l.match_id = ${matches.id} and l.status in ('queued', 'running'))) then excluded.status else ${matches.status} end`,
+        result: sql`case when ${matches.result} is null and excluded.result is not null and not exists (select 1 from match_listeners l where l.match_id = ${matches.id} and l.status in ('queued', 'running')) then excluded.result else ${matches.result} end`,
+        homeScore: sql`coalesce(${matches.homeScore}, excluded.home_score)`,
+        awayScore: sql`coalesce(${matches.awayScore}, excluded.away_score)`,
+        updatedAt: sql`now()`,
+      },
+    })
+    .returning({ id: matches.id, srId: matches.srId, status: matches.status });
+}
+
+/** Inserts a match; returns its row. */
+export async function insertMatch({ db, values }: { db: DbOrTx; values: typeof matches.$inferInsert }): Promise<MatchRow> {
+  const [row] = await db.insert(matches).values(values).returning();
+  return row!;
+}
+
+/**
+ * Cancels (and takes off auto-dispatch) the matches whose sr_id starts with
+ * `prefix` and that are not closed or cancelled yet; returns their ids.
+ */
+export async function cancelMatchesWithSrIdPrefix({ db, prefix }: { db: DbOrTx; prefix: string }): Promise<string[]> {
+  const rows = await db
+    .update(matches)
+    .set({ status: 'cancelled', autoDispatchListener: false })
+    .where(and(like(matches.srId, `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`), notInArray(matches.status, ['closed', 'cancelled'])))
+    .returning({ id: matches.id });
+  return rows.map((r) => r.id);
+}
+
+/** Removes a definition from every match's allowlist of its kind (`in_game` or `match`): one statement. */
+export async function removeFromMatchAllowlists({ db, kind, id }: { db: DbOrTx; kind: 'in_game' | 'match'; id: string }): Promise<void> {
+  const column = kind === 'in_game' ? matches.questionDefinitionAllowlist : matches.matchQuestionDefinitionAllowlist;
+  const key = kind === 'in_game' ? 'questionDefinitionAllowlist' : 'matchQuestionDefinitionAllowlist';
+  await db
+    .update(matches)
+    .set({ [key]: sql`array_remove(${column}, ${id}::uuid)`, updatedAt: sql`now()` })
+    .where(sql`${id}::uuid = any(${column})`);
+}
+
+/** Sets a match back to before kick-off, now: no score, clock, period, result, start time or state store (its settings stay). */
+export async function resetToKickOff({ tx, id }: { tx: Tx; id: string }): Promise<void> {
+  await tx
+    .update(matches)
+    .set({ status: 'scheduled', scheduled: sql`now()`, homeScore: null, awayScore: null, period: null, clockSeconds: null, result: null, startedAt: null, stateStore: {}, updatedAt: sql`now()` })
+    .where(eq(matches.id, id));
 }

@@ -17,7 +17,7 @@ import type { AllowlistChecker, LeaguesService } from '../leagues/leagues.servic
 import { parsePeriodDistribution } from '../leagues/period-distribution.js';
 import { parseTimeRange, utcDay } from '../shared/time-range.js';
 import { checkFeedUrl, type FeedUrlPolicy } from './feed-url.js';
-import { followQuotaDay, hasStarted, UNFOLLOWABLE_STATUSES } from './follow-rules.js';
+import { followQuotaDay, hasStarted, unfollowable } from './follow-rules.js';
 import {
   deleteFollow,
   deleteMatchRow,
@@ -255,7 +255,7 @@ export function createMatchesService({
             if (existing?.following) {
               return { follow: existing, refunded: false, followsRemainingToday: await remainingToday(tx, user, now) };
             }
-            if (UNFOLLOWABLE_STATUSES.has(match.status)) {
+            if (unfollowable.has(match.status)) {
               throw conflict('match.not_followable', `match ${matchId} is ${match.status} and can no longer be followed`);
             }
             if (existing) {

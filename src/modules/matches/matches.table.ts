@@ -4,15 +4,8 @@ import { idColumn, timestamps, tstz } from '../../db/columns.js';
 import { brands } from '../brands/brands.table.js';
 import { leagues } from '../leagues/leagues.table.js';
 import { users } from '../users/users.table.js';
+import type { MatchStatus } from '../../domain/vocabulary.js';
 
-/**
- * Statuses of a match before kick-off (a postponed match will still be
- * played): its Match questions are answerable and its sponsorship slots
- * editable. Any other status means play has begun or the match is over.
- */
-export const NOT_STARTED_STATUSES = ['scheduled', 'postponed'];
-/** Statuses of a match that is over (play finished, result final, or called off). */
-export const OVER_STATUSES = ['ended', 'closed', 'cancelled'];
 
 export const matches = pgTable(
   'matches',
@@ -26,7 +19,7 @@ export const matches = pgTable(
     homeTeam: text('home_team').notNull(),
     awayTeam: text('away_team').notNull(),
     scheduled: tstz('scheduled').notNull(),
-    status: text('status').notNull().default('scheduled'),
+    status: text('status').$type<MatchStatus>().notNull().default('scheduled'),
     period: text('period'),
     clockSeconds: integer('clock_seconds'),
     homeScore: integer('home_score'),

@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import { chunks, nowPlusMicros } from '../../db/sql-helpers.js';
 import { brands, type BrandRow } from '../brands/brands.table.js';
@@ -141,4 +141,68 @@ export async function deleteBrandSlots({ tx, brandId, matchIds }: { tx: Tx; bran
 export async function insertSlots({ tx, values }: { tx: Tx; values: Omit<NewQuestionSponsorship, 'createdAt'>[] }): Promise<void> {
   let position = 0;
   for (const chunk of chunks(values)) await tx.insert(questionSponsorships).values(chunk.map((v) => ({ ...v, createdAt: nowPlusMicros(position++) })));
+}
+
+/**
+ * The slot a new issuance takes: the slot for its question number, else one
+ * targeting its definition, else one for its period, else a best-effort
+ * period slot left from an earlier period, else a next-available slot.
+ * Pivotal moments take only slots targeting their definition.
+ */
+export async function pickSlot({
+  tx,
+  ...q
+}: {
+  tx: Tx;
+  matchId: string;
+  questionNumber: number | null;
+  definitionId: string | null;
+  period: string | null;
+  earlierPeriods: string[];
+  pivotal: boolean;
+}): Promise<{ id: string; brandId: string } | undefined> {
+  const s = questionSponsorships;
+  const number = q.pivotal ? null : q.questionNumber;
+  const earlier = q.pivotal || !q.earlierPeriods.length ? sql`false` : sql`(${s.strategy} = 'period' and ${s.bestEffort} and ${inArray(s.targetPeriod, q.earlierPeriods)})`;
+  const candidates = or(
+    number !== null ? eq(s.targetNumber, number) : undefined,
+    q.definitionId ? eq(s.targetDefinitionId, q.definitionId) : undefined,
+    !q.pivotal && q.period ? and(eq(s.strategy, 'period'), eq(s.targetPeriod, q.period)) : undefined,
+    earlier,
+    q.pivotal ? undefined : eq(s.strategy, 'next_available'),
+  );
+  const [slot] = await tx
+    .select({ id: s.id, brandId: s.brandId })
+    .from(s)
+    .where(and(eq(s.matchId, q.matchId), isNull(s.questionIssuanceId), candidates))
+    .orderBy(
+      sql`case
+        when ${number !== null ? sql`${s.targetNumber} = ${number}` : sql`false`} then 0
+        when ${q.definitionId ? sql`${s.targetDefinitionId} = ${q.definitionId}` : sql`false`} then 1
+        when ${q.period ? sql`${s.strategy} = 'period' and ${s.targetPeriod} = ${q.period}` : sql`false`} then 2
+        when ${s.strategy} = 'period' then 3
+        else 4 end`,
+      asc(s.createdAt),
+    )
+    .limit(1)
+    .for('update', { skipLocked: true });
+  return slot;
+}
+
+/** Stamps the slot with the issuance that took it (in the issuing transaction). */
+export async function stampSlot({ tx, slotId, issuanceId }: { tx: Tx; slotId: string; issuanceId: string }): Promise<void> {
+  await tx.update(questionSponsorships).set({ questionIssuanceId: issuanceId, stampedAt: sql`now()` }).where(eq(questionSponsorships.id, slotId));
+}
+
+/** Copies a match's slots (strategy, target, brand, creation time) onto another match, unstamped: one statement. */
+export async function copySlots({ tx, fromMatchId, toMatchId }: { tx: Tx; fromMatchId: string; toMatchId: string }): Promise<void> {
+  await tx.execute(sql`
+    insert into ${questionSponsorships} (brand_id, match_id, strategy, target_number, target_period, target_definition_id, best_effort, created_at)
+    select brand_id, ${toMatchId}, strategy, target_number, target_period, target_definition_id, best_effort, created_at
+    from ${questionSponsorships} where match_id = ${fromMatchId}`);
+}
+
+/** Frees every slot of the match again (unstamped: the next questions take them). */
+export async function unstampSlotsOfMatch({ tx, matchId }: { tx: Tx; matchId: string }): Promise<void> {
+  await tx.update(questionSponsorships).set({ questionIssuanceId: null, stampedAt: null }).where(eq(questionSponsorships.matchId, matchId));
 }

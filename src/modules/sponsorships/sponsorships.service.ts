@@ -25,7 +25,7 @@ import {
   type SponsorBrand,
 } from './sponsorships.repository.js';
 import type { QuestionSponsorshipRow } from './sponsorships.table.js';
-import { NOT_STARTED_STATUSES } from '../matches/matches.table.js';
+import { notStarted } from '../../domain/vocabulary.js';
 
 type AssignmentInput = components['schemas']['QuestionSponsorshipAssignment'];
 type SlotInput = components['schemas']['QuestionSponsorshipSlotInput'];
@@ -36,7 +36,8 @@ type Strategy = components['schemas']['SponsorshipStrategy'];
  * match has not started and will be played later, so it stays editable; a
  * cancelled one will never be played.
  */
-export const SPONSORSHIP_EDITABLE_STATUSES: ReadonlySet<string> = new Set(NOT_STARTED_STATUSES);
+/** A match's slots are editable until kick-off. */
+export const sponsorshipEditable = notStarted;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NUMBER_INDEX = 'question_sponsorships_number_uq';
@@ -102,7 +103,7 @@ export function createSponsorshipsService({ db }: { db: Db }) {
           if (missing) throw new AppError(404, 'match.not_found', `match ${missing} not found`);
           for (const id of matchIds) {
             const match = byId.get(id)!;
-            if (!SPONSORSHIP_EDITABLE_STATUSES.has(match.status)) {
+            if (!sponsorshipEditable.has(match.status)) {
               throw badRequest(
                 'sponsorship.match_not_editable',
                 `match ${id} is ${match.status}: question sponsorships can be changed only while a match is scheduled or postponed`,

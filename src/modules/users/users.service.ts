@@ -2,8 +2,7 @@
 import type { components } from '../../../generated/api-types.js';
 import type { Db, Tx } from '../../db/client.js';
 import { conflict, notFound } from '../../errors.js';
-import { eq } from 'drizzle-orm';
-import { adminSessions } from '../admin-sessions/admin-sessions.table.js';
+import { deleteSessionsOfUser } from '../admin-sessions/admin-sessions.repository.js';
 import { revokeUserApiKeys } from '../auth/auth.repository.js';
 import { userConflict, type KeysRevokedHook } from '../auth/auth.service.js';
 import { hashPassword } from '../auth/credentials.js';
@@ -67,7 +66,7 @@ export function createUsersService({ db, onKeysRevoked, onLeaderboardInputsChang
         if (revokeKeys) {
           revoked = await revokeUserApiKeys({ db: tx, userId: id });
           // Operator-UI sign-ins end too: a session could otherwise mint new keys after a password reset.
-          await tx.delete(adminSessions).where(eq(adminSessions.userId, id));
+          await deleteSessionsOfUser({ db: tx, userId: id });
         }
         return updated;
       });
