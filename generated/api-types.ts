@@ -2678,6 +2678,15 @@ export interface components {
          *     (`is_test=true`, which replay matches whose outcome is known) count
          *     in none of these totals, counts included; the answer history still
          *     shows them with their points.
+         *
+         *     The leaderboards (`GET /api/leaderboards/...`) count exactly these
+         *     answers in exactly these periods: a player's row on the board of a
+         *     day, week or month is their `today`, `this_week` or `this_month`
+         *     figure here on that day (`points`, `correct_count`), and their
+         *     all-time row has their all-time `points` and `correct_count`.
+         *     (A board's `answered_count` counts settled answers, as the periods
+         *     here do; the all-time `answered_count` here also counts pending
+         *     ones.)
          */
         UserPoints: {
             /**
