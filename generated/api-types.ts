@@ -1119,11 +1119,14 @@ export interface paths {
          *     match: question settings, allowlists, `sponsor_brand_id` and question
          *     sponsorships are copied, the caller is recorded as creator and
          *     auto-followed (no quota), and a listener is enqueued that replays the
-         *     original's recorded events. The test match is unlisted: other admins
-         *     see it in `GET /api/matches`, players only once they follow it by its
-         *     id; points scored on it count in no player's totals. 409 when the match is not closed or has
-         *     no recorded events. Unavailable when the service runs with
-         *     `APP_ENV=main` (production): 403 with a detail saying so.
+         *     original's recorded events at `speed` (default 10). With `start:
+         *     paused` nothing is enqueued: change the test match's settings first,
+         *     then `POST .../start-listener` with the speed you want. The test
+         *     match is unlisted: other admins see it in `GET /api/matches`, players
+         *     only once they follow it by its id; points scored on it count in no
+         *     player's totals. 409 when the match is not closed or has no recorded
+         *     events. Unavailable when the service runs with `APP_ENV=main`
+         *     (production): 403 with a detail saying so.
          */
         post: operations["cloneMatch"];
         delete?: never;
@@ -1148,9 +1151,19 @@ export interface paths {
          * [Admin] Enqueue a listener for a test match
          * @description Enqueues a listener that replays the events the test match was
          *     cloned from (any process claims it). Idempotent while a listener of
-         *     the match is queued or running (that one is returned). 409 for a real
-         *     match (real matches are dispatched automatically) or a test match
-         *     with nothing to replay. Unavailable with `APP_ENV=main`: 403.
+         *     the match is queued or running: that one is returned, unless the
+         *     request names another `speed` (409: stop it first, or restart). With
+         *     `restart: true` the replay starts again from the beginning: the
+         *     active listener stops, its open questions are revoked, everything the
+         *     earlier runs left on the test match goes (its questions with their
+         *     answers, denials, listeners and recordings; sponsorship slots are
+         *     free again) and the match is set back to before kick-off (status
+         *     `scheduled`, kick-off now, no score, clock, period, result or state
+         *     store), keeping its settings, sponsor and followers; then a new
+         *     listener is enqueued. 409 for a real match (real matches are
+         *     dispatched automatically), a test match with nothing to replay, or one
+         *     already played through without `restart`. Unavailable with
+         *     `APP_ENV=main`: 403.
          */
         post: operations["startMatchListener"];
         delete?: never;
@@ -1297,11 +1310,14 @@ export interface paths {
         head?: never;
         /**
          * Update the caller's profile
-         * @description Only `email`, the name fields, `postal_address`, `date_of_birth`,
-         *     `match_follow_timezone`, `notify_on_issuance` and `notify_on_resolve`
-         *     can be set; any other field (such as `is_admin`) is rejected with
-         *     422. A taken email gives 409. `match_follow_timezone` must be an IANA
-         *     zone name (422 otherwise); blank or null means UTC.
+         * @description Only `display_name`, `email`, the name fields, `postal_address`,
+         *     `date_of_birth`, `match_follow_timezone`, `notify_on_issuance` and
+         *     `notify_on_resolve` can be set; any other field (such as `is_admin`)
+         *     is rejected with 422. A taken email gives 409. `match_follow_timezone`
+         *     must be an IANA zone name (422 otherwise); blank or null means UTC.
+         *     A `display_name` that breaks its rules (see `DisplayName`) gives 400;
+         *     changing it while an admin has locked it (`display_name_locked`)
+         *     gives 409 and changes nothing.
          */
         patch: operations["updateCurrentUser"];
         trace?: never;
@@ -1428,6 +1444,11 @@ export interface paths {
          *     and revokes all its keys; a new `password` also revokes them. An
          *     admin cannot remove their own admin flag or deactivate themselves
          *     (409), so the service is never left without the admin doing it.
+         *     `display_name` follows the same rules as the player's own (400);
+         *     an admin may set it whether or not it is locked, and setting it
+         *     locks it (`display_name_locked=true`) unless the same request says
+         *     `display_name_locked: false`. `hidden_from_leaderboards` takes the
+         *     user off every leaderboard (cheating) without touching their history.
          */
         patch: operations["updateUser"];
         trace?: never;
@@ -1678,10 +1699,624 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/leaderboards/overall": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole game's leaderboard
+         * @description Every player's points over every league, all time or in a calendar
+         *     period (see `Leaderboard` for what counts, the ranking and the
+         *     periods). Open to read; with a key the answer also carries the
+         *     caller's own row and rank (`me`), even when it is not on the page.
+         */
+        get: operations["getOverallLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leaderboards/leagues/{league_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description League id (UUID) or slug. */
+                league_id: components["parameters"]["LeagueId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A league's leaderboard
+         * @description Points scored on the league's matches, all time or in a calendar
+         *     period (see `Leaderboard`). Unknown league 404. Open to read; with a
+         *     key the answer also carries the caller's own row and rank (`me`).
+         */
+        get: operations["getLeagueLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leaderboards/matches/{match_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A match's leaderboard
+         * @description Points scored on one match's questions (in-game and Match
+         *     questions), live while it is played: each question counts the moment
+         *     it settles. A match's board has no calendar periods (`period` is
+         *     always `all_time`): a match is played within hours. A test match
+         *     (`is_test=true`) has an empty board, since test matches never count.
+         *     Unknown match 404. Open to read; with a key the answer also carries
+         *     the caller's own row and rank (`me`).
+         */
+        get: operations["getMatchLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/player-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's private groups
+         * @description Every group the caller belongs to (owned ones included), by name, then id.
+         */
+        get: operations["listPlayerGroups"];
+        put?: never;
+        /**
+         * Create a private group
+         * @description Creates a group owned by the caller, who is its first member, with a
+         *     new invite code. A player belongs to at most `PLAYER_GROUPS_PER_USER`
+         *     groups (20 by default, owned ones included): one more answers 409
+         *     naming the limit. A name that breaks its rules (see
+         *     `PlayerGroupName`) answers 400.
+         */
+        post: operations["createPlayerGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/player-groups/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join a private group with its invite code
+         * @description Joins the group whose invite code this is (200 with the group;
+         *     joining a group one is already in changes nothing and answers 200
+         *     too). Codes are compared without regard to case, spaces and dashes.
+         *     An unknown (or replaced) code answers 404. A full group
+         *     (`PLAYER_GROUP_MAX_MEMBERS`, 50 by default) or a caller already in
+         *     `PLAYER_GROUPS_PER_USER` groups answers 409 naming the limit.
+         *
+         *     Attempts are throttled as sign-in is, since codes can be guessed:
+         *     every attempt counts, before the code is looked up, against the
+         *     caller's budget (`GROUP_JOIN_MAX_ATTEMPTS`, 10 per 15 minutes) and
+         *     the client address's (`GROUP_JOIN_MAX_ATTEMPTS_PER_IP`, 100); past
+         *     either, 429 with `Retry-After`, the code unchecked. A join that
+         *     succeeds gives its attempt back, so only failed guesses use them up.
+         */
+        post: operations["joinPlayerGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/player-groups/{player_group_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A private group and its members
+         * @description Members only; to anyone else the group does not exist (404).
+         */
+        get: operations["getPlayerGroup"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a private group (owner)
+         * @description The owner only (403 for other members, 404 for anyone else). Members and their scores are untouched; only the group goes.
+         */
+        delete: operations["deletePlayerGroup"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a private group (owner)
+         * @description The owner only (403 for other members, 404 for anyone else). 400 for a name that breaks its rules.
+         */
+        patch: operations["renamePlayerGroup"];
+        trace?: never;
+    };
+    "/api/player-groups/{player_group_id}/invite-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the invite code (owner)
+         * @description A new code; the old one stops working at once (a removed member cannot come back with it). The owner only (403 for other members, 404 for anyone else).
+         */
+        post: operations["replacePlayerGroupInviteCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/player-groups/{player_group_id}/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave a private group
+         * @description The caller leaves (404 when not a member). When the owner leaves,
+         *     the member who joined earliest becomes the owner; when nobody is
+         *     left, the group is deleted.
+         */
+        post: operations["leavePlayerGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/player-groups/{player_group_id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+                /** @description User id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member (owner)
+         * @description The owner removes a member (204; 404 when that user is not a
+         *     member). Not the owner themselves (409: leave instead). Other members
+         *     get 403, anyone else 404. A removed member can join again with the
+         *     code until the owner replaces it.
+         */
+        delete: operations["removePlayerGroupMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/player-groups/{player_group_id}/leaderboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A private group's leaderboard
+         * @description The group's members ranked among themselves on a board of the whole
+         *     game (`scope=overall`, the default), a league (`scope=league` with
+         *     `league`) or a match (`scope=match` with `match_id`; all time only),
+         *     all time or in a period: the same rows, figures, ranking and periods
+         *     as the public boards (see `Leaderboard`), ranks counted within the
+         *     group. Members with nothing on that board yet are not listed. Every
+         *     member on the board is listed (a group has at most
+         *     `PLAYER_GROUP_MAX_MEMBERS`). Members only (404 for anyone else). A
+         *     scope without its `league` or `match_id`, or with the other one, is a
+         *     400; so is a period other than `all_time` for a match.
+         */
+        get: operations["getPlayerGroupLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{user_id}/leaderboard-positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * [Admin] A user's leaderboard positions
+         * @description Where the user stands: their row and rank on the whole game's board
+         *     and on each league's they are on, all time and in their current day,
+         *     week and month (in their `match_follow_timezone`), then on the boards
+         *     of the 20 matches they played last (newest first). Empty for a user
+         *     hidden from leaderboards or deactivated (they are on no board; the
+         *     flags say why). Unknown user 404.
+         */
+        get: operations["getUserLeaderboardPositions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A user's row on one board, with the board. */
+        LeaderboardPosition: {
+            /**
+             * @example league
+             * @enum {string}
+             */
+            scope: "overall" | "league" | "match";
+            /**
+             * Format: uuid
+             * @example 0c6f3d2a-7b8e-4f9a-a1b2-c3d4e5f6a7b8
+             */
+            league_id: string | null;
+            /**
+             * Format: uuid
+             * @example null
+             */
+            match_id: string | null;
+            /**
+             * @example all_time
+             * @enum {string}
+             */
+            period: "all_time" | "day" | "week" | "month";
+            /**
+             * Format: date
+             * @description First day of the period (in the user's zone); null for all time.
+             * @example null
+             */
+            period_start: string | null;
+            /**
+             * @description Players on the board.
+             * @example 2
+             */
+            player_count: number;
+            entry: components["schemas"]["LeaderboardEntry"];
+        };
+        UserLeaderboardPositions: {
+            /**
+             * Format: uuid
+             * @example 3f1b2c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            user_id: string;
+            /** @example false */
+            hidden_from_leaderboards: boolean;
+            /** @example true */
+            is_active: boolean;
+            /**
+             * @description The zone the current periods are the user's own in.
+             * @example Europe/Berlin
+             */
+            timezone: string;
+            /** @description The whole game first, then leagues, then matches (newest first); all time, then day, week and month. */
+            positions: components["schemas"]["LeaderboardPosition"][];
+        };
+        /**
+         * @description Runs of white space become one space and the ends are trimmed; then
+         *     1 to 60 characters, with no control or invisible formatting
+         *     characters (400 otherwise). Names need not be unique.
+         * @example Office World Cup
+         */
+        PlayerGroupName: string;
+        PlayerGroupCreate: {
+            name: components["schemas"]["PlayerGroupName"];
+        };
+        PlayerGroupRename: {
+            name: components["schemas"]["PlayerGroupName"];
+        };
+        PlayerGroupJoin: {
+            /**
+             * @description The code as the owner shared it; case, spaces and dashes do not matter.
+             * @example K7QX-2M9P-ZA
+             */
+            invite_code: string;
+        };
+        /** @description A private group of players, as its members see it. */
+        PlayerGroupSummary: {
+            /**
+             * Format: uuid
+             * @example 5d7f9b1c-3e5a-4c7e-9f1b-3d5f7a9c1e3b
+             */
+            id: string;
+            /** @example Office World Cup */
+            name: string;
+            /**
+             * Format: uuid
+             * @example 3f1b2c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            owner_id: string;
+            /**
+             * @description The caller owns the group.
+             * @example true
+             */
+            is_owner: boolean;
+            /**
+             * @description What others join with (`POST /api/player-groups/join`); every member sees it and may pass it on. 10 characters of `0-9 A-Z` without `I L O U`, shown in groups of 4, 4 and 2.
+             * @example K7QX-2M9P-ZA
+             */
+            invite_code: string;
+            /** @example 2 */
+            member_count: number;
+            /**
+             * @description The most members a group may have (`PLAYER_GROUP_MAX_MEMBERS`).
+             * @example 50
+             */
+            max_members: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-19T12:00:00Z
+             */
+            created_at: string;
+        };
+        PlayerGroupMember: {
+            /**
+             * Format: uuid
+             * @example 9b2e3f4a-5c6d-4e7f-9081-2b3c4d5e6f70
+             */
+            user_id: string;
+            /**
+             * @description The member's `leaderboard_name`.
+             * @example carla_k
+             */
+            display_name: string;
+            /** @example false */
+            is_owner: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-19T12:30:00Z
+             */
+            joined_at: string;
+        };
+        /** @description A private group with its members (earliest joined first). */
+        PlayerGroup: {
+            /**
+             * Format: uuid
+             * @example 5d7f9b1c-3e5a-4c7e-9f1b-3d5f7a9c1e3b
+             */
+            id: string;
+            /** @example Office World Cup */
+            name: string;
+            /**
+             * Format: uuid
+             * @example 3f1b2c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            owner_id: string;
+            /**
+             * @description The caller owns the group.
+             * @example true
+             */
+            is_owner: boolean;
+            /**
+             * @description What others join with (`POST /api/player-groups/join`); every member sees it and may pass it on. 10 characters of `0-9 A-Z` without `I L O U`, shown in groups of 4, 4 and 2.
+             * @example K7QX-2M9P-ZA
+             */
+            invite_code: string;
+            /** @example 2 */
+            member_count: number;
+            /**
+             * @description The most members a group may have (`PLAYER_GROUP_MAX_MEMBERS`).
+             * @example 50
+             */
+            max_members: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-19T12:00:00Z
+             */
+            created_at: string;
+            members: components["schemas"]["PlayerGroupMember"][];
+        };
+        /** @description A player's row on a leaderboard. */
+        LeaderboardEntry: {
+            /**
+             * @description Position on the board (1 is first); every player has their own (ties are broken, see `Leaderboard`).
+             * @example 1
+             */
+            rank: number;
+            /**
+             * Format: uuid
+             * @example 3f1b2c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            user_id: string;
+            /**
+             * @description The player's `leaderboard_name` - their display name, else their username, else `Player` and the first 8 characters of their id; never an email.
+             * @example Alice in Goalland
+             */
+            display_name: string;
+            /**
+             * @description Points scored in the board's scope and period.
+             * @example 120
+             */
+            points: number;
+            /**
+             * @description Correct answers.
+             * @example 7
+             */
+            correct_count: number;
+            /**
+             * @description Settled answers (their question resolved or was voided); answers still pending are not on a board yet.
+             * @example 12
+             */
+            answered_count: number;
+            /**
+             * @description Correct answers in a row up to the last one settled (an incorrect answer ends a streak, a voided question neither ends nor extends it).
+             * @example 1
+             */
+            current_streak: number;
+            /**
+             * @description The longest run of correct answers in a row.
+             * @example 3
+             */
+            best_streak: number;
+            /**
+             * Format: date-time
+             * @description When the player reached their points and correct count (the settling of their last correct answer; of their first answer while none is correct). The third ranking key.
+             * @example 2026-11-20T19:26:30Z
+             */
+            reached_at: string;
+        };
+        /** @description The caller's own row, wherever it ranks; null for anonymous callers and for callers not on the board (nothing scored in it yet, or hidden). */
+        NullableLeaderboardEntry: components["schemas"]["LeaderboardEntry"] | components["schemas"]["NullValue"];
+        /**
+         * @description A page of a leaderboard. **What counts**: every answer scored when
+         *     its question settles, exactly the answers `GET /api/users/me/points`
+         *     counts - the points fixed at issue for a correct answer, nothing for
+         *     an incorrect or voided one. Answers on test matches (`is_test=true`)
+         *     count on no board, and deactivated users and users an admin hid
+         *     (`hidden_from_leaderboards`) are on no board and take no rank.
+         *
+         *     **Ranking**: points (more first), then correct answers (more
+         *     first), then who reached that points and correct count first
+         *     (`reached_at`, earlier first), then the user id (ascending), so
+         *     every player has a rank of their own and the order never changes
+         *     between two reads unless someone scores. `rank` is the position in
+         *     that order.
+         *
+         *     **Periods** are the calendar periods of `GET /api/users/me/points`:
+         *     a day, a week from Monday, a month, each in the player's
+         *     `match_follow_timezone` (UTC when blank). An answer counts in the
+         *     period (of its player's zone) in which its question settled, so a
+         *     player's row on the board of a day is their `today` figure of the
+         *     points endpoint on that day, wherever they live. A period is named
+         *     by its first day (`period_start`); the caller's zone (`timezone`)
+         *     chooses which period is current, and `starts_at`/`ends_at` are its
+         *     bounds in that zone. A player who changes their zone has their
+         *     periods counted again in the new one, as the points endpoint does.
+         */
+        Leaderboard: {
+            /**
+             * @description The whole game, a league or a match.
+             * @example overall
+             * @enum {string}
+             */
+            scope: "overall" | "league" | "match";
+            /**
+             * Format: uuid
+             * @description A private group's board (its members ranked among themselves); null on the public boards.
+             * @example null
+             */
+            group_id: string | null;
+            /**
+             * Format: uuid
+             * @description The league of a league's or a match's board.
+             * @example 0c6f3d2a-7b8e-4f9a-a1b2-c3d4e5f6a7b8
+             */
+            league_id: string | null;
+            /**
+             * Format: uuid
+             * @description The match of a match's board.
+             * @example 7d444840-9dc0-11d1-b245-5ffdce74fad2
+             */
+            match_id: string | null;
+            /**
+             * @example week
+             * @enum {string}
+             */
+            period: "all_time" | "day" | "week" | "month";
+            /**
+             * Format: date
+             * @description First day of the period (a Monday for a week, the 1st for a month); null for all time.
+             * @example 2026-11-16
+             */
+            period_start: string | null;
+            /**
+             * Format: date-time
+             * @description Where the period starts in `timezone`; null for all time.
+             * @example 2026-11-15T23:00:00Z
+             */
+            starts_at: string | null;
+            /**
+             * Format: date-time
+             * @description Where the period ends (exclusive) in `timezone`; null for all time.
+             * @example 2026-11-22T23:00:00Z
+             */
+            ends_at: string | null;
+            /**
+             * @description The zone the current period was chosen in - the caller's, UTC for anonymous callers.
+             * @example Europe/Berlin
+             */
+            timezone: string;
+            /**
+             * @description Players on the board.
+             * @example 9311
+             */
+            player_count: number;
+            /** @example 0 */
+            offset: number;
+            /** @example 20 */
+            limit: number;
+            /** @description The page, in rank order. */
+            rows: components["schemas"]["LeaderboardEntry"][];
+            me: components["schemas"]["NullableLeaderboardEntry"];
+        };
         /** @description Body of every failure except request validation errors. */
         Error: {
             /**
@@ -1775,6 +2410,17 @@ export interface components {
          * @example Europe/Berlin
          */
         Timezone: string | null;
+        /**
+         * @description The name leaderboards show. Runs of white space become one space and
+         *     the ends are trimmed; then it must be 2 to 32 characters, hold no
+         *     control or invisible formatting characters (such as zero-width or
+         *     bidirectional marks), must not look like an email address, and must
+         *     not carry a word of the service's profanity list (400 naming the rule
+         *     otherwise). Blank (only spaces) or null clears it: leaderboards then
+         *     show the username. Display names need not be unique.
+         * @example Alice in Goalland
+         */
+        DisplayName: string | null;
         User: {
             /**
              * Format: uuid
@@ -1786,6 +2432,21 @@ export interface components {
              * @example alice
              */
             username: string | null;
+            /**
+             * @description The name the player chose for leaderboards (see `DisplayName`); null when none.
+             * @example Alice in Goalland
+             */
+            display_name: string | null;
+            /**
+             * @description An admin set the display name and locked it; the player cannot change it (409) until an admin unlocks it.
+             * @example false
+             */
+            display_name_locked: boolean;
+            /**
+             * @description What leaderboards show for this user, derived, never the email - `display_name`, else `username`, else `Player` and the first 8 characters of the id.
+             * @example Alice in Goalland
+             */
+            leaderboard_name: string;
             /** @example alice@example.com */
             email: string;
             /** @example Alice */
@@ -1821,6 +2482,11 @@ export interface components {
             /** @example true */
             is_active: boolean;
             /**
+             * @description Set by an admin (cheating, abuse) - the user appears on no leaderboard and counts in no rank; their answers, points and history stay.
+             * @example false
+             */
+            hidden_from_leaderboards: boolean;
+            /**
              * @example local_password
              * @enum {string}
              */
@@ -1843,6 +2509,7 @@ export interface components {
         };
         /** @description The fields a player may change on their own profile. */
         UserSelfPatch: {
+            display_name?: components["schemas"]["DisplayName"];
             email?: components["schemas"]["Email"];
             /** @example Alice */
             first_name?: string | null;
@@ -1865,6 +2532,7 @@ export interface components {
             username: components["schemas"]["Username"];
             password: components["schemas"]["Password"];
             email: components["schemas"]["Email"];
+            display_name?: components["schemas"]["DisplayName"];
             /** @example Bob */
             first_name?: string | null;
             /** @example Operator */
@@ -1903,6 +2571,17 @@ export interface components {
             username?: components["schemas"]["Username"];
             password?: components["schemas"]["Password"];
             email?: components["schemas"]["Email"];
+            display_name?: components["schemas"]["DisplayName"];
+            /**
+             * @description true keeps the player from changing their display name (an admin's override stays); false lets them again.
+             * @example true
+             */
+            display_name_locked?: boolean;
+            /**
+             * @description true takes the user off every leaderboard and out of every rank at once (their answers and points stay); false puts them back, with everything they scored meanwhile.
+             * @example true
+             */
+            hidden_from_leaderboards?: boolean;
             /** @example Bob */
             first_name?: string | null;
             /** @example Operator */
@@ -4152,11 +4831,28 @@ export interface components {
         };
         StartListenerRequest: {
             /**
-             * @description Replay speed factor (1 is real time).
-             * @default 10
+             * @description Replay speed factor (1 is real time). Omitted, a new listener replays at 10, and an active one is returned whatever its speed.
              * @example 10
              */
-            speed: number;
+            speed?: number;
+            /**
+             * @description Start the replay again from the beginning (see the operation); false when omitted.
+             * @example false
+             */
+            restart?: boolean;
+        };
+        CloneMatchRequest: {
+            /**
+             * @description Replay speed factor (1 is real time) of the listener enqueued at once; 10 when omitted.
+             * @example 10
+             */
+            speed?: number;
+            /**
+             * @description `now` (when omitted): enqueue the replay at once; `paused`: enqueue nothing (start it with start-listener after changing settings).
+             * @example paused
+             * @enum {string}
+             */
+            start?: "now" | "paused";
         };
         /**
          * @description `queued` (waiting for a process), `running` (claimed, lease renewed by heartbeat), `stopped` (by an operator), `completed` (feed ended with the match), `failed` (see `error`).
@@ -4849,6 +5545,21 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Private player group id. */
+        PlayerGroupId: string;
+        /** @description All time, or the calendar day, week (from Monday) or month; which one is chosen by `date`. */
+        LeaderboardPeriod: "all_time" | "day" | "week" | "month";
+        /**
+         * @description With `period` day, week or month: the period containing this
+         *     calendar date (past periods stay readable). Without it, the current
+         *     period in the caller's `match_follow_timezone` (UTC for anonymous
+         *     callers and blank zones). With `period=all_time`, 400.
+         */
+        LeaderboardDate: string;
+        /** @description Rows to skip from the top (the first row returned has rank `offset + 1`). */
+        LeaderboardOffset: number;
+        /** @description Rows per page (1 to 100). */
+        LeaderboardLimit: number;
         /** @description Brand id. */
         BrandId: string;
         /** @description Definition id. */
@@ -6678,7 +7389,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CloneMatchRequest"];
+            };
+        };
         responses: {
             /** @description The new test match (detail view). */
             201: {
@@ -6692,6 +7407,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
@@ -6942,6 +7658,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
@@ -7102,6 +7819,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
@@ -7193,6 +7911,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7599,6 +8318,472 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOverallLeaderboard: {
+        parameters: {
+            query?: {
+                /** @description All time, or the calendar day, week (from Monday) or month; which one is chosen by `date`. */
+                period?: components["parameters"]["LeaderboardPeriod"];
+                /**
+                 * @description With `period` day, week or month: the period containing this
+                 *     calendar date (past periods stay readable). Without it, the current
+                 *     period in the caller's `match_follow_timezone` (UTC for anonymous
+                 *     callers and blank zones). With `period=all_time`, 400.
+                 */
+                date?: components["parameters"]["LeaderboardDate"];
+                /** @description Rows to skip from the top (the first row returned has rank `offset + 1`). */
+                offset?: components["parameters"]["LeaderboardOffset"];
+                /** @description Rows per page (1 to 100). */
+                limit?: components["parameters"]["LeaderboardLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the leaderboard. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Leaderboard"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getLeagueLeaderboard: {
+        parameters: {
+            query?: {
+                /** @description All time, or the calendar day, week (from Monday) or month; which one is chosen by `date`. */
+                period?: components["parameters"]["LeaderboardPeriod"];
+                /**
+                 * @description With `period` day, week or month: the period containing this
+                 *     calendar date (past periods stay readable). Without it, the current
+                 *     period in the caller's `match_follow_timezone` (UTC for anonymous
+                 *     callers and blank zones). With `period=all_time`, 400.
+                 */
+                date?: components["parameters"]["LeaderboardDate"];
+                /** @description Rows to skip from the top (the first row returned has rank `offset + 1`). */
+                offset?: components["parameters"]["LeaderboardOffset"];
+                /** @description Rows per page (1 to 100). */
+                limit?: components["parameters"]["LeaderboardLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description League id (UUID) or slug. */
+                league_id: components["parameters"]["LeagueId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the leaderboard. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Leaderboard"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMatchLeaderboard: {
+        parameters: {
+            query?: {
+                /** @description Rows to skip from the top (the first row returned has rank `offset + 1`). */
+                offset?: components["parameters"]["LeaderboardOffset"];
+                /** @description Rows per page (1 to 100). */
+                limit?: components["parameters"]["LeaderboardLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the leaderboard. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Leaderboard"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPlayerGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerGroupSummary"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPlayerGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayerGroupCreate"];
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    joinPlayerGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayerGroupJoin"];
+            };
+        };
+        responses: {
+            /** @description The group joined. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerGroup"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            /** @description Too many join attempts by the caller or from the client address; try again after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the next attempt is accepted. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "too many attempts to join a group; try again in 840 seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPlayerGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerGroup"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deletePlayerGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    renamePlayerGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayerGroupRename"];
+            };
+        };
+        responses: {
+            /** @description The renamed group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    replacePlayerGroupInviteCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group with its new code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerGroup"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    leavePlayerGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Left. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removePlayerGroupMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+                /** @description User id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPlayerGroupLeaderboard: {
+        parameters: {
+            query?: {
+                /** @description The board - the whole game, a league or a match. */
+                scope?: "overall" | "league" | "match";
+                /** @description With `scope=league` - the league's id or slug. */
+                league?: string;
+                /** @description With `scope=match` - the match. */
+                match_id?: string;
+                /** @description All time, or the calendar day, week (from Monday) or month; which one is chosen by `date`. */
+                period?: components["parameters"]["LeaderboardPeriod"];
+                /**
+                 * @description With `period` day, week or month: the period containing this
+                 *     calendar date (past periods stay readable). Without it, the current
+                 *     period in the caller's `match_follow_timezone` (UTC for anonymous
+                 *     callers and blank zones). With `period=all_time`, 400.
+                 */
+                date?: components["parameters"]["LeaderboardDate"];
+            };
+            header?: never;
+            path: {
+                /** @description Private player group id. */
+                player_group_id: components["parameters"]["PlayerGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group's board. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Leaderboard"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getUserLeaderboardPositions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The positions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserLeaderboardPositions"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];

@@ -1,13 +1,17 @@
 /**
- * `npm run feed:serve -- <source> [--speed 10] [--port 0] [--kickoff <iso>] [--heartbeat-ms 1000]`
- * Serves a recorded match as a live push feed (NDJSON with heartbeats, see
+ * `npm run feed:serve -- <source>... [--speed 10] [--port 0] [--kickoff <iso>] [--heartbeat-ms 1000]`
+ * Serves recorded matches as live push feeds (NDJSON with heartbeats, see
  * src/engine/feed/push-server.ts) on loopback, so a listener or the push
  * client can be pointed at something that behaves like a provider. Sources:
- *   --metrica-csv <events.csv>
+ *   --metrica-csv <events.csv>       (repeatable: one feed per file)
  *   --metrica-json <events.json> --metadata <metadata.xml>
- *   --openfootball <worldcup.json> --match <n> [--season <year>] [--utc-offset +03:00]
- *   --events <recording.json>        (an EventRecording: {"events": [FeedEvent, ...]})
- * Imported matches kick off now (or at --kickoff); prints the URL and serves until Ctrl-C.
+ *   --openfootball <worldcup.json> --match <n>[,<n>...] [--season <year>] [--utc-offset +03:00]
+ *   --events <recording.json>        (repeatable; an EventRecording: {"events": [FeedEvent, ...]})
+ * Every match kicks off at --kickoff (default: now) and the feeds play relative
+ * to it, whoever is connected: events are held until their time, and a feed
+ * whose kick-off has passed (a restart mid-match) is where the match is now. One
+ * match is served at /feed, several at /feeds/<key> (one URL each, printed).
+ * Serves until Ctrl-C.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,7 +23,7 @@ import { importOpenfootballSchedule, openfootballEvents } from '../src/engine/fe
 import { startPushFeedServer } from '../src/engine/feed/push-server.js';
 import { runCli, UsageError } from '../src/cli.js';
 
-const USAGE = `usage: npm run feed:serve -- (--metrica-csv <file> | --metrica-json <file> --metadata <xml> | --openfootball <file> --match <n> [--season <year>] [--utc-offset <+hh:mm>] | --events <recording.json>)
+const USAGE = `usage: npm run feed:serve -- (--metrica-csv <file>... | --metrica-json <file> --metadata <xml> | --openfootball <file> --match <n>[,<n>...] [--season <year>] [--utc-offset <+hh:mm>] | --events <recording.json>...)
        [--speed <factor, default 1>] [--port <n, default 0 = any>] [--kickoff <iso date, default now>] [--heartbeat-ms <n, default 1000>] [--match-key <key>]`;
 
 export { UsageError };
@@ -31,7 +35,10 @@ export type FeedSource =
   | { kind: 'events'; file: string };
 
 export interface FeedServeArgs {
+  /** The first (or only) match's source. */
   source: FeedSource;
+  /** Every match's source (one feed each). */
+  sources: FeedSource[];
   speed: number;
   port: number;
   kickoff: Date;
@@ -54,14 +61,14 @@ export function parseFeedServeArgs(argv: string[], now = new Date()): FeedServeA
       args: argv,
       strict: true,
       options: {
-        'metrica-csv': { type: 'string' },
+        'metrica-csv': { type: 'string', multiple: true },
         'metrica-json': { type: 'string' },
         metadata: { type: 'string' },
         openfootball: { type: 'string' },
         match: { type: 'string' },
         season: { type: 'string' },
         'utc-offset': { type: 'string' },
-        events: { type: 'string' },
+        events: { type: 'string', multiple: true },
         speed: { type: 'string' },
         port: { type: 'string' },
         kickoff: { type: 'string' },
@@ -72,20 +79,25 @@ export function parseFeedServeArgs(argv: string[], now = new Date()): FeedServeA
   } catch (err) {
     throw new UsageError((err as Error).message, USAGE);
   }
-  const sources = (['metrica-csv', 'metrica-json', 'openfootball', 'events'] as const).filter((k) => values[k] !== undefined);
-  if (sources.length !== 1) throw new UsageError(sources.length ? `choose one source, not --${sources.join(' and --')}` : 'missing a source', USAGE);
-  const kind = sources[0]!;
-  const file = values[kind]!;
-  let source: FeedSource;
+  const kinds = (['metrica-csv', 'metrica-json', 'openfootball', 'events'] as const).filter((k) => values[k] !== undefined);
+  if (kinds.length !== 1) throw new UsageError(kinds.length ? `choose one source, not --${kinds.join(' and --')}` : 'missing a source', USAGE);
+  const kind = kinds[0]!;
+  let sources: FeedSource[];
   if (kind === 'metrica-json') {
     if (!values.metadata) throw new UsageError('--metrica-json needs --metadata <metadata.xml>', USAGE);
-    source = { kind, file, metadata: values.metadata };
+    sources = [{ kind, file: values['metrica-json']!, metadata: values.metadata }];
   } else if (kind === 'openfootball') {
-    if (!values.match) throw new UsageError('--openfootball needs --match <n> (1-based position in the file)', USAGE);
-    const match = positiveNumber(values.match, '--match', 0, true);
-    if (match < 1) throw new UsageError('--match must be 1 or more');
-    source = { kind, file, match, season: values.season ?? null, utcOffset: values['utc-offset'] ?? null };
-  } else source = { kind, file };
+    if (!values.match) throw new UsageError('--openfootball needs --match <n> (1-based position in the file; several: 1,2,64)', USAGE);
+    const numbers = values.match.split(',').map((m) => positiveNumber(m, '--match', 0, true));
+    if (numbers.some((m) => m < 1)) throw new UsageError('--match must be 1 or more');
+    if (new Set(numbers).size !== numbers.length) throw new UsageError(`--match lists a match twice: ${values.match}`);
+    sources = numbers.map((match) => ({ kind, file: values.openfootball!, match, season: values.season ?? null, utcOffset: values['utc-offset'] ?? null }));
+  } else {
+    const files = values[kind]!;
+    if (new Set(files).size !== files.length) throw new UsageError(`--${kind} names a file twice`);
+    sources = files.map((file) => ({ kind, file }));
+  }
+  if (sources.length > 1 && values['match-key'] !== undefined) throw new UsageError('--match-key names one match; with several, each feed is named after its file (or openfootball-<n>)');
   for (const [flag, used] of [
     ['--metadata', values.metadata !== undefined && kind !== 'metrica-json'],
     ['--match', values.match !== undefined && kind !== 'openfootball'],
@@ -102,7 +114,7 @@ export function parseFeedServeArgs(argv: string[], now = new Date()): FeedServeA
   if (heartbeatMs === 0) throw new UsageError('--heartbeat-ms must be greater than 0');
   const kickoff = values.kickoff === undefined ? now : new Date(values.kickoff);
   if (Number.isNaN(kickoff.getTime())) throw new UsageError(`--kickoff must be an ISO date, got '${values.kickoff}'`);
-  return { source, speed, port, kickoff, heartbeatMs, matchKey: values['match-key'] ?? null };
+  return { source: sources[0]!, sources, speed, port, kickoff, heartbeatMs, matchKey: values['match-key'] ?? null };
 }
 
 function read(file: string): string {
@@ -113,9 +125,16 @@ function read(file: string): string {
   }
 }
 
-/** Loads the source as normalized events and a title for the console. */
-export function loadFeed(args: FeedServeArgs): { title: string; events: FeedEvent[] } {
-  const { source, kickoff } = args;
+/** The key (URL path segment) of a source's feed. */
+export function feedKey(source: FeedSource, matchKey: string | null = null): string {
+  if (matchKey) return matchKey;
+  const base = path.basename(source.file).replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9._:-]/g, '-');
+  return source.kind === 'openfootball' ? `${base}-${source.match}` : base;
+}
+
+/** Loads the source (the first one, unless given) as normalized events and a title for the console. */
+export function loadFeed(args: FeedServeArgs, source: FeedSource = args.source): { title: string; events: FeedEvent[] } {
+  const { kickoff } = args;
   const key = args.matchKey ?? path.basename(source.file).replace(/\.[^.]+$/, '');
   switch (source.kind) {
     case 'metrica-csv': {
@@ -155,13 +174,35 @@ export function loadFeed(args: FeedServeArgs): { title: string; events: FeedEven
   }
 }
 
+/** The feeds to serve: one per source, keyed for its URL. */
+export function loadFeeds(args: FeedServeArgs): { key: string; title: string; events: FeedEvent[] }[] {
+  const feeds = args.sources.map((source) => ({ key: feedKey(source, args.sources.length === 1 ? args.matchKey : null), ...loadFeed(args, source) }));
+  const seen = new Set<string>();
+  for (const f of feeds) {
+    if (seen.has(f.key)) throw new UsageError(`two feeds would be served at /feeds/${f.key}: rename one of the files`);
+    seen.add(f.key);
+  }
+  return feeds;
+}
+
 async function main() {
   const args = parseFeedServeArgs(process.argv.slice(2));
-  const { title, events } = loadFeed(args);
-  const summary = summarizeFeed(events);
-  const server = await startPushFeedServer({ events, speed: args.speed, port: args.port, heartbeatMs: args.heartbeatMs });
-  console.log(`${title}: ${events.length} events, final score ${summary.finalScore.home}-${summary.finalScore.away}, speed x${args.speed}`);
-  console.log(`serving ${server.url}  (NDJSON; resume with ?after_seq=N; the replay starts at the first connection; Ctrl-C stops)`);
+  const feeds = loadFeeds(args);
+  const single = feeds.length === 1;
+  const server = await startPushFeedServer({
+    ...(single ? { events: feeds[0]!.events } : { feeds: Object.fromEntries(feeds.map((f) => [f.key, f.events])) }),
+    speed: args.speed,
+    port: args.port,
+    heartbeatMs: args.heartbeatMs,
+    startAt: args.kickoff,
+  });
+  const when = args.kickoff.getTime() > Date.now() ? `kicks off at ${args.kickoff.toISOString()}` : `kicked off at ${args.kickoff.toISOString()}`;
+  for (const f of feeds) {
+    const summary = summarizeFeed(f.events);
+    console.log(`${f.title}: ${f.events.length} events, final score ${summary.finalScore.home}-${summary.finalScore.away}, speed x${args.speed}, ${when}`);
+    console.log(`  serving ${single ? server.url : server.urlFor(f.key)}`);
+  }
+  console.log('NDJSON with heartbeats; resume with ?after_seq=N; events play at their time after the kick-off, whoever is connected; Ctrl-C stops');
   const stop = () => {
     void server.close().then(() => process.exit(0));
   };

@@ -24,6 +24,21 @@ export interface RegisterThrottleConfig {
   windowSeconds: number;
 }
 
+/** Private player groups: limits and the join throttle (src/modules/player-groups). */
+export interface PlayerGroupsConfig {
+  /** Groups a player may belong to (owned ones included). */
+  maxGroupsPerUser: number;
+  /** Members a group may have (its owner included). */
+  maxMembers: number;
+  /** Join attempts (with an invite code) per player per window; 0 turns this budget off. */
+  joinMaxAttempts: number;
+  /** Join attempts from one address, all players together, per window; 0 turns this budget off. */
+  joinMaxAttemptsPerIp: number;
+  joinWindowSeconds: number;
+}
+
+export const DEFAULT_PLAYER_GROUPS: PlayerGroupsConfig = { maxGroupsPerUser: 20, maxMembers: 50, joinMaxAttempts: 10, joinMaxAttemptsPerIp: 100, joinWindowSeconds: 900 };
+
 export interface S3Config {
   bucket: string;
   region: string;
@@ -66,6 +81,7 @@ export interface Config {
   authCache: { ttlMs: number; maxEntries: number };
   loginThrottle: LoginThrottleConfig;
   registerThrottle: RegisterThrottleConfig;
+  playerGroups: PlayerGroupsConfig;
   /** The live stream (WS /api/play/stream) of this process. */
   stream: StreamConfig;
   /** PostgreSQL: how long the database may keep the API and the engine waiting. */
@@ -118,6 +134,8 @@ export interface StreamConfig {
   connectBudget: ConnectBudgetConfig;
   /** Shortest interval between two `match_state` messages of one match (changes in between are merged into the next). */
   matchStateIntervalMs: number;
+  /** Shortest interval between two `leaderboard` messages of one match (settlements in between are merged into the next). */
+  leaderboardIntervalMs: number;
 }
 
 /** Connection-level limits of the HTTP server. */
@@ -163,6 +181,8 @@ export interface EngineConfig {
   maxListeners: number;
   /** Seed of the probability gate: the same seed draws the same questions on a replay. */
   seed: string;
+  /** Replays: an open question stays answerable at least this long (real time) before the replay goes on (ENGINE_REPLAY_MIN_ANSWER_SECONDS, 0 = no hold). */
+  replayMinAnswerSeconds: number;
   /** Where the provider's live feeds are: `{sr_id}` is replaced (used when a match has no feed_url). */
   feedUrlTemplate: string | undefined;
   /**
@@ -335,6 +355,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       staleAfterMs: int(env, 'ENGINE_STALE_AFTER_MS', 10_000, 100, 3_600_000),
       maxListeners: int(env, 'ENGINE_MAX_LISTENERS', 20, 0, 1000),
       seed: env.ENGINE_SEED ?? '',
+      // Test runs replay at thousands of times real speed: no hold there unless asked.
+      replayMinAnswerSeconds: int(env, 'ENGINE_REPLAY_MIN_ANSWER_SECONDS', appEnv === 'test' ? 0 : 10, 0, 3600),
       feedUrlTemplate: env.FEED_URL_TEMPLATE || undefined,
       feedAllowPrivateAddresses: bool(env, 'FEED_ALLOW_PRIVATE_ADDRESSES', appEnv === 'development' || appEnv === 'test'),
     },
@@ -350,6 +372,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         windowSeconds: int(env, 'STREAM_CONNECT_WINDOW_SECONDS', DEFAULT_CONNECT_BUDGET.windowSeconds, 1, 86_400),
       },
       matchStateIntervalMs: int(env, 'STREAM_MATCH_STATE_INTERVAL_MS', 1000, 0, 600_000),
+      leaderboardIntervalMs: int(env, 'STREAM_LEADERBOARD_INTERVAL_MS', 5000, 0, 600_000),
     },
     database: {
       api: {
@@ -382,6 +405,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       // Off by default in tests, which register hundreds of users from one address.
       maxPerIp: int(env, 'REGISTER_MAX_PER_IP', appEnv === 'test' ? 0 : 20, 0, 1_000_000),
       windowSeconds: int(env, 'REGISTER_WINDOW_SECONDS', 3600, 1, 7 * 86_400),
+    },
+    playerGroups: {
+      maxGroupsPerUser: int(env, 'PLAYER_GROUPS_PER_USER', DEFAULT_PLAYER_GROUPS.maxGroupsPerUser, 1, 1000),
+      maxMembers: int(env, 'PLAYER_GROUP_MAX_MEMBERS', DEFAULT_PLAYER_GROUPS.maxMembers, 2, 1000),
+      joinMaxAttempts: int(env, 'GROUP_JOIN_MAX_ATTEMPTS', DEFAULT_PLAYER_GROUPS.joinMaxAttempts, 0, 1_000_000),
+      joinMaxAttemptsPerIp: int(env, 'GROUP_JOIN_MAX_ATTEMPTS_PER_IP', DEFAULT_PLAYER_GROUPS.joinMaxAttemptsPerIp, 0, 1_000_000),
+      joinWindowSeconds: int(env, 'GROUP_JOIN_WINDOW_SECONDS', DEFAULT_PLAYER_GROUPS.joinWindowSeconds, 1, 86_400),
     },
   };
 }

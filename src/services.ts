@@ -15,15 +15,18 @@ import { createLoginThrottle } from './modules/auth/login-throttle.js';
 import { createBrandsService } from './modules/brands/brands.service.js';
 import { checkDefinitionAllowlist } from './modules/definitions/allowlists.js';
 import { createDefinitionsService } from './modules/definitions/definitions.service.js';
+import { IN_GAME } from './modules/definitions/in-game.kind.js';
+import { MATCH } from './modules/definitions/match.kind.js';
 import { createFeedbackService } from './modules/feedback/feedback.service.js';
 import { createGroupsService } from './modules/groups/groups.service.js';
 import { createInheritanceService } from './modules/inheritance/inheritance.service.js';
 import { createIssuancesService } from './modules/issuances/issuances.service.js';
+import { createLeaderboardsService } from './modules/leaderboards/leaderboards.service.js';
 import { createLeaguesService } from './modules/leagues/leagues.service.js';
 import { createListenersService } from './modules/listeners/listeners.service.js';
-import { createMatchDefinitionsService } from './modules/match-definitions/match-definitions.service.js';
 import { createMatchControlService } from './modules/match-control/match-control.service.js';
 import { createMatchesService } from './modules/matches/matches.service.js';
+import { createPlayerGroupsService } from './modules/player-groups/player-groups.service.js';
 import { createPushService } from './modules/push/push.service.js';
 import { createSponsorshipsService } from './modules/sponsorships/sponsorships.service.js';
 import { createUsersService } from './modules/users/users.service.js';
@@ -47,11 +50,12 @@ export function createServices(deps: ServiceDeps) {
   const { db } = deps.database;
   const storage = deps.storage === undefined ? createObjectStore(deps.config.s3) : deps.storage;
   const leagues = createLeaguesService({ db, checkAllowlist: checkDefinitionAllowlist });
+  const leaderboards = createLeaderboardsService({ db, leagues });
   /** Live delivery: issuance, match, follow and key events go on the cross-process bus (LISTEN/NOTIFY); the stream listens when attached. */
   const liveBus = createLiveBus({ database: deps.database, logger: deps.logger });
   const onKeysRevoked = publishKeysRevoked(liveBus);
   const onFollowChanged = publishFollowChange(liveBus);
-  const loginThrottle = createLoginThrottle({ db, config: deps.config.loginThrottle, register: deps.config.registerThrottle, logger: deps.logger });
+  const loginThrottle = createLoginThrottle({ db, config: deps.config.loginThrottle, register: deps.config.registerThrottle, groupJoin: deps.config.playerGroups, logger: deps.logger });
   const keyCache = createKeyCache({ ttlMs: deps.config.authCache.ttlMs, maxEntries: deps.config.authCache.maxEntries, trusted: () => liveBus.listening });
   // Other processes' changes (and this one's, once committed) arrive on the bus, announced by the database's trigger;
   // this process's own writes empty the cache at once, before they run, so its next request never sees the old row.
@@ -76,7 +80,15 @@ export function createServices(deps: ServiceDeps) {
   subscribers.push(push.subscriber);
   subscribers.push(liveEngineSubscriber(liveBus));
   const engine = {
-    store: createEngineStore({ db, brandSnapshot, settleTx: scoreSettledIssuance }),
+    store: createEngineStore({
+      db,
+      brandSnapshot,
+      // The answers are scored, then added to the leaderboards, in the settling transaction.
+      settleTx: async (tx, row) => {
+        await scoreSettledIssuance(tx, row);
+        await leaderboards.applySettlement(tx, row);
+      },
+    }),
     hooks: engineHooks({ logger: deps.logger, subscribers }),
     subscribers,
     brandSnapshot,
@@ -92,11 +104,13 @@ export function createServices(deps: ServiceDeps) {
     adminSessions: createAdminSessionsService({ db, auth, onKeysRevoked }),
     loginThrottle,
     answers: createAnswersService({ db }),
-    users: createUsersService({ db, onKeysRevoked }),
+    users: createUsersService({ db, onKeysRevoked, onLeaderboardInputsChanged: leaderboards.rebuildUser }),
+    leaderboards,
+    playerGroups: createPlayerGroupsService({ db, config: deps.config.playerGroups, throttle: loginThrottle, leaderboards }),
     leagues,
     groups: createGroupsService({ db, leagues }),
-    definitions: createDefinitionsService({ db, leagues }),
-    matchDefinitions: createMatchDefinitionsService({ db, leagues }),
+    definitions: createDefinitionsService(IN_GAME, { db, leagues }),
+    matchDefinitions: createDefinitionsService(MATCH, { db, leagues }),
     brands,
     sponsorships: createSponsorshipsService({ db }),
     matches: createMatchesService({
@@ -119,7 +133,7 @@ export function createServices(deps: ServiceDeps) {
 }
 
 /** The services requests call, each method in a span when tracing runs (see src/observability/tracing.ts). */
-const TRACED_SERVICES = ['auth', 'adminSessions', 'answers', 'users', 'leagues', 'groups', 'definitions', 'matchDefinitions', 'brands', 'sponsorships', 'matches', 'inheritance', 'issuances', 'listeners', 'feedback', 'matchControl'] as const;
+const TRACED_SERVICES = ['leaderboards', 'playerGroups', 'auth', 'adminSessions', 'answers', 'users', 'leagues', 'groups', 'definitions', 'matchDefinitions', 'brands', 'sponsorships', 'matches', 'inheritance', 'issuances', 'listeners', 'feedback', 'matchControl'] as const;
 
 function tracedServices<S extends Record<(typeof TRACED_SERVICES)[number], object>>(services: S): S {
   if (!tracingEnabled()) return services;

@@ -30,6 +30,7 @@ import { observeSequence, startSequence, type SequenceState } from './feed/seque
 import { metrics } from '../observability/metrics.js';
 import { traced } from '../observability/tracing.js';
 import { LeaseLostError, type EngineStore, type LogLine, type MatchCatalogRows, type NewDenial, type ProgressValues } from './store.js';
+import { nonPublicHost, publicOnlyFetch } from '../net/public-address.js';
 
 /** Extension points, run after commit (scoring runs inside the settling transaction). */
 export interface EngineHooks {
@@ -47,6 +48,19 @@ export interface RunnerOptions {
   /** Seed of the probability gate's draws. */
   seed: string;
   catalogRefreshMs: number;
+  /**
+   * Replays only: an open question is answerable for at least this long in
+   * real time before the replay goes on (0: no hold). At x10 a question would
+   * otherwise resolve a fraction of a second after it is issued.
+   */
+  replayMinAnswerMs?: number;
+  /**
+   * Feeds on local, private or reserved addresses are allowed (development,
+   * tests). When false, a feed URL whose host is such an address fails the
+   * listener, and names are resolved to public addresses only, at every
+   * connection (a name that later resolves to a private address is refused).
+   */
+  feedAllowPrivateAddresses?: boolean;
   /** Events without anything players see are committed at least every this many events (and at each heartbeat). */
   flushEvery: number;
 }
@@ -225,11 +239,21 @@ export class ListenerRunner {
       const skip = Math.min(this.state.position, events.length);
       this.log('info', `replaying ${events.length} recorded events of match ${l.replayMatchId} at speed ${l.speed ?? 1}${skip ? `, resuming after ${skip} consumed` : ''}`);
       const signal = this.abort.signal;
+      const hold = () => this.replayHold(signal);
       return (async function* () {
-        for await (const event of replay(events, { speed: l.speed ?? 1, signal, skip })) yield { kind: 'event', event } as FeedItem;
+        for await (const event of replay(events, { speed: l.speed ?? 1, signal, skip })) {
+          await hold();
+          yield { kind: 'event', event } as FeedItem;
+        }
       })();
     }
     if (!l.feedUrl) return 'feed listener without a feed URL';
+    let publicFetch: typeof fetch | undefined;
+    if (options.feedAllowPrivateAddresses === false) {
+      const refusal = nonPublicHost(new URL(l.feedUrl));
+      if (refusal) return `feed URL refused: ${refusal} (feeds must be on the public internet; FEED_ALLOW_PRIVATE_ADDRESSES=true allows others)`;
+      publicFetch = await publicOnlyFetch();
+    }
     const queue = new FeedQueue();
     const client = new PushFeedClient({
       url: l.feedUrl,
@@ -237,6 +261,7 @@ export class ListenerRunner {
       staleAfterMs: options.staleAfterMs,
       reconnectAfterEnd: true,
       logger: { warn: (details, message) => this.log('warn', `${message} ${JSON.stringify(details)}`) },
+      ...(publicFetch ? { fetch: publicFetch } : {}),
     });
     this.client = client;
     client.on('event', (event) => queue.push({ kind: 'event', event }));
@@ -250,6 +275,21 @@ export class ListenerRunner {
     void client.start().finally(() => queue.end());
     this.log('info', `reading feed ${l.feedUrl}${this.sequence.resumeAfter ? ` after seq ${this.sequence.resumeAfter}` : ''}`);
     return queue.drain(this.abort.signal);
+  }
+
+  /**
+   * A replay waits before its next event while a question it issued has been
+   * open for less than `replayMinAnswerMs` (real time): the questions of a fast
+   * replay stay answerable for that long before anything can resolve them.
+   * Only when events arrive changes; what they decide does not.
+   */
+  private async replayHold(signal: AbortSignal): Promise<void> {
+    const minMs = this.deps.options.replayMinAnswerMs ?? 0;
+    if (minMs <= 0) return;
+    let until = 0;
+    for (const q of this.state.open.values()) until = Math.max(until, Date.parse(q.issuedAt) + minMs);
+    const wait = until - Date.now();
+    if (wait > 0) await abortableSleep(wait, signal);
   }
 
   async run(): Promise<RunOutcome> {

@@ -18,7 +18,7 @@ import { questionGroups } from '../modules/groups/groups.table.js';
 import { insertMatchIssuance, lockStartedMatchQuestions } from '../modules/issuances/issuances.repository.js';
 import { questionIssuances, type BrandSnapshot, type QuestionIssuanceRow } from '../modules/issuances/issuances.table.js';
 import { leagues } from '../modules/leagues/leagues.table.js';
-import { matchQuestionDefinitions } from '../modules/match-definitions/match-definitions.table.js';
+import { matchQuestionDefinitions } from '../modules/definitions/match-definitions.table.js';
 import { saveMatchStateStore } from '../modules/matches/matches.repository.js';
 import { matches } from '../modules/matches/matches.table.js';
 import { evaluateExpression } from '../domain/language/expressions.js';

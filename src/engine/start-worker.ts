@@ -3,7 +3,7 @@ import type { Services } from '../services.js';
 import { createMatchQuestions } from './match-questions.js';
 import { DEFAULT_WORKER_OPTIONS, EngineWorker, type WorkerTask } from './worker.js';
 
-/** The worker with its periodic tasks: Match questions (issue, lock, resolve), ended sign-in counters, sessions and their keys, and any extra ones. */
+/** The worker with its periodic tasks: Match questions (issue, lock, resolve), ended sign-in counters, sessions and their keys, leaderboards of periods past their retention, and any extra ones. */
 export function createEngineWorker(services: Services, extraTasks: WorkerTask[] = []): EngineWorker {
   const { engine, logger, config } = services;
   const matchQuestions = createMatchQuestions({ db: services.database.db, store: engine.store, hooks: engine.hooks, logger, brandSnapshot: engine.brandSnapshot });
@@ -15,7 +15,14 @@ export function createEngineWorker(services: Services, extraTasks: WorkerTask[] 
       await services.adminSessions.cleanup();
     },
   };
-  const tasks = [matchQuestions.task(config.engine.pollMs), signInCleanup, ...extraTasks];
+  const leaderboardRetention: WorkerTask = {
+    name: 'leaderboard-retention',
+    everyMs: 60 * 60_000,
+    run: async () => {
+      await services.leaderboards.pruneExpired();
+    },
+  };
+  const tasks = [matchQuestions.task(config.engine.pollMs), signInCleanup, leaderboardRetention, ...extraTasks];
   return new EngineWorker({
     store: engine.store,
     hooks: engine.hooks,
@@ -30,6 +37,8 @@ export function createEngineWorker(services: Services, extraTasks: WorkerTask[] 
       staleAfterMs: config.engine.staleAfterMs,
       maxListeners: config.engine.maxListeners,
       seed: config.engine.seed,
+      replayMinAnswerMs: config.engine.replayMinAnswerSeconds * 1000,
+      feedAllowPrivateAddresses: config.engine.feedAllowPrivateAddresses,
       feedUrlTemplate: config.engine.feedUrlTemplate,
     },
   });

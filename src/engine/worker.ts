@@ -36,6 +36,7 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
   seed: '',
   catalogRefreshMs: 15_000,
   flushEvery: 50,
+  replayMinAnswerMs: 0,
 };
 
 /** Extra periodic work of the worker (the Match question scheduler, for one). */

@@ -12,11 +12,12 @@ import { feedbackHandlers } from '../modules/feedback/feedback.handlers.js';
 import { groupHandlers } from '../modules/groups/groups.handlers.js';
 import { inheritanceHandlers } from '../modules/inheritance/inheritance.handlers.js';
 import { issuanceHandlers } from '../modules/issuances/issuances.handlers.js';
+import { leaderboardHandlers } from '../modules/leaderboards/leaderboards.handlers.js';
 import { leagueHandlers } from '../modules/leagues/leagues.handlers.js';
 import { listenerHandlers } from '../modules/listeners/listeners.handlers.js';
 import { matchControlHandlers } from '../modules/match-control/match-control.handlers.js';
-import { matchDefinitionHandlers } from '../modules/match-definitions/match-definitions.handlers.js';
 import { matchHandlers } from '../modules/matches/matches.handlers.js';
+import { playerGroupHandlers } from '../modules/player-groups/player-groups.handlers.js';
 import { pushHandlers } from '../modules/push/push.handlers.js';
 import { sponsorshipHandlers } from '../modules/sponsorships/sponsorships.handlers.js';
 import { userHandlers } from '../modules/users/users.handlers.js';
@@ -34,7 +35,6 @@ export function createHandlers(services: Services): Handlers {
     ...catalogHandlers(),
     ...groupHandlers(services),
     ...definitionHandlers(services),
-    ...matchDefinitionHandlers(services),
     ...sponsorshipHandlers(services),
     ...matchHandlers(services),
     ...inheritanceHandlers(services),
@@ -43,5 +43,7 @@ export function createHandlers(services: Services): Handlers {
     ...listenerHandlers(services),
     ...feedbackHandlers(services),
     ...pushHandlers(services),
+    ...leaderboardHandlers(services),
+    ...playerGroupHandlers(services),
   } satisfies Handlers;
 }

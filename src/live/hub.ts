@@ -6,18 +6,21 @@
  * resolution loads the answers of every receiver in one statement. Events of
  * one match are handled in order (an issuance before its resolution).
  *
+ * A settlement also schedules the match's `leaderboard` (its top rows and
+ * each receiver's own rank, one statement for all of them), at most once per
+ * `leaderboardIntervalMs` per match; a socket gets it only when its message
+ * differs from the last it got for that match.
+ *
  * Match states (status, period, score, clock) go out as `match_state` at most
  * once per `matchStateIntervalMs` per match: changes in between are merged
  * into the next message, which reads the row when it is sent. `match_closed`
  * goes to each socket once per match, when the match is first seen over.
  *
- * A socket never holds more than `maxBufferedBytes` of unsent data: past it,
- * it is closed (4008) and the client catches up after reconnecting. Until its
- * first snapshot is out, a socket's messages wait in a short queue (bounded
- * too), so nothing overtakes `hello` and `open_questions`.
+ * The sockets themselves (indexes, send primitives, buffers, heartbeat) are
+ * src/live/connections.ts; this file is what they receive: the snapshot at
+ * connect, and the deliveries of bus events.
  */
 import { WebSocket, type RawData } from 'ws';
-import { metrics } from '../observability/metrics.js';
 import { isDatabaseUnavailable } from '../db/availability.js';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
@@ -26,9 +29,11 @@ import type { OpenRow } from '../modules/answers/answers.repository.js';
 import type { AnswersService } from '../modules/answers/answers.service.js';
 import type { UserRow } from '../modules/users/users.table.js';
 import type { BusEvent, BusSubscriber } from './bus.js';
+import { Connection, createConnections } from './connections.js';
 import { toMatchRef } from '../modules/listeners/listeners.mapper.js';
-import { followedMatchIds, followsOfUsers, issuanceForDelivery, matchStates, settledForDelivery, validKeyIds, type MatchStateRow } from './live.repository.js';
-import { CLOSE, CLOSED_STATUSES, RESYNC_DETAIL, STREAM_PROTOCOL, type MatchState, type ResolutionMessage, type ServerMessage } from './messages.js';
+import { followedMatchIds, followsOfUsers, issuanceForDelivery, matchLeaderboardForDelivery, matchStates, settledForDelivery, validKeyIds, type MatchStateRow } from './live.repository.js';
+import { CLOSE, CLOSED_STATUSES, LEADERBOARD_TOP, RESYNC_DETAIL, STREAM_PROTOCOL, type MatchState, type ResolutionMessage, type ServerMessage } from './messages.js';
+import { toEntry } from '../modules/leaderboards/leaderboards.service.js';
 
 export interface HubOptions {
   /** A ws ping goes to every socket this often; one that has not answered the previous ping by then is terminated. */
@@ -51,6 +56,8 @@ export interface HubOptions {
   keyRecheckMs: number;
   /** Shortest interval between two `match_state` messages of one match; changes in between are merged into the next. */
   matchStateIntervalMs: number;
+  /** Shortest interval between two `leaderboard` messages of one match; settlements in between are merged into the next. */
+  leaderboardIntervalMs: number;
   /** The hub's database reads, replaceable one by one (tests hold a read to open a race window). */
   lookups?: Partial<HubLookups>;
 }
@@ -62,9 +69,10 @@ export interface HubLookups {
   issuanceForDelivery: typeof issuanceForDelivery;
   settledForDelivery: typeof settledForDelivery;
   matchStates: typeof matchStates;
+  matchLeaderboardForDelivery: typeof matchLeaderboardForDelivery;
 }
 
-const defaultLookups: HubLookups = { followedMatchIds, followsOfUsers, validKeyIds, issuanceForDelivery, settledForDelivery, matchStates };
+const defaultLookups: HubLookups = { followedMatchIds, followsOfUsers, validKeyIds, issuanceForDelivery, settledForDelivery, matchStates, matchLeaderboardForDelivery };
 
 export const DEFAULT_HUB_OPTIONS: HubOptions = {
   heartbeatMs: 30_000,
@@ -75,29 +83,8 @@ export const DEFAULT_HUB_OPTIONS: HubOptions = {
   webPushPublicKey: null,
   keyRecheckMs: 60_000,
   matchStateIntervalMs: 1000,
+  leaderboardIntervalMs: 5000,
 };
-
-type Outgoing = Buffer | (() => string);
-
-class Connection {
-  readonly matches = new Set<string>();
-  /** Followed matches this socket was told are over (by `match_closed`, or a snapshot showing them over). */
-  readonly closedAnnounced = new Set<string>();
-  /** Follow changes seen while the follows were loading, applied over what was loaded. */
-  readonly followChanges = new Map<string, boolean>();
-  readonly pending: Outgoing[] = [];
-  loading = true;
-  ready = false;
-  alive = true;
-  closing = false;
-
-  constructor(
-    readonly ws: WebSocket,
-    readonly user: UserRow,
-    /** The API key the socket authenticated with: revoking it closes the socket. */
-    readonly keyId: string,
-  ) {}
-}
 
 export interface HubStats {
   sockets: number;
@@ -143,87 +130,13 @@ interface StateThrottle {
 }
 
 export function createHub({ db, answers, logger, options }: { db: Db; answers: Pick<AnswersService, 'open'>; logger: Logger; options: HubOptions }): Hub {
-  const { followedMatchIds, followsOfUsers, validKeyIds, issuanceForDelivery, settledForDelivery, matchStates }: HubLookups = { ...defaultLookups, ...options.lookups };
-  const all = new Set<Connection>();
-  const byMatch = new Map<string, Set<Connection>>();
-  const byUser = new Map<string, Set<Connection>>();
+  const { followedMatchIds, followsOfUsers, validKeyIds, issuanceForDelivery, settledForDelivery, matchStates, matchLeaderboardForDelivery }: HubLookups = { ...defaultLookups, ...options.lookups };
+  const connections = createConnections(options);
+  const { all, byMatch, byUser, indexMatch, unindexMatch, receivers, cut, write, deliver } = connections;
   const chains = new Map<string, Promise<void>>();
   const stateThrottles = new Map<string, StateThrottle>();
+  const leaderboardThrottles = new Map<string, StateThrottle>();
   let closed = false;
-
-  // ------------------------------------------------------------ indexes
-
-  function indexMatch(conn: Connection, matchId: string) {
-    conn.matches.add(matchId);
-    let set = byMatch.get(matchId);
-    if (!set) byMatch.set(matchId, (set = new Set()));
-    set.add(conn);
-  }
-
-  function unindexMatch(conn: Connection, matchId: string) {
-    conn.matches.delete(matchId);
-    conn.closedAnnounced.delete(matchId);
-    const set = byMatch.get(matchId);
-    if (!set) return;
-    set.delete(conn);
-    if (!set.size) byMatch.delete(matchId);
-  }
-
-  function drop(conn: Connection) {
-    if (!all.delete(conn)) return;
-    metrics.liveSockets.dec();
-    for (const m of [...conn.matches]) unindexMatch(conn, m);
-    const set = byUser.get(conn.user.id);
-    set?.delete(conn);
-    if (set && !set.size) byUser.delete(conn.user.id);
-    conn.pending.length = 0;
-  }
-
-  /** Live receivers of a match right now (a copy: sending may close some). */
-  const receivers = (matchId: string): Connection[] => [...(byMatch.get(matchId) ?? [])].filter((c) => !c.closing);
-
-  // ------------------------------------------------------------ sending
-
-  /** Closes a socket, and destroys it if its closing handshake does not finish in time (a stuck client frees its buffers). */
-  function cut(conn: Connection, code: number, reason: string) {
-    if (conn.closing) return;
-    conn.closing = true;
-    drop(conn);
-    const timer = setTimeout(() => conn.ws.terminate(), options.closeTimeoutMs);
-    timer.unref();
-    conn.ws.once('close', () => clearTimeout(timer));
-    try {
-      conn.ws.close(code, reason);
-    } catch {
-      conn.ws.terminate();
-    }
-  }
-
-  function write(conn: Connection, data: Buffer | string) {
-    if (conn.closing || conn.ws.readyState !== WebSocket.OPEN) {
-      metrics.liveMessages.inc({ outcome: 'dropped' });
-      return;
-    }
-    conn.ws.send(data, { binary: false });
-    metrics.liveMessages.inc({ outcome: 'sent' });
-    if (conn.ws.bufferedAmount > options.maxBufferedBytes) cut(conn, CLOSE.tooSlow.code, CLOSE.tooSlow.reason);
-  }
-
-  /** Sends now, or queues until the socket's first snapshot is out. A function is called at send time (for seconds_remaining). */
-  function deliver(conn: Connection, data: Outgoing) {
-    if (conn.closing) {
-      metrics.liveMessages.inc({ outcome: 'dropped' });
-      return;
-    }
-    if (!conn.ready) {
-      if (conn.pending.length >= options.maxPendingMessages) {
-        metrics.liveMessages.inc({ outcome: 'dropped' });
-        cut(conn, CLOSE.tooSlow.code, CLOSE.tooSlow.reason);
-      } else conn.pending.push(data);
-      return;
-    }
-    write(conn, typeof data === 'function' ? data() : data);
-  }
 
   // ------------------------------------------------------------ connect
 
@@ -233,27 +146,8 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
       ws.close(CLOSE.shutdown.code, CLOSE.shutdown.reason);
       return;
     }
-    all.add(conn);
-    metrics.liveSockets.inc();
-    let mine = byUser.get(user.id);
-    if (!mine) byUser.set(user.id, (mine = new Set()));
-    mine.add(conn);
-    // A user's sockets are bounded: the newest wins (a reloaded tab, a new device), the oldest goes.
-    if (mine.size > options.maxSocketsPerUser) {
-      const oldest = [...mine].find((c) => c !== conn && !c.closing);
-      if (oldest) cut(oldest, CLOSE.replaced.code, CLOSE.replaced.reason);
-    }
-    ws.on('pong', () => {
-      conn.alive = true;
-    });
+    connections.register(conn);
     ws.on('message', (data, isBinary) => onClientMessage(conn, data, isBinary));
-    ws.on('close', (code) => {
-      metrics.liveClosed.inc({ code: String(code) });
-      conn.closing = true;
-      drop(conn);
-    });
-    // 'close' follows every 'error' (a bad frame, a reset); nothing else to do.
-    ws.on('error', () => {});
 
     try {
       // Indexed before the snapshot is read: an event committed after this point is
@@ -516,6 +410,65 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
     }
   }
 
+  /**
+   * Sends the match's leaderboard to its receivers (one statement): the top
+   * rows and, per receiver, their own row and rank. A socket gets it only
+   * when its message differs from the last one it got for the match (a
+   * settlement that changed nothing it shows sends nothing).
+   */
+  async function sendLeaderboard(matchId: string) {
+    const targets = receivers(matchId).filter((c) => c.ready);
+    if (!targets.length) return;
+    const board = await matchLeaderboardForDelivery({ db, matchId, userIds: [...new Set(targets.map((c) => c.user.id))], top: LEADERBOARD_TOP });
+    if (!board) return;
+    const top = board.top.map(toEntry);
+    const perUser = new Map<string, { text: string; data: Buffer }>();
+    const asked = new Set(targets);
+    for (const conn of receivers(matchId)) {
+      // Asked before the lookup (a socket that followed meanwhile waits for the next change).
+      if (!asked.has(conn)) continue;
+      let message = perUser.get(conn.user.id);
+      if (!message) {
+        const me = board.mine.get(conn.user.id);
+        const text = JSON.stringify({ type: 'leaderboard', match_id: matchId, player_count: board.playerCount, top, me: me ? toEntry(me) : null } satisfies ServerMessage);
+        perUser.set(conn.user.id, (message = { text, data: Buffer.from(text) }));
+      }
+      if (conn.leaderboardSent.get(matchId) === message.text) continue;
+      conn.leaderboardSent.set(matchId, message.text);
+      deliver(conn, message.data);
+    }
+  }
+
+  /**
+   * A `leaderboard` for the match after a settlement: at once when none went
+   * out within the interval, else one at its end, however many settlements
+   * come meanwhile (it reads the board when it is sent), after the
+   * resolution messages of the match.
+   */
+  function scheduleLeaderboard(matchId: string) {
+    if (!byMatch.has(matchId)) return;
+    let throttle = leaderboardThrottles.get(matchId);
+    if (!throttle) leaderboardThrottles.set(matchId, (throttle = { last: -Infinity, due: null, expiry: null, sent: null }));
+    if (throttle.due) return;
+    const entry = throttle;
+    const send = () => {
+      entry.due = null;
+      entry.last = Date.now();
+      if (entry.expiry) clearTimeout(entry.expiry);
+      entry.expiry = setTimeout(() => {
+        if (!entry.due && leaderboardThrottles.get(matchId) === entry) leaderboardThrottles.delete(matchId);
+      }, options.leaderboardIntervalMs + 1);
+      entry.expiry.unref();
+      serial(matchId, () => sendLeaderboard(matchId));
+    };
+    const wait = entry.last + options.leaderboardIntervalMs - Date.now();
+    if (wait <= 0) send();
+    else {
+      entry.due = setTimeout(send, wait);
+      entry.due.unref();
+    }
+  }
+
   function broadcast(matchId: string, message: ServerMessage) {
     const targets = receivers(matchId);
     if (!targets.length) return;
@@ -529,7 +482,8 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
       case 'issued':
         return serial(e.m, () => issued(e));
       case 'settled':
-        return serial(e.m, () => settled(e));
+        serial(e.m, () => settled(e));
+        return scheduleLeaderboard(e.m);
       case 'follow':
         return serial(e.m, () => follow(e));
       case 'locked':
@@ -600,25 +554,6 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
     });
   }
 
-  // ------------------------------------------------------------ heartbeat
-
-  const heartbeat = setInterval(() => {
-    for (const conn of [...all]) {
-      if (conn.closing) continue;
-      if (!conn.alive) {
-        conn.closing = true;
-        drop(conn);
-        conn.ws.terminate();
-        continue;
-      }
-      conn.alive = false;
-      if (conn.ws.readyState === WebSocket.OPEN) conn.ws.ping();
-      // A socket that receives nothing new can still sit on a full buffer.
-      if (conn.ws.bufferedAmount > options.maxBufferedBytes) cut(conn, CLOSE.tooSlow.code, CLOSE.tooSlow.reason);
-    }
-  }, options.heartbeatMs);
-  heartbeat.unref();
-
   let recheckBusy = false;
   const keyRecheck = setInterval(() => {
     if (recheckBusy || closed) return;
@@ -633,22 +568,18 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
     add,
     onEvent,
     onResync,
-    stats: () => ({ sockets: all.size, users: byUser.size, matches: byMatch.size }),
+    stats: connections.stats,
     async close() {
       if (closed) return;
       closed = true;
-      clearInterval(heartbeat);
       clearInterval(keyRecheck);
-      for (const t of stateThrottles.values()) {
+      for (const t of [...stateThrottles.values(), ...leaderboardThrottles.values()]) {
         if (t.due) clearTimeout(t.due);
         if (t.expiry) clearTimeout(t.expiry);
       }
       stateThrottles.clear();
-      const sockets = [...all].map((c) => c.ws);
-      const done = Promise.all(sockets.map((ws) => (ws.readyState === WebSocket.CLOSED ? null : new Promise((resolve) => ws.once('close', resolve)))));
-      for (const conn of [...all]) cut(conn, CLOSE.shutdown.code, CLOSE.shutdown.reason);
-      // cut() destroys sockets that do not finish their closing handshake in closeTimeoutMs.
-      await done;
+      leaderboardThrottles.clear();
+      await connections.close();
       await Promise.allSettled([...chains.values()]);
     },
   };

@@ -5,6 +5,7 @@ import type { DbOrTx } from '../db/client.js';
 import { keyAuthenticates } from '../modules/auth/auth.repository.js';
 import type { OpenRow } from '../modules/answers/answers.repository.js';
 import { questionIssuances } from '../modules/issuances/issuances.table.js';
+import { ALL_TIME_START, boardForDelivery } from '../modules/leaderboards/leaderboards.repository.js';
 import { leagues } from '../modules/leagues/leagues.table.js';
 import { matches, matchFollows, type MatchRow } from '../modules/matches/matches.table.js';
 import { apiKeys } from '../modules/auth/auth.table.js';
@@ -117,3 +118,8 @@ export async function matchStates({ db, matchIds }: { db: DbOrTx; matchIds: stri
 }
 
 export type MatchStateRow = Pick<MatchRow, 'id' | 'status' | 'period' | 'clockSeconds' | 'homeScore' | 'awayScore'>;
+
+/** A match's leaderboard as the stream sends it: the top rows, the player count, and each receiver's own row and rank (one statement). */
+export async function matchLeaderboardForDelivery({ db, matchId, userIds, top }: { db: DbOrTx; matchId: string; userIds: string[]; top: number }) {
+  return boardForDelivery({ db, key: { scope: 'match', scopeId: matchId, period: 'all_time', periodStart: ALL_TIME_START }, top, userIds });
+}

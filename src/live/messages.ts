@@ -92,6 +92,18 @@ export interface ResolutionMessage {
   answer: { selected_answer_identifier: string; outcome: 'correct' | 'incorrect' | 'void'; points_awarded: number } | null;
 }
 
+/** A followed match's leaderboard changed: its top rows and the receiver's own row and rank. */
+export interface LeaderboardMessage {
+  type: 'leaderboard';
+  match_id: string;
+  player_count: number;
+  top: Schemas['LeaderboardEntry'][];
+  me: Schemas['LeaderboardEntry'] | null;
+}
+
+/** Rows of a match's leaderboard the stream sends. */
+export const LEADERBOARD_TOP = 10;
+
 export interface LockedMessage {
   type: 'locked';
   question_issuance_id: string;
@@ -129,6 +141,7 @@ export type ServerMessage =
   | QuestionMessage
   | ResolutionMessage
   | MatchStateMessage
+  | LeaderboardMessage
   | LockedMessage
   | MatchClosedMessage
   | UnfollowedMessage

@@ -61,8 +61,8 @@ export function isPublicAddress(address: string): boolean {
 
 export class NonPublicAddressError extends Error {
   readonly code = 'ENOTPUBLIC';
-  constructor(host: string, addresses: string[]) {
-    super(`${host} resolves only to local, private or reserved addresses (${addresses.join(', ') || 'none'}); push endpoints must be on the public internet`);
+  constructor(host: string, addresses: string[], message?: string) {
+    super(message ?? `${host} resolves only to local, private or reserved addresses (${addresses.join(', ') || 'none'}); push endpoints and feeds must be on the public internet`);
   }
 }
 
@@ -92,4 +92,21 @@ export function nonPublicHost(url: URL): string | null {
     return `${host} is not a public host name`;
   }
   return null;
+}
+
+/**
+ * A fetch that connects to public addresses only: a URL whose host is a
+ * non-public address or name is refused before anything is sent, and a name
+ * is resolved by `publicLookup` at every connection, so a feed whose name
+ * later resolves to a private address (DNS rebinding) cannot reach it.
+ */
+export async function publicOnlyFetch(): Promise<typeof fetch> {
+  const { Agent, fetch: undiciFetch } = await import('undici');
+  const dispatcher = new Agent({ connect: { lookup: publicLookup as never } });
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    const refusal = nonPublicHost(url);
+    if (refusal) throw new NonPublicAddressError(url.hostname, [], `${refusal}; feeds must be on the public internet`);
+    return undiciFetch(url, { ...(init as object), dispatcher } as never);
+  }) as unknown as typeof fetch;
 }

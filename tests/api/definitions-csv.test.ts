@@ -7,7 +7,7 @@ import { questionDefinitions } from '../../src/modules/definitions/definitions.t
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
 import { leagues } from '../../src/modules/leagues/leagues.table.js';
 import { upsertById } from '../../src/modules/shared/upsert-by-id.js';
-import { matchQuestionDefinitions } from '../../src/modules/match-definitions/match-definitions.table.js';
+import { matchQuestionDefinitions } from '../../src/modules/definitions/match-definitions.table.js';
 import { contractCsvColumns } from '../helpers/contract.js';
 import { parseCsv } from '../helpers/csv.js';
 import { createInGameDefinition, createInLeague, createMatchDefinition, inGameDefinitionInput, matchDefinitionInput } from '../helpers/definitions.js';

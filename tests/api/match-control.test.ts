@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeedEvent } from '../../src/domain/sports/events.js';
 import { syntheticFootballMatch } from '../../src/engine/feed/synthetic.js';
 import type { EngineWorker } from '../../src/engine/worker.js';
+import { questionAnswers } from '../../src/modules/answers/answers.table.js';
+import { questionIssuanceDenials } from '../../src/modules/denials/denials.table.js';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
 import { matchListeners } from '../../src/modules/listeners/listeners.table.js';
 import { matchControlErrors } from '../../src/modules/match-control/match-control.errors.js';
@@ -94,14 +96,67 @@ describe('POST /api/matches/{match_id}/clone', () => {
 });
 
 describe('POST /api/matches/{match_id}/start-listener', () => {
-  it('enqueues a replay listener for a cloned test match, and returns the active one when asked again', async () => {
+  it('enqueues a replay listener for a cloned test match, and returns the active one when asked again; another speed is a 409', async () => {
     const { match } = await recordedMatch();
-    const clone = (await app.request('POST', `/api/matches/${match.id}/clone`, { token: admin.token })).body;
+    const clone = (await app.request('POST', `/api/matches/${match.id}/clone`, { token: admin.token, body: { start: 'paused' } })).body;
+    // Paused: nothing was enqueued.
+    expect(await app.services.database.db.select().from(matchListeners).where(eq(matchListeners.matchId, clone.id))).toEqual([]);
     const first = await app.request('POST', `/api/matches/${clone.id}/start-listener`, { token: admin.token, body: { speed: 50 } });
     expect(first.status).toBe(202);
-    expect(first.body).toMatchObject({ match_id: clone.id, status: 'queued', source: 'replay' });
+    expect(first.body).toMatchObject({ match_id: clone.id, status: 'queued', source: 'replay', speed: 50 });
     const again = await app.request('POST', `/api/matches/${clone.id}/start-listener`, { token: admin.token });
     expect(again.body.id).toBe(first.body.id);
+    const same = await app.request('POST', `/api/matches/${clone.id}/start-listener`, { token: admin.token, body: { speed: 50 } });
+    expect(same.body.id).toBe(first.body.id);
+    const other = await app.request('POST', `/api/matches/${clone.id}/start-listener`, { token: admin.token, body: { speed: 5 } });
+    expect(other.status).toBe(409);
+    expect(other.headers.get('x-error-code')).toBe('match.listener_active');
+    expect(other.body.detail).toMatch(/already replays this match at x50; stop it first/);
+  });
+
+  it('clones at the speed asked for', async () => {
+    const { match } = await recordedMatch();
+    const clone = (await app.request('POST', `/api/matches/${match.id}/clone`, { token: admin.token, body: { speed: 2.5 } })).body;
+    const [listener] = await app.services.database.db.select().from(matchListeners).where(eq(matchListeners.matchId, clone.id));
+    expect(listener).toMatchObject({ status: 'queued', source: 'replay', speed: 2.5, replayMatchId: match.id });
+    expect((await app.request('POST', `/api/matches/${match.id}/clone`, { token: admin.token, body: { speed: 5000 } })).status).toBe(422);
+    expect((await app.request('POST', `/api/matches/${match.id}/clone`, { token: admin.token, body: { start: 'later' } })).status).toBe(422);
+  });
+
+  it('restarts a played test match from the beginning: its questions, answers, denials and listeners go, the match is before kick-off again', async () => {
+    const { match } = await recordedMatch();
+    const clone = (await app.request('POST', `/api/matches/${match.id}/clone`, { token: admin.token })).body;
+    const db = app.services.database.db;
+    const brand = (await app.request('POST', '/api/brands', { token: admin.token, form: (() => { const f = new FormData(); f.set('name', `Restart Sponsor ${Date.now()}`); f.set('primary_color', '#123456'); return f; })() })).body;
+    // What a run leaves: a played-through match, a resolved and an open question (a slot stamped), an answer, a denial.
+    const [old] = await db.select().from(matchListeners).where(eq(matchListeners.matchId, clone.id));
+    const resolved = await insertIssuance(app, { matchId: clone.id, status: 'resolved', correctAnswerIdentifier: 'home', triggerEventId: 'e-1' });
+    const open = await insertIssuance(app, { matchId: clone.id, triggerEventId: 'e-2', questionNumber: 2 });
+    const [slot] = await db.insert(questionSponsorships).values({ brandId: brand.id, matchId: clone.id, strategy: 'question_number', targetNumber: 1, questionIssuanceId: resolved.id, stampedAt: new Date() }).returning();
+    await db.insert(questionIssuanceDenials).values({ matchId: clone.id, definitionName: 'Next goal', failedStep: 'probability', detail: 'no', triggerEventId: 'e-3', triggerEventType: 'shot' });
+    // The creator follows the test match and answers.
+    expect((await app.request('PUT', '/api/question-answers', { token: admin.token, body: { question_issuance_id: open.id, selected_answer_identifier: 'home' } })).status).toBeLessThan(300);
+    await db.update(matches).set({ status: 'closed', homeScore: 2, awayScore: 1, period: '2', clockSeconds: 5400, startedAt: new Date(), result: { home_score: 2, away_score: 1 }, stateStore: { corners: 3 } }).where(eq(matches.id, clone.id));
+    // Played through: 409 without restart.
+    const refused = await app.request('POST', `/api/matches/${clone.id}/start-listener`, { token: admin.token });
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toMatch(/restart it/);
+
+    const res = await app.request('POST', `/api/matches/${clone.id}/start-listener`, { token: admin.token, body: { restart: true, speed: 20 } });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ match_id: clone.id, status: 'queued', source: 'replay', speed: 20 });
+    expect(res.body.id).not.toBe(old!.id);
+    expect((await db.select().from(matchListeners).where(eq(matchListeners.matchId, clone.id))).map((l) => l.id)).toEqual([res.body.id]);
+    expect(await db.select().from(questionIssuances).where(eq(questionIssuances.matchId, clone.id))).toEqual([]);
+    expect(await db.select().from(questionIssuanceDenials).where(eq(questionIssuanceDenials.matchId, clone.id))).toEqual([]);
+    const [row] = await db.select().from(matches).where(eq(matches.id, clone.id));
+    expect(row).toMatchObject({ status: 'scheduled', homeScore: null, awayScore: null, period: null, clockSeconds: null, startedAt: null, result: null, stateStore: {} });
+    expect(Math.abs(row!.scheduled.getTime() - Date.now())).toBeLessThan(60_000);
+    const [freed] = await db.select().from(questionSponsorships).where(eq(questionSponsorships.id, slot!.id));
+    expect(freed).toMatchObject({ questionIssuanceId: null, stampedAt: null });
+    // The creator still follows it; the answer went with its question.
+    expect((await app.request('GET', `/api/matches/${clone.id}`, { token: admin.token })).body.is_followed).toBe(true);
+    expect(await db.select().from(questionAnswers).where(eq(questionAnswers.matchId, clone.id))).toEqual([]);
   });
 
   it('answers 409 for a real match, a test match with nothing to replay, or one already played', async () => {
@@ -202,4 +257,35 @@ describe('a cloned match replays through the engine', () => {
       await feed.close();
     }
   }, 30_000);
+
+  it('keeps each question of a fast replay answerable for the minimum real-time window before the replay goes on', async () => {
+    await worker?.stop();
+    worker = startWorker(app, { replayMinAnswerMs: 1500 });
+    const res = await app.request('POST', '/api/question-definitions', {
+      token: admin.token,
+      query: { league: 'wc' },
+      body: inGameDefinitionInput({ name: `Playable replay ${Date.now()}`, trigger: { event_type: 'corner' }, resolution: { rules: [{ event_type: 'shot', correct_choice: 'event.team' }] } }),
+    });
+    expect(res.status).toBe(201);
+    const { match } = await recordedMatch();
+    const clone = (await app.request('POST', `/api/matches/${match.id}/clone`, { token: admin.token, body: { speed: 1000 } })).body;
+    const db = app.services.database.db;
+    let seen = '';
+    const settled = await waitFor(
+      async () => {
+        const rows = await db.select().from(questionIssuances).where(eq(questionIssuances.matchId, clone.id));
+        const denials = await db.select().from(questionIssuanceDenials).where(eq(questionIssuanceDenials.matchId, clone.id));
+        const listeners = await db.select().from(matchListeners).where(eq(matchListeners.matchId, clone.id));
+        seen = JSON.stringify({
+          issued: rows.map((q) => [q.definitionName, q.status, q.issuedAt, q.resolvedAt]),
+          denied: denials.map((d) => [d.definitionName, d.failedStep, d.detail]).slice(0, 5),
+          listeners: listeners.map((l) => [l.status, l.eventsConsumed, l.error]),
+        });
+        return rows.find((q) => q.resolvedAt);
+      },
+      { what: () => `the first question of the replay to resolve: ${seen}`, timeoutMs: 30_000 },
+    );
+    // At x1000 the deciding shot comes milliseconds after the corner; the replay held it back.
+    expect(settled.resolvedAt!.getTime() - settled.issuedAt.getTime()).toBeGreaterThanOrEqual(1400);
+  }, 60_000);
 });

@@ -3,7 +3,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
 import { leagues } from '../../src/modules/leagues/leagues.table.js';
-import { matchQuestionDefinitions } from '../../src/modules/match-definitions/match-definitions.table.js';
+import { matchQuestionDefinitions } from '../../src/modules/definitions/match-definitions.table.js';
 import { matches } from '../../src/modules/matches/matches.table.js';
 import { createMatchDefinition, inGameDefinitionInput, matchDefinitionInput } from '../helpers/definitions.js';
 import { insertIssuanceOf } from '../helpers/engine-rows.js';

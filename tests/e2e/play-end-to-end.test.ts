@@ -76,6 +76,7 @@ describe.skipIf(!runnable)('play, end to end on a recorded match, across process
     const asks = new Map<string, string>([
       ...expected.nextGoal.map((q) => [q.trigger, q.answer] as const),
       ...expected.corners.map((q) => [q.trigger, q.answer] as const),
+      ...expected.restarts.map((q) => [q.trigger, q.answer] as const),
       [events.find((e) => e.type === 'period_start' && e.period === '1')!.provider_event_id, expected.card.answer],
     ]);
     for (const event of events) {
@@ -98,7 +99,7 @@ describe.skipIf(!runnable)('play, end to end on a recorded match, across process
     }
     feed.end();
     expect(asked).toHaveLength(asks.size);
-    expect(asked.length).toBe(expected.nextGoal.length + expected.corners.length + 1);
+    expect(asked.length).toBe(expected.nextGoal.length + expected.corners.length + expected.restarts.length + 1);
   }, 180_000);
 
   it('sends each player the resolution with their own outcome and points', async () => {

@@ -16,8 +16,8 @@ import { listenerEvents, matchListeners } from '../../src/modules/listeners/list
 import { matches } from '../../src/modules/matches/matches.table.js';
 import { startWorker, waitFor } from '../helpers/engine.js';
 import type { TestApp } from '../helpers/test-app.js';
-import { describeWithFixtures, FIXTURES_DIR } from './feed/helpers.js';
-import { createProofMatch, expectedFromData, producedForMatch, startProofApp, type ProofDefinitions } from './proof-match.js';
+import { describeWithFixtures, FIXTURES_DIR, readFixture } from './feed/helpers.js';
+import { createProofMatch, expectedFromData, producedForMatch, restartsFromCsv, startProofApp, type ProofDefinitions } from './proof-match.js';
 
 describeWithFixtures('the engine on a recorded match', () => {
   let app: TestApp;
@@ -101,5 +101,14 @@ describeWithFixtures('the engine on a recorded match', () => {
     const expected = expectedFromData(events);
     const produced = await producedForMatch(app, matchId, defs);
     expect(produced.card).toEqual([{ answer: 'yes', decidedBy: expected.card.decidedBy, pivotal: true, number: null }]);
+  });
+
+  it('asks after each restart following a goal (a kick_off, an event type of the data) whether that team takes the next shot, as the raw rows say', async () => {
+    const produced = await producedForMatch(app, matchId, defs);
+    const fromRows = restartsFromCsv(readFixture('feeds/metrica/sample-game-1-events.csv'));
+    expect(fromRows).toEqual(['no', 'yes', 'no', 'yes']);
+    expect(expectedFromData(events).restarts.map((r) => r.answer)).toEqual(fromRows);
+    expect(produced.kickOffs).toEqual(fromRows.map((answer) => ({ answer, status: 'resolved' })));
+    expect(produced.denials.filter((d) => d.definitionId === defs.kickOffShot)).toEqual([]);
   });
 });

@@ -465,7 +465,7 @@ describe('the table of gates', () => {
     const contract = fs.readFileSync(path.join(root, 'openapi/openapi.yaml'), 'utf8');
     const listed = /`failed_step` is the id of the first closed gate:([^.]+)\./.exec(contract.replace(/\s+/g, ' '))![1]!;
     expect([...listed.matchAll(/`(\w+)`/g)].map((m) => m[1])).toEqual([...GATES]);
-    const ui = fs.readFileSync(path.join(root, 'src/admin/ui/pages/match-detail.tsx'), 'utf8');
+    const ui = fs.readFileSync(path.join(root, 'src/admin/ui/components/match/denials.tsx'), 'utf8');
     expect(/export const GATES = \[([^\]]+)\]/.exec(ui)![1]!.match(/'(\w+)'/g)!.map((s) => s.slice(1, -1))).toEqual([...GATES]);
   });
 });

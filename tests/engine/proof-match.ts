@@ -38,6 +38,7 @@ export interface ProofDefinitions {
   nextGoal: string;
   cornerShot: string;
   card: string;
+  kickOffShot: string;
 }
 
 /** Next goal (after each goal), shot within 5 minutes of a corner, a card before half-time (pivotal). */
@@ -45,6 +46,7 @@ export async function createProofDefinitions(app: TestApp, admin: TestUser, leag
   const post = async (path: string, body: unknown): Promise<string> => (await createInLeague(app, admin, path, league, body)).id;
   const goals = await post('/api/question-groups', { slug: 'goals', name: 'Goals', max_open_questions: 1, min_interval_seconds: 0 });
   const corners = await post('/api/question-groups', { slug: 'corners', name: 'Corners', max_open_questions: 1, min_interval_seconds: 0 });
+  const restarts = await post('/api/question-groups', { slug: 'restarts', name: 'Restarts', max_open_questions: 1, min_interval_seconds: 0 });
   const yesNo = [
     { identifier: 'yes', label_template: 'Yes' },
     { identifier: 'no', label_template: 'No' },
@@ -87,10 +89,20 @@ export async function createProofDefinitions(app: TestApp, admin: TestUser, leag
         ],
       },
     }),
+    // A kick-off event type of the data's own vocabulary: the restart after a goal.
+    kickOffShot: await post('/api/question-definitions', {
+      name: 'Shot after the restart',
+      group_id: restarts,
+      trigger: { event_type: 'kick_off', condition: 'event.data.after_goal' },
+      question_text_template: '{% if event.team == "home" %}{{ match.home_team }}{% else %}{{ match.away_team }}{% endif %} restart after the goal. Do they take the next shot?',
+      choices: yesNo,
+      issuance_state_extract: { team: 'event.team' },
+      resolution: { rules: [{ event_type: 'shot', correct_choice: 'event.team = issuance.state.team ? "yes" : "no"' }] },
+    }),
   };
 }
 
-/** What the data says the three definitions give (the corner lane is one question wide). */
+/** What the data says the proof definitions give (the corner lane is one question wide). */
 export function expectedFromData(events: FeedEvent[]) {
   const goals = events.filter((e) => e.type === 'score_change');
   const nextGoal = goals.map((g, i) => ({ trigger: g.provider_event_id, answer: goals[i + 1]?.team ?? 'none' }));
@@ -122,7 +134,13 @@ export function expectedFromData(events: FeedEvent[]) {
     busyUntilSeq = decidedAt;
   }
   const firstHalfCard = events.find((e) => e.type === 'card' && e.period === '1');
-  return { nextGoal, corners, cornerDenials, card: { answer: firstHalfCard ? 'yes' : 'no', decidedBy: firstHalfCard?.provider_event_id } };
+  // Each restart after a goal asks whether the team kicking off takes the next shot (the lane is free again by the next goal).
+  const restarts = events.flatMap((e, i) => {
+    if (e.type !== 'kick_off' || e.data.after_goal !== true) return [];
+    const shot = events.slice(i + 1).find((x) => x.type === 'shot');
+    return shot ? [{ trigger: e.provider_event_id, answer: shot.team === e.team ? 'yes' : 'no' }] : [];
+  });
+  return { nextGoal, corners, cornerDenials, card: { answer: firstHalfCard ? 'yes' : 'no', decidedBy: firstHalfCard?.provider_event_id }, restarts };
 }
 
 /** What the engine produced for a match, in the same shape. */
@@ -139,6 +157,29 @@ export async function producedForMatch(app: TestApp, matchId: string, defs: Proo
     nextGoal: (await of(defs.nextGoal)).map((r) => ({ trigger: r.triggerEventId, answer: r.correctAnswerIdentifier, status: r.status, text: r.questionText })),
     corners: (await of(defs.cornerShot)).map((r) => ({ trigger: r.triggerEventId, answer: r.correctAnswerIdentifier })),
     card: (await of(defs.card)).map((r) => ({ answer: r.correctAnswerIdentifier, decidedBy: r.resolutionEventId, pivotal: r.isPivotalMoment, number: r.questionNumber })),
+    kickOffs: (await of(defs.kickOffShot)).map((r) => ({ answer: r.correctAnswerIdentifier, status: r.status })),
     denials: denials.map((d) => ({ definitionId: d.definitionId, trigger: d.triggerEventId, step: d.failedStep })),
   };
+}
+
+/**
+ * What the raw Metrica CSV says the restart question gives, read from its rows
+ * without the importer: every KICK OFF that is not the first of its period
+ * (a restart after a goal), answered by whether the kicking-off team takes
+ * the next SHOT.
+ */
+export function restartsFromCsv(csv: string): ('yes' | 'no')[] {
+  const rows = csv.trim().split('\n').slice(1).map((line) => line.split(','));
+  const answers: ('yes' | 'no')[] = [];
+  const periodsStarted = new Set<string>();
+  rows.forEach(([team, type, subtype, period], i) => {
+    if (type !== 'SET PIECE' || subtype !== 'KICK OFF') return;
+    if (!periodsStarted.has(period!)) {
+      periodsStarted.add(period!);
+      return;
+    }
+    const shot = rows.slice(i + 1).find((r) => r[1] === 'SHOT');
+    if (shot) answers.push(shot[0] === team ? 'yes' : 'no');
+  });
+  return answers;
 }

@@ -38,6 +38,9 @@ export interface World {
   answerId: string;
   feedbackId: string;
   deviceId: string;
+  /** A private group the player owns, with the victim as a member. */
+  playerGroupId: string;
+  inviteCode: string;
 }
 
 export async function buildWorld(app: TestApp, admin?: TestUser): Promise<World> {
@@ -70,6 +73,10 @@ export async function buildWorld(app: TestApp, admin?: TestUser): Promise<World>
   const deviceId = 'world-device';
   const device = await app.request('POST', '/api/users/me/devices', { token: player.token, body: { device_id: deviceId, platform: 'android', token: 'world-token' } });
   if (device.status !== 201) throw new Error(`world: device ${device.status} ${device.text}`);
+  const playerGroup = await app.request('POST', '/api/player-groups', { token: player.token, body: { name: 'World friends' } });
+  if (playerGroup.status !== 201) throw new Error(`world: player group ${playerGroup.status} ${playerGroup.text}`);
+  const joined = await app.request('POST', '/api/player-groups/join', { token: victim.token, body: { invite_code: playerGroup.body.invite_code } });
+  if (joined.status !== 200) throw new Error(`world: join ${joined.status} ${joined.text}`);
   return {
     admin: theAdmin,
     player,
@@ -88,6 +95,8 @@ export async function buildWorld(app: TestApp, admin?: TestUser): Promise<World>
     answerId: answer!.id,
     feedbackId: feedback.body.id,
     deviceId,
+    playerGroupId: playerGroup.body.id,
+    inviteCode: playerGroup.body.invite_code,
   };
 }
 
@@ -114,6 +123,8 @@ export function pathId(world: World, method: string, template: string, name: str
       return world.deviceId;
     case 'id':
       return world.feedbackId;
+    case 'player_group_id':
+      return world.playerGroupId;
     default:
       throw new Error(`world: no id for path parameter ${name} of ${template}`);
   }
@@ -148,6 +159,8 @@ export function fieldId(world: World, template: string, name: string): string | 
       return [world.matchDefinitionId];
     case 'league':
       return world.leagueSlug;
+    case 'invite_code':
+      return world.inviteCode;
     default:
       return undefined;
   }

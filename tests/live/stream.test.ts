@@ -586,10 +586,11 @@ describe('sockets per user', () => {
       maxSocketsPerUser: 10,
       connectBudget: { perKey: 0, perAddress: 0, windowSeconds: 60 },
       matchStateIntervalMs: 1000,
+      leaderboardIntervalMs: 5000,
     });
     expect(
       loadConfig({ APP_ENV: 'test', STREAM_HEARTBEAT_SECONDS: '5', STREAM_MAX_BUFFERED_BYTES: '65536', STREAM_MAX_SOCKETS_PER_USER: '3', STREAM_MATCH_STATE_INTERVAL_MS: '250' }).stream,
-    ).toEqual({ heartbeatMs: 5000, maxBufferedBytes: 65536, maxSocketsPerUser: 3, connectBudget: { perKey: 0, perAddress: 0, windowSeconds: 60 }, matchStateIntervalMs: 250 });
+    ).toEqual({ heartbeatMs: 5000, maxBufferedBytes: 65536, maxSocketsPerUser: 3, connectBudget: { perKey: 0, perAddress: 0, windowSeconds: 60 }, matchStateIntervalMs: 250, leaderboardIntervalMs: 5000 });
     expect(() => loadConfig({ APP_ENV: 'test', STREAM_MAX_SOCKETS_PER_USER: '0' })).toThrow(/STREAM_MAX_SOCKETS_PER_USER/);
   });
 });

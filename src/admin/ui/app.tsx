@@ -2,12 +2,12 @@
 import type { ComponentType } from 'preact';
 import { Link, match, useLocation } from './router.js';
 import { BrandsPage } from './pages/brands.js';
-import { DefinitionsPage } from './pages/definitions.js';
+import { InGameDefinitionsPage, MatchDefinitionsPage } from './pages/definitions.js';
 import { FeedbackPage } from './pages/feedback.js';
 import { GroupsPage } from './pages/groups.js';
+import { LeaderboardsPage } from './pages/leaderboards.js';
 import { LeaguesPage } from './pages/leagues.js';
 import { ListenersPage } from './pages/listeners.js';
-import { MatchDefinitionsPage } from './pages/match-definitions.js';
 import { MatchDetailPage } from './pages/match-detail.js';
 import { MatchesPage } from './pages/matches.js';
 import { PushPage } from './pages/push.js';
@@ -23,12 +23,13 @@ export const ROUTES: Route[] = [
   { pattern: '/admin/matches', component: MatchesPage, nav: 'Matches' },
   { pattern: '/admin/matches/:id', component: MatchDetailPage },
   { pattern: '/admin/listeners', component: ListenersPage, nav: 'Listeners' },
-  { pattern: '/admin/definitions', component: DefinitionsPage, nav: 'In-game questions' },
+  { pattern: '/admin/definitions', component: InGameDefinitionsPage, nav: 'In-game questions' },
   { pattern: '/admin/match-definitions', component: MatchDefinitionsPage, nav: 'Match questions' },
   { pattern: '/admin/groups', component: GroupsPage, nav: 'Question groups' },
   { pattern: '/admin/leagues', component: LeaguesPage, nav: 'Leagues' },
   { pattern: '/admin/brands', component: BrandsPage, nav: 'Brands' },
   { pattern: '/admin/users', component: UsersPage, nav: 'Users' },
+  { pattern: '/admin/leaderboards', component: LeaderboardsPage, nav: 'Leaderboards' },
   { pattern: '/admin/feedback', component: FeedbackPage, nav: 'Feedback' },
   { pattern: '/admin/push', component: PushPage, nav: 'Push' },
 ];

@@ -17,7 +17,21 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FeedEvent } from '../../domain/sports/events.js';
-import { replay } from './replay.js';
+import { abortableSleep, replay, replayDelays } from './replay.js';
+
+/** When each event is published, in ms from the timeline's start (the replay's waits, summed). */
+export function replayOffsets(events: readonly FeedEvent[], speed: number, maxGapMs?: number): number[] {
+  let t = 0;
+  return replayDelays(events, speed, maxGapMs).map((d) => (t += d));
+}
+
+/** How many of the first events a timeline started `elapsedMs` ago has published by now. */
+export function eventsDueAfter(events: readonly FeedEvent[], speed: number, elapsedMs: number, maxGapMs?: number): number {
+  const offsets = replayOffsets(events, speed, maxGapMs);
+  let n = 0;
+  while (n < offsets.length && offsets[n]! <= elapsedMs) n++;
+  return n;
+}
 
 export type PushFeedMessage = { type: 'event'; event: FeedEvent } | { type: 'heartbeat'; at: string } | { type: 'end' };
 
@@ -51,10 +65,12 @@ export interface PushFeedServerOptions {
   /** Longest recorded gap honoured between events (see replay). */
   maxGapMs?: number;
   /**
-   * Start every timeline at this wall-clock time (at once when it has passed),
-   * whoever is connected: a match whose first event is its kick-off then kicks
-   * off at its scheduled time. Without it, each timeline starts at the first
-   * connection to its feed.
+   * Start every timeline at this wall-clock time, whoever is connected: a
+   * match whose first event is its kick-off then kicks off at its scheduled
+   * time. When it has passed, the timeline is where the match would be now
+   * (what is due is published at once, the rest at its time): a server
+   * restarted mid-match resumes mid-match. Without it, each timeline starts
+   * at the first connection to its feed.
    */
   startAt?: Date;
   /** Keep streams open after the last event until `end()` (tests publish more). */
@@ -170,11 +186,23 @@ class Timeline {
     private readonly opts: { speed: number; maxGapMs?: number; holdOpen: boolean; signal: AbortSignal },
   ) {}
 
-  start(): void {
+  /**
+   * Starts the replay. `elapsedMs` > 0: the timeline began that long ago (its
+   * start time has passed): the events it would have published by now are
+   * published at once, in order, and the rest at their times, so the feed is
+   * where the match is, not at its beginning.
+   */
+  start(elapsedMs = 0): void {
     if (this.started) return;
     this.started = true;
+    const skip = elapsedMs > 0 ? eventsDueAfter(this.events, this.opts.speed, elapsedMs, this.opts.maxGapMs) : 0;
+    for (const event of this.events.slice(0, skip)) this.publish(event);
     void (async () => {
-      for await (const event of replay(this.events, { speed: this.opts.speed, maxGapMs: this.opts.maxGapMs, signal: this.opts.signal })) this.publish(event);
+      // The first event after the catch-up waits only what is left of its gap.
+      const left = skip > 0 && skip < this.events.length ? Math.max(0, replayOffsets(this.events, this.opts.speed, this.opts.maxGapMs)[skip]! - elapsedMs) : 0;
+      if (left > 0 && !(await abortableSleep(left, this.opts.signal))) return;
+      const rest = skip > 0 ? this.events.slice(skip) : this.events;
+      if (rest.length) for await (const event of replay(rest, { speed: this.opts.speed, maxGapMs: this.opts.maxGapMs, signal: this.opts.signal })) this.publish(event);
       if (!this.opts.holdOpen && !this.opts.signal.aborted) this.end();
     })();
   }
@@ -265,9 +293,10 @@ export async function startPushFeedServer(opts: PushFeedServerOptions): Promise<
     });
   });
   if (opts.startAt) {
+    const startAt = opts.startAt.getTime();
     const timer = setTimeout(() => {
-      for (const t of timelines.values()) t.start();
-    }, Math.max(0, opts.startAt.getTime() - Date.now()));
+      for (const t of timelines.values()) t.start(Math.max(0, Date.now() - startAt));
+    }, Math.max(0, startAt - Date.now()));
     abort.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
   }
   const port = (server.address() as AddressInfo).port;

@@ -19,10 +19,11 @@
 import { createHash } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
-import type { LoginThrottleConfig, RegisterThrottleConfig } from '../../config.js';
+import type { LoginThrottleConfig, PlayerGroupsConfig, RegisterThrottleConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Logger } from '../../logger.js';
 import type { AppError, ErrorFactory } from '../../errors.js';
+import { playerGroupErrors } from '../player-groups/player-groups.errors.js';
 import { authErrors } from './auth.errors.js';
 import { normalizeLogin } from '../users/users.repository.js';
 import { deleteExpiredCounters } from './login-throttle.repository.js';
@@ -50,7 +51,20 @@ interface Budget {
   budget?: string;
 }
 
-export function createLoginThrottle({ db, config, register, logger }: { db: Db; config: LoginThrottleConfig; register: RegisterThrottleConfig; logger: Logger }) {
+export function createLoginThrottle({
+  db,
+  config,
+  register,
+  groupJoin,
+  logger,
+}: {
+  db: Db;
+  config: LoginThrottleConfig;
+  register: RegisterThrottleConfig;
+  /** The join budgets of private player groups (invite codes are guessed the way passwords are). */
+  groupJoin?: Pick<PlayerGroupsConfig, 'joinMaxAttempts' | 'joinMaxAttemptsPerIp' | 'joinWindowSeconds'>;
+  logger: Logger;
+}) {
   const budget = (keyPrefix: string, limit: number, windowSeconds: number, message: string, name?: string): Budget | null =>
     limit > 0
       ? {
@@ -70,6 +84,10 @@ export function createLoginThrottle({ db, config, register, logger }: { db: Db; 
     register.windowSeconds,
     'registration throttled: too many accounts from one address (REGISTER_MAX_PER_IP, REGISTER_WINDOW_SECONDS)',
   );
+
+  const joins = 'group joins throttled: too many attempts (GROUP_JOIN_MAX_ATTEMPTS, GROUP_JOIN_MAX_ATTEMPTS_PER_IP, GROUP_JOIN_WINDOW_SECONDS)';
+  const joinsByUser = groupJoin ? budget('group-join', groupJoin.joinMaxAttempts, groupJoin.joinWindowSeconds, joins, 'player') : null;
+  const joinsByAddress = groupJoin ? budget('group-join-ip', groupJoin.joinMaxAttemptsPerIp, groupJoin.joinWindowSeconds, joins, 'address') : null;
 
   /**
    * Counts one use of each budget (off ones skipped), all at once; returns
@@ -118,6 +136,28 @@ export function createLoginThrottle({ db, config, register, logger }: { db: Db; 
     async registration(ip: string): Promise<void> {
       const waitMs = await spend(ip, [[registrations, addressKey(ip)]]);
       if (waitMs >= 0) throw tooMany(authErrors.tooManyRegistrations, waitMs);
+    },
+
+    /**
+     * Counts one attempt to join a player group with an invite code, by
+     * `userId` from `ip`; throws 429 when a budget is spent. Call before the
+     * code is looked up, so a right guess past the budget cannot be told
+     * apart. A join that succeeds gives its attempt back to both budgets
+     * (only failed guesses use them up; joining a known group never buys
+     * more guesses).
+     */
+    async groupJoin(userId: string, ip: string): Promise<LoginAttempt> {
+      const address = addressKey(ip);
+      const waitMs = await spend(ip, [
+        [joinsByUser, userId],
+        [joinsByAddress, address],
+      ]);
+      if (waitMs >= 0) throw tooMany(playerGroupErrors.tooManyJoinAttempts, waitMs);
+      return {
+        async succeeded() {
+          await Promise.all([joinsByUser?.limiter.reward(userId, 1), joinsByAddress?.limiter.reward(address, 1)]);
+        },
+      };
     },
 
     /** Deletes counters whose window has ended (a periodic task of the worker). */

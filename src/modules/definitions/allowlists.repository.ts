@@ -2,18 +2,17 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { removeFromLeagueAllowlists } from '../leagues/leagues.repository.js';
-import { matchQuestionDefinitions } from '../match-definitions/match-definitions.table.js';
 import { removeFromMatchAllowlists } from '../matches/matches.repository.js';
+import type { DefinitionKindId } from './definition-kind.js';
 import { questionDefinitions } from './definitions.table.js';
-
-export type DefinitionKind = 'in_game' | 'match';
+import { matchQuestionDefinitions } from './match-definitions.table.js';
 
 /**
  * Which of `ids` are definitions of the league and kind. The rows found are
  * locked (FOR KEY SHARE) until the transaction ends, so a concurrent delete
  * waits and then scrubs the allowlist this transaction writes.
  */
-export async function findDefinitionIdsInLeague({ db, leagueId, kind, ids }: { db: DbOrTx; leagueId: string; kind: DefinitionKind; ids: string[] }): Promise<Set<string>> {
+export async function findDefinitionIdsInLeague({ db, leagueId, kind, ids }: { db: DbOrTx; leagueId: string; kind: DefinitionKindId; ids: string[] }): Promise<Set<string>> {
   if (!ids.length) return new Set();
   const table = kind === 'in_game' ? questionDefinitions : matchQuestionDefinitions;
   const rows = await db
@@ -25,7 +24,7 @@ export async function findDefinitionIdsInLeague({ db, leagueId, kind, ids }: { d
 }
 
 /** Removes the id from every league's and every match's allowlist of that kind: one UPDATE per table. */
-export async function scrubFromAllowlists({ db, kind, id }: { db: DbOrTx; kind: DefinitionKind; id: string }): Promise<void> {
+export async function scrubFromAllowlists({ db, kind, id }: { db: DbOrTx; kind: DefinitionKindId; id: string }): Promise<void> {
   await removeFromLeagueAllowlists({ db, kind, id });
   await removeFromMatchAllowlists({ db, kind, id });
 }

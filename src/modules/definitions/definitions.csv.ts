@@ -1,95 +1,62 @@
 /**
- * The CSV form of an in-game definition: the export's columns (the live
- * fields plus `league`, in the contract's order) and the way an import row
- * turns back into the JSON body of a create or replace.
+ * The CSV form of a definition of either kind: the export's columns (`id`,
+ * `league`, then the kind's fields in the contract's order) and the way an
+ * import row turns back into the JSON body of a create or replace.
  */
 import type { CsvRowReader } from '../../csv/csv-import.js';
 import { csvBodyBuilder, pickColumns } from '../shared/csv-rows.js';
+import type { DefinitionField, DefinitionKind, DefinitionOperations, StoredDefinition } from './definition-kind.js';
 import { changedFields } from './definition-import.js';
-import { toQuestionDefinitionDto, type QuestionDefinitionDto } from './definitions.mapper.js';
-import type { QuestionDefinitionRow } from './definitions.table.js';
 
-export const DEFINITION_CSV_COLUMNS = [
-  'id',
-  'league',
-  'name',
-  'description',
-  'is_pivotal_moment',
-  'is_active',
-  'is_archived',
-  'group_id',
-  'trigger',
-  'question_text_template',
-  'choices',
-  'issuance_state_extract',
-  'store_state',
-  'resolution',
-  'answer_window_seconds',
-  'points',
-  'probability',
-] as const;
+/** What the CSV mapping uses of a kind whose stored rows are `Row`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type CsvKind<Row extends StoredDefinition> = Pick<DefinitionKind<Row, any, Record<string, unknown>, unknown, DefinitionOperations>, 'fields' | 'toDto'>;
+
+/** The export's columns, in order (an import file may have no others). */
+export const csvColumns = <Row extends StoredDefinition>(kind: CsvKind<Row>): string[] => ['id', 'league', ...kind.fields.map((f) => f.name)];
 
 /** Columns an import file must have: the row's identity and the fields a create requires. */
-export const DEFINITION_CSV_REQUIRED = ['id', 'league', 'name', 'trigger', 'question_text_template', 'choices', 'resolution'] as const;
+export const requiredCsvColumns = <Row extends StoredDefinition>(kind: CsvKind<Row>): string[] => ['id', 'league', ...kind.fields.filter((f) => f.required).map((f) => f.name)];
 
-export type DefinitionCsvRow = Record<(typeof DEFINITION_CSV_COLUMNS)[number], unknown>;
-
-export function toDefinitionCsvRow(row: QuestionDefinitionRow & { leagueSlug: string }): DefinitionCsvRow {
-  return pickColumns(toQuestionDefinitionDto(row, row.leagueSlug), DEFINITION_CSV_COLUMNS);
+/** A definition (with its league's slug) as an export row. */
+export function toCsvRow<Row extends StoredDefinition>(kind: CsvKind<Row>, columns: readonly string[], row: Row & { leagueSlug: string }): Record<string, unknown> {
+  return pickColumns(kind.toDto(row, row.leagueSlug), columns);
 }
-
-type BodyField = Exclude<(typeof DEFINITION_CSV_COLUMNS)[number], 'id' | 'league' | 'is_archived'>;
 
 /**
- * The replace (or create) body of an import row. Empty cells: `description`,
- * `group_id`, the extract and store maps and the numeric overrides become
- * null; the other fields are left out (a default, or "required" for the
+ * The replace (or create) body of an import row, for a replace of `current`
+ * or a create. Each field's cell is read as the field declares; an empty
+ * cell is null or leaves the field out (its default, or "required" for the
  * schema to report). An empty `description` keeps a stored empty text, so
- * that an export of it imports back unchanged.
+ * that an export of it imports back unchanged. Fields kept apart from the
+ * body (the in-game archive flag) come back in `extra`, a missing or empty
+ * cell keeping the stored value.
  */
-export function definitionBodyFromCsv(
-  r: CsvRowReader,
-  current: QuestionDefinitionRow | undefined,
-): { body: Record<string, unknown>; extra: { isArchived: boolean } } {
-  const stored: QuestionDefinitionDto | undefined = current && toQuestionDefinitionDto(current, '');
-  const { body, put, text } = csvBodyBuilder<BodyField>(r, stored);
-  put('name', text('name'), 'omit');
-  put('description', text('description') ?? (stored?.description === '' ? '' : null), 'null');
-  put('is_pivotal_moment', r.boolean('is_pivotal_moment'), 'omit');
-  put('is_active', r.boolean('is_active'), 'omit');
-  put('group_id', text('group_id')?.trim() || null, 'null');
-  put('trigger', r.json('trigger'), 'omit');
-  put('question_text_template', text('question_text_template'), 'omit');
-  put('choices', r.json('choices'), 'omit');
-  put('issuance_state_extract', r.json('issuance_state_extract'), 'null');
-  put('store_state', r.json('store_state'), 'null');
-  put('resolution', r.json('resolution'), 'omit');
-  put('answer_window_seconds', r.number('answer_window_seconds'), 'null');
-  put('points', r.number('points'), 'null');
-  put('probability', r.number('probability'), 'null');
-  // Not part of the replace body (archive and activate set it); absent or empty keeps it.
-  const archived = r.boolean('is_archived');
-  return { body, extra: { isArchived: archived ?? current?.isArchived ?? false } };
+export function bodyFromCsv<Row extends StoredDefinition>(kind: CsvKind<Row>, r: CsvRowReader, current: Row | undefined): { body: Record<string, unknown>; extra: Record<string, unknown> } {
+  const stored: Record<string, unknown> | undefined = current && kind.toDto(current, '');
+  const { body, put, text } = csvBodyBuilder<string>(r, stored);
+  const cell = (f: DefinitionField<Row>): unknown => {
+    switch (f.cell) {
+      case 'text':
+        return text(f.name);
+      case 'description':
+        return text(f.name) ?? (stored?.[f.name] === '' ? '' : null);
+      case 'id':
+        return text(f.name)?.trim() || null;
+      case 'boolean':
+        return r.boolean(f.name);
+      case 'number':
+        return r.number(f.name);
+      case 'json':
+        return r.json(f.name);
+    }
+  };
+  for (const f of kind.fields) if (!f.apart) put(f.name, cell(f), f.empty);
+  const extra: Record<string, unknown> = {};
+  for (const f of kind.fields) if (f.apart) extra[f.column] = cell(f) ?? current?.[f.column] ?? false;
+  return { body, extra };
 }
 
-const FIELDS = {
-  name: 'name',
-  description: 'description',
-  is_pivotal_moment: 'isPivotalMoment',
-  is_active: 'isActive',
-  is_archived: 'isArchived',
-  group_id: 'groupId',
-  trigger: 'trigger',
-  question_text_template: 'questionTextTemplate',
-  choices: 'choices',
-  issuance_state_extract: 'issuanceStateExtract',
-  store_state: 'storeState',
-  resolution: 'resolution',
-  answer_window_seconds: 'answerWindowSeconds',
-  points: 'points',
-  probability: 'probability',
-} as const;
-
-/** Contract names of the fields an import row would change. */
-export const definitionChangedFields = (current: QuestionDefinitionRow, values: Pick<QuestionDefinitionRow, (typeof FIELDS)[keyof typeof FIELDS]>) =>
-  changedFields(current, values, FIELDS);
+/** Contract names of the kind's fields whose stored value an import row would change. */
+export const changedFieldNames = <Row extends StoredDefinition>(kind: CsvKind<Row>, current: Row, values: Record<string, unknown>): string[] =>
+  changedFields(current as Record<string, unknown>, values, Object.fromEntries(kind.fields.map((f) => [f.name, f.column])));

@@ -1,46 +1,24 @@
-import type { components } from '../../../generated/api-types.js';
+/**
+ * Rows to the contract's objects, for both kinds: a definition shows `id`,
+ * `league` and `league_id`, its kind's fields in order, then the timestamps;
+ * a summary (the in-game list) shows `id`, `league`, the summary's fields and
+ * the timestamps.
+ */
 import { isoTimestamps, leagueScopedIds } from '../shared/dto-fields.js';
-import type { QuestionDefinitionSummaryRow } from './definitions.repository.js';
-import type { QuestionDefinitionRow } from './definitions.table.js';
+import type { StoredDefinition } from './definition-kind.js';
 
-export type QuestionDefinitionDto = components['schemas']['QuestionDefinition'];
-export type QuestionDefinitionSummaryDto = components['schemas']['QuestionDefinitionSummary'];
+type Fields<Row> = readonly { name: string; column: keyof Row & string }[];
 
-/** The fields a definition and its summary show alike, in the contract's order. */
-function definitionHead(row: QuestionDefinitionSummaryRow) {
-  return {
-    name: row.name,
-    description: row.description,
-    is_pivotal_moment: row.isPivotalMoment,
-    is_active: row.isActive,
-    is_archived: row.isArchived,
-    group_id: row.groupId,
-  };
-}
+const fieldValues = <Row>(row: Row, fields: Fields<Row>) => Object.fromEntries(fields.map((f) => [f.name, row[f.column] ?? null]));
 
-export function toQuestionDefinitionDto(row: QuestionDefinitionRow, leagueSlug: string): QuestionDefinitionDto {
-  return {
-    ...leagueScopedIds(row, leagueSlug),
-    ...definitionHead(row),
-    trigger: row.trigger,
-    question_text_template: row.questionTextTemplate,
-    choices: row.choices,
-    issuance_state_extract: row.issuanceStateExtract ?? null,
-    store_state: row.storeState ?? null,
-    resolution: row.resolution,
-    answer_window_seconds: row.answerWindowSeconds,
-    points: row.points,
-    probability: row.probability,
-    ...isoTimestamps(row),
-  };
-}
+/** The mapper of a kind's definitions; `Dto` is the contract's schema, which the kind's fields must spell (every response is checked against it in the tests). */
+export const definitionMapper =
+  <Row extends StoredDefinition, Dto>(fields: Fields<Row>) =>
+  (row: Row, leagueSlug: string): Dto =>
+    ({ ...leagueScopedIds(row, leagueSlug), ...fieldValues(row, fields), ...isoTimestamps(row) }) as Dto;
 
-export function toQuestionDefinitionSummary(row: QuestionDefinitionSummaryRow, leagueSlug: string): QuestionDefinitionSummaryDto {
-  return {
-    id: row.id,
-    league: leagueSlug,
-    ...definitionHead(row),
-    trigger_event_type: row.triggerEventType,
-    ...isoTimestamps(row),
-  };
-}
+/** The mapper of a kind's list summaries (`fields`: the summary's, in order). */
+export const summaryMapper =
+  <Row extends Pick<StoredDefinition, 'id' | 'createdAt' | 'updatedAt'>, Item>(fields: Fields<Row>) =>
+  (row: Row, leagueSlug: string): Item =>
+    ({ id: row.id, league: leagueSlug, ...fieldValues(row, fields), ...isoTimestamps(row) }) as Item;

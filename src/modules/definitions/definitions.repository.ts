@@ -1,135 +1,139 @@
-import { and, asc, count, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+/**
+ * SQL of the definitions of both kinds: each function takes the kind, whose
+ * table it reads and writes (drizzle cannot check a query on a table chosen
+ * at run time, so the rows come back as the kind's row type by assertion).
+ */
+import { and, asc, count, eq, getTableColumns, gte, ilike, inArray, lt, or, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.js';
 import { containsPattern } from '../../db/sql-helpers.js';
-import { questionIssuances } from '../issuances/issuances.table.js';
 import { leagues } from '../leagues/leagues.table.js';
-import { questionSponsorships } from '../sponsorships/sponsorships.table.js';
+import { upsertById } from '../shared/upsert-by-id.js';
 import type { DefinitionListFilter } from './definition-rules.js';
-import { questionDefinitions, type QuestionDefinitionRow } from './definitions.table.js';
+import type { AnyDefinitionKind, DefinitionKind, DefinitionOperations, StoredDefinition, WithLeague } from './definition-kind.js';
 
-export type NewQuestionDefinition = typeof questionDefinitions.$inferInsert;
+/** A kind whose stored rows are `Row`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type KindOf<Row extends StoredDefinition> = DefinitionKind<Row, any, unknown, unknown, DefinitionOperations>;
 
-/** Conditions of the `q` and date-range filters, for either definition table. */
-export function commonListConditions(
-  table: { id: PgColumn; name: PgColumn; createdAt: PgColumn; updatedAt: PgColumn },
-  filter: Pick<DefinitionListFilter, 'q' | 'created' | 'updated'>,
-): (SQL | undefined)[] {
-  const p = filter.q ? containsPattern(filter.q) : undefined;
-  return [
-    p ? or(ilike(table.name, p), ilike(sql`${table.id}::text`, p)) : undefined,
-    filter.created ? and(gte(table.createdAt, filter.created.from), lt(table.createdAt, filter.created.to)) : undefined,
-    filter.updated ? and(gte(table.updatedAt, filter.updated.from), lt(table.updatedAt, filter.updated.to)) : undefined,
-  ];
-}
+type Columns = Record<string, PgColumn>;
+const columnsOf = (kind: AnyDefinitionKind) => getTableColumns(kind.table) as Columns;
+const tableOf = (kind: AnyDefinitionKind) => kind.table as PgTable;
 
-const summaryColumns = {
-  id: questionDefinitions.id,
-  leagueId: questionDefinitions.leagueId,
-  name: questionDefinitions.name,
-  description: questionDefinitions.description,
-  isPivotalMoment: questionDefinitions.isPivotalMoment,
-  isActive: questionDefinitions.isActive,
-  isArchived: questionDefinitions.isArchived,
-  groupId: questionDefinitions.groupId,
-  triggerEventType: questionDefinitions.triggerEventType,
-  createdAt: questionDefinitions.createdAt,
-  updatedAt: questionDefinitions.updatedAt,
-};
-export type QuestionDefinitionSummaryRow = Pick<QuestionDefinitionRow, keyof typeof summaryColumns>;
-
-export async function listDefinitions({
+/**
+ * A league's definitions of the kind, ordered by name without regard to case,
+ * then id; out of issuance (archived) ones only with `includeInactive`. Only
+ * the list's columns are read.
+ */
+export async function listDefinitions<Row extends StoredDefinition>({
   db,
+  kind,
   filter,
 }: {
   db: DbOrTx;
+  kind: KindOf<Row>;
   filter: DefinitionListFilter & { isPivotalMoment?: boolean | undefined };
-}): Promise<QuestionDefinitionSummaryRow[]> {
-  return db
-    .select(summaryColumns)
-    .from(questionDefinitions)
+}): Promise<Row[]> {
+  const { table } = kind;
+  const all = columnsOf(kind);
+  const columns = kind.list.columns ? Object.fromEntries(kind.list.columns.map((c: string) => [c, all[c]!])) : all;
+  const p = filter.q ? containsPattern(filter.q) : undefined;
+  return (await db
+    .select(columns)
+    .from(tableOf(kind))
     .where(
       and(
-        eq(questionDefinitions.leagueId, filter.leagueId),
-        filter.includeInactive ? undefined : eq(questionDefinitions.isArchived, false),
-        filter.isPivotalMoment === undefined ? undefined : eq(questionDefinitions.isPivotalMoment, filter.isPivotalMoment),
-        ...commonListConditions(questionDefinitions, filter),
+        eq(table.leagueId, filter.leagueId),
+        filter.includeInactive ? undefined : eq(all[kind.archive.column]!, !kind.archive.archived),
+        filter.isPivotalMoment === undefined ? undefined : eq(table.isPivotalMoment, filter.isPivotalMoment),
+        p ? or(ilike(table.name, p), ilike(sql`${table.id}::text`, p)) : undefined,
+        filter.created ? and(gte(table.createdAt, filter.created.from), lt(table.createdAt, filter.created.to)) : undefined,
+        filter.updated ? and(gte(table.updatedAt, filter.updated.from), lt(table.updatedAt, filter.updated.to)) : undefined,
       ),
     )
-    .orderBy(asc(sql`lower(${questionDefinitions.name})`), asc(questionDefinitions.id));
+    .orderBy(asc(sql`lower(${table.name})`), asc(table.id))) as Row[];
 }
 
-/** A definition with the slug and sport of its league. */
-export async function findDefinition({ db, id, forUpdate = false }: { db: DbOrTx; id: string; forUpdate?: boolean }): Promise<(QuestionDefinitionRow & { leagueSlug: string; leagueSport: string }) | undefined> {
+/** A definition with the slug and sport of its league; locked for update when asked. */
+export async function findDefinition<Row extends StoredDefinition>({ db, kind, id, forUpdate = false }: { db: DbOrTx; kind: KindOf<Row>; id: string; forUpdate?: boolean }): Promise<WithLeague<Row> | undefined> {
+  const [row] = await definitionsByIds({ db, kind, ids: [id], forUpdate });
+  return row;
+}
+
+/** The definitions with these ids (with their league's slug and sport), by id; locked for update when asked. */
+export async function definitionsByIds<Row extends StoredDefinition>({ db, kind, ids, forUpdate = false }: { db: DbOrTx; kind: KindOf<Row>; ids: string[]; forUpdate?: boolean }): Promise<WithLeague<Row>[]> {
+  if (!ids.length) return [];
+  const { table } = kind;
   const query = db
-    .select({ definition: questionDefinitions, leagueSlug: leagues.slug, leagueSport: leagues.sport })
-    .from(questionDefinitions)
-    .innerJoin(leagues, eq(leagues.id, questionDefinitions.leagueId))
-    .where(eq(questionDefinitions.id, id))
-    .limit(1);
-  const [row] = forUpdate ? await query.for('update', { of: questionDefinitions }) : await query;
-  return row && { ...row.definition, leagueSlug: row.leagueSlug, leagueSport: row.leagueSport };
+    .select({ definition: table, leagueSlug: leagues.slug, leagueSport: leagues.sport })
+    .from(tableOf(kind))
+    .innerJoin(leagues, eq(leagues.id, table.leagueId))
+    .where(inArray(table.id, ids))
+    .orderBy(asc(table.id));
+  const rows = (forUpdate ? await query.for('update', { of: tableOf(kind) }) : await query) as { definition: Row; leagueSlug: string; leagueSport: string }[];
+  return rows.map((r) => ({ ...r.definition, leagueSlug: r.leagueSlug, leagueSport: r.leagueSport }));
 }
 
-export async function insertDefinition({ db, values }: { db: DbOrTx; values: NewQuestionDefinition }): Promise<QuestionDefinitionRow> {
-  const [row] = await db.insert(questionDefinitions).values(values).returning();
+export async function insertDefinition<Row extends StoredDefinition>({ db, kind, values }: { db: DbOrTx; kind: KindOf<Row>; values: Record<string, unknown> }): Promise<Row> {
+  const [row] = (await db.insert(tableOf(kind)).values(values).returning()) as unknown as Row[];
   return row!;
 }
 
-export async function updateDefinition({ db, id, values }: { db: DbOrTx; id: string; values: Partial<NewQuestionDefinition> }): Promise<QuestionDefinitionRow | undefined> {
-  const [row] = await db
-    .update(questionDefinitions)
+export async function updateDefinition<Row extends StoredDefinition>({ db, kind, id, values }: { db: DbOrTx; kind: KindOf<Row>; id: string; values: Record<string, unknown> }): Promise<Row | undefined> {
+  const [row] = (await db
+    .update(tableOf(kind))
     .set({ ...values, updatedAt: sql`now()` })
-    .where(eq(questionDefinitions.id, id))
-    .returning();
+    .where(eq(kind.table.id, id))
+    .returning()) as Row[];
   return row;
 }
-
-/** Sets the archive flag; `updated_at` moves only when the flag changes (so repeating it changes nothing). */
-export async function setArchived({ db, id, archived }: { db: DbOrTx; id: string; archived: boolean }): Promise<QuestionDefinitionRow | undefined> {
-  const [row] = await db
-    .update(questionDefinitions)
-    .set({
-      isArchived: archived,
-      updatedAt: sql`case when ${questionDefinitions.isArchived} = ${archived} then ${questionDefinitions.updatedAt} else now() end`,
-    })
-    .where(eq(questionDefinitions.id, id))
-    .returning();
-  return row;
-}
-
-export async function deleteDefinition({ db, id }: { db: DbOrTx; id: string }): Promise<void> {
-  await db.delete(questionDefinitions).where(eq(questionDefinitions.id, id));
-}
-
-/** How many issuances and sponsorship slots reference the definition. */
-export async function countDefinitionReferences({ db, id }: { db: DbOrTx; id: string }): Promise<{ issuances: number; sponsorships: number }> {
-  // One after the other: inside a transaction both share one connection.
-  const [i] = await db.select({ n: count() }).from(questionIssuances).where(eq(questionIssuances.definitionId, id));
-  const [s] = await db.select({ n: count() }).from(questionSponsorships).where(eq(questionSponsorships.targetDefinitionId, id));
-  return { issuances: Number(i?.n ?? 0), sponsorships: Number(s?.n ?? 0) };
-}
-
-/** Either definition table (in-game or Match), as the queries both kinds share see it (`from` takes it cast: drizzle cannot check a generic table). */
-type DefinitionTable = PgTable & { id: PgColumn; leagueId: PgColumn; name: PgColumn };
-
-/** A row of `T` with the slug and sport of its league. */
-type WithLeague<T extends DefinitionTable> = T['$inferSelect'] & { leagueSlug: string; leagueSport: string };
 
 /**
- * Every definition of a definition table, of every league, with its league's
- * slug, ordered by league slug, then name without regard to case, then id;
- * read in pages (keyset on that order) so an export never holds the whole table.
+ * Takes a definition out of issuance or back (the kind's archive column);
+ * `updated_at` moves only when the column changes (so repeating it changes nothing).
  */
-export async function* definitionsForExport<T extends DefinitionTable>({
+export async function setArchived<Row extends StoredDefinition>({ db, kind, id, archived }: { db: DbOrTx; kind: KindOf<Row>; id: string; archived: boolean }): Promise<Row | undefined> {
+  const { column, archived: whenArchived } = kind.archive;
+  const flag = columnsOf(kind)[column]!;
+  const value = archived === whenArchived;
+  const [row] = (await db
+    .update(tableOf(kind))
+    .set({ [column]: value, updatedAt: sql`case when ${flag} = ${value} then ${kind.table.updatedAt} else now() end` })
+    .where(eq(kind.table.id, id))
+    .returning()) as Row[];
+  return row;
+}
+
+export async function deleteDefinition({ db, kind, id }: { db: DbOrTx; kind: AnyDefinitionKind; id: string }): Promise<void> {
+  await db.delete(tableOf(kind)).where(eq(kind.table.id, id));
+}
+
+/** How many rows of each of the kind's references refer to the definition, in the kind's order. */
+export async function countReferences({ db, kind, id }: { db: DbOrTx; kind: AnyDefinitionKind; id: string }): Promise<number[]> {
+  const counts: number[] = [];
+  // One after the other: inside a transaction they share one connection.
+  for (const ref of kind.references) {
+    const [row] = await db.select({ n: count() }).from(ref.table).where(eq(ref.column, id));
+    counts.push(Number(row?.n ?? 0));
+  }
+  return counts;
+}
+
+/**
+ * Every definition of the kind, of every league, with its league's slug,
+ * ordered by league slug, then name without regard to case, then id; read in
+ * pages (keyset on that order) so an export never holds the whole table.
+ */
+export async function* definitionsForExport<Row extends StoredDefinition>({
   db,
-  table,
+  kind,
   pageSize = 500,
 }: {
   db: DbOrTx;
-  table: T;
+  kind: KindOf<Row>;
   pageSize?: number;
-}): AsyncGenerator<T['$inferSelect'] & { leagueSlug: string }> {
+}): AsyncGenerator<Row & { leagueSlug: string }> {
+  const { table } = kind;
   // League slugs are ASCII; names compare as the unique index does (lower), in byte order ("C") on every server.
   const byLeagueSlug = sql`${leagues.slug} collate "C"`;
   const byLowerName = sql`lower(${table.name}) collate "C"`;
@@ -137,11 +141,11 @@ export async function* definitionsForExport<T extends DefinitionTable>({
   for (;;) {
     const page = (await db
       .select({ definition: table, leagueSlug: leagues.slug, lowerName: sql<string>`lower(${table.name})` })
-      .from(table as PgTable)
+      .from(tableOf(kind))
       .innerJoin(leagues, eq(leagues.id, table.leagueId))
       .where(after ? sql`(${byLeagueSlug}, ${byLowerName}, ${table.id}) > (${after.leagueSlug} collate "C", ${after.lowerName} collate "C", ${after.id}::uuid)` : undefined)
       .orderBy(asc(byLeagueSlug), asc(byLowerName), asc(table.id))
-      .limit(pageSize)) as { definition: T['$inferSelect'] & { id: string }; leagueSlug: string; lowerName: string }[];
+      .limit(pageSize)) as { definition: Row; leagueSlug: string; lowerName: string }[];
     for (const row of page) yield { ...row.definition, leagueSlug: row.leagueSlug };
     if (page.length < pageSize) return;
     const last = page[page.length - 1]!;
@@ -149,35 +153,14 @@ export async function* definitionsForExport<T extends DefinitionTable>({
   }
 }
 
-/** The definitions of a definition table with these ids (with their league's slug and sport), by id; locked for update when asked. */
-export async function definitionsByIds<T extends DefinitionTable>({ db, table, ids, forUpdate = false }: { db: DbOrTx; table: T; ids: string[]; forUpdate?: boolean }): Promise<WithLeague<T>[]> {
-  if (!ids.length) return [];
-  const query = db
-    .select({ definition: table, leagueSlug: leagues.slug, leagueSport: leagues.sport })
-    .from(table as PgTable)
-    .innerJoin(leagues, eq(leagues.id, table.leagueId))
-    .where(inArray(table.id, ids))
-    .orderBy(asc(table.id));
-  const rows = (forUpdate ? await query.for('update', { of: table }) : await query) as { definition: T['$inferSelect']; leagueSlug: string; leagueSport: string }[];
-  return rows.map((r) => ({ ...r.definition, leagueSlug: r.leagueSlug, leagueSport: r.leagueSport }));
-}
-
-/** Ids and names (lowercased as the unique index compares them) of a league's definitions in a definition table. */
-export async function definitionNamesIn({ db, table, leagueId }: { db: DbOrTx; table: DefinitionTable; leagueId: string }): Promise<{ id: string; lowerName: string }[]> {
+/** Ids and names (lowercased as the unique index compares them) of a league's definitions of the kind. */
+export async function definitionNamesOfLeague({ db, kind, leagueId }: { db: DbOrTx; kind: AnyDefinitionKind; leagueId: string }): Promise<{ id: string; lowerName: string }[]> {
+  const { table } = kind;
   return db
     .select({ id: table.id, lowerName: sql<string>`lower(${table.name})` })
-    .from(table)
+    .from(tableOf(kind))
     .where(eq(table.leagueId, leagueId)) as Promise<{ id: string; lowerName: string }[]>;
 }
-
-/** Every in-game definition of every league with its league's slug, in export order (see `definitionsForExport`). */
-export const allDefinitionsForExport = ({ db }: { db: DbOrTx }) => definitionsForExport({ db, table: questionDefinitions });
-
-/** The in-game definitions with these ids (with their league's slug and sport); locked for update when asked. */
-export const findDefinitionsByIds = (args: { db: DbOrTx; ids: string[]; forUpdate?: boolean }) => definitionsByIds({ ...args, table: questionDefinitions });
-
-/** Ids and lowercased names of a league's in-game definitions. */
-export const definitionNamesOfLeague = (args: { db: DbOrTx; leagueId: string }) => definitionNamesIn({ ...args, table: questionDefinitions });
 
 /** `lower()` of each name as the database computes it (the unique name indexes use it), in the order given. */
 export async function lowerCaseNames({ db, names }: { db: DbOrTx; names: string[] }): Promise<string[]> {
@@ -195,3 +178,6 @@ export async function lowerCaseNames({ db, names }: { db: DbOrTx; names: string[
   }
   return out;
 }
+
+/** Writes whole definitions by id in bulk (new ones with the ids given, replacements of stored ones): the CSV import's write. */
+export const upsertDefinitions = ({ db, kind, rows }: { db: DbOrTx; kind: AnyDefinitionKind; rows: ({ id: string } & Record<string, unknown>)[] }) => upsertById({ db, table: tableOf(kind), rows });

@@ -1,16 +1,16 @@
 /**
- * In-game question definitions. Everything a definition carries is checked
- * on save (templates and expressions compile, event types are canonical for
- * the sport, choice identifiers are unique, the group is the league's), so the
- * live engine never meets a definition it cannot run. Names are unique per
- * league without regard to case; the unique index settles races.
+ * The question definitions of one kind (in-game or Match; see
+ * definition-kind.ts), each kind a service of its own built by this one
+ * function. Everything a definition carries is checked on save (templates and
+ * expressions compile, the kind's own rules hold, choice identifiers are
+ * unique, the group is the league's), so the engine never meets a definition
+ * it cannot run. Names are unique per league without regard to case; the
+ * unique index settles races.
  */
-import { upsertById } from '../shared/upsert-by-id.js';
 import type { Readable } from 'node:stream';
-import type { components } from '../../../generated/api-types.js';
 import { csvStream } from '../../csv/csv-export.js';
 import type { Db } from '../../db/client.js';
-import { checkInGameSyntax, definitionErrorToBadRequest } from '../../domain/question-render.js';
+import { definitionErrorToBadRequest } from '../../domain/question-render.js';
 import { AppError, badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound, quote } from '../../errors.js';
 import type { UploadedFile } from '../../http/handler-types.js';
 import { groupInDatabase, groupsReadOnce, type GroupCheck } from '../groups/group-check.js';
@@ -18,46 +18,34 @@ import { findLeague } from '../leagues/leagues.repository.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
 import { mapAsync } from '../shared/csv-rows.js';
 import { scrubFromAllowlists } from './allowlists.repository.js';
+import type { CommonInput, DefinitionKind, DefinitionOperations, LeagueRef, StoredDefinition, WithLeague } from './definition-kind.js';
 import { bodyValidator, importDefinitions, type DefinitionImportKind, type ImportResult } from './definition-import.js';
 import { checkChoiceIdentifiers, copyName, parseDefinitionName, parseListFilter, rejectNulCharacters } from './definition-rules.js';
-import { DEFINITION_CSV_COLUMNS, DEFINITION_CSV_REQUIRED, definitionBodyFromCsv, definitionChangedFields, toDefinitionCsvRow } from './definitions.csv.js';
+import { bodyFromCsv, changedFieldNames, csvColumns, requiredCsvColumns, toCsvRow } from './definitions.csv.js';
 import {
-  allDefinitionsForExport,
-  countDefinitionReferences,
+  countReferences,
   definitionNamesOfLeague,
+  definitionsByIds,
+  definitionsForExport,
   deleteDefinition,
   findDefinition,
-  findDefinitionsByIds,
   insertDefinition,
   listDefinitions,
   setArchived,
   updateDefinition,
-  type NewQuestionDefinition,
-  type QuestionDefinitionSummaryRow,
+  upsertDefinitions,
 } from './definitions.repository.js';
-import { questionDefinitions, type QuestionDefinitionRow, type ResolutionSpec, type TriggerSpec } from './definitions.table.js';
-import { isKnownEventType } from './event-types.js';
 
-type Schemas = components['schemas'];
-type Input = Schemas['QuestionDefinitionInput'];
-type ListQuery = { league: string; include_inactive?: boolean; q?: string; is_pivotal_moment?: boolean; created_from?: string; created_to?: string; updated_from?: string; updated_to?: string };
+export type ListQuery = { league: string; include_inactive?: boolean; q?: string; is_pivotal_moment?: boolean; created_from?: string; created_to?: string; updated_from?: string; updated_to?: string };
 
-/** A definition with the slug of its league (what the responses show). */
-export type DefinitionWithLeague = QuestionDefinitionRow & { leagueSlug: string };
+/** What a create or full replace writes: every editable column (the in-game archive flag stays as it is). */
+export type DefinitionColumns = { leagueId: string; name: string; groupId: string | null } & Record<string, unknown>;
 
-interface LeagueRef {
-  id: string;
-  slug: string;
-  sport: string;
-}
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Kind<Row extends StoredDefinition, Input extends CommonInput> = DefinitionKind<Row, Input, any, any, DefinitionOperations>;
 
-function checkEventType(field: string, type: string, sport: string): void {
-  if (!type.trim()) throw badRequest('definition.invalid_event_type', `${field} must not be blank`);
-  if (!isKnownEventType(sport, type)) throw badRequest('definition.unknown_event_type', `${field}: ${quote(type)} is not an event type of ${sport}; see GET /api/question-definitions/sample-catalog`);
-}
-
-/** What a create or full replace writes: every editable column (the archive flag stays as it is). */
-export type DefinitionColumns = Omit<NewQuestionDefinition, 'id' | 'isArchived'> & { name: string; groupId: string | null };
+const unknownGroup = (kind: { errorPrefix: string }, groupId: string, leagueSlug: string) =>
+  badRequest(`${kind.errorPrefix}.unknown_group`, `group_id: ${groupId} is not a question group of league '${leagueSlug}'`);
 
 /**
  * The validation step of create and replace (the JSON API and the CSV import
@@ -65,33 +53,28 @@ export type DefinitionColumns = Omit<NewQuestionDefinition, 'id' | 'isArchived'>
  * full replace writes, every editable field set (omitted optional fields take
  * their defaults). Throws 400 on a rule the contract leaves to the service.
  */
-export async function definitionColumns({ input, league, isLeagueGroup }: { input: Input; league: LeagueRef; isLeagueGroup: GroupCheck }): Promise<DefinitionColumns> {
+export async function definitionColumns<Input extends CommonInput>({
+  kind,
+  input,
+  league,
+  isLeagueGroup,
+}: {
+  kind: Pick<Kind<StoredDefinition, Input>, 'rules' | 'checkSyntax' | 'errorPrefix'>;
+  input: Input;
+  league: LeagueRef;
+  isLeagueGroup: GroupCheck;
+}): Promise<DefinitionColumns> {
   rejectNulCharacters(input);
   const name = parseDefinitionName(input.name);
-  const identifiers = checkChoiceIdentifiers(input.choices);
-  checkEventType('trigger.event_type', input.trigger.event_type, league.sport);
-  input.resolution.rules.forEach((r, i) => checkEventType(`resolution.rules[${i}].event_type`, r.event_type, league.sport));
-  const timeout = input.resolution.timeout ?? null;
-  if (timeout && timeout.correct_choice !== null && !identifiers.has(timeout.correct_choice)) {
-    throw badRequest(
-      'definition.invalid_timeout_choice',
-      `resolution.timeout.correct_choice '${timeout.correct_choice}' is not one of the choice identifiers (${[...identifiers].join(', ')}); use one of them, or null to void`,
-    );
-  }
+  const choiceIds = checkChoiceIdentifiers(input.choices);
+  const own = kind.rules({ input, league, choiceIds });
   try {
-    checkInGameSyntax(input);
+    kind.checkSyntax(input);
   } catch (err) {
     throw definitionErrorToBadRequest(err);
   }
   const groupId = input.group_id ?? null;
-  if (groupId && !(await isLeagueGroup(groupId, league.id))) {
-    throw badRequest('definition.unknown_group', `group_id: ${groupId} is not a question group of league '${league.slug}'`);
-  }
-  const trigger: TriggerSpec = { event_type: input.trigger.event_type, condition: input.trigger.condition ?? null };
-  const resolution: ResolutionSpec = {
-    rules: input.resolution.rules.map((r) => ({ event_type: r.event_type, condition: r.condition ?? null, correct_choice: r.correct_choice })),
-    timeout,
-  };
+  if (groupId && !(await isLeagueGroup(groupId, league.id))) throw unknownGroup(kind, groupId, league.slug);
   return {
     leagueId: league.id,
     name,
@@ -99,136 +82,127 @@ export async function definitionColumns({ input, league, isLeagueGroup }: { inpu
     isPivotalMoment: input.is_pivotal_moment ?? false,
     isActive: input.is_active ?? true,
     groupId,
-    trigger,
-    triggerEventType: trigger.event_type,
     questionTextTemplate: input.question_text_template,
     choices: input.choices.map((c) => ({ identifier: c.identifier, label_template: c.label_template })),
     issuanceStateExtract: input.issuance_state_extract ?? null,
     storeState: input.store_state ?? null,
-    resolution,
-    answerWindowSeconds: input.answer_window_seconds ?? null,
     points: input.points ?? null,
-    probability: input.probability ?? null,
+    ...own,
   };
 }
 
-/** A failed insert or update as the contract's answer: name taken 409, group or league gone 400/404. */
-function writeError(err: unknown, { name, league, groupId }: { name: string; league: LeagueRef; groupId: string | null | undefined }): unknown {
-  if (isUniqueViolation(err, 'question_definitions_league_name_uq')) {
-    return conflict('definition.name_taken', `a question definition named ${quote(name)} already exists in league '${league.slug}'`);
-  }
-  if (isForeignKeyViolation(err)) {
-    return groupId
-      ? badRequest('definition.unknown_group', `group_id: ${groupId} is not a question group of league '${league.slug}'`)
-      : new AppError(404, 'league.not_found', `league '${league.slug}' not found in this database`);
-  }
+/** A failed insert or update as the contract's answer: name taken 409, group gone 400, league gone 404. */
+function writeError(kind: Pick<Kind<StoredDefinition, CommonInput>, 'nameIndex' | 'errorPrefix' | 'noun'>, err: unknown, { name, leagueSlug, groupId }: { name: string; leagueSlug: string; groupId: string | null | undefined }): unknown {
+  if (isUniqueViolation(err, kind.nameIndex)) return conflict(`${kind.errorPrefix}.name_taken`, `a ${kind.noun} named ${quote(name)} already exists in league '${leagueSlug}'`);
+  if (isForeignKeyViolation(err)) return groupId ? unknownGroup(kind, groupId, leagueSlug) : new AppError(404, 'league.not_found', `league '${leagueSlug}' not found in this database`);
   return err;
 }
 
-function referencedConflict(id: string, refs: { issuances: number; sponsorships: number }) {
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  return conflict(
-    'definition.in_use',
-    `this definition is referenced by ${plural(refs.issuances, 'question issuance')} and ${plural(refs.sponsorships, 'sponsorship slot')}, so it cannot be deleted; archive it instead (POST /api/question-definitions/${id}/archive)`,
-  );
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function referencedConflict(kind: Pick<Kind<StoredDefinition, CommonInput>, 'references' | 'errorPrefix' | 'path'>, id: string, counts: number[]) {
+  const refs = kind.references.map((ref, i) => plural(counts[i] ?? 0, ref.noun)).join(' and ');
+  return conflict(`${kind.errorPrefix}.in_use`, `this definition is referenced by ${refs}, so it cannot be deleted; archive it instead (POST ${kind.path}/${id}/archive)`);
 }
 
-/** The in-game definitions as the CSV import sees them. */
-const importKind: DefinitionImportKind<QuestionDefinitionRow & { leagueSlug: string; leagueSport: string }, Input, DefinitionColumns & { isArchived: boolean }> = {
-  noun: 'question definition',
-  columns: DEFINITION_CSV_COLUMNS,
-  requiredColumns: DEFINITION_CSV_REQUIRED,
-  createOperation: 'createQuestionDefinition',
-  replaceOperation: 'replaceQuestionDefinition',
-  toBody: definitionBodyFromCsv,
-  preparer: (db) => {
-    const isLeagueGroup = groupsReadOnce(db);
-    return async ({ body, league }) => ({ ...(await definitionColumns({ input: body, league, isLeagueGroup })), isArchived: false });
-  },
+export type DefinitionsService<Row extends StoredDefinition, Input extends CommonInput> = ReturnType<typeof createDefinitionsService<Row, Input>>;
 
-  changedFields: (current, values) => definitionChangedFields(current, values as Parameters<typeof definitionChangedFields>[1]),
-  findByIds: findDefinitionsByIds,
-  namesOfLeague: definitionNamesOfLeague,
-  writeAll: ({ db, rows }) => upsertById({ db, table: questionDefinitions, rows }),
-  nameIndex: 'question_definitions_league_name_uq',
-  foreignKeyField: (values) => (values.groupId ? 'group_id' : 'league'),
-};
-// Fail at start, not on the first import, when the generated validators lack the operations.
-bodyValidator(importKind.createOperation);
-bodyValidator(importKind.replaceOperation);
-
-export type DefinitionsService = ReturnType<typeof createDefinitionsService>;
-
-export function createDefinitionsService({ db, leagues }: { db: Db; leagues: Pick<LeaguesService, 'bySlug'> }) {
+export function createDefinitionsService<Row extends StoredDefinition, Input extends CommonInput>(kind: Kind<Row, Input>, { db, leagues }: { db: Db; leagues: Pick<LeaguesService, 'bySlug'> }) {
   const leagueSlugOf = async (leagueId: string) => (await findLeague({ db, idOrSlug: leagueId }))?.slug ?? leagueId;
+  const missing = () => notFound(kind.noun, kind.notFoundCode);
+  const columns = (input: Input, league: LeagueRef, isLeagueGroup: GroupCheck) => definitionColumns({ kind, input, league, isLeagueGroup });
+  const outOfIssuance = (archived: boolean) => ({ [kind.archive.column]: archived === kind.archive.archived });
+  const exportColumns = csvColumns(kind);
 
-  async function get(id: string): Promise<DefinitionWithLeague & { leagueSport: string }> {
-    const row = await findDefinition({ db, id });
-    if (!row) throw notFound('question definition');
+  /** The definitions of this kind as the CSV import sees them. */
+  const importKind: DefinitionImportKind<WithLeague<Row>, Input, DefinitionColumns> = {
+    noun: kind.noun,
+    columns: exportColumns,
+    requiredColumns: requiredCsvColumns(kind),
+    createOperation: kind.operations.create,
+    replaceOperation: kind.operations.replace,
+    toBody: (reader, current) => bodyFromCsv(kind, reader, current),
+    preparer: (dbOrTx) => {
+      const isLeagueGroup = groupsReadOnce(dbOrTx);
+      return ({ body, league }) => columns(body, league, isLeagueGroup);
+    },
+    changedFields: (current, values) => changedFieldNames(kind, current, values),
+    findByIds: (args) => definitionsByIds({ ...args, kind }),
+    namesOfLeague: (args) => definitionNamesOfLeague({ ...args, kind }),
+    writeAll: ({ db: dbOrTx, rows }) => upsertDefinitions({ db: dbOrTx, kind, rows }),
+    nameIndex: kind.nameIndex,
+    foreignKeyField: (values) => (values.groupId ? 'group_id' : 'league'),
+  };
+  // Fail at start, not on the first import, when the generated validators lack the operations.
+  bodyValidator(importKind.createOperation);
+  bodyValidator(importKind.replaceOperation);
+
+  async function get(id: string): Promise<WithLeague<Row>> {
+    const row = await findDefinition({ db, kind, id });
+    if (!row) throw missing();
     return row;
   }
 
-  async function setArchiveFlag(id: string, archived: boolean): Promise<DefinitionWithLeague> {
-    const row = await setArchived({ db, id, archived });
-    if (!row) throw notFound('question definition');
+  async function setArchiveFlag(id: string, archived: boolean): Promise<Row & { leagueSlug: string }> {
+    const row = await setArchived({ db, kind, id, archived });
+    if (!row) throw missing();
     return { ...row, leagueSlug: await leagueSlugOf(row.leagueId) };
   }
 
   return {
     get,
 
-    /** Summaries ordered by name; archived ones only with `include_inactive`. */
-    async list(query: ListQuery): Promise<{ league: string; rows: QuestionDefinitionSummaryRow[] }> {
+    /** The list's items ordered by name; archived ones only with `include_inactive`. */
+    async list(query: ListQuery): Promise<{ league: string; rows: Row[] }> {
       const league = await leagues.bySlug(query.league);
       const filter = { ...parseListFilter(league.id, query), isPivotalMoment: query.is_pivotal_moment };
-      return { league: league.slug, rows: await listDefinitions({ db, filter }) };
+      return { league: league.slug, rows: await listDefinitions({ db, kind, filter }) };
     },
 
-    async create(leagueSlug: string, input: Input): Promise<DefinitionWithLeague> {
+    async create(leagueSlug: string, input: Input): Promise<Row & { leagueSlug: string }> {
       const league = await leagues.bySlug(leagueSlug);
-      const values = await definitionColumns({ input, league, isLeagueGroup: groupInDatabase(db) });
+      const values = await columns(input, league, groupInDatabase(db));
       try {
-        return { ...(await insertDefinition({ db, values })), leagueSlug: league.slug };
+        return { ...(await insertDefinition({ db, kind, values })), leagueSlug: league.slug };
       } catch (err) {
-        throw writeError(err, { name: values.name, league, groupId: values.groupId });
+        throw writeError(kind, err, { name: values.name, leagueSlug: league.slug, groupId: values.groupId });
       }
     },
 
-    /** Full replace of the editable fields; league, id, archive flag and timestamps stay server-managed. */
-    async replace(id: string, input: Input): Promise<DefinitionWithLeague> {
+    /** Full replace of the editable fields; league, id, the in-game archive flag and timestamps stay server-managed. */
+    async replace(id: string, input: Input): Promise<Row & { leagueSlug: string }> {
       const current = await get(id);
       const league = { id: current.leagueId, slug: current.leagueSlug, sport: current.leagueSport };
-      const values = await definitionColumns({ input, league, isLeagueGroup: groupInDatabase(db) });
-      let row: QuestionDefinitionRow | undefined;
+      const values = await columns(input, league, groupInDatabase(db));
+      let row: Row | undefined;
       try {
-        row = await updateDefinition({ db, id, values });
+        row = await updateDefinition({ db, kind, id, values });
       } catch (err) {
-        throw writeError(err, { name: values.name, league, groupId: values.groupId });
+        throw writeError(kind, err, { name: values.name, leagueSlug: league.slug, groupId: values.groupId });
       }
-      if (!row) throw notFound('question definition');
+      if (!row) throw missing();
       return { ...row, leagueSlug: league.slug };
     },
 
-    /** A copy in the same league, never archived, named `name` or `<name> (copy)`. */
-    async clone(id: string, name: string | undefined): Promise<DefinitionWithLeague> {
+    /** A copy in the same league, in issuance (never archived), named `name` or `<name> (copy)`. */
+    async clone(id: string, name: string | undefined): Promise<Row & { leagueSlug: string }> {
       const source = await get(id);
       rejectNulCharacters(name, 'name');
       const copy = name === undefined ? copyName(source.name) : parseDefinitionName(name);
-      const { id: _id, createdAt: _c, updatedAt: _u, leagueSlug, leagueSport, ...fields } = source;
-      const league = { id: source.leagueId, slug: leagueSlug, sport: leagueSport };
+      const { id: _id, createdAt: _c, updatedAt: _u, leagueSlug, leagueSport: _s, ...fields } = source;
       try {
-        return { ...(await insertDefinition({ db, values: { ...fields, name: copy, isArchived: false } })), leagueSlug };
+        return { ...(await insertDefinition({ db, kind, values: { ...fields, name: copy, ...outOfIssuance(false) } })), leagueSlug };
       } catch (err) {
-        throw writeError(err, { name: copy, league, groupId: fields.groupId });
+        throw writeError(kind, err, { name: copy, leagueSlug, groupId: fields.groupId });
       }
     },
 
     archive: (id: string) => setArchiveFlag(id, true),
     activate: (id: string) => setArchiveFlag(id, false),
 
-    /** CSV of every definition of every league, archived ones included (ordered by league and name), streamed. */
+    /** CSV of every definition of the kind of every league, archived ones included (ordered by league and name), streamed. */
     export(): Readable {
-      return csvStream({ columns: DEFINITION_CSV_COLUMNS, rows: mapAsync(allDefinitionsForExport({ db }), toDefinitionCsvRow) });
+      return csvStream({ columns: exportColumns, rows: mapAsync(definitionsForExport({ db, kind }), (row) => toCsvRow(kind, exportColumns, row)) });
     },
 
     /** Previews (`dryRun`) or applies a CSV of definitions; see definition-import.ts. */
@@ -237,22 +211,22 @@ export function createDefinitionsService({ db, leagues }: { db: Db; leagues: Pic
 
     /**
      * Deletes a definition nothing references (else 409 with the counts) and
-     * scrubs its id from every allowlist, in one transaction.
+     * scrubs its id from every allowlist of its kind, in one transaction.
      */
     async delete(id: string): Promise<void> {
       try {
         await db.transaction(async (tx) => {
-          // The row lock makes issuances and slots being created for it wait for the outcome.
-          const row = await findDefinition({ db: tx, id, forUpdate: true });
-          if (!row) throw notFound('question definition');
-          const refs = await countDefinitionReferences({ db: tx, id });
-          if (refs.issuances || refs.sponsorships) throw referencedConflict(id, refs);
-          await scrubFromAllowlists({ db: tx, kind: 'in_game', id });
-          await deleteDefinition({ db: tx, id });
+          // The row lock makes references being created for it wait for the outcome.
+          const row = await findDefinition({ db: tx, kind, id, forUpdate: true });
+          if (!row) throw missing();
+          const counts = await countReferences({ db: tx, kind, id });
+          if (counts.some((n) => n > 0)) throw referencedConflict(kind, id, counts);
+          await scrubFromAllowlists({ db: tx, kind: kind.id, id });
+          await deleteDefinition({ db: tx, kind, id });
         });
       } catch (err) {
         // A reference committed in between: the foreign key refused the delete.
-        if (isForeignKeyViolation(err)) throw referencedConflict(id, await countDefinitionReferences({ db, id }));
+        if (isForeignKeyViolation(err)) throw referencedConflict(kind, id, await countReferences({ db, kind, id }));
         throw err;
       }
     },

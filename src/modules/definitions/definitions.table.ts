@@ -16,15 +16,20 @@ export interface ResolutionSpec {
   timeout?: { after_seconds: number; correct_choice: string | null } | null;
 }
 
+/** The first columns of both definition tables. */
+export const definitionHeadColumns = () => ({
+  name: text('name').notNull(),
+  description: text('description'),
+  isPivotalMoment: boolean('is_pivotal_moment').notNull().default(false),
+  isActive: boolean('is_active').notNull().default(true),
+});
+
 /** In-game question definitions (issued while a match is live). */
 export const questionDefinitions = pgTable(
   'question_definitions',
   {
     ...leagueScopedColumns(),
-    name: text('name').notNull(),
-    description: text('description'),
-    isPivotalMoment: boolean('is_pivotal_moment').notNull().default(false),
-    isActive: boolean('is_active').notNull().default(true),
+    ...definitionHeadColumns(),
     isArchived: boolean('is_archived').notNull().default(false),
     groupId: uuid('group_id').references(() => questionGroups.id, { onDelete: 'restrict' }),
     trigger: jsonb('trigger').$type<TriggerSpec>().notNull(),

@@ -1,5 +1,6 @@
 /** The only writer of the denial trail (the live engine records through it). */
-import type { DbOrTx } from '../../db/client.js';
+import { eq } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client.js';
 import { chunks, nowPlusMicros } from '../../db/sql-helpers.js';
 import { questionIssuanceDenials } from './denials.table.js';
 
@@ -17,4 +18,9 @@ export async function insertDenials({ db, values }: { db: DbOrTx; values: NewDen
       .values(chunk.map((v) => ({ ...v, createdAt: nowPlusMicros(position++) })))
       .onConflictDoNothing();
   }
+}
+
+/** Deletes the match's denial trail (a test match replayed again from the start). */
+export async function deleteDenialsOfMatch({ tx, matchId }: { tx: Tx; matchId: string }): Promise<void> {
+  await tx.delete(questionIssuanceDenials).where(eq(questionIssuanceDenials.matchId, matchId));
 }

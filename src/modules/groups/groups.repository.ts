@@ -2,7 +2,7 @@ import { and, asc, count, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { questionDefinitions } from '../definitions/definitions.table.js';
 import { leagues } from '../leagues/leagues.table.js';
-import { matchQuestionDefinitions } from '../match-definitions/match-definitions.table.js';
+import { matchQuestionDefinitions } from '../definitions/match-definitions.table.js';
 import { questionGroups, type QuestionGroupRow } from './groups.table.js';
 
 export type NewQuestionGroup = typeof questionGroups.$inferInsert;

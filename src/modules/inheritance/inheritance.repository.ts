@@ -4,7 +4,7 @@ import { questionDefinitions, type QuestionDefinitionRow } from '../definitions/
 import { listGroups } from '../groups/groups.repository.js';
 import type { QuestionGroupRow } from '../groups/groups.table.js';
 import { questionIssuances } from '../issuances/issuances.table.js';
-import { matchQuestionDefinitions, type MatchQuestionDefinitionRow } from '../match-definitions/match-definitions.table.js';
+import { matchQuestionDefinitions, type MatchQuestionDefinitionRow } from '../definitions/match-definitions.table.js';
 
 /** A league's groups and definitions of one kind (optionally one definition), in two queries. */
 export async function loadCatalog({

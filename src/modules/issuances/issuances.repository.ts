@@ -258,3 +258,8 @@ export async function moveMatchQuestionsClosing({ tx, srIds }: { tx: Tx; srIds: 
         sql`, `,
       )})`);
 }
+
+/** Deletes every question issued on the match; their answers and feedback go with them (a test match replayed again from the start). */
+export async function deleteIssuancesOfMatch({ tx, matchId }: { tx: Tx; matchId: string }): Promise<void> {
+  await tx.delete(questionIssuances).where(eq(questionIssuances.matchId, matchId));
+}

@@ -4,7 +4,7 @@ import { idColumn, timestamps, tstz } from '../../db/columns.js';
 import { brands } from '../brands/brands.table.js';
 import { questionDefinitions, type ChoiceSpec } from '../definitions/definitions.table.js';
 import { questionGroups } from '../groups/groups.table.js';
-import { matchQuestionDefinitions } from '../match-definitions/match-definitions.table.js';
+import { matchQuestionDefinitions } from '../definitions/match-definitions.table.js';
 import { matches } from '../matches/matches.table.js';
 import type { IssuanceStatus, QuestionKind } from '../../domain/vocabulary.js';
 import type { FeedEvent } from '../../domain/sports/events.js';

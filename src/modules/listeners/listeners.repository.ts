@@ -303,3 +303,8 @@ export async function writeLog({ db, listenerId, firstLineNo, lines }: { db: DbO
       .onConflictDoNothing();
   }
 }
+
+/** Deletes every listener of the match with its recording and log (a test match replayed again from the start). */
+export async function deleteListenersOfMatch({ tx, matchId }: { tx: Tx; matchId: string }): Promise<void> {
+  await tx.delete(matchListeners).where(eq(matchListeners.matchId, matchId));
+}

@@ -11,12 +11,12 @@ export const matchControlHandlers = ({ matchControl, matches, brands }: Services
   return {
     cloneMatch: async (req) => {
       const actor = caller(req).user;
-      const id = await matchControl.clone({ matchId: req.params.match_id, actorId: actor.id });
+      const id = await matchControl.clone({ matchId: req.params.match_id, actorId: actor.id, ...(req.body?.speed !== undefined ? { speed: req.body.speed } : {}), ...(req.body?.start ? { start: req.body.start } : {}) });
       return { status: 201, body: toMatchDetailDto(await matches.detail(id, actor.id), summary) };
     },
     startMatchListener: async ({ params, body }) => ({
       status: 202,
-      body: toMatchListenerDto(await matchControl.startListener({ matchId: params.match_id, ...(body?.speed !== undefined ? { speed: body.speed } : {}) })),
+      body: toMatchListenerDto(await matchControl.startListener({ matchId: params.match_id, speed: body?.speed, restart: body?.restart === true })),
     }),
     stopMatchListener: async ({ params }) => {
       const { stopped, revoked } = await matchControl.stopListener(params.match_id);

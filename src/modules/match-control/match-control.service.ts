@@ -11,9 +11,12 @@ import { matchErrors } from '../matches/matches.errors.js';
 import { matchControlErrors } from './match-control.errors.js';
 import type { ListenersService } from '../listeners/listeners.service.js';
 import { listenerEvents, type MatchListenerRow } from '../listeners/listeners.table.js';
-import { insertFollow, insertMatch } from '../matches/matches.repository.js';
+import { deleteDenialsOfMatch } from '../denials/denials.repository.js';
+import { deleteIssuancesOfMatch } from '../issuances/issuances.repository.js';
+import { deleteListenersOfMatch, enqueueListener } from '../listeners/listeners.repository.js';
+import { insertFollow, insertMatch, resetToKickOff } from '../matches/matches.repository.js';
 import { matches } from '../matches/matches.table.js';
-import { copySlots } from '../sponsorships/sponsorships.repository.js';
+import { copySlots, unstampSlotsOfMatch } from '../sponsorships/sponsorships.repository.js';
 
 export const DEFAULT_REPLAY_SPEED = 10;
 
@@ -42,7 +45,7 @@ export function createMatchControlService({
      * sponsorship slots copied; the creator recorded and following it (no
      * quota); a listener enqueued replaying the original's recorded events.
      */
-    async clone({ matchId, actorId, speed = DEFAULT_REPLAY_SPEED }: { matchId: string; actorId: string; speed?: number }): Promise<string> {
+    async clone({ matchId, actorId, speed = DEFAULT_REPLAY_SPEED, start = 'now' }: { matchId: string; actorId: string; speed?: number; start?: 'now' | 'paused' }): Promise<string> {
       refuseInMain('cloning a match');
       return db.transaction(async (tx) => {
         const [original] = await tx.select().from(matches).where(eq(matches.id, matchId)).for('share');
@@ -80,20 +83,43 @@ export function createMatchControlService({
         return copy.id;
       }).then(async (id) => {
         await onFollowChanged?.({ userId: actorId, matchId: id, following: true });
-        await listeners.enqueue({ matchId: id, source: 'replay', replayMatchId: matchId, speed });
+        if (start === 'now') await listeners.enqueue({ matchId: id, source: 'replay', replayMatchId: matchId, speed });
         return id;
       });
     },
 
-    /** Enqueues (or returns the active) replay listener of a test match. */
-    async startListener({ matchId, speed = DEFAULT_REPLAY_SPEED }: { matchId: string; speed?: number }): Promise<MatchListenerRow> {
+    /**
+     * Enqueues (or returns the active) replay listener of a test match; 409
+     * when the active one replays at another speed than the one asked for.
+     * `restart`: the replay starts again from the beginning (see resetReplay).
+     */
+    async startListener({ matchId, speed, restart = false }: { matchId: string; speed?: number | undefined; restart?: boolean }): Promise<MatchListenerRow> {
       refuseInMain('starting a listener by hand');
       const [match] = await db.select().from(matches).where(eq(matches.id, matchId));
       if (!match) throw matchErrors.notFound();
       if (!match.isTest) throw matchErrors.notTest('start-listener');
-      if (match.status === 'closed') throw matchControlErrors.alreadyPlayed();
       if (!match.clonedFromMatchId) throw matchControlErrors.nothingToReplay('not a clone');
-      const { listener } = await listeners.enqueue({ matchId, source: 'replay', replayMatchId: match.clonedFromMatchId, speed });
+      const values = { matchId, source: 'replay' as const, replayMatchId: match.clonedFromMatchId, speed: speed ?? DEFAULT_REPLAY_SPEED };
+      if (restart) {
+        // Its open questions are revoked (players see them go), then everything the earlier runs left goes.
+        await listeners.stopMatch(matchId, 'revoked');
+        return db.transaction(async (tx) => {
+          // The match row first: a concurrent restart waits here, then finds the new listener.
+          await tx.select({ id: matches.id }).from(matches).where(eq(matches.id, matchId)).for('update');
+          // A listener still running loses its lease with its row: its next batch writes nothing.
+          await deleteListenersOfMatch({ tx, matchId });
+          await deleteIssuancesOfMatch({ tx, matchId });
+          await deleteDenialsOfMatch({ tx, matchId });
+          await unstampSlotsOfMatch({ tx, matchId });
+          await resetToKickOff({ tx, id: matchId });
+          return (await enqueueListener({ db: tx, values })).listener;
+        });
+      }
+      if (match.status === 'closed') throw matchControlErrors.alreadyPlayed();
+      const { listener, created } = await listeners.enqueue(values);
+      if (!created && speed !== undefined && listener.speed !== speed) {
+        throw matchControlErrors.listenerActive(listener.status, listener.speed, speed);
+      }
       return listener;
     },
 

@@ -358,3 +358,11 @@ export async function removeFromMatchAllowlists({ db, kind, id }: { db: DbOrTx; 
     .set({ [key]: sql`array_remove(${column}, ${id}::uuid)`, updatedAt: sql`now()` })
     .where(sql`${id}::uuid = any(${column})`);
 }
+
+/** Sets a match back to before kick-off, now: no score, clock, period, result, start time or state store (its settings stay). */
+export async function resetToKickOff({ tx, id }: { tx: Tx; id: string }): Promise<void> {
+  await tx
+    .update(matches)
+    .set({ status: 'scheduled', scheduled: sql`now()`, homeScore: null, awayScore: null, period: null, clockSeconds: null, result: null, startedAt: null, stateStore: {}, updatedAt: sql`now()` })
+    .where(eq(matches.id, id));
+}

@@ -70,3 +70,34 @@ export function calendarPeriods(now: Date, timeZone: string): CalendarPeriod[] {
     { key: 'this_year', from: localMidnight(y, 1, 1, timeZone), to: localMidnight(y + 1, 1, 1, timeZone) },
   ];
 }
+
+/** The calendar periods a leaderboard keeps, by their first day. */
+export type LeaderboardPeriodKind = 'day' | 'week' | 'month';
+
+const isoDate = (y: number, m: number, d: number): string => {
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return `${String(t.getUTCFullYear()).padStart(4, '0')}-${String(t.getUTCMonth() + 1).padStart(2, '0')}-${String(t.getUTCDate()).padStart(2, '0')}`;
+};
+
+/** First days (YYYY-MM-DD) of the day, week (from Monday) and month containing a calendar date. */
+export function periodStartsOfDate(date: string): Record<LeaderboardPeriodKind, string> {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const weekday = new Date(Date.UTC(y, m - 1, d)).getUTCDay(); // 0 Sunday
+  return { day: isoDate(y, m, d), week: isoDate(y, m, d - ((weekday + 6) % 7)), month: isoDate(y, m, 1) };
+}
+
+/**
+ * First days of the day, week and month an instant falls in, in a zone: the
+ * same calendar periods as `calendarPeriods` (the points endpoint's), named
+ * by their first day.
+ */
+export function periodStarts(at: Date, timeZone: string): Record<LeaderboardPeriodKind, string> {
+  return periodStartsOfDate(localDate(at, timeZone));
+}
+
+/** The instants a period (by its first day) spans in a zone: [from, to). */
+export function periodBounds(kind: LeaderboardPeriodKind, start: string, timeZone: string): { from: Date; to: Date } {
+  const [y, m, d] = start.split('-').map(Number) as [number, number, number];
+  const end = kind === 'day' ? [y, m, d + 1] : kind === 'week' ? [y, m, d + 7] : [y, m + 1, 1];
+  return { from: localMidnight(y, m, d, timeZone), to: localMidnight(end[0]!, end[1]!, end[2]!, timeZone) };
+}

@@ -201,3 +201,8 @@ export async function copySlots({ tx, fromMatchId, toMatchId }: { tx: Tx; fromMa
     select brand_id, ${toMatchId}, strategy, target_number, target_period, target_definition_id, best_effort, created_at
     from ${questionSponsorships} where match_id = ${fromMatchId}`);
 }
+
+/** Frees every slot of the match again (unstamped: the next questions take them). */
+export async function unstampSlotsOfMatch({ tx, matchId }: { tx: Tx; matchId: string }): Promise<void> {
+  await tx.update(questionSponsorships).set({ questionIssuanceId: null, stampedAt: null }).where(eq(questionSponsorships.matchId, matchId));
+}

@@ -1,5 +1,6 @@
 import type { components } from '../../../generated/api-types.js';
 import { isoTimestamps } from '../shared/dto-fields.js';
+import { leaderboardName } from './display-name.js';
 import type { UserRow } from './users.table.js';
 
 export type UserDto = components['schemas']['User'];
@@ -9,6 +10,9 @@ export function toUserDto(row: UserRow): UserDto {
   return {
     id: row.id,
     username: row.username,
+    display_name: row.displayName,
+    display_name_locked: row.displayNameLocked,
+    leaderboard_name: leaderboardName(row),
     email: row.email,
     first_name: row.firstName,
     last_name: row.lastName,
@@ -20,6 +24,7 @@ export function toUserDto(row: UserRow): UserDto {
     notify_on_resolve: row.notifyOnResolve,
     is_admin: row.isAdmin,
     is_active: row.isActive,
+    hidden_from_leaderboards: row.hiddenFromLeaderboards,
     auth_provider: 'local_password',
     ...isoTimestamps(row),
     last_login_at: row.lastLoginAt ? row.lastLoginAt.toISOString() : null,

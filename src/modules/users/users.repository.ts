@@ -11,8 +11,10 @@ export async function insertUser({ db, values }: { db: DbOrTx; values: NewUser }
   return row!;
 }
 
-export async function findUserById({ db, id }: { db: DbOrTx; id: string }): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+/** With `forUpdate`, the row stays locked until the transaction ends. */
+export async function findUserById({ db, id, forUpdate = false }: { db: DbOrTx; id: string; forUpdate?: boolean }): Promise<UserRow | undefined> {
+  const query = db.select().from(users).where(eq(users.id, id)).limit(1);
+  const [row] = forUpdate ? await query.for('update') : await query;
   return row;
 }
 
@@ -37,11 +39,12 @@ export async function touchLastLogin({ db, userId }: { db: DbOrTx; userId: strin
   return row!;
 }
 
-export async function updateUser({ db, id, values }: { db: DbOrTx; id: string; values: Partial<NewUser> }): Promise<UserRow | undefined> {
+/** With `unlockedOnly`, a user whose display name an admin locked is left alone (undefined, as for an unknown id). */
+export async function updateUser({ db, id, values, unlockedOnly = false }: { db: DbOrTx; id: string; values: Partial<NewUser>; unlockedOnly?: boolean }): Promise<UserRow | undefined> {
   const [row] = await db
     .update(users)
     .set({ ...values, updatedAt: sql`now()` })
-    .where(eq(users.id, id))
+    .where(and(eq(users.id, id), unlockedOnly ? eq(users.displayNameLocked, false) : undefined))
     .returning();
   return row;
 }

@@ -1,11 +1,12 @@
 /** User profiles and user administration. */
 import type { components } from '../../../generated/api-types.js';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { userErrors } from './users.errors.js';
 import { deleteSessionsOfUser } from '../admin-sessions/admin-sessions.repository.js';
 import { revokeUserApiKeys } from '../auth/auth.repository.js';
 import { userConflict, type KeysRevokedHook } from '../auth/auth.service.js';
 import { hashPassword } from '../auth/credentials.js';
+import { normalizeDisplayName } from './display-name.js';
 import { findUserById, findUserByLogin, insertUser, listUsers, updateUser, type NewUser, type UserListFilter } from './users.repository.js';
 import type { UserRow } from './users.table.js';
 
@@ -18,6 +19,9 @@ const timezoneValue = (tz: string | null | undefined) => (tz === undefined ? und
 function profileColumns(p: Partial<Schemas['UserAdminPatch']>): Partial<NewUser> {
   const v: Partial<NewUser> = {};
   if (p.username !== undefined) v.username = p.username;
+  if (p.display_name !== undefined) v.displayName = normalizeDisplayName(p.display_name);
+  if (p.display_name_locked !== undefined) v.displayNameLocked = p.display_name_locked;
+  if (p.hidden_from_leaderboards !== undefined) v.hiddenFromLeaderboards = p.hidden_from_leaderboards;
   if (p.email !== undefined) v.email = p.email.toLowerCase();
   if (p.first_name !== undefined) v.firstName = p.first_name;
   if (p.last_name !== undefined) v.lastName = p.last_name;
@@ -34,20 +38,31 @@ function profileColumns(p: Partial<Schemas['UserAdminPatch']>): Partial<NewUser>
 
 export type UsersService = ReturnType<typeof createUsersService>;
 
-export function createUsersService({ db, onKeysRevoked }: { db: Db; onKeysRevoked: KeysRevokedHook }) {
+/** Rebuilds a user's leaderboard rows, in the transaction that changed what they depend on. */
+export type LeaderboardInputsHook = (tx: Tx, userId: string) => Promise<void>;
+
+/** Changes that move a user's leaderboard rows: on or off the boards, or into other calendar periods. */
+const MOVES_LEADERBOARDS = ['isActive', 'hiddenFromLeaderboards', 'matchFollowTimezone'] as const;
+
+export function createUsersService({ db, onKeysRevoked, onLeaderboardInputsChanged }: { db: Db; onKeysRevoked: KeysRevokedHook; onLeaderboardInputsChanged?: LeaderboardInputsHook }) {
   async function get(id: string): Promise<UserRow> {
     const row = await findUserById({ db, id });
     if (!row) throw userErrors.notFound();
     return row;
   }
 
-  async function update(id: string, values: Partial<NewUser>, { revokeKeys = false } = {}): Promise<UserRow> {
+  async function update(id: string, values: Partial<NewUser>, { revokeKeys = false, unlockedOnly = false } = {}): Promise<UserRow> {
     let revoked = 0;
     let row: UserRow;
     try {
       row = await db.transaction(async (tx) => {
-        const updated = await updateUser({ db: tx, id, values });
-        if (!updated) throw userErrors.notFound();
+        const before = onLeaderboardInputsChanged && MOVES_LEADERBOARDS.some((k) => values[k] !== undefined) ? await findUserById({ db: tx, id, forUpdate: true }) : undefined;
+        const updated = await updateUser({ db: tx, id, values, unlockedOnly });
+        if (!updated) {
+          if (unlockedOnly && (await findUserById({ db: tx, id }))) throw userErrors.displayNameLocked();
+          throw userErrors.notFound();
+        }
+        if (before && MOVES_LEADERBOARDS.some((k) => before[k] !== updated[k])) await onLeaderboardInputsChanged!(tx, id);
         if (revokeKeys) {
           revoked = await revokeUserApiKeys({ db: tx, userId: id });
           // Operator-UI sign-ins end too: a session could otherwise mint new keys after a password reset.
@@ -66,8 +81,8 @@ export function createUsersService({ db, onKeysRevoked }: { db: Db; onKeysRevoke
   return {
     get,
 
-    /** A player's own profile change; the contract admits only the self-patchable fields. */
-    updateSelf: (userId: string, patch: Schemas['UserSelfPatch']) => update(userId, profileColumns(patch)),
+    /** A player's own profile change; the contract admits only the self-patchable fields. A locked display name refuses the whole change (409). */
+    updateSelf: (userId: string, patch: Schemas['UserSelfPatch']) => update(userId, profileColumns(patch), { unlockedOnly: patch.display_name !== undefined }),
 
     list: (filter: UserListFilter) => listUsers({ db, filter }),
 
@@ -95,6 +110,8 @@ export function createUsersService({ db, onKeysRevoked }: { db: Db; onKeysRevoke
         throw userErrors.selfLockout('admin flag or deactivation');
       }
       const values = profileColumns(patch);
+      // An admin's display name is an override: locked unless the same request says otherwise.
+      if (patch.display_name !== undefined && patch.display_name_locked === undefined) values.displayNameLocked = true;
       if (patch.password !== undefined) values.passwordHash = await hashPassword(patch.password);
       return update(userId, values, { revokeKeys: patch.is_active === false || patch.password !== undefined });
     },

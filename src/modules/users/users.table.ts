@@ -7,6 +7,10 @@ export const users = pgTable(
   {
     id: idColumn(),
     username: text('username'),
+    /** What leaderboards show (see display-name.ts); null: the username. */
+    displayName: text('display_name'),
+    /** An admin set the display name; the player cannot change it. */
+    displayNameLocked: boolean('display_name_locked').notNull().default(false),
     email: text('email').notNull(),
     passwordHash: text('password_hash'),
     firstName: text('first_name'),
@@ -19,6 +23,8 @@ export const users = pgTable(
     notifyOnResolve: boolean('notify_on_resolve').notNull().default(true),
     isAdmin: boolean('is_admin').notNull().default(false),
     isActive: boolean('is_active').notNull().default(true),
+    /** An admin took the user off every leaderboard (cheating); their history stays. */
+    hiddenFromLeaderboards: boolean('hidden_from_leaderboards').notNull().default(false),
     authProvider: text('auth_provider').notNull().default('local_password'),
     ...timestamps(),
     lastLoginAt: tstz('last_login_at'),

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadFeed, parseFeedServeArgs, UsageError } from '../../../scripts/feed-serve.js';
+import { feedKey, loadFeed, loadFeeds, parseFeedServeArgs, UsageError } from '../../../scripts/feed-serve.js';
 import { summarizeFeed } from '../../../src/engine/feed/football-feed.js';
 import { syntheticFootballMatch } from '../../../src/engine/feed/synthetic.js';
 import { describeWithFixtures, FIXTURES_DIR } from './helpers.js';
@@ -14,7 +14,15 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('feed:serve arguments', () => {
   it('reads a source and the options, with defaults', () => {
-    expect(parse('--metrica-csv', 'a.csv')).toEqual({ source: { kind: 'metrica-csv', file: 'a.csv' }, speed: 1, port: 0, kickoff: now, heartbeatMs: 1000, matchKey: null });
+    expect(parse('--metrica-csv', 'a.csv')).toEqual({
+      source: { kind: 'metrica-csv', file: 'a.csv' },
+      sources: [{ kind: 'metrica-csv', file: 'a.csv' }],
+      speed: 1,
+      port: 0,
+      kickoff: now,
+      heartbeatMs: 1000,
+      matchKey: null,
+    });
     expect(parse('--openfootball', 'wc.json', '--match', '64', '--speed', '10', '--port', '4100', '--kickoff', '2030-02-01T12:00:00Z')).toMatchObject({
       source: { kind: 'openfootball', file: 'wc.json', match: 64, season: null, utcOffset: null },
       speed: 10,
@@ -22,6 +30,17 @@ describe('feed:serve arguments', () => {
       kickoff: new Date('2030-02-01T12:00:00Z'),
     });
     expect(parse('--metrica-json', 'e.json', '--metadata', 'm.xml').source).toEqual({ kind: 'metrica-json', file: 'e.json', metadata: 'm.xml' });
+  });
+
+  it('takes several matches: repeated files, or a list of openfootball matches, one feed each', () => {
+    expect(parse('--events', 'a.json', '--events', 'b.json').sources).toEqual([
+      { kind: 'events', file: 'a.json' },
+      { kind: 'events', file: 'b.json' },
+    ]);
+    const wc = parse('--openfootball', 'wc.json', '--match', '1,2,64');
+    expect(wc.sources.map((x) => (x.kind === 'openfootball' ? x.match : null))).toEqual([1, 2, 64]);
+    expect(wc.sources.map((x) => feedKey(x))).toEqual(['wc-1', 'wc-2', 'wc-64']);
+    expect(feedKey({ kind: 'events', file: '/tmp/my match.json' })).toBe('my-match');
   });
 
   it('explains what is wrong', () => {
@@ -40,6 +59,9 @@ describe('feed:serve arguments', () => {
     fails(['--metrica-csv', 'a', '--kickoff', 'soon'], /--kickoff must be an ISO date/);
     fails(['--metrica-csv', 'a', '--match', '3'], /--match only applies to --openfootball/);
     fails(['--metrica-csv', 'a', '--verbose'], /Unknown option '--verbose'/);
+    fails(['--openfootball', 'wc.json', '--match', '1,1'], /lists a match twice/);
+    fails(['--events', 'a.json', '--events', 'a.json'], /names a file twice/);
+    fails(['--events', 'a.json', '--events', 'b.json', '--match-key', 'k'], /--match-key names one match/);
   });
 
   it('loads a recording and rejects files that are not one', () => {
@@ -70,5 +92,13 @@ describeWithFixtures('feed:serve sources from the fixtures', () => {
     expect(wc.title).toBe('Argentina vs France, Final (openfootball 2022)');
     expect(wc.events[0]!.occurred_at).toBe(now.toISOString());
     expect(() => loadFeed(parse('--openfootball', f('feeds/openfootball/worldcup-2022.json'), '--match', '65'))).toThrow(/out of range: the file has 64 matches/);
+    // Several matches from one command: one feed each, all kicking off at --kickoff.
+    const several = loadFeeds(parse('--openfootball', f('feeds/openfootball/worldcup-2022.json'), '--match', '1,64'));
+    expect(several.map((x) => [x.key, x.title])).toEqual([
+      ['worldcup-2022-1', expect.stringMatching(/^Qatar vs Ecuador/)],
+      ['worldcup-2022-64', 'Argentina vs France, Final (openfootball 2022)'],
+    ]);
+    expect(several.map((x) => x.events[0]!.occurred_at)).toEqual([now.toISOString(), now.toISOString()]);
+    expect(new Set(several.flatMap((x) => x.events.map((e) => e.provider_event_id))).size).toBe(several[0]!.events.length + several[1]!.events.length);
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FeedEvent } from '../../../src/domain/sports/events.js';
 import { backoffDelay, dedupeKey, PushFeedClient, type PushFeedClientOptions } from '../../../src/engine/feed/push-client.js';
-import { startPushFeedServer, type PushFeedServer, type PushFeedServerOptions } from '../../../src/engine/feed/push-server.js';
+import { eventsDueAfter, startPushFeedServer, type PushFeedServer, type PushFeedServerOptions } from '../../../src/engine/feed/push-server.js';
 import { syntheticFootballMatch } from '../../../src/engine/feed/synthetic.js';
 
 const kickoff = new Date('2030-05-01T18:00:00.000Z');
@@ -88,6 +88,37 @@ describe('push feed server', () => {
     await until(() => r.events.length === 5, 5000, 'the events after startAt');
     expect(Date.now()).toBeGreaterThanOrEqual(startAt.getTime());
     expect(r.events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('with a startAt that has passed, is where the match is now: what is due at once, the rest at its time', async () => {
+    // Ten events 1 s apart at real time; the timeline began 4.5 s ago, so five are due.
+    // A replay from the beginning would need 4 s for those five: they come at once instead.
+    const t0 = Date.parse(matchEvents[0]!.occurred_at);
+    const events = matchEvents.slice(0, 10).map((e, i) => ({ ...e, occurred_at: new Date(t0 + i * 1000).toISOString() }));
+    const started = Date.now();
+    const s = await server({ events, speed: 1, startAt: new Date(started - 4500), heartbeatMs: 50 });
+    const r = client({ url: s.url });
+    r.client.start();
+    await until(() => r.events.length >= 5, 3500, 'the events already due, at once');
+    expect(r.events.map((e) => e.seq).slice(0, 5)).toEqual([1, 2, 3, 4, 5]);
+    // The rest at their times: the last is 9 s into the match, 4.5 s from the start here.
+    await until(() => r.events.length === 10, 10_000, 'the rest of the events');
+    expect(r.events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4000);
+  });
+
+  it('eventsDueAfter: counts the events a timeline started that long ago has published (gaps capped, at speed)', () => {
+    const t0 = Date.parse(matchEvents[0]!.occurred_at);
+    const at = (ms: number[]) => ms.map((m, i) => ({ ...matchEvents[i]!, occurred_at: new Date(t0 + m).toISOString() }));
+    const events = at([0, 1000, 2000, 120_000, 121_000]);
+    expect(eventsDueAfter(events, 1, 0)).toBe(1);
+    expect(eventsDueAfter(events, 1, 1999)).toBe(2);
+    expect(eventsDueAfter(events, 1, 2000)).toBe(3);
+    // The 118 s gap is capped at 30 s (maxGapMs default): the fourth event is due at 32 s.
+    expect(eventsDueAfter(events, 1, 31_999)).toBe(3);
+    expect(eventsDueAfter(events, 1, 32_000)).toBe(4);
+    expect(eventsDueAfter(events, 10, 3_300)).toBe(5);
+    expect(eventsDueAfter(events, 1, 10 ** 9)).toBe(5);
   });
 
   it('runs one live timeline that every client follows', async () => {

@@ -61,7 +61,24 @@ export function queryPaging(query: URLSearchParams) {
 }
 
 /** Offset/limit paging with the filtered total the API reports. */
-export function Pager({ offset, limit, total, onOffset, onLimit, label }: { offset: number; limit: number; total: number; onOffset: (o: number) => void; onLimit: (l: number) => void; label: string }) {
+export function Pager({
+  offset,
+  limit,
+  total,
+  onOffset,
+  onLimit,
+  label,
+  sizes = [10, 25, 50, 100, 200],
+}: {
+  offset: number;
+  limit: number;
+  total: number;
+  onOffset: (o: number) => void;
+  onLimit: (l: number) => void;
+  label: string;
+  /** The page sizes offered. */
+  sizes?: number[];
+}) {
   const first = total === 0 ? 0 : offset + 1;
   const last = Math.min(offset + limit, total);
   return (
@@ -78,7 +95,7 @@ export function Pager({ offset, limit, total, onOffset, onLimit, label }: { offs
       <label class="check">
         Per page
         <select value={String(limit)} onChange={(e) => onLimit(Number((e.target as HTMLSelectElement).value))} aria-label="Rows per page">
-          {[10, 25, 50, 100, 200].map((n) => (
+          {sizes.map((n) => (
             <option value={String(n)}>{n}</option>
           ))}
         </select>

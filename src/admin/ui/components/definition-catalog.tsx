@@ -2,16 +2,22 @@
  * What the two definition kinds (in-game and Match question definitions)
  * share: the list page (filters, CSV export and import, clone, archive and
  * activate, delete with "archive instead" after a 409, the editor in the
- * query string), the editor's loader, state and frame. Each page keeps its
- * own columns, list query and editor fields.
+ * query string), the editor's loader, state and frame, and the kind
+ * descriptor through which each kind (in-game-definition.tsx,
+ * match-definition.tsx) declares its API, its list's columns and its editor's
+ * fields. pages/definitions.tsx is the one page, given a kind.
  */
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, ComponentType } from 'preact';
 import type { components } from '../../../../generated/api-types.js';
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, unwrap } from '../api.js';
 import { Link, setQuery } from '../router.js';
-import { EditorActions, ErrorBox, Loading, Notice, Page, Table, fmtTime, useAction, useAsync, type Column } from './common.js';
-import { ClonePrompt, CsvImport, DefinitionFilters, ExportButton } from './catalog.js';
+import { EditorActions, ErrorBox, Field, JsonField, Loading, Notice, Page, Table, fmtTime, useAction, useAsync, type Column } from './common.js';
+import { ChoicesEditor, type ChoiceTemplate } from './catalog/choices-editor.js';
+import { ClonePrompt } from './catalog/clone-prompt.js';
+import { ExportButton } from './catalog/csv-export.js';
+import { CsvImport } from './catalog/csv-import.js';
+import { DefinitionFilters, type definitionListQuery } from './catalog/definition-filters.js';
 import { ConfirmButton } from './controls.js';
 
 /** The API path of a definition kind's collection; its other operations hang below it. */
@@ -25,9 +31,17 @@ export interface DefinitionRow {
   updated_at: string;
 }
 
-/** A definition kind as its list page shows it. */
-export interface DefinitionKind<D extends DefinitionRow> {
+/** What a list page may filter on besides the league (the page's query string). */
+export type DefinitionListFilters = ReturnType<typeof definitionListQuery> & { is_pivotal_moment?: boolean };
+
+/**
+ * A definition kind as the operator UI shows it: its API and page, the words
+ * of its list, what the list loads and shows (`Item`, the summary or the
+ * whole definition), and its editor of a definition (`D`).
+ */
+export interface DefinitionKind<Item extends DefinitionRow, D extends DefinitionRow & { league: string }, I = unknown> {
   base: DefinitionBase;
+  page: '/admin/definitions' | '/admin/match-definitions';
   title: string;
   /** The export's file name when the API names none. */
   csvFilename: string;
@@ -37,7 +51,27 @@ export interface DefinitionKind<D extends DefinitionRow> {
   pivotalFilter: boolean;
   empty: string;
   /** Out of issuance (archived, or inactive for Match questions): the row offers Activate instead of Archive. */
-  isArchived: (d: D) => boolean;
+  isArchived: (d: Item) => boolean;
+  /** A league's definitions as the list shows them. */
+  list: (league: string, filters: DefinitionListFilters) => Promise<Item[]>;
+  /** Whether the list shows each row's group (the league's groups then load with it). */
+  showsGroups: boolean;
+  /** The list's columns between Name and Updated; `groupSlug` names a group by id. */
+  columns: (groupSlug: (id: string | null) => string) => Column<Item>[];
+  get: (id: string) => Promise<D>;
+  create: (league: string, body: I) => Promise<D>;
+  replace: (id: string, body: I) => Promise<D>;
+  /** The editor's form of a new definition, and of a stored one. */
+  blankInput: (catalog: SampleCatalog | undefined) => I;
+  inputOf: (d: D) => I;
+  /** The editor's label and heading when it creates. */
+  newLabel: string;
+  newHeading: string;
+  /** What the question's text, extract and store fields say their expressions see. */
+  questionLabels: QuestionLabels;
+  /** The editor's fields (`question` among them where the kind shows it), and the live preview beside them. */
+  Fields: ComponentType<KindFieldsProps<D, I>>;
+  Preview: ComponentType<KindPreviewProps<I>>;
 }
 
 /** The editor a list page opens for `?edit=<id>` (or `new`). */
@@ -65,7 +99,7 @@ export function DefinitionListPage<D extends DefinitionRow>({
   columns,
   editor,
 }: {
-  kind: DefinitionKind<D>;
+  kind: Pick<DefinitionKind<D, never, never>, 'base' | 'title' | 'csvFilename' | 'importNoun' | 'archivedLabel' | 'pivotalFilter' | 'empty' | 'isArchived'>;
   query: URLSearchParams;
   league: string;
   list: { rows: D[] | undefined; error: unknown; loading: boolean; reload: () => void };
@@ -218,19 +252,32 @@ export function DefinitionListPage<D extends DefinitionRow>({
  * Loads what an editor needs (again when `deps` change): until then the
  * loading line; a failure shows the API's error and the way back to the list.
  */
-/** What an editor of either kind gets from its loader. */
-export interface KindEditorProps<D> {
-  league: string;
+type SampleCatalog = components['schemas']['SampleCatalog'];
+type Group = components['schemas']['QuestionGroup'];
+
+/**
+ * What a kind's editor fields get: the form and its setter, the definition
+ * edited (none when creating), the league's groups and sample catalog, and
+ * the fields of the question both kinds show alike (`QuestionFields`).
+ */
+export interface KindFieldsProps<D, I> {
+  form: I;
+  set: <K extends keyof I>(key: K, value: I[K]) => void;
+  question: ComponentChildren;
   definition: D | null;
-  groups: components['schemas']['QuestionGroup'][];
-  catalog: components['schemas']['SampleCatalog'] | undefined;
-  flash: string | null;
-  onSaved: (d: D) => void;
-  onClose: () => void;
+  groups: Group[];
+  catalog: SampleCatalog | undefined;
+}
+
+/** What a kind's live preview gets. */
+export interface KindPreviewProps<I> {
+  league: string;
+  form: I;
+  catalog: SampleCatalog | undefined;
 }
 
 /** The group of a definition: one of the league's groups, or none (`noneLabel`). */
-export function GroupSelect({ value, groups, noneLabel, onValue }: { value: string | null | undefined; groups: KindEditorProps<unknown>['groups']; noneLabel: string; onValue: (id: string | null) => void }) {
+export function GroupSelect({ value, groups, noneLabel, onValue }: { value: string | null | undefined; groups: Group[]; noneLabel: string; onValue: (id: string | null) => void }) {
   return (
     <select value={value ?? ''} onChange={(e) => onValue((e.target as HTMLSelectElement).value || null)}>
       <option value="">{noneLabel}</option>
@@ -248,7 +295,7 @@ export function GroupSelect({ value, groups, noneLabel, onValue }: { value: stri
  * its own: the editor would show that league's groups, samples and defaults,
  * so it says where the definition belongs instead.
  */
-export function OtherLeagueNotice({ definition, page }: { definition: { id: string; league: string }; page: '/admin/definitions' | '/admin/match-definitions' }) {
+export function OtherLeagueNotice({ definition, page }: { definition: { id: string; league: string }; page: DefinitionKind<never, never, never>['page'] }) {
   return (
     <Notice>
       This definition belongs to league {definition.league}. <Link href={`${page}?league=${encodeURIComponent(definition.league)}&edit=${definition.id}`}>Open it there</Link>.
@@ -340,5 +387,47 @@ export function DefinitionEditorFrame({
       </form>
       {preview}
     </div>
+  );
+}
+
+/** The part of a definition form both kinds' editors show alike: the question's text, its choices, its extract and store maps. */
+export interface QuestionForm {
+  question_text_template: string;
+  choices: ChoiceTemplate[];
+  issuance_state_extract?: Record<string, string> | null;
+  store_state?: Record<string, string> | null;
+}
+
+export interface QuestionLabels {
+  template: string;
+  extract: string;
+  store: string;
+}
+
+/** The first fields of a new definition's form, either kind. */
+export const NEW_DEFINITION_HEAD = { name: '', description: null, is_pivotal_moment: false, is_active: true, group_id: null } as const;
+
+/** The first fields of a stored definition's form, either kind. */
+export const definitionHead = (d: { name: string; description: string | null; is_pivotal_moment: boolean; is_active: boolean; group_id: string | null }) => ({
+  name: d.name,
+  description: d.description,
+  is_pivotal_moment: d.is_pivotal_moment,
+  is_active: d.is_active,
+  group_id: d.group_id,
+});
+
+/** The question text template, the choices, and the extract and store maps side by side, labelled with what the kind's expressions see. */
+export function QuestionFields<F extends QuestionForm>({ form, set, labels }: { form: F; set: <K extends keyof F>(key: K, value: F[K]) => void; labels: QuestionLabels }) {
+  return (
+    <>
+      <Field label={labels.template}>
+        <textarea class="mono" rows={3} value={form.question_text_template} onInput={(e) => set('question_text_template', (e.target as HTMLTextAreaElement).value as F['question_text_template'])} />
+      </Field>
+      <ChoicesEditor choices={form.choices} onValue={(c) => set('choices', c as F['choices'])} />
+      <div class="wide json-pair">
+        <JsonField label={labels.extract} value={form.issuance_state_extract} onValue={(v) => set('issuance_state_extract', v as F['issuance_state_extract'])} rows={4} />
+        <JsonField label={labels.store} value={form.store_state} onValue={(v) => set('store_state', v as F['store_state'])} rows={4} />
+      </div>
+    </>
   );
 }

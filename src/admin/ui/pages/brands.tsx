@@ -8,7 +8,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { components } from '../../../../generated/api-types.js';
 import { api, ApiError, formatDetail, operatorView, unwrap, uploadWithProgress } from '../api.js';
 import { Badge, Checkbox, EditorActions, ErrorBox, Field, Loading, Notice, NumberInput, Page, Progress, Table, TextInput, fmtTime, useAction, useAsync } from '../components/common.js';
-import { EditToggle, useInlineEditor } from '../components/catalog.js';
+import { EditToggle, useInlineEditor } from '../components/catalog/inline-editor.js';
 import { ConfirmButton, utcDayOf, utcDayRange } from '../components/controls.js';
 import { LeagueSelect, useLeagues } from '../components/leagues.js';
 import { Link, setQuery, useLocation } from '../router.js';

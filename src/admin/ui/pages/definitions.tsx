@@ -1,244 +1,105 @@
 /**
- * In-game question definitions of a league: the list with every filter of the
- * API (in the query string), the editor (create and full replace) with a live
- * preview beside it, clone, archive and activate, delete, and CSV export and
- * import (dry run first, then apply).
+ * The question definitions of a league, of one kind (in-game or Match): the
+ * list with every filter of the API (in the query string), the kind's editor
+ * (create and full replace) with a live preview beside it, clone, archive
+ * and activate, delete, and CSV export and import (dry run first, then
+ * apply).
  */
 import type { components } from '../../../../generated/api-types.js';
-import { api, unwrap } from '../api.js';
-import { Badge, Checkbox, Field, JsonField, NumberInput, TextInput, Token, useAsync } from '../components/common.js';
-import { ChoicesEditor, PreviewPanel, QuestionOverrideFields, definitionListQuery, loadGroups, loadSampleCatalog, useLeagueParam, type SampleCatalog } from '../components/catalog.js';
-import { DefinitionEditorFrame, DefinitionListPage, EditorLoader, GroupSelect, OtherLeagueNotice, useDefinitionForm, type KindEditorProps, type DefinitionEditorProps, type DefinitionKind } from '../components/definition-catalog.js';
+import { useAsync } from '../components/common.js';
+import { definitionListQuery } from '../components/catalog/definition-filters.js';
+import { useLeagueParam } from '../components/catalog/league-param.js';
+import { loadGroups, loadSampleCatalog } from '../components/catalog/loaders.js';
+import { DefinitionEditorFrame, DefinitionListPage, EditorLoader, OtherLeagueNotice, QuestionFields, useDefinitionForm, type DefinitionEditorProps, type QuestionForm, type DefinitionKind, type DefinitionRow } from '../components/definition-catalog.js';
+import { IN_GAME_DEFINITIONS } from '../components/in-game-definition.js';
+import { MATCH_DEFINITIONS } from '../components/match-definition.js';
 import { useLocation } from '../router.js';
 
-type Summary = components['schemas']['QuestionDefinitionSummary'];
-type Definition = components['schemas']['QuestionDefinition'];
-type Input = components['schemas']['QuestionDefinitionInput'];
-type Rule = components['schemas']['ResolutionRule'];
 type Group = components['schemas']['QuestionGroup'];
 
-function blankInput(eventType: string): Input {
-  return {
-    name: '',
-    description: null,
-    is_pivotal_moment: false,
-    is_active: true,
-    group_id: null,
-    trigger: { event_type: eventType, condition: null },
-    question_text_template: '',
-    choices: [
-      { identifier: 'yes', label_template: 'Yes' },
-      { identifier: 'no', label_template: 'No' },
-    ],
-    issuance_state_extract: null,
-    store_state: null,
-    resolution: { rules: [{ event_type: eventType, condition: null, correct_choice: '"yes"' }], timeout: null },
-    answer_window_seconds: null,
-    points: null,
-    probability: null,
-  };
-}
+type Catalog = components['schemas']['SampleCatalog'];
+type Stored = DefinitionRow & { league: string };
+/** What the editor uses of a kind. */
+type EditorKind<D extends Stored, I> = Pick<DefinitionKind<never, D, I>, 'page' | 'get' | 'create' | 'replace' | 'blankInput' | 'inputOf' | 'newLabel' | 'newHeading' | 'questionLabels' | 'Fields' | 'Preview'>;
 
-function inputOf(d: Definition): Input {
-  return {
-    name: d.name,
-    description: d.description,
-    is_pivotal_moment: d.is_pivotal_moment,
-    is_active: d.is_active,
-    group_id: d.group_id,
-    trigger: { event_type: d.trigger.event_type, condition: d.trigger.condition ?? null },
-    question_text_template: d.question_text_template,
-    choices: d.choices.map((c) => ({ ...c })),
-    issuance_state_extract: d.issuance_state_extract,
-    store_state: d.store_state,
-    resolution: { rules: d.resolution.rules.map((r) => ({ ...r, condition: r.condition ?? null })), timeout: d.resolution.timeout ?? null },
-    answer_window_seconds: d.answer_window_seconds,
-    points: d.points,
-    probability: d.probability,
-  };
-}
-
-const emptyToNull = (s: string) => (s.trim() === '' ? null : s);
-
-function EventTypeSelect({ value, onValue, catalog, label }: { value: string; onValue: (v: string) => void; catalog: SampleCatalog | undefined; label: string }) {
-  const types = catalog?.event_types ?? [];
-  return (
-    <select value={value} aria-label={label} onChange={(e) => onValue((e.target as HTMLSelectElement).value)}>
-      {types.some((t) => t.type === value) ? null : <option value={value}>{value || '(choose)'}</option>}
-      {types.map((t) => (
-        <option value={t.type} title={t.description}>
-          {t.type}
-        </option>
-      ))}
-    </select>
-  );
-}
-
-function RulesEditor({ rules, onValue, catalog }: { rules: Rule[]; onValue: (r: Rule[]) => void; catalog: SampleCatalog | undefined }) {
-  const set = (i: number, patch: Partial<Rule>) => onValue(rules.map((r, j) => (j === i ? { ...r, ...patch } : r)));
-  return (
-    <fieldset class="rows wide">
-      <legend>Resolution rules (first matching rule decides)</legend>
-      {rules.map((r, i) => (
-        <div class="rule-row">
-          <div class="rule-head">
-            <strong>Rule {i + 1}</strong>
-            <EventTypeSelect label={`Rule ${i + 1} event type`} value={r.event_type} onValue={(v) => set(i, { event_type: v })} catalog={catalog} />
-            <button type="button" class="secondary small" aria-label={`Remove rule ${i + 1}`} disabled={rules.length <= 1} onClick={() => onValue(rules.filter((_, j) => j !== i))}>
-              Remove
-            </button>
-          </div>
-          <label class="inline-field">
-            <span>When</span>
-            <input class="mono" aria-label={`Rule ${i + 1} condition`} placeholder="JSONata over event, state, match, issuance; blank: always" value={r.condition ?? ''} onInput={(e) => set(i, { condition: emptyToNull((e.target as HTMLInputElement).value) })} />
-          </label>
-          <label class="inline-field">
-            <span>Correct</span>
-            <input class="mono" aria-label={`Rule ${i + 1} correct choice`} placeholder='JSONata giving a choice identifier, e.g. "yes" or event.team' value={r.correct_choice} onInput={(e) => set(i, { correct_choice: (e.target as HTMLInputElement).value })} />
-          </label>
-        </div>
-      ))}
-      <div>
-        <button type="button" class="secondary small" disabled={rules.length >= 20} onClick={() => onValue([...rules, { event_type: rules[rules.length - 1]?.event_type ?? '', condition: null, correct_choice: '' }])}>
-          Add rule
-        </button>
-      </div>
-    </fieldset>
-  );
-}
-
-function DefinitionEditor({ league, definition, groups, catalog, flash, onSaved, onClose }: KindEditorProps<Definition>) {
-  const editor = useDefinitionForm<Input, Definition>(
-    () => (definition ? inputOf(definition) : blankInput(catalog?.event_types[0]?.type ?? '')),
+/** The editor of a kind's definition (a new one when `definition` is null): the form and its save, in the shared frame, with the kind's fields and preview. */
+function DefinitionEditor<D extends Stored, I extends QuestionForm & { description?: string | null }>({
+  kind,
+  league,
+  definition,
+  groups,
+  catalog,
+  flash,
+  onSaved,
+  onClose,
+}: {
+  kind: EditorKind<D, I>;
+  league: string;
+  definition: D | null;
+  groups: Group[];
+  catalog: Catalog | undefined;
+  flash: string | null;
+  onSaved: (d: D) => void;
+  onClose: () => void;
+}) {
+  const editor = useDefinitionForm<I, D>(
+    () => (definition ? kind.inputOf(definition) : kind.blankInput(catalog)),
     flash,
-    (body) =>
-      definition
-        ? unwrap(() => api.PUT('/api/question-definitions/{definition_id}', { params: { path: { definition_id: definition.id } }, body }))
-        : unwrap(() => api.POST('/api/question-definitions', { params: { query: { league } }, body })),
+    (body) => (definition ? kind.replace(definition.id, body) : kind.create(league, body)),
     onSaved,
   );
-  const { form, set } = editor;
-  const timeout = form.resolution.timeout ?? null;
-  const setTimeoutValue = (t: typeof timeout) => set('resolution', { ...form.resolution, timeout: t });
   return (
     <DefinitionEditorFrame
-      label={definition ? `Edit ${definition.name}` : 'New definition'}
-      heading={definition ? `Edit "${definition.name}"` : 'New in-game definition'}
+      label={definition ? `Edit ${definition.name}` : kind.newLabel}
+      heading={definition ? `Edit "${definition.name}"` : kind.newHeading}
       league={league}
       creating={!definition}
       editor={editor}
       onClose={onClose}
-      preview={<PreviewPanel league={league} template={form.question_text_template} choices={form.choices} extract={form.issuance_state_extract ?? null} catalog={catalog} eventType={form.trigger.event_type} />}
+      preview={<kind.Preview league={league} form={editor.form} catalog={catalog} />}
     >
-      {definition?.is_archived ? (
-        <p class="wide">
-          <Badge tone="warn">archived</Badge> <small class="hint">Never issued until activated again.</small>
-        </p>
-      ) : null}
-      <Field label="Name">
-        <TextInput value={form.name} onValue={(v) => set('name', v)} required maxLength={200} />
-      </Field>
-      <Field label="Group">
-        <GroupSelect value={form.group_id} groups={groups} noneLabel="League default lane (no group)" onValue={(v) => set('group_id', v)} />
-      </Field>
-      <Field label="Description">
-        <textarea rows={2} value={form.description ?? ''} onInput={(e) => set('description', (e.target as HTMLTextAreaElement).value)} />
-      </Field>
-      <div class="checks wide">
-        <Checkbox checked={form.is_pivotal_moment ?? false} onValue={(v) => set('is_pivotal_moment', v)} label="Pivotal moment (not counted in the match's cap)" />
-        <Checkbox checked={form.is_active ?? true} onValue={(v) => set('is_active', v)} label="Active (included by default on the league's matches)" />
-      </div>
-      <fieldset class="rows wide">
-        <legend>Trigger</legend>
-        <div class="trigger-row">
-          <Field label="Trigger event type">
-            <EventTypeSelect label="Trigger event type" value={form.trigger.event_type} onValue={(v) => set('trigger', { ...form.trigger, event_type: v })} catalog={catalog} />
-          </Field>
-          <Field label="Condition (JSONata over event, state, match; blank: always)">
-            <input class="mono" value={form.trigger.condition ?? ''} onInput={(e) => set('trigger', { ...form.trigger, condition: emptyToNull((e.target as HTMLInputElement).value) })} />
-          </Field>
-        </div>
-        {catalog ? <small class="hint">{catalog.event_types.find((t) => t.type === form.trigger.event_type)?.description}</small> : null}
-      </fieldset>
-      <Field label="Question text template (Liquid over event, state, match, extract)">
-        <textarea class="mono" rows={3} value={form.question_text_template} onInput={(e) => set('question_text_template', (e.target as HTMLTextAreaElement).value)} />
-      </Field>
-      <ChoicesEditor choices={form.choices} onValue={(c) => set('choices', c)} />
-      <div class="wide json-pair">
-        <JsonField label="issuance_state_extract (name -> JSONata; null for none)" value={form.issuance_state_extract} onValue={(v) => set('issuance_state_extract', v as Input['issuance_state_extract'])} rows={4} />
-        <JsonField label="store_state (state key -> JSONata; null for none)" value={form.store_state} onValue={(v) => set('store_state', v as Input['store_state'])} rows={4} />
-      </div>
-      <RulesEditor rules={form.resolution.rules} onValue={(rules) => set('resolution', { ...form.resolution, rules })} catalog={catalog} />
-      <fieldset class="rows wide">
-        <legend>Timeout</legend>
-        <Checkbox checked={timeout !== null} onValue={(v) => setTimeoutValue(v ? { after_seconds: 300, correct_choice: form.choices[form.choices.length - 1]?.identifier ?? null } : null)} label="Resolve on timeout" />
-        {timeout ? (
-          <div class="trigger-row">
-            <Field label="After (match-clock seconds)">
-              <NumberInput value={timeout.after_seconds} min={1} max={36000} onValue={(v) => setTimeoutValue({ ...timeout, after_seconds: v ?? 1 })} />
-            </Field>
-            <Field label="Correct choice on timeout">
-              <select value={timeout.correct_choice ?? ''} onChange={(e) => setTimeoutValue({ ...timeout, correct_choice: (e.target as HTMLSelectElement).value || null })}>
-                <option value="">(void the question)</option>
-                {form.choices
-                  .filter((c) => c.identifier)
-                  .map((c) => (
-                    <option value={c.identifier}>{c.identifier}</option>
-                  ))}
-                {timeout.correct_choice && !form.choices.some((c) => c.identifier === timeout.correct_choice) ? <option value={timeout.correct_choice}>{timeout.correct_choice}</option> : null}
-              </select>
-            </Field>
-          </div>
-        ) : null}
-      </fieldset>
-      <QuestionOverrideFields values={form} onValue={set} />
+      <kind.Fields
+        form={editor.form}
+        set={editor.set}
+        question={<QuestionFields form={editor.form} set={editor.set} labels={kind.questionLabels} />}
+        definition={definition}
+        groups={groups}
+        catalog={catalog}
+      />
     </DefinitionEditorFrame>
   );
 }
 
-function InGameEditor({ league, id, flash, onSaved, onClose }: DefinitionEditorProps) {
+/** Loads the definition `id` (none for `new`), the league's groups and its sample catalog, then opens the editor. */
+function KindEditor<D extends Stored, I extends QuestionForm & { description?: string | null }>({ kind, league, id, flash, onSaved, onClose }: DefinitionEditorProps & { kind: EditorKind<D, I> }) {
   return (
     <EditorLoader
       load={async () => {
-        const [definition, groups, catalog] = await Promise.all([id === 'new' ? Promise.resolve(null) : unwrap(() => api.GET('/api/question-definitions/{definition_id}', { params: { path: { definition_id: id } } })), loadGroups(league), loadSampleCatalog(league)]);
+        const [definition, groups, catalog] = await Promise.all([id === 'new' ? Promise.resolve(null) : kind.get(id), loadGroups(league), loadSampleCatalog(league)]);
         return { definition, groups, catalog };
       }}
       deps={[league, id]}
       onClose={onClose}
       render={({ definition, groups, catalog }) =>
         definition && definition.league !== league ? (
-          <OtherLeagueNotice definition={definition} page="/admin/definitions" />
+          <OtherLeagueNotice definition={definition} page={kind.page} />
         ) : (
-          <DefinitionEditor key={definition?.id ?? 'new'} league={league} definition={definition} groups={groups} catalog={catalog} flash={flash} onSaved={onSaved} onClose={onClose} />
+          <DefinitionEditor key={definition?.id ?? 'new'} kind={kind} league={league} definition={definition} groups={groups} catalog={catalog} flash={flash} onSaved={onSaved} onClose={onClose} />
         )
       }
     />
   );
 }
 
-const IN_GAME: DefinitionKind<Summary> = {
-  base: '/api/question-definitions',
-  title: 'In-game questions',
-  csvFilename: 'question-definitions.csv',
-  importNoun: 'in-game definitions',
-  archivedLabel: 'Include archived',
-  pivotalFilter: true,
-  empty: 'No definitions match these filters.',
-  isArchived: (d) => d.is_archived,
-};
-
-export function DefinitionsPage() {
+function DefinitionsPage<Item extends DefinitionRow & { group_id: string | null }, D extends Stored, I extends QuestionForm & { description?: string | null }>({ kind }: { kind: DefinitionKind<Item, D, I> }) {
   const { query } = useLocation();
   const league = useLeagueParam(query);
   const pivotal = query.get('pivotal') ?? '';
   const listQuery = definitionListQuery(query);
   const list = useAsync(
     async () => {
-      if (!league) return { rows: [] as Summary[], groups: [] as Group[] };
-      const [rows, groups] = await Promise.all([
-        unwrap(() => api.GET('/api/question-definitions', { params: { query: { league, ...listQuery, ...(pivotal ? { is_pivotal_moment: pivotal === 'true' } : {}) } } })),
-        loadGroups(league),
-      ]);
+      if (!league) return { rows: [] as Item[], groups: [] as Group[] };
+      const [rows, groups] = await Promise.all([kind.list(league, { ...listQuery, ...(pivotal ? { is_pivotal_moment: pivotal === 'true' } : {}) }), kind.showsGroups ? loadGroups(league) : []]);
       return { rows, groups };
     },
     [league, JSON.stringify(listQuery), pivotal],
@@ -246,25 +107,16 @@ export function DefinitionsPage() {
   const groupSlug = (id: string | null) => (id ? (list.data?.groups.find((g) => g.id === id)?.slug ?? id.slice(0, 8)) : '-');
   return (
     <DefinitionListPage
-      kind={IN_GAME}
+      kind={kind}
       query={query}
       league={league}
       list={{ rows: list.data?.rows, error: list.error, loading: list.loading, reload: list.reload }}
-      editor={(props) => <InGameEditor {...props} />}
-      columns={[
-        { label: 'Trigger', cell: (d) => <Token>{d.trigger_event_type}</Token> },
-        { label: 'Group', cell: (d) => groupSlug(d.group_id) },
-        {
-          label: 'Flags',
-          cell: (d) => (
-            <span class="badges">
-              {d.is_pivotal_moment ? <Badge tone="live">pivotal</Badge> : null}
-              {d.is_active ? <Badge tone="good">active</Badge> : <Badge>inactive</Badge>}
-              {d.is_archived ? <Badge tone="warn">archived</Badge> : null}
-            </span>
-          ),
-        },
-      ]}
+      editor={(props) => <KindEditor kind={kind} {...props} />}
+      columns={kind.columns(groupSlug)}
     />
   );
 }
+
+// One component per kind, so that moving from one kind's page to the other's starts afresh.
+export const InGameDefinitionsPage = () => <DefinitionsPage kind={IN_GAME_DEFINITIONS} />;
+export const MatchDefinitionsPage = () => <DefinitionsPage kind={MATCH_DEFINITIONS} />;

@@ -7,7 +7,7 @@ import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
 import { Badge, Checkbox, ErrorBox, Field, Loading, Page, fmtTime, useAsync } from '../components/common.js';
 import { usePolling, utcDayOf, utcDayRange } from '../components/controls.js';
-import { useLeagueParam } from '../components/catalog.js';
+import { useLeagueParam } from '../components/catalog/league-param.js';
 import { LeagueSelect } from '../components/leagues.js';
 import { ListenerTable, LogViewer, listenerActive } from '../components/listener-views.js';
 import { Link, setQuery, useLocation } from '../router.js';

@@ -9,6 +9,7 @@ import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
 import { Badge, Checkbox, EditorActions, ErrorBox, Field, Loading, Notice, NumberInput, Page, Table, TextInput, fmtTime, useAction, useAsync } from '../components/common.js';
 import { ConfirmButton, Pager, Section, TriSelect, fmtWhen, queryPaging, shortId, usePatchForm } from '../components/controls.js';
+import { useLeagues } from '../components/leagues.js';
 import { Link, setQuery, useLocation } from '../router.js';
 
 type User = components['schemas']['User'];
@@ -96,6 +97,9 @@ type EditForm = Required<Omit<UserPatch, 'password'>> & { password: string };
 
 const editFormOf = (u: User): EditForm => ({
   username: u.username ?? '',
+  display_name: u.display_name,
+  display_name_locked: u.display_name_locked,
+  hidden_from_leaderboards: u.hidden_from_leaderboards,
   email: u.email,
   password: '',
   first_name: u.first_name,
@@ -132,6 +136,9 @@ function EditUser({ user, onSaved }: { user: User; onSaved: (u: User) => void })
       <Field label="Username">
         <TextInput value={form.username} onValue={set('username')} autocomplete="off" />
       </Field>
+      <Field label="Display name" hint={`Leaderboards show: ${user.leaderboard_name}. Setting it locks it.`}>
+        <TextInput value={form.display_name ?? ''} onValue={(v) => set('display_name')(nullable(v))} placeholder={user.username ?? ''} />
+      </Field>
       <Field label="Email">
         <TextInput type="email" value={form.email} onValue={set('email')} autocomplete="off" />
       </Field>
@@ -160,6 +167,11 @@ function EditUser({ user, onSaved }: { user: User; onSaved: (u: User) => void })
         <Checkbox label="Active" checked={form.is_active} onValue={set('is_active')} />
       </div>
       <div class="field">
+        <span class="field-label">Leaderboards</span>
+        <Checkbox label="Display name locked" checked={form.display_name_locked} onValue={set('display_name_locked')} />
+        <Checkbox label="Hidden from leaderboards" checked={form.hidden_from_leaderboards} onValue={set('hidden_from_leaderboards')} />
+      </div>
+      <div class="field">
         <span class="field-label">Push notifications</span>
         <Checkbox label="On new questions" checked={form.notify_on_issuance} onValue={set('notify_on_issuance')} />
         <Checkbox label="On results" checked={form.notify_on_resolve} onValue={set('notify_on_resolve')} />
@@ -174,6 +186,47 @@ function EditUser({ user, onSaved }: { user: User; onSaved: (u: User) => void })
 }
 
 const OUTCOME_TONE = { correct: 'good', incorrect: 'bad', void: 'warn', pending: 'neutral' } as const;
+
+type Position = components['schemas']['LeaderboardPosition'];
+
+/** Where the user stands on the leaderboards: the whole game, their leagues, their latest matches. */
+function LeaderboardPositions({ user }: { user: User }) {
+  const positions = useAsync(() => unwrap(() => api.GET('/api/users/{user_id}/leaderboard-positions', { params: { path: { user_id: user.id } } })), [user.id, user.updated_at]);
+  const leagues = useLeagues();
+  const p = positions.data;
+  const slug = (x: Position) => leagues.find((l) => l.id === x.league_id)?.slug;
+  const periodQuery = (x: Position) => `&period=${x.period}${x.period_start ? `&date=${x.period_start}` : ''}`;
+  const board = (x: Position) =>
+    x.scope === 'overall' ? (
+      <Link href={`/admin/leaderboards?scope=overall${periodQuery(x)}`}>Whole game</Link>
+    ) : x.scope === 'league' ? (
+      <Link href={`/admin/leaderboards?scope=league&league=${slug(x) ?? ''}${periodQuery(x)}`}>League {slug(x) ?? shortId(x.league_id)}</Link>
+    ) : (
+      <Link href={`/admin/matches/${x.match_id}`}>Match {shortId(x.match_id)}</Link>
+    );
+  return (
+    <>
+      <h3>Leaderboards {p ? <small>(periods in {p.timezone})</small> : null}</h3>
+      <ErrorBox error={positions.error} />
+      {p && (p.hidden_from_leaderboards || !p.is_active) ? <Notice>{p.hidden_from_leaderboards ? 'Hidden from leaderboards' : 'Deactivated'}: on no leaderboard, in no rank. Their answers and points stay.</Notice> : null}
+      <div role="region" aria-label="Leaderboard positions">
+        <Table<Position>
+          rows={p?.positions ?? []}
+          rowKey={(x) => `${x.scope}:${x.league_id ?? ''}:${x.match_id ?? ''}:${x.period}`}
+          empty={positions.loading ? 'Loading...' : 'On no leaderboard.'}
+          columns={[
+            { label: 'Board', cell: board },
+            { label: 'Period', cell: (x) => (x.period === 'all_time' ? 'all time' : `${x.period} from ${x.period_start}`) },
+            { label: 'Rank', class: 'num', cell: (x) => `${x.entry.rank} of ${x.player_count}` },
+            { label: 'Points', class: 'num', cell: (x) => x.entry.points },
+            { label: 'Correct', class: 'num', cell: (x) => x.entry.correct_count },
+            { label: 'Streak', class: 'num', cell: (x) => `${x.entry.current_streak} (best ${x.entry.best_streak})` },
+          ]}
+        />
+      </div>
+    </>
+  );
+}
 
 function UserActivity({ user }: { user: User }) {
   const points = useAsync(() => unwrap(() => api.GET('/api/users/{user_id}/points', { params: { path: { user_id: user.id } } })), [user.id]);
@@ -218,6 +271,7 @@ function UserActivity({ user }: { user: User }) {
       ) : (
         <Loading when={points.loading} />
       )}
+      <LeaderboardPositions user={user} />
       <h3>Answers {answers.data ? <small>(latest {answers.data.length})</small> : null}</h3>
       <ErrorBox error={answers.error} />
       <Table<Answer>
@@ -420,6 +474,7 @@ export function UsersPage() {
               <span class="badges">
                 {u.is_admin ? <Badge tone="live">admin</Badge> : null}
                 {u.is_active ? <Badge tone="good">active</Badge> : <Badge tone="bad">deactivated</Badge>}
+                {u.hidden_from_leaderboards ? <Badge tone="warn">hidden from leaderboards</Badge> : null}
               </span>
             ),
           },

@@ -1,6 +1,6 @@
-import { boolean, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { timestamps } from '../../db/columns.js';
-import type { ChoiceSpec } from '../definitions/definitions.table.js';
+import { definitionHeadColumns, type ChoiceSpec } from './definitions.table.js';
 import { questionGroups } from '../groups/groups.table.js';
 import { leagueScopedColumns, uniqueNameInLeague } from '../shared/league-columns.js';
 
@@ -9,10 +9,7 @@ export const matchQuestionDefinitions = pgTable(
   'match_question_definitions',
   {
     ...leagueScopedColumns(),
-    name: text('name').notNull(),
-    description: text('description'),
-    isPivotalMoment: boolean('is_pivotal_moment').notNull().default(false),
-    isActive: boolean('is_active').notNull().default(true),
+    ...definitionHeadColumns(),
     groupId: uuid('group_id').references(() => questionGroups.id, { onDelete: 'restrict' }),
     questionTextTemplate: text('question_text_template').notNull(),
     choices: jsonb('choices').$type<ChoiceSpec[]>().notNull(),

@@ -1,0 +1,344 @@
+/**
+ * Leaderboard SQL: the rows a settlement adds to, the rebuild of one user's
+ * rows, and the reads (a page of a board, a player's row and rank, a group's
+ * board). Every writer takes LEADERBOARD_LOCK first: writers run one at a
+ * time (they all touch the whole game's boards anyway) and never deadlock.
+ */
+import { eq, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client.js';
+import { matches } from '../matches/matches.table.js';
+import { leaderboards, type LeaderboardRow } from './leaderboards.table.js';
+
+/** The advisory lock every leaderboard writer holds until its commit (the SQL rebuild function takes the same). */
+export const LEADERBOARD_LOCK = 1717001;
+/** period_start of all-time boards. */
+export const ALL_TIME_START = '1970-01-01';
+/** scope_id of the whole game's boards. */
+export const OVERALL_ID = '00000000-0000-0000-0000-000000000000';
+
+export type Scope = 'overall' | 'league' | 'match';
+export type Period = 'all_time' | 'day' | 'week' | 'month';
+
+export interface BoardKey {
+  scope: Scope;
+  scopeId: string;
+  period: Period;
+  periodStart: string;
+}
+
+/** Rows of a raw statement: postgres.js answers an array, PGlite `{ rows }`. */
+async function rowsOf<T>(db: DbOrTx, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown;
+  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
+}
+
+const keyOf = (k: BoardKey) => `${k.scope}|${k.scopeId}|${k.period}|${k.periodStart}`;
+
+/** The match's league and whether it is a test match (undefined: no such match). */
+export async function matchForScoring({ db, matchId }: { db: DbOrTx; matchId: string }): Promise<{ leagueId: string; isTest: boolean } | undefined> {
+  const [row] = await db.select({ leagueId: matches.leagueId, isTest: matches.isTest }).from(matches).where(eq(matches.id, matchId));
+  return row;
+}
+
+/** The stored time zones (raw, '' for none) of the players whose answers to an issuance count, and when they were scored. */
+export async function scoredZones({ db, issuanceId }: { db: DbOrTx; issuanceId: string }): Promise<{ zone: string; scoredAt: Date }[]> {
+  const rows = await rowsOf<{ zone: string; scored_at: string | Date }>(
+    db,
+    sql`select coalesce(u.match_follow_timezone, '') as zone, min(a.scored_at) as scored_at
+        from question_answers a join users u on u.id = a.user_id
+        where a.question_issuance_id = ${issuanceId} and a.outcome is not null and u.is_active and not u.hidden_from_leaderboards
+        group by 1`,
+  );
+  return rows.map((r) => ({ zone: r.zone, scoredAt: new Date(r.scored_at) }));
+}
+
+export async function lockLeaderboards(tx: Tx): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${LEADERBOARD_LOCK})`);
+}
+
+/** The ids of these boards, created when missing (in key order, so concurrent creators never deadlock). */
+export async function ensureBoards({ db, keys }: { db: DbOrTx; keys: BoardKey[] }): Promise<Map<string, number>> {
+  const unique = [...new Map(keys.map((k) => [keyOf(k), k])).values()].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));
+  const values = unique.map((k) => ({ scope: k.scope, scopeId: k.scopeId, period: k.period, periodStart: k.periodStart }));
+  await db.insert(leaderboards).values(values).onConflictDoNothing();
+  const found = await findBoards({ db, keys: unique });
+  return new Map(found.map((b) => [keyOf(b as BoardKey), b.id]));
+}
+
+export async function findBoards({ db, keys }: { db: DbOrTx; keys: BoardKey[] }): Promise<LeaderboardRow[]> {
+  if (!keys.length) return [];
+  const tuples = sql.join(
+    keys.map((k) => sql`(${k.scope}::text, ${k.scopeId}::uuid, ${k.period}::text, ${k.periodStart}::date)`),
+    sql`, `,
+  );
+  return db
+    .select()
+    .from(leaderboards)
+    .where(sql`(${leaderboards.scope}, ${leaderboards.scopeId}, ${leaderboards.period}, ${leaderboards.periodStart}) in (${tuples})`);
+}
+
+/**
+ * Adds a settled issuance's scored answers to the boards they count in, and
+ * keeps the point counts in step: one statement for every answer and board.
+ * `boardsByZone` maps each player's stored zone ('' for none) to the boards
+ * their answer counts in. A resolved question extends a correct answerer's
+ * streak and ends an incorrect one's; a voided question changes neither.
+ * Returns the boards whose order changed (a row added, or points moved).
+ */
+export async function addSettlement({
+  tx,
+  issuanceId,
+  resolved,
+  scoredAt,
+  boardsByZone,
+}: {
+  tx: Tx;
+  issuanceId: string;
+  resolved: boolean;
+  scoredAt: Date;
+  boardsByZone: { zone: string; leaderboardId: number }[];
+}): Promise<number[]> {
+  if (!boardsByZone.length) return [];
+  const map = sql.join(
+    boardsByZone.map((b) => sql`(${b.zone}::text, ${b.leaderboardId}::int)`),
+    sql`, `,
+  );
+  const at = scoredAt.toISOString();
+  const rows = await rowsOf<{ leaderboard_id: number }>(
+    tx,
+    sql`with map(zone, leaderboard_id) as (values ${map}),
+      input as (
+        select m.leaderboard_id, a.user_id, a.points_awarded as points, (a.outcome = 'correct')::int as correct
+        from question_answers a
+        join users u on u.id = a.user_id
+        join map m on m.zone = coalesce(u.match_follow_timezone, '')
+        where a.question_issuance_id = ${issuanceId} and a.outcome is not null and u.is_active and not u.hidden_from_leaderboards
+      ),
+      -- Rows whose points move, as they were (read by primary key: the statement's snapshot is from before its own upsert).
+      old as (
+        select s.leaderboard_id, s.points as was, i.points as delta
+        from leaderboard_scores s join input i on i.leaderboard_id = s.leaderboard_id and i.user_id = s.user_id
+        where i.points <> 0
+      ),
+      up as (
+        insert into leaderboard_scores as s (leaderboard_id, user_id, points, correct, answered, current_streak, best_streak, reached_at)
+        -- In no particular order: the advisory lock keeps other writers out, so no lock order is needed.
+        select i.leaderboard_id, i.user_id, i.points, i.correct, 1, i.correct, i.correct, ${at}::timestamptz from input i
+        on conflict (leaderboard_id, user_id) do update set
+          points = s.points + excluded.points,
+          correct = s.correct + excluded.correct,
+          answered = s.answered + 1,
+          current_streak = ${resolved ? sql`case when excluded.correct = 1 then s.current_streak + 1 else 0 end` : sql`s.current_streak`},
+          best_streak = ${resolved ? sql`greatest(s.best_streak, case when excluded.correct = 1 then s.current_streak + 1 else 0 end)` : sql`s.best_streak`},
+          -- The last correct answer's time (the first answer's while none is correct), whatever order parallel settlements commit in.
+          reached_at = case
+            when excluded.correct = 1 and s.correct = 0 then excluded.reached_at
+            when excluded.correct = 1 then greatest(s.reached_at, excluded.reached_at)
+            when s.correct = 0 then least(s.reached_at, excluded.reached_at)
+            else s.reached_at end
+        returning s.leaderboard_id, s.points, (xmax = 0) as inserted
+      ),
+      -- A new row counts at its points; a row whose points moved leaves its old total for the new one.
+      -- (Joining the upsert's rows to the input instead would be a nested loop: a CTE's row count is unknown to the planner.)
+      changes as (
+        select leaderboard_id, was as points, -1 as d from old
+        union all select leaderboard_id, was + delta, 1 from old
+        union all select leaderboard_id, points, 1 from up where inserted
+      ),
+      counted as (
+        insert into leaderboard_point_counts as c (leaderboard_id, points, players)
+        select leaderboard_id, points, sum(d)::int from changes group by 1, 2 having sum(d) <> 0 order by 1, 2
+        on conflict (leaderboard_id, points) do update set players = c.players + excluded.players
+        returning c.leaderboard_id
+      )
+      select distinct leaderboard_id from input`,
+  );
+  return rows.map((r) => Number(r.leaderboard_id));
+}
+
+/** Rebuilds one user's rows from their scored answers (none when they are hidden or deactivated). */
+export async function rebuildUser({ tx, userId }: { tx: Tx; userId: string }): Promise<void> {
+  await tx.execute(sql`select qp_leaderboards_rebuild(${userId}::uuid)`);
+}
+
+/** Rebuilds every board from the scored answers (the migration's backfill; tests compare it with what settling maintained). */
+export async function rebuildAll({ tx }: { tx: Tx }): Promise<void> {
+  await tx.execute(sql`select qp_leaderboards_rebuild(null)`);
+}
+
+export interface RankedRow {
+  rank: number;
+  userId: string;
+  name: string;
+  points: number;
+  correct: number;
+  answered: number;
+  currentStreak: number;
+  bestStreak: number;
+  reachedAt: Date;
+}
+
+const RANK_ORDER = sql`s.points desc nulls last, s.correct desc nulls last, s.reached_at, s.user_id`;
+const NAME = sql`coalesce(u.display_name, u.username, 'Player ' || left(u.id::text, 8))`;
+
+type RawRanked = { rank: string | number; user_id: string; name: string; points: number; correct: number; answered: number; current_streak: number; best_streak: number; reached_at: string | Date };
+const ranked = (r: RawRanked): RankedRow => ({
+  rank: Number(r.rank),
+  userId: r.user_id,
+  name: r.name,
+  points: Number(r.points),
+  correct: Number(r.correct),
+  answered: Number(r.answered),
+  currentStreak: Number(r.current_streak),
+  bestStreak: Number(r.best_streak),
+  reachedAt: new Date(r.reached_at),
+});
+
+/** The rows of some players on a board (a group's members), ranked among themselves. */
+export async function membersBoard({ db, leaderboardId, userIds }: { db: DbOrTx; leaderboardId: number; userIds: string[] }): Promise<RankedRow[]> {
+  if (!userIds.length) return [];
+  const rows = await rowsOf<RawRanked>(
+    db,
+    sql`select row_number() over (order by ${RANK_ORDER}) as rank, s.user_id, ${NAME} as name, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
+        from leaderboard_scores s join users u on u.id = s.user_id
+        where s.leaderboard_id = ${leaderboardId} and s.user_id = any(string_to_array(${userIds.join(',')}, ',')::uuid[])
+        order by ${RANK_ORDER}`,
+  );
+  return rows.map(ranked);
+}
+
+/**
+ * A page of a board, how many players it has, and the rows and ranks of some
+ * players (the caller; the live stream's receivers), in one statement: the
+ * board by its key (unique index), the page as a range of the rank index, the
+ * count as a sum over the point counts, each rank as 1 + the players with more points (a sum over the point
+ * counts) + those with the same points ranked ahead (two ranges of the rank
+ * index).
+ * Undefined when the board does not exist.
+ */
+export async function boardForDelivery({
+  db,
+  key,
+  top,
+  offset = 0,
+  userIds,
+}: {
+  db: DbOrTx;
+  key: BoardKey;
+  top: number;
+  offset?: number;
+  userIds: string[];
+}): Promise<{ playerCount: number; top: RankedRow[]; mine: Map<string, RankedRow> } | undefined> {
+  type Raw = RawRanked & { kind: 'board' | 'top' | 'me'; player_count: number | string | null };
+  const ids = userIds.join(',');
+  const rows = await rowsOf<Raw>(
+    db,
+    sql`with b as (
+          select id from leaderboards where scope = ${key.scope} and scope_id = ${key.scopeId}::uuid and period = ${key.period} and period_start = ${key.periodStart}::date
+        ),
+        t as (
+          select s.* from leaderboard_scores s where s.leaderboard_id = (select id from b) order by ${RANK_ORDER} offset ${offset} limit ${top}
+        )
+        select 'board' as kind, (select coalesce(sum(c.players), 0) from leaderboard_point_counts c where c.leaderboard_id = b.id) as player_count,
+               null::bigint as rank, null::uuid as user_id, null::text as name, null::int as points, null::int as correct, null::int as answered, null::int as current_streak, null::int as best_streak, null::timestamptz as reached_at
+          from b
+        union all
+        select 'top', null, ${offset}::int + row_number() over (order by ${RANK_ORDER}), s.user_id, ${NAME}, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
+          from t s join users u on u.id = s.user_id
+        union all
+        select 'me', null,
+               1 + coalesce((select sum(c.players) from leaderboard_point_counts c where c.leaderboard_id = s.leaderboard_id and c.points > s.points), 0)
+                 + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct > s.correct)
+                 + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct = s.correct and (o.reached_at, o.user_id) < (s.reached_at, s.user_id)),
+               s.user_id, ${NAME}, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
+          from leaderboard_scores s join users u on u.id = s.user_id
+          where s.leaderboard_id = (select id from b) and ${ids ? sql`s.user_id = any(string_to_array(${ids}, ',')::uuid[])` : sql`false`}`,
+  );
+  const board = rows.find((r) => r.kind === 'board');
+  if (!board) return undefined;
+  const topRows = rows.filter((r) => r.kind === 'top').map(ranked).sort((a, b) => a.rank - b.rank);
+  const mine = new Map(rows.filter((r) => r.kind === 'me').map((r) => [r.user_id, ranked(r)] as const));
+  return { playerCount: Number(board.player_count ?? 0), top: topRows, mine };
+}
+
+export interface Position {
+  board: Pick<LeaderboardRow, 'scope' | 'scopeId' | 'period' | 'periodStart'>;
+  playerCount: number;
+  row: RankedRow;
+}
+
+/**
+ * A user's rows and ranks (one statement): on the whole game's and the
+ * leagues' boards all time and of the periods starting on `starts`, and on
+ * the boards of the `matches` matches they played last.
+ */
+export async function positionsOf({ db, userId, starts, matches: recent }: { db: DbOrTx; userId: string; starts: { day: string; week: string; month: string }; matches: number }): Promise<Position[]> {
+  type Raw = RawRanked & { scope: Scope; scope_id: string; period: Period; period_start: string; player_count: string | number; created_at: string | Date };
+  const rows = await rowsOf<Raw>(
+    db,
+    sql`with mine as (
+          select b.id, b.scope, b.scope_id, b.period, b.period_start::text as period_start, b.created_at, s.*
+          from leaderboard_scores s join leaderboards b on b.id = s.leaderboard_id
+          where s.user_id = ${userId}::uuid and b.scope in ('overall', 'league') and (
+            b.period = 'all_time' or (b.period = 'day' and b.period_start = ${starts.day}::date)
+            or (b.period = 'week' and b.period_start = ${starts.week}::date) or (b.period = 'month' and b.period_start = ${starts.month}::date))
+          union all
+          (select b.id, b.scope, b.scope_id, b.period, b.period_start::text, b.created_at, s.*
+           from leaderboard_scores s join leaderboards b on b.id = s.leaderboard_id
+           where s.user_id = ${userId}::uuid and b.scope = 'match'
+           order by b.created_at desc limit ${recent})
+        )
+        select s.scope, s.scope_id, s.period, s.period_start, s.created_at,
+          (select coalesce(sum(c.players), 0) from leaderboard_point_counts c where c.leaderboard_id = s.leaderboard_id) as player_count,
+          1 + coalesce((select sum(c.players) from leaderboard_point_counts c where c.leaderboard_id = s.leaderboard_id and c.points > s.points), 0)
+            + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct > s.correct)
+            + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct = s.correct and (o.reached_at, o.user_id) < (s.reached_at, s.user_id))
+            as rank,
+          s.user_id, ${NAME} as name, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
+        from mine s join users u on u.id = s.user_id`,
+  );
+  const scopeOrder = { overall: 0, league: 1, match: 2 } as const;
+  const periodOrder = { all_time: 0, day: 1, week: 2, month: 3 } as const;
+  return rows
+    .sort(
+      (a, b) =>
+        scopeOrder[a.scope] - scopeOrder[b.scope] ||
+        (a.scope === 'match' ? new Date(b.created_at).getTime() - new Date(a.created_at).getTime() : a.scope_id.localeCompare(b.scope_id)) ||
+        periodOrder[a.period] - periodOrder[b.period],
+    )
+    .map((r) => ({ board: { scope: r.scope, scopeId: r.scope_id, period: r.period, periodStart: r.period_start }, playerCount: Number(r.player_count), row: ranked(r) }));
+}
+
+/** How long past periods stay readable: boards of days, weeks and months that began before these many days ago go. */
+export const RETENTION_DAYS = { day: 40, week: 20 * 7, month: 25 * 31 } as const;
+
+/** One board whose period has passed the retention, or undefined. */
+export async function expiredBoard({ db, today }: { db: DbOrTx; today: string }): Promise<number | undefined> {
+  const [row] = await rowsOf<{ id: number }>(
+    db,
+    sql`select id from leaderboards
+        where (period = 'day' and period_start < ${today}::date - ${RETENTION_DAYS.day}::int)
+           or (period = 'week' and period_start < ${today}::date - ${RETENTION_DAYS.week}::int)
+           or (period = 'month' and period_start < ${today}::date - ${RETENTION_DAYS.month}::int)
+        order by period_start limit 1`,
+  );
+  return row ? Number(row.id) : undefined;
+}
+
+/**
+ * Deletes up to `rows` rows of a board (the lock taken, so no settlement
+ * writes it meanwhile), and the board itself with its point counts once it
+ * has none left; true when the board is gone.
+ */
+export async function pruneBoard({ tx, leaderboardId, rows }: { tx: Tx; leaderboardId: number; rows: number }): Promise<boolean> {
+  await lockLeaderboards(tx);
+  const deleted = await rowsOf<{ n: number }>(
+    tx,
+    sql`with gone as (
+          delete from leaderboard_scores where ctid = any(array(select ctid from leaderboard_scores where leaderboard_id = ${leaderboardId}::int limit ${rows}::int)) returning 1
+        ) select count(*)::int as n from gone`,
+  );
+  if (Number(deleted[0]?.n ?? 0) === rows) return false;
+  await tx.delete(leaderboards).where(eq(leaderboards.id, leaderboardId));
+  return true;
+}

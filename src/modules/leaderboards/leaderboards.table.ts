@@ -1,0 +1,75 @@
+import { date, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { tstz } from '../../db/columns.js';
+
+/**
+ * One leaderboard: a scope (the whole game, a league or a match) and a
+ * period (all time, or the calendar day, week or month starting on
+ * `period_start`). Created when the first answer that counts in it is scored.
+ */
+export const leaderboards = pgTable(
+  'leaderboards',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** overall | league | match */
+    scope: text('scope').notNull(),
+    /** The league's or the match's id; the nil UUID for overall. */
+    scopeId: uuid('scope_id').notNull(),
+    /** all_time | day | week | month */
+    period: text('period').notNull(),
+    /** First day of the period; 1970-01-01 for all_time. */
+    periodStart: date('period_start', { mode: 'string' }).notNull(),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('leaderboards_key_uq').on(t.scope, t.scopeId, t.period, t.periodStart)],
+);
+
+/**
+ * A player's row on a leaderboard, maintained in the transaction that scores
+ * their answers (stored with fillfactor 80: an incorrect answer changes no
+ * indexed column, and room on the page keeps that update off the indexes). The rank index orders a board as ranked (points, correct
+ * answers, who reached them first, user id), so the top of a board is an
+ * index range and a rank is counted from it and from the point counts below.
+ */
+export const leaderboardScores = pgTable(
+  'leaderboard_scores',
+  {
+    // No foreign keys: each would cost a lookup per row a settlement inserts (measured: a fifth of the
+    // statement). Users are never deleted (deactivation keeps the row); boards go with their rows only.
+    leaderboardId: integer('leaderboard_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    points: integer('points').notNull(),
+    correct: integer('correct').notNull(),
+    /** Settled answers: resolved or voided. */
+    answered: integer('answered').notNull(),
+    currentStreak: integer('current_streak').notNull(),
+    bestStreak: integer('best_streak').notNull(),
+    /** When the player reached their points and correct count (their last correct answer; their first answer while none). */
+    reachedAt: tstz('reached_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.leaderboardId, t.userId] }),
+    index('leaderboard_scores_rank_idx').on(t.leaderboardId, t.points.desc(), t.correct.desc(), t.reachedAt.asc(), t.userId.asc()),
+    // Rebuilding one user's rows (hidden, deactivated, a new time zone).
+    index('leaderboard_scores_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * How many players of a board have each points total: a rank is the players
+ * with more points (a sum over this table, one row per distinct total) plus
+ * those ahead with the same points (an index range of the rank index).
+ */
+export const leaderboardPointCounts = pgTable(
+  'leaderboard_point_counts',
+  {
+    leaderboardId: integer('leaderboard_id')
+      .notNull()
+      .references(() => leaderboards.id, { onDelete: 'cascade' }),
+    points: integer('points').notNull(),
+    players: integer('players').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.leaderboardId, t.points] })],
+);
+
+export type LeaderboardRow = typeof leaderboards.$inferSelect;
+export type LeaderboardScoreRow = typeof leaderboardScores.$inferSelect;
