@@ -1,7 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { leaderboardName, normalizeDisplayName, profanityIn } from '../../src/modules/users/display-name.js';
+import { userErrors } from '../../src/modules/users/users.errors.js';
 import { users } from '../../src/modules/users/users.table.js';
+import { expectError } from '../helpers/errors.js';
 import { registerUser } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 
@@ -69,8 +71,8 @@ describe('PATCH /api/users/me: display_name', () => {
       ['total shit', /not allowed/],
     ] as const) {
       const res = await app.request('PATCH', '/api/users/me', { token: user.token, body: { display_name: name, first_name: 'Changed' } });
-      expect(res.status, name).toBe(400);
-      expect(res.body.detail).toMatch(why);
+      expectError(res, userErrors.displayNameInvalid);
+      expect(res.body.detail, name).toMatch(why);
     }
     expect((await app.request('GET', '/api/users/me', { token: user.token })).body).toMatchObject({ display_name: null, first_name: null });
   });
@@ -97,8 +99,7 @@ describe('admin override', () => {
     expect(set.status).toBe(200);
     expect(set.body).toMatchObject({ display_name: 'Player One', display_name_locked: true, leaderboard_name: 'Player One' });
     const refused = await app.request('PATCH', '/api/users/me', { token: user.token, body: { display_name: 'Rude Again', first_name: 'Z' } });
-    expect(refused.status).toBe(409);
-    expect(refused.body.detail).toMatch(/admin/);
+    expectError(refused, userErrors.displayNameLocked);
     expect((await app.request('GET', '/api/users/me', { token: user.token })).body).toMatchObject({ display_name: 'Player One', first_name: null });
     // Other fields stay the player's to change.
     expect((await app.request('PATCH', '/api/users/me', { token: user.token, body: { first_name: 'Zoe' } })).status).toBe(200);
@@ -112,7 +113,7 @@ describe('admin override', () => {
     await app.request('PATCH', '/api/users/me', { token: user.token, body: { display_name: 'Some Name' } });
     const res = await app.request('PATCH', `/api/users/${user.id}`, { token: admin.token, body: { display_name: null, display_name_locked: false } });
     expect(res.body).toMatchObject({ display_name: null, display_name_locked: false });
-    expect((await app.request('PATCH', `/api/users/${user.id}`, { token: admin.token, body: { display_name: 'a@b.co' } })).status).toBe(400);
+    expectError(await app.request('PATCH', `/api/users/${user.id}`, { token: admin.token, body: { display_name: 'a@b.co' } }), userErrors.displayNameInvalid);
   });
 
   it('hides a user from leaderboards and back, keeping the row', async () => {

@@ -2,8 +2,13 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { leaderboardPointCounts, leaderboards, leaderboardScores } from '../../src/modules/leaderboards/leaderboards.table.js';
 import { rebuildAll } from '../../src/modules/leaderboards/leaderboards.repository.js';
+import { leaderboardErrors } from '../../src/modules/leaderboards/leaderboards.errors.js';
+import { leagueErrors } from '../../src/modules/leagues/leagues.errors.js';
+import { matchErrors } from '../../src/modules/matches/matches.errors.js';
+import { userErrors } from '../../src/modules/users/users.errors.js';
 import { users } from '../../src/modules/users/users.table.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
+import { expectError } from '../helpers/errors.js';
 import { createMatch, follow, leagueBySlug, UNKNOWN_ID } from '../helpers/factories.js';
 import { registerUser, type TestUser } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
@@ -222,14 +227,13 @@ describe('the operations', () => {
     expect((await app.request('GET', `/api/leaderboards/leagues/${league.id}`)).body.league_id).toBe(league.id);
     // As on the other open operations, a key that is no key reads as anonymous.
     expect((await app.request('GET', '/api/leaderboards/overall', { token: 'qp_nope' })).body.me).toBeNull();
-    expect((await app.request('GET', '/api/leaderboards/leagues/nope')).status).toBe(404);
-    expect((await matchBoard(UNKNOWN_ID)).status).toBe(404);
+    expectError(await app.request('GET', '/api/leaderboards/leagues/nope'), leagueErrors.notFound);
+    expectError(await matchBoard(UNKNOWN_ID), matchErrors.notFound);
   });
 
   it('answer 400 for a date with all_time and 422 past the paging bounds', async () => {
     const res = await app.request('GET', '/api/leaderboards/overall', { query: { date: '2026-11-20' } });
-    expect(res.status).toBe(400);
-    expect(res.body.detail).toMatch(/all_time/);
+    expectError(res, leaderboardErrors.dateWithoutPeriod);
     for (const query of [{ limit: 101 }, { limit: 0 }, { offset: 100001 }, { period: 'year' }, { date: '2026-13-01' }]) {
       expect((await app.request('GET', '/api/leaderboards/overall', { query })).status, JSON.stringify(query)).toBe(422);
     }
@@ -283,7 +287,7 @@ describe('a user\'s positions (operators)', () => {
 
     await app.request('PATCH', `/api/users/${p!.id}`, { token: admin.token, body: { hidden_from_leaderboards: true } });
     expect((await app.request('GET', `/api/users/${p!.id}/leaderboard-positions`, { token: admin.token })).body).toMatchObject({ hidden_from_leaderboards: true, positions: [] });
-    expect((await app.request('GET', `/api/users/${UNKNOWN_ID}/leaderboard-positions`, { token: admin.token })).status).toBe(404);
+    expectError(await app.request('GET', `/api/users/${UNKNOWN_ID}/leaderboard-positions`, { token: admin.token }), userErrors.notFound);
     expect((await app.request('GET', `/api/users/${p!.id}/leaderboard-positions`, { token: rival!.token })).status).toBe(403);
     await app.request('PATCH', `/api/users/${p!.id}`, { token: admin.token, body: { hidden_from_leaderboards: false } });
   });

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { leaderboardErrors } from '../../src/modules/leaderboards/leaderboards.errors.js';
+import { matchErrors } from '../../src/modules/matches/matches.errors.js';
+import { playerGroupErrors } from '../../src/modules/player-groups/player-groups.errors.js';
 import { normalizeInviteCode } from '../../src/modules/player-groups/player-groups.service.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
+import { expectError } from '../helpers/errors.js';
 import { createMatch, follow, UNKNOWN_ID } from '../helpers/factories.js';
 import { registerUser, type TestUser } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
@@ -51,12 +55,12 @@ describe('creating and joining', () => {
 
   it('answers 404 for an unknown code and for a group the caller is not in; 400 for a bad name', async () => {
     const [a, b] = [await registerUser(app), await registerUser(app)];
-    expect((await join(a, 'ZZZZ-ZZZZ-ZZ')).status).toBe(404);
+    expectError(await join(a, 'ZZZZ-ZZZZ-ZZ'), playerGroupErrors.unknownCode);
     const g = await groupWith(a);
-    expect((await get(b, g.id)).status).toBe(404);
-    expect((await get(b, UNKNOWN_ID)).status).toBe(404);
-    expect((await app.request('GET', `/api/player-groups/${g.id}/leaderboard`, { token: b.token })).status).toBe(404);
-    for (const name of ['   ', 'a\u200bb', 'x'.repeat(61)]) expect((await create(a, name)).status, name).toBe(400);
+    expectError(await get(b, g.id), playerGroupErrors.notFound);
+    expectError(await get(b, UNKNOWN_ID), playerGroupErrors.notFound);
+    expectError(await app.request('GET', `/api/player-groups/${g.id}/leaderboard`, { token: b.token }), playerGroupErrors.notFound);
+    for (const name of ['   ', 'a\u200bb', 'x'.repeat(61)]) expectError(await create(a, name), playerGroupErrors.nameInvalid);
     expect((await create(a, '')).status).toBe(422);
   });
 });
@@ -69,10 +73,11 @@ describe('limits', () => {
     const other = await groupWith(await registerUser(app));
     expect((await join(p, other.invite_code)).status).toBe(200);
     const refused = await create(p, 'One too many');
-    expect(refused.status).toBe(409);
+    expectError(refused, playerGroupErrors.tooManyGroups);
+    // The message states the limit.
     expect(refused.body.detail).toMatch(/3 groups/);
     const another = await groupWith(await registerUser(app));
-    expect((await join(p, another.invite_code)).status).toBe(409);
+    expectError(await join(p, another.invite_code), playerGroupErrors.tooManyGroups);
     expect((await app.request('POST', `/api/player-groups/${other.id}/leave`, { token: p.token })).status).toBe(204);
     expect((await join(p, another.invite_code)).status).toBe(200);
   });
@@ -86,6 +91,8 @@ describe('limits', () => {
     expect(answers.filter((r) => r.status === 200)).toHaveLength(3);
     const full = answers.filter((r) => r.status === 409);
     expect(full).toHaveLength(3);
+    for (const r of full) expectError(r, playerGroupErrors.full);
+    // The message states the limit.
     expect(full[0]!.body.detail).toMatch(/4 members/);
     expect((await get(owner, g.id)).body.member_count).toBe(4);
   });
@@ -96,11 +103,10 @@ describe('limits', () => {
     const ip = newAddress();
     // A right code never uses the budget up.
     for (let i = 0; i < 5; i++) expect((await join(guesser, g.invite_code, ip)).status).toBe(200);
-    for (let i = 0; i < 3; i++) expect((await join(guesser, `WRONG${i}`, ip)).status).toBe(404);
+    for (let i = 0; i < 3; i++) expectError(await join(guesser, `WRONG${i}`, ip), playerGroupErrors.unknownCode);
     const refused = await join(guesser, g.invite_code, newAddress());
-    expect(refused.status).toBe(429);
+    expectError(refused, playerGroupErrors.tooManyJoinAttempts);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(refused.body.detail).toMatch(/too many attempts to join a group/);
     // Another player from elsewhere is not held up; the address has its own budget over all players.
     const others = [];
     for (let i = 0; i < 3; i++) others.push(await registerUser(app));
@@ -108,10 +114,10 @@ describe('limits', () => {
     for (const o of others) for (let i = 0; i < 2; i++) await join(o, `NOPE${i}`, shared);
     const stranger = await registerUser(app);
     // 6 failed guesses from the address so far; 2 more spend its 8.
-    for (let i = 0; i < 2; i++) expect((await join(stranger, `NOPE9${i}`, shared)).status).toBe(404);
-    expect((await join(stranger, g.invite_code, shared)).status).toBe(429);
+    for (let i = 0; i < 2; i++) expectError(await join(stranger, `NOPE9${i}`, shared), playerGroupErrors.unknownCode);
+    expectError(await join(stranger, g.invite_code, shared), playerGroupErrors.tooManyJoinAttempts);
     // Every attempt counts, refused ones too: the stranger's own budget is spent now; a newcomer elsewhere joins.
-    expect((await join(stranger, g.invite_code, newAddress())).status).toBe(429);
+    expectError(await join(stranger, g.invite_code, newAddress()), playerGroupErrors.tooManyJoinAttempts);
     expect((await join(await registerUser(app), g.invite_code, newAddress())).status).toBe(200);
   });
 
@@ -127,25 +133,25 @@ describe('owners and members', () => {
     const [owner, m1, m2] = [await registerUser(app), await registerUser(app), await registerUser(app)];
     const g = await groupWith(owner, m1, m2);
     const path = `/api/player-groups/${g.id}`;
-    expect((await app.request('PATCH', path, { token: m1.token, body: { name: 'Mine now' } })).status).toBe(403);
+    expectError(await app.request('PATCH', path, { token: m1.token, body: { name: 'Mine now' } }), playerGroupErrors.notOwner);
     expect((await app.request('PATCH', path, { token: owner.token, body: { name: 'Renamed' } })).body.name).toBe('Renamed');
 
-    expect((await app.request('POST', `${path}/invite-code`, { token: m1.token })).status).toBe(403);
+    expectError(await app.request('POST', `${path}/invite-code`, { token: m1.token }), playerGroupErrors.notOwner);
     const replaced = await app.request('POST', `${path}/invite-code`, { token: owner.token });
     expect(replaced.body.invite_code).not.toBe(g.invite_code);
 
-    expect((await app.request('DELETE', `${path}/members/${m2.id}`, { token: m1.token })).status).toBe(403);
+    expectError(await app.request('DELETE', `${path}/members/${m2.id}`, { token: m1.token }), playerGroupErrors.notOwner);
     expect((await app.request('DELETE', `${path}/members/${m2.id}`, { token: owner.token })).status).toBe(204);
-    expect((await app.request('DELETE', `${path}/members/${m2.id}`, { token: owner.token })).status).toBe(404);
-    expect((await app.request('DELETE', `${path}/members/${owner.id}`, { token: owner.token })).status).toBe(409);
-    expect((await get(m2, g.id)).status).toBe(404);
+    expectError(await app.request('DELETE', `${path}/members/${m2.id}`, { token: owner.token }), playerGroupErrors.memberNotFound);
+    expectError(await app.request('DELETE', `${path}/members/${owner.id}`, { token: owner.token }), playerGroupErrors.ownerCannotBeRemoved);
+    expectError(await get(m2, g.id), playerGroupErrors.notFound);
     // The old code no longer works; the new one does.
-    expect((await join(m2, g.invite_code)).status).toBe(404);
+    expectError(await join(m2, g.invite_code), playerGroupErrors.unknownCode);
     expect((await join(m2, replaced.body.invite_code)).status).toBe(200);
 
-    expect((await app.request('DELETE', path, { token: m1.token })).status).toBe(403);
+    expectError(await app.request('DELETE', path, { token: m1.token }), playerGroupErrors.notOwner);
     expect((await app.request('DELETE', path, { token: owner.token })).status).toBe(204);
-    expect((await get(owner, g.id)).status).toBe(404);
+    expectError(await get(owner, g.id), playerGroupErrors.notFound);
     expect((await app.request('GET', '/api/player-groups', { token: m1.token })).body).toEqual([]);
   });
 
@@ -154,11 +160,11 @@ describe('owners and members', () => {
     const g = await groupWith(owner, first, second);
     expect((await app.request('POST', `/api/player-groups/${g.id}/leave`, { token: owner.token })).status).toBe(204);
     expect((await get(first, g.id)).body).toMatchObject({ owner_id: first.id, is_owner: true, member_count: 2 });
-    expect((await app.request('POST', `/api/player-groups/${g.id}/leave`, { token: owner.token })).status).toBe(404);
+    expectError(await app.request('POST', `/api/player-groups/${g.id}/leave`, { token: owner.token }), playerGroupErrors.notFound);
     await app.request('POST', `/api/player-groups/${g.id}/leave`, { token: second.token });
     await app.request('POST', `/api/player-groups/${g.id}/leave`, { token: first.token });
-    expect((await get(first, g.id)).status).toBe(404);
-    expect((await join(first, g.invite_code)).status).toBe(404);
+    expectError(await get(first, g.id), playerGroupErrors.notFound);
+    expectError(await join(first, g.invite_code), playerGroupErrors.unknownCode);
   });
 });
 
@@ -194,10 +200,16 @@ describe('group leaderboards', () => {
     expect(byLeague.body).toMatchObject({ scope: 'league', period: 'week', player_count: 2 });
     expect((await board({}, c)).body.me).toBeNull();
 
-    for (const query of [{ scope: 'league' }, { scope: 'match' }, { scope: 'overall', league: 'mls' }, { scope: 'league', league: 'mls', match_id: match.id }, { scope: 'match', match_id: match.id, period: 'day' }]) {
-      expect((await board(query)).status, JSON.stringify(query)).toBe(400);
+    for (const [query, error] of [
+      [{ scope: 'league' }, leaderboardErrors.scopeIncomplete],
+      [{ scope: 'match' }, leaderboardErrors.scopeIncomplete],
+      [{ scope: 'overall', league: 'mls' }, leaderboardErrors.scopeMismatch],
+      [{ scope: 'league', league: 'mls', match_id: match.id }, leaderboardErrors.scopeMismatch],
+      [{ scope: 'match', match_id: match.id, period: 'day' }, leaderboardErrors.matchPeriod],
+    ] as const) {
+      expectError(await board(query), error);
     }
-    expect((await board({ scope: 'match', match_id: UNKNOWN_ID })).status).toBe(404);
+    expectError(await board({ scope: 'match', match_id: UNKNOWN_ID }), matchErrors.notFound);
   });
 
   it('hidden members are off the group\'s board too', async () => {

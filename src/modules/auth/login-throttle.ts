@@ -23,11 +23,11 @@ import type { LoginThrottleConfig, PlayerGroupsConfig, RegisterThrottleConfig } 
 import type { Db } from '../../db/client.js';
 import type { Logger } from '../../logger.js';
 import type { AppError, ErrorFactory } from '../../errors.js';
+import { playerGroupErrors } from '../player-groups/player-groups.errors.js';
 import { authErrors } from './auth.errors.js';
 import { normalizeLogin } from '../users/users.repository.js';
 import { deleteExpiredCounters } from './login-throttle.repository.js';
 import { loginThrottle } from './login-throttle.table.js';
-import { playerGroupErrors } from '../player-groups/player-groups.errors.js';
 
 export interface LoginAttempt {
   /** The credentials were right: clear the name's budget, give the attempt back to the address. */

@@ -6,6 +6,8 @@
  */
 import type { components } from '../../../generated/api-types.js';
 import type { Db, Tx } from '../../db/client.js';
+import { matchErrors } from '../matches/matches.errors.js';
+import { leaderboardErrors } from './leaderboards.errors.js';
 import type { QuestionIssuanceRow } from '../issuances/issuances.table.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
 import { localDate, periodBounds, periodStarts, periodStartsOfDate, zoneOrUtc, type LeaderboardPeriodKind } from '../shared/calendar.js';
@@ -31,8 +33,6 @@ import {
   type Scope,
 } from './leaderboards.repository.js';
 import type { LeaderboardRow } from './leaderboards.table.js';
-import { leaderboardErrors } from './leaderboards.errors.js';
-import { matchErrors } from '../matches/matches.errors.js';
 
 type Schemas = components['schemas'];
 
@@ -88,9 +88,7 @@ export function createLeaderboardsService({ db, leagues, now = () => new Date() 
     const periodStart = periodStartsOfDate(query.date ?? localDate(now(), timezone))[kind];
     const bounds = periodBounds(kind, periodStart, timezone);
     // Instants are years 0001 to 9999 (the contract's date-time): a period reaching past them has no answer to give.
-    if (bounds.from.getUTCFullYear() < 1 || bounds.to.getUTCFullYear() > 9999) {
-      throw leaderboardErrors.dateOutOfRange(kind, query.date);
-    }
+    if (bounds.from.getUTCFullYear() < 1 || bounds.to.getUTCFullYear() > 9999) throw leaderboardErrors.dateOutOfRange(kind, query.date);
     return { timezone, periodStart, bounds };
   }
 
@@ -242,8 +240,8 @@ export function createLeaderboardsService({ db, leagues, now = () => new Date() 
       userIds: string[];
       limit: number;
     }): Promise<Schemas['Leaderboard']> {
-      if (scope !== 'league' && league !== undefined) throw leaderboardErrors.scopeMismatch('league', 'league', scope);
-      if (scope !== 'match' && matchId !== undefined) throw leaderboardErrors.scopeMismatch('match_id', 'match', scope);
+      if (scope !== 'league' && league !== undefined) throw leaderboardErrors.scopeMismatch('league', scope);
+      if (scope !== 'match' && matchId !== undefined) throw leaderboardErrors.scopeMismatch('match_id', scope);
       let scopeId = OVERALL_ID;
       let leagueId: string | null = null;
       let empty = false;

@@ -18,12 +18,16 @@ export const matchControlErrors = {
       ? 'this match has no recorded events to replay (no listener consumed its feed)'
       : 'this test match was not cloned from a recorded match, so there is nothing to replay',
   ),
-  alreadyPlayed: errorFactory(409, 'match.already_played', () => 'this test match has already been played through; restart it (start-listener with restart: true) or clone the original match again'),
-  /** A listener runs at another speed than the one asked for. */
+  alreadyPlayed: errorFactory(
+    409,
+    'match.already_played',
+    () => 'this test match has already been played through; restart it (start-listener with restart: true) or clone the original match again',
+  ),
+  /** A replay listener is already active at another speed than the one asked for. */
   listenerActive: errorFactory(
     409,
     'match.listener_active',
-    (status: string, running: number | null, asked: number) =>
-      `a listener (${status}) already replays this match at x${running}; stop it first (stop-listener), or restart the replay at x${asked} (start-listener with restart: true)`,
+    (status: string, activeSpeed: number | null, asked: number) =>
+      `a listener (${status}) already replays this match at x${activeSpeed}; stop it first (stop-listener), or restart the replay at x${asked} (start-listener with restart: true)`,
   ),
 };

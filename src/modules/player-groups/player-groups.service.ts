@@ -14,6 +14,7 @@ import { randomInt } from 'node:crypto';
 import type { components } from '../../../generated/api-types.js';
 import type { PlayerGroupsConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
+import { playerGroupErrors } from './player-groups.errors.js';
 import type { LoginThrottle } from '../auth/login-throttle.js';
 import type { LeaderboardsService } from '../leaderboards/leaderboards.service.js';
 import { hasInvisible } from '../users/display-name.js';
@@ -39,7 +40,6 @@ import {
   type MemberView,
 } from './player-groups.repository.js';
 import type { PlayerGroupRow } from './player-groups.table.js';
-import { playerGroupErrors } from './player-groups.errors.js';
 
 type Schemas = components['schemas'];
 
@@ -68,14 +68,12 @@ export function normalizeInviteCode(code: string): string {
 export const displayInviteCode = (code: string): string => code.match(/.{1,4}/g)!.join('-');
 
 function groupName(value: string): string {
-  if (hasInvisible(value)) throw playerGroupErrors.nameInvalid();
+  if (hasInvisible(value)) throw playerGroupErrors.nameInvalid('must not contain control or invisible formatting characters');
   const name = value.normalize('NFC').replace(/\s+/gu, ' ').trim();
   const length = [...name].length;
-  if (length < 1 || length > GROUP_NAME_MAX) throw playerGroupErrors.nameInvalid({ max: GROUP_NAME_MAX, length });
+  if (length < 1 || length > GROUP_NAME_MAX) throw playerGroupErrors.nameInvalid(`must be 1 to ${GROUP_NAME_MAX} characters once spaces are trimmed (it has ${length})`);
   return name;
 }
-
-const groupNotFound = () => playerGroupErrors.notFound();
 
 export type PlayerGroupsService = ReturnType<typeof createPlayerGroupsService>;
 
@@ -110,22 +108,20 @@ export function createPlayerGroupsService({
   /** The group, for one of its members; 404 for anyone else (a group is not confirmed to outsiders). */
   async function asMember(groupId: string, user: UserRow): Promise<PlayerGroupRow> {
     const g = await findGroup({ db, id: groupId });
-    if (!g || !(await isMember({ db, groupId, userId: user.id }))) throw groupNotFound();
+    if (!g || !(await isMember({ db, groupId, userId: user.id }))) throw playerGroupErrors.notFound();
     return g;
   }
 
   /** In a transaction: the group locked, for its owner; 403 for other members, 404 for anyone else. */
   async function lockAsOwner(tx: Parameters<Parameters<Db['transaction']>[0]>[0], groupId: string, user: UserRow): Promise<PlayerGroupRow> {
     const g = await lockGroup({ tx, id: groupId });
-    if (!g) throw groupNotFound();
+    if (!g) throw playerGroupErrors.notFound();
     if (g.ownerId !== user.id) {
       if (await isMember({ db: tx, groupId, userId: user.id })) throw playerGroupErrors.notOwner();
-      throw groupNotFound();
+      throw playerGroupErrors.notFound();
     }
     return g;
   }
-
-  const tooManyGroups = () => playerGroupErrors.tooManyGroups(config.maxGroupsPerUser);
 
   return {
     async list(user: UserRow): Promise<Schemas['PlayerGroupSummary'][]> {
@@ -136,7 +132,7 @@ export function createPlayerGroupsService({
       const clean = groupName(name);
       const g = await db.transaction(async (tx) => {
         await lockUser({ tx, userId: user.id });
-        if ((await groupsOfUserCount({ db: tx, userId: user.id })) >= config.maxGroupsPerUser) throw tooManyGroups();
+        if ((await groupsOfUserCount({ db: tx, userId: user.id })) >= config.maxGroupsPerUser) throw playerGroupErrors.tooManyGroups(config.maxGroupsPerUser);
         for (;;) {
           const row = await insertGroup({ tx, name: clean, ownerId: user.id, inviteCode: newInviteCode() });
           if (row) return row;
@@ -188,7 +184,7 @@ export function createPlayerGroupsService({
             throw playerGroupErrors.full(config.maxMembers);
           }
           await lockUser({ tx, userId: user.id });
-          if ((await groupsOfUserCount({ db: tx, userId: user.id })) >= config.maxGroupsPerUser) throw tooManyGroups();
+          if ((await groupsOfUserCount({ db: tx, userId: user.id })) >= config.maxGroupsPerUser) throw playerGroupErrors.tooManyGroups(config.maxGroupsPerUser);
           await insertMember({ tx, groupId: group.id, userId: user.id });
           return group;
         });
@@ -203,7 +199,7 @@ export function createPlayerGroupsService({
     async leave(user: UserRow, groupId: string): Promise<void> {
       await db.transaction(async (tx) => {
         const g = await lockGroup({ tx, id: groupId });
-        if (!g || !(await deleteMember({ tx, groupId, userId: user.id }))) throw groupNotFound();
+        if (!g || !(await deleteMember({ tx, groupId, userId: user.id }))) throw playerGroupErrors.notFound();
         if (g.ownerId !== user.id) return;
         const heir = await earliestMember({ tx, groupId });
         if (heir) await updateGroup({ tx, id: groupId, values: { ownerId: heir } });

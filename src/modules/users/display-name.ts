@@ -57,15 +57,15 @@ export function profanityIn(name: string): string | undefined {
  */
 export function normalizeDisplayName(value: string | null): string | null {
   if (value === null) return null;
-  if (hasInvisible(value)) throw userErrors.displayNameInvalid('invisible');
+  if (hasInvisible(value)) throw userErrors.displayNameInvalid('must not contain control or invisible formatting characters');
   const name = value.normalize('NFC').replace(/\s+/gu, ' ').trim();
   if (!name) return null;
   const length = [...name].length;
   if (length < DISPLAY_NAME_MIN || length > DISPLAY_NAME_MAX) {
-    throw userErrors.displayNameInvalid('length', { min: DISPLAY_NAME_MIN, max: DISPLAY_NAME_MAX, length });
+    throw userErrors.displayNameInvalid(`must be ${DISPLAY_NAME_MIN} to ${DISPLAY_NAME_MAX} characters once spaces are trimmed (it has ${length})`);
   }
-  if (EMAIL_LIKE.test(name)) throw userErrors.displayNameInvalid('email');
-  if (profanityIn(name)) throw userErrors.displayNameInvalid('profane');
+  if (EMAIL_LIKE.test(name)) throw userErrors.displayNameInvalid('must not look like an email address');
+  if (profanityIn(name)) throw userErrors.displayNameInvalid('contains a word that is not allowed');
   return name;
 }
 
