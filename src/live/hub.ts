@@ -117,7 +117,7 @@ function noteOver(conn: Connection, states: MatchState[]) {
   for (const st of states) if (CLOSED_STATUSES.has(st.status)) conn.closedAnnounced.add(st.match_id);
 }
 
-/** The throttle of one match's `match_state` messages. */
+/** The throttle of one match's `match_state` (or `leaderboard`) messages. */
 interface StateThrottle {
   /** When the last message was sent (ms). */
   last: number;
@@ -381,34 +381,38 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
   }
 
   /**
-   * A `match_state` for the match: at once when none went out within the
-   * interval, else one at its end, however many changes come meanwhile (it
-   * reads the row when it is sent). A match is forgotten an interval after
-   * its last message, so the map holds only matches that changed recently.
+   * Runs `send` for the match through its throttle in `throttles`: at once
+   * when none ran within `intervalMs`, else once at its end, however many
+   * calls come meanwhile (the message is read when it is sent). A match is
+   * forgotten an interval after its last run, so the map holds only matches
+   * that changed recently. Runs after what is queued for the match.
    */
-  function scheduleState(matchId: string) {
+  function throttled(throttles: Map<string, StateThrottle>, intervalMs: number, matchId: string, send: () => Promise<void>) {
     if (!byMatch.has(matchId)) return;
-    let throttle = stateThrottles.get(matchId);
-    if (!throttle) stateThrottles.set(matchId, (throttle = { last: -Infinity, due: null, expiry: null, sent: null }));
+    let throttle = throttles.get(matchId);
+    if (!throttle) throttles.set(matchId, (throttle = { last: -Infinity, due: null, expiry: null, sent: null }));
     if (throttle.due) return;
     const entry = throttle;
-    const send = () => {
+    const run = () => {
       entry.due = null;
       entry.last = Date.now();
       if (entry.expiry) clearTimeout(entry.expiry);
       entry.expiry = setTimeout(() => {
-        if (!entry.due && stateThrottles.get(matchId) === entry) stateThrottles.delete(matchId);
-      }, options.matchStateIntervalMs + 1);
+        if (!entry.due && throttles.get(matchId) === entry) throttles.delete(matchId);
+      }, intervalMs + 1);
       entry.expiry.unref();
-      serial(matchId, () => sendStates([matchId]));
+      serial(matchId, send);
     };
-    const wait = entry.last + options.matchStateIntervalMs - Date.now();
-    if (wait <= 0) send();
+    const wait = entry.last + intervalMs - Date.now();
+    if (wait <= 0) run();
     else {
-      entry.due = setTimeout(send, wait);
+      entry.due = setTimeout(run, wait);
       entry.due.unref();
     }
   }
+
+  /** A `match_state` for the match, throttled per match (see throttled). */
+  const scheduleState = (matchId: string) => throttled(stateThrottles, options.matchStateIntervalMs, matchId, () => sendStates([matchId]));
 
   /**
    * Sends the match's leaderboard to its receivers (one statement): the top
@@ -439,35 +443,8 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
     }
   }
 
-  /**
-   * A `leaderboard` for the match after a settlement: at once when none went
-   * out within the interval, else one at its end, however many settlements
-   * come meanwhile (it reads the board when it is sent), after the
-   * resolution messages of the match.
-   */
-  function scheduleLeaderboard(matchId: string) {
-    if (!byMatch.has(matchId)) return;
-    let throttle = leaderboardThrottles.get(matchId);
-    if (!throttle) leaderboardThrottles.set(matchId, (throttle = { last: -Infinity, due: null, expiry: null, sent: null }));
-    if (throttle.due) return;
-    const entry = throttle;
-    const send = () => {
-      entry.due = null;
-      entry.last = Date.now();
-      if (entry.expiry) clearTimeout(entry.expiry);
-      entry.expiry = setTimeout(() => {
-        if (!entry.due && leaderboardThrottles.get(matchId) === entry) leaderboardThrottles.delete(matchId);
-      }, options.leaderboardIntervalMs + 1);
-      entry.expiry.unref();
-      serial(matchId, () => sendLeaderboard(matchId));
-    };
-    const wait = entry.last + options.leaderboardIntervalMs - Date.now();
-    if (wait <= 0) send();
-    else {
-      entry.due = setTimeout(send, wait);
-      entry.due.unref();
-    }
-  }
+  /** A `leaderboard` for the match after a settlement, throttled per match (see throttled), after the match's resolution messages. */
+  const scheduleLeaderboard = (matchId: string) => throttled(leaderboardThrottles, options.leaderboardIntervalMs, matchId, () => sendLeaderboard(matchId));
 
   function broadcast(matchId: string, message: ServerMessage) {
     const targets = receivers(matchId);
