@@ -183,15 +183,6 @@ export function createEngineStore({
 
     requestStop,
 
-    /**
-     * The match stops being played here (an operator's stop, a demo match
-     * retired): its listeners stop and its open in-game questions are settled
-     * (`revoked` by an operator, `voided` otherwise), in one transaction.
-     * Returns the stopped listeners and the settled rows (for the hooks).
-     */
-    stopMatch: (matchId: string, status: 'revoked' | 'voided'): Promise<{ stopped: string[]; settled: QuestionIssuanceRow[] }> =>
-      transaction(async (tx) => ({ stopped: await requestStop(matchId, tx), settled: await settleOpenOfMatch(matchId, status, tx) })),
-
     /** Settles the match's open in-game questions (see settleOpenOfMatch), in a transaction of its own. */
     revokeOpenIssuances: (matchId: string, status: 'revoked' | 'voided' = 'revoked'): Promise<QuestionIssuanceRow[]> => transaction((tx) => settleOpenOfMatch(matchId, status, tx)),
 
