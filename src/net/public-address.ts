@@ -9,6 +9,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
+import { lazy } from '../lazy.js';
 
 const blocked = new BlockList();
 for (const [net, prefix] of [
@@ -98,9 +99,10 @@ export function nonPublicHost(url: URL): string | null {
  * A fetch that connects to public addresses only: a URL whose host is a
  * non-public address or name is refused before anything is sent, and a name
  * is resolved by `publicLookup` at every connection, so a feed whose name
- * later resolves to a private address (DNS rebinding) cannot reach it.
+ * later resolves to a private address (DNS rebinding) cannot reach it. Built
+ * once per process: its listeners share one connection pool.
  */
-export async function publicOnlyFetch(): Promise<typeof fetch> {
+export const publicOnlyFetch: () => Promise<typeof fetch> = lazy(async () => {
   const { Agent, fetch: undiciFetch } = await import('undici');
   const dispatcher = new Agent({ connect: { lookup: publicLookup as never } });
   return (async (input: string | URL | Request, init?: RequestInit) => {
@@ -109,4 +111,4 @@ export async function publicOnlyFetch(): Promise<typeof fetch> {
     if (refusal) throw new NonPublicAddressError(url.hostname, [], `${refusal}; feeds must be on the public internet`);
     return undiciFetch(url, { ...(init as object), dispatcher } as never);
   }) as unknown as typeof fetch;
-}
+});
