@@ -6,6 +6,7 @@ import { createEngineStore } from './engine/store.js';
 import { engineHooks, type EngineSubscriber } from './engine/subscribers.js';
 import { tracedObject, tracingEnabled } from './observability/tracing.js';
 import { scoreSettledIssuance } from './modules/answers/scoring.js';
+import type { SettleInTx } from './modules/issuances/issuances.repository.js';
 import type { BrandRow } from './modules/brands/brands.table.js';
 import type { BrandSnapshot } from './modules/issuances/issuances.table.js';
 import { createAdminSessionsService } from './modules/admin-sessions/admin-sessions.service.js';
@@ -79,21 +80,18 @@ export function createServices(deps: ServiceDeps) {
   const push = createPushService({ db, config: deps.config.push, logger: deps.logger });
   subscribers.push(push.subscriber);
   subscribers.push(liveEngineSubscriber(liveBus));
+  /** What every settling transaction runs, whoever settles (the engine, an operator's stop): the answers are scored, then added to the leaderboards. */
+  const settleTx: SettleInTx = async (tx, row) => {
+    await scoreSettledIssuance(tx, row);
+    await leaderboards.applySettlement(tx, row);
+  };
   const engine = {
-    store: createEngineStore({
-      db,
-      brandSnapshot,
-      // The answers are scored, then added to the leaderboards, in the settling transaction.
-      settleTx: async (tx, row) => {
-        await scoreSettledIssuance(tx, row);
-        await leaderboards.applySettlement(tx, row);
-      },
-    }),
+    store: createEngineStore({ db, brandSnapshot, settleTx }),
     hooks: engineHooks({ logger: deps.logger, subscribers }),
     subscribers,
     brandSnapshot,
   };
-  const listeners = createListenersService({ db, leagues, onSettle: scoreSettledIssuance, onSettled: (row) => engine.hooks.onSettled?.(row) });
+  const listeners = createListenersService({ db, leagues, onSettle: settleTx, onSettled: (row) => engine.hooks.onSettled?.(row) });
   return tracedServices({
     config: deps.config,
     database: deps.database,

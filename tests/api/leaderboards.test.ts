@@ -120,6 +120,18 @@ describe('ranking and tie-breaks', () => {
 });
 
 describe('what counts', () => {
+  it('an operator stopping a match counts its revoked questions as any settlement does (answered, no points)', async () => {
+    const m = await liveMatch();
+    const [u] = await players(1, m.id);
+    await play(m.id, [[u!, 'home']], 'home');
+    const open = await insertIssuance(app, { matchId: m.id, status: 'open', closesAt: inMinutes(2), points: 10 });
+    expect((await app.request('PUT', '/api/question-answers', { token: u!.token, body: { question_issuance_id: open.id, selected_answer_identifier: 'away' } })).status).toBe(201);
+    const stop = await app.request('POST', `/api/matches/${m.id}/stop-listener`, { token: admin.token });
+    expect(stop.body.revoked_issuance_count).toBe(1);
+    const board = (await matchBoard(m.id, u!.token)).body;
+    expect(board.me).toMatchObject({ points: 10, correct_count: 1, answered_count: 2 });
+  });
+
   it('test matches never count: their board is empty and the whole game\'s is untouched', async () => {
     const test = await liveMatch({ isTest: true });
     const [p] = await players(1, test.id);
