@@ -167,7 +167,31 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     await tablet.page.locator('.timeline-chart .marker-issued').first().waitFor();
     await screenshot(tablet.page, 'match-detail-tablet');
     await tablet.context.close();
-  }, 120_000);
+
+    // Restart: the replay starts again from the beginning; what the earlier runs left goes.
+    const again = await signedIn(browser(), app, admin);
+    await again.page.goto(`/admin/matches/${cloneId}`);
+    await again.page.getByRole('button', { name: 'Restart replay' }).click();
+    await again.page.getByRole('button', { name: 'Restart', exact: true }).click();
+    await again.page.getByRole('status').filter({ hasText: /Restarted from the beginning: queued listener [0-9a-f]{8} \(replay at speed 10\)/ }).waitFor();
+    const restarted = await app.request('GET', '/api/match-listeners', { token: admin.token, query: { league: 'wc', scheduled_from: `${utcDay(new Date())}T00:00:00Z`, scheduled_to: new Date(Date.parse(`${utcDay(new Date())}T00:00:00Z`) + 86_400_000).toISOString() } });
+    expect(restarted.body.find((g: { match: { id: string } }) => g.match.id === cloneId).listeners).toHaveLength(1);
+    await again.context.close();
+
+    // Clone paused, from the original's page: a test match with no listener yet.
+    const paused = await signedIn(browser(), app, admin);
+    await paused.page.goto(`/admin/matches/${original.id}`);
+    await paused.page.getByRole('button', { name: 'Clone paused' }).click();
+    // The original's page matches the pattern too: wait until it is another match's.
+    await paused.page.waitForURL((u) => /^\/admin\/matches\/[0-9a-f-]{36}$/.test(u.pathname) && !u.pathname.endsWith(original.id));
+    const pausedId = paused.page.url().split('/').pop()!;
+    expect([original.id, cloneId]).not.toContain(pausedId);
+    await paused.page.getByRole('button', { name: 'Start listener' }).waitFor();
+    expect((await app.request('GET', `/api/matches/${pausedId}`, { token: admin.token })).body.is_test).toBe(true);
+    const none = await app.request('GET', '/api/match-listeners', { token: admin.token, query: { league: 'wc', scheduled_from: `${utcDay(new Date())}T00:00:00Z`, scheduled_to: new Date(Date.parse(`${utcDay(new Date())}T00:00:00Z`) + 86_400_000).toISOString() } });
+    expect(none.body.find((g: { match: { id: string } }) => g.match.id === pausedId).listeners).toEqual([]);
+    await paused.context.close();
+  }, 180_000);
 
   it('follows a listener log on the listeners page and downloads the log and the recording', async () => {
     await worker?.stop();

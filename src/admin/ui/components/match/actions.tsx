@@ -1,4 +1,4 @@
-/** The match page's listener actions: clone, start (with a replay speed), stop and delete. */
+/** The match page's listener actions: clone (now or paused), start or restart (with a replay speed), stop and delete. */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api.js';
 import { ErrorBox, Notice, NumberInput, useAction } from '../common.js';
@@ -16,20 +16,27 @@ export interface MatchActionsProps {
 export function MatchActions({ match, active, onChanged }: MatchActionsProps) {
   const [speed, setSpeed] = useState<number | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const clone = useAction(async () => {
-    const copy = await unwrap(() => api.POST('/api/matches/{match_id}/clone', { params: { path: { match_id: match.id } } }));
-    navigate(`/admin/matches/${copy.id}`);
-  });
-  const start = useAction(async () => {
-    setNotice(null);
-    const listener = await unwrap(() =>
-      api.POST('/api/matches/{match_id}/start-listener', { params: { path: { match_id: match.id } }, ...(speed !== null ? { body: { speed } } : {}) }),
-    );
-    const which = `listener ${shortId(listener.id)} (replay at speed ${listener.speed ?? 1})`;
-    // The notice says what the request did; the Listeners table follows the listener from there.
-    setNotice(`${listener.status === 'queued' ? `Queued ${which}` : `The ${which} was already ${listener.status}`}; the Listeners table below follows its progress.`);
-    onChanged();
-  });
+  const cloneAs = (start: 'now' | 'paused') =>
+    useAction(async () => {
+      const copy = await unwrap(() => api.POST('/api/matches/{match_id}/clone', { params: { path: { match_id: match.id } }, body: { start } }));
+      navigate(`/admin/matches/${copy.id}`);
+    });
+  const clone = cloneAs('now');
+  const clonePaused = cloneAs('paused');
+  const startAs = (restart: boolean) =>
+    useAction(async () => {
+      setNotice(null);
+      const listener = await unwrap(() =>
+        api.POST('/api/matches/{match_id}/start-listener', { params: { path: { match_id: match.id } }, body: { ...(speed !== null ? { speed } : {}), ...(restart ? { restart } : {}) } }),
+      );
+      const which = `listener ${shortId(listener.id)} (replay at speed ${listener.speed ?? 1})`;
+      // The notice says what the request did; the Listeners table follows the listener from there.
+      const did = restart ? `Restarted from the beginning: queued ${which}` : listener.status === 'queued' ? `Queued ${which}` : `The ${which} was already ${listener.status}`;
+      setNotice(`${did}; the Listeners table below follows its progress.`);
+      onChanged();
+    });
+  const start = startAs(false);
+  const restart = startAs(true);
   const stop = useAction(async () => {
     setNotice(null);
     const result = await unwrap(() => api.POST('/api/matches/{match_id}/stop-listener', { params: { path: { match_id: match.id } } }));
@@ -43,14 +50,19 @@ export function MatchActions({ match, active, onChanged }: MatchActionsProps) {
     await unwrap(() => api.DELETE('/api/matches/{match_id}', { params: { path: { match_id: match.id } } }));
     navigate('/admin/matches');
   });
-  const busy = clone.busy || start.busy || stop.busy || remove.busy;
+  const busy = clone.busy || clonePaused.busy || start.busy || restart.busy || stop.busy || remove.busy;
   return (
     <div class="card match-actions" role="group" aria-label="Listener actions">
       <div class="form-actions">
         {match.status === 'closed' ? (
-          <button type="button" disabled={busy} onClick={() => void clone.act()}>
-            {clone.busy ? 'Cloning...' : 'Clone as test match'}
-          </button>
+          <>
+            <button type="button" disabled={busy} onClick={() => void clone.act()}>
+              {clone.busy ? 'Cloning...' : 'Clone as test match'}
+            </button>
+            <button type="button" disabled={busy} onClick={() => void clonePaused.act()} title="Clone without starting the replay: change its settings first, then start it">
+              {clonePaused.busy ? 'Cloning...' : 'Clone paused'}
+            </button>
+          </>
         ) : null}
         {match.is_test ? (
           <>
@@ -61,6 +73,13 @@ export function MatchActions({ match, active, onChanged }: MatchActionsProps) {
             <button type="button" disabled={busy} onClick={() => void start.act()}>
               {start.busy ? 'Starting...' : 'Start listener'}
             </button>
+            <ConfirmButton
+              label="Restart replay"
+              question="Replay this test match from the beginning? Its questions, answers, denials and listeners go."
+              confirmLabel="Restart"
+              busy={busy}
+              onConfirm={() => void restart.act()}
+            />
           </>
         ) : null}
         {active ? (
@@ -78,7 +97,7 @@ export function MatchActions({ match, active, onChanged }: MatchActionsProps) {
         {active ? <span class="muted">a listener is queued or running; this page refreshes every few seconds</span> : null}
       </div>
       {notice ? <Notice>{notice}</Notice> : null}
-      <ErrorBox error={clone.error ?? start.error ?? stop.error ?? remove.error} />
+      <ErrorBox error={clone.error ?? clonePaused.error ?? start.error ?? restart.error ?? stop.error ?? remove.error} />
     </div>
   );
 }
