@@ -22,9 +22,14 @@ const event = {
   final: true,
   data: { player: 'Messi', side: 'left' },
 };
-const input = { event, state: { goals: 1, corners: 7 }, match: { id: 'm1', league: 'wc', home_team: 'Brazil', away_team: 'Serbia', status: 'live', period: '2', clock_seconds: 3125, score: { home: 1, away: 0 } } } as never;
+const input = {
+  event,
+  state: { goals: 1, corners: 7 },
+  match: { id: 'm1', league: 'wc', home_team: 'Brazil', away_team: 'Serbia', status: 'live', period: '2', clock_seconds: 3125, score: { home: 1, away: 0 } },
+} as never;
 const question = {
-  question_text_template: 'Corner for {% if event.team == "home" %}{{ match.home_team }}{% else %}{{ match.away_team }}{% endif %} ({{ extract.minute }}\'). A shot within 5 minutes?',
+  question_text_template:
+    'Corner for {% if event.team == "home" %}{{ match.home_team }}{% else %}{{ match.away_team }}{% endif %} ({{ extract.minute }}\'). A shot within 5 minutes?',
   choices: [
     { identifier: 'yes', label_template: 'Yes' },
     { identifier: 'no', label_template: 'No' },
@@ -62,11 +67,17 @@ async function hostile(what: string, fn: () => Promise<unknown>): Promise<void> 
   console.log(`${what.padEnd(44)} ${ms.toFixed(0).padStart(6)} ms, event loop held up to ${held.toFixed(0).padStart(5)} ms: ${outcome}`);
 }
 
-console.log('Normal definition (the demo catalog\'s corner question):');
-await perCall('trigger condition (event.team = "home" or ...)', 20_000, () => conditionHolds('trigger.condition', 'event.team = "home" or event.team = "away"', input));
-await perCall('issuance extract (team, minute)', 20_000, () => extractIssuanceState({ team: 'event.team', minute: '$floor(event.clock_seconds / 60) + 1' }, input));
+console.log("Normal definition (the demo catalog's corner question):");
+await perCall('trigger condition (event.team = "home" or ...)', 20_000, () =>
+  conditionHolds('trigger.condition', 'event.team = "home" or event.team = "away"', input),
+);
+await perCall('issuance extract (team, minute)', 20_000, () =>
+  extractIssuanceState({ team: 'event.team', minute: '$floor(event.clock_seconds / 60) + 1' }, input),
+);
 await perCall('question text and 2 choice labels', 20_000, () => renderQuestion(question, { ...(input as object), extract: { team: 'home', minute: 53 } }));
-await perCall('resolution rule (event.team = issuance.state.team)', 20_000, () => evaluateExpression('resolution.rules[0].condition', 'event.team = issuance.state.team', { ...(input as object), issuance: { state: { team: 'home' } } }));
+await perCall('resolution rule (event.team = issuance.state.team)', 20_000, () =>
+  evaluateExpression('resolution.rules[0].condition', 'event.team = issuance.state.team', { ...(input as object), issuance: { state: { team: 'home' } } }),
+);
 
 console.log('\nHostile input:');
 await hostile('$count($distinct([1..100000]))', () => evaluateExpression('x', '$count($distinct([1..100000]))', {}));
@@ -75,7 +86,11 @@ await hostile('$sort([1..100000], function($a,$b){$a<$b})', () => evaluateExpres
 await hostile('{"k": [1..50000]} grouped into one key', () => evaluateExpression('x', '$count($each([1..50000]{"k": $}, function($v){$v}))', {}));
 await hostile('$pad("", 100000000)', () => evaluateExpression('x', '$length($pad("", 100000000))', {}));
 await hostile('$string of shared structure (2^20)', () =>
-  evaluateExpression('x', '($a := [1,2]; $b := [$a,$a]; $c := [$b,$b]; $d := [$c,$c]; $e := [$d,$d]; $f := [$e,$e]; $g := {"a": $f, "b": $f}; $h := {"a": $g, "b": $g}; $i := {"a": $h, "b": $h}; $j := {"a": $i, "b": $i}; $k := {"a": $j, "b": $j}; $l := {"a": $k, "b": $k}; $m := {"a": $l, "b": $l}; $n := {"a": $m, "b": $m}; $o := {"a": $n, "b": $n}; $p := {"a": $o, "b": $o}; $length($string($p)))', {}),
+  evaluateExpression(
+    'x',
+    '($a := [1,2]; $b := [$a,$a]; $c := [$b,$b]; $d := [$c,$c]; $e := [$d,$d]; $f := [$e,$e]; $g := {"a": $f, "b": $f}; $h := {"a": $g, "b": $g}; $i := {"a": $h, "b": $h}; $j := {"a": $i, "b": $i}; $k := {"a": $j, "b": $j}; $l := {"a": $k, "b": $k}; $m := {"a": $l, "b": $l}; $n := {"a": $m, "b": $m}; $o := {"a": $n, "b": $n}; $p := {"a": $o, "b": $o}; $length($string($p)))',
+    {},
+  ),
 );
 await hostile('/.*.*.*.*.*x/ on 5,000 characters', () => evaluateExpression('x', '$contains($pad("", 5000, "a"), /.*.*.*.*.*x/)', {}));
 await hostile('liquid: nested loops 1000 x 1000', () => renderTemplate('t', '{% for i in (1..1000) %}{% for j in (1..1000) %}{% endfor %}{% endfor %}x', {}));

@@ -99,7 +99,15 @@ export async function seedHotPaths(database: Database): Promise<HotData> {
   const liveAt = Math.max(dayFrom, now - 45 * 60_000);
   const live = await db
     .insert(matches)
-    .values(Array.from({ length: HOT.LIVE_MATCHES }, (_, i) => ({ ...match(i, liveAt + i * 1000, 'live'), homeScore: i % 3, awayScore: i % 2, period: '1', clockSeconds: 1200 + i })))
+    .values(
+      Array.from({ length: HOT.LIVE_MATCHES }, (_, i) => ({
+        ...match(i, liveAt + i * 1000, 'live'),
+        homeScore: i % 3,
+        awayScore: i % 2,
+        period: '1',
+        clockSeconds: 1200 + i,
+      })),
+    )
     .returning({ id: matches.id });
   const step = (dayTo - dayFrom) / (HOT.OTHER_MATCHES_TODAY + 1);
   const today = await db
@@ -167,7 +175,13 @@ export async function seedHotPaths(database: Database): Promise<HotData> {
     const count = Math.min(500, HOT.PLAYERS + 1 - start);
     const rows = await db
       .insert(users)
-      .values(Array.from({ length: count }, (_, j) => ({ username: `hot${tag}_${start + j}`, email: `hot${tag}_${start + j}@example.com`, matchDailyFollowCount: null })))
+      .values(
+        Array.from({ length: count }, (_, j) => ({
+          username: `hot${tag}_${start + j}`,
+          email: `hot${tag}_${start + j}@example.com`,
+          matchDailyFollowCount: null,
+        })),
+      )
       .returning({ id: users.id });
     const issued = rows.map(() => generateApiKey());
     await db.insert(apiKeys).values(rows.map((r, j) => ({ userId: r.id, keyDigest: issued[j]!.digest, keyPrefix: issued[j]!.prefix })));
@@ -193,7 +207,13 @@ export async function seedHotPaths(database: Database): Promise<HotData> {
     light,
     heavy,
     matchesToday: HOT.LIVE_MATCHES + HOT.OTHER_MATCHES_TODAY,
-    rows: { users: HOT.PLAYERS + 1, matches: matchRows, follows: followRows, issuances: HOT.LIVE_MATCHES * perLive, openIssuances: HOT.LIVE_MATCHES * HOT.OPEN_PER_MATCH },
+    rows: {
+      users: HOT.PLAYERS + 1,
+      matches: matchRows,
+      follows: followRows,
+      issuances: HOT.LIVE_MATCHES * perLive,
+      openIssuances: HOT.LIVE_MATCHES * HOT.OPEN_PER_MATCH,
+    },
   };
 }
 

@@ -103,7 +103,9 @@ async function main() {
     }
     const boardIds = new Map<string, number>();
     for (const b of boards) {
-      const [row] = await exec(sql`insert into leaderboards (scope, scope_id, period, period_start) values (${b.scope}, ${b.scopeId}::uuid, ${b.period}, ${b.start}::date) returning id`);
+      const [row] = await exec(
+        sql`insert into leaderboards (scope, scope_id, period, period_start) values (${b.scope}, ${b.scopeId}::uuid, ${b.period}, ${b.start}::date) returning id`,
+      );
       const id = Number((row as { id: number }).id);
       boardIds.set(`${b.scope}:${b.period}`, id);
       // A season's spread: answered up to ~400 (scaled for periods), 15-70% right, 10-30 points a right answer; 5% with none right.
@@ -118,7 +120,11 @@ async function main() {
                  where abs(hashtext(u.id::text)) % 100 < ${b.share}::int`),
       );
     }
-    await timed('point counts', () => exec(sql`insert into leaderboard_point_counts (leaderboard_id, points, players) select leaderboard_id, points, count(*) from leaderboard_scores group by 1, 2`));
+    await timed('point counts', () =>
+      exec(
+        sql`insert into leaderboard_point_counts (leaderboard_id, points, players) select leaderboard_id, points, count(*) from leaderboard_scores group by 1, 2`,
+      ),
+    );
     // Players are p1..pN: a group's owner and members are picked by number (spread over the whole range).
     await timed(`${GROUPS.toLocaleString()} groups of ${GROUP_SIZE}`, async () => {
       await exec(sql`insert into player_groups (name, owner_id, invite_code)
@@ -140,7 +146,9 @@ async function main() {
 
     // ------------------------------------------------------------ reads
     const sample = async (n: number, where = sql`true`) => {
-      const rows = (await exec(sql`select u.* from users u join leaderboard_scores s on s.user_id = u.id and s.leaderboard_id = ${boardIds.get('overall:all_time')!}::int where ${where} order by random() limit ${n}`)) as Record<string, unknown>[];
+      const rows = (await exec(
+        sql`select u.* from users u join leaderboard_scores s on s.user_id = u.id and s.leaderboard_id = ${boardIds.get('overall:all_time')!}::int where ${where} order by random() limit ${n}`,
+      )) as Record<string, unknown>[];
       // The row as drizzle maps it (the services take UserRow).
       const ids = rows.map((r) => r.id as string);
       const { users } = await import('../src/modules/users/users.table.js');
@@ -149,17 +157,38 @@ async function main() {
     };
     const viewers = await sample(READS + 200);
     const tied = await sample(Math.min(READS, 500), sql`s.correct = 0`);
-    const groupOwners = (await exec(sql`select id, owner_id from player_groups order by random() limit ${Math.min(READS, GROUPS)}`)) as { id: string; owner_id: string }[];
+    const groupOwners = (await exec(sql`select id, owner_id from player_groups order by random() limit ${Math.min(READS, GROUPS)}`)) as {
+      id: string;
+      owner_id: string;
+    }[];
     const { users } = await import('../src/modules/users/users.table.js');
     const { inArray } = await import('drizzle-orm');
-    const ownerRows = new Map((await db.select().from(users).where(inArray(users.id, groupOwners.map((g) => g.owner_id)))).map((u) => [u.id, u]));
+    const ownerRows = new Map(
+      (
+        await db
+          .select()
+          .from(users)
+          .where(
+            inArray(
+              users.id,
+              groupOwners.map((g) => g.owner_id),
+            ),
+          )
+      ).map((u) => [u.id, u]),
+    );
 
     const lb = services.leaderboards;
     const reads: { name: string; run: (i: number) => Promise<unknown> }[] = [
       { name: 'whole game, all time: top 100 + caller', run: (i) => lb.overall({ period: 'all_time', offset: 0, limit: 100 }, viewers[i % viewers.length]!) },
-      { name: 'league wc, all time: top 100 + caller', run: (i) => lb.league('wc', { period: 'all_time', offset: 0, limit: 100 }, viewers[i % viewers.length]!) },
+      {
+        name: 'league wc, all time: top 100 + caller',
+        run: (i) => lb.league('wc', { period: 'all_time', offset: 0, limit: 100 }, viewers[i % viewers.length]!),
+      },
       { name: 'whole game, this week: top 100 + caller', run: (i) => lb.overall({ period: 'week', offset: 0, limit: 100 }, viewers[i % viewers.length]!) },
-      { name: 'whole game, all time, caller in the largest tie', run: (i) => lb.overall({ period: 'all_time', offset: 0, limit: 100 }, tied[i % tied.length]!) },
+      {
+        name: 'whole game, all time, caller in the largest tie',
+        run: (i) => lb.overall({ period: 'all_time', offset: 0, limit: 100 }, tied[i % tied.length]!),
+      },
       {
         name: `a group's board (${GROUP_SIZE} members), all time`,
         run: (i) => {
@@ -198,11 +227,17 @@ async function main() {
       },
     });
     const [matchRow] = (await exec(sql`insert into matches (sr_id, league_id, home_team, away_team, scheduled, status)
-                                       values ('bench:lb', ${leagueId}::uuid, 'Bench Home', 'Bench Away', now() - interval '30 minutes', 'live') returning id`)) as [{ id: string }];
+                                       values ('bench:lb', ${leagueId}::uuid, 'Bench Home', 'Bench Away', now() - interval '30 minutes', 'live') returning id`)) as [
+      { id: string },
+    ];
     const resolutions: { round: number; total: number; scoring: number; leaderboards: number; changedBoards: number }[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const [iss] = (await exec(sql`insert into question_issuances (match_id, kind, definition_name, question_text, choices, resolution, trigger_event_id, closes_at, points, status)
-                                     values (${matchRow.id}::uuid, 'in_game', 'Bench', 'Next goal?', ${JSON.stringify([{ identifier: 'home', label: 'Bench Home' }, { identifier: 'away', label: 'Bench Away' }])}::jsonb, '{}'::jsonb, ${`bench-${round}`}, now() + interval '1 hour', 10, 'open') returning id`)) as [{ id: string }];
+      const [iss] =
+        (await exec(sql`insert into question_issuances (match_id, kind, definition_name, question_text, choices, resolution, trigger_event_id, closes_at, points, status)
+                                     values (${matchRow.id}::uuid, 'in_game', 'Bench', 'Next goal?', ${JSON.stringify([
+                                       { identifier: 'home', label: 'Bench Home' },
+                                       { identifier: 'away', label: 'Bench Away' },
+                                     ])}::jsonb, '{}'::jsonb, ${`bench-${round}`}, now() + interval '1 hour', 10, 'open') returning id`)) as [{ id: string }];
       await timed(`round ${round}: ${ANSWERS.toLocaleString()} answers`, () =>
         exec(sql`insert into question_answers (user_id, question_issuance_id, match_id, selected_answer_identifier)
                  select id, ${iss.id}::uuid, ${matchRow.id}::uuid, case when random() < 0.5 then 'home' else 'away' end
@@ -220,15 +255,25 @@ async function main() {
     // ------------------------------------------------------------ report
     const cpus = os.cpus();
     const version = ((await exec(sql`select version() as v`))[0] as { v: string }).v;
-    console.log(`\nnode ${process.version}, ${cpus[0]?.model ?? 'unknown CPU'} x ${cpus.length}, ${fmt(os.totalmem() / 2 ** 30)} GiB RAM; load average ${os.loadavg().map((l) => fmt(l, 2)).join(' ')}`);
+    console.log(
+      `\nnode ${process.version}, ${cpus[0]?.model ?? 'unknown CPU'} x ${cpus.length}, ${fmt(os.totalmem() / 2 ** 30)} GiB RAM; load average ${os
+        .loadavg()
+        .map((l) => fmt(l, 2))
+        .join(' ')}`,
+    );
     console.log(`database: ${where} (${version.split(' on ')[0]})`);
-    console.log(`seeded: ${PLAYERS.toLocaleString()} players, ${scoreRows.toLocaleString()} leaderboard rows (${size} with indexes), ${GROUPS.toLocaleString()} groups, ${members.toLocaleString()} memberships`);
+    console.log(
+      `seeded: ${PLAYERS.toLocaleString()} players, ${scoreRows.toLocaleString()} leaderboard rows (${size} with indexes), ${GROUPS.toLocaleString()} groups, ${members.toLocaleString()} memberships`,
+    );
     console.log(`\n| read (${READS.toLocaleString()} each, after 200 warm-up) | p50 ms | p99 ms | max ms |`);
     console.log('|---|--:|--:|--:|');
-    for (const r of readResults) console.log(`| ${r.name} | ${fmt(percentile(r.lat, 50), 2)} | ${fmt(percentile(r.lat, 99), 2)} | ${fmt(r.lat[r.lat.length - 1]!, 2)} |`);
+    for (const r of readResults)
+      console.log(`| ${r.name} | ${fmt(percentile(r.lat, 50), 2)} | ${fmt(percentile(r.lat, 99), 2)} | ${fmt(r.lat[r.lat.length - 1]!, 2)} |`);
     const p99 = Math.max(...readResults.map((r) => percentile(r.lat, 99)));
     console.log(`worst p99 ${fmt(p99, 2)} ms -> target < 20 ms ${p99 < 20 ? 'met' : 'MISSED'}`);
-    console.log(`\n| resolution of ${ANSWERS.toLocaleString()} answers | settling transaction ms | of which scoring ms | of which leaderboards ms | boards touched |`);
+    console.log(
+      `\n| resolution of ${ANSWERS.toLocaleString()} answers | settling transaction ms | of which scoring ms | of which leaderboards ms | boards touched |`,
+    );
     console.log('|--:|--:|--:|--:|--:|');
     for (const r of resolutions) console.log(`| round ${r.round} | ${fmt(r.total)} | ${fmt(r.scoring)} | ${fmt(r.leaderboards)} | ${r.changedBoards} |`);
     const worst = Math.max(...resolutions.map((r) => r.leaderboards));
@@ -242,7 +287,10 @@ async function main() {
   }
 }
 
-main().then(() => process.exit(0), (err) => {
-  console.error(err);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -71,7 +71,10 @@ const brandOf = (id: Cell, name: Cell, primary: Cell, secondary: Cell, logoKey: 
   id === null ? null : { id, name, primary_color: primary, secondary_color: secondary, logo_url: logoKey ? `/api/brands/${id as string}/logo` : null };
 
 /** Builds each endpoint's response from the rows of its statements. */
-const respond: Record<RawPlan['id'], (plan: RawPlan, results: Row[][], ctx: { body: Record<string, unknown>; now: number }) => { status: number; json: unknown }> = {
+const respond: Record<
+  RawPlan['id'],
+  (plan: RawPlan, results: Row[][], ctx: { body: Record<string, unknown>; now: number }) => { status: number; json: unknown }
+> = {
   leagues(plan, results) {
     const col = reader(plan.statements[0]!);
     return {
@@ -113,7 +116,13 @@ const respond: Record<RawPlan['id'], (plan: RawPlan, results: Row[][], ctx: { bo
         home_score: col(r, 'matches.home_score'),
         away_score: col(r, 'matches.away_score'),
         is_test: col(r, 'matches.is_test'),
-        sponsor_brand: brandOf(col(r, 'brands.id'), col(r, 'brands.name'), col(r, 'brands.primary_color'), col(r, 'brands.secondary_color'), col(r, 'brands.logo_key')),
+        sponsor_brand: brandOf(
+          col(r, 'brands.id'),
+          col(r, 'brands.name'),
+          col(r, 'brands.primary_color'),
+          col(r, 'brands.secondary_color'),
+          col(r, 'brands.logo_key'),
+        ),
         question_max_count: col(r, 'matches.question_max_count') ?? col(r, 'leagues.default_question_max_count'),
         question_issuance_count: int(col(r, 'regular')),
         pivotal_moment_issuance_count: int(col(r, 'pivotal')),
@@ -194,7 +203,9 @@ function checkAnswer(plan: RawPlan, results: Row[][], body: Record<string, unkno
   if (!q) throw new HttpError(404, 'question issuance not found');
   const col = reader(plan.statements[1]!);
   // The follow flag is the select list's coalesce(...following...) expression; a match question on a match not started needs no follow.
-  const followIndex = plan.statements[1]!.columns.findIndex((_, i) => /coalesce\("match_follows"\."following"/.test(selectItems(plan.statements[1]!.text)[i] ?? ''));
+  const followIndex = plan.statements[1]!.columns.findIndex((_, i) =>
+    /coalesce\("match_follows"\."following"/.test(selectItems(plan.statements[1]!.text)[i] ?? ''),
+  );
   if (followIndex < 0) throw new Error('the question statement no longer selects the follow flag: update the raw anchor');
   if (q[followIndex] !== true && col(q, 'question_issuances.kind') === 'in_game') throw new HttpError(403, 'follow the match to answer its questions');
   const status = col(q, 'question_issuances.status');
@@ -252,7 +263,8 @@ const server = http.createServer((req, res) => {
       } catch {
         return send(400, { detail: 'the body is not JSON' });
       }
-      if (typeof body.question_issuance_id !== 'string' || typeof body.selected_answer_identifier !== 'string') return send(400, { detail: 'question_issuance_id and selected_answer_identifier are required' });
+      if (typeof body.question_issuance_id !== 'string' || typeof body.selected_answer_identifier !== 'string')
+        return send(400, { detail: 'question_issuance_id and selected_answer_identifier are required' });
     }
     run(plan, token, body).then(
       (r) => send(r.status, r.json),

@@ -214,7 +214,10 @@ export function anchorRequests(data: HotData): { id: RawEndpointId; req: RawRequ
     { id: 'leagues', req: { method: 'GET', path: '/api/leagues' } },
     { id: 'matches', req: { method: 'GET', path: '/api/matches', token: p.key } },
     { id: 'open', req: { method: 'GET', path: '/api/question-answers/open', token: p.key } },
-    { id: 'answer', req: { method: 'PUT', path: '/api/question-answers', token: p.key, body: { question_issuance_id: p.open[0]!, selected_answer_identifier: 'home' } } },
+    {
+      id: 'answer',
+      req: { method: 'PUT', path: '/api/question-answers', token: p.key, body: { question_issuance_id: p.open[0]!, selected_answer_identifier: 'home' } },
+    },
     { id: 'points', req: { method: 'GET', path: '/api/users/me/points', token: p.key } },
   ];
 }
@@ -231,7 +234,12 @@ export async function sendRequest(base: string, req: RawRequest): Promise<{ stat
 /** Keys, nesting and array lengths of a JSON value; values themselves are not compared (times move on). */
 export function shapeOf(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(shapeOf);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((k) => [k, shapeOf((value as Record<string, unknown>)[k])]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, shapeOf((value as Record<string, unknown>)[k])]),
+    );
   return 'value';
 }
 
@@ -288,10 +296,14 @@ export async function startRawAnchor(options: {
   try {
     for (const { id, req } of anchorRequests(options.data)) {
       const [service, raw] = [await sendRequest(options.serviceBase, req), await sendRequest(base, req)];
-      if (service.status !== raw.status) throw new Error(`raw anchor ${id}: the service answered ${service.status}, the raw server ${raw.status}: ${JSON.stringify(raw.json).slice(0, 300)}`);
+      if (service.status !== raw.status)
+        throw new Error(`raw anchor ${id}: the service answered ${service.status}, the raw server ${raw.status}: ${JSON.stringify(raw.json).slice(0, 300)}`);
       const a = JSON.stringify(shapeOf(service.json));
       const b = JSON.stringify(shapeOf(raw.json));
-      if (a !== b) throw new Error(`raw anchor ${id}: the raw server's answer has another shape than the service's:\n service ${a.slice(0, 600)}\n raw     ${b.slice(0, 600)}`);
+      if (a !== b)
+        throw new Error(
+          `raw anchor ${id}: the raw server's answer has another shape than the service's:\n service ${a.slice(0, 600)}\n raw     ${b.slice(0, 600)}`,
+        );
     }
   } catch (err) {
     await stop();

@@ -142,9 +142,7 @@ async function clientMain() {
 // ---------------------------------------------------------------- API process (BENCH_WS_PROCESSES > 1)
 
 type ToApi = { kind: 'round' } | { kind: 'report' } | { kind: 'exit' };
-type FromApi =
-  | { kind: 'listening'; url: string }
-  | { kind: 'report'; cpuMs: number; statements: number; rssMiB: number; heapMiB: number; sockets: number };
+type FromApi = { kind: 'listening'; url: string } | { kind: 'report'; cpuMs: number; statements: number; rssMiB: number; heapMiB: number; sockets: number };
 
 /** One API process of several: the real service on the shared database, serving the stream; reports its CPU and statements per round. */
 async function apiMain() {
@@ -172,7 +170,14 @@ async function apiMain() {
     } else if (m.kind === 'report') {
       const cpu = process.cpuUsage(cpu0);
       const mem = process.memoryUsage();
-      send({ kind: 'report', cpuMs: (cpu.user + cpu.system) / 1000, statements, rssMiB: mem.rss / 2 ** 20, heapMiB: mem.heapUsed / 2 ** 20, sockets: live.hub.stats().sockets });
+      send({
+        kind: 'report',
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        statements,
+        rssMiB: mem.rss / 2 ** 20,
+        heapMiB: mem.heapUsed / 2 ** 20,
+        sockets: live.hub.stats().sockets,
+      });
     } else if (m.kind === 'exit') {
       await live.close();
       server.closeAllConnections();
@@ -188,8 +193,15 @@ async function apiMain() {
 
 function openFileLimit(): { soft: number; hard: number } | null {
   try {
-    const line = fs.readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
-    const [soft, hard] = line!.trim().split(/\s+/).slice(3, 5).map((v) => (v === 'unlimited' ? Infinity : Number(v)));
+    const line = fs
+      .readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
+    const [soft, hard] = line!
+      .trim()
+      .split(/\s+/)
+      .slice(3, 5)
+      .map((v) => (v === 'unlimited' ? Infinity : Number(v)));
     return { soft: soft!, hard: hard! };
   } catch {
     return null;
@@ -210,7 +222,9 @@ async function serverMain() {
   const processes = envInt('BENCH_WS_PROCESSES', 1, 1);
   const perClient = Math.ceil(total / clientCount);
   if (processes > 1 && !process.env.DATABASE_URL) {
-    console.error('bench:ws: BENCH_WS_PROCESSES > 1 needs PostgreSQL (set DATABASE_URL): the API processes share one database, which an in-memory PGlite cannot be.');
+    console.error(
+      'bench:ws: BENCH_WS_PROCESSES > 1 needs PostgreSQL (set DATABASE_URL): the API processes share one database, which an in-memory PGlite cannot be.',
+    );
     process.exit(2);
   }
 
@@ -297,10 +311,20 @@ async function serverMain() {
 
     // Seed: one match, its followers with keys, one open question already there.
     const t0 = performance.now();
-    const [league] = await db.select().from(leagues).where(sql`${leagues.slug} = 'wc'`);
+    const [league] = await db
+      .select()
+      .from(leagues)
+      .where(sql`${leagues.slug} = 'wc'`);
     const [match] = await db
       .insert(matches)
-      .values({ srId: `bench:${randomUUID()}`, leagueId: league!.id, homeTeam: 'Lions', awayTeam: 'Tigers', scheduled: new Date(Date.now() + 3600_000), status: 'live' })
+      .values({
+        srId: `bench:${randomUUID()}`,
+        leagueId: league!.id,
+        homeTeam: 'Lions',
+        awayTeam: 'Tigers',
+        scheduled: new Date(Date.now() + 3600_000),
+        status: 'live',
+      })
       .returning();
     const keys: string[] = [];
     const userIds: string[] = [];
@@ -337,15 +361,23 @@ async function serverMain() {
     // Clients.
     const send = (c: ChildProcess, m: ToClient) => c.send(m);
     const waitAll = <K extends FromClient['kind']>(kind: K) =>
-      Promise.all(children.map((c) => new Promise<Extract<FromClient, { kind: K }>>((resolve) => {
-        const on = (m: FromClient) => {
-          if (m.kind !== kind) return;
-          c.off('message', on);
-          resolve(m as Extract<FromClient, { kind: K }>);
-        };
-        c.on('message', on);
-      })));
-    if (processes > 1 && clientCount % processes !== 0) console.warn(`bench:ws: ${clientCount} client processes over ${processes} API processes: the sockets are not spread evenly; use a multiple of ${processes}`);
+      Promise.all(
+        children.map(
+          (c) =>
+            new Promise<Extract<FromClient, { kind: K }>>((resolve) => {
+              const on = (m: FromClient) => {
+                if (m.kind !== kind) return;
+                c.off('message', on);
+                resolve(m as Extract<FromClient, { kind: K }>);
+              };
+              c.on('message', on);
+            }),
+        ),
+      );
+    if (processes > 1 && clientCount % processes !== 0)
+      console.warn(
+        `bench:ws: ${clientCount} client processes over ${processes} API processes: the sockets are not spread evenly; use a multiple of ${processes}`,
+      );
     for (let i = 0; i < clientCount; i++) children.push(fork(self, ['--client'], { stdio: 'inherit' }));
     await waitAll('up');
     const tc = performance.now();
@@ -360,7 +392,8 @@ async function serverMain() {
       `connected ${connected}/${total} sockets (hello + open_questions each) in ${fmt(connectMs / 1000)} s, ${fmt((connected / connectMs) * 1000, 0)} sockets/s; ${failed} failed; hub: ${JSON.stringify(stats)}`,
     );
     if (processes > 1) {
-      for (const [i, r] of (await askApis()).entries()) console.log(`API process ${i + 1}: ${r.sockets} sockets, RSS ${fmt(r.rssMiB, 0)} MiB, JS heap ${fmt(r.heapMiB, 0)} MiB`);
+      for (const [i, r] of (await askApis()).entries())
+        console.log(`API process ${i + 1}: ${r.sockets} sockets, RSS ${fmt(r.rssMiB, 0)} MiB, JS heap ${fmt(r.heapMiB, 0)} MiB`);
     } else {
       const mem = process.memoryUsage();
       console.log(`server with the sockets: RSS ${fmt(mem.rss / 2 ** 20, 0)} MiB, JS heap ${fmt(mem.heapUsed / 2 ** 20, 0)} MiB`);
@@ -369,7 +402,17 @@ async function serverMain() {
 
     // Rounds.
     /** lat: from the hook call (publish); for resolutions `prepMs` is the settling transaction (scoring) before it. */
-    type Result = { round: number; type: string; lat: number[]; total: number; cpuMs: number; answered: number; wrong: number; prepMs: number; perProcess: { cpuMs: number; statements: number }[] };
+    type Result = {
+      round: number;
+      type: string;
+      lat: number[];
+      total: number;
+      cpuMs: number;
+      answered: number;
+      wrong: number;
+      prepMs: number;
+      perProcess: { cpuMs: number; statements: number }[];
+    };
     const results: Result[] = [];
     const measure = async (type: 'question' | 'resolution', id: string, prepare: () => Promise<() => Promise<void>>, round: number): Promise<Result> => {
       const armed = waitAll('armed');
@@ -389,7 +432,17 @@ async function serverMain() {
       const missing = lat.filter((l) => Number.isNaN(l)).length;
       if (missing) throw new Error(`${missing} sockets missed the ${type} of round ${round}`);
       lat.sort((a, b) => a - b);
-      return { round, type, lat, total: lat[lat.length - 1]!, prepMs: start - t, cpuMs: (cpu.user + cpu.system) / 1000, perProcess, answered: reports.reduce((s, r) => s + r.answered, 0), wrong: reports.reduce((s, r) => s + r.wrong, 0) };
+      return {
+        round,
+        type,
+        lat,
+        total: lat[lat.length - 1]!,
+        prepMs: start - t,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        perProcess,
+        answered: reports.reduce((s, r) => s + r.answered, 0),
+        wrong: reports.reduce((s, r) => s + r.wrong, 0),
+      };
     };
     const { hooks, store } = services.engine;
     for (let round = 1; round <= rounds; round++) {
@@ -398,7 +451,13 @@ async function serverMain() {
       // Half of the followers answer (alternating right and wrong), then the question resolves.
       const answering = userIds.filter((_, i) => i % 2 === 0);
       for (let s = 0; s < answering.length; s += 1000) {
-        await db.insert(questionAnswers).values(answering.slice(s, s + 1000).map((userId, j) => ({ userId, questionIssuanceId: row!.id, matchId: match!.id, selectedAnswerIdentifier: (s + j) % 2 ? 'away' : 'home' })));
+        await db
+          .insert(questionAnswers)
+          .values(
+            answering
+              .slice(s, s + 1000)
+              .map((userId, j) => ({ userId, questionIssuanceId: row!.id, matchId: match!.id, selectedAnswerIdentifier: (s + j) % 2 ? 'away' : 'home' })),
+          );
       }
       const r = await measure(
         'resolution',
@@ -417,7 +476,12 @@ async function serverMain() {
     // Report.
     const cpus = os.cpus();
     const version = (await database.rows<{ v: string }>(sql`select version() as v`))[0]?.v ?? '';
-    console.log(`\nnode ${process.version}, ${cpus[0]?.model ?? 'unknown CPU'} x ${cpus.length}, ${fmt(os.totalmem() / 2 ** 30)} GiB RAM, ${os.platform()} ${os.release()}; load average ${os.loadavg().map((l) => fmt(l, 2)).join(' ')}`);
+    console.log(
+      `\nnode ${process.version}, ${cpus[0]?.model ?? 'unknown CPU'} x ${cpus.length}, ${fmt(os.totalmem() / 2 ** 30)} GiB RAM, ${os.platform()} ${os.release()}; load average ${os
+        .loadavg()
+        .map((l) => fmt(l, 2))
+        .join(' ')}`,
+    );
     console.log(
       `database: ${where}${version ? ` (${version.split(' on ')[0]})` : ''}; ${clientCount} client processes; ${total} sockets` +
         (processes > 1 ? ` over ${processes} API processes (${Math.ceil(total / processes)} each), published from a separate process` : ''),
@@ -427,13 +491,21 @@ async function serverMain() {
     console.log(`\n| round | message | p50 ms | p90 ms | p99 ms | max (all received) ms | scoring tx ms | ${cpuHead} |`);
     console.log(`|--:|---|--:|--:|--:|--:|--:|--:|${processes > 1 ? '--:|' : ''}`);
     for (const r of results) {
-      const cpuCells = processes > 1 ? `${r.perProcess.map((p) => fmt(p.cpuMs, 0)).join(' / ')} | ${r.perProcess.map((p) => p.statements).join(' / ')}` : fmt(r.cpuMs, 0);
-      console.log(`| ${r.round} | ${r.type} | ${fmt(percentile(r.lat, 50))} | ${fmt(percentile(r.lat, 90))} | ${fmt(percentile(r.lat, 99))} | ${fmt(r.total)} | ${r.type === 'resolution' ? fmt(r.prepMs) : ''} | ${cpuCells} |`);
+      const cpuCells =
+        processes > 1 ? `${r.perProcess.map((p) => fmt(p.cpuMs, 0)).join(' / ')} | ${r.perProcess.map((p) => p.statements).join(' / ')}` : fmt(r.cpuMs, 0);
+      console.log(
+        `| ${r.round} | ${r.type} | ${fmt(percentile(r.lat, 50))} | ${fmt(percentile(r.lat, 90))} | ${fmt(percentile(r.lat, 99))} | ${fmt(r.total)} | ${r.type === 'resolution' ? fmt(r.prepMs) : ''} | ${cpuCells} |`,
+      );
     }
     for (const type of ['question', 'resolution']) {
-      const all = results.filter((r) => r.type === type).flatMap((r) => r.lat).sort((a, b) => a - b);
+      const all = results
+        .filter((r) => r.type === type)
+        .flatMap((r) => r.lat)
+        .sort((a, b) => a - b);
       const worst = Math.max(...results.filter((r) => r.type === type).map((r) => r.total));
-      console.log(`${type}: all rounds p50 ${fmt(percentile(all, 50))} ms, p99 ${fmt(percentile(all, 99))} ms, worst total ${fmt(worst)} ms -> target p99 < 1000 ms ${percentile(all, 99) < 1000 ? 'met' : 'MISSED'}`);
+      console.log(
+        `${type}: all rounds p50 ${fmt(percentile(all, 50))} ms, p99 ${fmt(percentile(all, 99))} ms, worst total ${fmt(worst)} ms -> target p99 < 1000 ms ${percentile(all, 99) < 1000 ? 'met' : 'MISSED'}`,
+      );
     }
 
     children.forEach((c) => send(c, { kind: 'exit' }));

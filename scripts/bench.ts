@@ -484,7 +484,7 @@ async function hotPhase(database: Database, server: Server, base: string, client
     res.once('close', () => inFlight--);
   });
   const drained = async () => {
-    for (let last = -1; inFlight > 0 || seen !== last; ) {
+    for (let last = -1; inFlight > 0 || seen !== last;) {
       last = seen;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -509,7 +509,9 @@ async function hotPhase(database: Database, server: Server, base: string, client
 
   const cpus = os.cpus();
   console.log('');
-  console.log(`hot-path results (${database.kind}, node ${process.version}, ${cpus[0]?.model ?? '?'} x ${cpus.length}, ${connections} connections, ${rounds} x ${duration} s per endpoint):`);
+  console.log(
+    `hot-path results (${database.kind}, node ${process.version}, ${cpus[0]?.model ?? '?'} x ${cpus.length}, ${connections} connections, ${rounds} x ${duration} s per endpoint):`,
+  );
   console.log(`| endpoint                       |   req/s | p50 ms | p99 ms | requests | main-thread CPU us/request | SQL statements/request |`);
   console.log(`|--------------------------------|--------:|-------:|-------:|---------:|---------------------------:|-----------------------:|`);
   for (const ep of endpoints) {
@@ -522,7 +524,9 @@ async function hotPhase(database: Database, server: Server, base: string, client
   }
   const statuses: Record<string, number> = {};
   for (const m of runs.get(put)!) for (const [k, v] of Object.entries(m.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
-  console.log('SQL statements/request: statements seen by database.onQuery in the rounds / requests the server received in them (counting stops once all are answered and no statement came for 100 ms).');
+  console.log(
+    'SQL statements/request: statements seen by database.onQuery in the rounds / requests the server received in them (counting stops once all are answered and no statement came for 100 ms).',
+  );
   console.log(`PUT /api/question-answers in the rounds: ${fmt(statuses['201'] ?? 0)} answers created (201), ${fmt(statuses['200'] ?? 0)} replaced (200)`);
   printMachine(database, window);
   return { failures, data };
@@ -557,15 +561,29 @@ async function anchorPhase(bench: BenchDatabase, services: Services, base: strin
     console.log('  skipped: the raw anchor needs PostgreSQL (set DATABASE_URL)');
     return 0;
   }
-  const raw = await startRawAnchor({ database: bench.database, databaseUrl: bench.url, serviceBase: base, data, poolSize: 10, forgetKeys: () => services.keyCache.flush() });
+  const raw = await startRawAnchor({
+    database: bench.database,
+    databaseUrl: bench.url,
+    serviceBase: base,
+    data,
+    poolSize: 10,
+    forgetKeys: () => services.keyCache.flush(),
+  });
   let failures = 0;
   try {
     for (const plan of raw.plans) {
-      const sources = plan.statements.map((st) => st.params.map((p) => (p.kind === 'const' ? 'c' : p.kind === 'now' ? 'now' : p.kind === 'row' ? `r${p.statement}` : p.kind)).join(' ') || '-');
-      console.log(`  ${plan.method} ${plan.path}: ${plan.statements.length} statement(s) captured${plan.transaction ? ' (after the key lookup, in one transaction)' : ''}; parameters: ${sources.join(' | ')}`);
+      const sources = plan.statements.map(
+        (st) => st.params.map((p) => (p.kind === 'const' ? 'c' : p.kind === 'now' ? 'now' : p.kind === 'row' ? `r${p.statement}` : p.kind)).join(' ') || '-',
+      );
+      console.log(
+        `  ${plan.method} ${plan.path}: ${plan.statements.length} statement(s) captured${plan.transaction ? ' (after the key lookup, in one transaction)' : ''}; parameters: ${sources.join(' | ')}`,
+      );
     }
     console.log('  each endpoint answered once by both: same status, same shape');
-    client.storeRotation('points', data.players.map((p) => ({ token: p.key })));
+    client.storeRotation(
+      'points',
+      data.players.map((p) => ({ token: p.key })),
+    );
     const endpoints = hotEndpoints(data);
     const rotation = (method: string, path: string) => endpoints.find((e) => e.method === method && e.path === path)!.label;
     const anchored = [
@@ -587,7 +605,9 @@ async function anchorPhase(bench: BenchDatabase, services: Services, base: strin
       const cpu1 = side.cpu();
       return { ...r, cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 };
     };
-    console.log(`  load: ${connections} connections, warm-up ${warmup} s, ${rounds} round(s) x ${duration} s per endpoint and side; CPU: the main thread of each server process`);
+    console.log(
+      `  load: ${connections} connections, warm-up ${warmup} s, ${rounds} round(s) x ${duration} s per endpoint and side; CPU: the main thread of each server process`,
+    );
     if (warmup > 0) for (const pair of pairs) failures += failuresOf(`${pair.side.name} ${pair.ep.label}`, await run(pair, warmup), 'warm-up');
     const runs = new Map<Pair, Measured[]>(pairs.map((p) => [p, []]));
     const window = await roundsAbba(pairs, rounds, async (pair, round) => {
@@ -599,9 +619,15 @@ async function anchorPhase(bench: BenchDatabase, services: Services, base: strin
     });
     const cpus = os.cpus();
     console.log('');
-    console.log(`service against the raw anchor (postgres, node ${process.version}, ${cpus[0]?.model ?? '?'} x ${cpus.length}, ${connections} connections, ${rounds} x ${duration} s per endpoint and side):`);
-    console.log('| endpoint                       | service req/s | raw req/s | req/s ratio | service p50/p99 ms | raw p50/p99 ms | service CPU us/req | raw CPU us/req | CPU ratio (raw/service) | target >= 0.5 |');
-    console.log('|--------------------------------|--------------:|----------:|------------:|-------------------:|---------------:|-------------------:|---------------:|------------------------:|---------------|');
+    console.log(
+      `service against the raw anchor (postgres, node ${process.version}, ${cpus[0]?.model ?? '?'} x ${cpus.length}, ${connections} connections, ${rounds} x ${duration} s per endpoint and side):`,
+    );
+    console.log(
+      '| endpoint                       | service req/s | raw req/s | req/s ratio | service p50/p99 ms | raw p50/p99 ms | service CPU us/req | raw CPU us/req | CPU ratio (raw/service) | target >= 0.5 |',
+    );
+    console.log(
+      '|--------------------------------|--------------:|----------:|------------:|-------------------:|---------------:|-------------------:|---------------:|------------------------:|---------------|',
+    );
     for (const ep of anchored) {
       const s = summarise(runs.get(pairs.find((p) => p.ep === ep && p.side.name === 'service')!)!);
       const r = summarise(runs.get(pairs.find((p) => p.ep === ep && p.side.name === 'raw')!)!);
@@ -649,7 +675,9 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFracti
 async function main(): Promise<number> {
   const cpus = os.cpus();
   console.log('question-play benchmark: contract stack (express + openapi-backend + validation) vs plain express');
-  console.log(`node ${process.version}, ${cpus[0]?.model ?? 'unknown CPU'} x ${cpus.length} (${os.availableParallelism()} available), ${fmt(os.totalmem() / 2 ** 30, 1)} GiB RAM, ${os.platform()} ${os.release()}`);
+  console.log(
+    `node ${process.version}, ${cpus[0]?.model ?? 'unknown CPU'} x ${cpus.length} (${os.availableParallelism()} available), ${fmt(os.totalmem() / 2 ** 30, 1)} GiB RAM, ${os.platform()} ${os.release()}`,
+  );
 
   const bench = await openBenchDatabase('qp_bench');
   // Ctrl-C: still drop the dedicated PostgreSQL database.
@@ -681,7 +709,9 @@ async function main(): Promise<number> {
     const readyMs = performance.now();
 
     const restart = await measureRestart(bench);
-    console.log(`start-up: createApp ${fmt(createAppMs, 1)} ms (first, cold); process start to listening ${fmt(readyMs)} ms (includes tsx, DB creation, migrations, seeding)`);
+    console.log(
+      `start-up: createApp ${fmt(createAppMs, 1)} ms (first, cold); process start to listening ${fmt(readyMs)} ms (includes tsx, DB creation, migrations, seeding)`,
+    );
     console.log(
       `restart to ready (${restart.label}): ${fmt(restart.totalMs)} ms = open + migration check ${fmt(restart.openMs)} ms, createApp ${fmt(restart.createAppMs, 1)} ms, listen (modules already loaded)`,
     );
@@ -713,7 +743,9 @@ async function main(): Promise<number> {
       return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
     };
     console.log('');
-    console.log(`results (${database.kind}${settings.noDb ? ', BENCH_NO_DB' : ''}, node ${process.version}, ${cpus[0]?.model ?? '?'} x ${cpus.length}, ${connections} connections, ${rounds} x ${duration} s per endpoint):`);
+    console.log(
+      `results (${database.kind}${settings.noDb ? ', BENCH_NO_DB' : ''}, node ${process.version}, ${cpus[0]?.model ?? '?'} x ${cpus.length}, ${connections} connections, ${rounds} x ${duration} s per endpoint):`,
+    );
     console.log(`| endpoint           |   req/s | p50 ms | p99 ms | requests | main-thread CPU us/request |`);
     console.log(`|--------------------|--------:|-------:|-------:|---------:|---------------------------:|`);
     for (const ep of ENDPOINTS) {

@@ -38,14 +38,24 @@ export async function buildDist(outdir = path.join(projectRoot, 'dist')): Promis
     legalComments: 'none',
     logLevel: 'warning',
   });
-  await build({ ...UI_BUILD_OPTIONS, outfile: path.join(outdir, path.relative(path.join(projectRoot, 'dist'), paths.adminUiBundle)), write: true, logLevel: 'warning' });
+  await build({
+    ...UI_BUILD_OPTIONS,
+    outfile: path.join(outdir, path.relative(path.join(projectRoot, 'dist'), paths.adminUiBundle)),
+    write: true,
+    logLevel: 'warning',
+  });
 }
 
 const invokedDirectly = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop()!);
 if (invokedDirectly) {
   const started = performance.now();
   buildDist().then(
-    () => console.log(`built dist/ in ${Math.round(performance.now() - started)} ms: ${Object.keys(ENTRY_POINTS).map((n) => `dist/${n}.js`).join(', ')}, dist/admin/app.js`),
+    () =>
+      console.log(
+        `built dist/ in ${Math.round(performance.now() - started)} ms: ${Object.keys(ENTRY_POINTS)
+          .map((n) => `dist/${n}.js`)
+          .join(', ')}, dist/admin/app.js`,
+      ),
     (err: unknown) => {
       console.error(`build failed: ${(err as Error).message}`);
       process.exit(1);

@@ -13,7 +13,9 @@ import { DatabaseError, openDatabase } from '../src/db/client.js';
 export async function configCheck(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
   let connect: boolean;
   try {
-    ({ values: { connect = false } } = parseArgs({ args: argv, options: { connect: { type: 'boolean' } } }));
+    ({
+      values: { connect = false },
+    } = parseArgs({ args: argv, options: { connect: { type: 'boolean' } } }));
   } catch (e) {
     return { code: 2, out: '', err: `config:check: ${(e as Error).message}. Usage: npm run config:check [-- --connect]` };
   }
@@ -35,7 +37,13 @@ export async function configCheck(argv: string[], env: NodeJS.ProcessEnv): Promi
       throw e;
     }
   }
-  return { code: 0, out, err: connect ? `config:check: configuration valid; the ${config.databaseUrl ? 'PostgreSQL' : 'embedded'} database opens` : 'config:check: configuration valid' };
+  return {
+    code: 0,
+    out,
+    err: connect
+      ? `config:check: configuration valid; the ${config.databaseUrl ? 'PostgreSQL' : 'embedded'} database opens`
+      : 'config:check: configuration valid',
+  };
 }
 
 const invokedDirectly = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop()!);

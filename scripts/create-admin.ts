@@ -23,7 +23,11 @@ export interface AdminArgs {
 
 /** Parses and checks the arguments; throws an Error whose message says what to fix. */
 export function parseAdminArgs(argv: string[]): AdminArgs {
-  const { values } = parseArgs({ args: argv, options: { username: { type: 'string' }, password: { type: 'string' }, email: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({
+    args: argv,
+    options: { username: { type: 'string' }, password: { type: 'string' }, email: { type: 'string' } },
+    strict: true,
+  });
   const missing = (['username', 'password', 'email'] as const).filter((k) => !values[k]);
   if (missing.length) throw new UsageError(`missing --${missing.join(', --')}`, USAGE);
   const { username, password, email } = values as AdminArgs;

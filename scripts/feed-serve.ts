@@ -49,7 +49,8 @@ export interface FeedServeArgs {
 function positiveNumber(value: string | undefined, flag: string, fallback: number, integer = false): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || (integer && !Number.isInteger(n))) throw new UsageError(`${flag} must be a ${integer ? 'non-negative integer' : 'positive number'}, got '${value}'`);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || (integer && !Number.isInteger(n)))
+    throw new UsageError(`${flag} must be a ${integer ? 'non-negative integer' : 'positive number'}, got '${value}'`);
   return n;
 }
 
@@ -97,7 +98,8 @@ export function parseFeedServeArgs(argv: string[], now = new Date()): FeedServeA
     if (new Set(files).size !== files.length) throw new UsageError(`--${kind} names a file twice`);
     sources = files.map((file) => ({ kind, file }));
   }
-  if (sources.length > 1 && values['match-key'] !== undefined) throw new UsageError('--match-key names one match; with several, each feed is named after its file (or openfootball-<n>)');
+  if (sources.length > 1 && values['match-key'] !== undefined)
+    throw new UsageError('--match-key names one match; with several, each feed is named after its file (or openfootball-<n>)');
   for (const [flag, used] of [
     ['--metadata', values.metadata !== undefined && kind !== 'metrica-json'],
     ['--match', values.match !== undefined && kind !== 'openfootball'],
@@ -128,7 +130,10 @@ function read(file: string): string {
 /** The key (URL path segment) of a source's feed. */
 export function feedKey(source: FeedSource, matchKey: string | null = null): string {
   if (matchKey) return matchKey;
-  const base = path.basename(source.file).replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9._:-]/g, '-');
+  const base = path
+    .basename(source.file)
+    .replace(/\.[^.]+$/, '')
+    .replace(/[^A-Za-z0-9._:-]/g, '-');
   return source.kind === 'openfootball' ? `${base}-${source.match}` : base;
 }
 
@@ -153,7 +158,10 @@ export function loadFeed(args: FeedServeArgs, source: FeedSource = args.source):
       const match = matches[source.match - 1];
       if (!match) throw new UsageError(`--match ${source.match} is out of range: the file has ${matches.length} matches`);
       if (!match.result) throw new UsageError(`match ${source.match} (${match.homeTeam} vs ${match.awayTeam}) has no result to replay`);
-      return { title: `${match.homeTeam} vs ${match.awayTeam}, ${match.round} (openfootball ${season})`, events: openfootballEvents(match, { kickoff, matchKey: args.matchKey ?? undefined }) };
+      return {
+        title: `${match.homeTeam} vs ${match.awayTeam}, ${match.round} (openfootball ${season})`,
+        events: openfootballEvents(match, { kickoff, matchKey: args.matchKey ?? undefined }),
+      };
     }
     case 'events': {
       let doc: unknown;
@@ -166,7 +174,12 @@ export function loadFeed(args: FeedServeArgs, source: FeedSource = args.source):
       const events = typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? (doc as { events?: unknown }).events : undefined;
       if (!Array.isArray(events)) throw new UsageError(`${source.file} is not an event recording: expected {"events": [...]}`);
       events.forEach((e: unknown, i) => {
-        const ok = typeof e === 'object' && e !== null && typeof (e as FeedEvent).provider_event_id === 'string' && Number.isInteger((e as FeedEvent).seq) && typeof (e as FeedEvent).occurred_at === 'string';
+        const ok =
+          typeof e === 'object' &&
+          e !== null &&
+          typeof (e as FeedEvent).provider_event_id === 'string' &&
+          Number.isInteger((e as FeedEvent).seq) &&
+          typeof (e as FeedEvent).occurred_at === 'string';
         if (!ok) throw new UsageError(`${source.file}: events[${i}] is not a feed event (provider_event_id, seq, occurred_at)`);
       });
       return { title: `recording ${path.basename(source.file)}`, events: events as FeedEvent[] };

@@ -180,7 +180,7 @@ function responseValidatorsSource(doc: OpenApiDoc): string {
 
 /** Every named string enum of the contract's schemas as `export const X = [...] as const` and `type X`. */
 export function vocabularySource(doc: OpenApiDoc): string {
-  const lines = [`// ${BANNER}`, '/* eslint-disable */', '// The contract\'s named string enums: one const list and one type per schema.', ''];
+  const lines = [`// ${BANNER}`, '/* eslint-disable */', "// The contract's named string enums: one const list and one type per schema.", ''];
   for (const [name, schema] of Object.entries(doc.components.schemas).sort(([a], [b]) => a.localeCompare(b))) {
     const s = schema as { type?: string; enum?: unknown[]; description?: string };
     if (s.type !== 'string' || !Array.isArray(s.enum)) continue;
@@ -200,9 +200,11 @@ export async function generate({ outDir }: { outDir: string }): Promise<string[]
   files['api-types.ts'] = `// ${BANNER}\n/* eslint-disable */\n${astToString(ast)}`;
   // Plain JavaScript, so loading them costs no TypeScript transform at start-up.
   files['request-validators.js'] = await requestValidatorsSource(doc);
-  files['request-validators.d.ts'] = `// ${BANNER}\nimport type { ValidateFunction } from 'ajv';\nimport type { operations } from './api-types.js';\n\n/** Validators per operationId, in the order openapi-backend builds them ([requestBody?, params]). */\nexport declare const requestValidators: Record<keyof operations, ValidateFunction[]>;\n`;
+  files['request-validators.d.ts'] =
+    `// ${BANNER}\nimport type { ValidateFunction } from 'ajv';\nimport type { operations } from './api-types.js';\n\n/** Validators per operationId, in the order openapi-backend builds them ([requestBody?, params]). */\nexport declare const requestValidators: Record<keyof operations, ValidateFunction[]>;\n`;
   files['response-validators.js'] = responseValidatorsSource(doc);
-  files['response-validators.d.ts'] = `// ${BANNER}\nimport type { ValidateFunction } from 'ajv';\nimport type { operations } from './api-types.js';\n\n/** JSON response validators per operationId and status code. */\nexport declare const responseValidators: Record<keyof operations, Record<string, ValidateFunction>>;\n`;
+  files['response-validators.d.ts'] =
+    `// ${BANNER}\nimport type { ValidateFunction } from 'ajv';\nimport type { operations } from './api-types.js';\n\n/** JSON response validators per operationId and status code. */\nexport declare const responseValidators: Record<keyof operations, Record<string, ValidateFunction>>;\n`;
   files['vocabulary.ts'] = vocabularySource(doc);
   for (const [name, content] of Object.entries(files)) fs.writeFileSync(path.join(outDir, name), content);
   return Object.keys(files);

@@ -24,17 +24,25 @@ import { feedUrlTemplateProblem, withFeedUrlTemplate } from '../src/engine/sched
 import { syncSchedule } from '../src/engine/schedule/schedule-sync.js';
 import { seedLeagues } from '../src/modules/leagues/leagues.repository.js';
 
-const USAGE = 'usage: npm run schedule:sync -- --openfootball <file.json> --season <e.g. 2022> [--league wc] [--utc-offset <+hh:mm>] [--feed-url-template <url with {sr_id}>]';
+const USAGE =
+  'usage: npm run schedule:sync -- --openfootball <file.json> --season <e.g. 2022> [--league wc] [--utc-offset <+hh:mm>] [--feed-url-template <url with {sr_id}>]';
 
 async function main() {
   const { values } = parseArgs({
-    options: { openfootball: { type: 'string' }, season: { type: 'string' }, league: { type: 'string', default: 'wc' }, 'utc-offset': { type: 'string' }, 'feed-url-template': { type: 'string' } },
+    options: {
+      openfootball: { type: 'string' },
+      season: { type: 'string' },
+      league: { type: 'string', default: 'wc' },
+      'utc-offset': { type: 'string' },
+      'feed-url-template': { type: 'string' },
+    },
     strict: true,
   });
   const missing = (['openfootball', 'season'] as const).filter((k) => !values[k]);
   if (missing.length) throw new UsageError(`missing --${missing.join(' and --')}`, USAGE);
   const utcOffset = values['utc-offset'];
-  if (utcOffset !== undefined && !/^[+-]\d{1,2}(:?\d{2})?$/.test(utcOffset)) throw new UsageError(`--utc-offset must look like +03:00 or -06:00, got '${utcOffset}'`, USAGE);
+  if (utcOffset !== undefined && !/^[+-]\d{1,2}(:?\d{2})?$/.test(utcOffset))
+    throw new UsageError(`--utc-offset must look like +03:00 or -06:00, got '${utcOffset}'`, USAGE);
   const config = loadConfig();
   const feedUrlPolicy = { allowPrivateAddresses: config.engine.feedAllowPrivateAddresses };
   const template = values['feed-url-template'];
@@ -51,7 +59,9 @@ async function main() {
       onStatusChanged: publishMatchStatus(bus),
       feedUrlPolicy,
     });
-    console.log(`${report.provider}: ${report.received} matches read, ${report.written} written${report.unknownLeagues.length ? `; unknown leagues: ${report.unknownLeagues.join(', ')}` : ''}`);
+    console.log(
+      `${report.provider}: ${report.received} matches read, ${report.written} written${report.unknownLeagues.length ? `; unknown leagues: ${report.unknownLeagues.join(', ')}` : ''}`,
+    );
   } finally {
     await bus.close();
     await database.close();

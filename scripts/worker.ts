@@ -21,8 +21,14 @@ async function main() {
   const logger = createLogger(config.logLevel, { role: 'worker' }, config.logFormat);
   guardUnhandledRejections(logger);
   if (!config.databaseUrl) logger.warn('no DATABASE_URL: this worker uses the embedded database, which no other process can share');
-  if (await initTracing({ otlpEndpoint: config.ops.otlpEndpoint, serviceName: `${config.ops.serviceName}-worker` })) logger.info('tracing: exporting spans over OTLP');
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, limits: config.database.engine, applicationName: 'question-play-engine' });
+  if (await initTracing({ otlpEndpoint: config.ops.otlpEndpoint, serviceName: `${config.ops.serviceName}-worker` }))
+    logger.info('tracing: exporting spans over OTLP');
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    limits: config.database.engine,
+    applicationName: 'question-play-engine',
+  });
   const services = createServices({ database, config, logger });
   const worker = createEngineWorker(services);
   worker.start();

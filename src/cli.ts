@@ -36,7 +36,10 @@ export function cliFailure(tool: string, err: unknown, hints: ImportHints = {}):
     return { line: `${tool}: cannot read ${file} (${e.code}); check the path`, status: 1 };
   }
   if (e.code === 'EADDRINUSE') return { line: `${tool}: ${oneLine(e.message)}: another process uses this port; choose another`, status: 1 };
-  return { line: `${tool}: unexpected error: ${oneLine(e?.message ?? String(err))} (a bug: run again with DEBUG=1 for the stack trace, and report it)`, status: 1 };
+  return {
+    line: `${tool}: unexpected error: ${oneLine(e?.message ?? String(err))} (a bug: run again with DEBUG=1 for the stack trace, and report it)`,
+    status: 1,
+  };
 }
 
 /** Runs a tool's main function and ends the process the way this module describes. */

@@ -37,7 +37,13 @@ export interface PlayerGroupsConfig {
   joinWindowSeconds: number;
 }
 
-export const DEFAULT_PLAYER_GROUPS: PlayerGroupsConfig = { maxGroupsPerUser: 20, maxMembers: 50, joinMaxAttempts: 10, joinMaxAttemptsPerIp: 100, joinWindowSeconds: 900 };
+export const DEFAULT_PLAYER_GROUPS: PlayerGroupsConfig = {
+  maxGroupsPerUser: 20,
+  maxMembers: 50,
+  joinMaxAttempts: 10,
+  joinMaxAttemptsPerIp: 100,
+  joinWindowSeconds: 900,
+};
 
 export interface S3Config {
   bucket: string;
@@ -209,7 +215,9 @@ function opsConfig(env: NodeJS.ProcessEnv): OpsConfig {
       u = undefined;
     }
     if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) {
-      throw new ConfigError(`OTEL_EXPORTER_OTLP_ENDPOINT: '${otlpEndpoint}' is not an http(s) URL; give the collector's OTLP/HTTP base URL, like http://otel-collector:4318`);
+      throw new ConfigError(
+        `OTEL_EXPORTER_OTLP_ENDPOINT: '${otlpEndpoint}' is not an http(s) URL; give the collector's OTLP/HTTP base URL, like http://otel-collector:4318`,
+      );
     }
   }
   return {
@@ -278,7 +286,9 @@ function corsOrigins(value: string | undefined): '*' | string[] {
       url = undefined;
     }
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== origin) {
-      throw new ConfigError(`CORS_ORIGINS: '${origin}' is not an origin; give scheme, host and port only, like https://play.example.com or http://localhost:3000 (comma-separated), or * for any`);
+      throw new ConfigError(
+        `CORS_ORIGINS: '${origin}' is not an origin; give scheme, host and port only, like https://play.example.com or http://localhost:3000 (comma-separated), or * for any`,
+      );
     }
   }
   return origins;
@@ -330,7 +340,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const leaseMs = int(env, 'ENGINE_LEASE_MS', 15_000, 100, 3_600_000);
   const heartbeatMs = int(env, 'ENGINE_HEARTBEAT_MS', 3000, 10, 600_000);
-  if (heartbeatMs * 2 > leaseMs) throw new ConfigError(`ENGINE_HEARTBEAT_MS (${heartbeatMs}) must be at most half of ENGINE_LEASE_MS (${leaseMs}), or leases run out between heartbeats`);
+  if (heartbeatMs * 2 > leaseMs)
+    throw new ConfigError(`ENGINE_HEARTBEAT_MS (${heartbeatMs}) must be at most half of ENGINE_LEASE_MS (${leaseMs}), or leases run out between heartbeats`);
 
   const push = pushConfig(env);
 
@@ -420,7 +431,9 @@ function httpLimits(env: NodeJS.ProcessEnv): ServerLimits {
   const headersTimeoutMs = int(env, 'HTTP_HEADERS_TIMEOUT_SECONDS', 10, 1, 3600) * 1000;
   const requestTimeoutMs = int(env, 'HTTP_REQUEST_TIMEOUT_SECONDS', 60, 1, 3600) * 1000;
   if (requestTimeoutMs < headersTimeoutMs) {
-    throw new ConfigError(`HTTP_REQUEST_TIMEOUT_SECONDS (${requestTimeoutMs / 1000}) must be at least HTTP_HEADERS_TIMEOUT_SECONDS (${headersTimeoutMs / 1000}): the headers are part of the request`);
+    throw new ConfigError(
+      `HTTP_REQUEST_TIMEOUT_SECONDS (${requestTimeoutMs / 1000}) must be at least HTTP_HEADERS_TIMEOUT_SECONDS (${headersTimeoutMs / 1000}): the headers are part of the request`,
+    );
   }
   return {
     headersTimeoutMs,
@@ -434,10 +447,13 @@ const PUSH_PROVIDERS = ['log', 'webpush'] as const;
 
 function base64urlBytes(env: NodeJS.ProcessEnv, name: string, length: number, hint: string): Buffer {
   const raw = env[name]!.trim();
-  if (!/^[A-Za-z0-9_-]+={0,2}$/.test(raw)) throw new ConfigError(`${name} must be base64url (${hint}); generate keys with \`npx web-push generate-vapid-keys\``);
+  if (!/^[A-Za-z0-9_-]+={0,2}$/.test(raw))
+    throw new ConfigError(`${name} must be base64url (${hint}); generate keys with \`npx web-push generate-vapid-keys\``);
   const bytes = Buffer.from(raw.replace(/=+$/, ''), 'base64url');
   if (bytes.length !== length) {
-    throw new ConfigError(`${name} must be ${length} bytes base64url (${hint}), got ${bytes.length} bytes; generate keys with \`npx web-push generate-vapid-keys\``);
+    throw new ConfigError(
+      `${name} must be ${length} bytes base64url (${hint}), got ${bytes.length} bytes; generate keys with \`npx web-push generate-vapid-keys\``,
+    );
   }
   return bytes;
 }
@@ -449,7 +465,8 @@ function pushConfig(env: NodeJS.ProcessEnv): PushConfig {
   const names = ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT'] as const;
   const given = names.filter((n) => env[n]);
   if (!given.length) {
-    if (provider === 'webpush') throw new ConfigError(`PUSH_PROVIDER=webpush needs ${names.join(', ')}; generate the keys with \`npx web-push generate-vapid-keys\``);
+    if (provider === 'webpush')
+      throw new ConfigError(`PUSH_PROVIDER=webpush needs ${names.join(', ')}; generate the keys with \`npx web-push generate-vapid-keys\``);
     return { provider, vapid: null, allowHttpEndpoints: false };
   }
   const missing = names.filter((n) => !env[n]);

@@ -78,7 +78,12 @@ export interface ErrorExtras {
 }
 
 /** Declares one error: its status, its stable code, its message (and body or headers) from the factory's arguments. */
-export function errorFactory<A extends unknown[] = []>(status: number, code: string, message: (...args: A) => string, extras?: (...args: A) => ErrorExtras): ErrorFactory<A> {
+export function errorFactory<A extends unknown[] = []>(
+  status: number,
+  code: string,
+  message: (...args: A) => string,
+  extras?: (...args: A) => ErrorExtras,
+): ErrorFactory<A> {
   const build = (...args: A) => new AppError(status, code, message(...args), extras ? extras(...args) : {});
   return Object.assign(build, { code, status, is: (err: unknown): err is AppError => err instanceof AppError && err.code === code });
 }
@@ -88,8 +93,7 @@ export function errorFactory<A extends unknown[] = []>(status: number, code: str
  * catalogue still uses them (it is converted next); new code declares a
  * factory instead.
  */
-export const badRequest = (code: string, message: string, body?: Record<string, unknown>) =>
-  new AppError(400, code, message, body ? { body } : {});
+export const badRequest = (code: string, message: string, body?: Record<string, unknown>) => new AppError(400, code, message, body ? { body } : {});
 export const unauthorized = (message = 'missing or invalid API key', code = 'auth.unauthorized') =>
   new AppError(401, code, message, { headers: { 'WWW-Authenticate': 'Bearer' } });
 export const forbidden = (message: string, code = 'auth.forbidden') => new AppError(403, code, message);

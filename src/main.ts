@@ -24,7 +24,8 @@ async function main() {
   const logger = createLogger(config.logLevel, {}, config.logFormat);
   guardUnhandledRejections(logger);
   // Before the services are made: they are wrapped in spans only when tracing runs.
-  if (await initTracing({ otlpEndpoint: config.ops.otlpEndpoint, serviceName: config.ops.serviceName })) logger.info({ endpoint: config.ops.otlpEndpoint }, 'tracing: exporting spans over OTLP');
+  if (await initTracing({ otlpEndpoint: config.ops.otlpEndpoint, serviceName: config.ops.serviceName }))
+    logger.info({ endpoint: config.ops.otlpEndpoint }, 'tracing: exporting spans over OTLP');
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, limits: config.database.api });
   logger.info(
     { database: database.kind, where: config.databaseUrl ? redactUrl(config.databaseUrl) : (config.dataDir ?? 'memory') },
@@ -59,7 +60,13 @@ async function main() {
   // (PGlite has one connection, in this process: nothing to separate.)
   const engineDatabase =
     config.engine.worker && database.kind === 'postgres'
-      ? await openDatabase({ url: config.databaseUrl, migrate: false, maxConnections: 5, limits: config.database.engine, applicationName: 'question-play-engine' })
+      ? await openDatabase({
+          url: config.databaseUrl,
+          migrate: false,
+          maxConnections: 5,
+          limits: config.database.engine,
+          applicationName: 'question-play-engine',
+        })
       : database;
   const engineServices = engineDatabase === database ? services : createServices({ database: engineDatabase, config, logger });
   // The demo needs the worker: its live match is dispatched and run like any other.

@@ -56,7 +56,13 @@ export function createServices(deps: ServiceDeps) {
   const liveBus = createLiveBus({ database: deps.database, logger: deps.logger });
   const onKeysRevoked = publishKeysRevoked(liveBus);
   const onFollowChanged = publishFollowChange(liveBus);
-  const loginThrottle = createLoginThrottle({ db, config: deps.config.loginThrottle, register: deps.config.registerThrottle, groupJoin: deps.config.playerGroups, logger: deps.logger });
+  const loginThrottle = createLoginThrottle({
+    db,
+    config: deps.config.loginThrottle,
+    register: deps.config.registerThrottle,
+    groupJoin: deps.config.playerGroups,
+    logger: deps.logger,
+  });
   const keyCache = createKeyCache({ ttlMs: deps.config.authCache.ttlMs, maxEntries: deps.config.authCache.maxEntries, trusted: () => liveBus.listening });
   // Other processes' changes (and this one's, once committed) arrive on the bus, announced by the database's trigger;
   // this process's own writes empty the cache at once, before they run, so its next request never sees the old row.
@@ -71,7 +77,13 @@ export function createServices(deps: ServiceDeps) {
   });
   const auth = createAuthService({ db, throttle: loginThrottle, onKeysRevoked, keyCache });
   const brands = createBrandsService({ db, storage, logger: deps.logger });
-  const brandSnapshot = (b: BrandRow): BrandSnapshot => ({ id: b.id, name: b.name, primary_color: b.primaryColor, secondary_color: b.secondaryColor, logo_url: brands.publicLogoUrl(b) });
+  const brandSnapshot = (b: BrandRow): BrandSnapshot => ({
+    id: b.id,
+    name: b.name,
+    primary_color: b.primaryColor,
+    secondary_color: b.secondaryColor,
+    logo_url: brands.publicLogoUrl(b),
+  });
   /**
    * The live engine's persistence and hooks: scoring runs inside each settling
    * transaction; subscribers (live delivery, push) run after commit.
@@ -131,7 +143,26 @@ export function createServices(deps: ServiceDeps) {
 }
 
 /** The services requests call, each method in a span when tracing runs (see src/observability/tracing.ts). */
-const TRACED_SERVICES = ['leaderboards', 'playerGroups', 'auth', 'adminSessions', 'answers', 'users', 'leagues', 'groups', 'definitions', 'matchDefinitions', 'brands', 'sponsorships', 'matches', 'inheritance', 'issuances', 'listeners', 'feedback', 'matchControl'] as const;
+const TRACED_SERVICES = [
+  'leaderboards',
+  'playerGroups',
+  'auth',
+  'adminSessions',
+  'answers',
+  'users',
+  'leagues',
+  'groups',
+  'definitions',
+  'matchDefinitions',
+  'brands',
+  'sponsorships',
+  'matches',
+  'inheritance',
+  'issuances',
+  'listeners',
+  'feedback',
+  'matchControl',
+] as const;
 
 function tracedServices<S extends Record<(typeof TRACED_SERVICES)[number], object>>(services: S): S {
   if (!tracingEnabled()) return services;

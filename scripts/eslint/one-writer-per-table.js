@@ -53,8 +53,7 @@ export const oneWriterPerTable = {
     docs: { description: "a table is written only by its own module's repository" },
     schema: [],
     messages: {
-      outside:
-        "{{table}} belongs to src/modules/{{owner}}: write it only in src/modules/{{owner}}/*.repository.ts and call that from here ({{how}}).",
+      outside: '{{table}} belongs to src/modules/{{owner}}: write it only in src/modules/{{owner}}/*.repository.ts and call that from here ({{how}}).',
     },
   },
   create(context) {

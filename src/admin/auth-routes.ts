@@ -67,7 +67,8 @@ export function adminAuthRoutes(services: Services): Router {
     }
     if (!body.login || !body.password) return loginPage(res, { csrf, error: 'Enter your username or email and your password.', login: body.login ?? '' }, 400);
     // The API's limits on the same fields (LoginRequest in the contract).
-    if (body.login.length > 320 || body.password.length > 256) return loginPage(res, { csrf, error: 'That username, email or password is too long.', login: '' }, 400);
+    if (body.login.length > 320 || body.password.length > 256)
+      return loginPage(res, { csrf, error: 'That username, email or password is too long.', login: '' }, 400);
     try {
       const { token } = await services.adminSessions.login({ login: body.login, password: body.password, ip: clientIp(req) });
       res.clearCookie(LOGIN_CSRF_COOKIE, { path: '/admin' });

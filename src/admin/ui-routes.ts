@@ -62,7 +62,10 @@ export function adminUiRoutes(services: Services): Router {
   });
   router.get('/assets/app.js', async (_req, res, next) => {
     try {
-      res.type('application/javascript').set('Cache-Control', 'no-cache').send(await uiBundle());
+      res
+        .type('application/javascript')
+        .set('Cache-Control', 'no-cache')
+        .send(await uiBundle());
     } catch (err) {
       next(err);
     }

@@ -36,7 +36,13 @@ export const unneutralizeCell = (text: string) => (QUOTED.test(text) ? text.slic
  * there are no rows). Each row maps column names to values, formatted by
  * `csvCell`. A failure of the row source ends the stream with that error.
  */
-export function csvStream<R extends Record<string, unknown>>({ columns, rows }: { columns: readonly (keyof R & string)[]; rows: AsyncIterable<R> | Iterable<R> }): Readable {
+export function csvStream<R extends Record<string, unknown>>({
+  columns,
+  rows,
+}: {
+  columns: readonly (keyof R & string)[];
+  rows: AsyncIterable<R> | Iterable<R>;
+}): Readable {
   const formatter = fastCsv().format<string[], string[]>({ headers: [...columns], alwaysWriteHeaders: true, includeEndRowDelimiter: true });
   const source = Readable.from(
     (async function* () {

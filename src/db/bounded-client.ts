@@ -86,11 +86,14 @@ class Slots {
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         grant: () => resolve(this.releaser()),
-        timer: setTimeout(() => {
-          const at = this.waiters.indexOf(waiter);
-          if (at >= 0) this.waiters.splice(at, 1);
-          reject(new DatabaseUnavailableError(`no database connection became free in time for ${what()}`));
-        }, Math.max(0, deadline - Date.now())),
+        timer: setTimeout(
+          () => {
+            const at = this.waiters.indexOf(waiter);
+            if (at >= 0) this.waiters.splice(at, 1);
+            reject(new DatabaseUnavailableError(`no database connection became free in time for ${what()}`));
+          },
+          Math.max(0, deadline - Date.now()),
+        ),
       };
       this.waiters.push(waiter);
     });
@@ -243,7 +246,12 @@ export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
   /** Metrics always; a span when tracing runs. */
   const instrumented = (statement: unknown, run: () => Promise<unknown>) =>
     tracingEnabled()
-      ? traced('db.query', { 'db.system': 'postgresql', 'db.query.text': statementText(statement).slice(0, 2000), 'qp.pool': pool }, () => observed(pool, run), SpanKind.CLIENT)
+      ? traced(
+          'db.query',
+          { 'db.system': 'postgresql', 'db.query.text': statementText(statement).slice(0, 2000), 'qp.pool': pool },
+          () => observed(pool, run),
+          SpanKind.CLIENT,
+        )
       : observed(pool, run);
 
   /**
@@ -251,7 +259,12 @@ export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
    * bounded client, and fails fast when one of its statements ran out of
    * time. `onStart` hears when `fn` starts (the transaction began).
    */
-  async function transaction(open: (callback: (tx: Sql) => Promise<unknown>) => Promise<unknown>, fn: (tx: Sql) => unknown, deadline: number | null, onStart?: () => void): Promise<unknown> {
+  async function transaction(
+    open: (callback: (tx: Sql) => Promise<unknown>) => Promise<unknown>,
+    fn: (tx: Sql) => unknown,
+    deadline: number | null,
+    onStart?: () => void,
+  ): Promise<unknown> {
     let started = false;
     let abandoned = false;
     let fail!: (err: unknown) => void;
@@ -273,11 +286,14 @@ export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
     const timer =
       deadline === null
         ? undefined
-        : setTimeout(() => {
-            if (started) return;
-            abandoned = true;
-            fail(new DatabaseUnavailableError('the database did not start a transaction in time'));
-          }, Math.max(0, deadline - Date.now()));
+        : setTimeout(
+            () => {
+              if (started) return;
+              abandoned = true;
+              fail(new DatabaseUnavailableError('the database did not start a transaction in time'));
+            },
+            Math.max(0, deadline - Date.now()),
+          );
     try {
       return await Promise.race([done, failed]);
     } finally {

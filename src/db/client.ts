@@ -143,17 +143,17 @@ async function openPostgres(url: string, max: number, limits: DatabaseLimits | u
     await raw`select 1`;
   } catch (err) {
     await raw.end({ timeout: 1 });
-    throw new DatabaseError(
-      `cannot connect to PostgreSQL at ${redactUrl(url)}: ${(err as Error).message}. Check DATABASE_URL and that the server is running.`,
-    );
+    throw new DatabaseError(`cannot connect to PostgreSQL at ${redactUrl(url)}: ${(err as Error).message}. Check DATABASE_URL and that the server is running.`);
   }
-  const client = limits ? boundedClient(raw, {
+  const client = limits
+    ? boundedClient(raw, {
         statementMs: limits.statementTimeoutMs,
         slots: max,
         retryConnectFailures: limits.retryConnectFailures ?? false,
         pool: applicationName.endsWith('-engine') ? 'engine' : 'api',
         prepare: limits.preparedStatements ?? true,
-      }) : raw;
+      })
+    : raw;
   const observer = queryObserver();
   const db = drizzle(client, { schema, logger: observer.logger }) as unknown as Db;
   return {
@@ -162,7 +162,7 @@ async function openPostgres(url: string, max: number, limits: DatabaseLimits | u
     onQuery: observer.onQuery,
     client,
     url,
-    rows: async <T,>(query: ReturnType<typeof sql>) => (await db.execute(query)) as unknown as T[],
+    rows: async <T>(query: ReturnType<typeof sql>) => (await db.execute(query)) as unknown as T[],
     close: () => raw.end({ timeout: 5 }),
   };
 }
@@ -190,7 +190,7 @@ async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<D
     kind: 'pglite',
     onQuery: observer.onQuery,
     client,
-    rows: async <T,>(query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as { rows: T[] }).rows,
+    rows: async <T>(query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as { rows: T[] }).rows,
     close: async () => {
       try {
         await client.close();
@@ -205,13 +205,21 @@ type Queryable = { query: (text: string, ...rest: unknown[]) => Promise<unknown>
 
 /** The embedded database with each statement in a client span (only when tracing runs: drizzle sees the bare client otherwise). */
 function tracedPglite<C extends Queryable & { transaction: (fn: (tx: Queryable) => Promise<unknown>) => Promise<unknown> }>(client: C): C {
-  const spanned = (target: Queryable) => (text: string, ...rest: unknown[]) =>
-    traced('db.query', { 'db.system': 'postgresql', 'db.query.text': text.slice(0, 2000), 'qp.pool': 'embedded' }, () => target.query(text, ...rest), SpanKind.CLIENT);
+  const spanned =
+    (target: Queryable) =>
+    (text: string, ...rest: unknown[]) =>
+      traced(
+        'db.query',
+        { 'db.system': 'postgresql', 'db.query.text': text.slice(0, 2000), 'qp.pool': 'embedded' },
+        () => target.query(text, ...rest),
+        SpanKind.CLIENT,
+      );
   const withQuery = <T extends Queryable>(target: T): T =>
     new Proxy(target, {
       get(obj, prop) {
         if (prop === 'query') return spanned(obj);
-        if (prop === 'transaction' && 'transaction' in obj) return (fn: (tx: Queryable) => Promise<unknown>) => (obj as unknown as C).transaction((tx) => fn(withQuery(tx)));
+        if (prop === 'transaction' && 'transaction' in obj)
+          return (fn: (tx: Queryable) => Promise<unknown>) => (obj as unknown as C).transaction((tx) => fn(withQuery(tx)));
         const value = Reflect.get(obj, prop, obj) as unknown;
         return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(obj) : value;
       },

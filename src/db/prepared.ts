@@ -41,7 +41,10 @@ interface PreparedInternals {
  * left join that found nothing (the table's object is null when its first
  * column is, and the join may be null).
  */
-export function compileRowMapper(fields: SelectedField[], joinsNotNullableMap: Record<string, boolean> | undefined): (rows: unknown[][]) => Record<string, unknown>[] {
+export function compileRowMapper(
+  fields: SelectedField[],
+  joinsNotNullableMap: Record<string, boolean> | undefined,
+): (rows: unknown[][]) => Record<string, unknown>[] {
   const plan = fields.map(({ path, field }) => {
     const column = is(field, Column);
     // An SQL fragment's `decoder` is internal to drizzle (mapWith sets it).

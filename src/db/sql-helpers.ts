@@ -48,7 +48,11 @@ export function textProblem(text: string): 'nul_character' | 'lone_surrogate' | 
  * U+0000 or an unpaired surrogate (textProblem), or nesting deeper than
  * `maxDepth`. Undefined when there is none.
  */
-export function findJsonProblem(value: unknown, root: (string | number)[] = [], maxDepth = MAX_JSON_DEPTH): { loc: (string | number)[]; problem: JsonProblem } | undefined {
+export function findJsonProblem(
+  value: unknown,
+  root: (string | number)[] = [],
+  maxDepth = MAX_JSON_DEPTH,
+): { loc: (string | number)[]; problem: JsonProblem } | undefined {
   const stack: { value: unknown; loc: (string | number)[]; depth: number }[] = [{ value, loc: root, depth: 0 }];
   while (stack.length) {
     const { value: v, loc, depth } = stack.pop()!;

@@ -14,8 +14,20 @@ const yesNo = [
 export async function seedDemoCatalog(services: Services, league = 'wc'): Promise<boolean> {
   const existing = await services.definitions.list({ league, include_inactive: true });
   if (existing.rows.length) return false;
-  const { group: goals } = await services.groups.create(league, { slug: 'goals', name: 'Goal questions', description: 'Who scores next, goals soon.', max_open_questions: 1, min_interval_seconds: 0 });
-  const { group: setPieces } = await services.groups.create(league, { slug: 'set-pieces', name: 'Set pieces', description: 'Corners and what follows.', max_open_questions: 1, min_interval_seconds: 0 });
+  const { group: goals } = await services.groups.create(league, {
+    slug: 'goals',
+    name: 'Goal questions',
+    description: 'Who scores next, goals soon.',
+    max_open_questions: 1,
+    min_interval_seconds: 0,
+  });
+  const { group: setPieces } = await services.groups.create(league, {
+    slug: 'set-pieces',
+    name: 'Set pieces',
+    description: 'Corners and what follows.',
+    max_open_questions: 1,
+    min_interval_seconds: 0,
+  });
   const inGame = [
     {
       name: 'Next goal',
@@ -42,7 +54,8 @@ export async function seedDemoCatalog(services: Services, league = 'wc'): Promis
       description: 'After a corner: will the same team shoot within five minutes?',
       group_id: setPieces.id,
       trigger: { event_type: 'corner' },
-      question_text_template: 'Corner for {% if event.team == "home" %}{{ match.home_team }}{% else %}{{ match.away_team }}{% endif %} ({{ extract.minute }}\'). A shot within 5 minutes?',
+      question_text_template:
+        'Corner for {% if event.team == "home" %}{{ match.home_team }}{% else %}{{ match.away_team }}{% endif %} ({{ extract.minute }}\'). A shot within 5 minutes?',
       choices: yesNo,
       issuance_state_extract: { team: 'event.team', minute: '$floor(event.clock_seconds / 60) + 1' },
       resolution: {

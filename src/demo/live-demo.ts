@@ -23,9 +23,32 @@ import { seedDemoCatalog } from './catalog.js';
 import { sponsorDemoMatch } from './seed.js';
 
 const TEAMS = [
-  'Argentina', 'Australia', 'Belgium', 'Brazil', 'Cameroon', 'Canada', 'Croatia', 'Denmark', 'Ecuador', 'England',
-  'France', 'Germany', 'Ghana', 'Japan', 'Mexico', 'Morocco', 'Netherlands', 'Portugal', 'Senegal', 'Serbia',
-  'South Korea', 'Spain', 'Switzerland', 'Uruguay', 'United States', 'Wales',
+  'Argentina',
+  'Australia',
+  'Belgium',
+  'Brazil',
+  'Cameroon',
+  'Canada',
+  'Croatia',
+  'Denmark',
+  'Ecuador',
+  'England',
+  'France',
+  'Germany',
+  'Ghana',
+  'Japan',
+  'Mexico',
+  'Morocco',
+  'Netherlands',
+  'Portugal',
+  'Senegal',
+  'Serbia',
+  'South Korea',
+  'Spain',
+  'Switzerland',
+  'Uruguay',
+  'United States',
+  'Wales',
 ];
 const KICKOFF_HOURS_UTC = [10, 13, 16, 19, 22];
 const LIVE_PREFIX = 'demo-live:';
@@ -61,10 +84,26 @@ export function demoSchedule(now: Date, day = now.toISOString().slice(0, 10)): S
     const [homeTeam, awayTeam] = pair(rng);
     const scheduled = new Date(`${day}T${String(hour).padStart(2, '0')}:00:00Z`);
     const played = scheduled.getTime() + 2 * 3600_000 < now.getTime();
-    const match: ScheduledMatch = { srId: `demo:${day}:${i + 1}`, league: 'wc', homeTeam, awayTeam, scheduled, venue: 'Demo Stadium', status: played ? 'closed' : 'scheduled' };
+    const match: ScheduledMatch = {
+      srId: `demo:${day}:${i + 1}`,
+      league: 'wc',
+      homeTeam,
+      awayTeam,
+      scheduled,
+      venue: 'Demo Stadium',
+      status: played ? 'closed' : 'scheduled',
+    };
     if (played) {
       const score = finalScoreOf(syntheticFootballMatch({ seed: Number(day.replaceAll('-', '')) + i, homeTeam, awayTeam, kickoff: scheduled }).events);
-      match.result = { home_score: score.home, away_score: score.away, winner: score.home > score.away ? 'home' : score.home < score.away ? 'away' : 'draw', home_team: homeTeam, away_team: awayTeam, penalties: null, goals: [] };
+      match.result = {
+        home_score: score.home,
+        away_score: score.away,
+        winner: score.home > score.away ? 'home' : score.home < score.away ? 'away' : 'draw',
+        home_team: homeTeam,
+        away_team: awayTeam,
+        penalties: null,
+        goals: [],
+      };
     }
     return match;
   });
@@ -87,7 +126,7 @@ export class LiveDemo {
     const { services } = this;
     if (await seedDemoCatalog(services)) services.logger.info('demo: question catalog created for league wc');
     const written = await this.syncDaySchedule();
-    services.logger.info({ matches: written }, 'demo: today\'s schedule synced');
+    services.logger.info({ matches: written }, "demo: today's schedule synced");
     await this.retireStaleLiveMatches();
     await this.scheduleLiveMatch();
   }
@@ -129,7 +168,10 @@ export class LiveDemo {
     const srId = `${LIVE_PREFIX}${seed}`;
     await syncSchedule({
       db: services.database.db,
-      provider: { name: 'demo-live', fetch: async () => [{ srId, league: 'wc', homeTeam, awayTeam, scheduled: kickoff, venue: 'Demo Stadium', feedUrl: server.url }] },
+      provider: {
+        name: 'demo-live',
+        fetch: async () => [{ srId, league: 'wc', homeTeam, awayTeam, scheduled: kickoff, venue: 'Demo Stadium', feedUrl: server.url }],
+      },
       // The feed is this process's own server on loopback.
       feedUrlPolicy: { allowPrivateAddresses: true },
     });
@@ -146,7 +188,8 @@ export class LiveDemo {
       everyMs,
       run: async () => {
         const now = (this.options.now ?? (() => new Date()))();
-        if (!this.synced || this.synced.day !== now.toISOString().slice(0, 10) || now.getTime() - this.synced.at >= SCHEDULE_RESYNC_MS) await this.syncDaySchedule();
+        if (!this.synced || this.synced.day !== now.toISOString().slice(0, 10) || now.getTime() - this.synced.at >= SCHEDULE_RESYNC_MS)
+          await this.syncDaySchedule();
         const { db } = this.services.database;
         const active = await db
           .select({ id: matches.id })

@@ -33,6 +33,10 @@ export async function sponsorDemoMatch(services: Services, matchId: string): Pro
   await services.matches.update(matchId, { sponsor_brand_id: matchSponsor }, null);
   await services.sponsorships.assign({
     brandId: questionSponsor,
-    input: { match_ids: [matchId], replace_existing_for_brand: true, slots: DEMO_SPONSORS.questionNumbers.map((n) => ({ strategy: 'question_number', target: n, best_effort: true })) },
+    input: {
+      match_ids: [matchId],
+      replace_existing_for_brand: true,
+      slots: DEMO_SPONSORS.questionNumbers.map((n) => ({ strategy: 'question_number', target: n, best_effort: true })),
+    },
   });
 }

@@ -44,7 +44,15 @@ export function inGameMatchContext(match: Pick<MatchFacts, 'id' | 'homeTeam' | '
 
 /** Match (pre-game) definitions, as resolution sees them: the schedule, no live fields. */
 export function preGameMatchContext(match: MatchFacts, league: string) {
-  return { id: match.id, league, home_team: match.homeTeam, away_team: match.awayTeam, scheduled: match.scheduled.toISOString(), venue: match.venue, status: match.status };
+  return {
+    id: match.id,
+    league,
+    home_team: match.homeTeam,
+    away_team: match.awayTeam,
+    scheduled: match.scheduled.toISOString(),
+    venue: match.venue,
+    status: match.status,
+  };
 }
 
 /** Match (pre-game) definitions at issuance, before kick-off: the schedule and the live fields at their pre-game values. */

@@ -61,7 +61,10 @@ export async function applyStoreState<I extends StateInput>(storeState: Record<s
 }
 
 /** Runs `issuance_state_extract` (the snapshot stored on the issuance). */
-export async function extractIssuanceState<I extends StateInput>(extract: Record<string, string> | null | undefined, input: I): Promise<Record<string, unknown>> {
+export async function extractIssuanceState<I extends StateInput>(
+  extract: Record<string, string> | null | undefined,
+  input: I,
+): Promise<Record<string, unknown>> {
   const out = await evaluateMap('issuance_state_extract', extract, { ...input });
   if (JSON.stringify(out).length > MAX_SNAPSHOT_BYTES) throw new ExpressionError('issuance_state_extract', `the snapshot exceeds ${MAX_SNAPSHOT_BYTES} bytes`);
   return out;
@@ -92,7 +95,10 @@ export interface InGameSyntax {
   choices: ChoiceTemplate[];
   issuance_state_extract?: Record<string, string> | null;
   store_state?: Record<string, string> | null;
-  resolution: { rules: { event_type: string; condition?: string | null; correct_choice: string }[]; timeout?: { after_seconds: number; correct_choice: string | null } | null };
+  resolution: {
+    rules: { event_type: string; condition?: string | null; correct_choice: string }[];
+    timeout?: { after_seconds: number; correct_choice: string | null } | null;
+  };
 }
 
 /** Compiles every template and expression of an in-game definition; throws the first error, naming its field. */

@@ -96,13 +96,32 @@ export function inclusion(
   return { value: def.isActive, source: 'definition' };
 }
 
-export function inGameSettings(league: LeagueSettings, group: GroupSettings | null | undefined, def: InGameDefinitionSettings, match?: MatchOverrides | null): InGameSettings {
+export function inGameSettings(
+  league: LeagueSettings,
+  group: GroupSettings | null | undefined,
+  def: InGameDefinitionSettings,
+  match?: MatchOverrides | null,
+): InGameSettings {
   return {
     included: inclusion(def, league.questionDefinitionAllowlist, match?.questionDefinitionAllowlist),
-    answer_window_seconds: pick([league.defaultAnswerWindowSeconds, 'league'], [group?.answerWindowSeconds, 'group'], [def.answerWindowSeconds, 'definition'], [match?.answerWindowSeconds, 'match']),
+    answer_window_seconds: pick(
+      [league.defaultAnswerWindowSeconds, 'league'],
+      [group?.answerWindowSeconds, 'group'],
+      [def.answerWindowSeconds, 'definition'],
+      [match?.answerWindowSeconds, 'match'],
+    ),
     points: pick([league.defaultQuestionPoints, 'league'], [group?.points, 'group'], [def.points, 'definition'], [match?.questionPoints, 'match']),
-    probability: pick([league.defaultQuestionProbability, 'league'], [group?.probability, 'group'], [def.probability, 'definition'], [match?.questionProbability, 'match']),
-    min_interval_seconds: pick([league.defaultQuestionMinIntervalSeconds, 'league'], [group?.minIntervalSeconds, 'group'], [match?.questionMinIntervalSeconds, 'match']),
+    probability: pick(
+      [league.defaultQuestionProbability, 'league'],
+      [group?.probability, 'group'],
+      [def.probability, 'definition'],
+      [match?.questionProbability, 'match'],
+    ),
+    min_interval_seconds: pick(
+      [league.defaultQuestionMinIntervalSeconds, 'league'],
+      [group?.minIntervalSeconds, 'group'],
+      [match?.questionMinIntervalSeconds, 'match'],
+    ),
   };
 }
 
@@ -111,10 +130,19 @@ export interface MatchQuestionSettings {
   points: Inherited<number>;
 }
 
-export function matchQuestionSettings(league: LeagueSettings, group: Pick<GroupSettings, 'points'> | null | undefined, def: MatchDefinitionSettings, match?: MatchOverrides | null): MatchQuestionSettings {
+export function matchQuestionSettings(
+  league: LeagueSettings,
+  group: Pick<GroupSettings, 'points'> | null | undefined,
+  def: MatchDefinitionSettings,
+  match?: MatchOverrides | null,
+): MatchQuestionSettings {
   return {
     // An inactive (archived) Match question definition is never issued, whatever the allowlists say.
-    included: inclusion({ id: def.id, isActive: def.isActive, isArchived: !def.isActive }, league.matchQuestionDefinitionAllowlist, match?.matchQuestionDefinitionAllowlist),
+    included: inclusion(
+      { id: def.id, isActive: def.isActive, isArchived: !def.isActive },
+      league.matchQuestionDefinitionAllowlist,
+      match?.matchQuestionDefinitionAllowlist,
+    ),
     points: pick([league.defaultQuestionPoints, 'league'], [group?.points, 'group'], [def.points, 'definition'], [match?.questionPoints, 'match']),
   };
 }

@@ -231,7 +231,15 @@ export function restoreState(rows: {
       state: row.state,
       issuedAt: row.issuedAt.toISOString(),
     };
-    state = countIssued(state, question, !row.isPivotalMoment, row.period, row.groupId, Date.parse(trigger.occurred_at ?? row.issuedAt.toISOString()), row.status === 'open' || row.status === 'locked');
+    state = countIssued(
+      state,
+      question,
+      !row.isPivotalMoment,
+      row.period,
+      row.groupId,
+      Date.parse(trigger.occurred_at ?? row.issuedAt.toISOString()),
+      row.status === 'open' || row.status === 'locked',
+    );
   }
   return state;
 }
@@ -281,7 +289,15 @@ export function evolve(state: EngineState, d: Decision): EngineState {
         state: q.state,
         issuedAt: q.issuedAt.toISOString(),
       };
-      const next = countIssued(state, question, !q.isPivotalMoment, q.period, q.groupId, Date.parse((q.triggerEvent as { occurred_at: string }).occurred_at), true);
+      const next = countIssued(
+        state,
+        question,
+        !q.isPivotalMoment,
+        q.period,
+        q.groupId,
+        Date.parse((q.triggerEvent as { occurred_at: string }).occurred_at),
+        true,
+      );
       return { ...next, counters: { ...next.counters, issued: next.counters.issued + 1 } };
     }
     case 'denied':
@@ -312,7 +328,15 @@ function consume(state: EngineState, event: FeedEvent, position: number): Engine
   return { ...state, position, known, goals };
 }
 
-function countIssued(state: EngineState, q: OpenQuestion, regular: boolean, period: string | null, groupId: string | null, triggerAt: number, open: boolean): EngineState {
+function countIssued(
+  state: EngineState,
+  q: OpenQuestion,
+  regular: boolean,
+  period: string | null,
+  groupId: string | null,
+  triggerAt: number,
+  open: boolean,
+): EngineState {
   const lanes = new Map(state.lanes);
   const lane = { ...(lanes.get(q.lane) ?? { lastRegularAt: null, open: 0 }) };
   let openQuestions = state.open;
@@ -352,7 +376,9 @@ function derived(catalog: EngineCatalog): Derived {
   const d: Derived = {
     level: matchLevelSettings(catalog.league, catalog.match),
     groups,
-    settings: new Map(catalog.definitions.map((def) => [def.id, inGameSettings(catalog.league, def.groupId ? groups.get(def.groupId) : null, def, catalog.match)])),
+    settings: new Map(
+      catalog.definitions.map((def) => [def.id, inGameSettings(catalog.league, def.groupId ? groups.get(def.groupId) : null, def, catalog.match)]),
+    ),
     periods: periodsOfSport(catalog.league.sport),
   };
   derivedCache.set(catalog, d);
@@ -439,7 +465,13 @@ function closedResult(event: FeedEvent, match: MatchRow, live: LiveFields, goals
   const home = typeof final.home === 'number' ? final.home : live.homeScore;
   const away = typeof final.away === 'number' ? final.away : live.awayScore;
   const winner = typeof final.winner === 'string' ? final.winner : home > away ? 'home' : home < away ? 'away' : 'draw';
-  const list = [...goals.values()].map((e) => ({ team: e.team, minute: e.data.minute ?? null, player: e.data.scorer ?? null, penalty: Boolean(e.data.penalty), own_goal: Boolean(e.data.own_goal) }));
+  const list = [...goals.values()].map((e) => ({
+    team: e.team,
+    minute: e.data.minute ?? null,
+    player: e.data.scorer ?? null,
+    penalty: Boolean(e.data.penalty),
+    own_goal: Boolean(e.data.own_goal),
+  }));
   return { home_score: home, away_score: away, winner, home_team: match.homeTeam, away_team: match.awayTeam, penalties: final.penalties ?? null, goals: list };
 }
 
@@ -453,7 +485,13 @@ async function resolve(start: EngineState, event: FeedEvent, ctx: DecideContext,
     const choices = new Set(q.choices);
     const timeout = q.resolution.timeout;
     const triggerClock = q.trigger.clock_seconds;
-    if (timeout && event.clock_seconds !== null && triggerClock !== null && triggerClock !== undefined && event.clock_seconds > triggerClock + timeout.after_seconds) {
+    if (
+      timeout &&
+      event.clock_seconds !== null &&
+      triggerClock !== null &&
+      triggerClock !== undefined &&
+      event.clock_seconds > triggerClock + timeout.after_seconds
+    ) {
       const correct = timeout.correct_choice;
       emit(
         correct && choices.has(correct)

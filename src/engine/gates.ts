@@ -94,7 +94,9 @@ export const GATE_TABLE = [
     id: 'definition_allowed',
     closesWhen: 'the definition is not included on this match (allowlists, `is_active`)',
     regularOnly: false,
-    check: ({ settings }) => [{ passed: settings.included.value, detail: `${settings.included.value ? 'included' : 'not included'} (${settings.included.source})` }],
+    check: ({ settings }) => [
+      { passed: settings.included.value, detail: `${settings.included.value ? 'included' : 'not included'} (${settings.included.source})` },
+    ],
   }),
   gate({
     id: 'match_cap',
@@ -167,7 +169,10 @@ export const GATE_TABLE = [
     check: async (input) => {
       try {
         const extract = await extractIssuanceState(input.def.issuanceStateExtract, input.evalInput);
-        const out = await renderQuestion({ question_text_template: input.def.questionTextTemplate, choices: input.def.choices }, { ...input.evalInput, extract });
+        const out = await renderQuestion(
+          { question_text_template: input.def.questionTextTemplate, choices: input.def.choices },
+          { ...input.evalInput, extract },
+        );
         input.rendered = { questionText: out.question_text, choices: out.choices, extract };
         return [{ passed: true, detail: 'rendered' }];
       } catch (err) {

@@ -184,11 +184,21 @@ export class ListenerRunner {
 
   private log(level: LogLine['level'], message: string): void {
     this.batch.lines.push({ level, message, at: new Date() });
-    if (level !== 'debug') this.deps.logger[level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'debug']({ listener: this.listener.id, match: this.listener.matchId }, message);
+    if (level !== 'debug')
+      this.deps.logger[level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'debug'](
+        { listener: this.listener.id, match: this.listener.matchId },
+        message,
+      );
   }
 
   private toCatalog(ctx: MatchCatalogRows): EngineCatalog {
-    return { league: ctx.league, match: ctx.match, definitions: ctx.definitions, groups: ctx.groups, matchSponsor: ctx.matchSponsor ? this.deps.brandSnapshot(ctx.matchSponsor) : null };
+    return {
+      league: ctx.league,
+      match: ctx.match,
+      definitions: ctx.definitions,
+      groups: ctx.groups,
+      matchSponsor: ctx.matchSponsor ? this.deps.brandSnapshot(ctx.matchSponsor) : null,
+    };
   }
 
   private context(): DecideContext {
@@ -223,7 +233,10 @@ export class ListenerRunner {
       deniedKeys,
     });
     for (const e of recording) this.seen.add(dedupeKey(e));
-    this.sequence = startSequence(l.lastSeq, recording.map((e) => e.seq));
+    this.sequence = startSequence(
+      l.lastSeq,
+      recording.map((e) => e.seq),
+    );
     this.consumedBase = l.eventsConsumed - this.state.position;
   }
 
@@ -237,7 +250,10 @@ export class ListenerRunner {
       if (l.eventsTotal !== events.length) await store.saveProgress({ id: l.id, workerId: options.workerId, values: { eventsTotal: events.length } });
       // A takeover resumes after what this listener consumed (the recording has no duplicates: a position is a count).
       const skip = Math.min(this.state.position, events.length);
-      this.log('info', `replaying ${events.length} recorded events of match ${l.replayMatchId} at speed ${l.speed ?? 1}${skip ? `, resuming after ${skip} consumed` : ''}`);
+      this.log(
+        'info',
+        `replaying ${events.length} recorded events of match ${l.replayMatchId} at speed ${l.speed ?? 1}${skip ? `, resuming after ${skip} consumed` : ''}`,
+      );
       const signal = this.abort.signal;
       const hold = () => this.replayHold(signal);
       return (async function* () {
@@ -267,7 +283,9 @@ export class ListenerRunner {
     client.on('event', (event) => queue.push({ kind: 'event', event }));
     client.on('duplicate', (event) => queue.push({ kind: 'duplicate', event }));
     client.on('end', () => queue.push({ kind: 'end' }));
-    client.on('stale', ({ silentForMs }) => this.log('warn', `feed stale: no heartbeat for ${Math.round(silentForMs / 100) / 10} s; not issuing until one arrives`));
+    client.on('stale', ({ silentForMs }) =>
+      this.log('warn', `feed stale: no heartbeat for ${Math.round(silentForMs / 100) / 10} s; not issuing until one arrives`),
+    );
     client.on('fresh', () => this.log('info', 'feed fresh again'));
     client.on('connected', ({ attempt }) => this.log('info', `connected to the feed (attempt ${attempt})`));
     client.on('disconnected', ({ reason }) => this.log('warn', `feed disconnected: ${reason}`));
@@ -329,7 +347,10 @@ export class ListenerRunner {
         logger.warn({ listener: l.id }, 'lease lost: another process has taken this listener over; this one stops writing');
         outcome = 'lost';
       } else if (this.broken) {
-        logger.error({ err, listener: l.id }, 'a commit could not be written: this process stops writing; another takes the listener over from its last commit when the lease runs out');
+        logger.error(
+          { err, listener: l.id },
+          'a commit could not be written: this process stops writing; another takes the listener over from its last commit when the lease runs out',
+        );
         outcome = 'abandoned';
       } else {
         outcome = 'failed';
@@ -359,7 +380,15 @@ export class ListenerRunner {
     const voidOpen = (status: 'revoked' | 'voided', why: string) => async (tx: Tx) => {
       const rows = await store.settleOpenOfMatch(l.matchId, status, tx);
       // Logged in the same transaction, after the batch's own lines.
-      if (rows.length) await store.writeLog({ listenerId: l.id, firstLineNo: this.nextLine++, lines: [{ level: 'info', message: `${rows.length} open question${rows.length === 1 ? '' : 's'} ${status}: ${why}` }] }, tx);
+      if (rows.length)
+        await store.writeLog(
+          {
+            listenerId: l.id,
+            firstLineNo: this.nextLine++,
+            lines: [{ level: 'info', message: `${rows.length} open question${rows.length === 1 ? '' : 's'} ${status}: ${why}` }],
+          },
+          tx,
+        );
       return rows;
     };
     const end = (status: 'completed' | 'stopped' | 'failed', last: string) => async (tx: Tx) => {
@@ -371,7 +400,10 @@ export class ListenerRunner {
         this.log('info', 'released for another process (shutdown)');
         return this.commit((tx) => store.release(who, tx));
       case 'completed':
-        this.log('info', `match ${this.state.live.status}; ${this.consumedBase + this.state.position} events recorded${this.state.live.status === 'closed' ? ' and archived' : ''}`);
+        this.log(
+          'info',
+          `match ${this.state.live.status}; ${this.consumedBase + this.state.position} events recorded${this.state.live.status === 'closed' ? ' and archived' : ''}`,
+        );
         return this.commit(async (tx) => {
           if (this.state.live.status === 'closed') await store.updateMatch(l.matchId, { listenerEventsArchived: true }, tx);
           await end('completed', 'listener completed')(tx);
@@ -427,7 +459,11 @@ export class ListenerRunner {
       const lag = (Date.now() - Date.parse(event.occurred_at)) / 1000;
       if (Number.isFinite(lag)) metrics.listenerLag.set({ listener: l.id }, Math.max(0, lag));
     }
-    return traced('engine.event', { 'qp.match_id': l.matchId, 'qp.listener_id': l.id, 'qp.event.type': event.type, 'qp.event.id': event.provider_event_id }, () => this.consumeEvent(event));
+    return traced(
+      'engine.event',
+      { 'qp.match_id': l.matchId, 'qp.listener_id': l.id, 'qp.event.type': event.type, 'qp.event.id': event.provider_event_id },
+      () => this.consumeEvent(event),
+    );
   }
 
   /** Dedupe, decide, fold, and commit when players should see it now. */
@@ -444,9 +480,15 @@ export class ListenerRunner {
     // From here to the commit check nothing awaits: a heartbeat's commit sees all of this event or none of it.
     this.sequence = sequence;
     if (verdict === 'jump' && before.ahead.size === 0) {
-      this.log('warn', `seq jump: ${event.provider_event_id} has seq ${event.seq} after ${before.resumeAfter}; processed, but the resume point stays at ${before.resumeAfter} until the gap fills`);
+      this.log(
+        'warn',
+        `seq jump: ${event.provider_event_id} has seq ${event.seq} after ${before.resumeAfter}; processed, but the resume point stays at ${before.resumeAfter} until the gap fills`,
+      );
     } else if (verdict === 'regression') {
-      this.log('warn', `seq regression: ${event.provider_event_id} has seq ${event.seq}, not after the resume point ${before.resumeAfter}; new content, processed`);
+      this.log(
+        'warn',
+        `seq regression: ${event.provider_event_id} has seq ${event.seq}, not after the resume point ${before.resumeAfter}; new content, processed`,
+      );
     } else if (verdict === 'restart') {
       this.log('warn', `the feed restarted its numbering: ${event.provider_event_id} has seq 1 after ${before.resumeAfter}; resuming from there`);
     }
@@ -472,7 +514,10 @@ export class ListenerRunner {
     switch (d.type) {
       case 'issued': {
         const q = d.question;
-        this.log('info', `issued '${q.definitionName}'${q.questionNumber !== null ? ` #${q.questionNumber}` : ' (pivotal)'} on ${(q.triggerEvent as { type: string }).type} ${q.triggerEventId}: ${q.questionText}`);
+        this.log(
+          'info',
+          `issued '${q.definitionName}'${q.questionNumber !== null ? ` #${q.questionNumber}` : ' (pivotal)'} on ${(q.triggerEvent as { type: string }).type} ${q.triggerEventId}: ${q.questionText}`,
+        );
         return;
       }
       case 'denied':
@@ -563,7 +608,14 @@ export class ListenerRunner {
           const q = d.question;
           const row = await store.insertIssuance(
             {
-              values: { ...q, matchId: l.matchId, kind: 'in_game', status: 'open', closesAt: new Date(q.issuedAt.getTime() + q.answerWindowSeconds * 1000), listenerId: l.id },
+              values: {
+                ...q,
+                matchId: l.matchId,
+                kind: 'in_game',
+                status: 'open',
+                closesAt: new Date(q.issuedAt.getTime() + q.answerWindowSeconds * 1000),
+                listenerId: l.id,
+              },
               earlierPeriods: d.earlierPeriods,
             },
             tx,
@@ -573,7 +625,15 @@ export class ListenerRunner {
         }
         case 'settled': {
           const row = await store.settleByTrigger(
-            { matchId: l.matchId, definitionId: d.definitionId, triggerEventId: d.triggerEventId, status: d.status, correct: d.correct, resolvedSeq: d.eventSeq, resolutionEventId: d.eventId },
+            {
+              matchId: l.matchId,
+              definitionId: d.definitionId,
+              triggerEventId: d.triggerEventId,
+              status: d.status,
+              correct: d.correct,
+              resolvedSeq: d.eventSeq,
+              resolutionEventId: d.eventId,
+            },
             tx,
           );
           if (row) out.settled.push(row);

@@ -93,12 +93,19 @@ export function createMatchQuestions({
       try {
         row = await db.transaction(async (tx) => {
           // The match row, locked: its state store is read, updated and written by one Match question at a time.
-          const [current] = await tx.select({ status: matches.status, stateStore: matches.stateStore }).from(matches).where(eq(matches.id, match.id)).for('update');
+          const [current] = await tx
+            .select({ status: matches.status, stateStore: matches.stateStore })
+            .from(matches)
+            .where(eq(matches.id, match.id))
+            .for('update');
           if (current?.status !== 'scheduled') return undefined;
           const before = { match: matchContext, state: current.stateStore };
           const state = await applyStoreState(definition.storeState, before);
           const extract = await extractIssuanceState(definition.issuanceStateExtract, { ...before, state });
-          const rendered = await renderQuestion({ question_text_template: definition.questionTextTemplate, choices: definition.choices }, { match: matchContext, state, extract });
+          const rendered = await renderQuestion(
+            { question_text_template: definition.questionTextTemplate, choices: definition.choices },
+            { match: matchContext, state, extract },
+          );
           const inserted = await insertMatchIssuance({
             tx,
             values: {
@@ -134,7 +141,10 @@ export function createMatchQuestions({
         if (!renderFailures.has(key)) {
           if (renderFailures.size >= 10_000) renderFailures.clear();
           renderFailures.add(key);
-          logger.warn({ match: match.id, definition: definition.id, err: (err as Error).message }, 'Match question not issued: it does not render (retried every tick; fix the definition)');
+          logger.warn(
+            { match: match.id, definition: definition.id, err: (err as Error).message },
+            'Match question not issued: it does not render (retried every tick; fix the definition)',
+          );
         }
         continue;
       }
@@ -177,11 +187,15 @@ export function createMatchQuestions({
       let correct: string | null = null;
       if (match.status === 'closed') {
         try {
-          const value = await evaluateExpression('resolution.correct_choice', String((issuance.resolution as { correct_choice?: string }).correct_choice ?? 'null'), {
-            result: match.result,
-            match: preGameMatchContext(match, league),
-            issuance: { state: issuance.state, issued_at: issuance.issuedAt.toISOString() },
-          });
+          const value = await evaluateExpression(
+            'resolution.correct_choice',
+            String((issuance.resolution as { correct_choice?: string }).correct_choice ?? 'null'),
+            {
+              result: match.result,
+              match: preGameMatchContext(match, league),
+              issuance: { state: issuance.state, issued_at: issuance.issuedAt.toISOString() },
+            },
+          );
           correct = typeof value === 'string' && issuance.choices.some((c) => c.identifier === value) ? value : null;
         } catch (err) {
           logger.warn({ issuance: issuance.id, err: (err as Error).message }, 'Match question resolution failed; voiding it');

@@ -6,7 +6,13 @@ import { DEFAULT_WORKER_OPTIONS, EngineWorker, type WorkerTask } from './worker.
 /** The worker with its periodic tasks: Match questions (issue, lock, resolve), ended sign-in counters, sessions and their keys, leaderboards of periods past their retention, and any extra ones. */
 export function createEngineWorker(services: Services, extraTasks: WorkerTask[] = []): EngineWorker {
   const { engine, logger, config } = services;
-  const matchQuestions = createMatchQuestions({ db: services.database.db, store: engine.store, hooks: engine.hooks, logger, brandSnapshot: engine.brandSnapshot });
+  const matchQuestions = createMatchQuestions({
+    db: services.database.db,
+    store: engine.store,
+    hooks: engine.hooks,
+    logger,
+    brandSnapshot: engine.brandSnapshot,
+  });
   const signInCleanup: WorkerTask = {
     name: 'sign-in-cleanup',
     everyMs: 10 * 60_000,

@@ -81,16 +81,19 @@ export function createEngineStore({
     enqueue: (values: EnqueueValues) => listenersRepo.enqueueListener({ db, values }),
 
     /** Claims one queued listener, or a running one whose lease ran out (its process died). */
-    claim: ({ workerId, leaseMs }: { workerId: string; leaseMs: number }): Promise<MatchListenerRow | undefined> => listenersRepo.claimListener({ db, workerId, leaseMs }),
+    claim: ({ workerId, leaseMs }: { workerId: string; leaseMs: number }): Promise<MatchListenerRow | undefined> =>
+      listenersRepo.claimListener({ db, workerId, leaseMs }),
 
     /** Renews the lease; false when another process has taken the listener over (or it was removed). */
     renew: (k: { id: string; workerId: string; leaseMs: number }) => listenersRepo.renewLease({ db, ...k }),
 
     /** The lease fence of a batch (see listeners.repository `holdLease`). */
-    holdLease: ({ listenerId, workerId }: { listenerId: string; workerId: string }, tx: Tx): Promise<void> => listenersRepo.holdLease({ tx, listenerId, workerId }),
+    holdLease: ({ listenerId, workerId }: { listenerId: string; workerId: string }, tx: Tx): Promise<void> =>
+      listenersRepo.holdLease({ tx, listenerId, workerId }),
 
     /** Saves progress (the resume point, counters, state store) and renews the lease, while the lease is ours. */
-    saveProgress: (k: { id: string; workerId: string; leaseMs?: number; values: ProgressValues }, q: DbOrTx = db): Promise<boolean> => listenersRepo.saveListenerProgress({ db: q, ...k }),
+    saveProgress: (k: { id: string; workerId: string; leaseMs?: number; values: ProgressValues }, q: DbOrTx = db): Promise<boolean> =>
+      listenersRepo.saveListenerProgress({ db: q, ...k }),
 
     /** Hands a listener back to the queue (graceful shutdown): another process picks it up at once. */
     release: (k: { id: string; workerId: string }, q: DbOrTx = db): Promise<void> => listenersRepo.releaseListener({ db: q, ...k }),
@@ -99,7 +102,8 @@ export function createEngineStore({
       listenersRepo.finishListener({ db: q, ...k }),
 
     /** Records consumed feed messages, one row per message (a redelivery is not recorded twice). */
-    recordEvents: (k: { listenerId: string; matchId: string; events: FeedEvent[] }, q: DbOrTx = db): Promise<void> => listenersRepo.recordEvents({ db: q, ...k }),
+    recordEvents: (k: { listenerId: string; matchId: string; events: FeedEvent[] }, q: DbOrTx = db): Promise<void> =>
+      listenersRepo.recordEvents({ db: q, ...k }),
 
     /** What a listener consumed, in arrival order (a takeover rebuilds its event store from it). */
     listenerRecording: (listenerId: string, q: DbOrTx = db): Promise<FeedEvent[]> => listenersRepo.listenerRecording({ db: q, listenerId }),
@@ -131,7 +135,10 @@ export function createEngineStore({
 
     /** The decisions already taken on a match (a listener taking over or replaying repeats none). */
     async matchDecisions(matchId: string): Promise<MatchDecisions> {
-      const issuances = await db.select().from(questionIssuances).where(and(eq(questionIssuances.matchId, matchId), eq(questionIssuances.kind, 'in_game')));
+      const issuances = await db
+        .select()
+        .from(questionIssuances)
+        .where(and(eq(questionIssuances.matchId, matchId), eq(questionIssuances.kind, 'in_game')));
       const denied = await db
         .select({ definitionId: questionIssuanceDenials.definitionId, triggerEventId: questionIssuanceDenials.triggerEventId })
         .from(questionIssuanceDenials)
@@ -166,7 +173,15 @@ export function createEngineStore({
 
     /** Settles an in-game question found by its trigger (match, definition, triggering event); scoring in the same transaction. */
     settleByTrigger: (
-      k: { matchId: string; definitionId: string; triggerEventId: string; status: 'resolved' | 'voided'; correct: string | null; resolvedSeq: number; resolutionEventId: string },
+      k: {
+        matchId: string;
+        definitionId: string;
+        triggerEventId: string;
+        status: 'resolved' | 'voided';
+        correct: string | null;
+        resolvedSeq: number;
+        resolutionEventId: string;
+      },
       tx: Tx,
     ): Promise<QuestionIssuanceRow | undefined> => issuancesRepo.settleByTrigger({ tx, onSettle, ...k }),
 
@@ -176,15 +191,18 @@ export function createEngineStore({
     settleIssuance,
     settleOpenOfMatch,
 
-    updateMatch: (matchId: string, values: Partial<typeof matches.$inferInsert>, q: DbOrTx = db): Promise<void> => updateMatchRow({ db: q, id: matchId, values }),
+    updateMatch: (matchId: string, values: Partial<typeof matches.$inferInsert>, q: DbOrTx = db): Promise<void> =>
+      updateMatchRow({ db: q, id: matchId, values }),
 
     /** Live matches with a feed that should have a listener and have none (auto-dispatch). */
-    matchesToDispatch: ({ horizonMinutes, anyFeed }: { horizonMinutes: number; anyFeed: boolean }): Promise<MatchRow[]> => listenersRepo.matchesToDispatch({ db, horizonMinutes, anyFeed }),
+    matchesToDispatch: ({ horizonMinutes, anyFeed }: { horizonMinutes: number; anyFeed: boolean }): Promise<MatchRow[]> =>
+      listenersRepo.matchesToDispatch({ db, horizonMinutes, anyFeed }),
 
     requestStop,
 
     /** Settles the match's open in-game questions (see settleOpenOfMatch), in a transaction of its own. */
-    revokeOpenIssuances: (matchId: string, status: 'revoked' | 'voided' = 'revoked'): Promise<QuestionIssuanceRow[]> => transaction((tx) => settleOpenOfMatch(matchId, status, tx)),
+    revokeOpenIssuances: (matchId: string, status: 'revoked' | 'voided' = 'revoked'): Promise<QuestionIssuanceRow[]> =>
+      transaction((tx) => settleOpenOfMatch(matchId, status, tx)),
 
     /** The safety net: voids open in-game questions that nothing can resolve any more (see issuances.repository). */
     voidOrphaned: (): Promise<QuestionIssuanceRow[]> => transaction((tx) => issuancesRepo.voidOrphaned({ tx, onSettle })),

@@ -103,7 +103,8 @@ export class EngineWorker {
       }
       // The safety net: whatever path stopped a match without settling its open questions, players see them voided.
       const orphaned = await store.voidOrphaned();
-      if (orphaned.length) logger.info({ issuances: orphaned.map((r) => r.id) }, `${orphaned.length} open question(s) voided: their match is over or has no running listener`);
+      if (orphaned.length)
+        logger.info({ issuances: orphaned.map((r) => r.id) }, `${orphaned.length} open question(s) voided: their match is over or has no running listener`);
       for (const row of orphaned) await hooks.onSettled?.(row);
       if (options.autoDispatch) {
         const template = options.feedUrlTemplate;
@@ -116,7 +117,13 @@ export class EngineWorker {
       while (!this.stopped && this.runners.size < options.maxListeners) {
         const listener = await store.claim({ workerId: this.workerId, leaseMs: options.leaseMs });
         if (!listener) break;
-        const runner = new ListenerRunner(listener, { store, hooks: this.deps.hooks, logger, brandSnapshot: this.deps.brandSnapshot, options: { ...options, workerId: this.workerId } });
+        const runner = new ListenerRunner(listener, {
+          store,
+          hooks: this.deps.hooks,
+          logger,
+          brandSnapshot: this.deps.brandSnapshot,
+          options: { ...options, workerId: this.workerId },
+        });
         const done = runner
           .run()
           .catch((err) => logger.error({ err, listener: listener.id }, 'listener run crashed'))

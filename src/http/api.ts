@@ -128,7 +128,8 @@ export async function createApi({ services, handlers }: { services: Services; ha
 
   const matcher = new OperationMatcher(operations);
   const originalMatch = backend.router.matchOperation.bind(backend.router);
-  backend.router.matchOperation = ((req: DispatchRequest, strict?: boolean) => req[MATCHED] ?? originalMatch(req, strict as true)) as typeof backend.router.matchOperation;
+  backend.router.matchOperation = ((req: DispatchRequest, strict?: boolean) =>
+    req[MATCHED] ?? originalMatch(req, strict as true)) as typeof backend.router.matchOperation;
   // handleRequest parses a request before routing (for a preRoutingHandler, which we do not register) and again
   // with the matched operation (then validation and coercion parse it too). A pre-matched request skips the first:
   // its result is replaced unread.
@@ -163,4 +164,3 @@ export async function createApi({ services, handlers }: { services: Services; ha
     },
   };
 }
-

@@ -108,7 +108,11 @@ async function send(res: Response, reply: AnyReply): Promise<void> {
   res.status(reply.status).type('application/json').send(JSON.stringify(reply.body));
 }
 
-export async function createApp({ services, handlers, health = createHealth(databaseChecks(services.database)) }: AppOptions): Promise<{ app: express.Express; api: Api; drain: Drain; health: Health }> {
+export async function createApp({
+  services,
+  handlers,
+  health = createHealth(databaseChecks(services.database)),
+}: AppOptions): Promise<{ app: express.Express; api: Api; drain: Drain; health: Health }> {
   const { config, logger } = services;
   const api = await createApi({ services, handlers: handlers ?? createHandlers(services) });
   const app = express();
@@ -127,12 +131,17 @@ export async function createApp({ services, handlers, health = createHealth(data
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       metrics.httpDuration.observe(
-        { operation: (res.locals.operation as string | undefined) ?? routeFamily(req.path), method: METHODS.has(req.method) ? req.method : 'other', status: String(res.statusCode) },
+        {
+          operation: (res.locals.operation as string | undefined) ?? routeFamily(req.path),
+          method: METHODS.has(req.method) ? req.method : 'other',
+          status: String(res.statusCode),
+        },
         ms / 1000,
       );
       // The path only: query strings may carry keys (the WebSocket's api_key).
       // 503s (database out of reach, shutting down) are logged where they arise, as warnings.
-      if (res.statusCode >= 500 && res.statusCode !== 501 && res.statusCode !== 503) logger.error({ method: req.method, path: req.path, status: res.statusCode, ms }, 'request failed');
+      if (res.statusCode >= 500 && res.statusCode !== 501 && res.statusCode !== 503)
+        logger.error({ method: req.method, path: req.path, status: res.statusCode, ms }, 'request failed');
       else if (logger.isLevelEnabled('debug')) logger.debug({ method: req.method, path: req.path, status: res.statusCode, ms }, 'request');
     });
     next();
@@ -178,7 +187,12 @@ export async function createApp({ services, handlers, health = createHealth(data
         await send(res, reply);
       };
       if (tracingEnabled()) {
-        await traced(`${method} ${operation.path}`, { 'http.request.method': method, 'http.route': operation.path, 'qp.operation': operation.operationId }, handle, SpanKind.SERVER);
+        await traced(
+          `${method} ${operation.path}`,
+          { 'http.request.method': method, 'http.route': operation.path, 'qp.operation': operation.operationId },
+          handle,
+          SpanKind.SERVER,
+        );
       } else await handle();
     } catch (err) {
       next(err);
@@ -190,7 +204,6 @@ export async function createApp({ services, handlers, health = createHealth(data
   app.use(docsRouter());
   app.use('/admin', adminAuthRoutes(services));
   app.use('/admin', adminUiRoutes(services));
-
 
   app.use((req: Request, _res: Response, next: NextFunction) => next(httpErrors.routeNotFound({ method: req.method, path: req.path })));
 

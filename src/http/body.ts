@@ -136,8 +136,11 @@ export async function readMultipart(req: Request, operation: ContractOperation):
     if (!hasBody(req) && !operation.requestBody?.required) return { body: undefined, files: [] };
     throw contentTypeError(actual ? `expected a multipart/form-data body, got ${quote(actual)}` : 'expected a multipart/form-data body');
   }
-  const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  if (encoding !== 'identity') throw encodingError(`a multipart/form-data body cannot be compressed (Content-Encoding ${quote(encoding)}); send it uncompressed`);
+  const encoding = String(req.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
+  if (encoding !== 'identity')
+    throw encodingError(`a multipart/form-data body cannot be compressed (Content-Encoding ${quote(encoding)}); send it uncompressed`);
   const schema = operation.requestBody?.content['multipart/form-data']?.schema as { properties?: SchemaProps; required?: string[] } | undefined;
   return parseMultipart(req, operation.operationId, schema);
 }

@@ -42,7 +42,8 @@ export function contractJson(): string {
 export const isAdminOperation = (op: { summary?: string }) => Boolean(op.summary?.startsWith('[Admin]'));
 
 /** `params`: the path parameters as they appear in the path (still percent-encoded). */
-export type MatchResult<T> = { kind: 'ok'; operation: T; params: Record<string, string> } | { kind: 'not-found' } | { kind: 'method-not-allowed'; allowed: string[] };
+export type MatchResult<T> =
+  { kind: 'ok'; operation: T; params: Record<string, string> } | { kind: 'not-found' } | { kind: 'method-not-allowed'; allowed: string[] };
 
 interface Template<T> {
   regex: RegExp;

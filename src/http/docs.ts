@@ -77,13 +77,15 @@ export function docsRouter(): Router {
     );
   });
   router.get(['/docs', '/docs/'], (_req, res) => {
-    res.type('html').send(
-      page(
-        'Question-Play API - Swagger UI',
-        '<link rel="stylesheet" href="/docs/assets/swagger-ui.css">',
-        '<div id="swagger-ui"></div><script src="/docs/assets/swagger-ui-bundle.js"></script><script src="/docs/assets/swagger-ui-standalone-preset.js"></script><script src="/docs/init.js"></script>',
-      ),
-    );
+    res
+      .type('html')
+      .send(
+        page(
+          'Question-Play API - Swagger UI',
+          '<link rel="stylesheet" href="/docs/assets/swagger-ui.css">',
+          '<div id="swagger-ui"></div><script src="/docs/assets/swagger-ui-bundle.js"></script><script src="/docs/assets/swagger-ui-standalone-preset.js"></script><script src="/docs/init.js"></script>',
+        ),
+      );
   });
   router.get('/redoc/redoc.standalone.js', (_req, res) => {
     // Read once, on first use: the footer's logo comes from here rather than Redocly's CDN.

@@ -65,7 +65,9 @@ const ISSUES_MAX = 50;
  * message built from one) is cut here.
  */
 const boundedIssues = (issues: ValidationIssue[]): ValidationIssue[] =>
-  issues.slice(0, ISSUES_MAX).map((i) => ({ loc: i.loc.map((p) => (typeof p === 'string' ? clip(p, LOC_PART_MAX) : p)), msg: clip(i.msg, ISSUE_MSG_MAX), type: i.type }));
+  issues
+    .slice(0, ISSUES_MAX)
+    .map((i) => ({ loc: i.loc.map((p) => (typeof p === 'string' ? clip(p, LOC_PART_MAX) : p)), msg: clip(i.msg, ISSUE_MSG_MAX), type: i.type }));
 
 /**
  * AppError -> its status and detail; a database out of reach -> 503 with

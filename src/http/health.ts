@@ -91,7 +91,10 @@ export function createHealth(initial: ReadinessCheck[] = []): Health {
     middleware(req, res, next) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return next();
       if (req.path === '/healthz') {
-        res.set('Cache-Control', 'no-store').type('application/json').send(JSON.stringify({ status: 'ok' }));
+        res
+          .set('Cache-Control', 'no-store')
+          .type('application/json')
+          .send(JSON.stringify({ status: 'ok' }));
         return;
       }
       if (req.path !== '/readyz') return next();
@@ -134,7 +137,8 @@ export function databaseChecks(database: Database): ReadinessCheck[] {
       async check() {
         const n = await count();
         const expected = migrationsInJournal();
-        if (n < expected) throw new Error(`${n} of ${expected} migrations applied; an API process applies them at start (npm run start:prod), or wait for the one starting`);
+        if (n < expected)
+          throw new Error(`${n} of ${expected} migrations applied; an API process applies them at start (npm run start:prod), or wait for the one starting`);
       },
     },
   ];
@@ -161,7 +165,8 @@ export function engineCheck(worker: { lastTickAt: number | null; startedAt: numb
       const since = worker.lastTickAt ?? worker.startedAt;
       if (since === null) throw new Error('the engine worker has not started');
       const age = Date.now() - since;
-      if (age > staleMs) throw new Error(`the engine worker has not completed a round for ${Math.round(age / 1000)} s (not ready after ${Math.round(staleMs / 1000)} s)`);
+      if (age > staleMs)
+        throw new Error(`the engine worker has not completed a round for ${Math.round(age / 1000)} s (not ready after ${Math.round(staleMs / 1000)} s)`);
     },
   };
 }

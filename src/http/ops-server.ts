@@ -21,7 +21,12 @@ export async function startOpsServer({ health, port, host }: { health: Health; p
   app.get('/metrics', (_req, res, next) => {
     scrape().then(({ contentType, body }) => res.set('Cache-Control', 'no-store').type(contentType).send(body), next);
   });
-  app.use((_req, res) => res.status(404).type('application/json').send(JSON.stringify({ detail: 'not found: this port serves /healthz, /readyz and /metrics' })));
+  app.use((_req, res) =>
+    res
+      .status(404)
+      .type('application/json')
+      .send(JSON.stringify({ detail: 'not found: this port serves /healthz, /readyz and /metrics' })),
+  );
   const server = http.createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -11,7 +11,8 @@ export function caller(req: { auth: AuthContext | null }): AuthContext {
 }
 
 /** The client's address: the peer, or with TRUST_PROXY the one the trusted proxies put in X-Forwarded-For (express's req.ip). */
-export const clientIp = (req: { ip?: string | undefined; socket?: { remoteAddress?: string | undefined } }): string => req.ip ?? req.socket?.remoteAddress ?? 'unknown';
+export const clientIp = (req: { ip?: string | undefined; socket?: { remoteAddress?: string | undefined } }): string =>
+  req.ip ?? req.socket?.remoteAddress ?? 'unknown';
 
 /** A cookie of the request (an express request, or a handler's headers). */
 export const cookieOf = (req: { headers: { cookie?: string | undefined } }, name: string): string | undefined => parseCookies(req.headers.cookie ?? '')[name];

@@ -184,7 +184,7 @@ export function createLiveBus({ database, logger, channel = LIVE_CHANNEL, probeM
         logger.error({ err }, 'live bus resync failed');
       }
     }
-  };
+  }
 
   /**
    * Opens the LISTEN connection: a one-connection client of its own rather
@@ -302,7 +302,9 @@ export function createLiveBus({ database, logger, channel = LIVE_CHANNEL, probeM
       probeOutstanding = true;
       // Through the driver, not drizzle: probes are not the application's statements (tests count those).
       const pool = database.client as (strings: TemplateStringsArray, ...values: unknown[]) => Promise<unknown>;
-      pool`select pg_notify(${channel}, ${JSON.stringify({ k: 'probe', p: instance })})`.catch((err) => logger.warn({ err: (err as Error).message }, 'live bus: probe NOTIFY failed'));
+      pool`select pg_notify(${channel}, ${JSON.stringify({ k: 'probe', p: instance })})`.catch((err) =>
+        logger.warn({ err: (err as Error).message }, 'live bus: probe NOTIFY failed'),
+      );
     }, probeMs);
     probeTimer.unref();
   }
@@ -322,7 +324,10 @@ export function createLiveBus({ database, logger, channel = LIVE_CHANNEL, probeM
       try {
         await notify(payload);
       } catch (err) {
-        logger.error({ err: (err as Error).message, event: event.k }, 'live bus: NOTIFY failed; the event is lost for live delivery (clients are told to catch up)');
+        logger.error(
+          { err: (err as Error).message, event: event.k },
+          'live bus: NOTIFY failed; the event is lost for live delivery (clients are told to catch up)',
+        );
         void announceGap();
       }
     },

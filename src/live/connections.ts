@@ -48,14 +48,12 @@ export class Connection {
   ) {}
 }
 
-
 export type Connections = ReturnType<typeof createConnections>;
 
 export function createConnections(options: ConnectionOptions) {
   const all = new Set<Connection>();
   const byMatch = new Map<string, Set<Connection>>();
   const byUser = new Map<string, Set<Connection>>();
-
 
   function indexMatch(conn: Connection, matchId: string) {
     conn.matches.add(matchId);
@@ -86,7 +84,6 @@ export function createConnections(options: ConnectionOptions) {
 
   /** Live receivers of a match right now (a copy: sending may close some). */
   const receivers = (matchId: string): Connection[] => [...(byMatch.get(matchId) ?? [])].filter((c) => !c.closing);
-
 
   /** Closes a socket, and destroys it if its closing handshake does not finish in time (a stuck client frees its buffers). */
   function cut(conn: Connection, code: number, reason: string) {
@@ -152,7 +149,6 @@ export function createConnections(options: ConnectionOptions) {
     // 'close' follows every 'error' (a bad frame, a reset); nothing else to do.
     conn.ws.on('error', () => {});
   }
-
 
   const heartbeat = setInterval(() => {
     for (const conn of [...all]) {

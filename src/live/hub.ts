@@ -31,8 +31,26 @@ import type { UserRow } from '../modules/users/users.table.js';
 import type { BusEvent, BusSubscriber } from './bus.js';
 import { Connection, createConnections } from './connections.js';
 import { toMatchRef } from '../modules/listeners/listeners.mapper.js';
-import { followedMatchIds, followsOfUsers, issuanceForDelivery, matchLeaderboardForDelivery, matchStates, settledForDelivery, validKeyIds, type MatchStateRow } from './live.repository.js';
-import { CLOSE, CLOSED_STATUSES, LEADERBOARD_TOP, RESYNC_DETAIL, STREAM_PROTOCOL, type MatchState, type ResolutionMessage, type ServerMessage } from './messages.js';
+import {
+  followedMatchIds,
+  followsOfUsers,
+  issuanceForDelivery,
+  matchLeaderboardForDelivery,
+  matchStates,
+  settledForDelivery,
+  validKeyIds,
+  type MatchStateRow,
+} from './live.repository.js';
+import {
+  CLOSE,
+  CLOSED_STATUSES,
+  LEADERBOARD_TOP,
+  RESYNC_DETAIL,
+  STREAM_PROTOCOL,
+  type MatchState,
+  type ResolutionMessage,
+  type ServerMessage,
+} from './messages.js';
 import { toEntry } from '../modules/leaderboards/leaderboards.service.js';
 
 export interface HubOptions {
@@ -72,7 +90,15 @@ export interface HubLookups {
   matchLeaderboardForDelivery: typeof matchLeaderboardForDelivery;
 }
 
-const defaultLookups: HubLookups = { followedMatchIds, followsOfUsers, validKeyIds, issuanceForDelivery, settledForDelivery, matchStates, matchLeaderboardForDelivery };
+const defaultLookups: HubLookups = {
+  followedMatchIds,
+  followsOfUsers,
+  validKeyIds,
+  issuanceForDelivery,
+  settledForDelivery,
+  matchStates,
+  matchLeaderboardForDelivery,
+};
 
 export const DEFAULT_HUB_OPTIONS: HubOptions = {
   heartbeatMs: 30_000,
@@ -130,7 +156,10 @@ interface StateThrottle {
 }
 
 export function createHub({ db, answers, logger, options }: { db: Db; answers: Pick<AnswersService, 'open'>; logger: Logger; options: HubOptions }): Hub {
-  const { followedMatchIds, followsOfUsers, validKeyIds, issuanceForDelivery, settledForDelivery, matchStates, matchLeaderboardForDelivery }: HubLookups = { ...defaultLookups, ...options.lookups };
+  const { followedMatchIds, followsOfUsers, validKeyIds, issuanceForDelivery, settledForDelivery, matchStates, matchLeaderboardForDelivery }: HubLookups = {
+    ...defaultLookups,
+    ...options.lookups,
+  };
   const connections = createConnections(options);
   const { all, byMatch, byUser, indexMatch, unindexMatch, receivers, cut, write, deliver } = connections;
   const chains = new Map<string, Promise<void>>();
@@ -224,7 +253,10 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
   /** Debug log of one delivery: how long the lookup and the sends took. */
   function delivered(event: string, id: string, sockets: number, started: number, looked: number) {
     if (logger.isLevelEnabled('debug')) {
-      logger.debug({ event, question_issuance_id: id, sockets, lookup_ms: +(looked - started).toFixed(1), send_ms: +(performance.now() - looked).toFixed(1) }, 'live: delivered');
+      logger.debug(
+        { event, question_issuance_id: id, sockets, lookup_ms: +(looked - started).toFixed(1), send_ms: +(performance.now() - looked).toFixed(1) },
+        'live: delivered',
+      );
     }
   }
 
@@ -434,7 +466,13 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
       let message = perUser.get(conn.user.id);
       if (!message) {
         const me = board.mine.get(conn.user.id);
-        const text = JSON.stringify({ type: 'leaderboard', match_id: matchId, player_count: board.playerCount, top, me: me ? toEntry(me) : null } satisfies ServerMessage);
+        const text = JSON.stringify({
+          type: 'leaderboard',
+          match_id: matchId,
+          player_count: board.playerCount,
+          top,
+          me: me ? toEntry(me) : null,
+        } satisfies ServerMessage);
         perUser.set(conn.user.id, (message = { text, data: Buffer.from(text) }));
       }
       if (conn.leaderboardSent.get(matchId) === message.text) continue;

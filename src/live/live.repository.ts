@@ -60,7 +60,10 @@ export async function issuanceForDelivery({ db, id }: { db: DbOrTx; id: string }
 }
 
 export interface SettledForDelivery {
-  issuance: Pick<typeof questionIssuances.$inferSelect, 'id' | 'matchId' | 'kind' | 'status' | 'questionText' | 'choices' | 'correctAnswerIdentifier' | 'points' | 'resolvedAt'>;
+  issuance: Pick<
+    typeof questionIssuances.$inferSelect,
+    'id' | 'matchId' | 'kind' | 'status' | 'questionText' | 'choices' | 'correctAnswerIdentifier' | 'points' | 'resolvedAt'
+  >;
   /** The match, for a resolution a client can render without having seen the question. */
   match: MatchRow;
   league: string;
@@ -104,14 +107,26 @@ export async function settledForDelivery({ db, id, userIds }: { db: DbOrTx; id: 
   if (!row) return undefined;
   const { answers: raw, match, league, ...issuance } = row;
   const list = typeof raw === 'string' ? (JSON.parse(raw) as [string, string, string | null, number][]) : raw;
-  return { issuance, match, league, answers: new Map(list.map(([userId, selected, outcome, points]) => [userId, { selected, outcome, points: Number(points) }])) };
+  return {
+    issuance,
+    match,
+    league,
+    answers: new Map(list.map(([userId, selected, outcome, points]) => [userId, { selected, outcome, points: Number(points) }])),
+  };
 }
 
 /** Where play stands on each of these matches: one statement, however many. */
 export async function matchStates({ db, matchIds }: { db: DbOrTx; matchIds: string[] }): Promise<MatchStateRow[]> {
   if (!matchIds.length) return [];
   return db
-    .select({ id: matches.id, status: matches.status, period: matches.period, clockSeconds: matches.clockSeconds, homeScore: matches.homeScore, awayScore: matches.awayScore })
+    .select({
+      id: matches.id,
+      status: matches.status,
+      period: matches.period,
+      clockSeconds: matches.clockSeconds,
+      homeScore: matches.homeScore,
+      awayScore: matches.awayScore,
+    })
     .from(matches)
     .where(anyUuid(matches.id, matchIds))
     .orderBy(matches.scheduled, matches.id);

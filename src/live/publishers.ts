@@ -19,7 +19,8 @@ export function liveEngineSubscriber(bus: LiveBus): EngineSubscriber {
     async onSettled(row) {
       // Match questions lock at kick-off through the same hook; they settle later.
       if (row.status === 'locked') return bus.publish({ k: 'locked', i: row.id, m: row.matchId });
-      if (row.status === 'resolved' || row.status === 'voided' || row.status === 'revoked') return bus.publish({ k: 'settled', i: row.id, m: row.matchId, s: row.status });
+      if (row.status === 'resolved' || row.status === 'voided' || row.status === 'revoked')
+        return bus.publish({ k: 'settled', i: row.id, m: row.matchId, s: row.status });
     },
     async onMatchChanged(matchId, values) {
       // What a live header shows; the stream reads the row and throttles its match_state messages.

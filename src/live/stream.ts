@@ -44,11 +44,24 @@ function refuse(socket: Duplex, status: 404 | 503, text: string) {
  * bus; resolves once it listens. Upgrades are taken from the first moment (so
  * none is dropped while the server starts) and wait until the bus listens.
  */
-export async function attachLiveStream({ server, services, options = {} }: { server: Server; services: Services; options?: LiveStreamOptions }): Promise<LiveStream> {
+export async function attachLiveStream({
+  server,
+  services,
+  options = {},
+}: {
+  server: Server;
+  services: Services;
+  options?: LiveStreamOptions;
+}): Promise<LiveStream> {
   const { logger, liveBus: bus } = services;
   const { push } = services.config;
   const webPushPublicKey = push.provider === 'webpush' && push.vapid ? push.vapid.publicKey : null;
-  const hub = createHub({ db: services.database.db, answers: services.answers, logger, options: { ...DEFAULT_HUB_OPTIONS, ...services.config.stream, webPushPublicKey, ...options } });
+  const hub = createHub({
+    db: services.database.db,
+    answers: services.answers,
+    logger,
+    options: { ...DEFAULT_HUB_OPTIONS, ...services.config.stream, webPushPublicKey, ...options },
+  });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES, perMessageDeflate: false, clientTracking: false });
   const budget = createConnectBudget(services.config.stream.connectBudget);
   const clientIp = upgradeClientIp(services.config.trustProxy);

@@ -63,7 +63,10 @@ export function isPublicAddress(address: string): boolean {
 export class NonPublicAddressError extends Error {
   readonly code = 'ENOTPUBLIC';
   constructor(host: string, addresses: string[], message?: string) {
-    super(message ?? `${host} resolves only to local, private or reserved addresses (${addresses.join(', ') || 'none'}); push endpoints and feeds must be on the public internet`);
+    super(
+      message ??
+        `${host} resolves only to local, private or reserved addresses (${addresses.join(', ') || 'none'}); push endpoints and feeds must be on the public internet`,
+    );
   }
 }
 
@@ -78,7 +81,14 @@ export function publicLookup(hostname: string, options: { all?: boolean; family?
   dnsLookup(hostname, { family: Number(opts.family) || 0, all: true }, (err, addresses) => {
     if (err) return callback(err, '');
     const usable = addresses.filter((a) => isPublicAddress(a.address));
-    if (!usable.length) return callback(new NonPublicAddressError(hostname, addresses.map((a) => a.address)), '');
+    if (!usable.length)
+      return callback(
+        new NonPublicAddressError(
+          hostname,
+          addresses.map((a) => a.address),
+        ),
+        '',
+      );
     if (opts.all) return callback(null, usable);
     callback(null, usable[0]!.address, usable[0]!.family);
   });

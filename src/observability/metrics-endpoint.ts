@@ -19,7 +19,11 @@ export function metricsMiddleware(token: string | null) {
     if (req.path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD') || token === null) return next();
     const m = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
     if (!m || !sameSecret(m[1]!, token)) {
-      res.status(401).set('WWW-Authenticate', 'Bearer realm="metrics"').type('application/json').send(JSON.stringify({ detail: 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>' }));
+      res
+        .status(401)
+        .set('WWW-Authenticate', 'Bearer realm="metrics"')
+        .type('application/json')
+        .send(JSON.stringify({ detail: 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>' }));
       return;
     }
     scrape().then(

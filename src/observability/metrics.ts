@@ -69,7 +69,12 @@ export const metrics = {
     labelNames: ['outcome'] as const,
     registers,
   }),
-  liveClosed: new Counter({ name: 'qp_live_sockets_closed_total', help: 'Live-stream sockets closed, by close code', labelNames: ['code'] as const, registers }),
+  liveClosed: new Counter({
+    name: 'qp_live_sockets_closed_total',
+    help: 'Live-stream sockets closed, by close code',
+    labelNames: ['code'] as const,
+    registers,
+  }),
   listenerLag: new Gauge({
     name: 'qp_listener_lag_seconds',
     help: 'How far the newest event a feed listener of this process decided lags behind wall time (its occurred_at), by listener while it runs',
@@ -77,12 +82,30 @@ export const metrics = {
     registers,
   }),
   listenersRunning: new Gauge({ name: 'qp_listeners_running', help: 'Listeners this process runs', registers }),
-  engineLastTick: new Gauge({ name: 'qp_engine_last_tick_timestamp_seconds', help: 'When the engine worker of this process last completed a round', registers }),
+  engineLastTick: new Gauge({
+    name: 'qp_engine_last_tick_timestamp_seconds',
+    help: 'When the engine worker of this process last completed a round',
+    registers,
+  }),
   issuances: new Counter({ name: 'qp_issuances_total', help: 'Questions issued, by kind (in_game, match)', labelNames: ['kind'] as const, registers }),
   denials: new Counter({ name: 'qp_denials_total', help: 'Issuances denied, by gate', labelNames: ['gate'] as const, registers }),
-  resolutions: new Counter({ name: 'qp_resolutions_total', help: 'Questions settled, by status (resolved, voided, revoked)', labelNames: ['status'] as const, registers }),
-  pushAttempts: new Counter({ name: 'qp_push_attempts_total', help: 'Push notification attempts, by outcome (delivered, failed, skipped)', labelNames: ['outcome'] as const, registers }),
-  unhandledRejections: new Counter({ name: 'qp_unhandled_rejections_total', help: 'Promises rejected with no handler (each a bug; the process went on)', registers }),
+  resolutions: new Counter({
+    name: 'qp_resolutions_total',
+    help: 'Questions settled, by status (resolved, voided, revoked)',
+    labelNames: ['status'] as const,
+    registers,
+  }),
+  pushAttempts: new Counter({
+    name: 'qp_push_attempts_total',
+    help: 'Push notification attempts, by outcome (delivered, failed, skipped)',
+    labelNames: ['outcome'] as const,
+    registers,
+  }),
+  unhandledRejections: new Counter({
+    name: 'qp_unhandled_rejections_total',
+    help: 'Promises rejected with no handler (each a bug; the process went on)',
+    registers,
+  }),
   ready: new Gauge({ name: 'qp_ready', help: '1 when the last readiness check passed, 0 when it failed or the process drains', registers }),
 };
 

@@ -19,7 +19,11 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 const cookiesOf = (res: Response) => res.headers.getSetCookie();
-const cookieValue = (res: Response, name: string) => cookiesOf(res).find((c) => c.startsWith(`${name}=`))?.split(';')[0]!.split('=')[1];
+const cookieValue = (res: Response, name: string) =>
+  cookiesOf(res)
+    .find((c) => c.startsWith(`${name}=`))
+    ?.split(';')[0]!
+    .split('=')[1];
 
 /** GET the login form, then POST it; returns the response and the session cookie if any. */
 async function signIn(login: string, password: string, headers: Record<string, string> = {}) {
@@ -36,7 +40,10 @@ async function signIn(login: string, password: string, headers: Record<string, s
 }
 
 async function csrfOf(session: string) {
-  const [row] = await app.services.database.db.select().from(adminSessions).where(eq(adminSessions.tokenDigest, digestApiKey(decodeURIComponent(session))));
+  const [row] = await app.services.database.db
+    .select()
+    .from(adminSessions)
+    .where(eq(adminSessions.tokenDigest, digestApiKey(decodeURIComponent(session))));
   return row!.csrfToken;
 }
 
@@ -61,7 +68,10 @@ describe('operator sign-in', () => {
       expect(cookie).toMatch(/SameSite=Strict/);
       expect(cookie).toMatch(/Path=\/admin/);
       expect(cookie).not.toMatch(/Secure/);
-      const [row] = await app.services.database.db.select().from(adminSessions).where(eq(adminSessions.tokenDigest, digestApiKey(decodeURIComponent(session!))));
+      const [row] = await app.services.database.db
+        .select()
+        .from(adminSessions)
+        .where(eq(adminSessions.tokenDigest, digestApiKey(decodeURIComponent(session!))));
       expect(row!.userId).toBe(admin.id);
     }
   });
@@ -88,7 +98,10 @@ describe('operator sign-in', () => {
   });
 
   it('refuses an oversized name or password with 400 and a clear message, never a 500', async () => {
-    for (const [login, password] of [['x'.repeat(6000), 'whatever'], [admin.username, 'p'.repeat(300)]] as const) {
+    for (const [login, password] of [
+      ['x'.repeat(6000), 'whatever'],
+      [admin.username, 'p'.repeat(300)],
+    ] as const) {
       const res = await signIn(login, password);
       expect(res.res.status).toBe(400);
       expect(await res.res.text()).toContain('too long');
@@ -102,8 +115,18 @@ describe('operator sign-in', () => {
     const form = await fetch(`${app.url}/admin/login`, { redirect: 'manual' });
     const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())![1]!;
     const loginCookie = cookieValue(form, 'qp_admin_login_csrf')!;
-    const body = new URLSearchParams([['csrf', csrf], ['login', admin.username], ['login', 'someone-else'], ['password', admin.password]]);
-    const res = await fetch(`${app.url}/admin/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `qp_admin_login_csrf=${loginCookie}` }, body: body.toString() });
+    const body = new URLSearchParams([
+      ['csrf', csrf],
+      ['login', admin.username],
+      ['login', 'someone-else'],
+      ['password', admin.password],
+    ]);
+    const res = await fetch(`${app.url}/admin/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `qp_admin_login_csrf=${loginCookie}` },
+      body: body.toString(),
+    });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain('Enter your username or email and your password.');
     expect(cookieValue(res, 'qp_admin_session')).toBeUndefined();
@@ -151,7 +174,10 @@ describe('POST /admin/api-session', () => {
     const csrf = await csrfOf(session!);
     // Change the first character to one it is not (a fixed 'x' would match a token that starts with 'x').
     const wrongCsrf = (csrf.startsWith('x') ? 'y' : 'x') + csrf.slice(1);
-    expectError(await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}`, 'x-csrf-token': wrongCsrf } }), adminSessionErrors.csrf);
+    expectError(
+      await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}`, 'x-csrf-token': wrongCsrf } }),
+      adminSessionErrors.csrf,
+    );
     await app.services.database.db.update(users).set({ isAdmin: false }).where(eq(users.id, other.id));
     const demoted = await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}`, 'x-csrf-token': csrf } });
     expectError(demoted, adminSessionErrors.notAdmin);
@@ -165,7 +191,8 @@ describe('POST /admin/api-session', () => {
       const exchange = () => app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}`, 'x-csrf-token': csrf } });
       expect((await exchange()).status).toBe(200);
       expect((await app.request('PATCH', `/api/users/${other.id}`, { token: admin.token, body: patch })).status).toBe(200);
-      if ('is_active' in patch) expect((await app.request('PATCH', `/api/users/${other.id}`, { token: admin.token, body: { is_active: true } })).status).toBe(200);
+      if ('is_active' in patch)
+        expect((await app.request('PATCH', `/api/users/${other.id}`, { token: admin.token, body: { is_active: true } })).status).toBe(200);
       expectError(await exchange(), adminSessionErrors.missing);
     }
   });
@@ -175,7 +202,12 @@ describe('POST /admin/api-session', () => {
     const csrf = await csrfOf(session!);
     const key = (await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}`, 'x-csrf-token': csrf } })).body.api_key;
     expect((await app.request('GET', '/api/users/me', { token: key })).status).toBe(200);
-    const forged = await fetch(`${app.url}/admin/logout`, { method: 'POST', redirect: 'manual', headers: { cookie: `qp_admin_session=${session}`, 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    const forged = await fetch(`${app.url}/admin/logout`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: `qp_admin_session=${session}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    });
     expect(forged.status).toBe(403);
     const out = await fetch(`${app.url}/admin/logout`, {
       method: 'POST',
@@ -184,7 +216,10 @@ describe('POST /admin/api-session', () => {
       body: new URLSearchParams({ csrf }).toString(),
     });
     expect(out.status).toBe(303);
-    expectError(await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}`, 'x-csrf-token': csrf } }), adminSessionErrors.missing);
+    expectError(
+      await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}`, 'x-csrf-token': csrf } }),
+      adminSessionErrors.missing,
+    );
     expectError(await app.request('GET', '/api/users/me', { token: key }), authErrors.unauthorized);
     // The admin's own API key is not the session's: it stays valid.
     expect((await app.request('GET', '/api/users/me', { token: admin.token })).status).toBe(200);
@@ -194,30 +229,53 @@ describe('POST /admin/api-session', () => {
     const { session } = await signIn(admin.username, admin.password);
     const csrf = await csrfOf(session!);
     const res = await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${session}`, 'x-csrf-token': csrf } });
-    const [row] = await app.services.database.db.select().from(apiKeys).where(eq(apiKeys.keyDigest, digestApiKey(res.body.api_key)));
-    const [sessionRow] = await app.services.database.db.select().from(adminSessions).where(eq(adminSessions.tokenDigest, digestApiKey(decodeURIComponent(session!))));
+    const [row] = await app.services.database.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.keyDigest, digestApiKey(res.body.api_key)));
+    const [sessionRow] = await app.services.database.db
+      .select()
+      .from(adminSessions)
+      .where(eq(adminSessions.tokenDigest, digestApiKey(decodeURIComponent(session!))));
     expect(row).toMatchObject({ purpose: 'admin-ui', adminSessionId: sessionRow!.id, expiresAt: sessionRow!.expiresAt });
     expect((await app.request('GET', '/api/users/me', { token: res.body.api_key })).status).toBe(200);
-    await app.services.database.db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, row!.id));
+    await app.services.database.db
+      .update(apiKeys)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(apiKeys.id, row!.id));
     expectError(await app.request('GET', '/api/users/me', { token: res.body.api_key }), authErrors.unauthorized);
   });
 
-  it('has ended sessions and expired keys deleted by the worker\'s cleanup, and nothing else', async () => {
+  it("has ended sessions and expired keys deleted by the worker's cleanup, and nothing else", async () => {
     const db = app.services.database.db;
     const { session: ended } = await signIn(admin.username, admin.password);
-    const endedKey = (await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${ended}`, 'x-csrf-token': await csrfOf(ended!) } })).body.api_key;
+    const endedKey = (
+      await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${ended}`, 'x-csrf-token': await csrfOf(ended!) } })
+    ).body.api_key;
     const { session: live } = await signIn(admin.username, admin.password);
-    const liveKey = (await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${live}`, 'x-csrf-token': await csrfOf(live!) } })).body.api_key;
+    const liveKey = (await app.request('POST', '/admin/api-session', { headers: { cookie: `qp_admin_session=${live}`, 'x-csrf-token': await csrfOf(live!) } }))
+      .body.api_key;
     const past = new Date(Date.now() - 1000);
-    await db.update(adminSessions).set({ expiresAt: past }).where(eq(adminSessions.tokenDigest, digestApiKey(decodeURIComponent(ended!))));
-    await db.update(apiKeys).set({ expiresAt: past }).where(eq(apiKeys.keyDigest, digestApiKey(endedKey)));
+    await db
+      .update(adminSessions)
+      .set({ expiresAt: past })
+      .where(eq(adminSessions.tokenDigest, digestApiKey(decodeURIComponent(ended!))));
+    await db
+      .update(apiKeys)
+      .set({ expiresAt: past })
+      .where(eq(apiKeys.keyDigest, digestApiKey(endedKey)));
     const cleaned = await app.services.adminSessions.cleanup();
     expect(cleaned.sessions).toBeGreaterThanOrEqual(1);
     expect(cleaned.keys).toBeGreaterThanOrEqual(1);
     const digests = (await db.select({ d: adminSessions.tokenDigest }).from(adminSessions)).map((r) => r.d);
     expect(digests).not.toContain(digestApiKey(decodeURIComponent(ended!)));
     expect(digests).toContain(digestApiKey(decodeURIComponent(live!)));
-    expect(await db.select().from(apiKeys).where(eq(apiKeys.keyDigest, digestApiKey(endedKey)))).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(apiKeys)
+        .where(eq(apiKeys.keyDigest, digestApiKey(endedKey))),
+    ).toEqual([]);
     expect((await app.request('GET', '/api/users/me', { token: liveKey })).status).toBe(200);
     expect((await app.request('GET', '/api/users/me', { token: admin.token })).status).toBe(200);
   });

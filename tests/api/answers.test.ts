@@ -88,7 +88,9 @@ describe('PUT /api/question-answers', () => {
     const player = await registerUser(app);
     const res = await answer(player, UNKNOWN_ID, 'home');
     expectError(res, issuanceErrors.notFound);
-    expect((await app.request('PUT', '/api/question-answers', { body: { question_issuance_id: UNKNOWN_ID, selected_answer_identifier: 'x' } })).status).toBe(401);
+    expect((await app.request('PUT', '/api/question-answers', { body: { question_issuance_id: UNKNOWN_ID, selected_answer_identifier: 'x' } })).status).toBe(
+      401,
+    );
     expect((await app.request('PUT', '/api/question-answers', { token: player.token, body: { question_issuance_id: 'x' } })).status).toBe(422);
   });
 
@@ -139,7 +141,7 @@ describe('scoring at resolution', () => {
 });
 
 describe('GET /api/question-answers/open', () => {
-  it('lists open questions of both kinds on followed live or soon-scheduled matches, with the caller\'s answer and the time left', async () => {
+  it("lists open questions of both kinds on followed live or soon-scheduled matches, with the caller's answer and the time left", async () => {
     const player = await registerUser(app);
     const brand = { id: UNKNOWN_ID, name: 'Acme', primary_color: '#ff0000', secondary_color: null, logo_url: null };
     const live = await liveQuestion({ sponsorBrand: brand, matchSponsorBrand: brand, closesAt: inMinutes(1) });
@@ -162,7 +164,13 @@ describe('GET /api/question-answers/open', () => {
     expect(ids).not.toContain(unfollowed.issuance.id);
     expect(ids).not.toContain(expired.id);
     expect(ids).not.toContain(settled.id);
-    expect(res.body[0]).toMatchObject({ kind: 'in_game', current_answer: 'away', sponsor_brand: brand, match_sponsor_brand: brand, match: { id: live.match.id, status: 'live' } });
+    expect(res.body[0]).toMatchObject({
+      kind: 'in_game',
+      current_answer: 'away',
+      sponsor_brand: brand,
+      match_sponsor_brand: brand,
+      match: { id: live.match.id, status: 'live' },
+    });
     expect(res.body[0].seconds_remaining).toBeGreaterThan(50);
     expect(res.body[0].seconds_remaining).toBeLessThanOrEqual(60);
     expect(res.body[1]).toMatchObject({ kind: 'match', current_answer: null });
@@ -186,7 +194,12 @@ describe('answer history', () => {
     await answer(player, locked.id, 'home');
     await db().update(questionIssuances).set({ status: 'locked' }).where(eq(questionIssuances.id, locked.id));
     const all = await app.request('GET', '/api/question-answers', { token: player.token });
-    expect(all.body.map((r: { question_issuance_id: string }) => r.question_issuance_id)).toEqual([locked.id, qs[2]!.issuance.id, qs[1]!.issuance.id, qs[0]!.issuance.id]);
+    expect(all.body.map((r: { question_issuance_id: string }) => r.question_issuance_id)).toEqual([
+      locked.id,
+      qs[2]!.issuance.id,
+      qs[1]!.issuance.id,
+      qs[0]!.issuance.id,
+    ]);
     expect(all.body[0]).toMatchObject({ kind: 'match', issuance_status: 'locked', outcome: 'pending', points_awarded: 0 });
     expect(all.body[1]).toMatchObject({ outcome: 'pending', correct_answer_identifier: null, points_possible: 30 });
     expect(all.body[2]).toMatchObject({ outcome: 'incorrect', correct_answer_identifier: 'away', points_awarded: 0, points_possible: 20 });
@@ -205,7 +218,8 @@ describe('answer history', () => {
     expect(await ids({ limit: 1, offset: 3 })).toEqual([]);
     expect(await ids({ offset: 1 })).toEqual([qs[1]!.issuance.id, qs[0]!.issuance.id]);
     expect(await ids({ limit: 2, offset: 1 }, `/api/users/${player.id}/question-answers`, admin.token)).toEqual([qs[1]!.issuance.id, qs[0]!.issuance.id]);
-    for (const offset of [-1, 1_000_001]) expect((await app.request('GET', '/api/question-answers', { token: player.token, query: { offset } })).status).toBe(422);
+    for (const offset of [-1, 1_000_001])
+      expect((await app.request('GET', '/api/question-answers', { token: player.token, query: { offset } })).status).toBe(422);
   });
 
   it('is the same for admins looking at a user, 404 for an unknown user, 403 for players', async () => {
@@ -222,7 +236,7 @@ describe('answer history', () => {
 });
 
 describe('points', () => {
-  it('totals all time and per calendar period in the user\'s time zone, consistent with the history', async () => {
+  it("totals all time and per calendar period in the user's time zone, consistent with the history", async () => {
     const player = await registerUser(app);
     await app.request('PATCH', '/api/users/me', { token: player.token, body: { match_follow_timezone: 'Pacific/Kiritimati' } });
     const qs = [await liveQuestion({ points: 10 }), await liveQuestion({ points: 40 }), await liveQuestion({ points: 5 })];
@@ -236,7 +250,11 @@ describe('points', () => {
     await db().update(questionAnswers).set({ scoredAt: lastYear }).where(eq(questionAnswers.questionIssuanceId, qs[1]!.issuance.id));
     const res = await app.request('GET', '/api/users/me/points', { token: player.token });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ user_id: player.id, timezone: 'Pacific/Kiritimati', all_time: { points: 50, answered_count: 3, resolved_count: 3, correct_count: 2 } });
+    expect(res.body).toMatchObject({
+      user_id: player.id,
+      timezone: 'Pacific/Kiritimati',
+      all_time: { points: 50, answered_count: 3, resolved_count: 3, correct_count: 2 },
+    });
     const period = (key: string) => res.body.periods.find((p: { period: string }) => p.period === key);
     expect(period('today')).toMatchObject({ points: 10, answered_count: 2, correct_count: 1 });
     expect(period('this_year')).toMatchObject({ points: 10 });
@@ -255,10 +273,27 @@ describe('Match questions', () => {
     const league = 'mls';
     const post = async (body: unknown) => (await app.request('POST', '/api/match-question-definitions', { token: admin.token, query: { league }, body })).body;
     const winner = await post(matchDefinitionInput({ issue_lead_seconds: 3600, points: 20 }));
-    const goals = await post(matchDefinitionInput({ name: `Goals ${Date.now()}`, issue_lead_seconds: 600, question_text_template: '{{ match.home_team }}: 3 goals or more?', choices: [{ identifier: 'yes', label_template: 'Yes' }, { identifier: 'no', label_template: 'No' }], resolution: { correct_choice: 'result.home_score + result.away_score >= 3 ? "yes" : "no"' } }));
+    const goals = await post(
+      matchDefinitionInput({
+        name: `Goals ${Date.now()}`,
+        issue_lead_seconds: 600,
+        question_text_template: '{{ match.home_team }}: 3 goals or more?',
+        choices: [
+          { identifier: 'yes', label_template: 'Yes' },
+          { identifier: 'no', label_template: 'No' },
+        ],
+        resolution: { correct_choice: 'result.home_score + result.away_score >= 3 ? "yes" : "no"' },
+      }),
+    );
     const inactive = await post(matchDefinitionInput({ is_active: false }));
     const match = await createMatch(app, { league, scheduled: inMinutes(30), homeTeam: 'Austin', awayTeam: 'Dallas' });
-    const mq = createMatchQuestions({ db: db(), store: app.services.engine.store, hooks: app.services.engine.hooks, logger: app.services.logger, brandSnapshot: app.services.engine.brandSnapshot });
+    const mq = createMatchQuestions({
+      db: db(),
+      store: app.services.engine.store,
+      hooks: app.services.engine.hooks,
+      logger: app.services.logger,
+      brandSnapshot: app.services.engine.brandSnapshot,
+    });
     expect((await mq.tick()).issued).toBeGreaterThanOrEqual(1);
     const issued = await db().select().from(questionIssuances).where(eq(questionIssuances.matchId, match.id));
     expect(issued.map((r) => r.matchQuestionDefinitionId)).toEqual([winner.id]);
@@ -272,15 +307,26 @@ describe('Match questions', () => {
     await follow(app, player.id, match.id);
     expect((await answer(player, issued[0]!.id, 'home')).status).toBe(201);
     // Kick-off passes: the question locks.
-    await db().update(matches).set({ scheduled: inMinutes(-1), status: 'live' }).where(eq(matches.id, match.id));
-    await db().update(questionIssuances).set({ closesAt: inMinutes(-1) }).where(eq(questionIssuances.matchId, match.id));
+    await db()
+      .update(matches)
+      .set({ scheduled: inMinutes(-1), status: 'live' })
+      .where(eq(matches.id, match.id));
+    await db()
+      .update(questionIssuances)
+      .set({ closesAt: inMinutes(-1) })
+      .where(eq(questionIssuances.matchId, match.id));
     await mq.tick();
     const [locked] = await db().select().from(questionIssuances).where(eq(questionIssuances.id, issued[0]!.id));
     expect(locked!.status).toBe('locked');
     expectError(await answer(player, issued[0]!.id, 'away'), answerErrors.locked);
-    expect((await db().select().from(questionIssuances).where(eq(questionIssuances.matchId, match.id))).map((r) => r.matchQuestionDefinitionId)).not.toContain(goals.id);
+    expect((await db().select().from(questionIssuances).where(eq(questionIssuances.matchId, match.id))).map((r) => r.matchQuestionDefinitionId)).not.toContain(
+      goals.id,
+    );
     // The result arrives.
-    await db().update(matches).set({ status: 'closed', result: { home_score: 2, away_score: 1, winner: 'home', goals: [] } }).where(eq(matches.id, match.id));
+    await db()
+      .update(matches)
+      .set({ status: 'closed', result: { home_score: 2, away_score: 1, winner: 'home', goals: [] } })
+      .where(eq(matches.id, match.id));
     await mq.tick();
     const [resolved] = await db().select().from(questionIssuances).where(eq(questionIssuances.id, issued[0]!.id));
     expect(resolved).toMatchObject({ status: 'resolved', correctAnswerIdentifier: 'home' });
@@ -288,9 +334,13 @@ describe('Match questions', () => {
     expect(scored).toMatchObject({ outcome: 'correct', pointsAwarded: 20 });
   });
 
-  it('carry the in-game shape: store_state writes the match\'s state store, the extract is snapshotted, the pivotal flag and the group\'s points apply', async () => {
+  it("carry the in-game shape: store_state writes the match's state store, the extract is snapshotted, the pivotal flag and the group's points apply", async () => {
     const league = 'nfl';
-    const group = await app.request('POST', '/api/question-groups', { token: admin.token, query: { league }, body: { slug: `pre-${Date.now().toString(36)}`, name: 'Pre-game', points: 35 } });
+    const group = await app.request('POST', '/api/question-groups', {
+      token: admin.token,
+      query: { league },
+      body: { slug: `pre-${Date.now().toString(36)}`, name: 'Pre-game', points: 35 },
+    });
     expect(group.status).toBe(201);
     const post = async (body: unknown) => {
       const res = await app.request('POST', '/api/match-question-definitions', { token: admin.token, query: { league }, body });
@@ -310,8 +360,19 @@ describe('Match questions', () => {
       }),
     );
     const plain = await post(matchDefinitionInput({ issue_lead_seconds: 1209600, store_state: counted }));
-    const match = await createMatch(app, { league, scheduled: new Date(Math.ceil(Date.now() / 86_400_000) * 86_400_000 + 18 * 3_600_000), homeTeam: 'Chiefs', awayTeam: 'Bills' });
-    const mq = createMatchQuestions({ db: db(), store: app.services.engine.store, hooks: app.services.engine.hooks, logger: app.services.logger, brandSnapshot: app.services.engine.brandSnapshot });
+    const match = await createMatch(app, {
+      league,
+      scheduled: new Date(Math.ceil(Date.now() / 86_400_000) * 86_400_000 + 18 * 3_600_000),
+      homeTeam: 'Chiefs',
+      awayTeam: 'Bills',
+    });
+    const mq = createMatchQuestions({
+      db: db(),
+      store: app.services.engine.store,
+      hooks: app.services.engine.hooks,
+      logger: app.services.logger,
+      brandSnapshot: app.services.engine.brandSnapshot,
+    });
     await mq.tick();
     const issued = await db().select().from(questionIssuances).where(eq(questionIssuances.matchId, match.id));
     const byDefinition = new Map(issued.map((r) => [r.matchQuestionDefinitionId, r]));
@@ -326,14 +387,22 @@ describe('Match questions', () => {
     // A follower sees the flag on the open question.
     const player = await registerUser(app);
     await follow(app, player.id, match.id);
-    const open = (await app.request('GET', '/api/question-answers/open', { token: player.token })).body as { question_issuance_id: string; is_pivotal_moment: boolean }[];
+    const open = (await app.request('GET', '/api/question-answers/open', { token: player.token })).body as {
+      question_issuance_id: string;
+      is_pivotal_moment: boolean;
+    }[];
     expect(open.find((q) => q.question_issuance_id === first.id)).toMatchObject({ is_pivotal_moment: true });
     // Issued once: a second tick writes nothing more to the store.
     await mq.tick();
-    expect((await db().select({ stateStore: matches.stateStore }).from(matches).where(eq(matches.id, match.id)))[0]!.stateStore).toEqual({ pre_game_questions: 2 });
+    expect((await db().select({ stateStore: matches.stateStore }).from(matches).where(eq(matches.id, match.id)))[0]!.stateStore).toEqual({
+      pre_game_questions: 2,
+    });
     // The resolution reads the snapshot (issuance.state).
     await db().update(questionIssuances).set({ status: 'locked' }).where(eq(questionIssuances.matchId, match.id));
-    await db().update(matches).set({ status: 'closed', result: { home_score: 3, away_score: 1, winner: 'home' } }).where(eq(matches.id, match.id));
+    await db()
+      .update(matches)
+      .set({ status: 'closed', result: { home_score: 3, away_score: 1, winner: 'home' } })
+      .where(eq(matches.id, match.id));
     await mq.tick();
     const [settled] = await db().select().from(questionIssuances).where(eq(questionIssuances.id, first.id));
     expect(settled).toMatchObject({ status: 'resolved', correctAnswerIdentifier: 'home' });
@@ -341,21 +410,34 @@ describe('Match questions', () => {
 
   it('lock at the kick-off in force: a rescheduled match moves the lock, a match that starts early locks them at once; listed while answerable, up to 14 days ahead', async () => {
     const league = 'nhl';
-    const def = await app.request('POST', '/api/match-question-definitions', { token: admin.token, query: { league }, body: matchDefinitionInput({ issue_lead_seconds: 1209600 }) });
+    const def = await app.request('POST', '/api/match-question-definitions', {
+      token: admin.token,
+      query: { league },
+      body: matchDefinitionInput({ issue_lead_seconds: 1209600 }),
+    });
     expect(def.status).toBe(201);
     const srId = `resched:${Date.now()}`;
     const kickoff = inMinutes(5 * 24 * 60);
     const provider = (scheduled: Date) => ({ name: 'test', fetch: async () => [{ srId, league, homeTeam: 'Bruins', awayTeam: 'Rangers', scheduled }] });
     await syncSchedule({ db: db(), provider: provider(kickoff) });
     const [match] = await db().select().from(matches).where(eq(matches.srId, srId));
-    const mq = createMatchQuestions({ db: db(), store: app.services.engine.store, hooks: app.services.engine.hooks, logger: app.services.logger, brandSnapshot: app.services.engine.brandSnapshot });
+    const mq = createMatchQuestions({
+      db: db(),
+      store: app.services.engine.store,
+      hooks: app.services.engine.hooks,
+      logger: app.services.logger,
+      brandSnapshot: app.services.engine.brandSnapshot,
+    });
     await mq.tick();
     const [issued] = await db().select().from(questionIssuances).where(eq(questionIssuances.matchId, match!.id));
     expect(issued!.closesAt.getTime()).toBe(kickoff.getTime());
     // Five days ahead, it is in the catch-up list of a follower.
     const player = await registerUser(app);
     await follow(app, player.id, match!.id);
-    const openIds = async () => ((await app.request('GET', '/api/question-answers/open', { token: player.token })).body as { question_issuance_id: string }[]).map((q) => q.question_issuance_id);
+    const openIds = async () =>
+      ((await app.request('GET', '/api/question-answers/open', { token: player.token })).body as { question_issuance_id: string }[]).map(
+        (q) => q.question_issuance_id,
+      );
     expect(await openIds()).toContain(issued!.id);
 
     // Postponed by two hours, then brought forward to in ten minutes: the lock follows each time.
@@ -377,11 +459,22 @@ describe('Match questions', () => {
 
   it('never let pairs the allowlists exclude hold up the due ones, however many there are', async () => {
     const league = 'nba';
-    await app.request('POST', '/api/match-question-definitions', { token: admin.token, query: { league }, body: matchDefinitionInput({ issue_lead_seconds: 7200 }) });
+    await app.request('POST', '/api/match-question-definitions', {
+      token: admin.token,
+      query: { league },
+      body: matchDefinitionInput({ issue_lead_seconds: 7200 }),
+    });
     // Earlier kick-offs whose allowlists exclude every definition come first in the order of work.
     for (const minutes of [2, 3, 4]) await createMatch(app, { league, scheduled: inMinutes(minutes), matchQuestionDefinitionAllowlist: [] });
     const due = await createMatch(app, { league, scheduled: inMinutes(10) });
-    const mq = createMatchQuestions({ db: db(), store: app.services.engine.store, hooks: app.services.engine.hooks, logger: app.services.logger, brandSnapshot: app.services.engine.brandSnapshot, batch: 1 });
+    const mq = createMatchQuestions({
+      db: db(),
+      store: app.services.engine.store,
+      hooks: app.services.engine.hooks,
+      logger: app.services.logger,
+      brandSnapshot: app.services.engine.brandSnapshot,
+      batch: 1,
+    });
     const issuedFor = async () => db().select().from(questionIssuances).where(eq(questionIssuances.matchId, due.id));
     // One pair per tick: other tests' due pairs may go first, but the excluded ones never block.
     for (let i = 0; i < 50 && (await issuedFor()).length === 0; i++) await mq.issueDue();
@@ -396,23 +489,74 @@ describe('Match questions', () => {
       return res.body;
     };
     // Renders to an empty text for every match: it can never be issued.
-    await post(matchDefinitionInput({ name: `Broken ${Date.now()}`, issue_lead_seconds: 7200, question_text_template: '{% if match.home_team == "nobody" %}Who?{% endif %}' }));
+    await post(
+      matchDefinitionInput({
+        name: `Broken ${Date.now()}`,
+        issue_lead_seconds: 7200,
+        question_text_template: '{% if match.home_team == "nobody" %}Who?{% endif %}',
+      }),
+    );
     const good = await post(matchDefinitionInput({ issue_lead_seconds: 7200 }));
-    const ms = [await createMatch(app, { league, scheduled: inMinutes(5) }), await createMatch(app, { league, scheduled: inMinutes(6) }), await createMatch(app, { league, scheduled: inMinutes(7) })];
-    const mq = createMatchQuestions({ db: db(), store: app.services.engine.store, hooks: app.services.engine.hooks, logger: app.services.logger, brandSnapshot: app.services.engine.brandSnapshot, batch: 1 });
-    const goodIssued = async () => (await db().select().from(questionIssuances).where(and(inArray(questionIssuances.matchId, ms.map((m) => m.id)), eq(questionIssuances.matchQuestionDefinitionId, good.id)))).length;
+    const ms = [
+      await createMatch(app, { league, scheduled: inMinutes(5) }),
+      await createMatch(app, { league, scheduled: inMinutes(6) }),
+      await createMatch(app, { league, scheduled: inMinutes(7) }),
+    ];
+    const mq = createMatchQuestions({
+      db: db(),
+      store: app.services.engine.store,
+      hooks: app.services.engine.hooks,
+      logger: app.services.logger,
+      brandSnapshot: app.services.engine.brandSnapshot,
+      batch: 1,
+    });
+    const goodIssued = async () =>
+      (
+        await db()
+          .select()
+          .from(questionIssuances)
+          .where(
+            and(
+              inArray(
+                questionIssuances.matchId,
+                ms.map((m) => m.id),
+              ),
+              eq(questionIssuances.matchQuestionDefinitionId, good.id),
+            ),
+          )
+      ).length;
     for (let i = 0; i < 50 && (await goodIssued()) < 3; i++) await mq.issueDue();
     expect(await goodIssued()).toBe(3);
   });
 
   it('follow the league allowlist when the match has none', async () => {
     const league = 'mlb';
-    const listed = (await app.request('POST', '/api/match-question-definitions', { token: admin.token, query: { league }, body: matchDefinitionInput({ issue_lead_seconds: 7200 }) })).body;
-    const unlisted = (await app.request('POST', '/api/match-question-definitions', { token: admin.token, query: { league }, body: matchDefinitionInput({ issue_lead_seconds: 7200 }) })).body;
-    expect((await app.request('PATCH', `/api/leagues/${league}`, { token: admin.token, body: { match_question_definition_allowlist: [listed.id] } })).status).toBe(200);
+    const listed = (
+      await app.request('POST', '/api/match-question-definitions', {
+        token: admin.token,
+        query: { league },
+        body: matchDefinitionInput({ issue_lead_seconds: 7200 }),
+      })
+    ).body;
+    const unlisted = (
+      await app.request('POST', '/api/match-question-definitions', {
+        token: admin.token,
+        query: { league },
+        body: matchDefinitionInput({ issue_lead_seconds: 7200 }),
+      })
+    ).body;
+    expect(
+      (await app.request('PATCH', `/api/leagues/${league}`, { token: admin.token, body: { match_question_definition_allowlist: [listed.id] } })).status,
+    ).toBe(200);
     try {
       const match = await createMatch(app, { league, scheduled: inMinutes(30) });
-      const mq = createMatchQuestions({ db: db(), store: app.services.engine.store, hooks: app.services.engine.hooks, logger: app.services.logger, brandSnapshot: app.services.engine.brandSnapshot });
+      const mq = createMatchQuestions({
+        db: db(),
+        store: app.services.engine.store,
+        hooks: app.services.engine.hooks,
+        logger: app.services.logger,
+        brandSnapshot: app.services.engine.brandSnapshot,
+      });
       await mq.issueDue();
       const rows = await db().select().from(questionIssuances).where(eq(questionIssuances.matchId, match.id));
       expect(rows.map((r) => r.matchQuestionDefinitionId)).toEqual([listed.id]);
@@ -425,10 +569,28 @@ describe('Match questions', () => {
 
   it('are voided when the match is cancelled, and follow the allowlists', async () => {
     const league = 'nhl';
-    const def = (await app.request('POST', '/api/match-question-definitions', { token: admin.token, query: { league }, body: matchDefinitionInput({ issue_lead_seconds: 7200 }) })).body;
-    const other = (await app.request('POST', '/api/match-question-definitions', { token: admin.token, query: { league }, body: matchDefinitionInput({ issue_lead_seconds: 7200 }) })).body;
+    const def = (
+      await app.request('POST', '/api/match-question-definitions', {
+        token: admin.token,
+        query: { league },
+        body: matchDefinitionInput({ issue_lead_seconds: 7200 }),
+      })
+    ).body;
+    const other = (
+      await app.request('POST', '/api/match-question-definitions', {
+        token: admin.token,
+        query: { league },
+        body: matchDefinitionInput({ issue_lead_seconds: 7200 }),
+      })
+    ).body;
     const match = await createMatch(app, { league, scheduled: inMinutes(60), matchQuestionDefinitionAllowlist: [def.id] });
-    const mq = createMatchQuestions({ db: db(), store: app.services.engine.store, hooks: app.services.engine.hooks, logger: app.services.logger, brandSnapshot: app.services.engine.brandSnapshot });
+    const mq = createMatchQuestions({
+      db: db(),
+      store: app.services.engine.store,
+      hooks: app.services.engine.hooks,
+      logger: app.services.logger,
+      brandSnapshot: app.services.engine.brandSnapshot,
+    });
     await mq.tick();
     const rows = await db().select().from(questionIssuances).where(eq(questionIssuances.matchId, match.id));
     expect(rows.map((r) => r.matchQuestionDefinitionId)).toEqual([def.id]);

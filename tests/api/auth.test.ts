@@ -58,9 +58,13 @@ describe('POST /api/auth/register', () => {
 
   it('answers 409 for a taken username or email, without regard to case', async () => {
     const user = await registerUser(app);
-    const sameName = await app.request('POST', '/api/auth/register', { body: { username: user.username.toUpperCase(), password: 'correct horse', email: 'other1@example.com' } });
+    const sameName = await app.request('POST', '/api/auth/register', {
+      body: { username: user.username.toUpperCase(), password: 'correct horse', email: 'other1@example.com' },
+    });
     expectError(sameName, userErrors.usernameTaken);
-    const sameEmail = await app.request('POST', '/api/auth/register', { body: { username: 'other_name_1', password: 'correct horse', email: user.email.toUpperCase() } });
+    const sameEmail = await app.request('POST', '/api/auth/register', {
+      body: { username: 'other_name_1', password: 'correct horse', email: user.email.toUpperCase() },
+    });
     expectError(sameEmail, userErrors.emailTaken);
     const [{ n }] = (await app.services.database.rows(
       (await import('drizzle-orm')).sql`select count(*)::int as n from users where lower(username) = 'other_name_1'`,
@@ -171,7 +175,10 @@ describe('POST /api/auth/logout', () => {
 
 describe('authentication: a bearer API key, 401 without a valid one', () => {
   it('answers 401 with WWW-Authenticate for a missing, malformed or unknown key', async () => {
-    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer' }, { authorization: 'Bearer qp_unknown' }] as Record<string, string>[]) {
+    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer' }, { authorization: 'Bearer qp_unknown' }] as Record<
+      string,
+      string
+    >[]) {
       const res = await app.request('GET', '/api/users/me', { headers });
       expectError(res, authErrors.unauthorized);
       expect(res.headers.get('www-authenticate')).toBe('Bearer');

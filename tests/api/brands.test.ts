@@ -76,7 +76,12 @@ function form(fields: Record<string, string>, logo?: Logo): FormData {
 
 const png = (name = 'logo.png'): Logo => ({ data: PNG, name, type: 'image/png' });
 
-async function create(fields: Record<string, string>, logo?: Logo, on: TestApp = app, token = on === app ? admin.token : bareAdmin.token): Promise<ApiResponse<BrandBody>> {
+async function create(
+  fields: Record<string, string>,
+  logo?: Logo,
+  on: TestApp = app,
+  token = on === app ? admin.token : bareAdmin.token,
+): Promise<ApiResponse<BrandBody>> {
   return on.request<BrandBody>('POST', '/api/brands', { token, form: form(fields, logo) });
 }
 
@@ -86,7 +91,13 @@ async function createOk(fields: Partial<Record<string, string>> = {}, logo?: Log
   return res.body;
 }
 
-async function patch(id: string, fields: Record<string, string>, logo?: Logo, on: TestApp = app, token = on === app ? admin.token : bareAdmin.token): Promise<ApiResponse<BrandBody>> {
+async function patch(
+  id: string,
+  fields: Record<string, string>,
+  logo?: Logo,
+  on: TestApp = app,
+  token = on === app ? admin.token : bareAdmin.token,
+): Promise<ApiResponse<BrandBody>> {
   return on.request<BrandBody>('PATCH', `/api/brands/${id}`, { token, form: form(fields, logo) });
 }
 
@@ -112,7 +123,15 @@ async function bucketKeys(): Promise<string[]> {
     const res = await fetch(`${s3.config.endpoint}/${s3.config.bucket}?${params}`);
     if (!res.ok) throw new Error(`S3 list: ${res.status}`);
     const xml = await res.text();
-    for (const m of xml.matchAll(/<Key>([^<]*)<\/Key>/g)) keys.push(m[1]!.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'"));
+    for (const m of xml.matchAll(/<Key>([^<]*)<\/Key>/g))
+      keys.push(
+        m[1]!
+          .replace(/&amp;/g, '&')
+          .replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>')
+          .replace(/&quot;/g, '"')
+          .replace(/&apos;/g, "'"),
+      );
     token = /<IsTruncated>true<\/IsTruncated>/.test(xml) ? /<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(xml)?.[1] : undefined;
   } while (token);
   return keys.sort();
@@ -275,7 +294,11 @@ describe('POST /api/brands', () => {
   it.each([
     ['a text file named logo.png declared image/png', { data: TEXT, name: 'logo.png', type: 'image/png' }, brandErrors.logoType],
     ['a BMP image', { data: Buffer.concat([Buffer.from('BM'), Buffer.alloc(60)]), name: 'logo.bmp', type: 'image/bmp' }, brandErrors.logoType],
-    ['an SVG image', { data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"></svg>'), name: 'logo.svg', type: 'image/svg+xml' }, brandErrors.logoType],
+    [
+      'an SVG image',
+      { data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"></svg>'), name: 'logo.svg', type: 'image/svg+xml' },
+      brandErrors.logoType,
+    ],
     ['a PDF named logo.png', { data: Buffer.from('%PDF-1.4\n%%EOF\n'), name: 'logo.png', type: 'image/png' }, brandErrors.logoType],
     ['an empty file', { data: Buffer.alloc(0), name: 'logo.png', type: 'image/png' }, brandErrors.logoEmpty],
   ])('answers 400 for %s, creating and storing nothing', async (_label, logo, error) => {
@@ -320,20 +343,25 @@ describe('POST /api/brands', () => {
       `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\n${name}\r\n--${boundary}\r\nContent-Disposition: form-data; name="primary_color"\r\n\r\n#123456\r\n` +
         `--${boundary}\r\nContent-Disposition: form-data; name="logo"; filename="huge.png"\r\nContent-Type: image/png\r\n\r\n`,
     );
-    const send = (authorization: Record<string, string>) => new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = http.request(`${app.url}/api/brands`, { method: 'POST', headers: { ...authorization, 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' } }, (res) => {
-        let text = '';
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode!, text }));
+    const send = (authorization: Record<string, string>) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = http.request(
+          `${app.url}/api/brands`,
+          { method: 'POST', headers: { ...authorization, 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' } },
+          (res) => {
+            let text = '';
+            res.on('data', (c) => (text += c));
+            res.on('end', () => resolve({ status: res.statusCode!, text }));
+          },
+        );
+        req.on('error', reject);
+        req.write(head);
+        req.write(PNG);
+        // 3 MiB in 64 KiB chunks, then the closing boundary.
+        const chunk = Buffer.alloc(64 * 1024);
+        for (let i = 0; i < 48; i++) req.write(chunk);
+        req.end(Buffer.from(`\r\n--${boundary}--\r\n`));
       });
-      req.on('error', reject);
-      req.write(head);
-      req.write(PNG);
-      // 3 MiB in 64 KiB chunks, then the closing boundary.
-      const chunk = Buffer.alloc(64 * 1024);
-      for (let i = 0; i < 48; i++) req.write(chunk);
-      req.end(Buffer.from(`\r\n--${boundary}--\r\n`));
-    });
     const { status, text } = await send({ authorization: `Bearer ${admin.token}` });
     expect(status, text).toBe(413);
     // Without a key the upload is not even read: 401.

@@ -70,7 +70,12 @@ async function getDef(kind: Kind, id: string) {
 }
 
 const insertIssuance = (kind: Kind, definitionId: string, questionText: string) =>
-  insertIssuanceOf(app, kind === IN_GAME ? { definitionId } : { matchQuestionDefinitionId: definitionId }, { definitionName: 'Snapshot name', questionText, resolution: { snapshot: true }, points: 10 });
+  insertIssuanceOf(app, kind === IN_GAME ? { definitionId } : { matchQuestionDefinitionId: definitionId }, {
+    definitionName: 'Snapshot name',
+    questionText,
+    resolution: { snapshot: true },
+    points: 10,
+  });
 
 // ---------------------------------------------------------------- auth
 
@@ -179,7 +184,14 @@ describe('GET /api/match-question-definitions/export', () => {
     expect(data).toHaveLength((await snapshot(MATCH)).length);
     const byId = new Map(data.map((r) => [r[0], Object.fromEntries(header!.map((h, i) => [h, r[i]]))]));
     expect(byId.get(inactive.id)).toMatchObject({ league: 'mlb', name: "'+inactive export", description: "'\ttab", is_active: 'false', points: '' });
-    expect(byId.get(active.id)).toMatchObject({ league: 'wc', is_active: 'true', issue_lead_seconds: '3600', points: '20', choices: JSON.stringify(active.choices), resolution: '{"correct_choice":"result.winner"}' });
+    expect(byId.get(active.id)).toMatchObject({
+      league: 'wc',
+      is_active: 'true',
+      issue_lead_seconds: '3600',
+      points: '20',
+      choices: JSON.stringify(active.choices),
+      resolution: '{"correct_choice":"result.winner"}',
+    });
     const keys = data.map((r) => `${r[1]}\u0000${r[2]!.toLowerCase()}`);
     expect(keys).toEqual([...keys].sort());
   });
@@ -216,7 +228,10 @@ describe('round trip: export, then import of the same file', () => {
         trigger: { event_type: 'score_change', condition: i % 3 ? null : 'event.team = "home" and event.period != "2"' },
         issuance_state_extract: i % 2 ? { 'ключ, "x"': '"=value, \\"quoted\\"\n"' } : null,
         store_state: i % 2 ? null : {},
-        resolution: { rules: [{ event_type: 'score_change', correct_choice: 'event.team' }], ...(i % 2 ? { timeout: { after_seconds: 60, correct_choice: null } } : {}) },
+        resolution: {
+          rules: [{ event_type: 'score_change', correct_choice: 'event.team' }],
+          ...(i % 2 ? { timeout: { after_seconds: 60, correct_choice: null } } : {}),
+        },
         group_id: i % 2 ? null : group.id,
         is_pivotal_moment: i % 2 === 0,
         is_active: i % 3 !== 0,
@@ -332,23 +347,52 @@ describe('POST /api/question-definitions/import', () => {
   it('never rewrites the snapshot of an open issuance', async () => {
     const def = await createInGame('wc');
     const issuance = await insertIssuance(IN_GAME, def.id, 'Snapshot text');
-    const res = await importCsv(IN_GAME, csv(IN_GAME.columns, [rowOf(def, { name: `${def.name} renamed`, question_text_template: 'Entirely new text', points: 99 })]), { dryRun: false });
+    const res = await importCsv(
+      IN_GAME,
+      csv(IN_GAME.columns, [rowOf(def, { name: `${def.name} renamed`, question_text_template: 'Entirely new text', points: 99 })]),
+      { dryRun: false },
+    );
     expect(res.status).toBe(200);
     expect(res.body.updates).toHaveLength(1);
     const [row] = await db().select().from(questionIssuances).where(eq(questionIssuances.id, issuance.id));
-    expect(row).toMatchObject({ questionText: 'Snapshot text', definitionName: 'Snapshot name', points: 10, resolution: { snapshot: true }, choices: issuance.choices, status: 'open' });
+    expect(row).toMatchObject({
+      questionText: 'Snapshot text',
+      definitionName: 'Snapshot name',
+      points: 10,
+      resolution: { snapshot: true },
+      choices: issuance.choices,
+      status: 'open',
+    });
   });
 
   it('treats empty cells as the JSON API treats absent or null fields; a missing optional column keeps the stored value', async () => {
     const def = await createInGame('wc', { description: 'Described', points: 7, probability: 0.25, is_active: false, is_pivotal_moment: true });
     const emptied = await importCsv(
       IN_GAME,
-      csv(IN_GAME.columns, [rowOf(def, { description: null, points: null, probability: null, is_active: null, is_pivotal_moment: null, issuance_state_extract: null, is_archived: null })]),
+      csv(IN_GAME.columns, [
+        rowOf(def, {
+          description: null,
+          points: null,
+          probability: null,
+          is_active: null,
+          is_pivotal_moment: null,
+          issuance_state_extract: null,
+          is_archived: null,
+        }),
+      ]),
       { dryRun: false },
     );
     expect(emptied.status).toBe(200);
     expect(emptied.body.updates[0].changed_fields).toEqual(['description', 'is_pivotal_moment', 'is_active', 'points', 'probability']);
-    expect(await getDef(IN_GAME, def.id)).toMatchObject({ description: null, points: null, probability: null, is_active: true, is_pivotal_moment: false, issuance_state_extract: null, is_archived: false });
+    expect(await getDef(IN_GAME, def.id)).toMatchObject({
+      description: null,
+      points: null,
+      probability: null,
+      is_active: true,
+      is_pivotal_moment: false,
+      issuance_state_extract: null,
+      is_archived: false,
+    });
 
     const current = await getDef(IN_GAME, def.id);
     const columns = IN_GAME.columns.filter((c) => !['description', 'points', 'is_active', 'probability', 'is_archived'].includes(c));
@@ -384,7 +428,12 @@ describe('POST /api/question-definitions/import', () => {
 
     const applied = await importCsv(IN_GAME, content, { dryRun: false });
     expect(applied.status).toBe(400);
-    expect(applied.body).toEqual({ ...dry.body, dry_run: false, applied: false, detail: expect.stringContaining('import refused, nothing was written: 4 errors') });
+    expect(applied.body).toEqual({
+      ...dry.body,
+      dry_run: false,
+      applied: false,
+      detail: expect.stringContaining('import refused, nothing was written: 4 errors'),
+    });
     expect(await snapshot(IN_GAME)).toEqual(before);
   });
 
@@ -436,7 +485,13 @@ describe('POST /api/question-definitions/import', () => {
   });
 
   it('checks the league of every row: supported, present in the database', async () => {
-    const unsupported = await importCsv(IN_GAME, csv(IN_GAME.columns, [{ league: 'xfl', ...inGameDefinitionInput() }, { league: '', ...inGameDefinitionInput() }]));
+    const unsupported = await importCsv(
+      IN_GAME,
+      csv(IN_GAME.columns, [
+        { league: 'xfl', ...inGameDefinitionInput() },
+        { league: '', ...inGameDefinitionInput() },
+      ]),
+    );
     expect(unsupported.status).toBe(200);
     expect(unsupported.body.errors).toEqual([
       { row: 2, field: 'league', detail: expect.stringContaining("unsupported league slug 'xfl'") },
@@ -456,8 +511,26 @@ describe('POST /api/question-definitions/import', () => {
       [{ question_text_template: '{{ unclosed' }, 'question_text_template', 'question_text_template: does not parse'],
       [{ trigger: { event_type: 'score_change', condition: 'event.team = ' } }, 'trigger', 'trigger.condition: does not compile'],
       [{ trigger: { event_type: 'touchdown' } }, 'trigger', "'touchdown' is not an event type of football"],
-      [{ choices: [{ identifier: 'a', label_template: 'A' }, { identifier: 'a', label_template: 'B' }] }, 'choices', "choices[1].identifier 'a' is used by an earlier choice"],
-      [{ choices: [{ identifier: 'A!', label_template: 'A' }, { identifier: 'b', label_template: 'B' }] }, 'choices', 'choices[0].identifier: must match pattern'],
+      [
+        {
+          choices: [
+            { identifier: 'a', label_template: 'A' },
+            { identifier: 'a', label_template: 'B' },
+          ],
+        },
+        'choices',
+        "choices[1].identifier 'a' is used by an earlier choice",
+      ],
+      [
+        {
+          choices: [
+            { identifier: 'A!', label_template: 'A' },
+            { identifier: 'b', label_template: 'B' },
+          ],
+        },
+        'choices',
+        'choices[0].identifier: must match pattern',
+      ],
       [{ points: -1 }, 'points', 'points: must be >= 0'],
       [{ probability: 2 }, 'probability', 'probability: must be <= 1'],
       [{ answer_window_seconds: 1.5 }, 'answer_window_seconds', 'answer_window_seconds: must be integer'],
@@ -502,7 +575,15 @@ describe('POST /api/question-definitions/import', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ applied: true, errors: [], row_count: 620 });
     expect(statements.filter((q) => q.startsWith('insert into "question_definitions"'))).toHaveLength(2);
-    const written = await db().select({ id: questionDefinitions.id }).from(questionDefinitions).where(inArray(questionDefinitions.name, rows.map((r) => r.name)));
+    const written = await db()
+      .select({ id: questionDefinitions.id })
+      .from(questionDefinitions)
+      .where(
+        inArray(
+          questionDefinitions.name,
+          rows.map((r) => r.name),
+        ),
+      );
     expect(written).toHaveLength(620);
   });
 
@@ -515,7 +596,16 @@ describe('POST /api/question-definitions/import', () => {
       copy[IN_GAME.columns.indexOf(column)] = value;
       return copy.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',');
     };
-    const content = [header, edit('trigger', '{"event_type": "score_change",'), edit('is_active', 'yes'), edit('points', 'ten'), edit('choices', '[1, 2'), edit('is_archived', 'maybe'), edit('is_active', 'TRUE'), `${edit('points', '5')},extra`].join('\n');
+    const content = [
+      header,
+      edit('trigger', '{"event_type": "score_change",'),
+      edit('is_active', 'yes'),
+      edit('points', 'ten'),
+      edit('choices', '[1, 2'),
+      edit('is_archived', 'maybe'),
+      edit('is_active', 'TRUE'),
+      `${edit('points', '5')},extra`,
+    ].join('\n');
     const res = await importCsv(IN_GAME, content);
     expect(res.status).toBe(200);
     expect(res.body.errors).toEqual([
@@ -555,7 +645,13 @@ describe('POST /api/match-question-definitions/import', () => {
     const applied = await importCsv(MATCH, content, { dryRun: false });
     expect(applied.status).toBe(200);
     expect(applied.body.applied).toBe(true);
-    expect(await getDef(MATCH, applied.body.creates[0].id)).toMatchObject({ league: 'nba', name: newRow.name, issue_lead_seconds: 7200, is_active: true, points: null });
+    expect(await getDef(MATCH, applied.body.creates[0].id)).toMatchObject({
+      league: 'nba',
+      name: newRow.name,
+      issue_lead_seconds: 7200,
+      is_active: true,
+      points: null,
+    });
     expect(await getDef(MATCH, changed.id)).toMatchObject({ name: `${changed.name} v2`, is_active: false, points: null });
     const [row] = await db().select().from(questionIssuances).where(eq(questionIssuances.id, issuance.id));
     expect(row).toMatchObject({ questionText: 'Match snapshot', definitionName: 'Snapshot name' });
@@ -569,7 +665,12 @@ describe('POST /api/match-question-definitions/import', () => {
     const content = csv(MATCH.columns, [
       row({}),
       row({ resolution: { correct_choice: 'result.winner = ' } }),
-      row({ choices: [{ identifier: 'x', label_template: 'X' }, { identifier: 'x', label_template: 'Y' }] }),
+      row({
+        choices: [
+          { identifier: 'x', label_template: 'X' },
+          { identifier: 'x', label_template: 'Y' },
+        ],
+      }),
       row({ issue_lead_seconds: -1 }),
       row({ name: def.name.toLowerCase() }),
       rowOf(def, { league: 'nfl' }),
@@ -689,7 +790,8 @@ describe.skipIf(!testDatabaseUrl())('a name taken by another request during the 
         pending = importCsv(IN_GAME, content, { dryRun: false });
         // Commit only once the import's insert is waiting on this transaction's row (a lock wait).
         for (let waited = 0; ; waited += 20) {
-          const [row] = await watcher`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike 'insert into "question_definitions"%'`;
+          const [row] =
+            await watcher`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike 'insert into "question_definitions"%'`;
           if (row!.n > 0) break;
           if (waited > 15_000) throw new Error('the import never waited on the uncommitted row');
           await new Promise((r) => setTimeout(r, 20));
@@ -697,9 +799,20 @@ describe.skipIf(!testDatabaseUrl())('a name taken by another request during the 
       });
       const res = await pending!;
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ applied: false, creates: [{ row: 2, id: null }, { row: 3, id: null }] });
+      expect(res.body).toMatchObject({
+        applied: false,
+        creates: [
+          { row: 2, id: null },
+          { row: 3, id: null },
+        ],
+      });
       expect(res.body.errors).toEqual([{ row: 3, field: 'name', detail: expect.stringContaining('by another request') }]);
-      expect(await db().select().from(questionDefinitions).where(inArray(questionDefinitions.name, [early.name]))).toEqual([]);
+      expect(
+        await db()
+          .select()
+          .from(questionDefinitions)
+          .where(inArray(questionDefinitions.name, [early.name])),
+      ).toEqual([]);
     } finally {
       await other.end({ timeout: 1 });
       await watcher.end({ timeout: 1 });
@@ -712,23 +825,42 @@ describe('upsertById', () => {
     const db = app.services.database.db;
     const wc = await leagueBySlug(app, 'wc');
     await expect(
-      upsertById({ db, table: leagues, rows: [{ id: wc.id, name: 'x' }, { id: wc.id, name: 'y', slug: 'z' }] as never }),
+      upsertById({
+        db,
+        table: leagues,
+        rows: [
+          { id: wc.id, name: 'x' },
+          { id: wc.id, name: 'y', slug: 'z' },
+        ] as never,
+      }),
     ).rejects.toThrow('upsertById: every row must have the same columns');
     expect((await db.select().from(leagues).where(eq(leagues.id, wc.id)))[0]!.name).toBe(wc.name);
-    await expect(upsertById({ db, table: leagues, rows: [{ id: wc.id, name: undefined }] as never })).rejects.toThrow('upsertById: a column is given as undefined');
+    await expect(upsertById({ db, table: leagues, rows: [{ id: wc.id, name: undefined }] as never })).rejects.toThrow(
+      'upsertById: a column is given as undefined',
+    );
     expect((await db.select().from(leagues).where(eq(leagues.id, wc.id)))[0]!.name).toBe(wc.name);
   });
 
   it('replaces the given columns of an existing row, keeps the others and created_at, and moves updated_at', async () => {
     const db = app.services.database.db;
-    const created = await app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'wc' }, body: inGameDefinitionInput({ is_pivotal_moment: true }) });
+    const created = await app.request('POST', '/api/question-definitions', {
+      token: admin.token,
+      query: { league: 'wc' },
+      body: inGameDefinitionInput({ is_pivotal_moment: true }),
+    });
     expect(created.status).toBe(201);
     const [before] = await db.select().from(questionDefinitions).where(eq(questionDefinitions.id, created.body.id));
     // Every column but the timestamps and is_pivotal_moment (whose default, false, an insert would take).
     const { createdAt, updatedAt, isPivotalMoment, ...row } = before!;
     await upsertById({ db, table: questionDefinitions, rows: [{ ...row, name: `${row.name} (upserted)`, points: 77 }] });
     const [after] = await db.select().from(questionDefinitions).where(eq(questionDefinitions.id, before!.id));
-    expect(after).toMatchObject({ name: `${row.name} (upserted)`, points: 77, isPivotalMoment: true, questionTextTemplate: row.questionTextTemplate, createdAt });
+    expect(after).toMatchObject({
+      name: `${row.name} (upserted)`,
+      points: 77,
+      isPivotalMoment: true,
+      questionTextTemplate: row.questionTextTemplate,
+      createdAt,
+    });
     expect(after!.updatedAt.getTime()).toBeGreaterThan(updatedAt.getTime());
     expect(isPivotalMoment).toBe(true);
   });

@@ -25,12 +25,15 @@ describe('display name rules', () => {
     expect(() => normalizeDisplayName('x'.repeat(33))).toThrow(/2 to 32/);
   });
 
-  it.each([['bell', 'Ann\u0007'], ['zero-width joiner', 'An\u200dn'], ['right-to-left override', '\u202eAnn'], ['soft hyphen', 'An\u00adn'], ['line separator', 'An\u2028n']])(
-    'refuses control and invisible characters (%s)',
-    (_, name) => {
-      expect(() => normalizeDisplayName(name)).toThrow(/control or invisible/);
-    },
-  );
+  it.each([
+    ['bell', 'Ann\u0007'],
+    ['zero-width joiner', 'An\u200dn'],
+    ['right-to-left override', '\u202eAnn'],
+    ['soft hyphen', 'An\u00adn'],
+    ['line separator', 'An\u2028n'],
+  ])('refuses control and invisible characters (%s)', (_, name) => {
+    expect(() => normalizeDisplayName(name)).toThrow(/control or invisible/);
+  });
 
   it('refuses email-looking names, not every @', () => {
     expect(() => normalizeDisplayName('ann@example.com')).toThrow(/email/);
@@ -40,8 +43,10 @@ describe('display name rules', () => {
   });
 
   it('refuses listed words, disguised or not, but not harmless words that contain them', () => {
-    for (const name of ['fuck off', 'FvCk'.replace('v', 'u'), 'sh1t happens', 'Big D1ck', 'b!tch', 'f u c k', 'Fück', 'Cunts']) expect(profanityIn(name), name).toBeDefined();
-    for (const name of ['Dickens', 'Hitchcock', 'Scunthorpe United', 'Cockburn', 'Classic', 'Passion', 'Grape Juice']) expect(profanityIn(name), name).toBeUndefined();
+    for (const name of ['fuck off', 'FvCk'.replace('v', 'u'), 'sh1t happens', 'Big D1ck', 'b!tch', 'f u c k', 'Fück', 'Cunts'])
+      expect(profanityIn(name), name).toBeDefined();
+    for (const name of ['Dickens', 'Hitchcock', 'Scunthorpe United', 'Cockburn', 'Classic', 'Passion', 'Grape Juice'])
+      expect(profanityIn(name), name).toBeUndefined();
   });
 
   it('falls back to the username, then to Player and the id, never to the email', () => {
@@ -57,7 +62,12 @@ describe('PATCH /api/users/me: display_name', () => {
     const user = await registerUser(app);
     const res = await app.request('PATCH', '/api/users/me', { token: user.token, body: { display_name: '  Goal  Getter ' } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ display_name: 'Goal Getter', leaderboard_name: 'Goal Getter', display_name_locked: false, hidden_from_leaderboards: false });
+    expect(res.body).toMatchObject({
+      display_name: 'Goal Getter',
+      leaderboard_name: 'Goal Getter',
+      display_name_locked: false,
+      hidden_from_leaderboards: false,
+    });
     const cleared = await app.request('PATCH', '/api/users/me', { token: user.token, body: { display_name: ' ' } });
     expect(cleared.body).toMatchObject({ display_name: null, leaderboard_name: user.username });
   });
@@ -77,7 +87,7 @@ describe('PATCH /api/users/me: display_name', () => {
     expect((await app.request('GET', '/api/users/me', { token: user.token })).body).toMatchObject({ display_name: null, first_name: null });
   });
 
-  it('answers 422 past the contract\'s bounds', async () => {
+  it("answers 422 past the contract's bounds", async () => {
     const user = await registerUser(app);
     expect((await app.request('PATCH', '/api/users/me', { token: user.token, body: { display_name: 'x'.repeat(65) } })).status).toBe(422);
     expect((await app.request('PATCH', '/api/users/me', { token: user.token, body: { display_name: '' } })).status).toBe(422);
@@ -123,13 +133,25 @@ describe('admin override', () => {
     const [row] = await app.services.database.db.select().from(users).where(eq(users.id, user.id));
     expect(row!.hiddenFromLeaderboards).toBe(true);
     expect((await app.request('GET', '/api/users/me', { token: user.token })).status).toBe(200);
-    expect((await app.request('PATCH', `/api/users/${user.id}`, { token: admin.token, body: { hidden_from_leaderboards: false } })).body.hidden_from_leaderboards).toBe(false);
+    expect(
+      (await app.request('PATCH', `/api/users/${user.id}`, { token: admin.token, body: { hidden_from_leaderboards: false } })).body.hidden_from_leaderboards,
+    ).toBe(false);
   });
 
   it('creates a user with a display name (unlocked)', async () => {
-    const res = await app.request('POST', '/api/users', { token: admin.token, body: { username: 'dn_create1', password: 'long enough pw', email: 'dn_create1@example.com', display_name: 'The Creator' } });
+    const res = await app.request('POST', '/api/users', {
+      token: admin.token,
+      body: { username: 'dn_create1', password: 'long enough pw', email: 'dn_create1@example.com', display_name: 'The Creator' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ display_name: 'The Creator', display_name_locked: false });
-    expect((await app.request('POST', '/api/users', { token: admin.token, body: { username: 'dn_create2', password: 'long enough pw', email: 'dn_create2@example.com', display_name: 'c\u0000' } })).status).toBe(422);
+    expect(
+      (
+        await app.request('POST', '/api/users', {
+          token: admin.token,
+          body: { username: 'dn_create2', password: 'long enough pw', email: 'dn_create2@example.com', display_name: 'c\u0000' },
+        })
+      ).status,
+    ).toBe(422);
   });
 });

@@ -40,7 +40,14 @@ async function issuance(kind: 'in_game' | 'match', status: IssuanceStatus, match
 async function answer(user: TestUser, iss: QuestionIssuanceRow, outcome: 'correct' | 'incorrect' | 'void' | null): Promise<QuestionAnswerRow> {
   const [row] = await db()
     .insert(questionAnswers)
-    .values({ userId: user.id, questionIssuanceId: iss.id, matchId: iss.matchId, selectedAnswerIdentifier: 'home', outcome, scoredAt: outcome ? new Date() : null })
+    .values({
+      userId: user.id,
+      questionIssuanceId: iss.id,
+      matchId: iss.matchId,
+      selectedAnswerIdentifier: 'home',
+      outcome,
+      scoredAt: outcome ? new Date() : null,
+    })
     .returning();
   return row!;
 }
@@ -146,7 +153,7 @@ describe('POST /api/user-feedback', () => {
     }
   });
 
-  it('answers 404 for an unknown answer and for another player\'s answer, with the same detail', async () => {
+  it("answers 404 for an unknown answer and for another player's answer, with the same detail", async () => {
     const bobs = await settledAnswer(bob);
     const unknown = await file(alice.token, { subject_type: 'in_game_answer', subject_id: UNKNOWN_ID, topic: 'wrong_result' });
     const others = await file(alice.token, { subject_type: 'in_game_answer', subject_id: bobs.id, topic: 'wrong_result' });
@@ -168,7 +175,7 @@ describe('POST /api/user-feedback', () => {
     expectError(await file(bob.token, { subject_type: 'in_game_answer', subject_id: fb.body.id, topic: 'other' }), feedbackErrors.subjectNotFound);
   });
 
-  it('answers 400 when the subject type does not fit the answer\'s kind, both ways', async () => {
+  it("answers 400 when the subject type does not fit the answer's kind, both ways", async () => {
     const inGame = await settledAnswer(alice, 'in_game');
     const matchQ = await settledAnswer(alice, 'match');
     const a = await file(alice.token, { subject_type: 'match_answer', subject_id: inGame.id, topic: 'wrong_result' });
@@ -182,7 +189,7 @@ describe('POST /api/user-feedback', () => {
     expect(rows).toEqual([]);
   });
 
-  it('answers 400 naming the form\'s subject types for an unknown subject type', async () => {
+  it("answers 400 naming the form's subject types for an unknown subject type", async () => {
     const a = await settledAnswer(alice);
     for (const subject_type of ['question_answer', 'IN_GAME_ANSWER', 'in_game']) {
       const res = await file(alice.token, { subject_type, subject_id: a.id, topic: 'wrong_result' });
@@ -192,7 +199,7 @@ describe('POST /api/user-feedback', () => {
     }
   });
 
-  it('answers 400 naming the subject type\'s topics for a topic not of that type', async () => {
+  it("answers 400 naming the subject type's topics for a topic not of that type", async () => {
     const matchQ = await settledAnswer(alice, 'match');
     const res = await file(alice.token, { subject_type: 'match_answer', subject_id: matchQ.id, topic: 'answer_window_too_short' });
     expectError(res, feedbackErrors.invalidTopic);
@@ -278,7 +285,14 @@ describe('POST /api/user-feedback', () => {
 
     it('is kept to one row per answer and topic by the database itself, whoever writes', async () => {
       const a = await settledAnswer(alice);
-      const values = { userId: alice.id, subjectType: 'in_game_answer', subjectId: a.id, topic: 'other', matchId: a.matchId, questionIssuanceId: a.questionIssuanceId };
+      const values = {
+        userId: alice.id,
+        subjectType: 'in_game_answer',
+        subjectId: a.id,
+        topic: 'other',
+        matchId: a.matchId,
+        questionIssuanceId: a.questionIssuanceId,
+      };
       await db().insert(userFeedback).values(values);
       // A writer that takes no lock and checks nothing still cannot add a second row.
       await expect(db().insert(userFeedback).values(values)).rejects.toThrow();
@@ -291,12 +305,27 @@ describe('POST /api/user-feedback', () => {
       // A player and match of its own: the other tests count rows by match and by time.
       const zed = await registerUser(app);
       const a = await settledAnswer(zed, 'in_game', (await createMatch(app)).id);
-      const values = { userId: zed.id, subjectType: 'in_game_answer', subjectId: a.id, topic: 'wrong_result', matchId: a.matchId, questionIssuanceId: a.questionIssuanceId };
+      const values = {
+        userId: zed.id,
+        subjectType: 'in_game_answer',
+        subjectId: a.id,
+        topic: 'wrong_result',
+        matchId: a.matchId,
+        questionIssuanceId: a.questionIssuanceId,
+      };
       const database = app.services.database;
       // As before the migration: no index, and repeats written around the service.
       await database.rows(sql`drop index user_feedback_subject_topic_uq`);
-      const [first] = await db().insert(userFeedback).values({ ...values, createdAt: new Date(Date.UTC(1990, 0, 1)) }).returning();
-      await db().insert(userFeedback).values([{ ...values, createdAt: new Date(Date.UTC(1990, 0, 2)) }, { ...values, createdAt: new Date(Date.UTC(1990, 0, 3)) }]);
+      const [first] = await db()
+        .insert(userFeedback)
+        .values({ ...values, createdAt: new Date(Date.UTC(1990, 0, 1)) })
+        .returning();
+      await db()
+        .insert(userFeedback)
+        .values([
+          { ...values, createdAt: new Date(Date.UTC(1990, 0, 2)) },
+          { ...values, createdAt: new Date(Date.UTC(1990, 0, 3)) },
+        ]);
       const migration = readFileSync(path.join(process.cwd(), 'drizzle/0006_feedback_subject_topic_unique.sql'), 'utf8');
       for (const statement of migration.split('--> statement-breakpoint')) await database.rows(sql.raw(statement));
       expect((await db().select().from(userFeedback).where(eq(userFeedback.subjectId, a.id))).map((r) => r.id)).toEqual([first!.id]);
@@ -314,7 +343,16 @@ describe('POST /api/user-feedback', () => {
       // A concurrent submission, stopped between its checks and its commit.
       const other = db().transaction(async (tx) => {
         expect(await findOwnAnswer({ db: tx, id: a.id, userId: alice.id })).toBeDefined();
-        await tx.insert(userFeedback).values({ userId: alice.id, subjectType: 'in_game_answer', subjectId: a.id, topic: 'other', matchId: a.matchId, questionIssuanceId: a.questionIssuanceId });
+        await tx
+          .insert(userFeedback)
+          .values({
+            userId: alice.id,
+            subjectType: 'in_game_answer',
+            subjectId: a.id,
+            topic: 'other',
+            matchId: a.matchId,
+            questionIssuanceId: a.questionIssuanceId,
+          });
         holding();
         await released;
       });
@@ -467,7 +505,7 @@ describe('GET /api/user-feedback', () => {
     }
   });
 
-  it('applies the other filters to a player\'s own rows', async () => {
+  it("applies the other filters to a player's own rows", async () => {
     const res = await list(carol.token, { match_id: m1.id });
     expect(idsOf(res.body)).toEqual(expected((r) => r.userId === carol.id && r.matchId === m1.id));
     expect(res.body.feedback_count).toBe(2);
@@ -475,7 +513,7 @@ describe('GET /api/user-feedback', () => {
     expect(idsOf(byTopic.body)).toEqual(expected((r) => r.userId === dave.id && r.topic === 'wrong_result'));
   });
 
-  it('shows an admin everyone\'s rows, newest first, with the total', async () => {
+  it("shows an admin everyone's rows, newest first, with the total", async () => {
     const res = await list(admin.token, { limit: 500 });
     expect(res.status).toBe(200);
     const [total] = await db().select({ n: count() }).from(userFeedback);
@@ -492,7 +530,10 @@ describe('GET /api/user-feedback', () => {
       [{ match_id: m2.id }, (r) => r.matchId === m2.id],
       [{ match_id: m1.id, subject_type: 'match_answer' }, (r) => r.matchId === m1.id && r.subjectType === 'match_answer'],
       [{ match_id: m1.id, topic: 'wrong_result' }, (r) => r.matchId === m1.id && r.topic === 'wrong_result'],
-      [{ user_id: dave.id, match_id: m2.id, subject_type: 'in_game_answer', topic: 'other' }, (r) => r.userId === dave.id && r.matchId === m2.id && r.topic === 'other'],
+      [
+        { user_id: dave.id, match_id: m2.id, subject_type: 'in_game_answer', topic: 'other' },
+        (r) => r.userId === dave.id && r.matchId === m2.id && r.topic === 'other',
+      ],
       [{ user_id: carol.id, topic: 'other' }, () => false],
     ];
     for (const [query, pred] of cases) {
@@ -535,7 +576,14 @@ describe('GET /api/user-feedback', () => {
     const all = expected((r) => r.userId === dave.id || r.userId === carol.id);
     const pages: string[] = [];
     for (let offset = 0; offset < 8; offset += 2) {
-      const res = await list(admin.token, { match_id: undefined, user_id: undefined, created_from: at(0).toISOString(), created_to: at(7).toISOString(), offset, limit: 2 });
+      const res = await list(admin.token, {
+        match_id: undefined,
+        user_id: undefined,
+        created_from: at(0).toISOString(),
+        created_to: at(7).toISOString(),
+        offset,
+        limit: 2,
+      });
       expect(res.status).toBe(200);
       expect(res.body.feedback_count).toBe(6);
       expect(res.body.feedback.length).toBe(Math.max(0, Math.min(2, 6 - offset)));
@@ -569,7 +617,16 @@ describe('GET /api/user-feedback', () => {
     expect(res.body.feedback_count).toBe(58);
     expect(res.body.feedback[0].created_at).toBe(new Date(Date.UTC(2031, 0, 1, 0, 54)).toISOString());
     expect((await list(dave.token, { limit: 500 })).body.feedback).toHaveLength(58);
-    const refused: Record<string, string | number>[] = [{ limit: 501 }, { limit: 0 }, { offset: -1 }, { limit: 'many' }, { match_id: 'nope' }, { created_from: 'yesterday', created_to: 'today' }, { subject_type: 'x'.repeat(65) }, { unknown: 1 }];
+    const refused: Record<string, string | number>[] = [
+      { limit: 501 },
+      { limit: 0 },
+      { offset: -1 },
+      { limit: 'many' },
+      { match_id: 'nope' },
+      { created_from: 'yesterday', created_to: 'today' },
+      { subject_type: 'x'.repeat(65) },
+      { unknown: 1 },
+    ];
     for (const query of refused) {
       expect((await list(dave.token, query)).status, JSON.stringify(query)).toBe(422);
     }
@@ -577,7 +634,9 @@ describe('GET /api/user-feedback', () => {
 
   it('reads a page and its count in two statements whatever the page size', async () => {
     const statements = async (token: string, limit: number) => {
-      const { result: res, statements: seen } = await statementsDuring(app, () => list(token, { limit, created_from: at(0).toISOString(), created_to: at(7).toISOString() }));
+      const { result: res, statements: seen } = await statementsDuring(app, () =>
+        list(token, { limit, created_from: at(0).toISOString(), created_to: at(7).toISOString() }),
+      );
       expect(res.status).toBe(200);
       return seen.filter((q) => q.includes('"user_feedback"')).length;
     };

@@ -93,7 +93,16 @@ describe('POST /api/matches/{match_id}/follow', () => {
     const m = await futureMatch();
     const before = Date.now();
     const f = await follow(user, m.id);
-    expect(f).toMatchObject({ match_id: m.id, user_id: user.id, following: true, counts_toward_quota: true, quota_day: utcDay(), refunded: false, unfollowed_at: null, follows_remaining_today: 2 });
+    expect(f).toMatchObject({
+      match_id: m.id,
+      user_id: user.id,
+      following: true,
+      counts_toward_quota: true,
+      quota_day: utcDay(),
+      refunded: false,
+      unfollowed_at: null,
+      follows_remaining_today: 2,
+    });
     expect(Date.parse(f.followed_at)).toBeGreaterThanOrEqual(before - 1000);
     expect(await counter(user, utcDay())).toBe(1);
   });
@@ -184,7 +193,10 @@ describe('POST /api/matches/{match_id}/follow', () => {
     expect((await follow(west, m[1]!.id)).follows_remaining_today).toBe(1);
     expect(await counter(east, eastDay)).toBe(2);
     expect(await counter(west, westDay)).toBe(2);
-    await db().update(followQuotaDays).set({ used: 3 }).where(and(eq(followQuotaDays.userId, east.id), eq(followQuotaDays.day, eastDay)));
+    await db()
+      .update(followQuotaDays)
+      .set({ used: 3 })
+      .where(and(eq(followQuotaDays.userId, east.id), eq(followQuotaDays.day, eastDay)));
     expectError(await followReq(east, (await futureMatch()).id), followErrors.dailyLimit);
 
     // A blank zone means UTC again (the counters above may hold UTC's day: start west afresh).
@@ -236,7 +248,14 @@ describe('DELETE /api/matches/{match_id}/follow', () => {
     const ms = await futureMatches(3);
     for (const m of ms) await follow(user, m.id);
     const u = await unfollow(user, ms[0]!.id);
-    expect(u).toMatchObject({ match_id: ms[0]!.id, following: false, refunded: true, counts_toward_quota: true, quota_day: utcDay(), follows_remaining_today: 1 });
+    expect(u).toMatchObject({
+      match_id: ms[0]!.id,
+      following: false,
+      refunded: true,
+      counts_toward_quota: true,
+      quota_day: utcDay(),
+      follows_remaining_today: 1,
+    });
     expect(u.unfollowed_at).not.toBeNull();
     expect(await followRows(user)).toHaveLength(2);
     expect(await counter(user, utcDay())).toBe(2);
@@ -245,14 +264,17 @@ describe('DELETE /api/matches/{match_id}/follow', () => {
     expect(again).toMatchObject({ counts_toward_quota: true, follows_remaining_today: 0 });
   });
 
-  it("refunds the day the follow was counted on, never below zero", async () => {
+  it('refunds the day the follow was counted on, never below zero', async () => {
     await awayFromMidnight();
     const user = await registerUser(app);
     const [a, b] = await futureMatches(2);
     await follow(user, a!.id);
     await follow(user, b!.id);
     // As if a was followed on an earlier day.
-    await db().update(matchFollows).set({ quotaDay: '2001-02-03' }).where(and(eq(matchFollows.userId, user.id), eq(matchFollows.matchId, a!.id)));
+    await db()
+      .update(matchFollows)
+      .set({ quotaDay: '2001-02-03' })
+      .where(and(eq(matchFollows.userId, user.id), eq(matchFollows.matchId, a!.id)));
     await db().insert(followQuotaDays).values({ userId: user.id, day: '2001-02-03', used: 1 });
     expect((await unfollow(user, a!.id)).follows_remaining_today).toBe(1);
     expect(await counter(user, '2001-02-03')).toBe(0);
@@ -281,7 +303,14 @@ describe('DELETE /api/matches/{match_id}/follow', () => {
     for (const other of await futureMatches(2)) await follow(user, other.id);
     expect(await counter(user, utcDay())).toBe(3);
     const back = await follow(user, m.id);
-    expect(back).toMatchObject({ following: true, counts_toward_quota: true, quota_day: utcDay(), unfollowed_at: null, follows_remaining_today: 0, followed_at: first.followed_at });
+    expect(back).toMatchObject({
+      following: true,
+      counts_toward_quota: true,
+      quota_day: utcDay(),
+      unfollowed_at: null,
+      follows_remaining_today: 0,
+      followed_at: first.followed_at,
+    });
     expect(await counter(user, utcDay())).toBe(3);
     const rows = await followRows(user);
     expect(rows.filter((r) => r.matchId === m.id)).toEqual([expect.objectContaining({ id: row!.id, following: true })]);
@@ -300,7 +329,10 @@ describe('DELETE /api/matches/{match_id}/follow', () => {
     const user = await registerUser(app);
     const m = await createMatch(app, { scheduled: new Date(Date.now() + 2000) });
     await follow(user, m.id);
-    await db().update(matches).set({ scheduled: new Date(Date.now() - 1000) }).where(eq(matches.id, m.id));
+    await db()
+      .update(matches)
+      .set({ scheduled: new Date(Date.now() - 1000) })
+      .where(eq(matches.id, m.id));
     expect(await unfollow(user, m.id)).toMatchObject({ following: false, refunded: false });
   });
 
@@ -311,7 +343,10 @@ describe('DELETE /api/matches/{match_id}/follow', () => {
     for (const status of ['postponed', 'cancelled'] as const) {
       const m = await futureMatch();
       await follow(user, m.id);
-      await db().update(matches).set({ status, scheduled: new Date(Date.now() - HOUR) }).where(eq(matches.id, m.id));
+      await db()
+        .update(matches)
+        .set({ status, scheduled: new Date(Date.now() - HOUR) })
+        .where(eq(matches.id, m.id));
       expect(await unfollow(user, m.id)).toMatchObject({ refunded: true });
     }
     const suspended = await futureMatch();
@@ -341,7 +376,12 @@ describe('follow races (PostgreSQL)', () => {
     expect(statuses).toEqual([200, 200, 200, 409, 409, 409, 409, 409, 409, 409]);
     expect(await followRows(user)).toHaveLength(3);
     expect(await counter(user, utcDay())).toBe(3);
-    expect(results.filter((r) => r.status === 200).map((r) => r.body.follows_remaining_today).sort()).toEqual([0, 1, 2]);
+    expect(
+      results
+        .filter((r) => r.status === 200)
+        .map((r) => r.body.follows_remaining_today)
+        .sort(),
+    ).toEqual([0, 1, 2]);
   });
 
   it('10 parallel follows of one match: one follow, one slot', async (ctx) => {

@@ -16,7 +16,7 @@ import { testDatabaseUrl } from '../helpers/pg-url.js';
 const entry = (userId: string, keyId = 'k1', expiresAt: Date | null = null): CachedKey => ({ user: { id: userId } as UserRow, keyId, expiresAt });
 
 describe('the key cache', () => {
-  it('keeps a lookup for its time to live, never past the key\'s expiry', () => {
+  it("keeps a lookup for its time to live, never past the key's expiry", () => {
     const cache = createKeyCache({ ttlMs: 1000, maxEntries: 10, trusted: () => true });
     cache.set('d1', entry('u1'), cache.version(), 0);
     expect(cache.get('d1', 999)?.keyId).toBe('k1');
@@ -26,7 +26,7 @@ describe('the key cache', () => {
     expect(cache.get('d2', 500)).toBeUndefined();
   });
 
-  it('drops a user\'s entries on a change, and does not keep a lookup that raced one', () => {
+  it("drops a user's entries on a change, and does not keep a lookup that raced one", () => {
     const cache = createKeyCache({ ttlMs: 10_000, maxEntries: 10, trusted: () => true });
     cache.set('a', entry('u1'), cache.version());
     cache.set('b', entry('u1', 'k2'), cache.version());
@@ -86,7 +86,7 @@ describe('authentication with the key cache', () => {
     expect(keyLookups(second.statements)).toBe(0);
   });
 
-  it('sees this process\'s own changes on the very next request (logout, profile, deactivation)', async () => {
+  it("sees this process's own changes on the very next request (logout, profile, deactivation)", async () => {
     const player = await registerUser(app);
     expect((await app.request('GET', '/api/users/me', { token: player.token })).status).toBe(200);
     const patched = await app.request('PATCH', '/api/users/me', { token: player.token, body: { match_follow_timezone: 'Europe/Paris' } });
@@ -117,18 +117,27 @@ describe.skipIf(!testDatabaseUrl())('the key cache across processes (PostgreSQL)
     expect((await b.request('GET', '/api/users/me', { token: player.token })).status).toBe(200);
     expect(keyLookups((await statementsDuring(b, () => b.request('GET', '/api/users/me', { token: player.token }))).statements)).toBe(0);
     expect((await a.request('POST', '/api/auth/logout', { token: player.token })).status).toBe(204);
-    await waitFor(async () => (await b.request('GET', '/api/users/me', { token: player.token })).status === 401, { what: 'the revoked key to be refused by the other process', timeoutMs: 3000 });
+    await waitFor(async () => (await b.request('GET', '/api/users/me', { token: player.token })).status === 401, {
+      what: 'the revoked key to be refused by the other process',
+      timeoutMs: 3000,
+    });
   });
 
   it('a change made outside the service (plain SQL) reaches the cache too: deactivation, then admin rights', async () => {
     const player = await registerUser(a);
     expect((await a.request('GET', '/api/users/me', { token: player.token })).status).toBe(200);
     await sql`update users set is_active = false where id = ${player.id}`;
-    await waitFor(async () => (await a.request('GET', '/api/users/me', { token: player.token })).status === 401, { what: 'the deactivated user to be refused', timeoutMs: 3000 });
+    await waitFor(async () => (await a.request('GET', '/api/users/me', { token: player.token })).status === 401, {
+      what: 'the deactivated user to be refused',
+      timeoutMs: 3000,
+    });
 
     const other = await registerUser(a);
     expect((await a.request('GET', '/api/users', { token: other.token })).status).toBe(403);
     await sql`update users set is_admin = true where id = ${other.id}`;
-    await waitFor(async () => (await a.request('GET', '/api/users', { token: other.token })).status === 200, { what: 'the new admin to be let in', timeoutMs: 3000 });
+    await waitFor(async () => (await a.request('GET', '/api/users', { token: other.token })).status === 200, {
+      what: 'the new admin to be let in',
+      timeoutMs: 3000,
+    });
   });
 });

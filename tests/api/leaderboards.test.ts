@@ -33,7 +33,10 @@ interface Entry {
 async function play(matchId: string, answers: [TestUser, 'home' | 'away'][], outcome: 'home' | 'away' | 'voided', points = 10) {
   const issuance = await insertIssuance(app, { matchId, status: 'open', closesAt: inMinutes(2), points });
   for (const [user, choice] of answers) {
-    const res = await app.request('PUT', '/api/question-answers', { token: user.token, body: { question_issuance_id: issuance.id, selected_answer_identifier: choice } });
+    const res = await app.request('PUT', '/api/question-answers', {
+      token: user.token,
+      body: { question_issuance_id: issuance.id, selected_answer_identifier: choice },
+    });
     expect(res.status).toBe(201);
   }
   await app.services.engine.store.settleIssuance({
@@ -60,16 +63,44 @@ async function players(n: number, matchId?: string): Promise<TestUser[]> {
   return out;
 }
 
-const matchBoard = (matchId: string, token?: string, query: Record<string, string | number> = {}) => app.request('GET', `/api/leaderboards/matches/${matchId}`, { ...(token ? { token } : {}), query });
+const matchBoard = (matchId: string, token?: string, query: Record<string, string | number> = {}) =>
+  app.request('GET', `/api/leaderboards/matches/${matchId}`, { ...(token ? { token } : {}), query });
 
 describe('ranking and tie-breaks', () => {
   it('orders by points, then correct answers, then who reached them first, then user id; ranks are positions', async () => {
     const match = await liveMatch();
     const [a, b, c, d, e, f] = await players(6, match.id);
     // b scores 20 with one correct answer; a scores 20 with two.
-    await play(match.id, [[b!, 'home'], [a!, 'away']], 'home', 20);
-    await play(match.id, [[a!, 'home'], [c!, 'home'], [e!, 'home'], [f!, 'home']], 'home', 10);
-    await play(match.id, [[a!, 'home'], [d!, 'home'], [c!, 'away']], 'home', 10);
+    await play(
+      match.id,
+      [
+        [b!, 'home'],
+        [a!, 'away'],
+      ],
+      'home',
+      20,
+    );
+    await play(
+      match.id,
+      [
+        [a!, 'home'],
+        [c!, 'home'],
+        [e!, 'home'],
+        [f!, 'home'],
+      ],
+      'home',
+      10,
+    );
+    await play(
+      match.id,
+      [
+        [a!, 'home'],
+        [d!, 'home'],
+        [c!, 'away'],
+      ],
+      'home',
+      10,
+    );
     // c and d: 10 points, 1 correct each; c reached it one question earlier. e and f reached 10 in the same settlement as c: the user id decides.
     const res = await matchBoard(match.id, a!.token);
     expect(res.status).toBe(200);
@@ -80,7 +111,14 @@ describe('ranking and tie-breaks', () => {
     expect(rows.map((r) => r.rank)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(rows[0]).toMatchObject({ points: 20, correct_count: 2, answered_count: 3, current_streak: 2, best_streak: 2 });
     expect(rows[1]).toMatchObject({ points: 20, correct_count: 1, answered_count: 1 });
-    expect(res.body).toMatchObject({ scope: 'match', match_id: match.id, period: 'all_time', period_start: null, player_count: 6, me: { rank: 1, user_id: a!.id } });
+    expect(res.body).toMatchObject({
+      scope: 'match',
+      match_id: match.id,
+      period: 'all_time',
+      period_start: null,
+      player_count: 6,
+      me: { rank: 1, user_id: a!.id },
+    });
     // Everyone's own rank is their position, wherever the page ends.
     for (const [i, u] of [a!, b!, ...sameInstant, d!].entries()) {
       const mine = await matchBoard(match.id, u.token, { limit: 1, offset: 0 });
@@ -100,7 +138,15 @@ describe('ranking and tie-breaks', () => {
     const match = await liveMatch();
     const [p, q] = await players(2, match.id);
     const sequence: ('home' | 'away' | 'voided')[] = ['home', 'home', 'away', 'home', 'voided', 'home', 'home'];
-    for (const outcome of sequence) await play(match.id, [[p!, 'home'], [q!, 'away']], outcome);
+    for (const outcome of sequence)
+      await play(
+        match.id,
+        [
+          [p!, 'home'],
+          [q!, 'away'],
+        ],
+        outcome,
+      );
     const rows = (await matchBoard(match.id)).body.rows as Entry[];
     const byId = new Map(rows.map((r) => [r.user_id, r]));
     expect(byId.get(p!.id)).toMatchObject({ points: 50, correct_count: 5, answered_count: 7, current_streak: 3, best_streak: 3 });
@@ -111,7 +157,14 @@ describe('ranking and tie-breaks', () => {
     const match = await liveMatch();
     const [named, plain] = await players(2, match.id);
     await app.request('PATCH', '/api/users/me', { token: named!.token, body: { display_name: 'Golden Boot' } });
-    await play(match.id, [[named!, 'home'], [plain!, 'home']], 'home');
+    await play(
+      match.id,
+      [
+        [named!, 'home'],
+        [plain!, 'home'],
+      ],
+      'home',
+    );
     const res = await matchBoard(match.id);
     const names = (res.body.rows as Entry[]).map((r) => r.display_name).sort();
     expect(names).toEqual(['Golden Boot', plain!.username].sort());
@@ -125,14 +178,17 @@ describe('what counts', () => {
     const [u] = await players(1, m.id);
     await play(m.id, [[u!, 'home']], 'home');
     const open = await insertIssuance(app, { matchId: m.id, status: 'open', closesAt: inMinutes(2), points: 10 });
-    expect((await app.request('PUT', '/api/question-answers', { token: u!.token, body: { question_issuance_id: open.id, selected_answer_identifier: 'away' } })).status).toBe(201);
+    expect(
+      (await app.request('PUT', '/api/question-answers', { token: u!.token, body: { question_issuance_id: open.id, selected_answer_identifier: 'away' } }))
+        .status,
+    ).toBe(201);
     const stop = await app.request('POST', `/api/matches/${m.id}/stop-listener`, { token: admin.token });
     expect(stop.body.revoked_issuance_count).toBe(1);
     const board = (await matchBoard(m.id, u!.token)).body;
     expect(board.me).toMatchObject({ points: 10, correct_count: 1, answered_count: 2 });
   });
 
-  it('test matches never count: their board is empty and the whole game\'s is untouched', async () => {
+  it("test matches never count: their board is empty and the whole game's is untouched", async () => {
     const test = await liveMatch({ isTest: true });
     const [p] = await players(1, test.id);
     await play(test.id, [[p!, 'home']], 'home', 50);
@@ -146,7 +202,15 @@ describe('what counts', () => {
   it('hidden and deactivated users are on no board and take no rank; back, with everything they scored meanwhile', async () => {
     const match = await liveMatch();
     const [cheat, honest] = await players(2, match.id);
-    await play(match.id, [[cheat!, 'home'], [honest!, 'home']], 'home', 30);
+    await play(
+      match.id,
+      [
+        [cheat!, 'home'],
+        [honest!, 'home'],
+      ],
+      'home',
+      30,
+    );
     await play(match.id, [[cheat!, 'home']], 'home', 30);
     expect((await matchBoard(match.id, honest!.token)).body.me.rank).toBe(2);
     const overallBefore = (await app.request('GET', '/api/leaderboards/overall', { token: honest!.token })).body;
@@ -174,20 +238,46 @@ describe('what counts', () => {
 });
 
 describe('periods across time zones', () => {
-  const periodsOf = async (u: TestUser) => (await app.request('GET', '/api/users/me/points', { token: u.token })).body as { all_time: { points: number; correct_count: number }; periods: { period: string; starts_at: string; ends_at: string; points: number; correct_count: number }[] };
+  const periodsOf = async (u: TestUser) =>
+    (await app.request('GET', '/api/users/me/points', { token: u.token })).body as {
+      all_time: { points: number; correct_count: number };
+      periods: { period: string; starts_at: string; ends_at: string; points: number; correct_count: number }[];
+    };
 
-  it('each player counts in their own zone\'s day, week and month: their row is what GET /api/users/me/points says', async () => {
+  it("each player counts in their own zone's day, week and month: their row is what GET /api/users/me/points says", async () => {
     const match = await liveMatch({ league: 'mls' });
     // UTC+14 and UTC-11: 25 hours apart, never on the same calendar day at noon UTC, often not at all.
     const [east, west, utc] = await players(3, match.id);
     await app.request('PATCH', '/api/users/me', { token: east!.token, body: { match_follow_timezone: 'Pacific/Kiritimati' } });
     await app.request('PATCH', '/api/users/me', { token: west!.token, body: { match_follow_timezone: 'Pacific/Pago_Pago' } });
-    await play(match.id, [[east!, 'home'], [west!, 'home'], [utc!, 'away']], 'home', 10);
-    await play(match.id, [[east!, 'home'], [west!, 'away'], [utc!, 'home']], 'home', 5);
+    await play(
+      match.id,
+      [
+        [east!, 'home'],
+        [west!, 'home'],
+        [utc!, 'away'],
+      ],
+      'home',
+      10,
+    );
+    await play(
+      match.id,
+      [
+        [east!, 'home'],
+        [west!, 'away'],
+        [utc!, 'home'],
+      ],
+      'home',
+      5,
+    );
 
     for (const u of [east!, west!, utc!]) {
       const points = await periodsOf(u);
-      for (const [period, name] of [['day', 'today'], ['week', 'this_week'], ['month', 'this_month']] as const) {
+      for (const [period, name] of [
+        ['day', 'today'],
+        ['week', 'this_week'],
+        ['month', 'this_month'],
+      ] as const) {
         const mine = points.periods.find((p) => p.period === name)!;
         for (const path of ['/api/leaderboards/overall', '/api/leaderboards/leagues/mls']) {
           const board = await app.request('GET', path, { token: u.token, query: { period } });
@@ -213,7 +303,7 @@ describe('periods across time zones', () => {
     expect(anonymousEastDay.body).toMatchObject({ timezone: 'UTC', period_start: eastDay.period_start, me: null });
   });
 
-  it('a new time zone counts the player\'s periods again, as the points endpoint does', async () => {
+  it("a new time zone counts the player's periods again, as the points endpoint does", async () => {
     const match = await liveMatch({ league: 'nfl' });
     const [p] = await players(1, match.id);
     await app.request('PATCH', '/api/users/me', { token: p!.token, body: { match_follow_timezone: 'Pacific/Kiritimati' } });
@@ -267,28 +357,70 @@ describe('the operations', () => {
     expect(last.status).toBe(200);
     expect(last.body).toMatchObject({ starts_at: '9999-11-01T00:00:00.000Z', ends_at: '9999-12-01T00:00:00.000Z' });
     // 0001-01-01 was a Monday: its day, week and month are whole.
-    for (const period of ['day', 'week', 'month']) expect((await app.request('GET', '/api/leaderboards/overall', { query: { period, date: '0001-01-01' } })).status, period).toBe(200);
+    for (const period of ['day', 'week', 'month'])
+      expect((await app.request('GET', '/api/leaderboards/overall', { query: { period, date: '0001-01-01' } })).status, period).toBe(200);
   });
 
   it('an empty or future period is an empty board', async () => {
     const res = await app.request('GET', '/api/leaderboards/overall', { query: { period: 'month', date: '2099-02-14' } });
-    expect(res.body).toMatchObject({ period_start: '2099-02-01', starts_at: '2099-02-01T00:00:00.000Z', ends_at: '2099-03-01T00:00:00.000Z', rows: [], player_count: 0 });
+    expect(res.body).toMatchObject({
+      period_start: '2099-02-01',
+      starts_at: '2099-02-01T00:00:00.000Z',
+      ends_at: '2099-03-01T00:00:00.000Z',
+      rows: [],
+      player_count: 0,
+    });
   });
 });
 
-describe('a user\'s positions (operators)', () => {
+describe("a user's positions (operators)", () => {
   it('lists the whole game, each league and the latest matches, with ranks and counts as the boards say', async () => {
     const [m1, m2] = [await liveMatch({ league: 'mls' }), await liveMatch({ league: 'mls' })];
     const [p, rival] = await players(2);
     for (const m of [m1, m2]) for (const u of [p!, rival!]) await follow(app, u.id, m.id);
     await app.request('PATCH', '/api/users/me', { token: p!.token, body: { match_follow_timezone: 'Asia/Tokyo' } });
-    await play(m1.id, [[p!, 'home'], [rival!, 'home']], 'home', 10);
-    await play(m2.id, [[p!, 'away'], [rival!, 'home']], 'home', 10);
+    await play(
+      m1.id,
+      [
+        [p!, 'home'],
+        [rival!, 'home'],
+      ],
+      'home',
+      10,
+    );
+    await play(
+      m2.id,
+      [
+        [p!, 'away'],
+        [rival!, 'home'],
+      ],
+      'home',
+      10,
+    );
     const res = await app.request('GET', `/api/users/${p!.id}/leaderboard-positions`, { token: admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ user_id: p!.id, hidden_from_leaderboards: false, is_active: true, timezone: 'Asia/Tokyo' });
-    const positions = res.body.positions as { scope: string; league_id: string | null; match_id: string | null; period: string; period_start: string | null; player_count: number; entry: Entry }[];
-    expect(positions.map((x) => `${x.scope}:${x.period}`)).toEqual(['overall:all_time', 'overall:day', 'overall:week', 'overall:month', 'league:all_time', 'league:day', 'league:week', 'league:month', 'match:all_time', 'match:all_time']);
+    const positions = res.body.positions as {
+      scope: string;
+      league_id: string | null;
+      match_id: string | null;
+      period: string;
+      period_start: string | null;
+      player_count: number;
+      entry: Entry;
+    }[];
+    expect(positions.map((x) => `${x.scope}:${x.period}`)).toEqual([
+      'overall:all_time',
+      'overall:day',
+      'overall:week',
+      'overall:month',
+      'league:all_time',
+      'league:day',
+      'league:week',
+      'league:month',
+      'match:all_time',
+      'match:all_time',
+    ]);
     expect(positions.filter((x) => x.scope === 'match').map((x) => x.match_id)).toEqual([m2.id, m1.id]);
     // Each as the public board tells the user themself.
     const overall = (await app.request('GET', '/api/leaderboards/overall', { token: p!.token, query: { period: 'week' } })).body;
@@ -298,7 +430,10 @@ describe('a user\'s positions (operators)', () => {
     expect(second.me.rank).toBe(2);
 
     await app.request('PATCH', `/api/users/${p!.id}`, { token: admin.token, body: { hidden_from_leaderboards: true } });
-    expect((await app.request('GET', `/api/users/${p!.id}/leaderboard-positions`, { token: admin.token })).body).toMatchObject({ hidden_from_leaderboards: true, positions: [] });
+    expect((await app.request('GET', `/api/users/${p!.id}/leaderboard-positions`, { token: admin.token })).body).toMatchObject({
+      hidden_from_leaderboards: true,
+      positions: [],
+    });
     expectError(await app.request('GET', `/api/users/${UNKNOWN_ID}/leaderboard-positions`, { token: admin.token }), userErrors.notFound);
     expect((await app.request('GET', `/api/users/${p!.id}/leaderboard-positions`, { token: rival!.token })).status).toBe(403);
     await app.request('PATCH', `/api/users/${p!.id}`, { token: admin.token, body: { hidden_from_leaderboards: false } });
@@ -310,8 +445,15 @@ describe('retention', () => {
     const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
     const [p, q, r] = await players(3);
     const boardOf = async (period: string, start: string) => {
-      const [b] = await db().insert(leaderboards).values({ scope: 'overall', scopeId: '00000000-0000-0000-0000-000000000000', period, periodStart: start }).onConflictDoNothing().returning();
-      for (const u of [p!, q!, r!]) await db().insert(leaderboardScores).values({ leaderboardId: b!.id, userId: u.id, points: 10, correct: 1, answered: 1, currentStreak: 1, bestStreak: 1, reachedAt: new Date() });
+      const [b] = await db()
+        .insert(leaderboards)
+        .values({ scope: 'overall', scopeId: '00000000-0000-0000-0000-000000000000', period, periodStart: start })
+        .onConflictDoNothing()
+        .returning();
+      for (const u of [p!, q!, r!])
+        await db()
+          .insert(leaderboardScores)
+          .values({ leaderboardId: b!.id, userId: u.id, points: 10, correct: 1, answered: 1, currentStreak: 1, bestStreak: 1, reachedAt: new Date() });
       await db().insert(leaderboardPointCounts).values({ leaderboardId: b!.id, points: 10, players: 3 });
       return b!.id;
     };
@@ -322,32 +464,71 @@ describe('retention', () => {
     const left = new Set((await db().select({ id: leaderboards.id }).from(leaderboards)).map((b) => b.id));
     for (const id of expired) expect(left.has(id)).toBe(false);
     for (const id of kept) expect(left.has(id)).toBe(true);
-    const orphans = await db().select().from(leaderboardScores).where(sql`${leaderboardScores.leaderboardId} in (${sql.join(expired.map((id) => sql`${id}`), sql`, `)})`);
+    const orphans = await db()
+      .select()
+      .from(leaderboardScores)
+      .where(
+        sql`${leaderboardScores.leaderboardId} in (${sql.join(
+          expired.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+      );
     expect(orphans).toEqual([]);
-    expect((await app.request('GET', '/api/leaderboards/overall', { query: { period: 'day', date: ago(60) } })).body).toMatchObject({ player_count: 0, rows: [] });
+    expect((await app.request('GET', '/api/leaderboards/overall', { query: { period: 'day', date: ago(60) } })).body).toMatchObject({
+      player_count: 0,
+      rows: [],
+    });
     // The kept ones are test data of this test only: gone again, so the rebuild comparison below sees the settled boards alone.
-    await db().delete(leaderboardScores).where(sql`${leaderboardScores.leaderboardId} in (${sql.join(kept.map((id) => sql`${id}`), sql`, `)})`);
-    await db().delete(leaderboards).where(sql`${leaderboards.id} in (${sql.join(kept.map((id) => sql`${id}`), sql`, `)})`);
+    await db()
+      .delete(leaderboardScores)
+      .where(
+        sql`${leaderboardScores.leaderboardId} in (${sql.join(
+          kept.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+      );
+    await db()
+      .delete(leaderboards)
+      .where(
+        sql`${leaderboards.id} in (${sql.join(
+          kept.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+      );
   });
 });
 
 describe('the maintained tables', () => {
   const snapshot = async () => ({
-    scores: (await db().select().from(leaderboardScores)).map((r) => ({ ...r, reachedAt: r.reachedAt.toISOString() })).sort((x, y) => `${x.leaderboardId}${x.userId}`.localeCompare(`${y.leaderboardId}${y.userId}`)),
-    counts: (await db().select().from(leaderboardPointCounts).where(sql`${leaderboardPointCounts.players} <> 0`)).sort((x, y) => x.leaderboardId - y.leaderboardId || x.points - y.points),
+    scores: (await db().select().from(leaderboardScores))
+      .map((r) => ({ ...r, reachedAt: r.reachedAt.toISOString() }))
+      .sort((x, y) => `${x.leaderboardId}${x.userId}`.localeCompare(`${y.leaderboardId}${y.userId}`)),
+    counts: (
+      await db()
+        .select()
+        .from(leaderboardPointCounts)
+        .where(sql`${leaderboardPointCounts.players} <> 0`)
+    ).sort((x, y) => x.leaderboardId - y.leaderboardId || x.points - y.points),
   });
 
-  it('equal a rebuild from the scored answers (the migration\'s backfill), point counts included', async () => {
+  it("equal a rebuild from the scored answers (the migration's backfill), point counts included", async () => {
     const maintained = await snapshot();
     expect(maintained.scores.length).toBeGreaterThan(20);
     await db().transaction((tx) => rebuildAll({ tx }));
     expect(await snapshot()).toEqual(maintained);
     // The counts are the rows' own.
-    const [{ n }] = (await db().select({ n: sql<number>`count(*)::int` }).from(leaderboardScores)) as [{ n: number }];
-    const [{ total }] = (await db().select({ total: sql<number>`sum(${leaderboardPointCounts.players})::int` }).from(leaderboardPointCounts)) as [{ total: number }];
+    const [{ n }] = (await db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(leaderboardScores)) as [{ n: number }];
+    const [{ total }] = (await db()
+      .select({ total: sql<number>`sum(${leaderboardPointCounts.players})::int` })
+      .from(leaderboardPointCounts)) as [{ total: number }];
     expect(total).toBe(n);
     // Nobody hidden or deactivated has a row.
-    const off = await db().select({ id: users.id }).from(users).where(sql`not ${users.isActive} or ${users.hiddenFromLeaderboards}`);
+    const off = await db()
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`not ${users.isActive} or ${users.hiddenFromLeaderboards}`);
     for (const u of off) expect(maintained.scores.filter((s) => s.userId === u.id)).toEqual([]);
   });
   it('take concurrent settlements of several matches with the same players (one writer at a time, no deadlock, nothing lost)', async () => {
@@ -359,12 +540,19 @@ describe('the maintained tables', () => {
       for (let i = 0; i < 3; i++) {
         const issuance = await insertIssuance(app, { matchId: m.id, status: 'open', closesAt: inMinutes(2), points: 10 + i });
         for (const [j, u] of crowd.entries()) {
-          await app.request('PUT', '/api/question-answers', { token: u.token, body: { question_issuance_id: issuance.id, selected_answer_identifier: (i + j) % 2 ? 'home' : 'away' } });
+          await app.request('PUT', '/api/question-answers', {
+            token: u.token,
+            body: { question_issuance_id: issuance.id, selected_answer_identifier: (i + j) % 2 ? 'home' : 'away' },
+          });
         }
         questions.push(issuance);
       }
     }
-    await Promise.all(questions.map((q) => app.services.engine.store.settleIssuance({ id: q.id, status: 'resolved', correct: 'home', resolvedSeq: null, resolutionEventId: null })));
+    await Promise.all(
+      questions.map((q) =>
+        app.services.engine.store.settleIssuance({ id: q.id, status: 'resolved', correct: 'home', resolvedSeq: null, resolutionEventId: null }),
+      ),
+    );
     for (const u of crowd) {
       const points = (await app.request('GET', `/api/users/${u.id}/points`, { token: admin.token })).body.all_time.points;
       expect((await app.request('GET', '/api/leaderboards/overall', { token: u.token })).body.me.points).toBe(points);
@@ -376,5 +564,4 @@ describe('the maintained tables', () => {
     const streakless = (x: typeof maintained) => ({ ...x, scores: x.scores.map(({ currentStreak: _c, bestStreak: _b, ...rest }) => rest) });
     expect(streakless(rebuilt)).toEqual(streakless(maintained));
   });
-
 });

@@ -10,15 +10,23 @@ import { useTestApp } from '../helpers/use-test-app.js';
 const { app, admin } = useTestApp();
 
 const post = (path: string, league: string, body: unknown) => createInLeague(app, admin, path, league, body);
-const inspect = (league: string, query: Record<string, string> = {}) => app.request('GET', `/api/leagues/${league}/question-inheritance`, { token: admin.token, query });
+const inspect = (league: string, query: Record<string, string> = {}) =>
+  app.request('GET', `/api/leagues/${league}/question-inheritance`, { token: admin.token, query });
 const row = (body: { matrix: { definition_id: string }[] }, id: string) => body.matrix.find((r) => r.definition_id === id) as Record<string, any>;
 
 describe('GET /api/leagues/{league_id}/question-inheritance', () => {
   it('shows the league defaults, groups and definitions, and each effective setting with its source', async () => {
-    await app.request('PATCH', '/api/leagues/nba', { token: admin.token, body: { default_answer_window_seconds: 40, default_question_points: 7, default_question_probability: 0.5 } });
+    await app.request('PATCH', '/api/leagues/nba', {
+      token: admin.token,
+      body: { default_answer_window_seconds: 40, default_question_points: 7, default_question_probability: 0.5 },
+    });
     const group = await post('/api/question-groups', 'nba', { slug: 'scoring', name: 'Scoring', points: 12, min_interval_seconds: 45 });
     const plain = await post('/api/question-definitions', 'nba', inGameDefinitionInput({ trigger: { event_type: 'score_change' } }));
-    const grouped = await post('/api/question-definitions', 'nba', inGameDefinitionInput({ group_id: group.id, answer_window_seconds: 25, trigger: { event_type: 'score_change' } }));
+    const grouped = await post(
+      '/api/question-definitions',
+      'nba',
+      inGameDefinitionInput({ group_id: group.id, answer_window_seconds: 25, trigger: { event_type: 'score_change' } }),
+    );
     const res = await inspect('nba');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -71,7 +79,12 @@ describe('GET /api/leagues/{league_id}/question-inheritance', () => {
     const res = await inspect('mlb', { kind: 'match' });
     expect(res.body.kind).toBe('match');
     expect(res.body.groups.map((g: { id: string }) => g.id)).toEqual([group.id]);
-    expect(row(res.body, def.id)).toMatchObject({ group_id: group.id, points: { value: 30, source: 'definition' }, included: { value: true, source: 'definition' }, answer_window_seconds: { value: null } });
+    expect(row(res.body, def.id)).toMatchObject({
+      group_id: group.id,
+      points: { value: 30, source: 'definition' },
+      included: { value: true, source: 'definition' },
+      answer_window_seconds: { value: null },
+    });
     expect(row(res.body, other.id).points).toEqual({ value: 10, source: 'league' });
     // The group's points, when the definition sets none.
     expect(row(res.body, grouped.id).points).toEqual({ value: 25, source: 'group' });

@@ -38,7 +38,10 @@ describe('GET /api/leagues/{league_id}', () => {
 describe('PATCH /api/leagues/{league_id}', () => {
   it('changes only the fields sent', async () => {
     const before = (await app.request('GET', '/api/leagues/nhl')).body;
-    const res = await app.request('PATCH', '/api/leagues/nhl', { token: admin.token, body: { default_answer_window_seconds: 33, default_question_period_distribution: { '1': 2, '3': 7 } } });
+    const res = await app.request('PATCH', '/api/leagues/nhl', {
+      token: admin.token,
+      body: { default_answer_window_seconds: 33, default_question_period_distribution: { '1': 2, '3': 7 } },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       ...before,
@@ -48,7 +51,11 @@ describe('PATCH /api/leagues/{league_id}', () => {
     });
     expect(Date.parse(res.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(before.updated_at));
     const again = await app.request('PATCH', '/api/leagues/nhl', { token: admin.token, body: { default_question_points: 25 } });
-    expect(again.body).toMatchObject({ default_answer_window_seconds: 33, default_question_points: 25, default_question_max_count: before.default_question_max_count });
+    expect(again.body).toMatchObject({
+      default_answer_window_seconds: 33,
+      default_question_points: 25,
+      default_question_max_count: before.default_question_max_count,
+    });
   });
 
   it.each([
@@ -61,7 +68,10 @@ describe('PATCH /api/leagues/{league_id}', () => {
     ['an unknown period', { q1: 3 }],
   ])('answers 400 for a period distribution that is %s, changing nothing', async (_label, value) => {
     const before = (await app.request('GET', '/api/leagues/wc')).body;
-    const res = await app.request('PATCH', '/api/leagues/wc', { token: admin.token, body: { default_question_period_distribution: value, default_question_points: 99 } });
+    const res = await app.request('PATCH', '/api/leagues/wc', {
+      token: admin.token,
+      body: { default_question_period_distribution: value, default_question_points: 99 },
+    });
     expectError(res, leagueErrors.periodDistributionInvalid);
     expect(res.body.detail).toContain('default_question_period_distribution');
     expect((await app.request('GET', '/api/leagues/wc')).body).toEqual(before);

@@ -22,12 +22,15 @@ let addressCounter = 0;
 const newAddress = () => `203.0.113.${++addressCounter}`;
 
 beforeAll(async () => {
-  app = await startTestApp({ config: { trustProxy: 1, loginThrottle: { maxAttempts: 3, maxAttemptsPerIp: 8, windowSeconds: 60 }, registerThrottle: { maxPerIp: 3, windowSeconds: 600 } } });
+  app = await startTestApp({
+    config: { trustProxy: 1, loginThrottle: { maxAttempts: 3, maxAttemptsPerIp: 8, windowSeconds: 60 }, registerThrottle: { maxPerIp: 3, windowSeconds: 600 } },
+  });
   user = await registerUser(app);
 });
 afterAll(() => app?.close());
 
-const login = (username: string, password: string, ip: string) => app.request('POST', '/api/auth/login', { body: { username, password }, headers: { 'x-forwarded-for': ip } });
+const login = (username: string, password: string, ip: string) =>
+  app.request('POST', '/api/auth/login', { body: { username, password }, headers: { 'x-forwarded-for': ip } });
 
 describe('POST /api/auth/login throttling', () => {
   it('refuses a name from an address with 429 and Retry-After once its attempts are spent, even with the right password', async () => {
@@ -52,7 +55,11 @@ describe('POST /api/auth/login throttling', () => {
   it('counts the address the proxy appended, not what the client wrote before it in X-Forwarded-For', async () => {
     const ip = newAddress();
     // TRUST_PROXY=1: one proxy, which appends the peer it saw; anything to its left is the client's own text.
-    const forged = (i: number) => app.request('POST', '/api/auth/login', { body: { username: user.username, password: 'wrong password' }, headers: { 'x-forwarded-for': `198.51.100.${i}, ${ip}` } });
+    const forged = (i: number) =>
+      app.request('POST', '/api/auth/login', {
+        body: { username: user.username, password: 'wrong password' },
+        headers: { 'x-forwarded-for': `198.51.100.${i}, ${ip}` },
+      });
     for (let i = 0; i < 3; i++) expectError(await forged(i), authErrors.invalidCredentials);
     expectError(await forged(99), authErrors.tooManyAttempts);
   });
@@ -64,7 +71,9 @@ describe('POST /api/auth/login throttling', () => {
     expect(loadConfig({ APP_ENV: 'test', TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ APP_ENV: 'test', TRUST_PROXY: ' 10.0.0.0/8, loopback ,::1' }).trustProxy).toEqual(['10.0.0.0/8', 'loopback', '::1']);
     for (const bad of ['everything', '10.0.0.0/33', '10.0.0/8', 'fd00::/129', '1.2.3.4/8/1']) {
-      expect(() => loadConfig({ APP_ENV: 'test', TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY: .* is not an address, a subnet or one of loopback, linklocal, uniquelocal/);
+      expect(() => loadConfig({ APP_ENV: 'test', TRUST_PROXY: bad }), bad).toThrow(
+        /TRUST_PROXY: .* is not an address, a subnet or one of loopback, linklocal, uniquelocal/,
+      );
     }
   });
 
@@ -90,7 +99,8 @@ describe('POST /api/auth/login throttling', () => {
 
   it('counts names without regard to case and surrounding spaces', async () => {
     const ip = newAddress();
-    for (const name of [user.username, user.username.toUpperCase(), ` ${user.username} `]) expectError(await login(name, 'wrong password', ip), authErrors.invalidCredentials);
+    for (const name of [user.username, user.username.toUpperCase(), ` ${user.username} `])
+      expectError(await login(name, 'wrong password', ip), authErrors.invalidCredentials);
     expectError(await login(user.username, user.password, ip), authErrors.tooManyAttempts);
   });
 
@@ -122,7 +132,12 @@ describe('POST /api/auth/login throttling', () => {
     try {
       const ip = newAddress();
       for (let i = 0; i < 6; i++) await login(user.username, 'a secret guess', ip);
-      expect(lines).toEqual([[{ ip, budget: 'name from address', limit: 3, window_seconds: 60 }, 'sign-in throttled: too many attempts (LOGIN_MAX_ATTEMPTS, LOGIN_MAX_ATTEMPTS_PER_IP, LOGIN_WINDOW_SECONDS)']]);
+      expect(lines).toEqual([
+        [
+          { ip, budget: 'name from address', limit: 3, window_seconds: 60 },
+          'sign-in throttled: too many attempts (LOGIN_MAX_ATTEMPTS, LOGIN_MAX_ATTEMPTS_PER_IP, LOGIN_WINDOW_SECONDS)',
+        ],
+      ]);
       expect(JSON.stringify(lines)).not.toContain('a secret guess');
     } finally {
       logger.warn = warn;
@@ -142,7 +157,8 @@ describe('POST /api/auth/login throttling', () => {
     try {
       const someone = await registerUser(short);
       const ip = newAddress();
-      const attempt = (password: string) => short.request('POST', '/api/auth/login', { body: { username: someone.username, password }, headers: { 'x-forwarded-for': ip } });
+      const attempt = (password: string) =>
+        short.request('POST', '/api/auth/login', { body: { username: someone.username, password }, headers: { 'x-forwarded-for': ip } });
       expectError(await attempt('wrong password'), authErrors.invalidCredentials);
       expectError(await attempt(someone.password), authErrors.tooManyAttempts);
       // A budget of 0 is off: the address is not counted.
@@ -164,7 +180,10 @@ describe('the operator UI sign-in form', () => {
     for (let i = 0; i < 3; i++) expectError(await login(admin.username, 'wrong password', ip), authErrors.invalidCredentials);
     const form = await fetch(`${app.url}/admin/login`, { headers: { 'x-forwarded-for': ip } });
     const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())![1]!;
-    const loginCookie = form.headers.getSetCookie().find((c) => c.startsWith('qp_admin_login_csrf='))!.split(';')[0]!;
+    const loginCookie = form.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('qp_admin_login_csrf='))!
+      .split(';')[0]!;
     const res = await fetch(`${app.url}/admin/login`, {
       method: 'POST',
       redirect: 'manual',
@@ -180,7 +199,10 @@ describe('the operator UI sign-in form', () => {
 describe('POST /api/auth/register throttling', () => {
   let n = 0;
   const register = (ip: string, username = `signup${process.pid}${Date.now().toString(36)}${++n}`) =>
-    app.request('POST', '/api/auth/register', { body: { username, email: `${username}@example.com`, password: 'correct horse battery' }, headers: { 'x-forwarded-for': ip } });
+    app.request('POST', '/api/auth/register', {
+      body: { username, email: `${username}@example.com`, password: 'correct horse battery' },
+      headers: { 'x-forwarded-for': ip },
+    });
 
   it('refuses a fourth registration from one address with 429 and Retry-After, creating nothing; other addresses still register', async () => {
     const ip = newAddress();
@@ -201,7 +223,9 @@ describe('POST /api/auth/register throttling', () => {
       logger.warn = warn;
     }
     // Once per window, naming the settings an operator would change.
-    expect(lines).toEqual([[{ ip, limit: 3, window_seconds: 600 }, 'registration throttled: too many accounts from one address (REGISTER_MAX_PER_IP, REGISTER_WINDOW_SECONDS)']]);
+    expect(lines).toEqual([
+      [{ ip, limit: 3, window_seconds: 600 }, 'registration throttled: too many accounts from one address (REGISTER_MAX_PER_IP, REGISTER_WINDOW_SECONDS)'],
+    ]);
     expectError(refused, authErrors.tooManyRegistrations);
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(500);
@@ -221,7 +245,10 @@ describe('POST /api/auth/register throttling', () => {
   it('reads REGISTER_MAX_PER_IP (20 per hour by default, off in tests and with 0) and REGISTER_WINDOW_SECONDS', () => {
     expect(loadConfig({ APP_ENV: 'development' }).registerThrottle).toEqual({ maxPerIp: 20, windowSeconds: 3600 });
     expect(loadConfig({ APP_ENV: 'test' }).registerThrottle.maxPerIp).toBe(0);
-    expect(loadConfig({ APP_ENV: 'main', REGISTER_MAX_PER_IP: '0', REGISTER_WINDOW_SECONDS: '60' }).registerThrottle).toEqual({ maxPerIp: 0, windowSeconds: 60 });
+    expect(loadConfig({ APP_ENV: 'main', REGISTER_MAX_PER_IP: '0', REGISTER_WINDOW_SECONDS: '60' }).registerThrottle).toEqual({
+      maxPerIp: 0,
+      windowSeconds: 60,
+    });
     expect(() => loadConfig({ APP_ENV: 'main', REGISTER_MAX_PER_IP: 'many' })).toThrow(/REGISTER_MAX_PER_IP/);
   });
 });

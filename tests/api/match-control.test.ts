@@ -37,8 +37,20 @@ afterAll(async () => {
 
 /** A closed match whose listener recorded a short synthetic feed. */
 async function recordedMatch(target: TestApp = app, overrides: Parameters<typeof createMatch>[1] = {}) {
-  const { events } = syntheticFootballMatch({ seed: 7, homeTeam: 'Home FC', awayTeam: 'Away FC', kickoff: new Date(Date.now() - 7_200_000), durationScale: 0.001 });
-  const match = await createMatch(target, { status: 'closed', homeTeam: 'Home FC', awayTeam: 'Away FC', scheduled: new Date(Date.now() - 7_200_000), ...overrides });
+  const { events } = syntheticFootballMatch({
+    seed: 7,
+    homeTeam: 'Home FC',
+    awayTeam: 'Away FC',
+    kickoff: new Date(Date.now() - 7_200_000),
+    durationScale: 0.001,
+  });
+  const match = await createMatch(target, {
+    status: 'closed',
+    homeTeam: 'Home FC',
+    awayTeam: 'Away FC',
+    scheduled: new Date(Date.now() - 7_200_000),
+    ...overrides,
+  });
   const listener = await insertListener(target, { matchId: match.id, status: 'completed', source: 'feed' });
   await insertListenerEvents(target, listener, events);
   return { match, events };
@@ -46,8 +58,23 @@ async function recordedMatch(target: TestApp = app, overrides: Parameters<typeof
 
 describe('POST /api/matches/{match_id}/clone', () => {
   it('makes a test match with the settings, sponsor and slots copied, the creator following, and a replay listener queued', async () => {
-    const brand = (await app.request('POST', '/api/brands', { token: admin.token, form: (() => { const f = new FormData(); f.set('name', `Clone Sponsor ${Date.now()}`); f.set('primary_color', '#123456'); return f; })() })).body;
-    const { match } = await recordedMatch(app, { questionMaxCount: 7, answerWindowSeconds: 33, sponsorBrandId: brand.id, questionPeriodDistribution: { '1': 3 } });
+    const brand = (
+      await app.request('POST', '/api/brands', {
+        token: admin.token,
+        form: (() => {
+          const f = new FormData();
+          f.set('name', `Clone Sponsor ${Date.now()}`);
+          f.set('primary_color', '#123456');
+          return f;
+        })(),
+      })
+    ).body;
+    const { match } = await recordedMatch(app, {
+      questionMaxCount: 7,
+      answerWindowSeconds: 33,
+      sponsorBrandId: brand.id,
+      questionPeriodDistribution: { '1': 3 },
+    });
     await app.services.database.db.insert(questionSponsorships).values({ brandId: brand.id, matchId: match.id, strategy: 'question_number', targetNumber: 2 });
     const res = await app.request('POST', `/api/matches/${match.id}/clone`, { token: admin.token });
     expect(res.status).toBe(201);
@@ -63,9 +90,14 @@ describe('POST /api/matches/{match_id}/clone', () => {
       is_followed: true,
       auto_dispatch_listener: false,
     });
-    expect(res.body.question_sponsorships).toEqual([expect.objectContaining({ brand_id: brand.id, strategy: 'question_number', target: 2, question_issuance_id: null })]);
+    expect(res.body.question_sponsorships).toEqual([
+      expect.objectContaining({ brand_id: brand.id, strategy: 'question_number', target: 2, question_issuance_id: null }),
+    ]);
     const db = app.services.database.db;
-    const [follow] = await db.select().from(matchFollows).where(and(eq(matchFollows.matchId, res.body.id), eq(matchFollows.userId, admin.id)));
+    const [follow] = await db
+      .select()
+      .from(matchFollows)
+      .where(and(eq(matchFollows.matchId, res.body.id), eq(matchFollows.userId, admin.id)));
     expect(follow).toMatchObject({ following: true, countsTowardQuota: false });
     expect(await db.select().from(followQuotaDays).where(eq(followQuotaDays.userId, admin.id))).toEqual([]);
     const [listener] = await db.select().from(matchListeners).where(eq(matchListeners.matchId, res.body.id));
@@ -127,16 +159,46 @@ describe('POST /api/matches/{match_id}/start-listener', () => {
     const { match } = await recordedMatch();
     const clone = (await app.request('POST', `/api/matches/${match.id}/clone`, { token: admin.token })).body;
     const db = app.services.database.db;
-    const brand = (await app.request('POST', '/api/brands', { token: admin.token, form: (() => { const f = new FormData(); f.set('name', `Restart Sponsor ${Date.now()}`); f.set('primary_color', '#123456'); return f; })() })).body;
+    const brand = (
+      await app.request('POST', '/api/brands', {
+        token: admin.token,
+        form: (() => {
+          const f = new FormData();
+          f.set('name', `Restart Sponsor ${Date.now()}`);
+          f.set('primary_color', '#123456');
+          return f;
+        })(),
+      })
+    ).body;
     // What a run leaves: a played-through match, a resolved and an open question (a slot stamped), an answer, a denial.
     const [old] = await db.select().from(matchListeners).where(eq(matchListeners.matchId, clone.id));
     const resolved = await insertIssuance(app, { matchId: clone.id, status: 'resolved', correctAnswerIdentifier: 'home', triggerEventId: 'e-1' });
     const open = await insertIssuance(app, { matchId: clone.id, triggerEventId: 'e-2', questionNumber: 2 });
-    const [slot] = await db.insert(questionSponsorships).values({ brandId: brand.id, matchId: clone.id, strategy: 'question_number', targetNumber: 1, questionIssuanceId: resolved.id, stampedAt: new Date() }).returning();
-    await db.insert(questionIssuanceDenials).values({ matchId: clone.id, definitionName: 'Next goal', failedStep: 'probability', detail: 'no', triggerEventId: 'e-3', triggerEventType: 'shot' });
+    const [slot] = await db
+      .insert(questionSponsorships)
+      .values({ brandId: brand.id, matchId: clone.id, strategy: 'question_number', targetNumber: 1, questionIssuanceId: resolved.id, stampedAt: new Date() })
+      .returning();
+    await db
+      .insert(questionIssuanceDenials)
+      .values({ matchId: clone.id, definitionName: 'Next goal', failedStep: 'probability', detail: 'no', triggerEventId: 'e-3', triggerEventType: 'shot' });
     // The creator follows the test match and answers.
-    expect((await app.request('PUT', '/api/question-answers', { token: admin.token, body: { question_issuance_id: open.id, selected_answer_identifier: 'home' } })).status).toBeLessThan(300);
-    await db.update(matches).set({ status: 'closed', homeScore: 2, awayScore: 1, period: '2', clockSeconds: 5400, startedAt: new Date(), result: { home_score: 2, away_score: 1 }, stateStore: { corners: 3 } }).where(eq(matches.id, clone.id));
+    expect(
+      (await app.request('PUT', '/api/question-answers', { token: admin.token, body: { question_issuance_id: open.id, selected_answer_identifier: 'home' } }))
+        .status,
+    ).toBeLessThan(300);
+    await db
+      .update(matches)
+      .set({
+        status: 'closed',
+        homeScore: 2,
+        awayScore: 1,
+        period: '2',
+        clockSeconds: 5400,
+        startedAt: new Date(),
+        result: { home_score: 2, away_score: 1 },
+        stateStore: { corners: 3 },
+      })
+      .where(eq(matches.id, clone.id));
     // Played through: 409 without restart.
     const refused = await app.request('POST', `/api/matches/${clone.id}/start-listener`, { token: admin.token });
     expectError(refused, matchControlErrors.alreadyPlayed);
@@ -149,7 +211,16 @@ describe('POST /api/matches/{match_id}/start-listener', () => {
     expect(await db.select().from(questionIssuances).where(eq(questionIssuances.matchId, clone.id))).toEqual([]);
     expect(await db.select().from(questionIssuanceDenials).where(eq(questionIssuanceDenials.matchId, clone.id))).toEqual([]);
     const [row] = await db.select().from(matches).where(eq(matches.id, clone.id));
-    expect(row).toMatchObject({ status: 'scheduled', homeScore: null, awayScore: null, period: null, clockSeconds: null, startedAt: null, result: null, stateStore: {} });
+    expect(row).toMatchObject({
+      status: 'scheduled',
+      homeScore: null,
+      awayScore: null,
+      period: null,
+      clockSeconds: null,
+      startedAt: null,
+      result: null,
+      stateStore: {},
+    });
     expect(Math.abs(row!.scheduled.getTime() - Date.now())).toBeLessThan(60_000);
     const [freed] = await db.select().from(questionSponsorships).where(eq(questionSponsorships.id, slot!.id));
     expect(freed).toMatchObject({ questionIssuanceId: null, stampedAt: null });
@@ -208,7 +279,11 @@ describe('a cloned match replays through the engine', () => {
     const res = await app.request('POST', '/api/question-definitions', {
       token: admin.token,
       query: { league: 'wc' },
-      body: inGameDefinitionInput({ name: `Replay corner ${Date.now()}`, trigger: { event_type: 'corner' }, resolution: { rules: [{ event_type: 'shot', correct_choice: 'event.team' }] } }),
+      body: inGameDefinitionInput({
+        name: `Replay corner ${Date.now()}`,
+        trigger: { event_type: 'corner' },
+        resolution: { rules: [{ event_type: 'shot', correct_choice: 'event.team' }] },
+      }),
     });
     expect(res.status).toBe(201);
     const { match, events } = await recordedMatch();
@@ -216,10 +291,9 @@ describe('a cloned match replays through the engine', () => {
     worker = startWorker(app);
     const db = app.services.database.db;
     const firstCorner = events.find((e: FeedEvent) => e.type === 'corner')!;
-    const issued = await waitFor(
-      async () => (await db.select().from(questionIssuances).where(eq(questionIssuances.matchId, clone.id)))[0],
-      { what: 'a question on the cloned match' },
-    );
+    const issued = await waitFor(async () => (await db.select().from(questionIssuances).where(eq(questionIssuances.matchId, clone.id)))[0], {
+      what: 'a question on the cloned match',
+    });
     expect(issued.triggerEventId).toBe(firstCorner.provider_event_id);
     const done = await waitFor(
       async () => {
@@ -238,18 +312,31 @@ describe('a cloned match replays through the engine', () => {
   }, 60_000);
 
   it('stops a running listener at its next heartbeat, and auto-dispatch does not start it again', async () => {
-    const feed = await startPushFeedServer({ events: [feedEvent({ seq: 1, type: 'match_status', data: { status: 'live' } })], speed: Infinity, holdOpen: true, heartbeatMs: 100 });
+    const feed = await startPushFeedServer({
+      events: [feedEvent({ seq: 1, type: 'match_status', data: { status: 'live' } })],
+      speed: Infinity,
+      holdOpen: true,
+      heartbeatMs: 100,
+    });
     try {
       const match = await createMatch(app, { scheduled: new Date(), feedUrl: feed.url });
       worker ??= startWorker(app);
       const db = app.services.database.db;
       const running = await waitFor(
-        async () => (await db.select().from(matchListeners).where(and(eq(matchListeners.matchId, match.id), eq(matchListeners.status, 'running'))))[0],
+        async () =>
+          (
+            await db
+              .select()
+              .from(matchListeners)
+              .where(and(eq(matchListeners.matchId, match.id), eq(matchListeners.status, 'running')))
+          )[0],
         { what: 'the dispatched listener to run' },
       );
       const res = await app.request('POST', `/api/matches/${match.id}/stop-listener`, { token: admin.token });
       expect(res.body.stopped_listener_ids).toEqual([running.id]);
-      await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.id, running.id)))[0]?.status === 'stopped', { what: 'the listener to stop' });
+      await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.id, running.id)))[0]?.status === 'stopped', {
+        what: 'the listener to stop',
+      });
       await new Promise((r) => setTimeout(r, 600));
       expect(await db.select().from(matchListeners).where(eq(matchListeners.matchId, match.id))).toHaveLength(1);
     } finally {
@@ -263,7 +350,11 @@ describe('a cloned match replays through the engine', () => {
     const res = await app.request('POST', '/api/question-definitions', {
       token: admin.token,
       query: { league: 'wc' },
-      body: inGameDefinitionInput({ name: `Playable replay ${Date.now()}`, trigger: { event_type: 'corner' }, resolution: { rules: [{ event_type: 'shot', correct_choice: 'event.team' }] } }),
+      body: inGameDefinitionInput({
+        name: `Playable replay ${Date.now()}`,
+        trigger: { event_type: 'corner' },
+        resolution: { rules: [{ event_type: 'shot', correct_choice: 'event.team' }] },
+      }),
     });
     expect(res.status).toBe(201);
     const { match } = await recordedMatch();

@@ -56,10 +56,27 @@ describe('GET /api/matches/{match_id}/question-inheritance', () => {
     const b = await post('/api/question-definitions', 'wc', inGameDefinitionInput());
     const m = await post('/api/match-question-definitions', 'wc', matchDefinitionInput());
     const match = await createMatch(app);
-    const later = await insertIssuance(app, { matchId: match.id, definitionId: a.id, issuedAt: at(20), decisionTrace: [trace('listener_running'), trace('min_interval')] });
-    const first = await insertIssuance(app, { matchId: match.id, definitionId: b.id, issuedAt: at(5), decisionTrace: [trace('listener_running'), trace('definition_allowed')] });
+    const later = await insertIssuance(app, {
+      matchId: match.id,
+      definitionId: a.id,
+      issuedAt: at(20),
+      decisionTrace: [trace('listener_running'), trace('min_interval')],
+    });
+    const first = await insertIssuance(app, {
+      matchId: match.id,
+      definitionId: b.id,
+      issuedAt: at(5),
+      decisionTrace: [trace('listener_running'), trace('definition_allowed')],
+    });
     const third = await insertIssuance(app, { matchId: match.id, definitionId: a.id, issuedAt: at(30), status: 'resolved' });
-    const pre = await insertIssuance(app, { matchId: match.id, kind: 'match', matchQuestionDefinitionId: m.id, triggerEventId: null, issuedAt: at(0), decisionTrace: [trace('render')] });
+    const pre = await insertIssuance(app, {
+      matchId: match.id,
+      kind: 'match',
+      matchQuestionDefinitionId: m.id,
+      triggerEventId: null,
+      issuedAt: at(0),
+      decisionTrace: [trace('render')],
+    });
     const other = await createMatch(app);
     await insertIssuance(app, { matchId: other.id, definitionId: a.id, issuedAt: at(1) });
 

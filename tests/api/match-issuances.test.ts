@@ -17,7 +17,13 @@ describe('GET /api/matches/{match_id}/question-issuances', () => {
     const match = await createMatch(app);
     const def = await app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'wc' }, body: inGameDefinitionInput() });
     expect(def.status).toBe(201);
-    const brand = { id: '9b2f8f3e-4c1a-4d5b-8e6f-7a8b9c0d1e2f', name: 'Acme', primary_color: '#ff5500', secondary_color: null, logo_url: 'https://cdn.example.com/brands/x/acme.png' };
+    const brand = {
+      id: '9b2f8f3e-4c1a-4d5b-8e6f-7a8b9c0d1e2f',
+      name: 'Acme',
+      primary_color: '#ff5500',
+      secondary_color: null,
+      logo_url: 'https://cdn.example.com/brands/x/acme.png',
+    };
     const matchBrand = { id: '1b2f8f3e-4c1a-4d5b-8e6f-7a8b9c0d1e2f', name: 'Globex', primary_color: '#002244', secondary_color: '#ffffff', logo_url: null };
     const row = await insertIssuance(app, {
       matchId: match.id,
@@ -154,7 +160,8 @@ describe('GET /api/matches/{match_id}/question-issuance-denials', () => {
 
   it('pages (limit, default 50, and offset) with the total that match, and filters by failed_step', async () => {
     const match = await createMatch(app);
-    for (let i = 0; i < 60; i++) await insertDenial(app, { matchId: match.id, createdAt: new Date(at(0).getTime() + i * 1000), failedStep: i % 5 === 0 ? 'probability' : 'min_interval' });
+    for (let i = 0; i < 60; i++)
+      await insertDenial(app, { matchId: match.id, createdAt: new Date(at(0).getTime() + i * 1000), failedStep: i % 5 === 0 ? 'probability' : 'min_interval' });
     const second = (s: number) => new Date(at(0).getTime() + s * 1000).toISOString();
     const first = await denials(match.id);
     expect(first.body.denials).toHaveLength(50);

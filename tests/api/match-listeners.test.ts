@@ -28,7 +28,15 @@ describe('GET /api/match-listeners', () => {
     const from = day(3, 0);
     await app.services.database.db
       .insert(matches)
-      .values(Array.from({ length: 1001 }, (_, i) => ({ srId: `bulk-listeners:${i}:${Date.now()}`, leagueId: nba!.id, homeTeam: 'A', awayTeam: 'B', scheduled: new Date(from.getTime() + i * 60_000) })));
+      .values(
+        Array.from({ length: 1001 }, (_, i) => ({
+          srId: `bulk-listeners:${i}:${Date.now()}`,
+          leagueId: nba!.id,
+          homeTeam: 'A',
+          awayTeam: 'B',
+          scheduled: new Date(from.getTime() + i * 60_000),
+        })),
+      );
     const res = await list({ league: 'nba', scheduled_from: from.toISOString(), scheduled_to: day(4, 0).toISOString() });
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(1000);
@@ -64,7 +72,15 @@ describe('GET /api/match-listeners', () => {
     expect(res.status).toBe(200);
     expect(res.body.map((g: { match: { id: string } }) => g.match.id)).toEqual([atStart.id, earlier.id, later.id]);
     expect(res.body[0]).toEqual({
-      match: { id: atStart.id, league: 'mls', home_team: 'LA Galaxy', away_team: 'Seattle', scheduled: day(20).toISOString(), status: 'scheduled', is_test: false },
+      match: {
+        id: atStart.id,
+        league: 'mls',
+        home_team: 'LA Galaxy',
+        away_team: 'Seattle',
+        scheduled: day(20).toISOString(),
+        status: 'scheduled',
+        is_test: false,
+      },
       listeners: [],
     });
     expect(res.body[1].match).toMatchObject({ status: 'closed', is_test: true });
@@ -131,7 +147,8 @@ describe('GET /api/match-listeners', () => {
 });
 
 describe('GET /api/match-listeners/{listener_id}/log', () => {
-  const log = (id: string, query: Record<string, number | string> = {}, token: string | null = admin.token) => app.request('GET', `/api/match-listeners/${id}/log`, { token, query });
+  const log = (id: string, query: Record<string, number | string> = {}, token: string | null = admin.token) =>
+    app.request('GET', `/api/match-listeners/${id}/log`, { token, query });
 
   it('pages through the lines oldest first with after and limit', async () => {
     const match = await createMatch(app);
@@ -163,11 +180,17 @@ describe('GET /api/match-listeners/{listener_id}/log', () => {
   it('defaults to 1000 lines and accepts up to 5000', async () => {
     const match = await createMatch(app);
     const listener = await insertListener(app, { matchId: match.id });
-    await insertLogLines(app, listener.id, Array.from({ length: 1005 }, (_, i) => ({ message: `line ${i + 1}` })));
+    await insertLogLines(
+      app,
+      listener.id,
+      Array.from({ length: 1005 }, (_, i) => ({ message: `line ${i + 1}` })),
+    );
     const first = await log(listener.id);
     expect(first.body.lines).toHaveLength(1000);
     expect(first.body.last_line_no).toBe(1000);
-    expect((await log(listener.id, { after: first.body.last_line_no })).body.lines.map((l: { line_no: number }) => l.line_no)).toEqual([1001, 1002, 1003, 1004, 1005]);
+    expect((await log(listener.id, { after: first.body.last_line_no })).body.lines.map((l: { line_no: number }) => l.line_no)).toEqual([
+      1001, 1002, 1003, 1004, 1005,
+    ]);
     expect((await log(listener.id, { limit: 5000 })).body.lines).toHaveLength(1005);
   });
 
@@ -175,7 +198,11 @@ describe('GET /api/match-listeners/{listener_id}/log', () => {
     const match = await createMatch(app);
     const listener = await insertListener(app, { matchId: match.id });
     expectError(await log(UNKNOWN_ID), listenerErrors.notFound);
-    for (const query of [{ limit: 0 }, { limit: 5001 }, { after: -1 }, { after: 'x' }, { after: 2 ** 31 }, { after: '99999999999999999999999' }] as Record<string, number | string>[]) expect((await log(listener.id, query)).status).toBe(422);
+    for (const query of [{ limit: 0 }, { limit: 5001 }, { after: -1 }, { after: 'x' }, { after: 2 ** 31 }, { after: '99999999999999999999999' }] as Record<
+      string,
+      number | string
+    >[])
+      expect((await log(listener.id, query)).status).toBe(422);
     // The largest line number there can be: nothing after it, not an error.
     expect((await log(listener.id, { after: 2 ** 31 - 1 })).body.lines).toEqual([]);
     expect((await log('nope')).status).toBe(422);

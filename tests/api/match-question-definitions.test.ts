@@ -21,12 +21,17 @@ const definitionCount = async () => (await db().select().from(matchQuestionDefin
 
 /** A new question group of the league; its id. */
 async function newGroup(league: string): Promise<string> {
-  const res = await app.request('POST', '/api/question-groups', { token: admin.token, query: { league }, body: { slug: `g-${randomUUID().slice(0, 8)}`, name: 'Group' } });
+  const res = await app.request('POST', '/api/question-groups', {
+    token: admin.token,
+    query: { league },
+    body: { slug: `g-${randomUUID().slice(0, 8)}`, name: 'Group' },
+  });
   if (res.status !== 201) throw new Error(`group: ${res.status} ${res.text}`);
   return res.body.id;
 }
 
-const insertIssuance = (matchQuestionDefinitionId: string, questionText = 'Who wins?') => insertIssuanceOf(app, { matchQuestionDefinitionId }, { questionText });
+const insertIssuance = (matchQuestionDefinitionId: string, questionText = 'Who wins?') =>
+  insertIssuanceOf(app, { matchQuestionDefinitionId }, { questionText });
 
 describe('auth', () => {
   it('answers 401 without a key and 403 for a player on every admin operation, writing nothing', async () => {
@@ -103,19 +108,34 @@ describe('POST /api/match-question-definitions', () => {
     expect(dup.status).toBe(409);
     expect(dup.body.detail).toContain('WHO WINS THE FINAL');
     expect((await create('nfl', { name: def.name })).name).toBe(def.name);
-    const inGame = await app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'wc' }, body: inGameDefinitionInput({ name: def.name }) });
+    const inGame = await app.request('POST', '/api/question-definitions', {
+      token: admin.token,
+      query: { league: 'wc' },
+      body: inGameDefinitionInput({ name: def.name }),
+    });
     expect(inGame.status).toBe(201);
   });
 
   it('settles simultaneous creates of one name with the unique index', async () => {
     const name = `Race ${randomUUID()}`;
-    const results = await Promise.all([1, 2, 3].map(() => app.request('POST', BASE, { token: admin.token, query: { league: 'wc' }, body: matchDefinitionInput({ name }) })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => app.request('POST', BASE, { token: admin.token, query: { league: 'wc' }, body: matchDefinitionInput({ name }) })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
   });
 
   it.each([
     ['question_text_template', { question_text_template: '{% for x in %}' }],
-    ['choices[2].label_template', { choices: [{ identifier: 'a', label_template: 'A' }, { identifier: 'b', label_template: 'B' }, { identifier: 'c', label_template: '{{ x | nope }}' }] }],
+    [
+      'choices[2].label_template',
+      {
+        choices: [
+          { identifier: 'a', label_template: 'A' },
+          { identifier: 'b', label_template: 'B' },
+          { identifier: 'c', label_template: '{{ x | nope }}' },
+        ],
+      },
+    ],
     ['resolution.correct_choice', { resolution: { correct_choice: 'result.winner = ' } }],
   ])('answers 400 naming %s when it does not compile, and writes nothing', async (field, overrides) => {
     const before = await definitionCount();
@@ -129,13 +149,22 @@ describe('POST /api/match-question-definitions', () => {
     const dup = await app.request('POST', BASE, {
       token: admin.token,
       query: { league: 'wc' },
-      body: matchDefinitionInput({ choices: [{ identifier: 'home', label_template: 'A' }, { identifier: 'home', label_template: 'B' }] }),
+      body: matchDefinitionInput({
+        choices: [
+          { identifier: 'home', label_template: 'A' },
+          { identifier: 'home', label_template: 'B' },
+        ],
+      }),
     });
     expect(dup.status).toBe(400);
     expect(dup.body.detail).toContain("choices[1].identifier 'home'");
     expect((await app.request('POST', BASE, { token: admin.token, query: { league: 'wc' }, body: matchDefinitionInput({ name: ' ' }) })).status).toBe(400);
-    expect((await app.request('POST', BASE, { token: admin.token, query: { league: 'wc' }, body: { ...matchDefinitionInput(), id: UNKNOWN_ID } })).status).toBe(422);
-    expect((await app.request('POST', BASE, { token: admin.token, query: { league: 'wc' }, body: { ...matchDefinitionInput(), is_archived: true } })).status).toBe(422);
+    expect((await app.request('POST', BASE, { token: admin.token, query: { league: 'wc' }, body: { ...matchDefinitionInput(), id: UNKNOWN_ID } })).status).toBe(
+      422,
+    );
+    expect(
+      (await app.request('POST', BASE, { token: admin.token, query: { league: 'wc' }, body: { ...matchDefinitionInput(), is_archived: true } })).status,
+    ).toBe(422);
   });
 });
 
@@ -162,7 +191,8 @@ describe('the fields the two kinds share (is_pivotal_moment, group_id, store_sta
   it('lists by is_pivotal_moment', async () => {
     const pivotal = await create('mlb', { is_pivotal_moment: true });
     const regular = await create('mlb');
-    const ids = async (flag: string) => ((await app.request('GET', BASE, { query: { league: 'mlb', is_pivotal_moment: flag } })).body as { id: string }[]).map((d) => d.id);
+    const ids = async (flag: string) =>
+      ((await app.request('GET', BASE, { query: { league: 'mlb', is_pivotal_moment: flag } })).body as { id: string }[]).map((d) => d.id);
     expect(await ids('true')).toContain(pivotal.id);
     expect(await ids('true')).not.toContain(regular.id);
     expect(await ids('false')).toContain(regular.id);
@@ -184,14 +214,25 @@ describe('the fields the two kinds share (is_pivotal_moment, group_id, store_sta
 describe('input PostgreSQL cannot store', () => {
   it('answers 422, not 500, for NUL characters, writing nothing', async () => {
     const before = await definitionCount();
-    for (const overrides of [{ name: '\u0000' }, { question_text_template: 'Who\u0000' }, { choices: [{ identifier: 'a', label_template: 'A' }, { identifier: 'b', label_template: 'B\u0000' }] }]) {
+    for (const overrides of [
+      { name: '\u0000' },
+      { question_text_template: 'Who\u0000' },
+      {
+        choices: [
+          { identifier: 'a', label_template: 'A' },
+          { identifier: 'b', label_template: 'B\u0000' },
+        ],
+      },
+    ]) {
       const res = await app.request('POST', BASE, { token: admin.token, query: { league: 'wc' }, body: matchDefinitionInput(overrides) });
       expect(res.status, JSON.stringify(overrides)).toBe(422);
       expect(res.body.detail[0].type).toBe('nul_character');
     }
     expect(await definitionCount()).toBe(before);
     expect((await app.request('GET', BASE, { query: { league: 'wc', q: '\u0000' } })).status).toBe(422);
-    expect((await app.request('GET', BASE, { query: { league: 'wc', updated_from: '2016-12-31T23:59:60Z', updated_to: '2017-01-01T00:00:00Z' } })).status).toBe(422);
+    expect((await app.request('GET', BASE, { query: { league: 'wc', updated_from: '2016-12-31T23:59:60Z', updated_to: '2017-01-01T00:00:00Z' } })).status).toBe(
+      422,
+    );
   });
 });
 
@@ -206,7 +247,10 @@ describe('GET /api/match-question-definitions', () => {
       c: await create(league, { name: 'gamma inactive', is_active: false }),
     };
     const stamp = (key: string, created: string) =>
-      db().update(matchQuestionDefinitions).set({ createdAt: new Date(created), updatedAt: new Date(created) }).where(eq(matchQuestionDefinitions.id, defs[key]!.id));
+      db()
+        .update(matchQuestionDefinitions)
+        .set({ createdAt: new Date(created), updatedAt: new Date(created) })
+        .where(eq(matchQuestionDefinitions.id, defs[key]!.id));
     await stamp('a', '2026-02-01T00:00:00Z');
     await stamp('b', '2026-02-02T00:00:00Z');
     await stamp('c', '2026-02-03T00:00:00Z');
@@ -245,7 +289,15 @@ describe('GET/PUT /api/match-question-definitions/{definition_id}', () => {
 
   it('replaces every editable field; omitted optional fields revert to defaults', async () => {
     const group = await newGroup('wc');
-    const def = await create('wc', { description: 'd', points: 30, issue_lead_seconds: 3600, is_pivotal_moment: true, group_id: group, store_state: { n: '1' }, issuance_state_extract: { v: 'match.venue' } });
+    const def = await create('wc', {
+      description: 'd',
+      points: 30,
+      issue_lead_seconds: 3600,
+      is_pivotal_moment: true,
+      group_id: group,
+      store_state: { n: '1' },
+      issuance_state_extract: { v: 'match.venue' },
+    });
     expect(def).toMatchObject({ is_pivotal_moment: true, group_id: group, store_state: { n: '1' }, issuance_state_extract: { v: 'match.venue' } });
     const body = matchDefinitionInput({ name: `${def.name} v2`, resolution: { correct_choice: '"draw"' } });
     const res = await app.request('PUT', `${BASE}/${def.id}`, { token: admin.token, body });
@@ -278,7 +330,9 @@ describe('GET/PUT /api/match-question-definitions/{definition_id}', () => {
   it('never rewrites the snapshot of an issuance', async () => {
     const def = await create('wc');
     const issuance = await insertIssuance(def.id, 'Snapshot X');
-    expect((await app.request('PUT', `${BASE}/${def.id}`, { token: admin.token, body: matchDefinitionInput({ question_text_template: 'New text' }) })).status).toBe(200);
+    expect(
+      (await app.request('PUT', `${BASE}/${def.id}`, { token: admin.token, body: matchDefinitionInput({ question_text_template: 'New text' }) })).status,
+    ).toBe(200);
     const [row] = await db().select().from(questionIssuances).where(eq(questionIssuances.id, issuance.id));
     expect(row!.questionText).toBe('Snapshot X');
   });
@@ -306,10 +360,24 @@ describe('archive and activate', () => {
 
 describe('clone', () => {
   it('copies as "<name> (copy)" by default, active; a body name is used; blank 400; taken 409', async () => {
-    const def = await create('wc', { points: 5, is_active: false, is_pivotal_moment: true, group_id: await newGroup('wc'), store_state: { n: '1' }, issuance_state_extract: { v: 'state.n' } });
+    const def = await create('wc', {
+      points: 5,
+      is_active: false,
+      is_pivotal_moment: true,
+      group_id: await newGroup('wc'),
+      store_state: { n: '1' },
+      issuance_state_extract: { v: 'state.n' },
+    });
     const copy = await app.request('POST', `${BASE}/${def.id}/clone`, { token: admin.token });
     expect(copy.status).toBe(201);
-    expect(copy.body).toEqual({ ...def, id: copy.body.id, name: `${def.name} (copy)`, is_active: true, created_at: copy.body.created_at, updated_at: copy.body.updated_at });
+    expect(copy.body).toEqual({
+      ...def,
+      id: copy.body.id,
+      name: `${def.name} (copy)`,
+      is_active: true,
+      created_at: copy.body.created_at,
+      updated_at: copy.body.updated_at,
+    });
     expect((await app.request('POST', `${BASE}/${def.id}/clone`, { token: admin.token })).status).toBe(409);
     const named = await app.request('POST', `${BASE}/${def.id}/clone`, { token: admin.token, body: { name: 'Renamed copy' } });
     expect(named.status).toBe(201);
@@ -341,7 +409,14 @@ describe('DELETE /api/match-question-definitions/{definition_id}', () => {
     expect((await app.request('DELETE', `${BASE}/${a.id}`, { token: admin.token })).status).toBe(204);
     expect((await app.request('GET', `${BASE}/${a.id}`)).status).toBe(404);
     expect((await app.request('GET', '/api/leagues/wc')).body.match_question_definition_allowlist).toEqual([b.id]);
-    const rows = new Map((await db().select().from(matches).where(inArray(matches.id, [m1.id, m2.id]))).map((r) => [r.id, r]));
+    const rows = new Map(
+      (
+        await db()
+          .select()
+          .from(matches)
+          .where(inArray(matches.id, [m1.id, m2.id]))
+      ).map((r) => [r.id, r]),
+    );
     expect(rows.get(m1.id)!.matchQuestionDefinitionAllowlist).toEqual([]);
     expect(rows.get(m2.id)!.matchQuestionDefinitionAllowlist).toEqual([b.id]);
     expect(rows.get(m2.id)!.questionDefinitionAllowlist).toEqual([a.id]);
@@ -353,7 +428,10 @@ describe('league allowlists (PATCH /api/leagues)', () => {
   it('accepts Match definitions of the league and answers 400 naming other ids', async () => {
     const own = await create('nhl', { is_active: false });
     const foreign = await create('nfl');
-    expect((await app.request('PATCH', '/api/leagues/nhl', { token: admin.token, body: { match_question_definition_allowlist: [own.id] } })).body.match_question_definition_allowlist).toEqual([own.id]);
+    expect(
+      (await app.request('PATCH', '/api/leagues/nhl', { token: admin.token, body: { match_question_definition_allowlist: [own.id] } })).body
+        .match_question_definition_allowlist,
+    ).toEqual([own.id]);
     const res = await app.request('PATCH', '/api/leagues/nhl', { token: admin.token, body: { match_question_definition_allowlist: [own.id, foreign.id] } });
     expect(res.status).toBe(400);
     expect(res.body.detail).toContain('match_question_definition_allowlist');

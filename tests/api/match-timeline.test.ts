@@ -24,7 +24,16 @@ async function fedMatch() {
   await insertListenerEvents(app, first, [
     feedEvent({ seq: 1, provider_event_id: 'e1', type: 'shot', final: false, data: { outcome: 'saved' } }),
     feedEvent({ seq: 2, provider_event_id: 'e2', type: 'corner', team: 'away' }),
-    feedEvent({ seq: 3, provider_event_id: 'e1', operation: 'update', type: 'shot', clock_seconds: 11, final: true, score: { home: 1, away: 0 }, data: { outcome: 'goal' } }),
+    feedEvent({
+      seq: 3,
+      provider_event_id: 'e1',
+      operation: 'update',
+      type: 'shot',
+      clock_seconds: 11,
+      final: true,
+      score: { home: 1, away: 0 },
+      data: { outcome: 'goal' },
+    }),
     feedEvent({ seq: 4, provider_event_id: 'e3', type: 'card' }),
     feedEvent({ seq: 5, provider_event_id: 'e3', operation: 'delete', type: 'card' }),
     feedEvent({ seq: 6, provider_event_id: 'e4', type: 'score_change', period: '2', clock_seconds: 2900, score: { home: 1, away: 0 } }),
@@ -98,9 +107,36 @@ describe('GET /api/matches/{match_id}/event-timeline', () => {
       correctAnswerIdentifier: 'home',
     });
     const open = await insertIssuance(app, { matchId: match.id, triggerEventId: 'e3', triggerSeq: 4, period: '1', clockSeconds: 40, issuedAt: at(4) });
-    const voided = await insertIssuance(app, { matchId: match.id, triggerEventId: 'e1', triggerSeq: 3, period: '1', clockSeconds: 11, issuedAt: at(3), status: 'voided', resolvedAt: at(45), resolvedSeq: 8 });
-    const revoked = await insertIssuance(app, { matchId: match.id, triggerEventId: 'e5', triggerSeq: 8, period: '2', clockSeconds: 3000, issuedAt: at(50), status: 'revoked', resolvedAt: at(55) });
-    await insertIssuance(app, { matchId: match.id, kind: 'match', triggerEventId: null, triggerSeq: null, issuedAt: at(1), status: 'resolved', resolvedAt: at(90) });
+    const voided = await insertIssuance(app, {
+      matchId: match.id,
+      triggerEventId: 'e1',
+      triggerSeq: 3,
+      period: '1',
+      clockSeconds: 11,
+      issuedAt: at(3),
+      status: 'voided',
+      resolvedAt: at(45),
+      resolvedSeq: 8,
+    });
+    const revoked = await insertIssuance(app, {
+      matchId: match.id,
+      triggerEventId: 'e5',
+      triggerSeq: 8,
+      period: '2',
+      clockSeconds: 3000,
+      issuedAt: at(50),
+      status: 'revoked',
+      resolvedAt: at(55),
+    });
+    await insertIssuance(app, {
+      matchId: match.id,
+      kind: 'match',
+      triggerEventId: null,
+      triggerSeq: null,
+      issuedAt: at(1),
+      status: 'resolved',
+      resolvedAt: at(90),
+    });
 
     const res = await timeline(match.id);
     expect(res.status).toBe(200);
@@ -127,8 +163,22 @@ describe('GET /api/matches/{match_id}/event-timeline', () => {
       correct_answer_identifier: null,
     });
     // The end marker sits at the resolving event (its period and clock) with the correct answer.
-    expect(res.body.markers[3]).toMatchObject({ kind: 'resolved', seq: 6, period: '2', clock_seconds: 2900, at: at(40).toISOString(), correct_answer_identifier: 'home' });
-    expect(res.body.markers[6]).toMatchObject({ kind: 'revoked', seq: null, period: null, clock_seconds: null, at: at(55).toISOString(), correct_answer_identifier: null });
+    expect(res.body.markers[3]).toMatchObject({
+      kind: 'resolved',
+      seq: 6,
+      period: '2',
+      clock_seconds: 2900,
+      at: at(40).toISOString(),
+      correct_answer_identifier: 'home',
+    });
+    expect(res.body.markers[6]).toMatchObject({
+      kind: 'revoked',
+      seq: null,
+      period: null,
+      clock_seconds: null,
+      at: at(55).toISOString(),
+      correct_answer_identifier: null,
+    });
   });
 
   it('answers an empty timeline for a match nothing was consumed for', async () => {

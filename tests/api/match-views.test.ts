@@ -41,7 +41,22 @@ const PLAYER_FIELDS = [
   'is_followed',
 ].sort();
 
-const OPERATOR_ONLY = ['sr_id', 'league_id', 'overrides', 'question_definition_allowlist', 'match_question_definition_allowlist', 'listener_events_archived', 'auto_dispatch_listener', 'feed_url', 'sponsor_brand_id', 'sponsored_question_count', 'cloned_from_match_id', 'created_by_user_id', 'created_at', 'updated_at'];
+const OPERATOR_ONLY = [
+  'sr_id',
+  'league_id',
+  'overrides',
+  'question_definition_allowlist',
+  'match_question_definition_allowlist',
+  'listener_events_archived',
+  'auto_dispatch_listener',
+  'feed_url',
+  'sponsor_brand_id',
+  'sponsored_question_count',
+  'cloned_from_match_id',
+  'created_by_user_id',
+  'created_at',
+  'updated_at',
+];
 
 const DAY = 86_400_000;
 let year = 2700;
@@ -53,7 +68,10 @@ const ownRange = () => {
 const get = (id: string, token: string | null = null) => app.request('GET', `/api/matches/${id}`, { token });
 
 async function sponsoredMatch(scheduled: Date) {
-  const [brand] = await app.services.database.db.insert(brands).values({ name: `Views brand ${year}-${Math.random()}`, primaryColor: '#112233' }).returning();
+  const [brand] = await app.services.database.db
+    .insert(brands)
+    .values({ name: `Views brand ${year}-${Math.random()}`, primaryColor: '#112233' })
+    .returning();
   const match = await createMatch(app, {
     scheduled,
     status: 'live',
@@ -120,7 +138,10 @@ describe('GET /api/matches/{match_id}', () => {
     expect((await get(match.id, outsider.token)).body.is_followed).toBe(false);
     expect((await get(match.id, 'qp_not-a-real-key')).body.is_followed).toBeNull();
     // The same as the list says.
-    const listed = await app.request('GET', '/api/matches', { query: { scheduled_from: new Date(match.scheduled.getTime() - 1).toISOString(), scheduled_to: new Date(match.scheduled.getTime() + 1).toISOString() }, token: player.token });
+    const listed = await app.request('GET', '/api/matches', {
+      query: { scheduled_from: new Date(match.scheduled.getTime() - 1).toISOString(), scheduled_to: new Date(match.scheduled.getTime() + 1).toISOString() },
+      token: player.token,
+    });
     expect(listed.body.find((m: { id: string }) => m.id === match.id)).toEqual((await get(match.id, player.token)).body);
   });
 
@@ -128,7 +149,14 @@ describe('GET /api/matches/{match_id}', () => {
     const { match, brand } = await sponsoredMatch(new Date(Date.now() + DAY));
     const res = await get(match.id, admin.token);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ view: 'operator', id: match.id, sr_id: match.srId, feed_url: 'https://feeds.example.com/wc/views', sponsor_brand_id: brand.id, is_followed: false });
+    expect(res.body).toMatchObject({
+      view: 'operator',
+      id: match.id,
+      sr_id: match.srId,
+      feed_url: 'https://feeds.example.com/wc/views',
+      sponsor_brand_id: brand.id,
+      is_followed: false,
+    });
     expect(res.body.question_sponsorships).toMatchObject([{ brand_id: brand.id, match_id: match.id }]);
   });
 
@@ -147,7 +175,8 @@ describe('GET /api/matches/{match_id}', () => {
 
 describe('PATCH /api/matches/{match_id}: feed_url', () => {
   const patch = (id: string, body: unknown) => app.request('PATCH', `/api/matches/${id}`, { token: admin.token, body });
-  const stored = async (id: string) => (await app.services.database.db.select({ feedUrl: matches.feedUrl }).from(matches).where(eq(matches.id, id)))[0]!.feedUrl;
+  const stored = async (id: string) =>
+    (await app.services.database.db.select({ feedUrl: matches.feedUrl }).from(matches).where(eq(matches.id, id)))[0]!.feedUrl;
 
   it('attaches a feed, shows it in the operator view, and null detaches it', async () => {
     const match = await createMatch(app);
@@ -206,7 +235,17 @@ describe('PATCH /api/matches/{match_id}: feed_url', () => {
     try {
       const strictAdmin = await createAdmin(strict);
       const match = await createMatch(strict);
-      for (const url of ['http://127.0.0.1:9000/feed', 'http://[::1]/feed', 'http://10.1.2.3/feed', 'http://192.168.0.10/feed', 'http://169.254.169.254/latest', 'http://localhost:8000/feed', 'http://feeds.internal/x', 'http://feedhost/x', 'http://[::ffff:127.0.0.1]/x']) {
+      for (const url of [
+        'http://127.0.0.1:9000/feed',
+        'http://[::1]/feed',
+        'http://10.1.2.3/feed',
+        'http://192.168.0.10/feed',
+        'http://169.254.169.254/latest',
+        'http://localhost:8000/feed',
+        'http://feeds.internal/x',
+        'http://feedhost/x',
+        'http://[::ffff:127.0.0.1]/x',
+      ]) {
         const res = await strict.request('PATCH', `/api/matches/${match.id}`, { token: strictAdmin.token, body: { feed_url: url } });
         expectError(res, matchErrors.invalidFeedUrl);
         expect(res.body.detail, url).toMatch(/public host/);
@@ -229,8 +268,23 @@ describe('GET /api/matches/{match_id}/question-issuances: kind', () => {
   it('lists in-game questions by default, Match questions with kind=match, both with kind=all (in issue order)', async () => {
     const match = await createMatch(app, { status: 'live' });
     const t = Date.now() - 3_600_000;
-    const pre = await insertIssuance(app, { matchId: match.id, kind: 'match', triggerEventId: null, status: 'locked', issuedAt: new Date(t), closesAt: new Date(t + 1000) });
-    const preResolved = await insertIssuance(app, { matchId: match.id, kind: 'match', triggerEventId: null, status: 'resolved', correctAnswerIdentifier: 'home', issuedAt: new Date(t + 1), resolvedAt: new Date() });
+    const pre = await insertIssuance(app, {
+      matchId: match.id,
+      kind: 'match',
+      triggerEventId: null,
+      status: 'locked',
+      issuedAt: new Date(t),
+      closesAt: new Date(t + 1000),
+    });
+    const preResolved = await insertIssuance(app, {
+      matchId: match.id,
+      kind: 'match',
+      triggerEventId: null,
+      status: 'resolved',
+      correctAnswerIdentifier: 'home',
+      issuedAt: new Date(t + 1),
+      resolvedAt: new Date(),
+    });
     const live = await insertIssuance(app, { matchId: match.id, status: 'open', issuedAt: new Date(t + 2) });
     const liveResolved = await insertIssuance(app, { matchId: match.id, status: 'voided', issuedAt: new Date(t + 3), resolvedAt: new Date() });
     const list = async (kind: string | undefined, token: string) => {

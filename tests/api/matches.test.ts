@@ -96,7 +96,14 @@ async function addSlots(matchId: string, brandId: string, n: number, numbered = 
   if (!n) return;
   await db()
     .insert(questionSponsorships)
-    .values(Array.from({ length: n }, (_, i) => ({ brandId, matchId, strategy: numbered ? 'question_number' : 'next_available', targetNumber: numbered ? i + 1 : null })));
+    .values(
+      Array.from({ length: n }, (_, i) => ({
+        brandId,
+        matchId,
+        strategy: numbered ? 'question_number' : 'next_available',
+        targetNumber: numbered ? i + 1 : null,
+      })),
+    );
 }
 
 async function addIssuances(matchId: string, { regular = 0, pivotal = 0, matchKind = 0 }: { regular?: number; pivotal?: number; matchKind?: number }) {
@@ -110,7 +117,12 @@ async function addIssuances(matchId: string, { regular = 0, pivotal = 0, matchKi
     points: 10,
   };
   const values = [
-    ...Array.from({ length: regular }, (_, i) => ({ ...base, kind: 'in_game' as const, isPivotalMoment: false, status: i % 2 ? ('resolved' as const) : ('open' as const) })),
+    ...Array.from({ length: regular }, (_, i) => ({
+      ...base,
+      kind: 'in_game' as const,
+      isPivotalMoment: false,
+      status: i % 2 ? ('resolved' as const) : ('open' as const),
+    })),
     ...Array.from({ length: pivotal }, () => ({ ...base, kind: 'in_game' as const, isPivotalMoment: true })),
     ...Array.from({ length: matchKind }, () => ({ ...base, kind: 'match' as const, isPivotalMoment: false })),
   ];
@@ -193,7 +205,15 @@ describe('GET /api/matches: the scheduled range', () => {
     const league = await leagueBySlug(app, 'mlb');
     await db()
       .insert(matches)
-      .values(Array.from({ length: 1001 }, (_, i) => ({ srId: `bulk:${randomUUID()}`, leagueId: league.id, homeTeam: 'A', awayTeam: 'B', scheduled: r.at(i * 60_000) })));
+      .values(
+        Array.from({ length: 1001 }, (_, i) => ({
+          srId: `bulk:${randomUUID()}`,
+          leagueId: league.id,
+          homeTeam: 'A',
+          awayTeam: 'B',
+          scheduled: r.at(i * 60_000),
+        })),
+      );
     const got = await listOk({ scheduled_from: r.from, scheduled_to: r.to });
     expect(got).toHaveLength(1000);
     expect(got[999]!.scheduled).toBe(r.at(999 * 60_000).toISOString());
@@ -219,7 +239,8 @@ describe('GET /api/matches: filters', () => {
     const r = ownRange();
     const range = { scheduled_from: r.from, scheduled_to: r.to };
     const made: Record<string, MatchRow> = {};
-    for (const [i, status] of (['scheduled', 'live', 'break', 'closed', 'cancelled'] as const).entries()) made[status] = await createMatch(app, { scheduled: r.at(i * DAY), status });
+    for (const [i, status] of (['scheduled', 'live', 'break', 'closed', 'cancelled'] as const).entries())
+      made[status] = await createMatch(app, { scheduled: r.at(i * DAY), status });
     expect(ids(await listOk({ ...range, status: 'closed' }))).toEqual([made.closed!.id]);
     expect(ids(await listOk({ ...range, status: ['live', 'break'] }))).toEqual([made.live!.id, made.break!.id]);
     expect(ids(await listOk({ ...range, status: ['cancelled', 'scheduled'] }))).toEqual([made.scheduled!.id, made.cancelled!.id]);
@@ -310,9 +331,18 @@ describe('GET /api/matches: followed and is_followed', () => {
     const b = await createMatch(app, { scheduled: r.at(DAY) });
     await follow(user, a.id);
     const followed = async (token: string | null) => (await listOk(range, token)).map((m) => [m.id, m.is_followed]);
-    expect(await followed(null)).toEqual([[a.id, null], [b.id, null]]);
-    expect(await followed(user.token)).toEqual([[a.id, true], [b.id, false]]);
-    expect(await followed(admin.token)).toEqual([[a.id, false], [b.id, false]]);
+    expect(await followed(null)).toEqual([
+      [a.id, null],
+      [b.id, null],
+    ]);
+    expect(await followed(user.token)).toEqual([
+      [a.id, true],
+      [b.id, false],
+    ]);
+    expect(await followed(admin.token)).toEqual([
+      [a.id, false],
+      [b.id, false],
+    ]);
   });
 });
 
@@ -333,7 +363,13 @@ describe('GET /api/matches: row fields and totals', () => {
     // The operator view (what admins get) carries every total; the player view is in tests/api/match-views.test.ts.
     const [r1, r2, r3] = await listOk(range, admin.token);
     expect([r1!.id, r2!.id, r3!.id]).toEqual([m1.id, m2.id, m3.id]);
-    expect(r1).toMatchObject({ sponsored_question_count: 3, question_issuance_count: 3, pivotal_moment_issuance_count: 2, question_max_count: 10, sponsor_brand_id: sponsor });
+    expect(r1).toMatchObject({
+      sponsored_question_count: 3,
+      question_issuance_count: 3,
+      pivotal_moment_issuance_count: 2,
+      question_max_count: 10,
+      sponsor_brand_id: sponsor,
+    });
     expect(r1!.sponsor_brand).toMatchObject({ id: sponsor, primary_color: '#112233', logo_url: null });
     expect(r1!.overrides).toEqual({
       question_max_count: null,
@@ -343,7 +379,14 @@ describe('GET /api/matches: row fields and totals', () => {
       answer_window_seconds: null,
       question_probability: null,
     });
-    expect(r2).toMatchObject({ league: 'nfl', sponsored_question_count: 4, question_issuance_count: 0, pivotal_moment_issuance_count: 1, question_max_count: 4, sponsor_brand: null });
+    expect(r2).toMatchObject({
+      league: 'nfl',
+      sponsored_question_count: 4,
+      question_issuance_count: 0,
+      pivotal_moment_issuance_count: 1,
+      question_max_count: 4,
+      sponsor_brand: null,
+    });
     expect(r2!.overrides).toMatchObject({ question_max_count: 4, question_points: 25 });
     expect(r3).toMatchObject({ sponsored_question_count: 0, question_issuance_count: 0, pivotal_moment_issuance_count: 0 });
   });
@@ -405,7 +448,13 @@ describe('PATCH /api/matches/{match_id}', () => {
 
   it('sets overrides, leaves omitted fields alone, and null clears an override (the league default applies again)', async () => {
     const m = await createMatch(app);
-    const a = await patchOk(m.id, { question_max_count: 6, question_points: 20, answer_window_seconds: 45, question_min_interval_seconds: 90, question_probability: 0.5 });
+    const a = await patchOk(m.id, {
+      question_max_count: 6,
+      question_points: 20,
+      answer_window_seconds: 45,
+      question_min_interval_seconds: 90,
+      question_probability: 0.5,
+    });
     expect(a.question_max_count).toBe(6);
     expect(a.overrides).toEqual({
       question_max_count: 6,
@@ -427,7 +476,11 @@ describe('PATCH /api/matches/{match_id}', () => {
 
   it("question_period_distribution: checked against the league's sport (400), null clears", async () => {
     const m = await createMatch(app, { league: 'nhl' });
-    expect((await patchOk(m.id, { question_period_distribution: { '1': 3, '3': 2, ot: 1 } })).overrides.question_period_distribution).toEqual({ '1': 3, '3': 2, ot: 1 });
+    expect((await patchOk(m.id, { question_period_distribution: { '1': 3, '3': 2, ot: 1 } })).overrides.question_period_distribution).toEqual({
+      '1': 3,
+      '3': 2,
+      ot: 1,
+    });
     for (const bad of [{ '4': 1 }, { '1': -1 }, { '1': 1.5 }, [1, 2], 'even', 3]) {
       const res = await patch(m.id, { question_period_distribution: bad });
       expectError(res, leagueErrors.periodDistributionInvalid);
@@ -469,13 +522,22 @@ describe('PATCH /api/matches/{match_id}', () => {
     const m = await createMatch(app);
     const inGame = await createDefinition('in_game');
     const matchDef = await createDefinition('match');
-    const ok = await patchOk(m.id, { question_definition_allowlist: [inGame.toUpperCase(), inGame], match_question_definition_allowlist: [matchDef.toUpperCase()] });
+    const ok = await patchOk(m.id, {
+      question_definition_allowlist: [inGame.toUpperCase(), inGame],
+      match_question_definition_allowlist: [matchDef.toUpperCase()],
+    });
     expect(ok.question_definition_allowlist).toEqual([inGame]);
     expect(ok.match_question_definition_allowlist).toEqual([matchDef]);
-    const league = await app.request('PATCH', '/api/leagues/wc', { token: admin.token, body: { question_definition_allowlist: [inGame.toUpperCase()], match_question_definition_allowlist: [matchDef.toUpperCase(), matchDef] } });
+    const league = await app.request('PATCH', '/api/leagues/wc', {
+      token: admin.token,
+      body: { question_definition_allowlist: [inGame.toUpperCase()], match_question_definition_allowlist: [matchDef.toUpperCase(), matchDef] },
+    });
     expectStatus(league, 200);
     expect(league.body).toMatchObject({ question_definition_allowlist: [inGame], match_question_definition_allowlist: [matchDef] });
-    await app.request('PATCH', '/api/leagues/wc', { token: admin.token, body: { question_definition_allowlist: null, match_question_definition_allowlist: null } });
+    await app.request('PATCH', '/api/leagues/wc', {
+      token: admin.token,
+      body: { question_definition_allowlist: null, match_question_definition_allowlist: null },
+    });
   });
 
   it('sponsor_brand_id: sets the whole-match sponsor, 404 for an unknown brand, null removes it', async () => {
@@ -559,24 +621,46 @@ describe('DELETE /api/matches/{match_id}', () => {
     await addSlots(m.id, brand, 2);
     await addSlots(other.id, brand, 1);
     await addIssuances(m.id, { regular: 2, pivotal: 1, matchKind: 1 });
-    await db().insert(questionIssuances).values({
-      matchId: m.id,
-      kind: 'in_game',
-      definitionId,
-      definitionName: 'Next goal',
-      questionText: 'Who scores next?',
-      choices: [{ identifier: 'home', label: 'Home' }],
-      resolution: {},
-      closesAt: new Date(),
-      points: 10,
-    });
+    await db()
+      .insert(questionIssuances)
+      .values({
+        matchId: m.id,
+        kind: 'in_game',
+        definitionId,
+        definitionName: 'Next goal',
+        questionText: 'Who scores next?',
+        choices: [{ identifier: 'home', label: 'Home' }],
+        resolution: {},
+        closesAt: new Date(),
+        points: 10,
+      });
     const [issuance] = await db().select().from(questionIssuances).where(eq(questionIssuances.matchId, m.id)).limit(1);
     const [slot] = await db().select().from(questionSponsorships).where(eq(questionSponsorships.matchId, m.id)).limit(1);
     await db().update(questionSponsorships).set({ questionIssuanceId: issuance!.id, stampedAt: new Date() }).where(eq(questionSponsorships.id, slot!.id));
     await follow(player, m.id);
-    await db().insert(questionIssuanceDenials).values({ matchId: m.id, definitionId, definitionName: 'Next goal', failedStep: 'probability', detail: 'no', triggerEventId: 'e1', triggerEventType: 'shot' });
+    await db()
+      .insert(questionIssuanceDenials)
+      .values({
+        matchId: m.id,
+        definitionId,
+        definitionName: 'Next goal',
+        failedStep: 'probability',
+        detail: 'no',
+        triggerEventId: 'e1',
+        triggerEventType: 'shot',
+      });
     const [listener] = await db().insert(matchListeners).values({ matchId: m.id, source: 'replay', status: 'completed' }).returning();
-    await db().insert(listenerEvents).values({ listenerId: listener!.id, matchId: m.id, seq: 1, providerEventId: 'p1', operation: 'create', eventKey: 'p1:create:x', event: { type: 'shot' } as FeedEvent });
+    await db()
+      .insert(listenerEvents)
+      .values({
+        listenerId: listener!.id,
+        matchId: m.id,
+        seq: 1,
+        providerEventId: 'p1',
+        operation: 'create',
+        eventKey: 'p1:create:x',
+        event: { type: 'shot' } as FeedEvent,
+      });
     await db().insert(listenerLogLines).values({ listenerId: listener!.id, lineNo: 1, level: 'info', message: 'started' });
 
     const res = await del(m.id);
@@ -610,6 +694,11 @@ describe('DELETE /api/matches/{match_id}', () => {
       .from(followQuotaDays)
       .where(and(eq(followQuotaDays.userId, user.id), eq(followQuotaDays.day, day)));
     expect(counter!.used).toBe(0);
-    expect(await db().select().from(matchFollows).where(inArray(matchFollows.userId, [user.id]))).toHaveLength(0);
+    expect(
+      await db()
+        .select()
+        .from(matchFollows)
+        .where(inArray(matchFollows.userId, [user.id])),
+    ).toHaveLength(0);
   });
 });

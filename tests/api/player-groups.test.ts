@@ -18,7 +18,8 @@ let addressCounter = 0;
 const newAddress = () => `198.51.100.${++addressCounter}`;
 
 const create = (u: TestUser, name = 'Office World Cup') => app.request('POST', '/api/player-groups', { token: u.token, body: { name } });
-const join = (u: TestUser, code: string, ip = newAddress()) => app.request('POST', '/api/player-groups/join', { token: u.token, body: { invite_code: code }, headers: { 'x-forwarded-for': ip } });
+const join = (u: TestUser, code: string, ip = newAddress()) =>
+  app.request('POST', '/api/player-groups/join', { token: u.token, body: { invite_code: code }, headers: { 'x-forwarded-for': ip } });
 const get = (u: TestUser, id: string) => app.request('GET', `/api/player-groups/${id}`, { token: u.token });
 
 async function groupWith(owner: TestUser, ...others: TestUser[]) {
@@ -122,8 +123,16 @@ describe('limits', () => {
   });
 
   it('reads the limits from the environment', () => {
-    expect(loadConfig({ APP_ENV: 'test' }).playerGroups).toEqual({ maxGroupsPerUser: 20, maxMembers: 50, joinMaxAttempts: 10, joinMaxAttemptsPerIp: 100, joinWindowSeconds: 900 });
-    expect(loadConfig({ APP_ENV: 'test', PLAYER_GROUPS_PER_USER: '5', PLAYER_GROUP_MAX_MEMBERS: '10', GROUP_JOIN_MAX_ATTEMPTS: '0' }).playerGroups).toMatchObject({ maxGroupsPerUser: 5, maxMembers: 10, joinMaxAttempts: 0 });
+    expect(loadConfig({ APP_ENV: 'test' }).playerGroups).toEqual({
+      maxGroupsPerUser: 20,
+      maxMembers: 50,
+      joinMaxAttempts: 10,
+      joinMaxAttemptsPerIp: 100,
+      joinWindowSeconds: 900,
+    });
+    expect(
+      loadConfig({ APP_ENV: 'test', PLAYER_GROUPS_PER_USER: '5', PLAYER_GROUP_MAX_MEMBERS: '10', GROUP_JOIN_MAX_ATTEMPTS: '0' }).playerGroups,
+    ).toMatchObject({ maxGroupsPerUser: 5, maxMembers: 10, joinMaxAttempts: 0 });
     expect(() => loadConfig({ APP_ENV: 'test', PLAYER_GROUP_MAX_MEMBERS: '1' })).toThrow(/PLAYER_GROUP_MAX_MEMBERS/);
   });
 });
@@ -169,18 +178,26 @@ describe('owners and members', () => {
 });
 
 describe('group leaderboards', () => {
-  it('rank the members among themselves on the public boards\' rows, in every scope and period', async () => {
+  it("rank the members among themselves on the public boards' rows, in every scope and period", async () => {
     const [a, b, c, outsider] = [await registerUser(app), await registerUser(app), await registerUser(app), await registerUser(app)];
     const g = await groupWith(a, b, c);
     const match = await createMatch(app, { status: 'live', scheduled: new Date(Date.now() - 1800_000), league: 'mls' });
     for (const u of [a, b, c, outsider]) await follow(app, u.id, match.id);
     const question = async (points: number, answers: [TestUser, string][]) => {
       const q = await insertIssuance(app, { matchId: match.id, status: 'open', closesAt: new Date(Date.now() + 60_000), points });
-      for (const [u, choice] of answers) await app.request('PUT', '/api/question-answers', { token: u.token, body: { question_issuance_id: q.id, selected_answer_identifier: choice } });
+      for (const [u, choice] of answers)
+        await app.request('PUT', '/api/question-answers', { token: u.token, body: { question_issuance_id: q.id, selected_answer_identifier: choice } });
       await app.services.engine.store.settleIssuance({ id: q.id, status: 'resolved', correct: 'home', resolvedSeq: null, resolutionEventId: null });
     };
-    await question(50, [[outsider, 'home'], [b, 'home'], [a, 'away']]);
-    await question(10, [[a, 'home'], [outsider, 'home']]);
+    await question(50, [
+      [outsider, 'home'],
+      [b, 'home'],
+      [a, 'away'],
+    ]);
+    await question(10, [
+      [a, 'home'],
+      [outsider, 'home'],
+    ]);
     const board = (query: Record<string, string | undefined>, u = a) => app.request('GET', `/api/player-groups/${g.id}/leaderboard`, { token: u.token, query });
 
     const overall = await board({});
@@ -212,13 +229,14 @@ describe('group leaderboards', () => {
     expectError(await board({ scope: 'match', match_id: UNKNOWN_ID }), matchErrors.notFound);
   });
 
-  it('hidden members are off the group\'s board too', async () => {
+  it("hidden members are off the group's board too", async () => {
     const [a, b] = [await registerUser(app), await registerUser(app)];
     const g = await groupWith(a, b);
     const match = await createMatch(app, { status: 'live', scheduled: new Date(Date.now() - 1800_000) });
     for (const u of [a, b]) await follow(app, u.id, match.id);
     const q = await insertIssuance(app, { matchId: match.id, status: 'open', closesAt: new Date(Date.now() + 60_000), points: 10 });
-    for (const u of [a, b]) await app.request('PUT', '/api/question-answers', { token: u.token, body: { question_issuance_id: q.id, selected_answer_identifier: 'home' } });
+    for (const u of [a, b])
+      await app.request('PUT', '/api/question-answers', { token: u.token, body: { question_issuance_id: q.id, selected_answer_identifier: 'home' } });
     await app.services.engine.store.settleIssuance({ id: q.id, status: 'resolved', correct: 'home', resolvedSeq: null, resolutionEventId: null });
     await app.request('PATCH', `/api/users/${b.id}`, { token: admin.token, body: { hidden_from_leaderboards: true } });
     const res = await app.request('GET', `/api/player-groups/${g.id}/leaderboard`, { token: a.token, query: { scope: 'match', match_id: match.id } });

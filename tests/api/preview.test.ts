@@ -17,7 +17,9 @@ const CHOICES = [
 ];
 
 async function rowCounts(): Promise<Record<string, number>> {
-  const tables = await app.services.database.rows<{ name: string }>(sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`);
+  const tables = await app.services.database.rows<{ name: string }>(
+    sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
+  );
   const out: Record<string, number> = {};
   for (const { name } of tables) {
     const [row] = await app.services.database.rows<{ n: number }>(sql`select count(*)::int as n from ${sql.identifier(name)}`);
@@ -38,7 +40,13 @@ describe('POST /api/question-definitions/preview', () => {
     ]);
     expect(res.body.event).toMatchObject({ type: 'score_change', team: 'home', score: { home: 1, away: 0 } });
     // The match context is the sample match as of the event.
-    expect(res.body.match).toMatchObject({ league: 'wc', home_team: 'Brazil', away_team: 'Serbia', score: { home: 1, away: 0 }, period: res.body.event.period });
+    expect(res.body.match).toMatchObject({
+      league: 'wc',
+      home_team: 'Brazil',
+      away_team: 'Serbia',
+      score: { home: 1, away: 0 },
+      period: res.body.event.period,
+    });
     expect(res.body.extract).toEqual({});
     expect(res.body.state).toEqual({});
   });
@@ -46,18 +54,29 @@ describe('POST /api/question-definitions/preview', () => {
   it('renders an inline event, completing it from the catalog sample of its type, with match overrides', async () => {
     const res = await preview({
       league: 'wc',
-      question_text_template: '{{ event.data.player }} shot ({{ event.data.outcome }}) at {{ event.clock_seconds }}s; {{ match.home_team }} {{ match.score.home }}-{{ match.score.away }} {{ match.away_team }}',
+      question_text_template:
+        '{{ event.data.player }} shot ({{ event.data.outcome }}) at {{ event.clock_seconds }}s; {{ match.home_team }} {{ match.score.home }}-{{ match.score.away }} {{ match.away_team }}',
       sample_event: { type: 'shot', team: 'away', clock_seconds: 4000, score: { away: 1 }, data: { outcome: 'woodwork' } },
       match: { home_team: 'Argentina', away_team: 'France' },
     });
     expect(res.status).toBe(200);
     expect(res.body.question_text).toBe('Player 9 shot (woodwork) at 4000s; Argentina 0-1 France');
-    expect(res.body.event).toMatchObject({ type: 'shot', team: 'away', clock_seconds: 4000, score: { home: 0, away: 1 }, data: { outcome: 'woodwork', player: 'Player 9', x: expect.any(Number) } });
+    expect(res.body.event).toMatchObject({
+      type: 'shot',
+      team: 'away',
+      clock_seconds: 4000,
+      score: { home: 0, away: 1 },
+      data: { outcome: 'woodwork', player: 'Player 9', x: expect.any(Number) },
+    });
     expect(res.body.match).toMatchObject({ home_team: 'Argentina', away_team: 'France', clock_seconds: 4000 });
   });
 
   it('accepts an inline event of a type the catalog lacks, on a neutral default', async () => {
-    const res = await preview({ league: 'nba', question_text_template: '{{ event.type }} in period {{ event.period }}: {{ event.data.note }}', sample_event: { type: 'jump_ball', data: { note: 'tip-off' } } });
+    const res = await preview({
+      league: 'nba',
+      question_text_template: '{{ event.type }} in period {{ event.period }}: {{ event.data.note }}',
+      sample_event: { type: 'jump_ball', data: { note: 'tip-off' } },
+    });
     expect(res.status).toBe(200);
     expect(res.body.question_text).toBe('jump_ball in period 1: tip-off');
     expect(res.body.event).toMatchObject({ type: 'jump_ball', team: null, score: { home: 0, away: 0 }, final: true });
@@ -66,9 +85,10 @@ describe('POST /api/question-definitions/preview', () => {
   it('uses store_state and issuance_state_extract in the text, as at issue', async () => {
     const res = await preview({
       league: 'wc',
-      question_text_template: 'Corner number {{ state.corners }} for {% if extract.team == "home" %}{{ match.home_team }}{% else %}{{ match.away_team }}{% endif %} at {{ extract.minute }}\'. Shot within 5 minutes?',
+      question_text_template:
+        'Corner number {{ state.corners }} for {% if extract.team == "home" %}{{ match.home_team }}{% else %}{{ match.away_team }}{% endif %} at {{ extract.minute }}\'. Shot within 5 minutes?',
       choices: [
-        { identifier: 'yes', label_template: 'Yes, {{ extract.minute | plus: 5 }}\' at the latest' },
+        { identifier: 'yes', label_template: "Yes, {{ extract.minute | plus: 5 }}' at the latest" },
         { identifier: 'no', label_template: 'No' },
       ],
       sample_event_type: 'corner',
@@ -85,12 +105,37 @@ describe('POST /api/question-definitions/preview', () => {
   it.each([
     ['a broken tag', { question_text_template: 'Who? {% if %}x{% endif %}' }, 'question_text_template', domainErrors.templateInvalid],
     ['an unknown filter', { question_text_template: '{{ match.home_team | shout }}' }, 'question_text_template', domainErrors.templateInvalid],
-    ['a broken choice label', { question_text_template: 'Who?', choices: [{ identifier: 'a', label_template: '{{ match.home_team' }] }, 'choices[0].label_template', domainErrors.templateInvalid],
-    ['a template that renders empty', { question_text_template: '{% if event.team == "nobody" %}Who?{% endif %}   ' }, 'question_text_template', domainErrors.templateInvalid],
+    [
+      'a broken choice label',
+      { question_text_template: 'Who?', choices: [{ identifier: 'a', label_template: '{{ match.home_team' }] },
+      'choices[0].label_template',
+      domainErrors.templateInvalid,
+    ],
+    [
+      'a template that renders empty',
+      { question_text_template: '{% if event.team == "nobody" %}Who?{% endif %}   ' },
+      'question_text_template',
+      domainErrors.templateInvalid,
+    ],
     ['an include', { question_text_template: "{% include '/etc/passwd' %}" }, 'question_text_template', domainErrors.templateInvalid],
-    ['a broken JSONata expression', { question_text_template: 'Who?', issuance_state_extract: { minute: '$floor(event.clock_seconds / ' } }, 'issuance_state_extract.minute', domainErrors.expressionInvalid],
-    ['an expression that fails at run time', { question_text_template: 'Who?', issuance_state_extract: { bad: 'event.clock_seconds + event.data.player' } }, 'issuance_state_extract.bad', domainErrors.expressionInvalid],
-    ['a runaway expression', { question_text_template: 'Who?', issuance_state_extract: { loop: '($f := function($x){ $f($x + 1) }; $f(0))' } }, 'issuance_state_extract.loop', domainErrors.expressionInvalid],
+    [
+      'a broken JSONata expression',
+      { question_text_template: 'Who?', issuance_state_extract: { minute: '$floor(event.clock_seconds / ' } },
+      'issuance_state_extract.minute',
+      domainErrors.expressionInvalid,
+    ],
+    [
+      'an expression that fails at run time',
+      { question_text_template: 'Who?', issuance_state_extract: { bad: 'event.clock_seconds + event.data.player' } },
+      'issuance_state_extract.bad',
+      domainErrors.expressionInvalid,
+    ],
+    [
+      'a runaway expression',
+      { question_text_template: 'Who?', issuance_state_extract: { loop: '($f := function($x){ $f($x + 1) }; $f(0))' } },
+      'issuance_state_extract.loop',
+      domainErrors.expressionInvalid,
+    ],
   ])('answers 400 naming the field for %s', async (_label, spec, field, error) => {
     const res = await preview({ league: 'wc', sample_event_type: 'shot', ...spec });
     expectError(res, error);
@@ -98,7 +143,12 @@ describe('POST /api/question-definitions/preview', () => {
   });
 
   it('answers 400 for a duplicate choice identifier', async () => {
-    const res = await preview({ league: 'wc', question_text_template: 'Who?', sample_event_type: 'shot', choices: [CHOICES[0], { ...CHOICES[1], identifier: 'home' }] });
+    const res = await preview({
+      league: 'wc',
+      question_text_template: 'Who?',
+      sample_event_type: 'shot',
+      choices: [CHOICES[0], { ...CHOICES[1], identifier: 'home' }],
+    });
     expectError(res, catalogErrors.duplicateChoice);
     expect(res.body.detail).toContain("'home'");
   });
@@ -123,7 +173,7 @@ describe('POST /api/question-definitions/preview', () => {
     ['a bad date', { type: 'shot', occurred_at: 'yesterday' }, 'occurred_at'],
     ['data that is not an object', { type: 'shot', data: [1, 2] }, 'data'],
     ['a non-boolean final', { type: 'shot', final: 'yes' }, 'final'],
-  ])('answers 422 (the contract\'s SampleEventInput) for an inline event with %s, naming the field', async (_label, sample_event, word) => {
+  ])("answers 422 (the contract's SampleEventInput) for an inline event with %s, naming the field", async (_label, sample_event, word) => {
     const res = await preview({ league: 'wc', question_text_template: 'Who?', sample_event });
     expect(res.status).toBe(422);
     const located = (res.body.detail as { loc: (string | number)[] }[]).map((d) => d.loc.join('.'));
@@ -131,7 +181,7 @@ describe('POST /api/question-definitions/preview', () => {
     expect(JSON.stringify(res.body.detail)).toContain(word);
   });
 
-  it('answers 400 for an inline event whose period is not one of the sport\'s', async () => {
+  it("answers 400 for an inline event whose period is not one of the sport's", async () => {
     const res = await preview({ league: 'wc', question_text_template: 'Who?', sample_event: { type: 'shot', period: 'q1' } });
     expectError(res, catalogErrors.sampleEventInvalid);
     // The message names the sport's periods.
@@ -142,7 +192,9 @@ describe('POST /api/question-definitions/preview', () => {
     const res = await preview({ league: 'wc', question_text_template: 'Who?', sample_event_type: 'drive_end' });
     expectError(res, catalogErrors.sampleEventNotFound);
     expect(res.body.detail).toContain("'drive_end'");
-    expect((await preview({ league: 'nfl', question_text_template: '{{ event.data.result }}', sample_event_type: 'drive_end' })).body.question_text).toBe('touchdown');
+    expect((await preview({ league: 'nfl', question_text_template: '{{ event.data.result }}', sample_event_type: 'drive_end' })).body.question_text).toBe(
+      'touchdown',
+    );
   });
 
   it('answers 400 naming an unsupported league', async () => {
@@ -154,18 +206,31 @@ describe('POST /api/question-definitions/preview', () => {
   it('answers 422 for a body outside the contract', async () => {
     expect((await preview({ league: 'wc', sample_event_type: 'shot' })).status).toBe(422);
     expect((await preview({ league: 'wc', question_text_template: 'Who?', sample_event_type: 'shot', extra: 1 })).status).toBe(422);
-    expect((await preview({ league: 'wc', question_text_template: 'Who?', sample_event_type: 'shot', choices: [{ identifier: 'Bad Id', label_template: 'x' }] })).status).toBe(422);
+    expect(
+      (await preview({ league: 'wc', question_text_template: 'Who?', sample_event_type: 'shot', choices: [{ identifier: 'Bad Id', label_template: 'x' }] }))
+        .status,
+    ).toBe(422);
   });
 
-  it('evaluates a costly expression within the bound (the issue\'s quadratic $distinct is linear now), off the event loop', async () => {
-    const res = await preview({ league: 'wc', question_text_template: 'n = {{ extract.n }}', sample_event_type: 'score_change', issuance_state_extract: { n: '$count($distinct([1..100000]))' } });
+  it("evaluates a costly expression within the bound (the issue's quadratic $distinct is linear now), off the event loop", async () => {
+    const res = await preview({
+      league: 'wc',
+      question_text_template: 'n = {{ extract.n }}',
+      sample_event_type: 'score_change',
+      issuance_state_extract: { n: '$count($distinct([1..100000]))' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.extract).toEqual({ n: 100000 });
   });
 
   it('answers 400 naming the field for an expression or a template past its budget, and serves other requests meanwhile', async () => {
     // Polynomial backtracking on 5,000 characters: no step budget interrupts a regular expression; the sandbox's deadline does.
-    const stalling = preview({ league: 'wc', question_text_template: 'x', sample_event_type: 'score_change', issuance_state_extract: { n: '$contains($pad("", 5000, "a"), /.*.*.*.*.*x/)' } });
+    const stalling = preview({
+      league: 'wc',
+      question_text_template: 'x',
+      sample_event_type: 'score_change',
+      issuance_state_extract: { n: '$contains($pad("", 5000, "a"), /.*.*.*.*.*x/)' },
+    });
     let stalled = true;
     void stalling.then(() => (stalled = false));
     const leagues = await app.request('GET', '/api/leagues');
@@ -175,7 +240,11 @@ describe('POST /api/question-definitions/preview', () => {
     expectError(res, domainErrors.expressionInvalid);
     expect(res.body.detail).toBe('issuance_state_extract.n: failed: expression ran longer than 250 ms');
 
-    const template = await preview({ league: 'wc', question_text_template: '{% for i in (1..3000) %}{% for j in (1..3000) %}{% endfor %}{% endfor %}x', sample_event_type: 'score_change' });
+    const template = await preview({
+      league: 'wc',
+      question_text_template: '{% for i in (1..3000) %}{% for j in (1..3000) %}{% endfor %}{% endfor %}x',
+      sample_event_type: 'score_change',
+    });
     expectError(template, domainErrors.templateInvalid);
     expect(template.body.detail).toMatch(/^question_text_template: failed to render: (template render|memory alloc) limit exceeded/);
   });
@@ -189,7 +258,14 @@ describe('POST /api/question-definitions/preview', () => {
   it('persists nothing', async () => {
     const before = await rowCounts();
     expect(Object.keys(before).length).toBeGreaterThan(3);
-    const ok = await preview({ league: 'wc', question_text_template: NEXT_GOAL, choices: CHOICES, sample_event_type: 'score_change', store_state: { goals: 2 }, issuance_state_extract: { score_at_issue: 'event.score' } });
+    const ok = await preview({
+      league: 'wc',
+      question_text_template: NEXT_GOAL,
+      choices: CHOICES,
+      sample_event_type: 'score_change',
+      store_state: { goals: 2 },
+      issuance_state_extract: { score_at_issue: 'event.score' },
+    });
     expect(ok.status).toBe(200);
     expectError(await preview({ league: 'wc', question_text_template: '{% if %}', sample_event_type: 'shot' }), domainErrors.templateInvalid);
     expect(await rowCounts()).toEqual(before);

@@ -17,18 +17,32 @@ const { app, admin, player } = useTestApp({ player: true });
 
 const db = () => app.services.database.db;
 const devicesOf = (userId: string) => db().select().from(pushDevices).where(eq(pushDevices.userId, userId)).orderBy(pushDevices.deviceId);
-const webBody = (deviceId: string, extra: Record<string, unknown> = {}) => ({ device_id: deviceId, platform: 'web', subscription: webSubscription(`https://push.example.com/send/${deviceId}`), ...extra });
+const webBody = (deviceId: string, extra: Record<string, unknown> = {}) => ({
+  device_id: deviceId,
+  platform: 'web',
+  subscription: webSubscription(`https://push.example.com/send/${deviceId}`),
+  ...extra,
+});
 
 describe('POST /api/users/me/devices', () => {
   it('registers a web device (201), then refreshes it under the same id (200)', async () => {
     const user = await registerUser(app);
     const created = await app.request('POST', '/api/users/me/devices', { token: user.token, body: webBody('browser-1', { app_version: '1.0.0' }) });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ device_id: 'browser-1', platform: 'web', app_version: '1.0.0', created_at: expect.any(String), updated_at: expect.any(String) });
+    expect(created.body).toEqual({
+      device_id: 'browser-1',
+      platform: 'web',
+      app_version: '1.0.0',
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
     expect(created.text).not.toMatch(/p256dh|auth|endpoint|token/);
 
     const next = webSubscription('https://push.example.com/send/renewed');
-    const refreshed = await app.request('POST', '/api/users/me/devices', { token: user.token, body: { device_id: 'browser-1', platform: 'web', subscription: next, app_version: '1.1.0' } });
+    const refreshed = await app.request('POST', '/api/users/me/devices', {
+      token: user.token,
+      body: { device_id: 'browser-1', platform: 'web', subscription: next, app_version: '1.1.0' },
+    });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body).toMatchObject({ device_id: 'browser-1', app_version: '1.1.0', created_at: created.body.created_at });
     expect(Date.parse(refreshed.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(created.body.updated_at));
@@ -39,8 +53,18 @@ describe('POST /api/users/me/devices', () => {
 
   it('registers ios and android devices by token; a refresh replaces the registration (platform, token, app_version)', async () => {
     const user = await registerUser(app);
-    expect((await app.request('POST', '/api/users/me/devices', { token: user.token, body: { device_id: 'phone', platform: 'ios', token: 'apns-token-1', app_version: '2.0' } })).status).toBe(201);
-    expect((await app.request('POST', '/api/users/me/devices', { token: user.token, body: { device_id: 'tablet', platform: 'android', token: ' fcm-token ' } })).status).toBe(201);
+    expect(
+      (
+        await app.request('POST', '/api/users/me/devices', {
+          token: user.token,
+          body: { device_id: 'phone', platform: 'ios', token: 'apns-token-1', app_version: '2.0' },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (await app.request('POST', '/api/users/me/devices', { token: user.token, body: { device_id: 'tablet', platform: 'android', token: ' fcm-token ' } }))
+        .status,
+    ).toBe(201);
     const moved = await app.request('POST', '/api/users/me/devices', { token: user.token, body: webBody('phone') });
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ platform: 'web', app_version: null });
@@ -54,7 +78,10 @@ describe('POST /api/users/me/devices', () => {
   it('stores only what the platform needs (a token sent with a web device is not kept)', async () => {
     const user = await registerUser(app);
     await app.request('POST', '/api/users/me/devices', { token: user.token, body: webBody('w', { token: 'stray' }) });
-    await app.request('POST', '/api/users/me/devices', { token: user.token, body: { device_id: 'i', platform: 'ios', token: 't', subscription: webSubscription('https://push.example.com/x') } });
+    await app.request('POST', '/api/users/me/devices', {
+      token: user.token,
+      body: { device_id: 'i', platform: 'ios', token: 't', subscription: webSubscription('https://push.example.com/x') },
+    });
     const rows = await devicesOf(user.id);
     expect(rows.map((r) => [r.deviceId, r.token, r.subscription === null])).toEqual([
       ['i', 't', true],
@@ -70,12 +97,40 @@ describe('POST /api/users/me/devices', () => {
     ['ios with a blank token', { device_id: 'd', platform: 'ios', token: '   ' }, /^token:/],
     ['an http endpoint', { device_id: 'd', platform: 'web', subscription: webSubscription('http://push.example.com/x') }, /^subscription\.endpoint:/],
     ['a non-http endpoint', { device_id: 'd', platform: 'web', subscription: webSubscription('ftp://push.example.com/x') }, /^subscription\.endpoint:/],
-    ['an endpoint on a private address', { device_id: 'd', platform: 'web', subscription: webSubscription('https://10.0.0.5/push/x') }, /^subscription\.endpoint: must be a push service on the public internet; 10\.0\.0\.5 is a local, private or reserved address$/],
-    ['an endpoint on this machine', { device_id: 'd', platform: 'web', subscription: webSubscription('https://localhost:8443/push/x') }, /^subscription\.endpoint: must be a push service on the public internet; localhost is not a public host name$/],
-    ['an endpoint on the cloud metadata address', { device_id: 'd', platform: 'web', subscription: webSubscription('https://[::ffff:169.254.169.254]/x') }, /^subscription\.endpoint: must be a push service on the public internet/],
-    ['a p256dh that is not a P-256 key', { device_id: 'd', platform: 'web', subscription: { endpoint: 'https://p.example.com/x', keys: { p256dh: Buffer.alloc(65, 4).toString('base64url'), auth: subscriptionKeys().auth } } }, /^subscription\.keys\.p256dh:/],
-    ['a short p256dh', { device_id: 'd', platform: 'web', subscription: { endpoint: 'https://p.example.com/x', keys: { p256dh: 'abc', auth: subscriptionKeys().auth } } }, /^subscription\.keys\.p256dh:/],
-    ['an auth secret of the wrong size', { device_id: 'd', platform: 'web', subscription: { endpoint: 'https://p.example.com/x', keys: { p256dh: subscriptionKeys().p256dh, auth: 'c2hvcnQ' } } }, /^subscription\.keys\.auth:/],
+    [
+      'an endpoint on a private address',
+      { device_id: 'd', platform: 'web', subscription: webSubscription('https://10.0.0.5/push/x') },
+      /^subscription\.endpoint: must be a push service on the public internet; 10\.0\.0\.5 is a local, private or reserved address$/,
+    ],
+    [
+      'an endpoint on this machine',
+      { device_id: 'd', platform: 'web', subscription: webSubscription('https://localhost:8443/push/x') },
+      /^subscription\.endpoint: must be a push service on the public internet; localhost is not a public host name$/,
+    ],
+    [
+      'an endpoint on the cloud metadata address',
+      { device_id: 'd', platform: 'web', subscription: webSubscription('https://[::ffff:169.254.169.254]/x') },
+      /^subscription\.endpoint: must be a push service on the public internet/,
+    ],
+    [
+      'a p256dh that is not a P-256 key',
+      {
+        device_id: 'd',
+        platform: 'web',
+        subscription: { endpoint: 'https://p.example.com/x', keys: { p256dh: Buffer.alloc(65, 4).toString('base64url'), auth: subscriptionKeys().auth } },
+      },
+      /^subscription\.keys\.p256dh:/,
+    ],
+    [
+      'a short p256dh',
+      { device_id: 'd', platform: 'web', subscription: { endpoint: 'https://p.example.com/x', keys: { p256dh: 'abc', auth: subscriptionKeys().auth } } },
+      /^subscription\.keys\.p256dh:/,
+    ],
+    [
+      'an auth secret of the wrong size',
+      { device_id: 'd', platform: 'web', subscription: { endpoint: 'https://p.example.com/x', keys: { p256dh: subscriptionKeys().p256dh, auth: 'c2hvcnQ' } } },
+      /^subscription\.keys\.auth:/,
+    ],
   ])('answers 400 naming the field: %s', async (_what, body, detail) => {
     const user = await registerUser(app);
     const res = await app.request('POST', '/api/users/me/devices', { token: user.token, body });
@@ -114,7 +169,10 @@ describe('POST /api/users/me/devices', () => {
   it(`keeps the ${MAX_DEVICES_PER_USER} most recently registered devices of a user`, async () => {
     const user = await registerUser(app);
     for (let i = 0; i <= MAX_DEVICES_PER_USER; i++) {
-      const res = await app.request('POST', '/api/users/me/devices', { token: user.token, body: { device_id: `d${String(i).padStart(2, '0')}`, platform: 'android', token: `t${i}` } });
+      const res = await app.request('POST', '/api/users/me/devices', {
+        token: user.token,
+        body: { device_id: `d${String(i).padStart(2, '0')}`, platform: 'android', token: `t${i}` },
+      });
       expect(res.status).toBe(201);
     }
     const ids = (await devicesOf(user.id)).map((r) => r.deviceId);
@@ -125,14 +183,18 @@ describe('POST /api/users/me/devices', () => {
 
   it('settles concurrent registrations of one device id on one row (one 201, the rest 200)', async () => {
     const user = await registerUser(app);
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => app.request('POST', '/api/users/me/devices', { token: user.token, body: { device_id: 'race', platform: 'ios', token: `t${i}` } })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        app.request('POST', '/api/users/me/devices', { token: user.token, body: { device_id: 'race', platform: 'ios', token: `t${i}` } }),
+      ),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
     expect(await devicesOf(user.id)).toHaveLength(1);
   });
 });
 
 describe('DELETE /api/users/me/devices/{device_id}', () => {
-  it('removes the caller\'s device, answers 204 again when it is gone, and never touches another user\'s device of that id', async () => {
+  it("removes the caller's device, answers 204 again when it is gone, and never touches another user's device of that id", async () => {
     const a = await registerUser(app);
     const b = await registerUser(app);
     await app.request('POST', '/api/users/me/devices', { token: a.token, body: webBody('same') });
@@ -175,7 +237,13 @@ describe('push settings', () => {
     await app.request('POST', '/api/push-settings/reset', { token: admin.token });
     const res = await app.request('GET', '/api/push-settings', { token: admin.token });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ stored_settings: PUSH_SETTINGS_DEFAULTS, defaults: PUSH_SETTINGS_DEFAULTS, is_default: true, updated_at: null, updated_by_user_id: null });
+    expect(res.body).toEqual({
+      stored_settings: PUSH_SETTINGS_DEFAULTS,
+      defaults: PUSH_SETTINGS_DEFAULTS,
+      is_default: true,
+      updated_at: null,
+      updated_by_user_id: null,
+    });
     expect(res.body.defaults).toMatchObject({
       enabled: true,
       max_per_user_per_match: 20,
@@ -186,17 +254,31 @@ describe('push settings', () => {
 
   it('PATCH deep-merges: omitted fields, nested ones included, stay as they were', async () => {
     await app.request('POST', '/api/push-settings/reset', { token: admin.token });
-    const first = await app.request('PATCH', '/api/push-settings', { token: admin.token, body: { issuance: { pivotal_only: true, templates: { title_template: 'New question: {{ question.text }}' } } } });
+    const first = await app.request('PATCH', '/api/push-settings', {
+      token: admin.token,
+      body: { issuance: { pivotal_only: true, templates: { title_template: 'New question: {{ question.text }}' } } },
+    });
     expect(first.status).toBe(200);
     expect(first.body.stored_settings).toEqual({
       ...PUSH_SETTINGS_DEFAULTS,
-      issuance: { ...PUSH_SETTINGS_DEFAULTS.issuance, pivotal_only: true, templates: { ...PUSH_SETTINGS_DEFAULTS.issuance.templates, title_template: 'New question: {{ question.text }}' } },
+      issuance: {
+        ...PUSH_SETTINGS_DEFAULTS.issuance,
+        pivotal_only: true,
+        templates: { ...PUSH_SETTINGS_DEFAULTS.issuance.templates, title_template: 'New question: {{ question.text }}' },
+      },
     });
     expect(first.body).toMatchObject({ is_default: false, updated_by_user_id: admin.id, defaults: PUSH_SETTINGS_DEFAULTS });
     expect(Date.parse(first.body.updated_at)).toBeGreaterThan(Date.now() - 60_000);
 
-    const second = await app.request('PATCH', '/api/push-settings', { token: admin.token, body: { max_per_user_per_match: 3, resolution: { only_answered: false } } });
-    expect(second.body.stored_settings).toMatchObject({ max_per_user_per_match: 3, issuance: { pivotal_only: true, templates: { title_template: 'New question: {{ question.text }}' } }, resolution: { enabled: true, only_answered: false } });
+    const second = await app.request('PATCH', '/api/push-settings', {
+      token: admin.token,
+      body: { max_per_user_per_match: 3, resolution: { only_answered: false } },
+    });
+    expect(second.body.stored_settings).toMatchObject({
+      max_per_user_per_match: 3,
+      issuance: { pivotal_only: true, templates: { title_template: 'New question: {{ question.text }}' } },
+      resolution: { enabled: true, only_answered: false },
+    });
     expect((await app.request('GET', '/api/push-settings', { token: admin.token })).body).toEqual(second.body);
   });
 
@@ -254,26 +336,50 @@ describe('push settings', () => {
     await app.request('PATCH', '/api/push-settings', { token: admin.token, body: { enabled: false, issuance: { min_seconds_remaining: 30 } } });
     const res = await app.request('POST', '/api/push-settings/reset', { token: admin.token });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ stored_settings: PUSH_SETTINGS_DEFAULTS, defaults: PUSH_SETTINGS_DEFAULTS, is_default: true, updated_at: null, updated_by_user_id: null });
+    expect(res.body).toEqual({
+      stored_settings: PUSH_SETTINGS_DEFAULTS,
+      defaults: PUSH_SETTINGS_DEFAULTS,
+      is_default: true,
+      updated_at: null,
+      updated_by_user_id: null,
+    });
     expect(await db().select().from(pushSettings)).toEqual([]);
     expect((await app.request('POST', '/api/push-settings/reset', { token: admin.token })).status).toBe(200);
   });
 
   it('serializes concurrent patches: every change lands', async () => {
     await app.request('POST', '/api/push-settings/reset', { token: admin.token });
-    const patches = [{ enabled: false }, { max_per_user_per_match: 5 }, { issuance: { pivotal_only: true } }, { issuance: { min_seconds_remaining: 25 } }, { resolution: { only_answered: false } }];
+    const patches = [
+      { enabled: false },
+      { max_per_user_per_match: 5 },
+      { issuance: { pivotal_only: true } },
+      { issuance: { min_seconds_remaining: 25 } },
+      { resolution: { only_answered: false } },
+    ];
     const results = await Promise.all(patches.map((body) => app.request('PATCH', '/api/push-settings', { token: admin.token, body })));
     expect(results.every((r) => r.status === 200)).toBe(true);
     const res = await app.request('GET', '/api/push-settings', { token: admin.token });
-    expect(res.body.stored_settings).toMatchObject({ enabled: false, max_per_user_per_match: 5, issuance: { pivotal_only: true, min_seconds_remaining: 25 }, resolution: { only_answered: false } });
+    expect(res.body.stored_settings).toMatchObject({
+      enabled: false,
+      max_per_user_per_match: 5,
+      issuance: { pivotal_only: true, min_seconds_remaining: 25 },
+      resolution: { only_answered: false },
+    });
     await app.request('POST', '/api/push-settings/reset', { token: admin.token });
   });
 
   it('reads a stored row missing newer keys through the defaults', async () => {
-    await db().insert(pushSettings).values({ id: 1, settings: { enabled: false, issuance: { pivotal_only: true } } }).onConflictDoUpdate({ target: pushSettings.id, set: { settings: { enabled: false, issuance: { pivotal_only: true } } } });
+    await db()
+      .insert(pushSettings)
+      .values({ id: 1, settings: { enabled: false, issuance: { pivotal_only: true } } })
+      .onConflictDoUpdate({ target: pushSettings.id, set: { settings: { enabled: false, issuance: { pivotal_only: true } } } });
     const res = await app.request('GET', '/api/push-settings', { token: admin.token });
     expect(res.status).toBe(200);
-    expect(res.body.stored_settings).toEqual({ ...PUSH_SETTINGS_DEFAULTS, enabled: false, issuance: { ...PUSH_SETTINGS_DEFAULTS.issuance, pivotal_only: true } });
+    expect(res.body.stored_settings).toEqual({
+      ...PUSH_SETTINGS_DEFAULTS,
+      enabled: false,
+      issuance: { ...PUSH_SETTINGS_DEFAULTS.issuance, pivotal_only: true },
+    });
     await app.request('POST', '/api/push-settings/reset', { token: admin.token });
   });
 });
@@ -312,11 +418,21 @@ describe('GET /api/push-delivery-attempts', () => {
       ]);
   });
 
-  it('lists a user\'s attempts newest first, by user_id', async () => {
+  it("lists a user's attempts newest first, by user_id", async () => {
     const res = await app.request('GET', '/api/push-delivery-attempts', { token: admin.token, query: { user_id: alice.id } });
     expect(res.status).toBe(200);
     expect(res.body.map((a: { title: string }) => a.title)).toEqual(['title 4', 'title 3', 'title 1']);
-    expect(res.body[1]).toMatchObject({ user_id: alice.id, device_id: null, platform: null, provider: 'log', event: 'resolution', question_issuance_id: issuanceId, status: 'skipped', status_code: null, error: 'enabled: push notifications are turned off' });
+    expect(res.body[1]).toMatchObject({
+      user_id: alice.id,
+      device_id: null,
+      platform: null,
+      provider: 'log',
+      event: 'resolution',
+      question_issuance_id: issuanceId,
+      status: 'skipped',
+      status_code: null,
+      error: 'enabled: push notifications are turned off',
+    });
   });
 
   it('finds the user by email without regard to case (exact, not a substring)', async () => {
@@ -330,11 +446,16 @@ describe('GET /api/push-delivery-attempts', () => {
   it('answers 404 when no user matches the id, or the id and email name different users', async () => {
     const res = await app.request('GET', '/api/push-delivery-attempts', { token: admin.token, query: { user_id: '00000000-0000-4000-8000-000000000000' } });
     expectError(res, userErrors.notFound);
-    expectError(await app.request('GET', '/api/push-delivery-attempts', { token: admin.token, query: { user_id: bob.id, email: alice.email } }), userErrors.notFound);
-    expect((await app.request('GET', '/api/push-delivery-attempts', { token: admin.token, query: { user_id: alice.id, email: alice.email } })).body).toHaveLength(3);
+    expectError(
+      await app.request('GET', '/api/push-delivery-attempts', { token: admin.token, query: { user_id: bob.id, email: alice.email } }),
+      userErrors.notFound,
+    );
+    expect(
+      (await app.request('GET', '/api/push-delivery-attempts', { token: admin.token, query: { user_id: alice.id, email: alice.email } })).body,
+    ).toHaveLength(3);
   });
 
-  it('answers everyone\'s latest attempts without a filter, up to limit', async () => {
+  it("answers everyone's latest attempts without a filter, up to limit", async () => {
     const res = await app.request('GET', '/api/push-delivery-attempts', { token: admin.token, query: { limit: 2 } });
     expect(res.status).toBe(200);
     expect(res.body.map((a: { title: string }) => a.title)).toEqual(['title 4', 'title 3']);
@@ -348,7 +469,7 @@ describe('GET /api/push-delivery-attempts', () => {
     }
   });
 
-  it('keeps a deleted user\'s attempts out (they go with the user)', async () => {
+  it("keeps a deleted user's attempts out (they go with the user)", async () => {
     const gone = await registerUser(app);
     await db().insert(pushDeliveryAttempts).values({ userId: gone.id, provider: 'log', event: 'issuance', status: 'delivered', title: 't', body: 'b' });
     await db().delete(users).where(eq(users.id, gone.id));

@@ -24,7 +24,10 @@ const insertIssuance = (definitionId: string, values: Partial<typeof questionIss
 
 async function insertSponsorship(definitionId: string) {
   const match = await createMatch(app);
-  const [brand] = await db().insert(brands).values({ name: `Brand ${randomUUID()}`, primaryColor: '#ff0000' }).returning();
+  const [brand] = await db()
+    .insert(brands)
+    .values({ name: `Brand ${randomUUID()}`, primaryColor: '#ff0000' })
+    .returning();
   await db().insert(questionSponsorships).values({ brandId: brand!.id, matchId: match.id, strategy: 'definition', targetDefinitionId: definitionId });
 }
 
@@ -73,14 +76,19 @@ describe('the league query parameter', () => {
     const list = await app.request('GET', '/api/question-definitions', { query: { league: 'mls' } });
     expect(list.status).toBe(404);
     expect(list.body.detail).toContain('mls');
-    expect((await app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'mls' }, body: inGameDefinitionInput() })).status).toBe(404);
+    expect(
+      (await app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'mls' }, body: inGameDefinitionInput() })).status,
+    ).toBe(404);
   });
 });
 
 describe('POST /api/question-definitions', () => {
   it('creates a definition with defaults for the optional fields', async () => {
     const wc = await leagueBySlug(app, 'wc');
-    const input = inGameDefinitionInput({ trigger: { event_type: 'score_change' }, resolution: { rules: [{ event_type: 'score_change', correct_choice: 'event.team' }] } });
+    const input = inGameDefinitionInput({
+      trigger: { event_type: 'score_change' },
+      resolution: { rules: [{ event_type: 'score_change', correct_choice: 'event.team' }] },
+    });
     const res = await app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'wc' }, body: input });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -107,30 +115,68 @@ describe('POST /api/question-definitions', () => {
 
   it('answers 409 for a name taken in the league, without regard to case; another league is fine', async () => {
     const def = await create('wc', { name: 'Corner then shot' });
-    const dup = await app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'wc' }, body: inGameDefinitionInput({ name: 'CORNER THEN SHOT' }) });
+    const dup = await app.request('POST', '/api/question-definitions', {
+      token: admin.token,
+      query: { league: 'wc' },
+      body: inGameDefinitionInput({ name: 'CORNER THEN SHOT' }),
+    });
     expect(dup.status).toBe(409);
     expect(dup.body.detail).toContain('CORNER THEN SHOT');
-    expect((await app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'wc' }, body: inGameDefinitionInput({ name: ' Corner then shot ' }) })).status).toBe(409);
+    expect(
+      (
+        await app.request('POST', '/api/question-definitions', {
+          token: admin.token,
+          query: { league: 'wc' },
+          body: inGameDefinitionInput({ name: ' Corner then shot ' }),
+        })
+      ).status,
+    ).toBe(409);
     expect((await create('nfl', { name: def.name })).name).toBe(def.name);
   });
 
   it('settles simultaneous creates of one name with the unique index', async () => {
     const name = `Race ${randomUUID()}`;
-    const results = await Promise.all([1, 2, 3].map(() => app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'wc' }, body: inGameDefinitionInput({ name }) })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() =>
+        app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'wc' }, body: inGameDefinitionInput({ name }) }),
+      ),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
   });
 
   it.each([
     ['trigger.condition', { trigger: { event_type: 'shot', condition: 'event.team = ' } }],
     ['question_text_template', { question_text_template: '{% if event.team %}open' }],
-    ['choices[1].label_template', { choices: [{ identifier: 'home', label_template: 'Home' }, { identifier: 'none', label_template: '{{ match.home_team | no_such_filter }}' }] }],
+    [
+      'choices[1].label_template',
+      {
+        choices: [
+          { identifier: 'home', label_template: 'Home' },
+          { identifier: 'none', label_template: '{{ match.home_team | no_such_filter }}' },
+        ],
+      },
+    ],
     ['issuance_state_extract.minute', { issuance_state_extract: { ok: 'event.clock_seconds', minute: '$floor(' } }],
     ['store_state.goals', { store_state: { goals: '(state.goals' } }],
     ['resolution.rules[0].condition', { resolution: { rules: [{ event_type: 'shot', condition: 'event.team ==== 1', correct_choice: '"yes"' }] } }],
-    ['resolution.rules[1].correct_choice', { resolution: { rules: [{ event_type: 'shot', correct_choice: '"home"' }, { event_type: 'shot', correct_choice: '[1, 2' }] } }],
+    [
+      'resolution.rules[1].correct_choice',
+      {
+        resolution: {
+          rules: [
+            { event_type: 'shot', correct_choice: '"home"' },
+            { event_type: 'shot', correct_choice: '[1, 2' },
+          ],
+        },
+      },
+    ],
   ])('answers 400 naming %s when it does not compile, and writes nothing', async (field, overrides) => {
     const before = await definitionCount();
-    const res = await app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'wc' }, body: inGameDefinitionInput(overrides as never) });
+    const res = await app.request('POST', '/api/question-definitions', {
+      token: admin.token,
+      query: { league: 'wc' },
+      body: inGameDefinitionInput(overrides as never),
+    });
     expect(res.status).toBe(400);
     expect(res.body.detail).toContain(field);
     expect(await definitionCount()).toBe(before);
@@ -140,9 +186,23 @@ describe('POST /api/question-definitions', () => {
     ['trigger.event_type', { trigger: { event_type: 'touchdown' } }],
     ['trigger.event_type', { trigger: { event_type: '   ' } }],
     ['resolution.rules[0].event_type', { resolution: { rules: [{ event_type: 'touchdown', correct_choice: '"home"' }] } }],
-    ['resolution.rules[1].event_type', { resolution: { rules: [{ event_type: 'shot', correct_choice: '"home"' }, { event_type: ' ', correct_choice: '"home"' }] } }],
+    [
+      'resolution.rules[1].event_type',
+      {
+        resolution: {
+          rules: [
+            { event_type: 'shot', correct_choice: '"home"' },
+            { event_type: ' ', correct_choice: '"home"' },
+          ],
+        },
+      },
+    ],
   ])('answers 400 for an event type of %s that is not one of the sport', async (field, overrides) => {
-    const res = await app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'wc' }, body: inGameDefinitionInput(overrides as never) });
+    const res = await app.request('POST', '/api/question-definitions', {
+      token: admin.token,
+      query: { league: 'wc' },
+      body: inGameDefinitionInput(overrides as never),
+    });
     expect(res.status).toBe(400);
     expect(res.body.detail).toContain(field);
   });
@@ -151,7 +211,13 @@ describe('POST /api/question-definitions', () => {
     const res = await app.request('POST', '/api/question-definitions', {
       token: admin.token,
       query: { league: 'wc' },
-      body: inGameDefinitionInput({ choices: [{ identifier: 'yes', label_template: 'Yes' }, { identifier: 'no', label_template: 'No' }, { identifier: 'yes', label_template: 'Sure' }] }),
+      body: inGameDefinitionInput({
+        choices: [
+          { identifier: 'yes', label_template: 'Yes' },
+          { identifier: 'no', label_template: 'No' },
+          { identifier: 'yes', label_template: 'Sure' },
+        ],
+      }),
     });
     expect(res.status).toBe(400);
     expect(res.body.detail).toContain("choices[2].identifier 'yes'");
@@ -159,8 +225,14 @@ describe('POST /api/question-definitions', () => {
 
   it('accepts a timeout choice that is a choice identifier or null, and refuses any other with 400', async () => {
     const rules = [{ event_type: 'shot', correct_choice: '"home"' }];
-    expect((await create('wc', { resolution: { rules, timeout: { after_seconds: 60, correct_choice: 'away' } } })).resolution.timeout).toEqual({ after_seconds: 60, correct_choice: 'away' });
-    expect((await create('wc', { resolution: { rules, timeout: { after_seconds: 60, correct_choice: null } } })).resolution.timeout).toEqual({ after_seconds: 60, correct_choice: null });
+    expect((await create('wc', { resolution: { rules, timeout: { after_seconds: 60, correct_choice: 'away' } } })).resolution.timeout).toEqual({
+      after_seconds: 60,
+      correct_choice: 'away',
+    });
+    expect((await create('wc', { resolution: { rules, timeout: { after_seconds: 60, correct_choice: null } } })).resolution.timeout).toEqual({
+      after_seconds: 60,
+      correct_choice: null,
+    });
     const res = await app.request('POST', '/api/question-definitions', {
       token: admin.token,
       query: { league: 'wc' },
@@ -171,20 +243,39 @@ describe('POST /api/question-definitions', () => {
   });
 
   it("accepts a group of the league and answers 400 for another league's or an unknown group", async () => {
-    const own = await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'wc' }, body: { slug: `own-${randomUUID().slice(0, 8)}`, name: 'Own' } });
-    const other = await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'nfl' }, body: { slug: `other-${randomUUID().slice(0, 8)}`, name: 'Other' } });
+    const own = await app.request('POST', '/api/question-groups', {
+      token: admin.token,
+      query: { league: 'wc' },
+      body: { slug: `own-${randomUUID().slice(0, 8)}`, name: 'Own' },
+    });
+    const other = await app.request('POST', '/api/question-groups', {
+      token: admin.token,
+      query: { league: 'nfl' },
+      body: { slug: `other-${randomUUID().slice(0, 8)}`, name: 'Other' },
+    });
     expect((await create('wc', { group_id: own.body.id })).group_id).toBe(own.body.id);
     for (const groupId of [other.body.id, UNKNOWN_ID]) {
-      const res = await app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'wc' }, body: inGameDefinitionInput({ group_id: groupId }) });
+      const res = await app.request('POST', '/api/question-definitions', {
+        token: admin.token,
+        query: { league: 'wc' },
+        body: inGameDefinitionInput({ group_id: groupId }),
+      });
       expect(res.status).toBe(400);
       expect(res.body.detail).toContain('group_id');
     }
   });
 
   it('answers 400 for a blank name and 422 for server-managed fields', async () => {
-    expect((await app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'wc' }, body: inGameDefinitionInput({ name: '   ' }) })).status).toBe(400);
+    expect(
+      (await app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'wc' }, body: inGameDefinitionInput({ name: '   ' }) }))
+        .status,
+    ).toBe(400);
     for (const extra of [{ is_archived: true }, { id: UNKNOWN_ID }, { league_id: UNKNOWN_ID }, { created_at: '2026-01-01T00:00:00Z' }]) {
-      const res = await app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'wc' }, body: { ...inGameDefinitionInput(), ...extra } });
+      const res = await app.request('POST', '/api/question-definitions', {
+        token: admin.token,
+        query: { league: 'wc' },
+        body: { ...inGameDefinitionInput(), ...extra },
+      });
       expect(res.status).toBe(422);
     }
   });
@@ -193,20 +284,38 @@ describe('POST /api/question-definitions', () => {
 describe('input PostgreSQL cannot store', () => {
   it('answers 422, not 500, for NUL characters anywhere in a body or in q, writing nothing', async () => {
     const before = await definitionCount();
-    for (const overrides of [{ name: 'a\u0000b' }, { description: '\u0000' }, { issuance_state_extract: { 'key\u0000': '1' } }, { store_state: { k: '"\u0000"' } }]) {
-      const res = await app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'wc' }, body: inGameDefinitionInput(overrides) });
+    for (const overrides of [
+      { name: 'a\u0000b' },
+      { description: '\u0000' },
+      { issuance_state_extract: { 'key\u0000': '1' } },
+      { store_state: { k: '"\u0000"' } },
+    ]) {
+      const res = await app.request('POST', '/api/question-definitions', {
+        token: admin.token,
+        query: { league: 'wc' },
+        body: inGameDefinitionInput(overrides),
+      });
       expect(res.status, JSON.stringify(overrides)).toBe(422);
       expect(res.body.detail[0]).toMatchObject({ type: 'nul_character', loc: expect.arrayContaining(['body']) });
     }
     expect(await definitionCount()).toBe(before);
     const def = await create('wc');
-    expect((await app.request('PUT', `/api/question-definitions/${def.id}`, { token: admin.token, body: inGameDefinitionInput({ question_text_template: 'x\u0000' }) })).status).toBe(422);
+    expect(
+      (
+        await app.request('PUT', `/api/question-definitions/${def.id}`, {
+          token: admin.token,
+          body: inGameDefinitionInput({ question_text_template: 'x\u0000' }),
+        })
+      ).status,
+    ).toBe(422);
     expect((await app.request('POST', `/api/question-definitions/${def.id}/clone`, { token: admin.token, body: { name: 'x\u0000' } })).status).toBe(422);
     expect((await app.request('GET', '/api/question-definitions', { query: { league: 'wc', q: 'a\u0000' } })).status).toBe(422);
   });
 
   it('answers 422, not 500, for a leap-second bound of a date range', async () => {
-    const res = await app.request('GET', '/api/question-definitions', { query: { league: 'wc', created_from: '2016-12-31T23:59:60Z', created_to: '2017-01-01T00:00:00Z' } });
+    const res = await app.request('GET', '/api/question-definitions', {
+      query: { league: 'wc', created_from: '2016-12-31T23:59:60Z', created_to: '2017-01-01T00:00:00Z' },
+    });
     expect(res.status).toBe(422);
     expect(res.body.detail[0].loc).toEqual(['query', 'created_from']);
   });
@@ -235,7 +344,10 @@ describe('GET /api/question-definitions (filters)', () => {
     };
     await app.request('POST', `/api/question-definitions/${defs.delta!.id}/archive`, { token: admin.token });
     const stamp = (name: keyof typeof defs, created: string, updated: string) =>
-      db().update(questionDefinitions).set({ createdAt: new Date(created), updatedAt: new Date(updated) }).where(eq(questionDefinitions.id, defs[name]!.id));
+      db()
+        .update(questionDefinitions)
+        .set({ createdAt: new Date(created), updatedAt: new Date(updated) })
+        .where(eq(questionDefinitions.id, defs[name]!.id));
     await stamp('alpha', '2026-01-01T00:00:00Z', '2026-03-01T00:00:00Z');
     await stamp('beta', '2026-01-02T00:00:00Z', '2026-03-02T00:00:00Z');
     await stamp('gamma', '2026-01-03T00:00:00Z', '2026-03-03T00:00:00Z');
@@ -257,7 +369,14 @@ describe('GET /api/question-definitions (filters)', () => {
   it('returns summaries', async () => {
     const res = await app.request('GET', '/api/question-definitions', { query: { league, q: 'alpha' } });
     expect(res.body).toEqual([
-      expect.objectContaining({ id: defs.alpha!.id, league, trigger_event_type: 'score_change', is_archived: false, is_active: true, created_at: '2026-01-01T00:00:00.000Z' }),
+      expect.objectContaining({
+        id: defs.alpha!.id,
+        league,
+        trigger_event_type: 'score_change',
+        is_archived: false,
+        is_active: true,
+        created_at: '2026-01-01T00:00:00.000Z',
+      }),
     ]);
   });
 
@@ -278,9 +397,23 @@ describe('GET /api/question-definitions (filters)', () => {
 
   it('filters on created and updated ranges, from inclusive and to exclusive', async () => {
     expect(await names({ created_from: '2026-01-02T00:00:00Z', created_to: '2026-01-03T00:00:00Z' })).toEqual(['Beta 100% sure']);
-    expect(await names({ created_from: '2026-01-01T00:00:00Z', created_to: '2026-01-03T00:00:01Z' })).toEqual(['alpha shot', 'Beta 100% sure', 'gamma_1000 sure']);
-    expect(await names({ updated_from: '2026-03-03T00:00:00Z', updated_to: '2026-04-01T00:00:00Z', include_inactive: true })).toEqual(['Delta archived', 'gamma_1000 sure']);
-    expect(await names({ updated_from: '2026-03-01T00:00:00Z', updated_to: '2026-03-02T00:00:00Z', created_from: '2026-01-01T00:00:00Z', created_to: '2026-02-01T00:00:00Z' })).toEqual(['alpha shot']);
+    expect(await names({ created_from: '2026-01-01T00:00:00Z', created_to: '2026-01-03T00:00:01Z' })).toEqual([
+      'alpha shot',
+      'Beta 100% sure',
+      'gamma_1000 sure',
+    ]);
+    expect(await names({ updated_from: '2026-03-03T00:00:00Z', updated_to: '2026-04-01T00:00:00Z', include_inactive: true })).toEqual([
+      'Delta archived',
+      'gamma_1000 sure',
+    ]);
+    expect(
+      await names({
+        updated_from: '2026-03-01T00:00:00Z',
+        updated_to: '2026-03-02T00:00:00Z',
+        created_from: '2026-01-01T00:00:00Z',
+        created_to: '2026-02-01T00:00:00Z',
+      }),
+    ).toEqual(['alpha shot']);
   });
 
   it.each(['created_from', 'created_to', 'updated_from', 'updated_to'])('answers 400 when %s comes without its pair', async (param) => {
@@ -290,7 +423,9 @@ describe('GET /api/question-definitions (filters)', () => {
   });
 
   it('answers 422 for malformed filter values', async () => {
-    expect((await app.request('GET', '/api/question-definitions', { query: { league, created_from: 'yesterday', created_to: '2026-01-01T00:00:00Z' } })).status).toBe(422);
+    expect(
+      (await app.request('GET', '/api/question-definitions', { query: { league, created_from: 'yesterday', created_to: '2026-01-01T00:00:00Z' } })).status,
+    ).toBe(422);
     expect((await app.request('GET', '/api/question-definitions', { query: { league, is_pivotal_moment: 'maybe' } })).status).toBe(422);
     expect((await app.request('GET', '/api/question-definitions', { query: {} })).status).toBe(422);
   });
@@ -298,7 +433,11 @@ describe('GET /api/question-definitions (filters)', () => {
 
 describe('PUT /api/question-definitions/{definition_id}', () => {
   it('replaces every editable field; omitted optional fields revert to defaults; server-managed fields stay', async () => {
-    const group = await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'wc' }, body: { slug: `put-${randomUUID().slice(0, 8)}`, name: 'Put' } });
+    const group = await app.request('POST', '/api/question-groups', {
+      token: admin.token,
+      query: { league: 'wc' },
+      body: { slug: `put-${randomUUID().slice(0, 8)}`, name: 'Put' },
+    });
     const def = await create('wc', {
       description: 'Has a description',
       is_pivotal_moment: true,
@@ -336,15 +475,23 @@ describe('PUT /api/question-definitions/{definition_id}', () => {
   it('answers 409 for a name taken by another definition of the league; its own name is fine', async () => {
     const a = await create('wc');
     const b = await create('wc');
-    const res = await app.request('PUT', `/api/question-definitions/${b.id}`, { token: admin.token, body: inGameDefinitionInput({ name: a.name.toUpperCase() }) });
+    const res = await app.request('PUT', `/api/question-definitions/${b.id}`, {
+      token: admin.token,
+      body: inGameDefinitionInput({ name: a.name.toUpperCase() }),
+    });
     expect(res.status).toBe(409);
     expect((await app.request('GET', `/api/question-definitions/${b.id}`)).body).toEqual(b);
-    expect((await app.request('PUT', `/api/question-definitions/${b.id}`, { token: admin.token, body: inGameDefinitionInput({ name: b.name }) })).status).toBe(200);
+    expect((await app.request('PUT', `/api/question-definitions/${b.id}`, { token: admin.token, body: inGameDefinitionInput({ name: b.name }) })).status).toBe(
+      200,
+    );
   });
 
   it('answers 400 for a bad template and changes nothing', async () => {
     const def = await create('wc');
-    const res = await app.request('PUT', `/api/question-definitions/${def.id}`, { token: admin.token, body: inGameDefinitionInput({ question_text_template: '{{ unclosed' }) });
+    const res = await app.request('PUT', `/api/question-definitions/${def.id}`, {
+      token: admin.token,
+      body: inGameDefinitionInput({ question_text_template: '{{ unclosed' }),
+    });
     expect(res.status).toBe(400);
     expect(res.body.detail).toContain('question_text_template');
     expect((await app.request('GET', `/api/question-definitions/${def.id}`)).body).toEqual(def);
@@ -353,13 +500,19 @@ describe('PUT /api/question-definitions/{definition_id}', () => {
   it('answers 404 for an unknown definition and 422 for server-managed fields', async () => {
     expect((await app.request('PUT', `/api/question-definitions/${UNKNOWN_ID}`, { token: admin.token, body: inGameDefinitionInput() })).status).toBe(404);
     const def = await create('wc');
-    expect((await app.request('PUT', `/api/question-definitions/${def.id}`, { token: admin.token, body: { ...inGameDefinitionInput(), is_archived: false } })).status).toBe(422);
+    expect(
+      (await app.request('PUT', `/api/question-definitions/${def.id}`, { token: admin.token, body: { ...inGameDefinitionInput(), is_archived: false } }))
+        .status,
+    ).toBe(422);
   });
 
   it('never rewrites the snapshot of an issuance', async () => {
     const def = await create('wc');
     const issuance = await insertIssuance(def.id, { questionText: 'Snapshot X', definitionName: def.name });
-    const res = await app.request('PUT', `/api/question-definitions/${def.id}`, { token: admin.token, body: inGameDefinitionInput({ name: `${def.name} renamed`, question_text_template: 'Something else entirely' }) });
+    const res = await app.request('PUT', `/api/question-definitions/${def.id}`, {
+      token: admin.token,
+      body: inGameDefinitionInput({ name: `${def.name} renamed`, question_text_template: 'Something else entirely' }),
+    });
     expect(res.status).toBe(200);
     const [row] = await db().select().from(questionIssuances).where(eq(questionIssuances.id, issuance.id));
     expect(row).toMatchObject({ questionText: 'Snapshot X', definitionName: def.name, choices: issuance.choices });
@@ -396,7 +549,14 @@ describe('POST /api/question-definitions/{definition_id}/clone', () => {
     await app.request('POST', `/api/question-definitions/${def.id}/archive`, { token: admin.token });
     const res = await app.request('POST', `/api/question-definitions/${def.id}/clone`, { token: admin.token });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ ...def, id: res.body.id, name: `${def.name} (copy)`, is_archived: false, created_at: res.body.created_at, updated_at: res.body.updated_at });
+    expect(res.body).toEqual({
+      ...def,
+      id: res.body.id,
+      name: `${def.name} (copy)`,
+      is_archived: false,
+      created_at: res.body.created_at,
+      updated_at: res.body.updated_at,
+    });
     expect(res.body.id).not.toBe(def.id);
     expect((await app.request('GET', `/api/question-definitions/${def.id}`)).body.is_archived).toBe(true);
   });
@@ -457,7 +617,10 @@ describe('DELETE /api/question-definitions/{definition_id}', () => {
     expect(res.text).toBe('');
     expect((await app.request('GET', `/api/question-definitions/${a.id}`)).status).toBe(404);
     expect((await app.request('GET', '/api/leagues/wc')).body.question_definition_allowlist).toEqual([b.id]);
-    const rows = await db().select().from(matches).where(inArray(matches.id, [m1.id, m2.id, m3.id]));
+    const rows = await db()
+      .select()
+      .from(matches)
+      .where(inArray(matches.id, [m1.id, m2.id, m3.id]));
     const byId = new Map(rows.map((r) => [r.id, r]));
     expect(byId.get(m1.id)!.questionDefinitionAllowlist).toEqual([c.id]);
     expect(byId.get(m2.id)!.questionDefinitionAllowlist).toEqual([b.id]);
@@ -480,17 +643,28 @@ describe('league allowlists (PATCH /api/leagues)', () => {
     expect(res.body.question_definition_allowlist).toEqual([a.id, b.id]);
   });
 
-  it("answers 400 naming ids that are unknown, of another league or of the other kind, changing nothing", async () => {
+  it('answers 400 naming ids that are unknown, of another league or of the other kind, changing nothing', async () => {
     const own = await create('nhl');
     const foreign = await create('nfl');
     const matchKind = await app.request('POST', '/api/match-question-definitions', {
       token: admin.token,
       query: { league: 'nhl' },
-      body: { name: `M ${randomUUID()}`, question_text_template: 'Who wins?', choices: [{ identifier: 'home', label_template: 'Home' }, { identifier: 'away', label_template: 'Away' }], resolution: { correct_choice: 'result.winner' } },
+      body: {
+        name: `M ${randomUUID()}`,
+        question_text_template: 'Who wins?',
+        choices: [
+          { identifier: 'home', label_template: 'Home' },
+          { identifier: 'away', label_template: 'Away' },
+        ],
+        resolution: { correct_choice: 'result.winner' },
+      },
     });
     expect(matchKind.status).toBe(201);
     const before = (await app.request('GET', '/api/leagues/nhl')).body;
-    const res = await app.request('PATCH', '/api/leagues/nhl', { token: admin.token, body: { question_definition_allowlist: [own.id, foreign.id, UNKNOWN_ID, matchKind.body.id], default_question_points: 77 } });
+    const res = await app.request('PATCH', '/api/leagues/nhl', {
+      token: admin.token,
+      body: { question_definition_allowlist: [own.id, foreign.id, UNKNOWN_ID, matchKind.body.id], default_question_points: 77 },
+    });
     expect(res.status).toBe(400);
     expect(res.body.detail).toContain('question_definition_allowlist');
     for (const id of [foreign.id, UNKNOWN_ID, matchKind.body.id]) expect(res.body.detail).toContain(id);

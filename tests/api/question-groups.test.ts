@@ -16,7 +16,8 @@ const { app, admin, player } = useTestApp({ player: true });
 let n = 0;
 const slug = (prefix = 'g') => `${prefix}-${n++}`;
 
-const createGroup = (league: string, body: Record<string, unknown> = {}) => createInLeague(app, admin, '/api/question-groups', league, { slug: slug(), name: 'Goal questions', ...body });
+const createGroup = (league: string, body: Record<string, unknown> = {}) =>
+  createInLeague(app, admin, '/api/question-groups', league, { slug: slug(), name: 'Goal questions', ...body });
 
 const groupCount = async () => (await app.services.database.db.select().from(questionGroups)).length;
 
@@ -109,7 +110,9 @@ describe('POST /api/question-groups', () => {
   });
 
   it.each(['0', '9lives', 'a-b_c', 'z'.repeat(64)])('accepts the slug %j', async (good) => {
-    expect((await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'nhl' }, body: { slug: good, name: 'x' } })).status).toBe(201);
+    expect((await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'nhl' }, body: { slug: good, name: 'x' } })).status).toBe(
+      201,
+    );
   });
 
   it('answers 409 for a slug taken in the league; the same slug in another league is fine', async () => {
@@ -118,7 +121,9 @@ describe('POST /api/question-groups', () => {
     const again = await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'wc' }, body: { slug: s, name: 'b' } });
     expectError(again, groupErrors.slugTaken);
     expect(again.body.detail).toContain(s);
-    expect((await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'nfl' }, body: { slug: s, name: 'c' } })).status).toBe(201);
+    expect((await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'nfl' }, body: { slug: s, name: 'c' } })).status).toBe(
+      201,
+    );
   });
 
   it('answers 409 to one of two simultaneous creates of the same slug', async () => {
@@ -138,14 +143,22 @@ describe('POST /api/question-groups', () => {
     ['a period of another sport', { '3': 1 }],
   ])('answers 400 for a period distribution that is %s', async (_label, value) => {
     const before = await groupCount();
-    const res = await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'wc' }, body: { slug: slug(), name: 'x', period_distribution: value } });
+    const res = await app.request('POST', '/api/question-groups', {
+      token: admin.token,
+      query: { league: 'wc' },
+      body: { slug: slug(), name: 'x', period_distribution: value },
+    });
     expectError(res, leagueErrors.periodDistributionInvalid);
     expect(res.body.detail).toContain('period_distribution');
     expect(await groupCount()).toBe(before);
   });
 
   it("checks the period map against the league's sport", async () => {
-    const res = await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'nfl' }, body: { slug: slug(), name: 'x', period_distribution: { '3': 1, ot: 0 } } });
+    const res = await app.request('POST', '/api/question-groups', {
+      token: admin.token,
+      query: { league: 'nfl' },
+      body: { slug: slug(), name: 'x', period_distribution: { '3': 1, ot: 0 } },
+    });
     expect(res.status).toBe(201);
     expect(res.body.period_distribution).toEqual({ '3': 1, ot: 0 });
   });
@@ -163,9 +176,23 @@ describe('POST /api/question-groups', () => {
   });
 
   it('answers 400 for a blank name and 422 for fields outside the contract', async () => {
-    expectError(await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'wc' }, body: { slug: slug(), name: '   ' } }), groupErrors.invalidName);
-    expect((await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'wc' }, body: { slug: slug(), name: 'x', league_id: 'x' } })).status).toBe(422);
-    expect((await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'wc' }, body: { slug: slug(), name: 'x', max_open_questions: 0 } })).status).toBe(422);
+    expectError(
+      await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'wc' }, body: { slug: slug(), name: '   ' } }),
+      groupErrors.invalidName,
+    );
+    expect(
+      (await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'wc' }, body: { slug: slug(), name: 'x', league_id: 'x' } }))
+        .status,
+    ).toBe(422);
+    expect(
+      (
+        await app.request('POST', '/api/question-groups', {
+          token: admin.token,
+          query: { league: 'wc' },
+          body: { slug: slug(), name: 'x', max_open_questions: 0 },
+        })
+      ).status,
+    ).toBe(422);
     expect((await app.request('POST', '/api/question-groups', { token: admin.token, body: { slug: slug(), name: 'x' } })).status).toBe(422);
   });
 });
@@ -200,10 +227,16 @@ describe('GET/PATCH /api/question-groups/{group_id}', () => {
 
   it('changes only the fields sent; null clears an override', async () => {
     const group = await createGroup('wc', { points: 15, min_interval_seconds: 100, period_distribution: { '1': 1 }, description: 'd' });
-    const res = await app.request('PATCH', `/api/question-groups/${group.id}`, { token: admin.token, body: { name: 'Renamed', points: null, period_distribution: null } });
+    const res = await app.request('PATCH', `/api/question-groups/${group.id}`, {
+      token: admin.token,
+      body: { name: 'Renamed', points: null, period_distribution: null },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...group, name: 'Renamed', points: null, period_distribution: null, updated_at: res.body.updated_at });
-    const again = await app.request('PATCH', `/api/question-groups/${group.id}`, { token: admin.token, body: { period_distribution: { '2': 4 }, max_open_questions: 3 } });
+    const again = await app.request('PATCH', `/api/question-groups/${group.id}`, {
+      token: admin.token,
+      body: { period_distribution: { '2': 4 }, max_open_questions: 3 },
+    });
     expect(again.body).toMatchObject({ name: 'Renamed', period_distribution: { '2': 4 }, max_open_questions: 3, min_interval_seconds: 100, description: 'd' });
   });
 
@@ -239,7 +272,11 @@ describe('DELETE /api/question-groups/{group_id}', () => {
     const group = await createGroup('wc');
     const defs = [];
     for (let i = 0; i < 2; i++) {
-      const res = await app.request('POST', '/api/question-definitions', { token: admin.token, query: { league: 'wc' }, body: inGameDefinitionInput({ group_id: group.id }) });
+      const res = await app.request('POST', '/api/question-definitions', {
+        token: admin.token,
+        query: { league: 'wc' },
+        body: inGameDefinitionInput({ group_id: group.id }),
+      });
       expect(res.status).toBe(201);
       defs.push(res.body);
     }
@@ -258,7 +295,13 @@ describe('DELETE /api/question-groups/{group_id}', () => {
 
 describe('GET /api/question-groups/export', () => {
   it('is a CSV of every group of every league ordered by league and slug, JSON as JSON, formula-safe', async () => {
-    await createGroup('nfl', { slug: 'zz-export', name: '=HYPERLINK("http://x")', description: '-2+3', period_distribution: { '1': 2, ot: 1 }, probability: 0.25 });
+    await createGroup('nfl', {
+      slug: 'zz-export',
+      name: '=HYPERLINK("http://x")',
+      description: '-2+3',
+      period_distribution: { '1': 2, ot: 1 },
+      probability: 0.25,
+    });
     await createGroup('nfl', { slug: 'aa-export', name: '@SUM(A1)', description: '\tTabbed' });
     await createGroup('mlb', { slug: 'mm-export', name: '+1', description: '\rcr' });
     const res = await app.request('GET', '/api/question-groups/export', { token: admin.token });
@@ -267,7 +310,20 @@ describe('GET /api/question-groups/export', () => {
     expect(res.headers.get('content-disposition')).toContain('question-groups.csv');
 
     const [header, ...data] = await parseCsv(res.text);
-    expect(header).toEqual(['id', 'league', 'slug', 'name', 'description', 'max_open_questions', 'question_max_count', 'min_interval_seconds', 'period_distribution', 'answer_window_seconds', 'points', 'probability']);
+    expect(header).toEqual([
+      'id',
+      'league',
+      'slug',
+      'name',
+      'description',
+      'max_open_questions',
+      'question_max_count',
+      'min_interval_seconds',
+      'period_distribution',
+      'answer_window_seconds',
+      'points',
+      'probability',
+    ]);
     const all = await app.services.database.db.select().from(questionGroups);
     expect(data).toHaveLength(all.length);
     const keys = data.map((r) => `${r[1]}/${r[2]}`);
@@ -275,7 +331,13 @@ describe('GET /api/question-groups/export', () => {
     expect(new Set(data.map((r) => r[1]))).toEqual(new Set(['wc', 'nfl', 'nba', 'mlb', 'nhl']));
 
     const byKey = new Map(data.map((r) => [`${r[1]}/${r[2]}`, Object.fromEntries(header!.map((h, i) => [h, r[i]]))]));
-    expect(byKey.get('nfl/zz-export')).toMatchObject({ name: `'=HYPERLINK("http://x")`, description: "'-2+3", period_distribution: '{"1":2,"ot":1}', probability: '0.25', points: '' });
+    expect(byKey.get('nfl/zz-export')).toMatchObject({
+      name: `'=HYPERLINK("http://x")`,
+      description: "'-2+3",
+      period_distribution: '{"1":2,"ot":1}',
+      probability: '0.25',
+      points: '',
+    });
     expect(byKey.get('nfl/aa-export')).toMatchObject({ name: "'@SUM(A1)", description: "'\tTabbed" });
     expect(byKey.get('mlb/mm-export')).toMatchObject({ name: "'+1", description: "'\rcr" });
     expect(JSON.parse(byKey.get('nfl/zz-export')!.period_distribution!)).toEqual({ '1': 2, ot: 1 });

@@ -26,26 +26,29 @@ const REQUIRED: Record<Sport, string[]> = {
 };
 
 describe('GET /api/question-definitions/sample-catalog', () => {
-  it.each(SUPPORTED_LEAGUES.map((l) => [l.slug, l.sport] as const))('describes every event type of %s (%s) with a sample, without credentials', async (slug, sport) => {
-    const res = await catalog({ league: slug });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ league: slug, sport, periods: [...SPORT_PERIODS[sport]] });
-    expect(res.body.match).toMatchObject({ league: slug, status: 'live', home_team: expect.any(String), away_team: expect.any(String) });
-    expect(res.body.match.home_team).not.toBe(res.body.match.away_team);
-    const types = res.body.event_types.map((t: { type: string }) => t.type);
-    expect(types).toEqual(expect.arrayContaining([...COMMON_EVENT_TYPES, ...REQUIRED[sport]]));
-    expect(new Set(types).size).toBe(types.length);
-    for (const t of res.body.event_types) {
-      expect(t.description.length, t.type).toBeGreaterThan(10);
-      expect(t.sample.type).toBe(t.type);
-      expect(t.sample.final).toBe(true);
-      // Every field of a sample's data is documented.
-      const names = t.data_fields.map((f: { name: string }) => f.name);
-      for (const key of Object.keys(t.sample.data)) expect(names, `${slug} ${t.type}.data.${key}`).toContain(key);
-      if (t.sample.period !== null) expect(SPORT_PERIODS[sport]).toContain(t.sample.period);
-      expect(t.sample.score.home).toBeGreaterThanOrEqual(0);
-    }
-  });
+  it.each(SUPPORTED_LEAGUES.map((l) => [l.slug, l.sport] as const))(
+    'describes every event type of %s (%s) with a sample, without credentials',
+    async (slug, sport) => {
+      const res = await catalog({ league: slug });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ league: slug, sport, periods: [...SPORT_PERIODS[sport]] });
+      expect(res.body.match).toMatchObject({ league: slug, status: 'live', home_team: expect.any(String), away_team: expect.any(String) });
+      expect(res.body.match.home_team).not.toBe(res.body.match.away_team);
+      const types = res.body.event_types.map((t: { type: string }) => t.type);
+      expect(types).toEqual(expect.arrayContaining([...COMMON_EVENT_TYPES, ...REQUIRED[sport]]));
+      expect(new Set(types).size).toBe(types.length);
+      for (const t of res.body.event_types) {
+        expect(t.description.length, t.type).toBeGreaterThan(10);
+        expect(t.sample.type).toBe(t.type);
+        expect(t.sample.final).toBe(true);
+        // Every field of a sample's data is documented.
+        const names = t.data_fields.map((f: { name: string }) => f.name);
+        for (const key of Object.keys(t.sample.data)) expect(names, `${slug} ${t.type}.data.${key}`).toContain(key);
+        if (t.sample.period !== null) expect(SPORT_PERIODS[sport]).toContain(t.sample.period);
+        expect(t.sample.score.home).toBeGreaterThanOrEqual(0);
+      }
+    },
+  );
 
   it('gives football the shapes the importers produce', async () => {
     const res = await catalog({ league: 'wc' });
@@ -61,7 +64,13 @@ describe('GET /api/question-definitions/sample-catalog', () => {
   it('gives American football plays and drive results', async () => {
     const res = await catalog({ league: 'nfl' });
     const byType = Object.fromEntries(res.body.event_types.map((t: { type: string }) => [t.type, t]));
-    expect(byType.play.sample.data).toMatchObject({ play_type: expect.any(String), yards: expect.any(Number), down: expect.any(Number), distance: expect.any(Number), yard_line: expect.any(Number) });
+    expect(byType.play.sample.data).toMatchObject({
+      play_type: expect.any(String),
+      yards: expect.any(Number),
+      down: expect.any(Number),
+      distance: expect.any(Number),
+      yard_line: expect.any(Number),
+    });
     expect(byType.drive_end.data_fields.find((f: { name: string }) => f.name === 'result').description).toContain('end_of_half');
     expect(byType.score_change.sample.data).toMatchObject({ points: 6, scoring_type: 'touchdown' });
   });
@@ -98,9 +107,22 @@ describe('the sample events', () => {
       expect(event).toEqual(info.sample);
       event.data.changed = true;
       expect(info.sample.data).not.toHaveProperty('changed');
-      const match = { id: 'm', league: 'x', home_team: 'Home', away_team: 'Away', status: 'live', period: event.period, clock_seconds: event.clock_seconds, score: event.score };
+      const match = {
+        id: 'm',
+        league: 'x',
+        home_team: 'Home',
+        away_team: 'Away',
+        status: 'live',
+        period: event.period,
+        clock_seconds: event.clock_seconds,
+        score: event.score,
+      };
       const out = await renderQuestion(
-        { question_text_template: '{{ event.type }} {{ event.team | default: "none" }} {{ event.score.home }}-{{ event.score.away }} {% for f in event.data %}{{ f[0] }} {% endfor %}', choices: [{ identifier: 'a', label_template: '{{ match.home_team }}' }] },
+        {
+          question_text_template:
+            '{{ event.type }} {{ event.team | default: "none" }} {{ event.score.home }}-{{ event.score.away }} {% for f in event.data %}{{ f[0] }} {% endfor %}',
+          choices: [{ identifier: 'a', label_template: '{{ match.home_team }}' }],
+        },
         { event, state: {}, match, extract: {} },
       );
       expect(out.question_text.startsWith(info.type)).toBe(true);

@@ -279,10 +279,22 @@ describe('POST question-sponsorships: capacity and question numbers', () => {
     expect(await slotsInDb(match)).toHaveLength(2);
     await assignOk(b, { match_ids: [match], slots: [{ strategy: 'question_number', target: 3 }] });
     // Full: a cannot add, but may replace its own two with two others.
-    expectError(await assign(a, { match_ids: [match], slots: [{ strategy: 'next_available' }], replace_existing_for_brand: false }), sponsorshipErrors.overCapacity);
-    const replaced = await assignOk(a, { match_ids: [match], slots: [{ strategy: 'question_number', target: 1 }, { strategy: 'question_number', target: 2 }] });
+    expectError(
+      await assign(a, { match_ids: [match], slots: [{ strategy: 'next_available' }], replace_existing_for_brand: false }),
+      sponsorshipErrors.overCapacity,
+    );
+    const replaced = await assignOk(a, {
+      match_ids: [match],
+      slots: [
+        { strategy: 'question_number', target: 1 },
+        { strategy: 'question_number', target: 2 },
+      ],
+    });
     expect(replaced.matches[0]).toMatchObject({ removed_count: 2, created_count: 2 });
-    expectError(await assign(a, { match_ids: [match], slots: [{ strategy: 'next_available' }, { strategy: 'next_available' }, { strategy: 'next_available' }] }), sponsorshipErrors.overCapacity);
+    expectError(
+      await assign(a, { match_ids: [match], slots: [{ strategy: 'next_available' }, { strategy: 'next_available' }, { strategy: 'next_available' }] }),
+      sponsorshipErrors.overCapacity,
+    );
     expect(await slotsInDb(match)).toHaveLength(3);
   });
 
@@ -312,7 +324,10 @@ describe('POST question-sponsorships: capacity and question numbers', () => {
     expect(taken.body.detail).toContain('5');
     expect(taken.body.detail).toContain(match);
     expect(await slotsInDb(other)).toHaveLength(0);
-    expectError(await assign(a, { match_ids: [match], slots: [{ strategy: 'question_number', target: 5 }], replace_existing_for_brand: false }), sponsorshipErrors.numberTaken);
+    expectError(
+      await assign(a, { match_ids: [match], slots: [{ strategy: 'question_number', target: 5 }], replace_existing_for_brand: false }),
+      sponsorshipErrors.numberTaken,
+    );
     const again = await assignOk(a, { match_ids: [match], slots: [{ strategy: 'question_number', target: 5 }] });
     expect(again.matches[0]).toMatchObject({ removed_count: 1, created_count: 1 });
     // Another number on the same match is fine for b.
@@ -322,7 +337,7 @@ describe('POST question-sponsorships: capacity and question numbers', () => {
 });
 
 describe('POST question-sponsorships: replace, add and clear', () => {
-  it('replaces the brand\'s slots by default, adds with replace_existing_for_brand false, and answers the brand\'s slots after', async () => {
+  it("replaces the brand's slots by default, adds with replace_existing_for_brand false, and answers the brand's slots after", async () => {
     const brand = await newBrand();
     const match = await newMatch();
     const first = await assignOk(brand, { match_ids: [match], slots: [{ strategy: 'question_number', target: 1 }, { strategy: 'next_available' }] });
@@ -337,7 +352,13 @@ describe('POST question-sponsorships: replace, add and clear', () => {
     expect(replaced.matches[0]).toMatchObject({ removed_count: 3, created_count: 1 });
     expect(replaced.matches[0]!.slots.map((s) => [s.strategy, s.target])).toEqual([['period', '1']]);
     const slot = replaced.matches[0]!.slots[0]!;
-    expect(slot).toMatchObject({ brand_id: brand, match_id: match, question_issuance_id: null, stamped_at: null, brand: { id: brand, primary_color: '#112233', logo_url: null } });
+    expect(slot).toMatchObject({
+      brand_id: brand,
+      match_id: match,
+      question_issuance_id: null,
+      stamped_at: null,
+      brand: { id: brand, primary_color: '#112233', logo_url: null },
+    });
   });
 
   it("clears the brand's slots with empty slots and replace, leaving other brands' and other matches' slots", async () => {
@@ -424,7 +445,10 @@ describe('POST question-sponsorships: random_percent', () => {
     const res = await assignOk(brand, { match_ids: matchIds, random_percent: 100 });
     expect(res.matches).toHaveLength(60);
     expect(res.matches.every((m) => m.created_count === 200)).toBe(true);
-    const [count] = await app.services.database.db.select({ n: sql<number>`count(*)::int` }).from(questionSponsorships).where(eq(questionSponsorships.brandId, brand));
+    const [count] = await app.services.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(questionSponsorships)
+      .where(eq(questionSponsorships.brandId, brand));
     expect(count!.n).toBe(12_000);
     const listed = await list(brand, { match_ids: matchIds[59]! });
     expect(listed.status).toBe(200);
@@ -437,7 +461,9 @@ describe('POST question-sponsorships: random_percent', () => {
     expect((await assignOk(brand, { match_ids: [match], random_percent: 25 })).matches[0]!.created_count).toBe(3);
     expect((await assignOk(brand, { match_ids: [match], random_percent: 15 })).matches[0]!.created_count).toBe(2);
     expect((await assignOk(brand, { match_ids: [match], random_percent: 1 })).matches[0]).toMatchObject({ removed_count: 2, created_count: 0, slots: [] });
-    expect((await assignOk(brand, { match_ids: [match], random_percent: 100 })).matches[0]!.slots.map((s) => s.target)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect((await assignOk(brand, { match_ids: [match], random_percent: 100 })).matches[0]!.slots.map((s) => s.target)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    ]);
   });
 
   it('draws only numbers no brand holds, and answers 409 when too few are free', async () => {
@@ -474,12 +500,15 @@ describe('GET /api/brands/{brand_id}/question-sponsorships', () => {
     brand = await newBrand();
     other = await newBrand();
     [m1, m2, m3] = [await newMatch(), await newMatch(), await newMatch()].sort() as [string, string, string];
-    await assignOk(brand, { match_ids: [m2], slots: [{ strategy: 'next_available' }, { strategy: 'question_number', target: 7 }, { strategy: 'question_number', target: 3 }] });
+    await assignOk(brand, {
+      match_ids: [m2],
+      slots: [{ strategy: 'next_available' }, { strategy: 'question_number', target: 7 }, { strategy: 'question_number', target: 3 }],
+    });
     await assignOk(brand, { match_ids: [m1, m3], slots: [{ strategy: 'period', target: '2' }] });
     await assignOk(other, { match_ids: [m1], slots: [{ strategy: 'question_number', target: 1 }] });
   });
 
-  it("lists every slot of the brand without match_ids (open), ordered by match, question number, creation", async () => {
+  it('lists every slot of the brand without match_ids (open), ordered by match, question number, creation', async () => {
     const res = await list(brand);
     expectStatus(res, 200);
     expect(res.body.map((s) => [s.match_id, s.target])).toEqual([
@@ -531,7 +560,10 @@ describe('deleting a brand', () => {
     const match = await newMatch({ cap: 2 });
     await assignOk(gone, { match_ids: [match], slots: [{ strategy: 'question_number', target: 1 }] });
     await assignOk(stays, { match_ids: [match], slots: [{ strategy: 'question_number', target: 2 }] });
-    expectError(await assign(stays, { match_ids: [match], slots: [{ strategy: 'question_number', target: 1 }], replace_existing_for_brand: false }), sponsorshipErrors.overCapacity);
+    expectError(
+      await assign(stays, { match_ids: [match], slots: [{ strategy: 'question_number', target: 1 }], replace_existing_for_brand: false }),
+      sponsorshipErrors.overCapacity,
+    );
 
     expectStatus(await app.request('DELETE', `/api/brands/${gone}`, { token: admin.token }), 204);
     expect(await app.services.database.db.select().from(questionSponsorships).where(eq(questionSponsorships.brandId, gone))).toHaveLength(0);
@@ -543,7 +575,8 @@ describe('deleting a brand', () => {
 
 describe("lowering a league's default cap (the capacity rule from the league side)", () => {
   const patchLeague = (body: unknown) => app.request('PATCH', '/api/leagues/mlb', { token: admin.token, body });
-  const mlbDefaults = async () => (await app.request('GET', '/api/leagues/mlb')).body as { default_question_max_count: number; default_question_points: number };
+  const mlbDefaults = async () =>
+    (await app.request('GET', '/api/leagues/mlb')).body as { default_question_max_count: number; default_question_points: number };
 
   it('answers 409 below the slots of a match on the default that is not over, naming it; nothing half-written', async () => {
     expectStatus(await patchLeague({ default_question_max_count: 10 }), 200);
@@ -571,7 +604,9 @@ describe("lowering a league's default cap (the capacity rule from the league sid
     await assignOk(brand, { match_ids: [m1, m2], slots: [{ strategy: 'question_number', target: 9 }] });
     const res = await patchLeague({ default_question_max_count: 8 });
     expectError(res, leagueErrors.capBelowSlots);
-    expect(res.body.detail).toMatch(/of 2 matches not over yet that use the league default \(match [0-9a-f-]{36} has a question sponsorship slot on question number 9\)/);
+    expect(res.body.detail).toMatch(
+      /of 2 matches not over yet that use the league default \(match [0-9a-f-]{36} has a question sponsorship slot on question number 9\)/,
+    );
     expectStatus(await patchLeague({ default_question_max_count: 9 }), 200);
     await assignOk(brand, { match_ids: [m1, m2], slots: [] });
   });
@@ -601,10 +636,12 @@ describe("lowering a league's default cap (the capacity rule from the league sid
         // What an assignment does: the league FOR SHARE, the match FOR UPDATE, then its slots.
         await sql`select id from leagues where slug = 'mlb' for share`;
         await sql`select id from matches where id = ${match} for update`;
-        for (let n = 1; n <= 6; n++) await sql`insert into question_sponsorships (match_id, brand_id, strategy, target_number) values (${match}, ${brand}, 'question_number', ${n})`;
+        for (let n = 1; n <= 6; n++)
+          await sql`insert into question_sponsorships (match_id, brand_id, strategy, target_number) values (${match}, ${brand}, 'question_number', ${n})`;
         pending = patchLeague({ default_question_max_count: 4 });
         for (let waited = 0; ; waited += 20) {
-          const [row] = await watcher`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%"leagues"%'`;
+          const [row] =
+            await watcher`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%"leagues"%'`;
           if (row!.n > 0) break;
           if (waited > 15_000) throw new Error('the league update never waited for the assignment');
           await new Promise((r) => setTimeout(r, 20));
@@ -622,7 +659,7 @@ describe("lowering a league's default cap (the capacity rule from the league sid
 });
 
 describe('concurrent assignments (PostgreSQL)', () => {
-  it('never lets two brands together exceed a match\'s cap: exactly one of two racing assignments gets 409', async (ctx) => {
+  it("never lets two brands together exceed a match's cap: exactly one of two racing assignments gets 409", async (ctx) => {
     if (!app.db.url) ctx.skip();
     for (let round = 0; round < 8; round++) {
       const [a, b] = [await newBrand(), await newBrand()];
@@ -662,7 +699,10 @@ describe('a question number taken by another request', () => {
     const err = await db
       .insert(questionSponsorships)
       .values({ brandId, matchId: match.id, strategy: 'question_number', targetNumber: 3 })
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(isUniqueViolation(err, 'question_sponsorships_number_uq')).toBe(true);
     expect(pgErrorDetail(err)).toMatch(new RegExp(`\\(match_id, target_number\\)=\\(${match.id}, 3\\)`));
     expect(pgErrorDetail(new Error('not from the database'))).toBeUndefined();

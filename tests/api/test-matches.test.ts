@@ -73,7 +73,8 @@ describe('test matches in GET /api/matches', () => {
 describe('points on test matches', () => {
   const answer = (user: TestUser, issuanceId: string) =>
     app.request('PUT', '/api/question-answers', { token: user.token, body: { question_issuance_id: issuanceId, selected_answer_identifier: 'home' } });
-  const settle = (id: string) => app.services.engine.store.settleIssuance({ id, status: 'resolved', correct: 'home', resolvedSeq: null, resolutionEventId: null });
+  const settle = (id: string) =>
+    app.services.engine.store.settleIssuance({ id, status: 'resolved', correct: 'home', resolvedSeq: null, resolutionEventId: null });
 
   it('show in the answer history but count in no total, all-time or per period (the admin view too)', async () => {
     const player = await registerUser(app);
@@ -85,7 +86,11 @@ describe('points on test matches', () => {
     for (const i of [onReal, onTest]) expect((await answer(player, i.id)).status).toBe(201);
     for (const i of [onReal, onTest]) await settle(i.id);
 
-    const history = (await app.request('GET', '/api/question-answers', { token: player.token })).body as { match: { id: string }; points_awarded: number; outcome: string }[];
+    const history = (await app.request('GET', '/api/question-answers', { token: player.token })).body as {
+      match: { id: string };
+      points_awarded: number;
+      outcome: string;
+    }[];
     expect(history.find((h) => h.match.id === test.id)).toMatchObject({ match: { is_test: true }, outcome: 'correct', points_awarded: 500 });
     const points = await app.request('GET', '/api/users/me/points', { token: player.token });
     expect(points.body.all_time).toEqual({ points: 10, answered_count: 1, resolved_count: 1, correct_count: 1 });

@@ -37,17 +37,21 @@ describe('GET/PATCH /api/users/me', () => {
     expect(res.body).toMatchObject({ ...changes, email: 'ann.lee@example.com', username: user.username });
   });
 
-  it.each([['is_admin', true], ['is_active', false], ['match_daily_follow_count', null], ['id', UNKNOWN_ID], ['username', 'renamed'], ['api_key', 'x']])(
-    'refuses %s with 422 and changes nothing',
-    async (field, value) => {
-      const user = await registerUser(app);
-      const res = await app.request('PATCH', '/api/users/me', { token: user.token, body: { first_name: 'X', [field]: value } });
-      expect(res.status).toBe(422);
-      expect(res.body.detail).toContainEqual(expect.objectContaining({ loc: ['body', field], type: 'extra_forbidden' }));
-      const me = await app.request('GET', '/api/users/me', { token: user.token });
-      expect(me.body).toMatchObject({ is_admin: false, is_active: true, first_name: null, match_daily_follow_count: 3 });
-    },
-  );
+  it.each([
+    ['is_admin', true],
+    ['is_active', false],
+    ['match_daily_follow_count', null],
+    ['id', UNKNOWN_ID],
+    ['username', 'renamed'],
+    ['api_key', 'x'],
+  ])('refuses %s with 422 and changes nothing', async (field, value) => {
+    const user = await registerUser(app);
+    const res = await app.request('PATCH', '/api/users/me', { token: user.token, body: { first_name: 'X', [field]: value } });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toContainEqual(expect.objectContaining({ loc: ['body', field], type: 'extra_forbidden' }));
+    const me = await app.request('GET', '/api/users/me', { token: user.token });
+    expect(me.body).toMatchObject({ is_admin: false, is_active: true, first_name: null, match_daily_follow_count: 3 });
+  });
 
   it('accepts IANA zones only; blank (even only spaces) or null means UTC (stored as null)', async () => {
     const user = await registerUser(app);
@@ -55,12 +59,16 @@ describe('GET/PATCH /api/users/me', () => {
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0]).toMatchObject({ loc: ['body', 'match_follow_timezone'], type: 'format' });
     expect((await app.request('PATCH', '/api/users/me', { token: user.token, body: { match_follow_timezone: '+01:00' } })).status).toBe(422);
-    expect((await app.request('PATCH', '/api/users/me', { token: user.token, body: { match_follow_timezone: 'Europe/Berlin' } })).body.match_follow_timezone).toBe('Europe/Berlin');
+    expect(
+      (await app.request('PATCH', '/api/users/me', { token: user.token, body: { match_follow_timezone: 'Europe/Berlin' } })).body.match_follow_timezone,
+    ).toBe('Europe/Berlin');
     // Blank means UTC, spaces or not; spaces around a zone name are dropped.
     expect((await app.request('PATCH', '/api/users/me', { token: user.token, body: { match_follow_timezone: '  ' } })).body.match_follow_timezone).toBeNull();
     await app.request('PATCH', '/api/users/me', { token: user.token, body: { match_follow_timezone: 'Europe/Berlin' } });
     expect((await app.request('PATCH', '/api/users/me', { token: user.token, body: { match_follow_timezone: '' } })).body.match_follow_timezone).toBeNull();
-    expect((await app.request('PATCH', '/api/users/me', { token: user.token, body: { match_follow_timezone: ' Asia/Tokyo ' } })).body.match_follow_timezone).toBe('Asia/Tokyo');
+    expect(
+      (await app.request('PATCH', '/api/users/me', { token: user.token, body: { match_follow_timezone: ' Asia/Tokyo ' } })).body.match_follow_timezone,
+    ).toBe('Asia/Tokyo');
     expect((await app.request('PATCH', '/api/users/me', { token: user.token, body: { match_follow_timezone: ' Mars/Olympus_Mons ' } })).status).toBe(422);
     await app.request('PATCH', '/api/users/me', { token: user.token, body: { match_follow_timezone: 'Asia/Tokyo' } });
     expect((await app.request('PATCH', '/api/users/me', { token: user.token, body: { match_follow_timezone: null } })).body.match_follow_timezone).toBeNull();
@@ -87,8 +95,14 @@ describe('admin user management', () => {
     expect(res.body).toMatchObject({ username: 'operator7', is_admin: true, is_active: true, match_daily_follow_count: null });
     const login = await app.request('POST', '/api/auth/login', { body: { username: 'operator7', password: 'long enough pw' } });
     expect(login.status).toBe(200);
-    expectError(await app.request('POST', '/api/users', { token: admin.token, body: { username: 'OPERATOR7', password: 'long enough pw', email: 'x7@example.com' } }), userErrors.usernameTaken);
-    const defaults = await app.request('POST', '/api/users', { token: admin.token, body: { username: 'player77', password: 'long enough pw', email: 'p77@example.com' } });
+    expectError(
+      await app.request('POST', '/api/users', { token: admin.token, body: { username: 'OPERATOR7', password: 'long enough pw', email: 'x7@example.com' } }),
+      userErrors.usernameTaken,
+    );
+    const defaults = await app.request('POST', '/api/users', {
+      token: admin.token,
+      body: { username: 'player77', password: 'long enough pw', email: 'p77@example.com' },
+    });
     expect(defaults.body).toMatchObject({ is_admin: false, match_daily_follow_count: 3 });
   });
 
@@ -101,7 +115,10 @@ describe('admin user management', () => {
 
   it('patches any field, including the admin flag and the quota', async () => {
     const user = await registerUser(app);
-    const res = await app.request('PATCH', `/api/users/${user.id}`, { token: admin.token, body: { is_admin: true, match_daily_follow_count: 10, last_name: 'Smith' } });
+    const res = await app.request('PATCH', `/api/users/${user.id}`, {
+      token: admin.token,
+      body: { is_admin: true, match_daily_follow_count: 10, last_name: 'Smith' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ is_admin: true, match_daily_follow_count: 10, last_name: 'Smith', first_name: null });
     expect((await app.request('GET', '/api/users', { token: user.token })).status).toBe(200);
@@ -146,7 +163,8 @@ describe('GET /api/users', () => {
 
   beforeAll(async () => {
     group = [];
-    for (const name of ['carol', 'alice', 'bob', 'dave']) group.push(await registerUser(app, { username: `${tag}_${name}`, first_name: name === 'dave' ? 'Zed' : undefined }));
+    for (const name of ['carol', 'alice', 'bob', 'dave'])
+      group.push(await registerUser(app, { username: `${tag}_${name}`, first_name: name === 'dave' ? 'Zed' : undefined }));
     await app.request('PATCH', `/api/users/${group[3]!.id}`, { token: admin.token, body: { is_admin: true } });
   });
 
@@ -154,7 +172,9 @@ describe('GET /api/users', () => {
     const res = await app.request('GET', '/api/users', { token: admin.token, query: { q: tag.toUpperCase() } });
     expect(res.status).toBe(200);
     expect(res.body.user_count).toBe(4);
-    expect((await app.request('GET', '/api/users', { token: admin.token, query: { q: 'zed' } })).body.users.map((u: { id: string }) => u.id)).toContain(group[3]!.id);
+    expect((await app.request('GET', '/api/users', { token: admin.token, query: { q: 'zed' } })).body.users.map((u: { id: string }) => u.id)).toContain(
+      group[3]!.id,
+    );
     const byId = await app.request('GET', '/api/users', { token: admin.token, query: { q: group[1]!.id.slice(0, 13) } });
     expect(byId.body.users.map((u: { id: string }) => u.id)).toEqual([group[1]!.id]);
     expect((await app.request('GET', '/api/users', { token: admin.token, query: { q: '%' } })).body.user_count).toBe(0);

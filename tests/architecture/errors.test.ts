@@ -46,7 +46,13 @@ async function declaredErrors(): Promise<Declared[]> {
 describe('declared errors', () => {
   it('are found in an errors file per area (the http layer, the domain core and the modules)', async () => {
     const files = new Set((await declaredErrors()).map((d) => d.file));
-    for (const file of ['src/http/http.errors.ts', 'src/domain/domain.errors.ts', 'src/modules/brands/brands.errors.ts', 'src/modules/matches/matches.errors.ts']) expect(files).toContain(file);
+    for (const file of [
+      'src/http/http.errors.ts',
+      'src/domain/domain.errors.ts',
+      'src/modules/brands/brands.errors.ts',
+      'src/modules/matches/matches.errors.ts',
+    ])
+      expect(files).toContain(file);
   });
 
   it('declare each code once, with one status', async () => {

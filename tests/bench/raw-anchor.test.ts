@@ -13,7 +13,12 @@ import { testDatabaseUrl } from '../helpers/pg-url.js';
 
 describe('output columns of a captured statement', () => {
   it('names qualified columns, aliases and unnamed expressions, split at top-level commas only', () => {
-    expect(outputColumns('select "a"."id", (select count(*) from "x" where "x"."a" = "a"."id"), "regular", coalesce("f"."on", false) from "a"')).toEqual(['a.id', '#1', 'regular', '#3']);
+    expect(outputColumns('select "a"."id", (select count(*) from "x" where "x"."a" = "a"."id"), "regular", coalesce("f"."on", false) from "a"')).toEqual([
+      'a.id',
+      '#1',
+      'regular',
+      '#3',
+    ]);
     expect(outputColumns('insert into "t" ("a") values ($1) on conflict do nothing returning "id", "a", (xmax = 0)')).toEqual(['id', 'a', '#2']);
     expect(outputColumns('select count(*) as "n", \'a, b\' from "t"')).toEqual(['n', '#1']);
   });
@@ -28,7 +33,14 @@ describe.skipIf(!testDatabaseUrl())('the raw anchor against the service', () => 
     app = await startTestApp();
     await seedLeagues({ db: app.db.database.db });
     data = await seedHotPaths(app.db.database);
-    raw = await startRawAnchor({ database: app.db.database, databaseUrl: app.db.url!, serviceBase: app.url, data, poolSize: 2, forgetKeys: () => app.services.keyCache.flush() });
+    raw = await startRawAnchor({
+      database: app.db.database,
+      databaseUrl: app.db.url!,
+      serviceBase: app.url,
+      data,
+      poolSize: 2,
+      forgetKeys: () => app.services.keyCache.flush(),
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -51,8 +63,10 @@ describe.skipIf(!testDatabaseUrl())('the raw anchor against the service', () => 
     expect(byId.open!.statements[1]!.params.some((p) => p.kind === 'now')).toBe(true);
   });
 
-  it('makes the service\'s checks: an unknown key is 401, an answer to an unknown question 404', async () => {
-    expect((await sendRequest(raw.base, { method: 'GET', path: '/api/question-answers/open', token: 'qp_unknown-key-000000000000000000000000' })).status).toBe(401);
+  it("makes the service's checks: an unknown key is 401, an answer to an unknown question 404", async () => {
+    expect((await sendRequest(raw.base, { method: 'GET', path: '/api/question-answers/open', token: 'qp_unknown-key-000000000000000000000000' })).status).toBe(
+      401,
+    );
     expect((await sendRequest(raw.base, { method: 'GET', path: '/api/users/me/points' })).status).toBe(401);
     const put = await sendRequest(raw.base, {
       method: 'PUT',

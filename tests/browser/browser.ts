@@ -20,12 +20,26 @@ export async function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
 /** A fresh browser context signed in to the operator UI as `user`. */
-export async function signedIn(browser: Browser, app: TestApp, user: TestUser, viewport: { width: number; height: number } = VIEWPORTS.laptop): Promise<{ context: BrowserContext; page: Page }> {
+export async function signedIn(
+  browser: Browser,
+  app: TestApp,
+  user: TestUser,
+  viewport: { width: number; height: number } = VIEWPORTS.laptop,
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport, baseURL: app.url });
   const page = await context.newPage();
   await page.goto('/admin/login');

@@ -57,7 +57,12 @@ function solidPng(width: number, height: number, [r, g, b]: [number, number, num
   header.set([8, 2, 0, 0, 0], 8);
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => [r, g, b]).flat())]);
   const raw = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', () => {
@@ -79,17 +84,25 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
 
   const preview = (page: Page) => page.getByRole('complementary', { name: 'Live preview' });
 
-  it('edits a definition and sees its live preview follow the template, and the API\'s 400 for a broken one', async () => {
+  it("edits a definition and sees its live preview follow the template, and the API's 400 for a broken one", async () => {
     const def = await createDefinition({ name: 'Who scores next (preview test)' });
     const expected = await app.request('POST', '/api/question-definitions/preview', {
       token: admin.token,
-      body: { league: 'wc', question_text_template: inGameDefinitionInput().question_text_template, choices: inGameDefinitionInput().choices, sample_event_type: 'score_change' },
+      body: {
+        league: 'wc',
+        question_text_template: inGameDefinitionInput().question_text_template,
+        choices: inGameDefinitionInput().choices,
+        sample_event_type: 'score_change',
+      },
     });
     expect(expected.status).toBe(200);
 
     const { context, page } = await signedIn(browser(), app, admin);
     await page.goto('/admin/definitions?league=wc');
-    await page.getByRole('row', { name: /Who scores next \(preview test\)/ }).getByRole('button', { name: 'Edit', exact: true }).click();
+    await page
+      .getByRole('row', { name: /Who scores next \(preview test\)/ })
+      .getByRole('button', { name: 'Edit', exact: true })
+      .click();
     await page.getByRole('form', { name: `Edit ${def.name}` }).waitFor();
     expect(page.url()).toContain(`edit=${def.id}`);
 
@@ -101,7 +114,9 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await page.getByLabel(TEMPLATE_LABEL).fill('Who wins, {{ match.home_team }} or {{ match.away_team }}?');
     await preview(page).getByText('Who wins, Brazil or Serbia?', { exact: true }).waitFor();
     await page.getByLabel('Choice 3 label template').fill('Nobody, {{ event.score.home }}-{{ event.score.away }} stands');
-    await preview(page).getByText(/^Nobody, \d+-\d+ stands$/).waitFor();
+    await preview(page)
+      .getByText(/^Nobody, \d+-\d+ stands$/)
+      .waitFor();
     await screenshot(page, 'definitions-editor-laptop');
 
     // A broken template: the API's 400 detail, as worded.
@@ -115,8 +130,12 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
 
     // Another sample event type renders from that sample.
     await page.getByLabel(TEMPLATE_LABEL).fill('{{ event.type }} in period {{ event.period }}');
-    await preview(page).getByRole('combobox', { name: /^Sample event/ }).selectOption('corner');
-    await preview(page).getByText(/^corner in period \S+$/).waitFor();
+    await preview(page)
+      .getByRole('combobox', { name: /^Sample event/ })
+      .selectOption('corner');
+    await preview(page)
+      .getByText(/^corner in period \S+$/)
+      .waitFor();
 
     // Save: the full replace reaches the API.
     await page.getByLabel(TEMPLATE_LABEL).fill('Who wins, {{ match.home_team }} or {{ match.away_team }}?');
@@ -171,7 +190,10 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
 
     await importer.getByRole('button', { name: 'Apply' }).click();
     await result.getByText(/^applied: 0 created, 1 updated/).waitFor();
-    await page.getByRole('row', { name: /CSV target/ }).getByText('Edited in a spreadsheet').waitFor();
+    await page
+      .getByRole('row', { name: /CSV target/ })
+      .getByText('Edited in a spreadsheet')
+      .waitFor();
     expect((await app.request('GET', `/api/question-definitions/${target.id}`)).body.description).toBe('Edited in a spreadsheet');
 
     // A file the API refuses (an unknown column): 400 with its errors.
@@ -194,7 +216,9 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
   it("shows the API's error instead of hanging or showing empty lists when the key exchange fails", async () => {
     const { context, page } = await signedIn(browser(), app, admin);
     // The session endpoint is down from the start: the league list cannot load, and says why.
-    await page.route('**/admin/api-session', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ detail: 'session store unavailable; try again shortly' }) }));
+    await page.route('**/admin/api-session', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ detail: 'session store unavailable; try again shortly' }) }),
+    );
     await page.goto('/admin/definitions?league=wc');
     await page.getByRole('alert').getByText('session store unavailable; try again shortly').first().waitFor();
     await page.unroute('**/admin/api-session');
@@ -202,8 +226,12 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     // Signed in for real; then an upload meets an expired key and a failing exchange: the importer shows the error.
     await page.goto('/admin/definitions?league=wc');
     await page.getByRole('button', { name: 'Import CSV' }).waitFor();
-    await page.route('**/api/question-definitions/import**', (route) => route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ detail: 'invalid or revoked API key' }) }));
-    await page.route('**/admin/api-session', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ detail: 'session store unavailable; try again shortly' }) }));
+    await page.route('**/api/question-definitions/import**', (route) =>
+      route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ detail: 'invalid or revoked API key' }) }),
+    );
+    await page.route('**/admin/api-session', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ detail: 'session store unavailable; try again shortly' }) }),
+    );
     const file = path.join(tmp, 'any.csv');
     fs.writeFileSync(file, 'id,league,name\n');
     await page.getByRole('button', { name: 'Import CSV' }).click();
@@ -239,19 +267,37 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await page.getByLabel('Updated from (UTC)').fill('');
 
     // Clone with a name.
-    await page.getByRole('row', { name: /Filter pivotal one/ }).getByRole('button', { name: 'Clone' }).click();
+    await page
+      .getByRole('row', { name: /Filter pivotal one/ })
+      .getByRole('button', { name: 'Clone' })
+      .click();
     await page.getByLabel(/Name of the copy/).fill('Filter pivotal two');
-    await page.getByRole('form', { name: /Clone Filter pivotal one/ }).getByRole('button', { name: 'Clone' }).click();
+    await page
+      .getByRole('form', { name: /Clone Filter pivotal one/ })
+      .getByRole('button', { name: 'Clone' })
+      .click();
     await page.getByText('Cloned as "Filter pivotal two".').waitFor();
     await page.getByRole('row', { name: /Filter pivotal two/ }).waitFor();
 
     // Archive hides it; "include archived" shows it again with its badge; activate.
-    await page.getByRole('row', { name: /Filter pivotal two/ }).getByRole('button', { name: 'Archive' }).click();
+    await page
+      .getByRole('row', { name: /Filter pivotal two/ })
+      .getByRole('button', { name: 'Archive' })
+      .click();
     await page.getByRole('row', { name: /Filter pivotal two/ }).waitFor({ state: 'detached' });
     await page.getByLabel('Include archived').check();
-    await page.getByRole('row', { name: /Filter pivotal two/ }).getByText('archived').waitFor();
-    await page.getByRole('row', { name: /Filter pivotal two/ }).getByRole('button', { name: 'Activate' }).click();
-    await page.getByRole('row', { name: /Filter pivotal two/ }).getByRole('button', { name: 'Archive' }).waitFor();
+    await page
+      .getByRole('row', { name: /Filter pivotal two/ })
+      .getByText('archived')
+      .waitFor();
+    await page
+      .getByRole('row', { name: /Filter pivotal two/ })
+      .getByRole('button', { name: 'Activate' })
+      .click();
+    await page
+      .getByRole('row', { name: /Filter pivotal two/ })
+      .getByRole('button', { name: 'Archive' })
+      .waitFor();
 
     // A definition a sponsorship slot references cannot be deleted: the API's 409 explains.
     const match = await createMatch(app);
@@ -259,7 +305,10 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     brand.append('name', 'Slot holder');
     brand.append('primary_color', '#123456');
     const b = await app.request('POST', '/api/brands', { token: admin.token, form: brand });
-    const assigned = await app.request('POST', `/api/brands/${b.body.id}/question-sponsorships`, { token: admin.token, body: { match_ids: [match.id], slots: [{ strategy: 'definition', target: pivotal.id }] } });
+    const assigned = await app.request('POST', `/api/brands/${b.body.id}/question-sponsorships`, {
+      token: admin.token,
+      body: { match_ids: [match.id], slots: [{ strategy: 'definition', target: pivotal.id }] },
+    });
     expect(assigned.status).toBe(200);
     const row = page.getByRole('row', { name: /Filter pivotal one/ });
     await row.getByRole('button', { name: 'Delete' }).click();
@@ -272,7 +321,10 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     expect(text).toContain('archive it instead');
     await screenshot(page, 'definitions-laptop');
     await page.getByRole('button', { name: 'Archive "Filter pivotal one" instead' }).click();
-    await page.getByRole('row', { name: /Filter pivotal one/ }).getByText('archived').waitFor();
+    await page
+      .getByRole('row', { name: /Filter pivotal one/ })
+      .getByText('archived')
+      .waitFor();
     // The row may read "archived" before the request is done (a loaded machine): the archive lands shortly.
     await expect.poll(async () => (await app.request('GET', `/api/question-definitions/${pivotal.id}`)).body.is_archived, { timeout: 15_000 }).toBe(true);
 
@@ -322,16 +374,25 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     // Left through the navigation (not the editor's own button) and opened again: the note was for the moment of creation.
     await page.getByRole('link', { name: 'Match questions', exact: true }).click();
     await page.getByLabel('League', { exact: true }).first().selectOption('wc');
-    await page.getByRole('row', { name: /Who wins \(UI\)/ }).getByRole('button', { name: 'Edit' }).click();
+    await page
+      .getByRole('row', { name: /Who wins \(UI\)/ })
+      .getByRole('button', { name: 'Edit' })
+      .click();
     const reopened = page.getByRole('form', { name: 'Edit Who wins (UI)' });
     await reopened.getByLabel('Name', { exact: true }).waitFor();
     expect(await reopened.getByText('Created "Who wins (UI)".').count()).toBe(0);
 
     await page.getByRole('button', { name: 'Back to the list' }).click();
-    await page.getByRole('row', { name: /Who wins \(UI\)/ }).getByRole('button', { name: 'Archive' }).click();
+    await page
+      .getByRole('row', { name: /Who wins \(UI\)/ })
+      .getByRole('button', { name: 'Archive' })
+      .click();
     await page.getByRole('row', { name: /Who wins \(UI\)/ }).waitFor({ state: 'detached' });
     await page.getByLabel('Include inactive (archived)').check();
-    await page.getByRole('row', { name: /Who wins \(UI\)/ }).getByText('inactive').waitFor();
+    await page
+      .getByRole('row', { name: /Who wins \(UI\)/ })
+      .getByText('inactive')
+      .waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toBe('match-question-definitions.csv');
     expect(fs.readFileSync((await download.path())!, 'utf8')).toContain('Who wins (UI)');
@@ -360,7 +421,10 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
       await page.getByText('This definition belongs to league wc.').waitFor();
       expect(await page.getByRole('form', { name: `Edit ${def.name}` }).count()).toBe(0);
       await page.getByRole('link', { name: 'Open it there' }).click();
-      await page.getByRole('form', { name: `Edit ${def.name}` }).getByLabel('Name', { exact: true }).waitFor();
+      await page
+        .getByRole('form', { name: `Edit ${def.name}` })
+        .getByLabel('Name', { exact: true })
+        .waitFor();
       expect(new URL(page.url()).searchParams.get('league')).toBe('wc');
     }
     await context.close();
@@ -385,7 +449,10 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await edit.getByLabel('Points').fill('25');
     await edit.getByRole('button', { name: 'Save group' }).click();
     await edit.getByText('Saved.').waitFor();
-    await page.getByRole('row', { name: /ui-goals/ }).getByText('Goal lane (edited)').waitFor();
+    await page
+      .getByRole('row', { name: /ui-goals/ })
+      .getByText('Goal lane (edited)')
+      .waitFor();
 
     // The API's 400 for a bad period map, as worded.
     await edit.getByLabel(/Period distribution/).fill('{"q9": 1}');
@@ -404,7 +471,9 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await row.getByRole('button', { name: 'Yes, delete' }).click();
     const alert = page.locator('.page > .error');
     await alert.waitFor();
-    expect(await alert.textContent()).toBe("Error (409): question group 'ui-goals' is used by 1 question definition; move them to another group (or none) before deleting it");
+    expect(await alert.textContent()).toBe(
+      "Error (409): question group 'ui-goals' is used by 1 question definition; move them to another group (or none) before deleting it",
+    );
     await screenshot(page, 'groups-laptop');
 
     expect((await app.request('DELETE', `/api/question-definitions/${def.id}`, { token: admin.token })).status).toBe(204);
@@ -416,9 +485,16 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await context.close();
 
     const tablet = await signedIn(browser(), app, admin, VIEWPORTS.tablet);
-    await app.request('POST', '/api/question-groups', { token: admin.token, query: { league: 'wc' }, body: { slug: 'corners', name: 'Corner questions', description: 'After each corner', question_max_count: 3, period_distribution: { '1': 1, '2': 2 } } });
+    await app.request('POST', '/api/question-groups', {
+      token: admin.token,
+      query: { league: 'wc' },
+      body: { slug: 'corners', name: 'Corner questions', description: 'After each corner', question_max_count: 3, period_distribution: { '1': 1, '2': 2 } },
+    });
     await tablet.page.goto('/admin/groups?league=wc');
-    await tablet.page.getByRole('row', { name: /corners/ }).getByRole('button', { name: 'Edit' }).click();
+    await tablet.page
+      .getByRole('row', { name: /corners/ })
+      .getByRole('button', { name: 'Edit' })
+      .click();
     await tablet.page.getByRole('form', { name: 'Edit group corners' }).waitFor();
     await screenshot(tablet.page, 'groups-tablet');
     await tablet.context.close();
@@ -437,7 +513,10 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await create.getByRole('button', { name: 'Create brand' }).click();
     const edit = page.getByRole('form', { name: 'Edit brand Acme UI' });
     await edit.getByText('Saved.').waitFor();
-    await page.getByRole('row', { name: /Acme UI/ }).getByText('#ff5500 / #002244').waitFor();
+    await page
+      .getByRole('row', { name: /Acme UI/ })
+      .getByText('#ff5500 / #002244')
+      .waitFor();
 
     await edit.getByLabel('Name', { exact: true }).fill('Acme UI Drinks');
     await edit.getByRole('textbox', { name: 'Secondary color', exact: true }).fill('');
@@ -453,7 +532,9 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await form.locator('.brand-swatch img').waitFor();
     await form.getByRole('button', { name: 'Save brand' }).click();
     await form.getByRole('alert').waitFor();
-    expect(await form.getByRole('alert').textContent()).toBe('Error (503): logo storage is not configured: set S3_BUCKET (and S3_ENDPOINT, credentials) to upload or remove logos');
+    expect(await form.getByRole('alert').textContent()).toBe(
+      'Error (503): logo storage is not configured: set S3_BUCKET (and S3_ENDPOINT, credentials) to upload or remove logos',
+    );
 
     // A duplicate name: the API's 409.
     await page.getByRole('button', { name: 'New brand' }).click();
@@ -465,7 +546,10 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await dup.getByRole('button', { name: 'Close' }).click();
 
     // Sponsorships: pick the day's scheduled match, two slots, assign.
-    await page.getByRole('row', { name: /Acme UI Drinks/ }).getByRole('button', { name: 'Sponsorships' }).click();
+    await page
+      .getByRole('row', { name: /Acme UI Drinks/ })
+      .getByRole('button', { name: 'Sponsorships' })
+      .click();
     const panel = page.getByRole('region', { name: 'Question sponsorships of Acme UI Drinks' });
     await panel.getByText('This brand has no question sponsorship slots.').waitFor();
     await panel.getByLabel('Day (UTC)').fill(day);
@@ -481,7 +565,10 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     expect(await resultRow.textContent()).toContain('question_number 2');
     expect(await resultRow.textContent()).toContain('period 2');
     expect((await resultRow.locator('td').nth(2).textContent())?.trim()).toBe('2');
-    await panel.getByRole('group', { name: 'Current slots' }).getByRole('row', { name: /Sponsor Home - Sponsor Away.*question_number/ }).waitFor();
+    await panel
+      .getByRole('group', { name: 'Current slots' })
+      .getByRole('row', { name: /Sponsor Home - Sponsor Away.*question_number/ })
+      .waitFor();
     const slots = await app.request('GET', `/api/brands/${stored[0].id}/question-sponsorships`);
     expect(slots.body.map((s: { strategy: string; target: unknown }) => [s.strategy, s.target])).toEqual([
       ['question_number', 2],
@@ -503,7 +590,10 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     const tabletPanel = tablet.page.getByRole('region', { name: 'Question sponsorships of Acme UI Drinks' });
     await tabletPanel.getByLabel('Day (UTC)').fill(day);
     await tabletPanel.getByRole('checkbox', { name: /Sponsor Home - Sponsor Away/ }).waitFor();
-    await tablet.page.getByRole('row', { name: /Acme UI Drinks/ }).getByRole('button', { name: 'Edit' }).click();
+    await tablet.page
+      .getByRole('row', { name: /Acme UI Drinks/ })
+      .getByRole('button', { name: 'Edit' })
+      .click();
     await tablet.page.getByRole('form', { name: 'Edit brand Acme UI Drinks' }).waitFor();
     await screenshot(tablet.page, 'brands-tablet');
 
@@ -554,7 +644,10 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
 
       await edit.getByLabel('Clear logo').check();
       await edit.getByRole('button', { name: 'Save brand' }).click();
-      await page.getByRole('row', { name: /Logo Co/ }).getByText('none').waitFor();
+      await page
+        .getByRole('row', { name: /Logo Co/ })
+        .getByText('none')
+        .waitFor();
       expect((await withS3.request('GET', '/api/brands', { query: { q: 'Logo Co' } })).body[0].logo_url).toBeNull();
       await context.close();
     }, 90_000);

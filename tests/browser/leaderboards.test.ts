@@ -14,14 +14,25 @@ describe.skipIf(!chromiumAvailable)('operator UI: leaderboards', () => {
   const { app, admin, browser } = useBrowserApp();
 
   async function scoredMatch() {
-    const match = await createMatch(app, { homeTeam: 'Board Home', awayTeam: 'Board Away', status: 'live', scheduled: new Date(Date.now() - 1800_000), league: 'mls' });
+    const match = await createMatch(app, {
+      homeTeam: 'Board Home',
+      awayTeam: 'Board Away',
+      status: 'live',
+      scheduled: new Date(Date.now() - 1800_000),
+      league: 'mls',
+    });
     const stamp = Date.now().toString(36);
-    const [ace, mid, low] = [await registerUser(app, { username: `lb_ace_${stamp}` }), await registerUser(app, { username: `lb_mid_${stamp}` }), await registerUser(app, { username: `lb_low_${stamp}` })];
+    const [ace, mid, low] = [
+      await registerUser(app, { username: `lb_ace_${stamp}` }),
+      await registerUser(app, { username: `lb_mid_${stamp}` }),
+      await registerUser(app, { username: `lb_low_${stamp}` }),
+    ];
     await app.request('PATCH', '/api/users/me', { token: ace.token, body: { display_name: 'Ace of Boards' } });
     for (const u of [ace, mid, low]) await follow(app, u.id, match.id);
     const play = async (points: number, answers: [TestUser, string][]) => {
       const q = await insertIssuance(app, { matchId: match.id, status: 'open', closesAt: new Date(Date.now() + 60_000), points });
-      for (const [u, c] of answers) await app.request('PUT', '/api/question-answers', { token: u.token, body: { question_issuance_id: q.id, selected_answer_identifier: c } });
+      for (const [u, c] of answers)
+        await app.request('PUT', '/api/question-answers', { token: u.token, body: { question_issuance_id: q.id, selected_answer_identifier: c } });
       await app.services.engine.store.settleIssuance({ id: q.id, status: 'resolved', correct: 'home', resolvedSeq: null, resolutionEventId: null });
     };
     await play(30, [
@@ -37,7 +48,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: leaderboards', () => {
     return { match, ace, mid, low };
   }
 
-  it('shows the whole game\'s, a league\'s and a match\'s boards, and the match page\'s', async () => {
+  it("shows the whole game's, a league's and a match's boards, and the match page's", async () => {
     const { match, mid, low } = await scoredMatch();
     const { context, page } = await signedIn(browser(), app, admin);
     await page.getByRole('link', { name: 'Leaderboards', exact: true }).click();
@@ -81,7 +92,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: leaderboards', () => {
     await tablet.context.close();
   }, 120_000);
 
-  it('shows a user\'s positions and hides a cheat from every board, history kept', async () => {
+  it("shows a user's positions and hides a cheat from every board, history kept", async () => {
     const { match, ace } = await scoredMatch();
     const { context, page } = await signedIn(browser(), app, admin);
     await page.goto(`/admin/users?user=${ace.id}`);

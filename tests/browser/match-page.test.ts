@@ -13,14 +13,28 @@ import { chromiumAvailable, screenshot, signedIn, useBrowserApp } from './browse
 
 describe.skipIf(!chromiumAvailable)('operator UI: the match page', () => {
   const { app, admin, browser } = useBrowserApp();
-  const feedOf = async (id: string) => (await app.services.database.db.select({ feedUrl: matches.feedUrl }).from(matches).where(eq(matches.id, id)))[0]!.feedUrl;
+  const feedOf = async (id: string) =>
+    (await app.services.database.db.select({ feedUrl: matches.feedUrl }).from(matches).where(eq(matches.id, id)))[0]!.feedUrl;
 
   it('shows both kinds of questions, and attaches, refuses and detaches a feed URL', async () => {
     // Years away from today: only the single read finds it.
     const scheduled = new Date(Date.UTC(2031, 5, 1, 18));
-    const match = await createMatch(app, { homeTeam: 'Page Home', awayTeam: 'Page Away', scheduled, status: 'live', feedUrl: 'https://feeds.example.com/wc/page' });
+    const match = await createMatch(app, {
+      homeTeam: 'Page Home',
+      awayTeam: 'Page Away',
+      scheduled,
+      status: 'live',
+      feedUrl: 'https://feeds.example.com/wc/page',
+    });
     await insertIssuance(app, { matchId: match.id, questionText: 'Corner for Page Home. Will it end in a shot?', questionNumber: 1 });
-    await insertIssuance(app, { matchId: match.id, kind: 'match', triggerEventId: null, status: 'locked', questionText: 'Who wins Page Home vs Page Away?', closesAt: scheduled });
+    await insertIssuance(app, {
+      matchId: match.id,
+      kind: 'match',
+      triggerEventId: null,
+      status: 'locked',
+      questionText: 'Who wins Page Home vs Page Away?',
+      closesAt: scheduled,
+    });
 
     const { context, page } = await signedIn(browser(), app, admin);
     await page.goto(`/admin/matches/${match.id}`);

@@ -50,7 +50,13 @@ describe.skipIf(!chromiumAvailable)('operator UI: navigation', () => {
   }, 60_000);
 
   it('offers Stop listener only while a listener is queued or running', async () => {
-    const closed = await createMatch(app, { status: 'closed', homeTeam: 'Closed Home', awayTeam: 'Closed Away', scheduled: new Date(Date.now() - 7_200_000), listenerEventsArchived: true });
+    const closed = await createMatch(app, {
+      status: 'closed',
+      homeTeam: 'Closed Home',
+      awayTeam: 'Closed Away',
+      scheduled: new Date(Date.now() - 7_200_000),
+      listenerEventsArchived: true,
+    });
     await insertListener(app, { matchId: closed.id, status: 'completed' });
     const test = await createMatch(app, { status: 'live', isTest: true, homeTeam: 'Test Home', awayTeam: 'Test Away', scheduled: new Date() });
     await insertListener(app, { matchId: test.id, status: 'queued', source: 'replay', replayMatchId: closed.id });
@@ -115,7 +121,13 @@ describe.skipIf(!chromiumAvailable)('operator UI: navigation', () => {
     const clone = picks.getByRole('listitem').filter({ hasText: 'Clone Home - Clone Away' });
     await clone.waitFor();
     expect(await clone.locator('.badge', { hasText: /^test$/ }).count()).toBe(1);
-    expect(await picks.getByRole('listitem').filter({ hasText: 'Real Home - Real Away' }).locator('.badge', { hasText: /^test$/ }).count()).toBe(0);
+    expect(
+      await picks
+        .getByRole('listitem')
+        .filter({ hasText: 'Real Home - Real Away' })
+        .locator('.badge', { hasText: /^test$/ })
+        .count(),
+    ).toBe(0);
     await context.close();
   }, 60_000);
 });

@@ -66,7 +66,15 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     // A closed match whose listener recorded a synthetic match (about 33 s of feed at speed 1).
     const scheduled = new Date(Date.now() - 3_600_000);
     const { events } = syntheticFootballMatch({ seed: 7, homeTeam: 'Replay Home', awayTeam: 'Replay Away', kickoff: scheduled, durationScale: 0.005 });
-    const original = await createMatch(app, { status: 'closed', homeTeam: 'Replay Home', awayTeam: 'Replay Away', scheduled, homeScore: 2, awayScore: 2, listenerEventsArchived: true });
+    const original = await createMatch(app, {
+      status: 'closed',
+      homeTeam: 'Replay Home',
+      awayTeam: 'Replay Away',
+      scheduled,
+      homeScore: 2,
+      awayScore: 2,
+      listenerEventsArchived: true,
+    });
     const recording = await insertListener(app, { matchId: original.id, status: 'completed', source: 'feed', eventsConsumed: events.length });
     await insertListenerEvents(app, recording, events);
 
@@ -85,13 +93,19 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     await listeners.getByText('queued').first().waitFor();
     await page.getByRole('button', { name: 'Stop listener' }).click();
     await page.getByRole('button', { name: 'Stop and revoke' }).click();
-    await page.getByRole('status').filter({ hasText: /Stopped 1 listener \([0-9a-f]{8}\); revoked 0 open questions\./ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Stopped 1 listener \([0-9a-f]{8}\); revoked 0 open questions\./ })
+      .waitFor();
     await listeners.getByText('stopped').first().waitFor();
     expect(await page.locator('.timeline-chart .marker-issued').count()).toBe(0);
 
     await page.getByLabel('Replay speed').fill('1');
     await page.getByRole('button', { name: 'Start listener' }).click();
-    await page.getByRole('status').filter({ hasText: /Queued listener [0-9a-f]{8} \(replay at speed 1\); the Listeners table below follows its progress\./ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Queued listener [0-9a-f]{8} \(replay at speed 1\); the Listeners table below follows its progress\./ })
+      .waitFor();
     worker = startWorker(app);
 
     // The page polls while the listener runs: progress moves and the corner question appears in the timeline.
@@ -107,20 +121,40 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     expect(await issued.count()).toBeGreaterThan(0);
     await page.locator('#timeline').screenshot({ path: path.join(ARTIFACTS, 'match-detail-timeline-clock-laptop.png') });
     await page.getByLabel('Timeline axis').selectOption('seq');
-    await expect.poll(async () => (await listeners.locator('.listener-counts').first().textContent()) ?? '', { timeout: 10_000 }).toMatch(/^[1-9]\d* events, [1-9]\d* issued, [1-9]\d* denied/);
+    await expect
+      .poll(async () => (await listeners.locator('.listener-counts').first().textContent()) ?? '', { timeout: 10_000 })
+      .toMatch(/^[1-9]\d* events, [1-9]\d* issued, [1-9]\d* denied/);
     // A replay knows its length: the bar shows how far it got.
     const bar = listeners.locator('.listener-progress [role=progressbar]').first();
     expect(await bar.getAttribute('aria-label')).toMatch(/^\d+ of \d+ events \(\d+%\)$/);
     expect(Number(await bar.getAttribute('aria-valuenow'))).toBeGreaterThan(0);
-    await page.locator('#questions').getByText(/Corner for (home|away)\. Who shoots next\?/).first().waitFor();
+    await page
+      .locator('#questions')
+      .getByText(/Corner for (home|away)\. Who shoots next\?/)
+      .first()
+      .waitFor();
     await screenshot(page, 'match-detail-laptop');
 
     // Stop: the page says what was stopped and revoked, and the listener ends.
     await page.getByRole('button', { name: 'Stop listener' }).click();
     await page.getByRole('button', { name: 'Stop and revoke' }).click();
-    await page.getByRole('status').filter({ hasText: /Stopped 1 listener \([0-9a-f]{8}\); revoked \d+ open questions?\./ }).waitFor();
-    await waitFor(async () => (await listeners.locator('.badge', { hasText: 'running' }).count()) === 0 && (await listeners.locator('.badge', { hasText: 'stopped' }).count()) === 2, { what: 'both listeners stopped', timeoutMs: 15_000 });
-    const api = await app.request('GET', '/api/match-listeners', { token: admin.token, query: { league: 'wc', scheduled_from: `${utcDay(new Date())}T00:00:00Z`, scheduled_to: new Date(Date.parse(`${utcDay(new Date())}T00:00:00Z`) + 86_400_000).toISOString() } });
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Stopped 1 listener \([0-9a-f]{8}\); revoked \d+ open questions?\./ })
+      .waitFor();
+    await waitFor(
+      async () =>
+        (await listeners.locator('.badge', { hasText: 'running' }).count()) === 0 && (await listeners.locator('.badge', { hasText: 'stopped' }).count()) === 2,
+      { what: 'both listeners stopped', timeoutMs: 15_000 },
+    );
+    const api = await app.request('GET', '/api/match-listeners', {
+      token: admin.token,
+      query: {
+        league: 'wc',
+        scheduled_from: `${utcDay(new Date())}T00:00:00Z`,
+        scheduled_to: new Date(Date.parse(`${utcDay(new Date())}T00:00:00Z`) + 86_400_000).toISOString(),
+      },
+    });
     const group = api.body.find((g: { match: { id: string } }) => g.match.id === cloneId);
     expect(group.listeners.map((l: { status: string }) => l.status)).toEqual(['stopped', 'stopped']);
 
@@ -135,7 +169,10 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     expect(steps.length).toBeGreaterThan(0);
     expect(new Set(steps)).toEqual(new Set(['definition_allowed']));
     // The list says how many there are in all, and pages through them.
-    const stored = await app.request('GET', `/api/matches/${cloneId}/question-issuance-denials`, { token: admin.token, query: { failed_step: 'definition_allowed', limit: 1 } });
+    const stored = await app.request('GET', `/api/matches/${cloneId}/question-issuance-denials`, {
+      token: admin.token,
+      query: { failed_step: 'definition_allowed', limit: 1 },
+    });
     const pager = denials.getByRole('navigation', { name: 'denials pages' });
     await pager.getByText(new RegExp(`^1-${Math.min(50, stored.body.denial_count)} of ${stored.body.denial_count} denials$`)).waitFor();
     expect(await denials.locator('h2, h3').first().textContent()).toContain(`(${stored.body.denial_count})`);
@@ -173,8 +210,18 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     await again.page.goto(`/admin/matches/${cloneId}`);
     await again.page.getByRole('button', { name: 'Restart replay' }).click();
     await again.page.getByRole('button', { name: 'Restart', exact: true }).click();
-    await again.page.getByRole('status').filter({ hasText: /Restarted from the beginning: queued listener [0-9a-f]{8} \(replay at speed 10\)/ }).waitFor();
-    const restarted = await app.request('GET', '/api/match-listeners', { token: admin.token, query: { league: 'wc', scheduled_from: `${utcDay(new Date())}T00:00:00Z`, scheduled_to: new Date(Date.parse(`${utcDay(new Date())}T00:00:00Z`) + 86_400_000).toISOString() } });
+    await again.page
+      .getByRole('status')
+      .filter({ hasText: /Restarted from the beginning: queued listener [0-9a-f]{8} \(replay at speed 10\)/ })
+      .waitFor();
+    const restarted = await app.request('GET', '/api/match-listeners', {
+      token: admin.token,
+      query: {
+        league: 'wc',
+        scheduled_from: `${utcDay(new Date())}T00:00:00Z`,
+        scheduled_to: new Date(Date.parse(`${utcDay(new Date())}T00:00:00Z`) + 86_400_000).toISOString(),
+      },
+    });
     expect(restarted.body.find((g: { match: { id: string } }) => g.match.id === cloneId).listeners).toHaveLength(1);
     await again.context.close();
 
@@ -188,7 +235,14 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     expect([original.id, cloneId]).not.toContain(pausedId);
     await paused.page.getByRole('button', { name: 'Start listener' }).waitFor();
     expect((await app.request('GET', `/api/matches/${pausedId}`, { token: admin.token })).body.is_test).toBe(true);
-    const none = await app.request('GET', '/api/match-listeners', { token: admin.token, query: { league: 'wc', scheduled_from: `${utcDay(new Date())}T00:00:00Z`, scheduled_to: new Date(Date.parse(`${utcDay(new Date())}T00:00:00Z`) + 86_400_000).toISOString() } });
+    const none = await app.request('GET', '/api/match-listeners', {
+      token: admin.token,
+      query: {
+        league: 'wc',
+        scheduled_from: `${utcDay(new Date())}T00:00:00Z`,
+        scheduled_to: new Date(Date.parse(`${utcDay(new Date())}T00:00:00Z`) + 86_400_000).toISOString(),
+      },
+    });
     expect(none.body.find((g: { match: { id: string } }) => g.match.id === pausedId).listeners).toEqual([]);
     await paused.context.close();
   }, 180_000);
@@ -198,18 +252,42 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     worker = undefined;
     const match = await createMatch(app, { homeTeam: 'Log Home', awayTeam: 'Log Away', scheduled: new Date(), status: 'live' });
     // Running elsewhere (a lease far ahead): nothing here claims it.
-    const listener = await insertListener(app, { matchId: match.id, status: 'running', source: 'feed', claimedBy: 'other-host:4242', leaseExpiresAt: new Date(Date.now() + 3_600_000), heartbeatAt: new Date(), startedAt: new Date(), eventsConsumed: 3, issuedCount: 1, deniedCount: 2 });
+    const listener = await insertListener(app, {
+      matchId: match.id,
+      status: 'running',
+      source: 'feed',
+      claimedBy: 'other-host:4242',
+      leaseExpiresAt: new Date(Date.now() + 3_600_000),
+      heartbeatAt: new Date(),
+      startedAt: new Date(),
+      eventsConsumed: 3,
+      issuedCount: 1,
+      deniedCount: 2,
+    });
     await insertListenerEvents(app, listener, [feedEvent({ seq: 1 }), feedEvent({ seq: 2, type: 'corner' }), feedEvent({ seq: 3 })]);
-    await insertLogLines(app, listener.id, Array.from({ length: 120 }, (_, i) => ({ message: `consumed event ${i + 1}`, level: i % 40 === 39 ? 'warn' : 'info' })));
+    await insertLogLines(
+      app,
+      listener.id,
+      Array.from({ length: 120 }, (_, i) => ({ message: `consumed event ${i + 1}`, level: i % 40 === 39 ? 'warn' : 'info' })),
+    );
     // An earlier listener of the same match, finished, with a log of its own.
-    const earlier = await insertListener(app, { matchId: match.id, status: 'completed', source: 'feed', startedAt: new Date(Date.now() - 600_000), finishedAt: new Date(Date.now() - 300_000) });
+    const earlier = await insertListener(app, {
+      matchId: match.id,
+      status: 'completed',
+      source: 'feed',
+      startedAt: new Date(Date.now() - 600_000),
+      finishedAt: new Date(Date.now() - 300_000),
+    });
     await insertLogLines(app, earlier.id, [{ message: 'earlier run started' }, { message: 'earlier run finished' }]);
 
     const { context, page } = await signedIn(browser(), app, admin);
     await page.goto(`/admin/listeners?league=wc&day=${utcDay(new Date())}`);
     const group = page.getByRole('region', { name: 'Log Home - Log Away' });
     await group.getByText('3 events, 1 issued, 2 denied, 0 resolved').waitFor();
-    await group.getByRole('row', { name: new RegExp(listener.id.slice(0, 8)) }).getByRole('button', { name: 'Log', exact: true }).click();
+    await group
+      .getByRole('row', { name: new RegExp(listener.id.slice(0, 8)) })
+      .getByRole('button', { name: 'Log', exact: true })
+      .click();
     const viewer = page.getByRole('region', { name: `Log of listener ${listener.id.slice(0, 8)}` });
     await viewer.getByText('consumed event 120').waitFor();
     // New lines arrive while the viewer is open (polled with `after`), and it stays scrolled to the newest.
@@ -228,7 +306,10 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     await screenshot(page, 'listeners-laptop');
 
     // The other listener's log replaces it: its own lines only.
-    await group.getByRole('row', { name: new RegExp(earlier.id.slice(0, 8)) }).getByRole('button', { name: 'Log', exact: true }).click();
+    await group
+      .getByRole('row', { name: new RegExp(earlier.id.slice(0, 8)) })
+      .getByRole('button', { name: 'Log', exact: true })
+      .click();
     const earlierViewer = page.getByRole('region', { name: `Log of listener ${earlier.id.slice(0, 8)}` });
     await earlierViewer.getByText('earlier run finished').waitFor();
     expect(await earlierViewer.getByText('2 lines', { exact: true }).count()).toBe(1);
@@ -243,9 +324,17 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     await tablet.context.close();
   }, 90_000);
 
-  it('shows a listener\'s last log lines when it finishes during a read of the log', async () => {
+  it("shows a listener's last log lines when it finishes during a read of the log", async () => {
     const match = await createMatch(app, { homeTeam: 'Tail Home', awayTeam: 'Tail Away', scheduled: new Date(), status: 'live' });
-    const listener = await insertListener(app, { matchId: match.id, status: 'running', source: 'feed', claimedBy: 'other-host:4242', leaseExpiresAt: new Date(Date.now() + 3_600_000), heartbeatAt: new Date(), startedAt: new Date() });
+    const listener = await insertListener(app, {
+      matchId: match.id,
+      status: 'running',
+      source: 'feed',
+      claimedBy: 'other-host:4242',
+      leaseExpiresAt: new Date(Date.now() + 3_600_000),
+      heartbeatAt: new Date(),
+      startedAt: new Date(),
+    });
     await insertLogLines(app, listener.id, [{ message: 'tail run started' }]);
     const { context, page } = await signedIn(browser(), app, admin);
     await page.goto(`/admin/listeners?league=wc&day=${utcDay(new Date())}&log=${listener.id}`);
@@ -255,11 +344,15 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     // until the listener has finished and the page knows it.
     let release!: () => Promise<void>;
     const held = new Promise<void>((resolve) => {
-      void page.route(`**/api/match-listeners/${listener.id}/log?**`, async (route) => {
-        const response = await route.fetch();
-        release = () => route.fulfill({ response });
-        resolve();
-      }, { times: 1 });
+      void page.route(
+        `**/api/match-listeners/${listener.id}/log?**`,
+        async (route) => {
+          const response = await route.fetch();
+          release = () => route.fulfill({ response });
+          resolve();
+        },
+        { times: 1 },
+      );
     });
     await held;
     await insertLogLines(app, listener.id, [{ message: 'tail run finished' }], 2);
@@ -272,7 +365,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     await context.close();
   }, 60_000);
 
-  it('searches users, creates one, deactivates another, and shows the API\'s 409 when an admin deactivates themselves', async () => {
+  it("searches users, creates one, deactivates another, and shows the API's 409 when an admin deactivates themselves", async () => {
     const target = await registerUser(app, { username: `zz_target_${stamp}`, first_name: 'Zelda' });
     await registerUser(app, { username: `zz_other_${stamp}` });
     const { context, page } = await signedIn(browser(), app, admin);
@@ -285,7 +378,10 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     await create.getByLabel('Email').fill(`zz_new_${stamp}@example.com`);
     await create.getByLabel('Password').fill('a long enough password');
     await create.getByRole('button', { name: 'Create user' }).click();
-    await page.getByRole('status').filter({ hasText: `Created zz_new_${stamp}.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Created zz_new_${stamp}.` })
+      .waitFor();
     await page.getByRole('form', { name: `Edit zz_new_${stamp}` }).waitFor();
 
     await page.getByLabel('Search').fill(`zz_`);
@@ -298,7 +394,10 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     const row = page.getByRole('row', { name: new RegExp(`zz_target_${stamp}`) });
     await row.getByRole('button', { name: 'Deactivate' }).click();
     await row.getByRole('button', { name: 'Deactivate' }).click();
-    await page.getByRole('status').filter({ hasText: `Deactivated zz_target_${stamp}` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Deactivated zz_target_${stamp}` })
+      .waitFor();
     await row.getByText('deactivated').waitFor();
     expect((await app.request('POST', '/api/auth/login', { body: { username: target.username, password: target.password } })).status).toBe(401);
 
@@ -335,7 +434,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     await tablet.context.close();
   }, 90_000);
 
-  it('saves push settings, shows the API\'s 400 for a broken template, resets to the defaults, and looks up delivery attempts', async () => {
+  it("saves push settings, shows the API's 400 for a broken template, resets to the defaults, and looks up delivery attempts", async () => {
     const { context, page } = await signedIn(browser(), app, admin);
     await page.goto('/admin/push');
     const form = page.getByRole('form', { name: 'Push settings' });
@@ -389,9 +488,19 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
       const iss = await insertIssuance(app, { matchId: match.id, status: 'resolved', correctAnswerIdentifier: 'home' });
       const [answer] = await app.services.database.db
         .insert(questionAnswers)
-        .values({ userId: player.id, questionIssuanceId: iss.id, matchId: match.id, selectedAnswerIdentifier: 'away', outcome: 'incorrect', scoredAt: new Date() })
+        .values({
+          userId: player.id,
+          questionIssuanceId: iss.id,
+          matchId: match.id,
+          selectedAnswerIdentifier: 'away',
+          outcome: 'incorrect',
+          scoredAt: new Date(),
+        })
         .returning();
-      const res = await app.request('POST', '/api/user-feedback', { token: player.token, body: { subject_type: 'in_game_answer', subject_id: answer!.id, topic, description: `Feedback ${i + 1}: the result looked wrong to me.` } });
+      const res = await app.request('POST', '/api/user-feedback', {
+        token: player.token,
+        body: { subject_type: 'in_game_answer', subject_id: answer!.id, topic, description: `Feedback ${i + 1}: the result looked wrong to me.` },
+      });
       expect(res.status).toBe(201);
     }
     const { context, page } = await signedIn(browser(), app, admin);
@@ -419,4 +528,3 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     await tablet.context.close();
   }, 90_000);
 });
-

@@ -10,7 +10,7 @@ if (!chromiumAvailable) console.warn(`[browser tests] skipped: no Chromium at ${
 describe.skipIf(!chromiumAvailable)('operator UI: sign-in and shell', () => {
   const { app, admin, browser } = useBrowserApp();
 
-  it('signs an admin in and shows the pages of the operators\' jobs', async () => {
+  it("signs an admin in and shows the pages of the operators' jobs", async () => {
     const { context, page } = await signedIn(browser(), app, admin);
     await page.getByRole('heading', { name: 'Matches' }).waitFor();
     for (const label of ['Matches', 'Listeners', 'In-game questions', 'Match questions', 'Question groups', 'Leagues', 'Brands', 'Users', 'Feedback', 'Push']) {
@@ -30,7 +30,10 @@ describe.skipIf(!chromiumAvailable)('operator UI: sign-in and shell', () => {
     await createMatch(app, { homeTeam: 'Lions', awayTeam: 'Tigers', status: 'live', scheduled: new Date(now - 1_800_000), homeScore: 1, awayScore: 0 });
     await createMatch(app, { homeTeam: 'Bears', awayTeam: 'Wolves', status: 'scheduled', scheduled: new Date(now + 600_000) });
     await createMatch(app, { homeTeam: 'Hawks', awayTeam: 'Eagles', status: 'scheduled', scheduled: new Date(now + 900_000), league: 'mls', isTest: true });
-    for (const [viewport, name] of [[VIEWPORTS.laptop, 'matches-laptop'], [VIEWPORTS.tablet, 'matches-tablet']] as const) {
+    for (const [viewport, name] of [
+      [VIEWPORTS.laptop, 'matches-laptop'],
+      [VIEWPORTS.tablet, 'matches-tablet'],
+    ] as const) {
       const { context, page } = await signedIn(browser(), app, admin, viewport);
       const table = page.getByRole('table');
       await table.getByRole('link', { name: 'Lions - Tigers' }).waitFor();
@@ -122,10 +125,13 @@ describe.skipIf(!chromiumAvailable)('operator UI: sign-in and shell', () => {
     await context.close();
   }, 60_000);
 
-  it('edits league defaults and shows the API\'s own error wording', async () => {
+  it("edits league defaults and shows the API's own error wording", async () => {
     const { context, page } = await signedIn(browser(), app, admin, VIEWPORTS.tablet);
     await page.goto('/admin/leagues');
-    await page.getByRole('row', { name: /National Hockey League/ }).getByRole('button', { name: 'Edit' }).click();
+    await page
+      .getByRole('row', { name: /National Hockey League/ })
+      .getByRole('button', { name: 'Edit' })
+      .click();
     const form = page.getByRole('form', { name: 'Defaults of nhl' });
     await form.getByLabel('Answer window (s)').fill('42');
     await form.getByRole('button', { name: 'Save defaults' }).click();

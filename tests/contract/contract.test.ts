@@ -20,7 +20,12 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 describe('the contract', () => {
-  const doc = contractDocument() as { openapi: string; info: { version: string }; paths: Record<string, unknown>; components: { securitySchemes: Record<string, unknown> } };
+  const doc = contractDocument() as {
+    openapi: string;
+    info: { version: string };
+    paths: Record<string, unknown>;
+    components: { securitySchemes: Record<string, unknown> };
+  };
 
   it('is OpenAPI 3.0.3, version 0.1.0, with every operation of the interface', () => {
     expect(doc.openapi).toBe('3.0.3');
@@ -35,7 +40,13 @@ describe('the contract', () => {
   });
 
   it('names operations in camelCase, tags them, and declares 401 and 403 where they apply and 422 everywhere', () => {
-    for (const op of contractOperations as (typeof contractOperations[number] & { tags?: string[]; security?: unknown[]; summary?: string; parameters?: unknown[]; requestBody?: unknown })[]) {
+    for (const op of contractOperations as ((typeof contractOperations)[number] & {
+      tags?: string[];
+      security?: unknown[];
+      summary?: string;
+      parameters?: unknown[];
+      requestBody?: unknown;
+    })[]) {
       expect(op.operationId).toMatch(/^[a-z][a-zA-Z]+$/);
       expect(op.tags?.length).toBe(1);
       const statuses = Object.keys(op.responses);
@@ -53,7 +64,7 @@ describe('the contract', () => {
 });
 
 describe('the handler registry', () => {
-  it('has exactly the contract\'s operationIds as keys', () => {
+  it("has exactly the contract's operationIds as keys", () => {
     const handlers = createHandlers(app.services);
     expect(Object.keys(handlers).sort()).toEqual(contractOperations.map((o) => o.operationId).sort());
   });
@@ -102,7 +113,11 @@ describe('migrations', () => {
         `export default { dialect: 'postgresql', schema: './src/db/schema.ts', out: ${JSON.stringify(path.relative(root, path.join(dir, 'drizzle')))} };\n`,
       );
       const before = fs.readdirSync(path.join(dir, 'drizzle')).sort();
-      const out = execFileSync(path.join(root, 'node_modules/.bin/drizzle-kit'), ['generate', `--config=${config}`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      const out = execFileSync(path.join(root, 'node_modules/.bin/drizzle-kit'), ['generate', `--config=${config}`], {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const after = fs.readdirSync(path.join(dir, 'drizzle')).sort();
       expect(after, `the schema changed without a migration: run npm run db:generate\n${out}`).toEqual(before);
       // drizzle-kit read the real schema (it lists the tables it found)

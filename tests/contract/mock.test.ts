@@ -23,7 +23,12 @@ let base: string;
 /** Starts `npm run mock` as package.json runs it (tsx scripts/mock.ts), in its own process group. */
 function startMock(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; output: () => string } {
   let text = '';
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['scripts/mock.ts', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['scripts/mock.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   child.stdout!.on('data', (d) => (text += d));
   child.stderr!.on('data', (d) => (text += d));
   return { child, output: () => text };
@@ -158,7 +163,10 @@ describe('npm run mock (Prism)', () => {
       expect((await call('GET', '/api/question-answers', prefer(status))).body[0].issuance_status).toBe(status);
     }
     expect((await call('GET', `${match}/question-issuances`, prefer('match_question'))).body[0]).toMatchObject({ kind: 'match', status: 'locked' });
-    expect((await call('GET', '/api/question-answers/open', prefer('before_kickoff'))).body[0]).toMatchObject({ kind: 'match', match: { status: 'scheduled' } });
+    expect((await call('GET', '/api/question-answers/open', prefer('before_kickoff'))).body[0]).toMatchObject({
+      kind: 'match',
+      match: { status: 'scheduled' },
+    });
   });
 
   it('answers every GET with a body that keeps to the story', async () => {
@@ -208,7 +216,12 @@ describe('the examples of the contract and of the stream', () => {
   });
 
   it('name the main states, each example in the state it is named for', () => {
-    const named = (operationId: string) => new Map(contractExamples().filter((e) => e.operationId === operationId && e.status.startsWith('2')).map((e) => [e.name, e.value as any]));
+    const named = (operationId: string) =>
+      new Map(
+        contractExamples()
+          .filter((e) => e.operationId === operationId && e.status.startsWith('2'))
+          .map((e) => [e.name, e.value as any]),
+      );
     for (const op of ['getMatch', 'listMatches']) {
       const examples = named(op);
       for (const status of ['scheduled', 'live', 'closed']) {
@@ -231,18 +244,69 @@ describe('the examples of the contract and of the stream', () => {
     const book: TeamBook = new Map([['m1', ['Qatar', 'Ecuador']]]);
     const ref = { id: 'm1', league: 'wc', home_team: 'Qatar', away_team: 'Ecuador', scheduled: '2026-11-20T19:00:00Z', status: 'live', is_test: false };
     const checks: [unknown, RegExp][] = [
-      [{ id: 'm1', scheduled: '2026-11-20T19:00:00Z', home_team: 'Qatar', away_team: 'Ecuador', status: 'scheduled', period: '1', clock_seconds: 1520, home_score: 0, away_score: 1 }, /scheduled match has no period, clock or score/],
-      [{ id: 'm1', scheduled: '2026-11-20T19:00:00Z', home_team: 'Qatar', away_team: 'Ecuador', status: 'live', period: null, clock_seconds: null, home_score: null, away_score: null }, /live match has a period/],
+      [
+        {
+          id: 'm1',
+          scheduled: '2026-11-20T19:00:00Z',
+          home_team: 'Qatar',
+          away_team: 'Ecuador',
+          status: 'scheduled',
+          period: '1',
+          clock_seconds: 1520,
+          home_score: 0,
+          away_score: 1,
+        },
+        /scheduled match has no period, clock or score/,
+      ],
+      [
+        {
+          id: 'm1',
+          scheduled: '2026-11-20T19:00:00Z',
+          home_team: 'Qatar',
+          away_team: 'Ecuador',
+          status: 'live',
+          period: null,
+          clock_seconds: null,
+          home_score: null,
+          away_score: null,
+        },
+        /live match has a period/,
+      ],
       [{ question_text: 'Team A 1-0 Team B. Who scores next?', match: ref, choices: [] }, /placeholder team/],
       [{ question_text: 'Brazil 1-0 Serbia. Who scores next?', match: ref, choices: [{ identifier: 'home', label: 'Qatar' }] }, /./],
-      [{ match: ref, issuance_status: 'open', outcome: 'pending', correct_answer_identifier: 'home', points_awarded: 10, points_possible: 10, resolved_at: '2026-11-20T20:10:00Z' }, /pending answer has no points/],
+      [
+        {
+          match: ref,
+          issuance_status: 'open',
+          outcome: 'pending',
+          correct_answer_identifier: 'home',
+          points_awarded: 10,
+          points_possible: 10,
+          resolved_at: '2026-11-20T20:10:00Z',
+        },
+        /pending answer has no points/,
+      ],
       [{ period: 'today', starts_at: '2026-11-16T00:00:00Z', ends_at: '2026-11-23T00:00:00Z' }, /period today spans 168 hours/],
-      [{ status: 'open', correct_answer_identifier: 'away', resolved_at: '2026-11-20T20:10:00Z', choices: [{ identifier: 'away', label: 'Ecuador' }] }, /open question has no correct answer/],
-      [{ kind: 'in_game', seconds_remaining: 42, issued_at: '2026-11-20T19:52:08Z', closes_at: '2026-11-20T19:53:08Z', match: { ...ref, status: 'scheduled' } }, /open in-game question on a scheduled match/],
+      [
+        { status: 'open', correct_answer_identifier: 'away', resolved_at: '2026-11-20T20:10:00Z', choices: [{ identifier: 'away', label: 'Ecuador' }] },
+        /open question has no correct answer/,
+      ],
+      [
+        {
+          kind: 'in_game',
+          seconds_remaining: 42,
+          issued_at: '2026-11-20T19:52:08Z',
+          closes_at: '2026-11-20T19:53:08Z',
+          match: { ...ref, status: 'scheduled' },
+        },
+        /open in-game question on a scheduled match/,
+      ],
     ];
     // Brazil must be a team the story knows to be caught as another match's.
     book.set('m2', ['Brazil', 'Serbia']);
     for (const [value, problem] of checks) expect(storyProblems(value, book).join('\n'), JSON.stringify(value)).toMatch(problem);
-    expect(collectTeams([{ ...ref }, { ...ref, away_team: 'Senegal' }]).problems.join('\n')).toMatch(/match m1 is Qatar vs Senegal here but Qatar vs Ecuador elsewhere/);
+    expect(collectTeams([{ ...ref }, { ...ref, away_team: 'Senegal' }]).problems.join('\n')).toMatch(
+      /match m1 is Qatar vs Senegal here but Qatar vs Ecuador elsewhere/,
+    );
   });
 });

@@ -38,19 +38,42 @@ interface Operation {
   requestBody?: { content: Record<string, Media> };
 }
 
-const doc = contractDocument() as { paths: Record<string, Record<string, Operation & Parameter[]>>; components: { parameters: Record<string, Parameter> }; security?: Record<string, unknown>[] };
+const doc = contractDocument() as {
+  paths: Record<string, Record<string, Operation & Parameter[]>>;
+  components: { parameters: Record<string, Parameter> };
+  security?: Record<string, unknown>[];
+};
 const resolveParameter = (p: Parameter) => (p.$ref ? doc.components.parameters[p.$ref.split('/').pop()!]! : p);
 
 /** Deletions and sign-outs last, so the rest finds the world whole. */
-const LAST = new Set(['logoutUser', 'unfollowMatch', 'deactivateUser', 'deleteBrand', 'deleteQuestionDefinition', 'deleteMatchQuestionDefinition', 'deleteQuestionGroup', 'deleteMatch', 'deleteCurrentUserDevice']);
+const LAST = new Set([
+  'logoutUser',
+  'unfollowMatch',
+  'deactivateUser',
+  'deleteBrand',
+  'deleteQuestionDefinition',
+  'deleteMatchQuestionDefinition',
+  'deleteQuestionGroup',
+  'deleteMatch',
+  'deleteCurrentUserDevice',
+]);
 
 const operations = Object.entries(doc.paths)
   .flatMap(([template, item]) =>
     Object.entries(item)
       .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
-      .map(([method, op]) => ({ method: method.toUpperCase(), template, op: op as Operation, params: [...((item.parameters as Parameter[] | undefined) ?? []), ...((op as Operation).parameters ?? [])].map(resolveParameter) })),
+      .map(([method, op]) => ({
+        method: method.toUpperCase(),
+        template,
+        op: op as Operation,
+        params: [...((item.parameters as Parameter[] | undefined) ?? []), ...((op as Operation).parameters ?? [])].map(resolveParameter),
+      })),
   )
-  .sort((a, b) => Number(LAST.has(a.op.operationId)) - Number(LAST.has(b.op.operationId)) || Number(a.op.operationId === 'logoutUser') - Number(b.op.operationId === 'logoutUser'));
+  .sort(
+    (a, b) =>
+      Number(LAST.has(a.op.operationId)) - Number(LAST.has(b.op.operationId)) ||
+      Number(a.op.operationId === 'logoutUser') - Number(b.op.operationId === 'logoutUser'),
+  );
 
 /** The example bodies of a media type: its named examples, its example, or the sample of its schema. */
 function exampleBodies(media: Media): { name: string; value: unknown }[] {
@@ -118,7 +141,9 @@ describe('request examples of the contract', () => {
         else headers[p.name] = String(value);
       }
       if (op.operationId === 'createAdminApiSession') Object.assign(headers, await adminSessionHeaders(app, world));
-      const bodies = op.requestBody ? Object.entries(op.requestBody.content).flatMap(([type, media]) => exampleBodies(media).map((e) => ({ type, media, ...e }))) : [{ type: null, media: null, name: 'no body', value: undefined }];
+      const bodies = op.requestBody
+        ? Object.entries(op.requestBody.content).flatMap(([type, media]) => exampleBodies(media).map((e) => ({ type, media, ...e })))
+        : [{ type: null, media: null, name: 'no body', value: undefined }];
       for (const body of bodies) {
         const value = withWorldIds(world, template, body.value);
         const opts: Parameters<TestApp['request']>[2] = { token, query, headers };
@@ -126,7 +151,8 @@ describe('request examples of the contract', () => {
         else if (value !== undefined) opts.body = value;
         const res = await app.request(method, path, opts);
         sent++;
-        if (res.status === 400 || res.status === 422 || res.status >= 500) refused.push(`${op.operationId} (${body.name}): ${res.status} ${res.text.slice(0, 300)}`);
+        if (res.status === 400 || res.status === 422 || res.status >= 500)
+          refused.push(`${op.operationId} (${body.name}): ${res.status} ${res.text.slice(0, 300)}`);
       }
     }
     expect(sent).toBeGreaterThanOrEqual(operations.length);
@@ -136,7 +162,11 @@ describe('request examples of the contract', () => {
 
 /** Signs the world's admin in to the operator UI; the session cookie and its CSRF token. */
 async function adminSessionHeaders(app: TestApp, world: World): Promise<Record<string, string>> {
-  const cookieOf = (res: Response, name: string) => res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`))?.split(';')[0];
+  const cookieOf = (res: Response, name: string) =>
+    res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith(`${name}=`))
+      ?.split(';')[0];
   const form = await fetch(`${app.url}/admin/login`, { redirect: 'manual' });
   const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())![1]!;
   const res = await fetch(`${app.url}/admin/login`, {

@@ -50,7 +50,8 @@ export function collectTeams(value: unknown, book: TeamBook = new Map(), problem
     if (!id) continue;
     const teams: [string, string] = [o.home_team, o.away_team];
     const known = book.get(id);
-    if (known && (known[0] !== teams[0] || known[1] !== teams[1])) problems.push(`${where}${path}: match ${id} is ${teams.join(' vs ')} here but ${known.join(' vs ')} elsewhere`);
+    if (known && (known[0] !== teams[0] || known[1] !== teams[1]))
+      problems.push(`${where}${path}: match ${id} is ${teams.join(' vs ')} here but ${known.join(' vs ')} elsewhere`);
     else book.set(id, teams);
   }
   return { book, problems };
@@ -68,7 +69,10 @@ export function storyProblems(value: unknown, book: TeamBook, where = ''): strin
       const state = [o.period, o.clock_seconds, o.home_score, o.away_score];
       if (['scheduled', 'postponed', 'cancelled'].includes(o.status)) {
         if (state.some((v) => v !== null && v !== undefined)) fail(path, `a ${o.status} match has no period, clock or score (got ${JSON.stringify(state)})`);
-        if ((typeof o.question_issuance_count === 'number' && o.question_issuance_count > 0) || (typeof o.pivotal_moment_issuance_count === 'number' && o.pivotal_moment_issuance_count > 0)) {
+        if (
+          (typeof o.question_issuance_count === 'number' && o.question_issuance_count > 0) ||
+          (typeof o.pivotal_moment_issuance_count === 'number' && o.pivotal_moment_issuance_count > 0)
+        ) {
           fail(path, `a ${o.status} match has had no in-game questions`);
         }
       } else if (['live', 'break'].includes(o.status) && state.some((v) => v === null)) fail(path, `a ${o.status} match has a period, a clock and a score`);
@@ -78,21 +82,26 @@ export function storyProblems(value: unknown, book: TeamBook, where = ''): strin
     // Questions name their own match's teams.
     if (typeof o.question_text === 'string') {
       const matchId = isObj(o.match) && typeof o.match.id === 'string' ? o.match.id : typeof o.match_id === 'string' ? o.match_id : null;
-      const teams = (matchId && book.get(matchId)) || (isObj(o.match) && typeof o.match.home_team === 'string' ? [o.match.home_team, o.match.away_team as string] : null);
+      const teams =
+        (matchId && book.get(matchId)) || (isObj(o.match) && typeof o.match.home_team === 'string' ? [o.match.home_team, o.match.away_team as string] : null);
       const labels = Array.isArray(o.choices) ? o.choices.filter(isObj).map((c) => String(c.label)) : [];
       for (const text of [o.question_text, ...labels]) {
         for (const placeholder of PLACEHOLDER_TEAMS) if (text.includes(placeholder)) fail(path, `"${text}" names a placeholder team (${placeholder})`);
         if (!teams) continue;
-        for (const team of allTeams) if (!teams.includes(team) && new RegExp(`\\b${team}\\b`).test(text)) fail(path, `"${text}" names ${team}, but its match is ${teams.join(' vs ')}`);
+        for (const team of allTeams)
+          if (!teams.includes(team) && new RegExp(`\\b${team}\\b`).test(text)) fail(path, `"${text}" names ${team}, but its match is ${teams.join(' vs ')}`);
       }
     }
 
     // An issuance's outcome fits its status.
     if (typeof o.status === 'string' && ISSUANCE_STATUSES.has(o.status) && has(o, 'correct_answer_identifier', 'resolved_at', 'choices')) {
       const ids = Array.isArray(o.choices) ? o.choices.filter(isObj).map((c) => c.identifier) : [];
-      if (['open', 'locked'].includes(o.status) && (o.correct_answer_identifier !== null || o.resolved_at !== null)) fail(path, `an ${o.status} question has no correct answer and no resolved_at yet`);
-      if (o.status === 'resolved' && (!ids.includes(o.correct_answer_identifier) || o.resolved_at === null)) fail(path, 'a resolved question has a correct answer among its choices and a resolved_at');
-      if (['voided', 'revoked'].includes(o.status) && (o.correct_answer_identifier !== null || o.resolved_at === null)) fail(path, `a ${o.status} question has no correct answer, and a resolved_at`);
+      if (['open', 'locked'].includes(o.status) && (o.correct_answer_identifier !== null || o.resolved_at !== null))
+        fail(path, `an ${o.status} question has no correct answer and no resolved_at yet`);
+      if (o.status === 'resolved' && (!ids.includes(o.correct_answer_identifier) || o.resolved_at === null))
+        fail(path, 'a resolved question has a correct answer among its choices and a resolved_at');
+      if (['voided', 'revoked'].includes(o.status) && (o.correct_answer_identifier !== null || o.resolved_at === null))
+        fail(path, `a ${o.status} question has no correct answer, and a resolved_at`);
     }
     if (has(o, 'issued_at', 'closes_at') && time(o.closes_at) < time(o.issued_at)) fail(path, 'closes before it was issued');
     if (has(o, 'issued_at', 'resolved_at') && o.resolved_at !== null && time(o.resolved_at) < time(o.issued_at)) fail(path, 'resolved before it was issued');
@@ -102,17 +111,23 @@ export function storyProblems(value: unknown, book: TeamBook, where = ''): strin
       const status = String(o.issuance_status);
       const pending = o.outcome === 'pending';
       if (pending !== ['open', 'locked'].includes(status)) fail(path, `outcome ${o.outcome} does not fit a question that is ${status}`);
-      if (pending && (o.points_awarded !== 0 || o.correct_answer_identifier !== null || o.resolved_at !== null)) fail(path, 'a pending answer has no points, no correct answer and no resolved_at yet');
-      if (o.outcome === 'correct' && (o.selected_answer_identifier !== o.correct_answer_identifier || o.points_awarded !== o.points_possible)) fail(path, 'a correct answer picked the correct choice and scored the points possible');
-      if (o.outcome === 'incorrect' && (o.selected_answer_identifier === o.correct_answer_identifier || o.points_awarded !== 0)) fail(path, 'an incorrect answer picked another choice and scored nothing');
-      if (o.outcome === 'void' && (!['voided', 'revoked'].includes(status) || o.points_awarded !== 0)) fail(path, 'a void answer belongs to a voided or revoked question and scores nothing');
+      if (pending && (o.points_awarded !== 0 || o.correct_answer_identifier !== null || o.resolved_at !== null))
+        fail(path, 'a pending answer has no points, no correct answer and no resolved_at yet');
+      if (o.outcome === 'correct' && (o.selected_answer_identifier !== o.correct_answer_identifier || o.points_awarded !== o.points_possible))
+        fail(path, 'a correct answer picked the correct choice and scored the points possible');
+      if (o.outcome === 'incorrect' && (o.selected_answer_identifier === o.correct_answer_identifier || o.points_awarded !== 0))
+        fail(path, 'an incorrect answer picked another choice and scored nothing');
+      if (o.outcome === 'void' && (!['voided', 'revoked'].includes(status) || o.points_awarded !== 0))
+        fail(path, 'a void answer belongs to a voided or revoked question and scores nothing');
     }
     // The stream's resolution: the receiver's answer against the correct choice.
     if (o.type === 'resolution' && isObj(o.answer)) {
       const a = o.answer;
       const right = a.selected_answer_identifier === o.correct_answer_identifier;
-      if (o.status === 'resolved' && (a.outcome !== (right ? 'correct' : 'incorrect') || a.points_awarded !== (right ? o.points_possible : 0))) fail(path, 'the answer\'s outcome and points do not follow from the correct choice');
-      if (o.status !== 'resolved' && (a.outcome !== 'void' || a.points_awarded !== 0)) fail(path, `an answer to a ${o.status} question is void and scores nothing`);
+      if (o.status === 'resolved' && (a.outcome !== (right ? 'correct' : 'incorrect') || a.points_awarded !== (right ? o.points_possible : 0)))
+        fail(path, "the answer's outcome and points do not follow from the correct choice");
+      if (o.status !== 'resolved' && (a.outcome !== 'void' || a.points_awarded !== 0))
+        fail(path, `an answer to a ${o.status} question is void and scores nothing`);
     }
 
     // An open question sits on a match that still takes its answers.
@@ -120,7 +135,8 @@ export function storyProblems(value: unknown, book: TeamBook, where = ''): strin
       const status = String(o.match.status);
       if (o.kind === 'in_game' && !['live', 'break'].includes(status)) fail(path, `an open in-game question on a ${status} match`);
       if (o.kind === 'match' && !['scheduled', 'postponed'].includes(status)) fail(path, `an open Match question on a ${status} match (they lock at kick-off)`);
-      if (typeof o.seconds_remaining === 'number' && o.seconds_remaining * 1000 > time(o.closes_at) - time(o.issued_at)) fail(path, 'more seconds remaining than its answer window');
+      if (typeof o.seconds_remaining === 'number' && o.seconds_remaining * 1000 > time(o.closes_at) - time(o.issued_at))
+        fail(path, 'more seconds remaining than its answer window');
     }
 
     // Points periods span what they name; narrower periods hold no more than wider ones.
@@ -134,7 +150,8 @@ export function storyProblems(value: unknown, book: TeamBook, where = ''): strin
       const chain = [...PERIOD_ORDER.map((n) => byName.get(n)).filter((p): p is Obj => !!p), o.all_time];
       for (let i = 1; i < chain.length; i++) {
         for (const key of ['points', 'answered_count', 'resolved_count', 'correct_count']) {
-          if (Number(chain[i - 1]![key]) > Number(chain[i]![key])) fail(path, `${key} of ${String(chain[i - 1]!.period)} exceeds that of ${String(chain[i]!.period ?? 'all_time')}`);
+          if (Number(chain[i - 1]![key]) > Number(chain[i]![key]))
+            fail(path, `${key} of ${String(chain[i - 1]!.period)} exceeds that of ${String(chain[i]!.period ?? 'all_time')}`);
         }
       }
     }

@@ -80,7 +80,16 @@ describe('the compiled row mapper', () => {
       const scheduled = new Date(Date.UTC(2030, 0, 1, 18));
       await db.insert(matches).values([
         { srId: 'm:1', leagueId: league!.id, homeTeam: 'A', awayTeam: 'B', scheduled, status: 'scheduled', sponsorBrandId: brand!.id },
-        { srId: 'm:2', leagueId: league!.id, homeTeam: 'C', awayTeam: 'D', scheduled: new Date(scheduled.getTime() + 1000), status: 'live', homeScore: 1, awayScore: 0 },
+        {
+          srId: 'm:2',
+          leagueId: league!.id,
+          homeTeam: 'C',
+          awayTeam: 'D',
+          scheduled: new Date(scheduled.getTime() + 1000),
+          status: 'live',
+          homeScore: 1,
+          awayScore: 0,
+        },
       ]);
       const filter = { viewerId: null, scheduledFrom: scheduled, scheduledTo: new Date(scheduled.getTime() + 86_400_000), allTestMatches: true, limit: 10 };
       // Outside a transaction: prepared, mapped by the compiled mapper; inside one: built and mapped by drizzle.

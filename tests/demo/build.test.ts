@@ -23,15 +23,33 @@ beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'qp-prod-'));
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: 'false', ENGINE_WORKER: 'false', LOG_LEVEL: 'info', LOG_FORMAT: 'json' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DEMO_DATA: 'false',
+    ENGINE_WORKER: 'false',
+    LOG_LEVEL: 'info',
+    LOG_FORMAT: 'json',
+  };
   for (const key of ['DATABASE_URL', 'TEST_DATABASE_URL', 'APP_ENV']) delete env[key];
   // The compiled operator tool, on the same (not yet locked) data directory.
-  execFileSync(process.execPath, ['dist/create-admin.js', '--username', 'admin', '--password', 'compiled-admin-1', '--email', 'admin@example.com'], { cwd: projectRoot, env, stdio: 'pipe' });
+  execFileSync(process.execPath, ['dist/create-admin.js', '--username', 'admin', '--password', 'compiled-admin-1', '--email', 'admin@example.com'], {
+    cwd: projectRoot,
+    env,
+    stdio: 'pipe',
+  });
   // What `npm run start:prod` runs (package.json).
-  const [command, ...args] = (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start:prod']!.split(' ');
+  const [command, ...args] = (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts[
+    'start:prod'
+  ]!.split(' ');
   expect(command).toBe('node');
   // Preloaded: names every package the process loads (written when it exits).
-  child = spawn(process.execPath, ['--import', path.join(projectRoot, 'tests/helpers/loaded-packages.mjs'), ...args], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, ['--import', path.join(projectRoot, 'tests/helpers/loaded-packages.mjs'), ...args], {
+    cwd: projectRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   await waitFor(async () => output.includes('listening on'), { what: `node dist/main.js to listen:\n${output}`, timeoutMs: 60_000, intervalMs: 100 });
@@ -77,7 +95,11 @@ describe('npm run build, then npm run start:prod', () => {
   });
 
   it('runs costly expressions in the sandbox worker thread, compiled too (its own entry point)', async () => {
-    const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'compiled-admin-1' }) });
+    const login = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'compiled-admin-1' }),
+    });
     expect(login.status).toBe(200);
     const { api_key: key } = (await login.json()) as { api_key: string };
     const preview = (extract: Record<string, string>) =>

@@ -17,17 +17,32 @@ import { paths, projectRoot } from '../../src/paths.js';
 
 const dockerfile = DockerfileParser.parse(fs.readFileSync(path.join(projectRoot, 'Dockerfile'), 'utf8'));
 const compose = yaml.load(fs.readFileSync(path.join(projectRoot, 'compose.yaml'), 'utf8'), { schema: yaml.CORE_SCHEMA.withTags(yaml.mergeTag) }) as {
-  services: Record<string, { image?: string; build?: unknown; command?: string[]; environment?: Record<string, string>; ports?: string[]; deploy?: { replicas?: number }; depends_on?: Record<string, { condition: string }>; healthcheck?: { test: string[] } }>;
+  services: Record<
+    string,
+    {
+      image?: string;
+      build?: unknown;
+      command?: string[];
+      environment?: Record<string, string>;
+      ports?: string[];
+      deploy?: { replicas?: number };
+      depends_on?: Record<string, { condition: string }>;
+      healthcheck?: { test: string[] };
+    }
+  >;
 };
 const readme = fs.readFileSync(path.join(projectRoot, 'README.md'), 'utf8');
 /** Settings the README documents (its settings tables). */
-const documented = new Set([...readme.matchAll(/^\| (`[A-Z0-9_]+`(?:, `[A-Z0-9_]+`)*) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([A-Z0-9_]+)`/g)].map((n) => n[1]!)));
+const documented = new Set(
+  [...readme.matchAll(/^\| (`[A-Z0-9_]+`(?:, `[A-Z0-9_]+`)*) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([A-Z0-9_]+)`/g)].map((n) => n[1]!)),
+);
 
 const instructions = dockerfile.getInstructions();
 const finalStage = instructions.slice(instructions.lastIndexOf(dockerfile.getFROMs().at(-1)! as never));
 const args = (keyword: string) => finalStage.filter((i) => i.getKeyword() === keyword).map((i) => i.getArgumentsContent() ?? '');
 
-const dockerWorks = spawnSync('docker', ['info'], { stdio: 'ignore' }).status === 0 && spawnSync('docker', ['compose', 'version'], { stdio: 'ignore' }).status === 0;
+const dockerWorks =
+  spawnSync('docker', ['info'], { stdio: 'ignore' }).status === 0 && spawnSync('docker', ['compose', 'version'], { stdio: 'ignore' }).status === 0;
 
 describe('Dockerfile', () => {
   it('builds in stages and runs the compiled service as a non-root user, checked on /healthz', () => {
@@ -47,7 +62,12 @@ describe('Dockerfile', () => {
     // Sources from the build context (not from another stage), all but the last argument (the destination).
     const copied = finalStage
       .filter((i) => i.getKeyword() === 'COPY' && !(i as unknown as { getFlags(): { getName(): string }[] }).getFlags().some((f) => f.getName() === 'from'))
-      .flatMap((i) => i.getArguments().slice(0, -1).map((a) => a.getValue()));
+      .flatMap((i) =>
+        i
+          .getArguments()
+          .slice(0, -1)
+          .map((a) => a.getValue()),
+      );
     for (const needed of [paths.generated, paths.migrations, paths.adminUiCss, path.join(projectRoot, 'package.json')]) {
       expect(copied, path.relative(projectRoot, needed)).toContain(path.relative(projectRoot, needed));
     }
@@ -57,7 +77,11 @@ describe('Dockerfile', () => {
       .split('\n')
       .map((l) => l.trim())
       .filter((l) => l && !l.startsWith('#'));
-    for (const source of [...copied, 'src', 'scripts', 'openapi']) expect(ignored.some((pattern) => source === pattern || source.startsWith(`${pattern}/`)), source).toBe(false);
+    for (const source of [...copied, 'src', 'scripts', 'openapi'])
+      expect(
+        ignored.some((pattern) => source === pattern || source.startsWith(`${pattern}/`)),
+        source,
+      ).toBe(false);
   });
 
   it('sets only real settings, which load', () => {
@@ -92,7 +116,10 @@ describe('compose.yaml', () => {
     expect(worker?.[2]).toBe('/readyz');
     expect(worker?.[1]).toBe(services.worker!.environment!.OPS_PORT);
     expect(services.postgres!.healthcheck!.test.join(' ')).toMatch(/pg_isready/);
-    expect(services.api!.depends_on).toMatchObject({ postgres: { condition: 'service_healthy' }, 'minio-setup': { condition: 'service_completed_successfully' } });
+    expect(services.api!.depends_on).toMatchObject({
+      postgres: { condition: 'service_healthy' },
+      'minio-setup': { condition: 'service_completed_successfully' },
+    });
     expect(services.worker!.depends_on).toMatchObject({ api: { condition: 'service_healthy' } });
   });
 
@@ -109,8 +136,12 @@ describe('compose.yaml', () => {
     expect((services['minio-setup'] as unknown as { entrypoint: string[] }).entrypoint.join(' ')).toContain(`qp/${services.api!.environment!.S3_BUCKET}`);
   });
 
-  it.skipIf(!dockerWorks)('is valid for Docker Compose, and the image builds (where a Docker engine runs)', () => {
-    execFileSync('docker', ['compose', 'config', '--quiet'], { cwd: projectRoot, stdio: 'pipe' });
-    execFileSync('docker', ['build', '--quiet', '-t', 'question-play:test', '.'], { cwd: projectRoot, stdio: 'pipe', timeout: 900_000 });
-  }, 900_000);
+  it.skipIf(!dockerWorks)(
+    'is valid for Docker Compose, and the image builds (where a Docker engine runs)',
+    () => {
+      execFileSync('docker', ['compose', 'config', '--quiet'], { cwd: projectRoot, stdio: 'pipe' });
+      execFileSync('docker', ['build', '--quiet', '-t', 'question-play:test', '.'], { cwd: projectRoot, stdio: 'pipe', timeout: 900_000 });
+    },
+    900_000,
+  );
 });

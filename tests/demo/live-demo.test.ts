@@ -17,7 +17,7 @@ async function feedAnswer(url: string): Promise<number | string> {
     const res = await fetch(url, { signal: controller.signal });
     return res.status;
   } catch (err) {
-    return ((err as Error & { cause?: { code?: string } }).cause?.code ?? (err as Error).message);
+    return (err as Error & { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
   } finally {
     controller.abort();
   }
@@ -47,14 +47,18 @@ describe('the live demo', () => {
     demo ??= new LiveDemo(app.services, { kickoffInSeconds: 3600, durationScale: 0.09 });
     const id = await demo.scheduleLiveMatch();
     // Players see the sponsor; the slot count is in the operator view.
-    const res = await app.request('GET', '/api/matches', { query: { scheduled_from: new Date(Date.now() - 60_000).toISOString(), scheduled_to: new Date(Date.now() + 2 * 3600_000).toISOString() } });
+    const res = await app.request('GET', '/api/matches', {
+      query: { scheduled_from: new Date(Date.now() - 60_000).toISOString(), scheduled_to: new Date(Date.now() + 2 * 3600_000).toISOString() },
+    });
     const row = (res.body as { id: string; sponsor_brand: { name: string } | null }[]).find((m) => m.id === id)!;
     expect(row.sponsor_brand?.name).toBe(DEMO_SPONSORS.match);
     const operator = await app.request('GET', `/api/matches/${id}`, { token: admin.token });
     expect(operator.body.sponsored_question_count).toBe(DEMO_SPONSORS.questionNumbers.length);
     const brands = (await app.request('GET', '/api/brands', { query: { q: DEMO_SPONSORS.questions } })).body as { id: string }[];
     const slots = await app.request('GET', `/api/brands/${brands[0]!.id}/question-sponsorships`, { query: { match_ids: id } });
-    expect((slots.body as { strategy: string; target: unknown }[]).map((s) => [s.strategy, s.target])).toEqual(DEMO_SPONSORS.questionNumbers.map((n) => ['question_number', n]));
+    expect((slots.body as { strategy: string; target: unknown }[]).map((s) => [s.strategy, s.target])).toEqual(
+      DEMO_SPONSORS.questionNumbers.map((n) => ['question_number', n]),
+    );
   });
 
   it('keeps the schedule current while it runs: played matches close with a result, a new UTC day brings its matches', async () => {
@@ -62,7 +66,11 @@ describe('the live demo', () => {
     let clock = new Date('2031-03-04T20:58:00Z');
     const running = new LiveDemo(app.services, { kickoffInSeconds: 3600, durationScale: 0.09, now: () => clock });
     const day = async (date: string) =>
-      db.select({ scheduled: matches.scheduled, status: matches.status, result: matches.result }).from(matches).where(like(matches.srId, `demo:${date}:%`)).orderBy(asc(matches.scheduled));
+      db
+        .select({ scheduled: matches.scheduled, status: matches.status, result: matches.result })
+        .from(matches)
+        .where(like(matches.srId, `demo:${date}:%`))
+        .orderBy(asc(matches.scheduled));
     const statuses = async (date: string) => (await day(date)).map((m) => `${m.scheduled.toISOString().slice(11, 16)} ${m.status}`);
     try {
       await running.syncDaySchedule();

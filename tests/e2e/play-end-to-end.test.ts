@@ -68,7 +68,10 @@ describe.skipIf(!runnable)('play, end to end on a recorded match, across process
   });
 
   const questionFor = (stream: StreamClient, _trigger: string) =>
-    stream.take((m: StreamMessage) => m.type === 'question' && m.question?.match?.id === matchId && !asked.some((a) => a.id === m.question.question_issuance_id), 30_000);
+    stream.take(
+      (m: StreamMessage) => m.type === 'question' && m.question?.match?.id === matchId && !asked.some((a) => a.id === m.question.question_issuance_id),
+      30_000,
+    );
 
   it('delivers every question of the recorded match to both players; one answers right, the other wrong', async () => {
     const expected = expectedFromData(events);
@@ -92,7 +95,10 @@ describe.skipIf(!runnable)('play, end to end on a recorded match, across process
         [right, correct],
         [wrong, wrongChoice],
       ] as const) {
-        const res = await app.request('PUT', '/api/question-answers', { token: player.token, body: { question_issuance_id: q.question_issuance_id, selected_answer_identifier: choice } });
+        const res = await app.request('PUT', '/api/question-answers', {
+          token: player.token,
+          body: { question_issuance_id: q.question_issuance_id, selected_answer_identifier: choice },
+        });
         expect(res.status, res.text).toBe(201);
       }
       asked.push({ id: q.question_issuance_id, correct, wrongChoice, trigger: event.provider_event_id });
@@ -108,8 +114,16 @@ describe.skipIf(!runnable)('play, end to end on a recorded match, across process
         rightStream.take((m) => m.type === 'resolution' && m.question_issuance_id === q.id, 60_000),
         wrongStream.take((m) => m.type === 'resolution' && m.question_issuance_id === q.id, 60_000),
       ]);
-      expect(r).toMatchObject({ status: 'resolved', correct_answer_identifier: q.correct, answer: { selected_answer_identifier: q.correct, outcome: 'correct', points_awarded: POINTS } });
-      expect(w).toMatchObject({ status: 'resolved', correct_answer_identifier: q.correct, answer: { selected_answer_identifier: q.wrongChoice, outcome: 'incorrect', points_awarded: 0 } });
+      expect(r).toMatchObject({
+        status: 'resolved',
+        correct_answer_identifier: q.correct,
+        answer: { selected_answer_identifier: q.correct, outcome: 'correct', points_awarded: POINTS },
+      });
+      expect(w).toMatchObject({
+        status: 'resolved',
+        correct_answer_identifier: q.correct,
+        answer: { selected_answer_identifier: q.wrongChoice, outcome: 'incorrect', points_awarded: 0 },
+      });
     }
     const listener = await waitFor(
       async () => {
@@ -135,14 +149,25 @@ describe.skipIf(!runnable)('play, end to end on a recorded match, across process
     const byId = new Map(asked.map((a) => [a.id, a]));
     for (const row of history.body) {
       const q = byId.get(row.question_issuance_id)!;
-      expect(row).toMatchObject({ kind: 'in_game', outcome: 'incorrect', selected_answer_identifier: q.wrongChoice, correct_answer_identifier: q.correct, points_awarded: 0, points_possible: POINTS, issuance_status: 'resolved' });
+      expect(row).toMatchObject({
+        kind: 'in_game',
+        outcome: 'incorrect',
+        selected_answer_identifier: q.wrongChoice,
+        correct_answer_identifier: q.correct,
+        points_awarded: 0,
+        points_possible: POINTS,
+        issuance_status: 'resolved',
+      });
     }
     const rightHistory = await app.request('GET', '/api/question-answers', { token: right.token, query: { match_id: matchId } });
     expect(rightHistory.body).toHaveLength(n);
     expect(rightHistory.body.every((r: { outcome: string; points_awarded: number }) => r.outcome === 'correct' && r.points_awarded === POINTS)).toBe(true);
 
     const subject = history.body[0];
-    const filed = await app.request('POST', '/api/user-feedback', { token: wrong.token, body: { subject_type: 'in_game_answer', subject_id: subject.answer_id, topic: 'wrong_result', description: 'I am sure it went the other way.' } });
+    const filed = await app.request('POST', '/api/user-feedback', {
+      token: wrong.token,
+      body: { subject_type: 'in_game_answer', subject_id: subject.answer_id, topic: 'wrong_result', description: 'I am sure it went the other way.' },
+    });
     expect(filed.status).toBe(201);
     expect(filed.body).toMatchObject({ match_id: matchId, question_issuance_id: subject.question_issuance_id });
     const mine = await app.request('GET', '/api/user-feedback', { token: wrong.token });

@@ -5,7 +5,16 @@
  * runs in milliseconds. `play` folds a whole feed through decide and evolve,
  * as the listener runner does, and sorts the decisions by kind.
  */
-import { decide, evolve, restoreState, type Decision, type DecideContext, type EngineCatalog, type EngineState, type QuestionValues } from '../../src/engine/decider.js';
+import {
+  decide,
+  evolve,
+  restoreState,
+  type Decision,
+  type DecideContext,
+  type EngineCatalog,
+  type EngineState,
+  type QuestionValues,
+} from '../../src/engine/decider.js';
 import type { FeedEvent } from '../../src/domain/sports/events.js';
 import type { DecisionStep } from '../../src/engine/gates.js';
 import type { QuestionDefinitionRow } from '../../src/modules/definitions/definitions.table.js';
@@ -193,7 +202,14 @@ export function catalogOf(c: SpecCatalog): EngineCatalog {
 }
 
 export function initialState(c: SpecCatalog): EngineState {
-  return restoreState({ match: c.match, store: c.match.stateStore, counters: { issued: 0, denied: 0, resolved: 0 }, recording: [], issuances: [], deniedKeys: [] });
+  return restoreState({
+    match: c.match,
+    store: c.match.stateStore,
+    counters: { issued: 0, denied: 0, resolved: 0 },
+    recording: [],
+    issuances: [],
+    deniedKeys: [],
+  });
 }
 
 export type Inputs = Partial<Omit<DecideContext, 'catalog'>>;
@@ -213,7 +229,13 @@ export async function when(state: EngineState, event: FeedEvent, c: SpecCatalog,
   return decide(state, event, context(c, inputs));
 }
 
-export type Issued = QuestionValues & { key: string; status: 'open' | 'resolved' | 'voided'; correct: string | null; resolvedBy: string | null; resolvedSeq: number | null };
+export type Issued = QuestionValues & {
+  key: string;
+  status: 'open' | 'resolved' | 'voided';
+  correct: string | null;
+  resolvedBy: string | null;
+  resolvedSeq: number | null;
+};
 export type Denied = Extract<Decision, { type: 'denied' }>['denial'];
 export type Settled = Extract<Decision, { type: 'settled' }>;
 
@@ -233,7 +255,12 @@ export interface Played {
  * Folds a feed through decide and evolve, as the listener runner does. `inputs` may be a
  * function of the event (a feed that goes stale at some point, say).
  */
-export async function play(c: SpecCatalog, events: FeedEvent[], inputs: Inputs | ((e: FeedEvent) => Inputs) = {}, from: EngineState = initialState(c)): Promise<Played> {
+export async function play(
+  c: SpecCatalog,
+  events: FeedEvent[],
+  inputs: Inputs | ((e: FeedEvent) => Inputs) = {},
+  from: EngineState = initialState(c),
+): Promise<Played> {
   let state = from;
   const out: Played = { state, decisions: [], issued: [], denied: [], settled: [], warned: [], match: {} };
   const byKey = new Map<string, Issued>();
@@ -265,7 +292,10 @@ export function step(q: { decisionTrace: DecisionStep[] }, id: string): Decision
 }
 
 /** A catalogue for `wc` with an open match; definitions and groups added by the spec. */
-export function wc(matchOverrides: Partial<MatchRow> = {}, leagueOverrides: Partial<LeagueRow> = {}): SpecCatalog & {
+export function wc(
+  matchOverrides: Partial<MatchRow> = {},
+  leagueOverrides: Partial<LeagueRow> = {},
+): SpecCatalog & {
   define(overrides?: Record<string, unknown>): QuestionDefinitionRow;
   addGroup(body?: Record<string, unknown>): QuestionGroupRow;
 } {

@@ -18,13 +18,29 @@ function rowsOf(c: SpecCatalog, events: FeedEvent[], decisions: Decision[], stat
   for (const d of decisions) {
     if (d.type === 'issued') {
       const q = d.question;
-      issuances.set(d.key, { ...q, id: d.key, matchId: c.match.id, kind: 'in_game', status: 'open', correctAnswerIdentifier: null, resolvedSeq: null, resolutionEventId: null } as unknown as QuestionIssuanceRow);
+      issuances.set(d.key, {
+        ...q,
+        id: d.key,
+        matchId: c.match.id,
+        kind: 'in_game',
+        status: 'open',
+        correctAnswerIdentifier: null,
+        resolvedSeq: null,
+        resolutionEventId: null,
+      } as unknown as QuestionIssuanceRow);
     } else if (d.type === 'settled') {
       Object.assign(issuances.get(d.key)!, { status: d.status });
     } else if (d.type === 'denied') deniedKeys.push(d.key);
   }
   return {
-    match: { status: state.live.status, period: state.live.period, clockSeconds: state.live.clockSeconds, homeScore: state.live.homeScore, awayScore: state.live.awayScore, startedAt: state.live.startedAt },
+    match: {
+      status: state.live.status,
+      period: state.live.period,
+      clockSeconds: state.live.clockSeconds,
+      homeScore: state.live.homeScore,
+      awayScore: state.live.awayScore,
+      startedAt: state.live.startedAt,
+    },
     store: state.store,
     counters: state.counters,
     recording: events,
@@ -68,7 +84,10 @@ function demoCatalog() {
     ],
     issuance_state_extract: { team: 'event.team' },
     store_state: { corners: '(state.corners ? state.corners : 0) + 1' },
-    resolution: { rules: [{ event_type: 'shot', condition: 'event.team = issuance.state.team', correct_choice: '"yes"' }], timeout: { after_seconds: 300, correct_choice: 'no' } },
+    resolution: {
+      rules: [{ event_type: 'shot', condition: 'event.team = issuance.state.team', correct_choice: '"yes"' }],
+      timeout: { after_seconds: 300, correct_choice: 'no' },
+    },
   });
   c.define({
     name: 'Card',

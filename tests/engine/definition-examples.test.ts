@@ -6,7 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { contractDocument } from '../../src/http/contract.js';
 import { matchAtEvent, sampleEvent, sampleMatch } from '../../src/domain/sports/sports.js';
 import type { FeedEvent } from '../../src/domain/sports/events.js';
-import { applyStoreState, checkInGameSyntax, conditionHolds, extractIssuanceState, renderQuestion, type InGameSyntax } from '../../src/domain/question-render.js';
+import {
+  applyStoreState,
+  checkInGameSyntax,
+  conditionHolds,
+  extractIssuanceState,
+  renderQuestion,
+  type InGameSyntax,
+} from '../../src/domain/question-render.js';
 import { evaluateExpression } from '../../src/domain/language/expressions.js';
 
 type Schema = { example?: any; properties?: Record<string, { example?: any }> };
@@ -75,7 +82,13 @@ describe('contract examples of QuestionDefinitionInput', () => {
       issuance_state_extract: prop('QuestionDefinitionInput', 'issuance_state_extract'),
       store_state: prop('QuestionDefinitionInput', 'store_state'),
       resolution: {
-        rules: [{ event_type: prop('ResolutionRule', 'event_type'), condition: prop('ResolutionRule', 'condition'), correct_choice: prop('ResolutionRule', 'correct_choice') }],
+        rules: [
+          {
+            event_type: prop('ResolutionRule', 'event_type'),
+            condition: prop('ResolutionRule', 'condition'),
+            correct_choice: prop('ResolutionRule', 'correct_choice'),
+          },
+        ],
         timeout: { after_seconds: prop('ResolutionTimeout', 'after_seconds'), correct_choice: prop('ResolutionTimeout', 'correct_choice') },
       },
     };
@@ -90,7 +103,9 @@ describe('contract examples of QuestionDefinitionInput', () => {
     // The Trigger example's event type is a football type, and its condition holds on football periods.
     expect(sampleEvent('football', prop('Trigger', 'event_type'))).toBeDefined();
     expect(sampleEvent('football', prop('ResolutionRule', 'event_type'))).toBeDefined();
-    expect(await conditionHolds('trigger.condition', prop('Trigger', 'condition'), { event: football('corner'), state: {}, match: matchFor(football('corner')) })).toBe(true);
+    expect(
+      await conditionHolds('trigger.condition', prop('Trigger', 'condition'), { event: football('corner'), state: {}, match: matchFor(football('corner')) }),
+    ).toBe(true);
   });
 
   it('the preview request examples render the preview example text', async () => {
@@ -99,7 +114,10 @@ describe('contract examples of QuestionDefinitionInput', () => {
     const match = { ...matchFor(event), ...prop('QuestionPreviewRequest', 'match') };
     const state = prop('QuestionPreviewRequest', 'store_state');
     const extract = await extractIssuanceState(prop('QuestionPreviewRequest', 'issuance_state_extract'), { event, state, match });
-    const rendered = await renderQuestion({ question_text_template: prop('QuestionPreviewRequest', 'question_text_template'), choices: prop('QuestionDefinitionInput', 'choices') }, { event, state, match, extract });
+    const rendered = await renderQuestion(
+      { question_text_template: prop('QuestionPreviewRequest', 'question_text_template'), choices: prop('QuestionDefinitionInput', 'choices') },
+      { event, state, match, extract },
+    );
     expect(rendered.question_text).toBe(prop('QuestionPreview', 'question_text'));
     expect(rendered.choices.slice(0, 2)).toEqual(prop('QuestionPreview', 'choices'));
     expect(extract).toEqual(prop('QuestionPreview', 'extract'));

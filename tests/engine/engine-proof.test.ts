@@ -35,10 +35,26 @@ describeWithFixtures('the engine on a recorded match', () => {
     Object.assign(teams, { home: proof.recorded.homeTeam, away: proof.recorded.awayTeam });
     // The push-feed command, as an operator runs it (same match key, so provider ids match `events`).
     const root = path.resolve(import.meta.dirname, '../..');
-    feed = spawn(process.execPath, ['--import', 'tsx', 'scripts/feed-serve.ts', '--metrica-csv', path.join(FIXTURES_DIR, 'feeds/metrica/sample-game-1-events.csv'), '--match-key', 'g1', '--speed', '1000000', '--heartbeat-ms', '200'], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    feed = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'scripts/feed-serve.ts',
+        '--metrica-csv',
+        path.join(FIXTURES_DIR, 'feeds/metrica/sample-game-1-events.csv'),
+        '--match-key',
+        'g1',
+        '--speed',
+        '1000000',
+        '--heartbeat-ms',
+        '200',
+      ],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     const feedUrl = await new Promise<string>((resolve, reject) => {
       const onData = (d: Buffer) => {

@@ -47,7 +47,10 @@ export async function cleanup(h: Harness): Promise<void> {
   const db = h.app.services.database.db;
   await db.update(questionDefinitions).set({ isArchived: true }).where(eq(questionDefinitions.isArchived, false));
   await db.update(matches).set({ autoDispatchListener: false });
-  await db.update(matchListeners).set({ status: 'stopped' }).where(inArray(matchListeners.status, ['queued', 'running']));
+  await db
+    .update(matchListeners)
+    .set({ status: 'stopped' })
+    .where(inArray(matchListeners.status, ['queued', 'running']));
   for (const l of h.leagues) {
     await db
       .update(leagues)
@@ -99,7 +102,13 @@ export function closing(seq: number, overrides: Partial<FeedEvent> & { at?: numb
 export function closed(events: FeedEvent[]): FeedEvent[] {
   const last = events[events.length - 1];
   if (last?.type === 'match_status' && last.data.status === 'closed') return events;
-  return [...events, closing(Math.max(0, ...events.map((e) => e.seq)) + 1, last ? { at: Math.round((Date.parse(last.occurred_at) - KICKOFF) / 1000), period: last.period, score: last.score } : {})];
+  return [
+    ...events,
+    closing(
+      Math.max(0, ...events.map((e) => e.seq)) + 1,
+      last ? { at: Math.round((Date.parse(last.occurred_at) - KICKOFF) / 1000), period: last.period, score: last.score } : {},
+    ),
+  ];
 }
 
 /** A later message about an earlier event (same provider id): an `update` or a `delete`. */
@@ -161,10 +170,20 @@ export async function produced(h: Harness, matchId: string, listenerId?: string)
   const [match] = await db.select().from(matches).where(eq(matches.id, matchId));
   const listeners = await db.select().from(matchListeners).where(eq(matchListeners.matchId, matchId)).orderBy(asc(matchListeners.createdAt));
   const listener = listenerId ? listeners.find((l) => l.id === listenerId) : listeners[listeners.length - 1];
-  const issuances = await db.select().from(questionIssuances).where(eq(questionIssuances.matchId, matchId)).orderBy(asc(questionIssuances.triggerSeq), asc(questionIssuances.createdAt));
-  const denials = await db.select().from(questionIssuanceDenials).where(eq(questionIssuanceDenials.matchId, matchId)).orderBy(asc(questionIssuanceDenials.createdAt));
+  const issuances = await db
+    .select()
+    .from(questionIssuances)
+    .where(eq(questionIssuances.matchId, matchId))
+    .orderBy(asc(questionIssuances.triggerSeq), asc(questionIssuances.createdAt));
+  const denials = await db
+    .select()
+    .from(questionIssuanceDenials)
+    .where(eq(questionIssuanceDenials.matchId, matchId))
+    .orderBy(asc(questionIssuanceDenials.createdAt));
   const log = listener
-    ? (await db.select().from(listenerLogLines).where(eq(listenerLogLines.listenerId, listener.id)).orderBy(asc(listenerLogLines.lineNo))).map((l) => `${l.level} ${l.message}`)
+    ? (await db.select().from(listenerLogLines).where(eq(listenerLogLines.listenerId, listener.id)).orderBy(asc(listenerLogLines.lineNo))).map(
+        (l) => `${l.level} ${l.message}`,
+      )
     : [];
   return { match: match!, listener: listener!, issuances, denials, log };
 }
@@ -220,7 +239,13 @@ export async function runFeeds(h: Harness, runs: FeedRun[], worker: Partial<Work
   }
 }
 
-export async function runFeed(h: Harness, events: FeedEvent[], match: MatchValues = {}, worker: Partial<WorkerOptions> = {}, store?: EngineStore): Promise<Produced> {
+export async function runFeed(
+  h: Harness,
+  events: FeedEvent[],
+  match: MatchValues = {},
+  worker: Partial<WorkerOptions> = {},
+  store?: EngineStore,
+): Promise<Produced> {
   return (await runFeeds(h, [{ events, match }], worker, store))[0]!;
 }
 

@@ -79,8 +79,15 @@ describe('expressions (JSONata)', () => {
     expect(await evaluateExpression('x', '$count($distinct([1..100000]))', input)).toBe(100000);
     expect(await evaluateExpression('x', '$count($distinct([1..10000].($ % 7)))', input)).toBe(7);
     expect(await evaluateExpression('x', '$sort([1..50000])[49999]', input)).toBe(50000);
-    expect(await evaluateExpression('x', '$distinct([{"a": 1, "b": [2]}, {"b": [2], "a": 1}, [1], [1], "1", 1])', input)).toEqual([{ a: 1, b: [2] }, [1], '1', 1]);
-    expect(await evaluateExpression('x', '$sort([{"k": 2, "i": 0}, {"k": 1, "i": 1}, {"k": 2, "i": 2}], function($a, $b) { $a.k > $b.k }).i', input)).toEqual([1, 0, 2]);
+    expect(await evaluateExpression('x', '$distinct([{"a": 1, "b": [2]}, {"b": [2], "a": 1}, [1], [1], "1", 1])', input)).toEqual([
+      { a: 1, b: [2] },
+      [1],
+      '1',
+      1,
+    ]);
+    expect(await evaluateExpression('x', '$sort([{"k": 2, "i": 0}, {"k": 1, "i": 1}, {"k": 2, "i": 2}], function($a, $b) { $a.k > $b.k }).i', input)).toEqual([
+      1, 0, 2,
+    ]);
   });
 
   it('stop a step nothing inside it can interrupt (polynomial backtracking) at the deadline, while the event loop goes on', async () => {
@@ -108,9 +115,10 @@ describe('expressions (JSONata)', () => {
     expect(await evaluateExpression('x', '$replace("a,b;c", /[,;]/, " ")', input)).toBe('a b c');
     expect(await evaluateExpression('x', '$split("45+2", /\\+/)', input)).toEqual(['45', '2']);
     expect(await evaluateExpression('x', '$match("ON TARGET-GOAL", /^(ON|OFF) TARGET(-(GOAL|SAVED))?$/).groups[2]', input)).toBe('GOAL');
-    for (const ok of ['^\\d{1,3}$', '(?:home|away)', '(\\d+)-(\\d+)', '\\p{L}+', '(ab)+', '(?<minute>\\d+)\'']) expect(unsafeRegexReason(ok), ok).toBeNull();
+    for (const ok of ['^\\d{1,3}$', '(?:home|away)', '(\\d+)-(\\d+)', '\\p{L}+', '(ab)+', "(?<minute>\\d+)'"]) expect(unsafeRegexReason(ok), ok).toBeNull();
     // Conservative: a repeated group may not contain a quantifier even when its first character would disambiguate.
-    for (const bad of ['[a-z]+(?:_[a-z]+)*', '(a*)*', '(a|b)+', '(.+)\\1', '(?<x>a)\\k<x>', 'a(?=b)', '(?<!a)b', '((ab)+c)+']) expect(unsafeRegexReason(bad), bad).not.toBeNull();
+    for (const bad of ['[a-z]+(?:_[a-z]+)*', '(a*)*', '(a|b)+', '(.+)\\1', '(?<x>a)\\k<x>', 'a(?=b)', '(?<!a)b', '((ab)+c)+'])
+      expect(unsafeRegexReason(bad), bad).not.toBeNull();
     expect(() => new SafeRegExp(/(x+)+y/)).toThrow(/refused/);
     expect(findUnsafeRegexLiteral({ a: [{ value: /(x+)+/ }] })).toMatch(/refused/);
   });
@@ -125,7 +133,11 @@ describe('expressions (JSONata)', () => {
 
 describe('templates (Liquid)', () => {
   it('render {event, state, match, extract} with whitespace collapsed', async () => {
-    const text = await renderTemplate('question_text_template', '{{ match.home_team }}  {{ event.score.home }}-{{ event.score.away }}\n{{ match.away_team }}. {{ extract.minute | plus: 1 }}\'', { ...input, extract: { minute: 52 } });
+    const text = await renderTemplate(
+      'question_text_template',
+      "{{ match.home_team }}  {{ event.score.home }}-{{ event.score.away }}\n{{ match.away_team }}. {{ extract.minute | plus: 1 }}'",
+      { ...input, extract: { minute: 52 } },
+    );
     expect(text).toBe("Brazil 1-0 Serbia. 53'");
   });
 
@@ -153,12 +165,20 @@ describe('templates (Liquid)', () => {
   });
 
   it('do not expose prototypes', async () => {
-    const text = await renderTemplate('t', 'x{{ event.constructor }}|{{ event.__proto__ }}|{{ event.constructor.name }}|{{ event.toString }}|{{ event.data.hasOwnProperty }}|{{ match.constructor.constructor }}y', input);
+    const text = await renderTemplate(
+      't',
+      'x{{ event.constructor }}|{{ event.__proto__ }}|{{ event.constructor.name }}|{{ event.toString }}|{{ event.data.hasOwnProperty }}|{{ match.constructor.constructor }}y',
+      input,
+    );
     expect(text).toBe('x|||||y');
   });
 
   it('stop runaway loops and huge outputs', async () => {
-    for (const source of ['{% for i in (1..100000000) %}{% endfor %}x', '{% for i in (1..10000) %}{% for j in (1..10000) %}{% endfor %}{% endfor %}x', '{% for i in (1..100000) %}aaaaaaaaaa{% endfor %}']) {
+    for (const source of [
+      '{% for i in (1..100000000) %}{% endfor %}x',
+      '{% for i in (1..10000) %}{% for j in (1..10000) %}{% endfor %}{% endfor %}x',
+      '{% for i in (1..100000) %}aaaaaaaaaa{% endfor %}',
+    ]) {
       const { error, ms } = await failure(() => renderTemplate('t', source, input));
       expect(error, source).toBeInstanceOf(TemplateError);
       expect(ms).toBeLessThan(2000);
@@ -169,13 +189,17 @@ describe('templates (Liquid)', () => {
   it('render what the in-process limits cannot in the sandbox, and stop what the full limits cannot', async () => {
     const long = '{% for i in (1..3000) %}{% if i == 3000 %}done{% endif %}{% endfor %}';
     expect(await renderTemplate('t', long, input)).toBe('done');
-    await expect(renderTemplate('t', '{% for i in (1..3000) %}{% for j in (1..3000) %}{% endfor %}{% endfor %}x', input)).rejects.toThrow(/^t: failed to render: (template render|memory alloc) limit exceeded/);
+    await expect(renderTemplate('t', '{% for i in (1..3000) %}{% for j in (1..3000) %}{% endfor %}{% endfor %}x', input)).rejects.toThrow(
+      /^t: failed to render: (template render|memory alloc) limit exceeded/,
+    );
     // A filter whose output grows as the product of its inputs.
     const big = { ...input, event: { ...input.event, data: { s: 'a'.repeat(40_000) } } };
     await expect(renderTemplate('t', '{{ event.data.s | replace: "a", event.data.s | size }}', big)).rejects.toThrow(TemplateError);
   });
 
   it('refuse a text that renders empty', async () => {
-    await expect(renderTemplate('question_text_template', '{% if event.team == "away" %}Away?{% endif %}  \n ', input)).rejects.toThrow(/rendered to an empty text/);
+    await expect(renderTemplate('question_text_template', '{% if event.team == "away" %}Away?{% endif %}  \n ', input)).rejects.toThrow(
+      /rendered to an empty text/,
+    );
   });
 });

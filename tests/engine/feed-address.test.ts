@@ -23,7 +23,12 @@ let worker: EngineWorker | undefined;
 
 beforeAll(async () => {
   app = await startTestApp();
-  feed = await startPushFeedServer({ events: [feedEvent({ seq: 1, type: 'match_status', data: { status: 'live' } })], speed: Infinity, holdOpen: true, heartbeatMs: 100 });
+  feed = await startPushFeedServer({
+    events: [feedEvent({ seq: 1, type: 'match_status', data: { status: 'live' } })],
+    speed: Infinity,
+    holdOpen: true,
+    heartbeatMs: 100,
+  });
 });
 afterAll(async () => {
   await worker?.stop();
@@ -36,9 +41,18 @@ describe('feeds on non-public addresses', () => {
     const refused = await createMatch(app, { scheduled: new Date(), feedUrl: feed.url });
     worker = startWorker(app, { feedAllowPrivateAddresses: false });
     const db = app.services.database.db;
-    const failed = await waitFor(async () => (await db.select().from(matchListeners).where(and(eq(matchListeners.matchId, refused.id), eq(matchListeners.status, 'failed'))))[0], {
-      what: 'the listener of a loopback feed to fail',
-    });
+    const failed = await waitFor(
+      async () =>
+        (
+          await db
+            .select()
+            .from(matchListeners)
+            .where(and(eq(matchListeners.matchId, refused.id), eq(matchListeners.status, 'failed')))
+        )[0],
+      {
+        what: 'the listener of a loopback feed to fail',
+      },
+    );
     expect(failed.error).toMatch(/^feed URL refused: 127\.0\.0\.1 is a local, private or reserved address/);
     expect(feed.stats.requests).toBe(0);
     await worker.stop();
@@ -46,7 +60,16 @@ describe('feeds on non-public addresses', () => {
     // Allowed (development, tests): the same kind of feed is read.
     const allowed = await createMatch(app, { scheduled: new Date(), feedUrl: feed.url });
     worker = startWorker(app, { feedAllowPrivateAddresses: true });
-    await waitFor(async () => (await db.select().from(matchListeners).where(and(eq(matchListeners.matchId, allowed.id), eq(matchListeners.status, 'running'))))[0], { what: 'the listener to run' });
+    await waitFor(
+      async () =>
+        (
+          await db
+            .select()
+            .from(matchListeners)
+            .where(and(eq(matchListeners.matchId, allowed.id), eq(matchListeners.status, 'running')))
+        )[0],
+      { what: 'the listener to run' },
+    );
     await waitFor(async () => feed.stats.requests > 0, { what: 'the feed to be read' });
   }, 30_000);
 

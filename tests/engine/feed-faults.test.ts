@@ -23,7 +23,12 @@ afterEach(() => cleanup(h));
 afterAll(() => h?.app.close());
 
 /** "Who shoots next?" after each corner, resolved by the next shot. */
-const cornerQuestion = () => define(h, { trigger: { event_type: 'corner' }, question_text_template: 'Corner. Who shoots next?', resolution: { rules: [{ event_type: 'shot', correct_choice: 'event.team' }] } });
+const cornerQuestion = () =>
+  define(h, {
+    trigger: { event_type: 'corner' },
+    question_text_template: 'Corner. Who shoots next?',
+    resolution: { rules: [{ event_type: 'shot', correct_choice: 'event.team' }] },
+  });
 
 const live = ev(1, 'match_status', { data: { status: 'live' } });
 
@@ -82,8 +87,12 @@ describe('a provider that restarts its numbering', () => {
     try {
       const match = await createMatch(h.app, { scheduled: new Date(), feedUrl: feed.url, ...OPEN_MATCH });
       const db = h.app.services.database.db;
-      const listener = await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.matchId, match.id)))[0], { what: 'the listener' });
-      await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.id, listener.id)))[0]!.eventsConsumed === before.length, { what: 'the first part' });
+      const listener = await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.matchId, match.id)))[0], {
+        what: 'the listener',
+      });
+      await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.id, listener.id)))[0]!.eventsConsumed === before.length, {
+        what: 'the first part',
+      });
       // The provider restarts: the connection drops and the rest of the match comes numbered from 1.
       feed.dropConnections();
       const after = Array.from({ length: 20 }, (_, i) => ev(10 + i, i % 2 ? 'shot' : 'corner', { seq: i + 1, team: i % 4 === 1 ? 'home' : 'away' }));
@@ -95,7 +104,11 @@ describe('a provider that restarts its numbering', () => {
       expect((await recorded(l.id)).map((e) => e.provider_event_id)).toEqual([...before, ...after].map((e) => e.provider_event_id).concat('close'));
       // Every corner asked, every one resolved by the next shot.
       expect(out.issuances).toHaveLength(12);
-      expect(asked(out.issuances).slice(2).map((i) => [i.triggerEventId, i.status, i.resolutionEventId])).toEqual(
+      expect(
+        asked(out.issuances)
+          .slice(2)
+          .map((i) => [i.triggerEventId, i.status, i.resolutionEventId]),
+      ).toEqual(
         after.filter((e) => e.type === 'corner').map((e, i) => [e.provider_event_id, 'resolved', after.filter((x) => x.type === 'shot')[i]!.provider_event_id]),
       );
       expect(out.log).toContain('warn the feed restarted its numbering: e10 has seq 1 after 4; resuming from there');
@@ -111,13 +124,23 @@ describe('two messages sharing a seq', () => {
   it('are both recorded, downloaded, replayed by a clone, and seen by a listener resuming after a restart', async () => {
     await cornerQuestion();
     const db = h.app.services.database.db;
-    const first = [live, ev(2, 'corner'), ev(3, 'shot', { team: 'away' }), ev(4, 'corner', { provider_event_id: 'a' }), ev(5, 'corner', { seq: 4, provider_event_id: 'b' })];
+    const first = [
+      live,
+      ev(2, 'corner'),
+      ev(3, 'shot', { team: 'away' }),
+      ev(4, 'corner', { provider_event_id: 'a' }),
+      ev(5, 'corner', { seq: 4, provider_event_id: 'b' }),
+    ];
     const feed = await startPushFeedServer({ events: first, speed: Infinity, heartbeatMs: 50, holdOpen: true });
     let worker = startWorker(h.app);
     try {
       const match = await createMatch(h.app, { scheduled: new Date(), feedUrl: feed.url, ...OPEN_MATCH });
-      const listener = await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.matchId, match.id)))[0], { what: 'the listener' });
-      await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.id, listener.id)))[0]!.eventsConsumed === first.length, { what: 'the first part' });
+      const listener = await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.matchId, match.id)))[0], {
+        what: 'the listener',
+      });
+      await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.id, listener.id)))[0]!.eventsConsumed === first.length, {
+        what: 'the first part',
+      });
       // The process stops (the listener goes back to the queue) and another worker resumes it from its rows.
       await worker.stop();
       worker = startWorker(h.app);
@@ -137,13 +160,23 @@ describe('two messages sharing a seq', () => {
 
       const download = await h.app.request('GET', `/api/match-listeners/${l.id}/events/download`, { token: h.admin.token });
       expect(download.status).toBe(200);
-      expect((download.body as { events: FeedEvent[] }).events.map((e) => `${e.provider_event_id}@${e.seq}`)).toEqual(['e1@1', 'e2@2', 'e3@3', 'a@4', 'b@4', 'e6@5', 'close@6']);
+      expect((download.body as { events: FeedEvent[] }).events.map((e) => `${e.provider_event_id}@${e.seq}`)).toEqual([
+        'e1@1',
+        'e2@2',
+        'e3@3',
+        'a@4',
+        'b@4',
+        'e6@5',
+        'close@6',
+      ]);
 
       // A clone of the closed match replays the recording: both corners ask their question again.
       const cloneId = await h.app.services.matchControl.clone({ matchId: match.id, actorId: h.admin.id, speed: 1000 });
       const replayed = await listenerDone(h, cloneId, 'the replay to complete');
       const copy = await produced(h, cloneId, replayed.id);
-      expect(copy.issuances.map((i) => [i.triggerEventId, i.triggerSeq, i.correctAnswerIdentifier])).toEqual(out.issuances.map((i) => [i.triggerEventId, i.triggerSeq, i.correctAnswerIdentifier]));
+      expect(copy.issuances.map((i) => [i.triggerEventId, i.triggerSeq, i.correctAnswerIdentifier])).toEqual(
+        out.issuances.map((i) => [i.triggerEventId, i.triggerSeq, i.correctAnswerIdentifier]),
+      );
       expect(copy.listener).toMatchObject({ eventsConsumed: 7, eventsTotal: 7 });
     } finally {
       await worker.stop();

@@ -14,18 +14,32 @@ import { drawDigits, GATE_TABLE, GATES, gatesMarkdownTable } from '../../src/eng
 import { ev, initialState, play, step, when, wc } from './decider-spec.js';
 
 const shots = (n: number, from = 1, overrides: Parameters<typeof ev>[2] = {}) => Array.from({ length: n }, (_, i) => ev(from + i, 'shot', overrides));
-const denials = (p: { denied: { triggerEventId: string; failedStep: string; detail: string }[] }) => p.denied.map((d) => [d.triggerEventId, d.failedStep, d.detail]);
+const denials = (p: { denied: { triggerEventId: string; failedStep: string; detail: string }[] }) =>
+  p.denied.map((d) => [d.triggerEventId, d.failedStep, d.detail]);
 
 describe('a trigger that passes every gate', () => {
   it('is issued with the whole trace in gate order; trigger misses are not recorded, closed gates are', async () => {
     const c = wc();
     const home = c.define({ trigger: { event_type: 'shot', condition: 'event.team = "home"' } });
     const away = c.define({ trigger: { event_type: 'shot', condition: 'event.team = "away"' }, probability: 0 });
-    const out = await play(c, [ev(1, 'shot', { team: 'home' }), ev(2, 'shot', { team: 'away' }), ev(3, 'corner', { team: 'home' }), ev(4, 'corner', { team: 'away' })]);
+    const out = await play(c, [
+      ev(1, 'shot', { team: 'home' }),
+      ev(2, 'shot', { team: 'away' }),
+      ev(3, 'corner', { team: 'home' }),
+      ev(4, 'corner', { team: 'away' }),
+    ]);
 
     expect(out.issued).toHaveLength(1);
     const issued = out.issued[0]!;
-    expect(issued).toMatchObject({ definitionId: home.id, triggerEventId: 'e1', questionNumber: 1, status: 'open', lane: 'default', triggerSeq: 1, questionText: 'Shot by home. Who is booked next?' });
+    expect(issued).toMatchObject({
+      definitionId: home.id,
+      triggerEventId: 'e1',
+      questionNumber: 1,
+      status: 'open',
+      lane: 'default',
+      triggerSeq: 1,
+      questionText: 'Shot by home. Who is booked next?',
+    });
     expect(issued.decisionTrace.map((s) => s.step)).toEqual([...GATES]);
     expect(issued.decisionTrace.every((s) => s.passed)).toBe(true);
     expect(step(issued, 'listener_running')!.detail).toBe('feed fresh');
@@ -49,7 +63,15 @@ describe('listener_running', () => {
       ['e1', 1],
       ['e4', 2],
     ]);
-    expect(out.denied).toEqual([expect.objectContaining({ definitionId: def.id, triggerEventId: 'e2', failedStep: 'listener_running', detail: 'the feed is stale: no heartbeat for more than 3 s' }), expect.objectContaining({ triggerEventId: 'e3' })]);
+    expect(out.denied).toEqual([
+      expect.objectContaining({
+        definitionId: def.id,
+        triggerEventId: 'e2',
+        failedStep: 'listener_running',
+        detail: 'the feed is stale: no heartbeat for more than 3 s',
+      }),
+      expect.objectContaining({ triggerEventId: 'e3' }),
+    ]);
   });
 
   it('closes while the listener is stopping', async () => {
@@ -119,7 +141,10 @@ describe('match_cap', () => {
       [plain.id, 'e4', 3, 'default'],
     ]);
     // Both checks of the gate are in the trace when both pass.
-    expect(out.issued[1]!.decisionTrace.filter((s) => s.step === 'match_cap').map((s) => s.detail)).toEqual(['1 of 50 regular questions issued', `1 of 2 questions of group '${g.slug}' issued`]);
+    expect(out.issued[1]!.decisionTrace.filter((s) => s.step === 'match_cap').map((s) => s.detail)).toEqual([
+      '1 of 50 regular questions issued',
+      `1 of 2 questions of group '${g.slug}' issued`,
+    ]);
     expect(denials(out)).toEqual([['e3', 'match_cap', `2 of 2 questions of group '${g.slug}' issued`]]);
   });
 });
@@ -136,7 +161,9 @@ describe('period_quota', () => {
     ]);
     expect(step(out.issued[1]!, 'period_quota')!.detail).toBe('1 of 2 questions of period 1 issued');
     expect(step(out.issued[2]!, 'period_quota')!.detail).toBe('period 2 is not capped');
-    expect(out.denied.map((d) => [d.triggerEventId, d.failedStep, d.detail, d.period])).toEqual([['e3', 'period_quota', '2 of 2 questions of period 1 issued', '1']]);
+    expect(out.denied.map((d) => [d.triggerEventId, d.failedStep, d.detail, d.period])).toEqual([
+      ['e3', 'period_quota', '2 of 2 questions of period 1 issued', '1'],
+    ]);
   });
 
   it("closes at the league's default distribution when the match has none (5 per half for wc)", async () => {
@@ -170,7 +197,15 @@ describe('min_interval', () => {
     c.define({ group_id: g.id, trigger: { event_type: 'corner' } });
     // The clock says nothing (always 600): only occurred_at counts.
     const at = (seq: number, type: string, seconds: number) => ev(seq, type, { at: seconds, clock_seconds: 600 });
-    const out = await play(c, [at(1, 'shot', 0), at(2, 'corner', 30), at(3, 'shot', 60), at(4, 'corner', 90), at(5, 'shot', 120), at(6, 'corner', 150), at(7, 'shot', 200)]);
+    const out = await play(c, [
+      at(1, 'shot', 0),
+      at(2, 'corner', 30),
+      at(3, 'shot', 60),
+      at(4, 'corner', 90),
+      at(5, 'shot', 120),
+      at(6, 'corner', 150),
+      at(7, 'shot', 200),
+    ]);
     expect(out.issued.map((i) => i.triggerEventId)).toEqual(['e1', 'e2', 'e5', 'e6']);
     expect(step(out.issued[0]!, 'min_interval')!.detail).toBe('first question in lane default');
     expect(step(out.issued[1]!, 'min_interval')!.detail).toBe(`first question in lane ${g.id}`);
@@ -205,7 +240,15 @@ describe('group_lane', () => {
     const c = wc();
     const g = c.addGroup({ max_open_questions: 2, min_interval_seconds: 0 });
     c.define({ group_id: g.id, trigger: { event_type: 'corner' }, resolution: { rules: [{ event_type: 'shot', correct_choice: 'event.team' }] } });
-    const out = await play(c, [ev(1, 'corner'), ev(2, 'corner'), ev(3, 'corner'), ev(4, 'shot', { team: 'away' }), ev(5, 'corner'), ev(6, 'corner'), ev(7, 'corner')]);
+    const out = await play(c, [
+      ev(1, 'corner'),
+      ev(2, 'corner'),
+      ev(3, 'corner'),
+      ev(4, 'shot', { team: 'away' }),
+      ev(5, 'corner'),
+      ev(6, 'corner'),
+      ev(7, 'corner'),
+    ]);
     expect(out.issued.map((i) => [i.triggerEventId, i.status, i.correct])).toEqual([
       ['e1', 'resolved', 'away'],
       ['e2', 'resolved', 'away'],
@@ -222,7 +265,11 @@ describe('group_lane', () => {
   it('a one-question lane: an event that resolves the open question frees the lane for the question it triggers', async () => {
     const c = wc();
     const g = c.addGroup({ max_open_questions: 1, min_interval_seconds: 0 });
-    c.define({ group_id: g.id, trigger: { event_type: 'score_change' }, resolution: { rules: [{ event_type: 'score_change', correct_choice: 'event.team' }] } });
+    c.define({
+      group_id: g.id,
+      trigger: { event_type: 'score_change' },
+      resolution: { rules: [{ event_type: 'score_change', correct_choice: 'event.team' }] },
+    });
     const out = await play(c, [ev(1, 'score_change', { team: 'home' }), ev(2, 'score_change', { team: 'away' }), ev(3, 'score_change', { team: 'home' })]);
     expect(out.issued.map((i) => [i.triggerEventId, i.status, i.correct])).toEqual([
       ['e1', 'resolved', 'away'],
@@ -334,7 +381,10 @@ describe('render, past the evaluation budget', () => {
     const c = wc();
     const stall = '$contains($pad("", 5000, "a"), /.*.*.*.*.*x/)';
     const extract = c.define({ issuance_state_extract: { n: stall } });
-    const text = c.define({ trigger: { event_type: 'corner' }, question_text_template: '{% for i in (1..3000) %}{% for j in (1..3000) %}{% endfor %}{% endfor %}Q?' });
+    const text = c.define({
+      trigger: { event_type: 'corner' },
+      question_text_template: '{% for i in (1..3000) %}{% for j in (1..3000) %}{% endfor %}{% endfor %}Q?',
+    });
     const condition = c.define({ trigger: { event_type: 'card', condition: stall } });
     const fine = c.define({ trigger: { event_type: 'period_end' } });
     const out = await play(c, [ev(1, 'shot'), ev(2, 'corner'), ev(3, 'card'), ev(4, 'period_end')]);
@@ -342,7 +392,9 @@ describe('render, past the evaluation budget', () => {
       [extract.id, 'e1', 'render', 'issuance_state_extract.n: failed: expression ran longer than 250 ms'],
       [text.id, 'e2', 'render', expect.stringMatching(/^question_text_template: failed to render: (template render|memory alloc) limit exceeded/)],
     ]);
-    expect(out.warned).toContainEqual(expect.stringMatching(new RegExp(`^trigger of '${condition.name}' on e3: trigger\\.condition: failed: expression ran longer than 250 ms`)));
+    expect(out.warned).toContainEqual(
+      expect.stringMatching(new RegExp(`^trigger of '${condition.name}' on e3: trigger\\.condition: failed: expression ran longer than 250 ms`)),
+    );
     expect(out.issued.map((i) => [i.definitionId, i.triggerEventId])).toEqual([[fine.id, 'e4']]);
   }, 30_000);
 });
@@ -354,7 +406,17 @@ describe('pivotal moments', () => {
     const pivotalLane = c.addGroup({ min_interval_seconds: 3600, max_open_questions: 20 });
     const regular = c.define({ group_id: regularLane.id });
     const pivotal = c.define({ group_id: pivotalLane.id, is_pivotal_moment: true, trigger: { event_type: 'corner' } });
-    const out = await play(c, [ev(1, 'shot'), ev(2, 'corner'), ev(3, 'corner'), ev(4, 'shot'), ev(5, 'shot'), ev(6, 'shot'), ev(7, 'corner'), ev(8, 'corner', { period: '2' }), ev(9, 'shot', { period: '2' })]);
+    const out = await play(c, [
+      ev(1, 'shot'),
+      ev(2, 'corner'),
+      ev(3, 'corner'),
+      ev(4, 'shot'),
+      ev(5, 'shot'),
+      ev(6, 'shot'),
+      ev(7, 'corner'),
+      ev(8, 'corner', { period: '2' }),
+      ev(9, 'shot', { period: '2' }),
+    ]);
     expect(out.issued.map((i) => [i.definitionId, i.triggerEventId, i.questionNumber, i.isPivotalMoment])).toEqual([
       [regular.id, 'e1', 1, false],
       [pivotal.id, 'e2', null, true],
@@ -384,8 +446,14 @@ describe('settings at issue time', () => {
       const g = c.addGroup({ points: 15, answer_window_seconds: 45, max_open_questions: 20, min_interval_seconds: 0 });
       const ids = {
         ownPoints: c.define({ group_id: g.id, points: 20, trigger: { event_type: 'corner' } }).id,
-        fromGroup: c.define({ group_id: g.id, trigger: { event_type: 'card' }, resolution: { rules: [{ event_type: 'period_end', correct_choice: '"home"' }] } }).id,
-        fromLeague: c.define({ question_text_template: '{{ match.home_team }} {{ event.score.home }}-{{ event.score.away }} {{ match.away_team }}: who shoots next?' }).id,
+        fromGroup: c.define({
+          group_id: g.id,
+          trigger: { event_type: 'card' },
+          resolution: { rules: [{ event_type: 'period_end', correct_choice: '"home"' }] },
+        }).id,
+        fromLeague: c.define({
+          question_text_template: '{{ match.home_team }} {{ event.score.home }}-{{ event.score.away }} {{ match.away_team }}: who shoots next?',
+        }).id,
       };
       return { c, ids };
     };
@@ -466,6 +534,11 @@ describe('the table of gates', () => {
     const listed = /`failed_step` is the id of the first closed gate:([^.]+)\./.exec(contract.replace(/\s+/g, ' '))![1]!;
     expect([...listed.matchAll(/`(\w+)`/g)].map((m) => m[1])).toEqual([...GATES]);
     const ui = fs.readFileSync(path.join(root, 'src/admin/ui/components/match/denials.tsx'), 'utf8');
-    expect(/export const GATES = \[([^\]]+)\]/.exec(ui)![1]!.match(/'(\w+)'/g)!.map((s) => s.slice(1, -1))).toEqual([...GATES]);
+    expect(
+      /export const GATES = \[([^\]]+)\]/
+        .exec(ui)![1]!
+        .match(/'(\w+)'/g)!
+        .map((s) => s.slice(1, -1)),
+    ).toEqual([...GATES]);
   });
 });

@@ -51,7 +51,8 @@ async function createCatalogue(app: TestApp, admin: TestUser): Promise<void> {
     name: 'Next goal',
     group_id: goals,
     trigger: { event_type: 'score_change' },
-    question_text_template: 'Goal {{ state.goals }}: {{ match.home_team }} {{ event.score.home }}-{{ event.score.away }} {{ match.away_team }}. Who scores next?',
+    question_text_template:
+      'Goal {{ state.goals }}: {{ match.home_team }} {{ event.score.home }}-{{ event.score.away }} {{ match.away_team }}. Who scores next?',
     choices: [
       { identifier: 'home', label_template: '{{ match.home_team }}' },
       { identifier: 'away', label_template: '{{ match.away_team }}' },
@@ -70,11 +71,14 @@ async function createCatalogue(app: TestApp, admin: TestUser): Promise<void> {
     name: 'Shot after a corner',
     group_id: setPieces,
     trigger: { event_type: 'corner' },
-    question_text_template: 'Corner number {{ state.corners }} ({{ extract.minute }}\'). A shot within 5 minutes?',
+    question_text_template: "Corner number {{ state.corners }} ({{ extract.minute }}'). A shot within 5 minutes?",
     choices: yesNo,
     issuance_state_extract: { team: 'event.team', minute: '$floor(event.clock_seconds / 60) + 1' },
     store_state: { corners: '(state.corners ? state.corners : 0) + 1' },
-    resolution: { rules: [{ event_type: 'shot', condition: 'event.team = issuance.state.team', correct_choice: '"yes"' }], timeout: { after_seconds: 300, correct_choice: 'no' } },
+    resolution: {
+      rules: [{ event_type: 'shot', condition: 'event.team = issuance.state.team', correct_choice: '"yes"' }],
+      timeout: { after_seconds: 300, correct_choice: 'no' },
+    },
   });
   await post('/api/question-definitions', {
     name: 'Card after a foul',
@@ -90,7 +94,8 @@ async function createCatalogue(app: TestApp, admin: TestUser): Promise<void> {
     name: 'Shot on target',
     trigger: { event_type: 'shot' },
     probability: 0.35,
-    question_text_template: 'Shot {{ state.shots }} by {% if event.team == "home" %}{{ match.home_team }}{% else %}{{ match.away_team }}{% endif %}: the next shot on target?',
+    question_text_template:
+      'Shot {{ state.shots }} by {% if event.team == "home" %}{{ match.home_team }}{% else %}{{ match.away_team }}{% endif %}: the next shot on target?',
     choices: [
       { identifier: 'home', label_template: '{{ match.home_team }}' },
       { identifier: 'away', label_template: '{{ match.away_team }}' },
@@ -138,7 +143,11 @@ describe.skipIf(!runnable)('a listener killed at many points (PostgreSQL, two wo
           ('${bots[1]!.id}', new.id, new.match_id, new.choices->-1->>'identifier');
         return new; end $$`),
     );
-    await app.services.database.rows(sql.raw(`create trigger qp_test_answer_bots after insert on question_issuances for each row when (new.kind = 'in_game') execute function qp_test_answer_bots()`));
+    await app.services.database.rows(
+      sql.raw(
+        `create trigger qp_test_answer_bots after insert on question_issuances for each row when (new.kind = 'in_game') execute function qp_test_answer_bots()`,
+      ),
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -149,7 +158,15 @@ describe.skipIf(!runnable)('a listener killed at many points (PostgreSQL, two wo
 
   /** A match of the recording with its own sponsorship slots (the same on both runs). */
   async function matchWithSlots(feedUrl: string): Promise<string> {
-    const match = await createMatch(app, { homeTeam: 'Lions', awayTeam: 'Tigers', scheduled: new Date(), feedUrl, questionMaxCount: 30, questionPeriodDistribution: { '1': 15, '2': 15 }, questionMinIntervalSeconds: null });
+    const match = await createMatch(app, {
+      homeTeam: 'Lions',
+      awayTeam: 'Tigers',
+      scheduled: new Date(),
+      feedUrl,
+      questionMaxCount: 30,
+      questionPeriodDistribution: { '1': 15, '2': 15 },
+      questionMinIntervalSeconds: null,
+    });
     const slots = [
       { strategy: 'question_number', target: 3 },
       { strategy: 'period', target: '1', best_effort: true },
@@ -158,8 +175,14 @@ describe.skipIf(!runnable)('a listener killed at many points (PostgreSQL, two wo
       { strategy: 'next_available' },
     ];
     for (const [i, slot] of slots.entries()) {
-      const [brand] = await app.services.database.db.insert(brands).values({ name: `Kill test slot ${i} ${match.id}`, primaryColor: '#112233' }).returning();
-      const res = await app.request('POST', `/api/brands/${brand!.id}/question-sponsorships`, { token: admin.token, body: { match_ids: [match.id], slots: [slot] } });
+      const [brand] = await app.services.database.db
+        .insert(brands)
+        .values({ name: `Kill test slot ${i} ${match.id}`, primaryColor: '#112233' })
+        .returning();
+      const res = await app.request('POST', `/api/brands/${brand!.id}/question-sponsorships`, {
+        token: admin.token,
+        body: { match_ids: [match.id], slots: [slot] },
+      });
       if (res.status !== 200) throw new Error(`slot: ${res.status} ${res.text}`);
     }
     return match.id;
@@ -169,14 +192,26 @@ describe.skipIf(!runnable)('a listener killed at many points (PostgreSQL, two wo
   async function outcome(matchId: string) {
     const db = app.services.database.db;
     const slotName = (name: string | undefined) => name?.replace(/ [0-9a-f-]{36}$/, '') ?? null;
-    const issued = await db.select().from(questionIssuances).where(eq(questionIssuances.matchId, matchId)).orderBy(asc(questionIssuances.questionNumber), asc(questionIssuances.triggerSeq), asc(questionIssuances.definitionName));
+    const issued = await db
+      .select()
+      .from(questionIssuances)
+      .where(eq(questionIssuances.matchId, matchId))
+      .orderBy(asc(questionIssuances.questionNumber), asc(questionIssuances.triggerSeq), asc(questionIssuances.definitionName));
     const byId = new Map(issued.map((i) => [i.id, `${i.definitionName}|${i.triggerEventId}`]));
     const answers = await db.select().from(questionAnswers).where(eq(questionAnswers.matchId, matchId));
     const denials = await db.select().from(questionIssuanceDenials).where(eq(questionIssuanceDenials.matchId, matchId));
     const [listener] = await db.select().from(matchListeners).where(eq(matchListeners.matchId, matchId));
     const [match] = await db.select().from(matches).where(eq(matches.id, matchId));
-    const recorded = await db.select({ key: listenerEvents.eventKey }).from(listenerEvents).where(eq(listenerEvents.matchId, matchId)).orderBy(asc(listenerEvents.id));
-    const slots = await db.select({ brand: brands.name, issuance: questionSponsorships.questionIssuanceId }).from(questionSponsorships).innerJoin(brands, eq(brands.id, questionSponsorships.brandId)).where(eq(questionSponsorships.matchId, matchId));
+    const recorded = await db
+      .select({ key: listenerEvents.eventKey })
+      .from(listenerEvents)
+      .where(eq(listenerEvents.matchId, matchId))
+      .orderBy(asc(listenerEvents.id));
+    const slots = await db
+      .select({ brand: brands.name, issuance: questionSponsorships.questionIssuanceId })
+      .from(questionSponsorships)
+      .innerJoin(brands, eq(brands.id, questionSponsorships.brandId))
+      .where(eq(questionSponsorships.matchId, matchId));
     return {
       issuances: issued.map((i) => ({
         key: `${i.definitionName}|${i.triggerEventId}`,
@@ -200,7 +235,15 @@ describe.skipIf(!runnable)('a listener killed at many points (PostgreSQL, two wo
         resolvedSeq: i.resolvedSeq,
       })),
       denials: denials
-        .map((d) => ({ definitionId: d.definitionId, trigger: d.triggerEventId, type: d.triggerEventType, step: d.failedStep, detail: d.detail, period: d.period, clock: d.clockSeconds }))
+        .map((d) => ({
+          definitionId: d.definitionId,
+          trigger: d.triggerEventId,
+          type: d.triggerEventType,
+          step: d.failedStep,
+          detail: d.detail,
+          period: d.period,
+          clock: d.clockSeconds,
+        }))
         .sort((a, b) => `${a.trigger}|${a.definitionId}`.localeCompare(`${b.trigger}|${b.definitionId}`)),
       answers: answers.map((a) => `${byId.get(a.questionIssuanceId)}|${a.userId}|${a.selectedAnswerIdentifier}|${a.outcome}|${a.pointsAwarded}`).sort(),
       slots: slots.map((s) => `${slotName(s.brand)} -> ${s.issuance ? byId.get(s.issuance) : 'unused'}`).sort(),
@@ -214,7 +257,16 @@ describe.skipIf(!runnable)('a listener killed at many points (PostgreSQL, two wo
         lastSeq: listener!.lastSeq,
         stateStore: listener!.stateStore,
       },
-      match: { status: match!.status, period: match!.period, clock: match!.clockSeconds, home: match!.homeScore, away: match!.awayScore, result: match!.result, startedAt: match!.startedAt, archived: match!.listenerEventsArchived },
+      match: {
+        status: match!.status,
+        period: match!.period,
+        clock: match!.clockSeconds,
+        home: match!.homeScore,
+        away: match!.awayScore,
+        result: match!.result,
+        startedAt: match!.startedAt,
+        archived: match!.listenerEventsArchived,
+      },
       recording: recorded.map((r) => r.key),
     };
   }
@@ -228,7 +280,10 @@ describe.skipIf(!runnable)('a listener killed at many points (PostgreSQL, two wo
     const cleanId = await matchWithSlots(cleanFeed.url);
     const worker = startWorker(app, { seed: SEED, staleAfterMs: 10_000 });
     try {
-      await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.matchId, cleanId)))[0]?.status === 'completed', { what: 'the clean run', timeoutMs: 60_000 });
+      await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.matchId, cleanId)))[0]?.status === 'completed', {
+        what: 'the clean run',
+        timeoutMs: 60_000,
+      });
     } finally {
       await worker.stop();
     }
@@ -274,15 +329,24 @@ describe.skipIf(!runnable)('a listener killed at many points (PostgreSQL, two wo
       kills.push({ at: (await listenerRow())!.eventsConsumed, pid });
       spawn();
       // The survivor takes it over once the dead one's lease has run out.
-      await waitFor(async () => {
-        const l = await listenerRow();
-        return l && (l.status !== 'running' || !l.claimedBy!.includes(`:${pid}:`));
-      }, { what: 'a takeover', timeoutMs: 30_000, intervalMs: 10 });
+      await waitFor(
+        async () => {
+          const l = await listenerRow();
+          return l && (l.status !== 'running' || !l.claimedBy!.includes(`:${pid}:`));
+        },
+        { what: 'a takeover', timeoutMs: 30_000, intervalMs: 10 },
+      );
     }
-    await waitFor(async () => (await listenerRow())?.status === 'completed', { what: `the killed run to complete\n${processes.map((p) => p.output()).join('\n')}`, timeoutMs: 60_000 });
+    await waitFor(async () => (await listenerRow())?.status === 'completed', {
+      what: `the killed run to complete\n${processes.map((p) => p.output()).join('\n')}`,
+      timeoutMs: 60_000,
+    });
     expect(kills.length, `kills at ${JSON.stringify(kills)}`).toBeGreaterThanOrEqual(5);
     const l = (await listenerRow())!;
-    const takeovers = await db.select().from(listenerLogLines).where(and(eq(listenerLogLines.listenerId, l.id), sql`${listenerLogLines.message} like 'claimed by %taking over%'`));
+    const takeovers = await db
+      .select()
+      .from(listenerLogLines)
+      .where(and(eq(listenerLogLines.listenerId, l.id), sql`${listenerLogLines.message} like 'claimed by %taking over%'`));
     expect(takeovers.length).toBeGreaterThanOrEqual(kills.length);
 
     const killed = await outcome(killedId);
@@ -295,6 +359,11 @@ describe.skipIf(!runnable)('a listener killed at many points (PostgreSQL, two wo
     expect(killed.recording).toEqual(clean.recording);
     expect(killed.recording).toHaveLength(events.length);
     // No question was left open, none voided for want of a listener.
-    expect(await db.select().from(questionIssuances).where(and(inArray(questionIssuances.matchId, [cleanId, killedId]), eq(questionIssuances.status, 'open')))).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(questionIssuances)
+        .where(and(inArray(questionIssuances.matchId, [cleanId, killedId]), eq(questionIssuances.status, 'open'))),
+    ).toEqual([]);
   }, 180_000);
 });

@@ -22,7 +22,22 @@ import { questionSponsorships } from '../../src/modules/sponsorships/sponsorship
 import { startWorker, waitFor } from '../helpers/engine.js';
 import { createMatch } from '../helpers/factories.js';
 import { registerUser } from '../helpers/test-app.js';
-import { cleanup, closed, define, definitionBody, ev, listenerDone, OPEN_MATCH, produced, runFeed, runFeeds, startHarness, startLive, unique, type Harness } from './engine-scenario.js';
+import {
+  cleanup,
+  closed,
+  define,
+  definitionBody,
+  ev,
+  listenerDone,
+  OPEN_MATCH,
+  produced,
+  runFeed,
+  runFeeds,
+  startHarness,
+  startLive,
+  unique,
+  type Harness,
+} from './engine-scenario.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -52,7 +67,9 @@ describe('commits', () => {
     expect(out.denials).toHaveLength(n);
     expect(out.log.filter((l) => l.startsWith(`debug denied '${def.name}' on e`))).toHaveLength(n);
     expect(out.log.at(-1)).toBe('info listener completed');
-    const numbers = (await h.app.services.database.db.select({ n: listenerLogLines.lineNo }).from(listenerLogLines).where(eq(listenerLogLines.listenerId, out.listener.id))).map((r) => r.n);
+    const numbers = (
+      await h.app.services.database.db.select({ n: listenerLogLines.lineNo }).from(listenerLogLines).where(eq(listenerLogLines.listenerId, out.listener.id))
+    ).map((r) => r.n);
     expect(numbers.sort((a, b) => a - b)).toEqual(Array.from({ length: out.log.length }, (_, i) => i + 1));
   });
 
@@ -123,13 +140,19 @@ describe('a stop', () => {
       await db.insert(questionAnswers).values({ userId: player.id, questionIssuanceId: issued!.id, matchId: feed.match.id, selectedAnswerIdentifier: 'home' });
       // A stop asked of the store alone: the listener revokes at its next heartbeat.
       expect(await h.app.services.engine.store.requestStop(feed.match.id)).toEqual([feed.listener.id]);
-      await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.id, feed.listener.id)))[0]?.status === 'stopped', { what: 'the listener to stop' });
+      await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.id, feed.listener.id)))[0]?.status === 'stopped', {
+        what: 'the listener to stop',
+      });
       const [revoked] = await db.select().from(questionIssuances).where(eq(questionIssuances.id, issued!.id));
       expect(revoked).toMatchObject({ status: 'revoked', correctAnswerIdentifier: null });
       const [scored] = await db.select().from(questionAnswers).where(eq(questionAnswers.questionIssuanceId, issued!.id));
       expect(scored).toMatchObject({ outcome: 'void', pointsAwarded: 0 });
       expect(scored!.scoredAt).not.toBeNull();
-      expect((await feed.produced()).log.slice(-3)).toEqual(['info stop requested by an operator', 'info 1 open question revoked: the listener was stopped, they can no longer resolve', 'info listener stopped']);
+      expect((await feed.produced()).log.slice(-3)).toEqual([
+        'info stop requested by an operator',
+        'info 1 open question revoked: the listener was stopped, they can no longer resolve',
+        'info listener stopped',
+      ]);
     } finally {
       await feed.close();
     }
@@ -140,17 +163,37 @@ describe('a stop', () => {
     const match = await createMatch(h.app, { scheduled: new Date(), status: 'live', ...OPEN_MATCH });
     const issuance = await db
       .insert(questionIssuances)
-      .values({ matchId: match.id, kind: 'in_game', definitionName: 'x', questionText: 'x', choices: [{ identifier: 'a', label: 'A' }], resolution: {}, closesAt: new Date(Date.now() + 60_000), points: 5 })
+      .values({
+        matchId: match.id,
+        kind: 'in_game',
+        definitionName: 'x',
+        questionText: 'x',
+        choices: [{ identifier: 'a', label: 'A' }],
+        resolution: {},
+        closesAt: new Date(Date.now() + 60_000),
+        points: 5,
+      })
       .returning();
     // A running listener whose process died after a stop was asked: its lease has run out.
     const [listener] = await db
       .insert(matchListeners)
-      .values({ matchId: match.id, source: 'feed', status: 'running', claimedBy: 'dead-process', stopRequested: true, leaseExpiresAt: new Date(Date.now() - 1000) })
+      .values({
+        matchId: match.id,
+        source: 'feed',
+        status: 'running',
+        claimedBy: 'dead-process',
+        stopRequested: true,
+        leaseExpiresAt: new Date(Date.now() - 1000),
+      })
       .returning();
     const worker = startWorker(h.app);
     try {
-      await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.id, listener!.id)))[0]?.status === 'stopped', { what: 'the listener to be reaped' });
-      await waitFor(async () => (await db.select().from(questionIssuances).where(eq(questionIssuances.id, issuance[0]!.id)))[0]?.status === 'revoked', { what: 'the open question to be revoked' });
+      await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.id, listener!.id)))[0]?.status === 'stopped', {
+        what: 'the listener to be reaped',
+      });
+      await waitFor(async () => (await db.select().from(questionIssuances).where(eq(questionIssuances.id, issuance[0]!.id)))[0]?.status === 'revoked', {
+        what: 'the open question to be revoked',
+      });
     } finally {
       await worker.stop();
     }
@@ -172,7 +215,9 @@ describe('a feed that ends before the match is over', () => {
         expect(out.listener).toMatchObject({ status: 'completed', error: null, eventsConsumed: events.length });
         expect(out.log).toContain('warn the feed ended before the match was over (status live): reconnecting with back-off');
         expect(out.log).toContain('info events again after the feed ended early');
-        expect(out.log.indexOf('info events again after the feed ended early')).toBeGreaterThan(out.log.indexOf('warn the feed ended before the match was over (status live): reconnecting with back-off'));
+        expect(out.log.indexOf('info events again after the feed ended early')).toBeGreaterThan(
+          out.log.indexOf('warn the feed ended before the match was over (status live): reconnecting with back-off'),
+        );
         // The question asked before the early end was resolved by the card that came after it.
         expect(out.issuances.map((i) => [i.triggerEventId, i.status, i.correctAnswerIdentifier])).toEqual([
           ['e2', 'resolved', 'away'],
@@ -230,7 +275,8 @@ describe('listener_running', () => {
       const denied = out.denials.map((d) => d.triggerEventId);
       // At least the events sent once the window had passed without a heartbeat were denied...
       expect(denied).toContain(`e${last}`);
-      for (const d of out.denials) expect(d).toMatchObject({ definitionId: def.id, failedStep: 'listener_running', detail: 'the feed is stale: no heartbeat for more than 0.3 s' });
+      for (const d of out.denials)
+        expect(d).toMatchObject({ definitionId: def.id, failedStep: 'listener_running', detail: 'the feed is stale: no heartbeat for more than 0.3 s' });
       // ...and the first, before the pause, and the one after the heartbeats came back were issued.
       const issued = out.issuances.map((i) => i.triggerEventId);
       expect(issued[0]).toBe('e1');
@@ -275,9 +321,16 @@ describe('a listener that lost its lease', () => {
     const db = h.app.services.database.db;
     try {
       // Another process took the listener over (its lease ran out while this one could not reach the database).
-      await db.update(matchListeners).set({ claimedBy: 'another-process', leaseExpiresAt: new Date(Date.now() + 60_000) }).where(eq(matchListeners.id, feed.listener.id));
+      await db
+        .update(matchListeners)
+        .set({ claimedBy: 'another-process', leaseExpiresAt: new Date(Date.now() + 60_000) })
+        .where(eq(matchListeners.id, feed.listener.id));
       feed.feed.publish(ev(1, 'shot'));
-      await waitFor(async () => warn.mock.calls.some((c) => String(c[1]).includes('lease lost')), { what: 'the lease loss to be noticed', timeoutMs: 10_000, intervalMs: 20 });
+      await waitFor(async () => warn.mock.calls.some((c) => String(c[1]).includes('lease lost')), {
+        what: 'the lease loss to be noticed',
+        timeoutMs: 10_000,
+        intervalMs: 20,
+      });
       const out = await feed.produced();
       expect(out.issuances).toEqual([]);
       expect(await db.select().from(listenerEvents).where(eq(listenerEvents.listenerId, feed.listener.id))).toEqual([]);
@@ -337,7 +390,15 @@ describe('the catalogue', () => {
       await feed.push(ev(1, 'shot'));
       const res = await h.app.request('PUT', `/api/question-definitions/${def.id}`, {
         token: h.admin.token,
-        body: { ...body, question_text_template: 'Version two: who is booked next?', choices: [{ identifier: 'home', label_template: 'Home v2' }, { identifier: 'away', label_template: 'Away v2' }], points: 40 },
+        body: {
+          ...body,
+          question_text_template: 'Version two: who is booked next?',
+          choices: [
+            { identifier: 'home', label_template: 'Home v2' },
+            { identifier: 'away', label_template: 'Away v2' },
+          ],
+          points: 40,
+        },
       });
       expect(res.status).toBe(200);
       // The listener rereads its catalog every 100 ms here: wait for a read that began after the change.
@@ -356,7 +417,9 @@ describe('the catalogue', () => {
       }
       await feed.push(ev(2, 'shot'));
       const out = await feed.finish();
-      expect(out.issuances.map((i) => ({ text: i.questionText, labels: i.choices.map((c) => c.label), points: i.points, window: i.answerWindowSeconds }))).toEqual([
+      expect(
+        out.issuances.map((i) => ({ text: i.questionText, labels: i.choices.map((c) => c.label), points: i.points, window: i.answerWindowSeconds })),
+      ).toEqual([
         { text: 'Version one: who is booked next?', labels: ['Home v1', 'Away v1'], points: 20, window: 30 },
         { text: 'Version two: who is booked next?', labels: ['Home v2', 'Away v2'], points: 40, window: 30 },
       ]);
@@ -371,20 +434,43 @@ describe('sponsorship slots', () => {
     const db = h.app.services.database.db;
     const targeted = await define(h);
     const untargeted = await define(h, { trigger: { event_type: 'corner' } });
-    const pivotal = await define(h, { is_pivotal_moment: true, trigger: { event_type: 'card' }, resolution: { rules: [{ event_type: 'period_end', correct_choice: '"home"' }] } });
-    const brand = async (name: string) => (await db.insert(brands).values({ name: unique(name), primaryColor: '#112233' }).returning())[0]!;
+    const pivotal = await define(h, {
+      is_pivotal_moment: true,
+      trigger: { event_type: 'card' },
+      resolution: { rules: [{ event_type: 'period_end', correct_choice: '"home"' }] },
+    });
+    const brand = async (name: string) =>
+      (
+        await db
+          .insert(brands)
+          .values({ name: unique(name), primaryColor: '#112233' })
+          .returning()
+      )[0]!;
     const matchSponsor = await brand('Match sponsor');
     const slotBrands: Record<string, string> = {};
     const place = async (matchId: string, key: string, slot: Record<string, unknown>) => {
       const b = await brand(key);
       slotBrands[b.id] = key;
-      const res = await h.app.request('POST', `/api/brands/${b.id}/question-sponsorships`, { token: h.admin.token, body: { match_ids: [matchId], slots: [slot] } });
+      const res = await h.app.request('POST', `/api/brands/${b.id}/question-sponsorships`, {
+        token: h.admin.token,
+        body: { match_ids: [matchId], slots: [slot] },
+      });
       expect(res.status, res.text).toBe(200);
     };
     const p2 = { period: '2' };
     const [out] = await runFeeds(h, [
       {
-        events: [ev(1, 'corner'), ev(2, 'shot'), ev(3, 'shot'), ev(4, 'card'), ev(5, 'card'), ev(6, 'corner', p2), ev(7, 'corner', p2), ev(8, 'corner', p2), ev(9, 'corner', p2)],
+        events: [
+          ev(1, 'corner'),
+          ev(2, 'shot'),
+          ev(3, 'shot'),
+          ev(4, 'card'),
+          ev(5, 'card'),
+          ev(6, 'corner', p2),
+          ev(7, 'corner', p2),
+          ev(8, 'corner', p2),
+          ev(9, 'corner', p2),
+        ],
         match: { sponsorBrandId: matchSponsor.id },
         // Created one after the other: among slots of equal rank the oldest goes first.
         prepare: async (m) => {
@@ -439,7 +525,9 @@ describe('a second listener of the match', () => {
     const feed = await startPushFeedServer({ events, speed: Infinity, heartbeatMs: 100 });
     const runUntilConsumed = async (listenerId: () => Promise<string | undefined>) => {
       const id = await waitFor(listenerId, { what: 'the listener' });
-      await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.id, id)))[0]?.eventsConsumed === events.length, { what: 'the whole feed consumed' });
+      await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.id, id)))[0]?.eventsConsumed === events.length, {
+        what: 'the whole feed consumed',
+      });
       return id;
     };
     try {
@@ -448,7 +536,9 @@ describe('a second listener of the match', () => {
       try {
         const firstId = await runUntilConsumed(async () => (await db.select().from(matchListeners).where(eq(matchListeners.matchId, match.id)))[0]?.id);
         await store.requestStop(match.id);
-        await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.id, firstId)))[0]?.status === 'stopped', { what: 'the first listener to stop' });
+        await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.id, firstId)))[0]?.status === 'stopped', {
+          what: 'the first listener to stop',
+        });
         const before = await produced(h, match.id, firstId);
         expect(before.issuances.map((i) => [i.triggerEventId, i.questionNumber, i.status, i.correctAnswerIdentifier])).toEqual([
           ['e1', 1, 'resolved', 'away'],
@@ -466,7 +556,9 @@ describe('a second listener of the match', () => {
         expect(created).toBe(true);
         await runUntilConsumed(async () => second.id);
         await store.requestStop(match.id);
-        await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.id, second.id)))[0]?.status === 'stopped', { what: 'the second listener to stop' });
+        await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.id, second.id)))[0]?.status === 'stopped', {
+          what: 'the second listener to stop',
+        });
         const after = await produced(h, match.id, second.id);
         expect(after.listener).toMatchObject({ eventsConsumed: events.length, issuedCount: 0, deniedCount: 0, resolvedCount: 0 });
         expect(after.issuances).toEqual(before.issuances);

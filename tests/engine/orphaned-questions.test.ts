@@ -30,12 +30,19 @@ afterEach(() => cleanup(h));
 afterAll(() => h?.app.close());
 
 const db = () => h.app.services.database.db;
-const statusOf = async (id: string) => (await db().select({ status: questionIssuances.status }).from(questionIssuances).where(eq(questionIssuances.id, id)))[0]?.status;
+const statusOf = async (id: string) =>
+  (await db().select({ status: questionIssuances.status }).from(questionIssuances).where(eq(questionIssuances.id, id)))[0]?.status;
 
 /** One round of a worker that claims nothing (so only the sweep can settle anything). */
 async function sweepOnce(): Promise<void> {
   const { engine, logger } = h.app.services;
-  const worker = new EngineWorker({ store: engine.store, hooks: engine.hooks, logger, brandSnapshot: engine.brandSnapshot, options: { ...DEFAULT_WORKER_OPTIONS, autoDispatch: false, maxListeners: 0 } });
+  const worker = new EngineWorker({
+    store: engine.store,
+    hooks: engine.hooks,
+    logger,
+    brandSnapshot: engine.brandSnapshot,
+    options: { ...DEFAULT_WORKER_OPTIONS, autoDispatch: false, maxListeners: 0 },
+  });
   await worker.tick();
 }
 
@@ -103,7 +110,9 @@ describe('a running listener whose match is called off elsewhere', () => {
       const [issued] = await db().select().from(questionIssuances).where(eq(questionIssuances.matchId, feed.match.id));
       expect(issued).toMatchObject({ status: 'open' });
       await db().update(matches).set({ status: 'cancelled' }).where(eq(matches.id, feed.match.id));
-      await waitFor(async () => (await db().select().from(matchListeners).where(eq(matchListeners.id, feed.listener.id)))[0]?.status === 'completed', { what: 'the listener to complete' });
+      await waitFor(async () => (await db().select().from(matchListeners).where(eq(matchListeners.id, feed.listener.id)))[0]?.status === 'completed', {
+        what: 'the listener to complete',
+      });
       expect(await statusOf(issued!.id)).toBe('voided');
       const out = await feed.produced();
       // The listener voids it, or the worker's sweep got there first: either way, once.

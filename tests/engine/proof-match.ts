@@ -31,7 +31,14 @@ export async function startProofApp(): Promise<{ app: TestApp; recorded: ReturnT
 
 /** The recorded match kicking off now with its feed at `feedUrl` (a worker dispatches its listener by itself), no caps or quotas in the way. */
 export function createProofMatch(app: TestApp, recorded: { homeTeam: string; awayTeam: string }, feedUrl: string): Promise<MatchRow> {
-  return createMatch(app, { homeTeam: recorded.homeTeam, awayTeam: recorded.awayTeam, scheduled: new Date(), feedUrl, questionMaxCount: 50, questionPeriodDistribution: {} });
+  return createMatch(app, {
+    homeTeam: recorded.homeTeam,
+    awayTeam: recorded.awayTeam,
+    scheduled: new Date(),
+    feedUrl,
+    questionMaxCount: 50,
+    questionPeriodDistribution: {},
+  });
 }
 
 export interface ProofDefinitions {
@@ -94,7 +101,8 @@ export async function createProofDefinitions(app: TestApp, admin: TestUser, leag
       name: 'Shot after the restart',
       group_id: restarts,
       trigger: { event_type: 'kick_off', condition: 'event.data.after_goal' },
-      question_text_template: '{% if event.team == "home" %}{{ match.home_team }}{% else %}{{ match.away_team }}{% endif %} restart after the goal. Do they take the next shot?',
+      question_text_template:
+        '{% if event.team == "home" %}{{ match.home_team }}{% else %}{{ match.away_team }}{% endif %} restart after the goal. Do they take the next shot?',
       choices: yesNo,
       issuance_state_extract: { team: 'event.team' },
       resolution: { rules: [{ event_type: 'shot', correct_choice: 'event.team = issuance.state.team ? "yes" : "no"' }] },
@@ -156,7 +164,12 @@ export async function producedForMatch(app: TestApp, matchId: string, defs: Proo
   return {
     nextGoal: (await of(defs.nextGoal)).map((r) => ({ trigger: r.triggerEventId, answer: r.correctAnswerIdentifier, status: r.status, text: r.questionText })),
     corners: (await of(defs.cornerShot)).map((r) => ({ trigger: r.triggerEventId, answer: r.correctAnswerIdentifier })),
-    card: (await of(defs.card)).map((r) => ({ answer: r.correctAnswerIdentifier, decidedBy: r.resolutionEventId, pivotal: r.isPivotalMoment, number: r.questionNumber })),
+    card: (await of(defs.card)).map((r) => ({
+      answer: r.correctAnswerIdentifier,
+      decidedBy: r.resolutionEventId,
+      pivotal: r.isPivotalMoment,
+      number: r.questionNumber,
+    })),
     kickOffs: (await of(defs.kickOffShot)).map((r) => ({ answer: r.correctAnswerIdentifier, status: r.status })),
     denials: denials.map((d) => ({ definitionId: d.definitionId, trigger: d.triggerEventId, step: d.failedStep })),
   };
@@ -169,7 +182,11 @@ export async function producedForMatch(app: TestApp, matchId: string, defs: Proo
  * the next SHOT.
  */
 export function restartsFromCsv(csv: string): ('yes' | 'no')[] {
-  const rows = csv.trim().split('\n').slice(1).map((line) => line.split(','));
+  const rows = csv
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => line.split(','));
   const answers: ('yes' | 'no')[] = [];
   const periodsStarted = new Set<string>();
   rows.forEach(([team, type, subtype, period], i) => {

@@ -42,7 +42,17 @@ async function setNotify(app: TestApp, userId: string, values: { notifyOnIssuanc
 }
 
 async function answer(app: TestApp, user: TestUser, row: QuestionIssuanceRow, choice: string, outcome: 'correct' | 'incorrect' | 'void' | null, points = 0) {
-  await app.services.database.db.insert(questionAnswers).values({ userId: user.id, questionIssuanceId: row.id, matchId: row.matchId, selectedAnswerIdentifier: choice, outcome, pointsAwarded: points, scoredAt: outcome ? new Date() : null });
+  await app.services.database.db
+    .insert(questionAnswers)
+    .values({
+      userId: user.id,
+      questionIssuanceId: row.id,
+      matchId: row.matchId,
+      selectedAnswerIdentifier: choice,
+      outcome,
+      pointsAwarded: points,
+      scoredAt: outcome ? new Date() : null,
+    });
 }
 
 /** Hands the row to the app's push subscriber (as the engine does) and waits for it to be processed. */
@@ -199,7 +209,12 @@ describe('push delivery with the log provider', () => {
       await issued(app, first);
       await answer(app, fan, first, 'away', 'incorrect');
       await settled(app, first);
-      expect((await attemptsFor(app, first.id)).map((a) => `${a.event} ${a.status}`).sort()).toEqual(['issuance delivered', 'issuance delivered', 'resolution delivered', 'resolution delivered']);
+      expect((await attemptsFor(app, first.id)).map((a) => `${a.event} ${a.status}`).sort()).toEqual([
+        'issuance delivered',
+        'issuance delivered',
+        'resolution delivered',
+        'resolution delivered',
+      ]);
       const third = await insertIssuance(app, { matchId: match.id });
       await issued(app, third);
       await skippedWith(third, 'max_per_user_per_match');
@@ -270,10 +285,20 @@ describe('push delivery with the log provider', () => {
 
     it('goes to every follower when only_answered is off', async () => {
       await patchSettings(app, admin, { resolution: { only_answered: false } });
-      const row = await insertIssuance(app, { matchId: match.id, questionText: 'Next corner?', status: 'resolved', correctAnswerIdentifier: 'away', resolvedAt: new Date() });
+      const row = await insertIssuance(app, {
+        matchId: match.id,
+        questionText: 'Next corner?',
+        status: 'resolved',
+        correctAnswerIdentifier: 'away',
+        resolvedAt: new Date(),
+      });
       await answer(app, right, row, 'away', 'correct', 10);
       await settled(app, row);
-      expect(await bodies(row)).toEqual({ [right.id]: 'Correct! +10 points: Team B', [wrong.id]: 'Next corner? It was Team B', [silentFan.id]: 'Next corner? It was Team B' });
+      expect(await bodies(row)).toEqual({
+        [right.id]: 'Correct! +10 points: Team B',
+        [wrong.id]: 'Next corner? It was Team B',
+        [silentFan.id]: 'Next corner? It was Team B',
+      });
     });
 
     it('tells of a voided question; a revoked one (an operator withdrew it) and an open one are not notified', async () => {
@@ -309,20 +334,27 @@ describe('push delivery with the log provider', () => {
       await patchSettings(app, admin, {
         issuance: {
           templates: {
-            title_template: '{{ user.first_name | default: "Hi" }}, #{{ question.question_number }} in {{ match.home_team }} {{ match.home_score }}-{{ match.away_score }} {{ match.away_team }}',
-            body_template: '{{ question.text | upcase }} {% for c in question.choices %}[{{ c.label }}]{% endfor %} {{ question.points }} pts, {{ question.seconds_remaining }} s',
+            title_template:
+              '{{ user.first_name | default: "Hi" }}, #{{ question.question_number }} in {{ match.home_team }} {{ match.home_score }}-{{ match.away_score }} {{ match.away_team }}',
+            body_template:
+              '{{ question.text | upcase }} {% for c in question.choices %}[{{ c.label }}]{% endfor %} {{ question.points }} pts, {{ question.seconds_remaining }} s',
           },
         },
         resolution: {
           templates: {
             title_template: '{{ user.username }}: {{ result.outcome }}',
-            body_template: 'You chose {{ result.selected_choice.label }}; correct: {{ result.correct_choice.label }}; +{{ result.points }}; answered={{ result.answered }} correct={{ result.correct }}',
+            body_template:
+              'You chose {{ result.selected_choice.label }}; correct: {{ result.correct_choice.label }}; +{{ result.points }}; answered={{ result.answered }} correct={{ result.correct }}',
           },
         },
       });
       const row = await insertIssuance(app, { matchId: match.id, questionNumber: 3, questionText: 'Who wins?', points: 25, status: 'open' });
       await issued(app, row);
-      expect((await attemptsFor(app, row.id))[0]).toMatchObject({ title: 'Ann, #3 in Ajax 1-0 PSV', body: expect.stringMatching(/^WHO WINS\? \[Team A\]\[Team B\] 25 pts, (5\d|60) s$/), status: 'delivered' });
+      expect((await attemptsFor(app, row.id))[0]).toMatchObject({
+        title: 'Ann, #3 in Ajax 1-0 PSV',
+        body: expect.stringMatching(/^WHO WINS\? \[Team A\]\[Team B\] 25 pts, (5\d|60) s$/),
+        status: 'delivered',
+      });
       const settledRow = { ...row, status: 'resolved' as const, correctAnswerIdentifier: 'away', resolvedAt: new Date() };
       await answer(app, fan, row, 'home', 'incorrect', 0);
       await settled(app, settledRow);
@@ -341,12 +373,28 @@ describe('push delivery with the log provider', () => {
       const row = await insertIssuance(app, { matchId: match.id });
       await issued(app, row);
       const [attempt] = await attemptsFor(app, row.id);
-      expect(attempt).toMatchObject({ status: 'failed', deviceId: null, platform: null, body: '', error: 'render: issuance.templates.body_template: rendered to an empty text' });
+      expect(attempt).toMatchObject({
+        status: 'failed',
+        deviceId: null,
+        platform: null,
+        body: '',
+        error: 'render: issuance.templates.body_template: rendered to an empty text',
+      });
     });
 
     it('shortens a message whose payload would not fit a push message', () => {
-      const long = fitMessage({ title: 'T'.repeat(1500), body: 'ü'.repeat(2000), event: 'issuance', questionIssuanceId: 'q', matchId: 'm', ttlSeconds: 1, urgency: 'high' });
-      expect(Buffer.byteLength(JSON.stringify({ title: long.title, body: long.body, event: 'issuance', question_issuance_id: 'q', match_id: 'm' }))).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
+      const long = fitMessage({
+        title: 'T'.repeat(1500),
+        body: 'ü'.repeat(2000),
+        event: 'issuance',
+        questionIssuanceId: 'q',
+        matchId: 'm',
+        ttlSeconds: 1,
+        urgency: 'high',
+      });
+      expect(
+        Buffer.byteLength(JSON.stringify({ title: long.title, body: long.body, event: 'issuance', question_issuance_id: 'q', match_id: 'm' })),
+      ).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
       expect(long.body.endsWith('…')).toBe(true);
       expect(long.title).toBe('T'.repeat(1500));
     });
@@ -418,7 +466,14 @@ describe('push delivery through a provider', () => {
     const row = await insertIssuance(app, { matchId: match.id });
     await subscriber(provider).onIssued!(row);
     const attempts = Object.fromEntries((await attemptsFor(app, row.id)).map((x) => [x.userId, x]));
-    expect(attempts[a!.id]).toMatchObject({ provider: 'fake', status: 'failed', statusCode: 429, error: 'push service answered 429: slow down', deviceId: 'phone-0', platform: 'android' });
+    expect(attempts[a!.id]).toMatchObject({
+      provider: 'fake',
+      status: 'failed',
+      statusCode: 429,
+      error: 'push service answered 429: slow down',
+      deviceId: 'phone-0',
+      platform: 'android',
+    });
     expect(attempts[b!.id]).toMatchObject({ status: 'skipped', statusCode: null, error: 'no android push provider configured' });
     expect(attempts[c!.id]).toMatchObject({ status: 'failed', statusCode: null, error: 'provider error: boom' });
   });
@@ -433,7 +488,6 @@ describe('push delivery through a provider', () => {
   };
 
   describe('a transient failure', () => {
-
     it('is tried once more after the wait the service asks for, but not when it asks for longer than the limit', async () => {
       for (const [retryAfterMs, expected] of [
         [20, 2],
@@ -473,7 +527,10 @@ describe('push delivery through a provider', () => {
         const { own, fan } = await ownFan();
         const [q1, q2] = [await insertIssuance(app, { matchId: own.id }), await insertIssuance(app, { matchId: own.id })];
         // Two deliveries as two processes would run them: neither waits for the other.
-        const [a, b] = [createPushDelivery({ db: app.services.database.db, provider: slow, logger: silent }), createPushDelivery({ db: app.services.database.db, provider: slow, logger: silent })];
+        const [a, b] = [
+          createPushDelivery({ db: app.services.database.db, provider: slow, logger: silent }),
+          createPushDelivery({ db: app.services.database.db, provider: slow, logger: silent }),
+        ];
         await Promise.all([a.deliverIssued(q1), b.deliverIssued(q2)]);
         const statuses = [...(await attemptsFor(app, q1.id)), ...(await attemptsFor(app, q2.id))].filter((x) => x.userId === fan.id).map((x) => x.status);
         expect(statuses.sort()).toEqual(['delivered', 'skipped']);
@@ -487,7 +544,10 @@ describe('push delivery through a provider', () => {
       try {
         const { own } = await ownFan();
         let fail = true;
-        const flaky: PushProvider = { name: 'flaky', send: async () => (fail ? { ok: false, statusCode: 503, error: 'push service answered 503' } : { ok: true, statusCode: 201 }) };
+        const flaky: PushProvider = {
+          name: 'flaky',
+          send: async () => (fail ? { ok: false, statusCode: 503, error: 'push service answered 503' } : { ok: true, statusCode: 201 }),
+        };
         const first = await insertIssuance(app, { matchId: own.id });
         await subscriber(flaky).onIssued!(first);
         expect((await attemptsFor(app, first.id)).map((x) => x.status)).toEqual(['failed']);
@@ -512,7 +572,13 @@ describe('push delivery through a provider', () => {
         await subscriber(flaky).onIssued!(await insertIssuance(app, { matchId: own.id }));
       }
       const db = app.services.database.db;
-      const counted = async () => (await db.select().from(pushMatchNotifications).where(and(eq(pushMatchNotifications.userId, fan.id), eq(pushMatchNotifications.matchId, own.id))))[0]?.notified;
+      const counted = async () =>
+        (
+          await db
+            .select()
+            .from(pushMatchNotifications)
+            .where(and(eq(pushMatchNotifications.userId, fan.id), eq(pushMatchNotifications.matchId, own.id)))
+        )[0]?.notified;
       expect(await counted()).toBe(2);
       // The migration's backfill, run again on an emptied counter table, finds the same counts.
       const migration = readFileSync(path.join(process.cwd(), 'drizzle/0007_push_match_notifications.sql'), 'utf8');
@@ -623,10 +689,25 @@ describe('Web Push provider (VAPID, aes128gcm) against a push service on loopbac
     expect(claims.exp).toBeLessThanOrEqual(Date.now() / 1000 + 24 * 3600);
 
     const payload = JSON.parse(decryptAes128gcm(req.body, keys));
-    expect(payload).toEqual({ title: 'Eagles vs Hawks', body: 'Will the drive end in a touchdown?', event: 'issuance', question_issuance_id: row.id, match_id: match.id });
+    expect(payload).toEqual({
+      title: 'Eagles vs Hawks',
+      body: 'Will the drive end in a touchdown?',
+      event: 'issuance',
+      question_issuance_id: row.id,
+      match_id: match.id,
+    });
 
     const [attempt] = await attemptsFor(app, row.id);
-    expect(attempt).toMatchObject({ provider: 'webpush', status: 'delivered', statusCode: 201, error: null, deviceId: 'browser', platform: 'web', title: payload.title, body: payload.body });
+    expect(attempt).toMatchObject({
+      provider: 'webpush',
+      status: 'delivered',
+      statusCode: 201,
+      error: null,
+      deviceId: 'browser',
+      platform: 'web',
+      title: payload.title,
+      body: payload.body,
+    });
   });
 
   it('a signature by another key does not verify, and another subscription key cannot decrypt (the checks have teeth)', async () => {
@@ -667,7 +748,10 @@ describe('Web Push provider (VAPID, aes128gcm) against a push service on loopbac
   it('a gone device that registered a new subscription meanwhile is kept', async () => {
     const fan = await registerUser(app);
     await registerWebDevice(app, fan, 'browser', `${receiver.origin}/push/new-endpoint`);
-    const removed = await deleteGoneDevices({ db: app.services.database.db, devices: [{ userId: fan.id, deviceId: 'browser', endpoint: `${receiver.origin}/gone/old-endpoint` }] });
+    const removed = await deleteGoneDevices({
+      db: app.services.database.db,
+      devices: [{ userId: fan.id, deviceId: 'browser', endpoint: `${receiver.origin}/gone/old-endpoint` }],
+    });
     expect(removed).toBe(0);
     expect(await app.services.database.db.select().from(pushDevices).where(eq(pushDevices.userId, fan.id))).toHaveLength(1);
   });
@@ -718,7 +802,13 @@ describe('Web Push provider (VAPID, aes128gcm) against a push service on loopbac
       const provider = createWebPushProvider({ vapid, allowHttpEndpoints: true, timeoutMs: 200 });
       const keys = (await import('../helpers/push.js')).subscriptionKeys();
       const result = await provider.send(
-        { userId: 'u', deviceId: 'd', platform: 'web', token: null, subscription: { endpoint: `${hanging.origin}/push/slow`, keys: { p256dh: keys.p256dh, auth: keys.auth } } },
+        {
+          userId: 'u',
+          deviceId: 'd',
+          platform: 'web',
+          token: null,
+          subscription: { endpoint: `${hanging.origin}/push/slow`, keys: { p256dh: keys.p256dh, auth: keys.auth } },
+        },
         { title: 't', body: 'b', event: 'issuance', questionIssuanceId: 'q', matchId: 'm', ttlSeconds: 10, urgency: 'high' },
       );
       expect(result).toEqual({ ok: false, error: 'the push service did not answer within 200 ms', retryAfterMs: 1000 });
@@ -728,7 +818,7 @@ describe('Web Push provider (VAPID, aes128gcm) against a push service on loopbac
     }
   });
 
-  it('reads no more than the start of a push service\'s error body, however large or endless it is', async () => {
+  it("reads no more than the start of a push service's error body, however large or endless it is", async () => {
     const { createServer } = await import('node:http');
     let written = 0;
     const server = createServer((req, res) => {
@@ -748,7 +838,13 @@ describe('Web Push provider (VAPID, aes128gcm) against a push service on loopbac
       const provider = createWebPushProvider({ vapid, allowHttpEndpoints: true, timeoutMs: 10_000 });
       const keys = (await import('../helpers/push.js')).subscriptionKeys();
       const result = await provider.send(
-        { userId: 'u', deviceId: 'd', platform: 'web', token: null, subscription: { endpoint: `http://127.0.0.1:${port}/push/big`, keys: { p256dh: keys.p256dh, auth: keys.auth } } },
+        {
+          userId: 'u',
+          deviceId: 'd',
+          platform: 'web',
+          token: null,
+          subscription: { endpoint: `http://127.0.0.1:${port}/push/big`, keys: { p256dh: keys.p256dh, auth: keys.auth } },
+        },
         { title: 't', body: 'b', event: 'issuance', questionIssuanceId: 'q', matchId: 'm', ttlSeconds: 10, urgency: 'high' },
       );
       expect(result).toMatchObject({ ok: false, statusCode: 500, error: `push service answered 500: ${'x'.repeat(200)}` });
@@ -765,7 +861,13 @@ describe('Web Push provider (VAPID, aes128gcm) against a push service on loopbac
     const keys = (await import('../helpers/push.js')).subscriptionKeys();
     const before = receiver.received.length;
     const result = await provider.send(
-      { userId: 'u', deviceId: 'd', platform: 'web', token: null, subscription: { endpoint: `${receiver.origin}/push/insecure`, keys: { p256dh: keys.p256dh, auth: keys.auth } } },
+      {
+        userId: 'u',
+        deviceId: 'd',
+        platform: 'web',
+        token: null,
+        subscription: { endpoint: `${receiver.origin}/push/insecure`, keys: { p256dh: keys.p256dh, auth: keys.auth } },
+      },
       { title: 't', body: 'b', event: 'issuance', questionIssuanceId: 'q', matchId: 'm', ttlSeconds: 10, urgency: 'high' },
     );
     expect(result).toEqual({ ok: false, error: 'the subscription endpoint is not an https URL' });
@@ -782,29 +884,52 @@ describe('Web Push provider (VAPID, aes128gcm) against a push service on loopbac
       );
     const port = new URL(receiver.origin).port;
     const before = receiver.received.length;
-    expect(await send(`https://127.0.0.1:${port}/push/internal`)).toEqual({ ok: false, error: 'the subscription endpoint is not on the public internet: 127.0.0.1 is a local, private or reserved address' });
-    expect(await send('https://169.254.169.254/latest/meta-data')).toMatchObject({ ok: false, error: expect.stringContaining('169.254.169.254 is a local, private or reserved address') });
-    expect(await send(`https://localhost:${port}/push/internal`)).toMatchObject({ ok: false, error: expect.stringContaining('localhost is not a public host name') });
+    expect(await send(`https://127.0.0.1:${port}/push/internal`)).toEqual({
+      ok: false,
+      error: 'the subscription endpoint is not on the public internet: 127.0.0.1 is a local, private or reserved address',
+    });
+    expect(await send('https://169.254.169.254/latest/meta-data')).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('169.254.169.254 is a local, private or reserved address'),
+    });
+    expect(await send(`https://localhost:${port}/push/internal`)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('localhost is not a public host name'),
+    });
     expect(receiver.received.length).toBe(before);
   });
 });
 
 describe('push configuration', () => {
   const keys = webpush.generateVAPIDKeys();
-  const base = { APP_ENV: 'test', PUSH_PROVIDER: 'webpush', VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey, VAPID_SUBJECT: 'mailto:ops@example.com' };
+  const base = {
+    APP_ENV: 'test',
+    PUSH_PROVIDER: 'webpush',
+    VAPID_PUBLIC_KEY: keys.publicKey,
+    VAPID_PRIVATE_KEY: keys.privateKey,
+    VAPID_SUBJECT: 'mailto:ops@example.com',
+  };
 
   it('defaults to the log provider without keys', () => {
     expect(loadConfig({ APP_ENV: 'test' }).push).toEqual({ provider: 'log', vapid: null, allowHttpEndpoints: false });
   });
 
   it('takes the webpush provider with a valid key pair and subject', () => {
-    expect(loadConfig(base).push).toEqual({ provider: 'webpush', vapid: { publicKey: keys.publicKey, privateKey: keys.privateKey, subject: 'mailto:ops@example.com' }, allowHttpEndpoints: false });
+    expect(loadConfig(base).push).toEqual({
+      provider: 'webpush',
+      vapid: { publicKey: keys.publicKey, privateKey: keys.privateKey, subject: 'mailto:ops@example.com' },
+      allowHttpEndpoints: false,
+    });
     expect(loadConfig({ ...base, VAPID_SUBJECT: 'https://question-play.example/contact' }).push.vapid?.subject).toBe('https://question-play.example/contact');
   });
 
   it.each([
     ['an unknown provider', { PUSH_PROVIDER: 'fcm' }, /PUSH_PROVIDER must be one of log, webpush/],
-    ['webpush without keys', { VAPID_PUBLIC_KEY: '', VAPID_PRIVATE_KEY: '', VAPID_SUBJECT: '' }, /PUSH_PROVIDER=webpush needs VAPID_PUBLIC_KEY.*generate-vapid-keys/],
+    [
+      'webpush without keys',
+      { VAPID_PUBLIC_KEY: '', VAPID_PRIVATE_KEY: '', VAPID_SUBJECT: '' },
+      /PUSH_PROVIDER=webpush needs VAPID_PUBLIC_KEY.*generate-vapid-keys/,
+    ],
     ['keys without a subject', { VAPID_SUBJECT: '' }, /missing VAPID_SUBJECT/],
     ['a public key of the wrong length', { VAPID_PUBLIC_KEY: keys.publicKey.slice(0, 40) }, /VAPID_PUBLIC_KEY must be 65 bytes/],
     ['a private key that is not base64url', { VAPID_PRIVATE_KEY: 'not base64!' }, /VAPID_PRIVATE_KEY must be base64url/],

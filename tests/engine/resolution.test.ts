@@ -17,7 +17,12 @@ const yesNo = [
 
 /** "Which team shoots next?" after a corner: the next final shot decides. */
 const nextShot = (c: ReturnType<typeof wc>, overrides: Record<string, unknown> = {}) =>
-  c.define({ trigger: { event_type: 'corner' }, question_text_template: 'Corner. Who shoots next?', resolution: { rules: [{ event_type: 'shot', correct_choice: 'event.team' }] }, ...overrides });
+  c.define({
+    trigger: { event_type: 'corner' },
+    question_text_template: 'Corner. Who shoots next?',
+    resolution: { rules: [{ event_type: 'shot', correct_choice: 'event.team' }] },
+    ...overrides,
+  });
 
 const outcome = (row: Issued | undefined) => row && { status: row.status, correct: row.correct, seq: row.resolvedSeq, by: row.resolvedBy };
 
@@ -25,7 +30,11 @@ describe('final information', () => {
   it('resolves at the final update of a non-final event, never at the first message nor at its own trigger', async () => {
     const c = wc();
     const shotDef = nextShot(c);
-    const cardDef = c.define({ trigger: { event_type: 'card' }, question_text_template: 'Who is booked next?', resolution: { rules: [{ event_type: 'card', correct_choice: 'event.team' }] } });
+    const cardDef = c.define({
+      trigger: { event_type: 'card' },
+      question_text_template: 'Who is booked next?',
+      resolution: { rules: [{ event_type: 'card', correct_choice: 'event.team' }] },
+    });
     const shot = ev(2, 'shot', { team: 'away', final: false });
     const card = ev(3, 'card', { team: 'home', final: false });
     const out = await play(c, [
@@ -61,8 +70,14 @@ describe('final information', () => {
 
   it('applies a correction that comes before the final, and does not trigger again on it', async () => {
     const c = wc();
-    const next = nextShot(c, { resolution: { rules: [{ event_type: 'score_change', correct_choice: 'event.team' }] }, question_text_template: 'Corner. Who scores next?' });
-    const scored = c.define({ trigger: { event_type: 'score_change' }, question_text_template: '{{ match.home_team }} {{ event.score.home }}-{{ event.score.away }} {{ match.away_team }}. Next card?' });
+    const next = nextShot(c, {
+      resolution: { rules: [{ event_type: 'score_change', correct_choice: 'event.team' }] },
+      question_text_template: 'Corner. Who scores next?',
+    });
+    const scored = c.define({
+      trigger: { event_type: 'score_change' },
+      question_text_template: '{{ match.home_team }} {{ event.score.home }}-{{ event.score.away }} {{ match.away_team }}. Next card?',
+    });
     const goal = ev(2, 'score_change', { team: 'away', score: { home: 0, away: 1 }, final: false });
     const out = await play(c, [
       ev(1, 'corner'),
@@ -71,9 +86,16 @@ describe('final information', () => {
       revise(3, goal, 'update', { team: 'home', score: { home: 1, away: 0 } }),
       revise(4, goal, 'update', { team: 'home', score: { home: 1, away: 0 }, final: true }),
     ]);
-    expect(outcome(out.issued.find((i) => i.definitionId === next.id && i.triggerEventId === 'e1'))).toEqual({ status: 'resolved', correct: 'home', seq: 4, by: 'e2' });
+    expect(outcome(out.issued.find((i) => i.definitionId === next.id && i.triggerEventId === 'e1'))).toEqual({
+      status: 'resolved',
+      correct: 'home',
+      seq: 4,
+      by: 'e2',
+    });
     // One question on the goal, from its first message; the corrections do not ask it again or rewrite it.
-    expect(out.issued.filter((i) => i.definitionId === scored.id).map((i) => [i.triggerEventId, i.triggerSeq, i.questionText])).toEqual([['e2', 2, 'Team A 0-1 Team B. Next card?']]);
+    expect(out.issued.filter((i) => i.definitionId === scored.id).map((i) => [i.triggerEventId, i.triggerSeq, i.questionText])).toEqual([
+      ['e2', 2, 'Team A 0-1 Team B. Next card?'],
+    ]);
     expect(out.denied).toEqual([]);
     expect(out.match).toMatchObject({ homeScore: 1, awayScore: 0 });
   });
@@ -102,7 +124,14 @@ describe('a resolved question', () => {
     const def = nextShot(c);
     const corner = ev(1, 'corner');
     const shot = ev(2, 'shot', { team: 'away' });
-    const out = await play(c, [corner, shot, revise(3, shot, 'update', { team: 'home' }), ev(4, 'shot', { team: 'home' }), revise(5, corner, 'delete'), ev(6, 'match_status', { data: { status: 'ended' } })]);
+    const out = await play(c, [
+      corner,
+      shot,
+      revise(3, shot, 'update', { team: 'home' }),
+      ev(4, 'shot', { team: 'home' }),
+      revise(5, corner, 'delete'),
+      ev(6, 'match_status', { data: { status: 'ended' } }),
+    ]);
     expect(out.issued).toHaveLength(1);
     expect(out.issued[0]).toMatchObject({ definitionId: def.id, status: 'resolved', correct: 'away', resolvedSeq: 2, resolvedBy: 'e2' });
     expect(out.settled.map((s) => s.reason)).toEqual(['rule 1 on shot e2']);
@@ -117,7 +146,12 @@ describe('timeouts and rules', () => {
       rules: [{ event_type: 'shot', condition: 'event.team = issuance.state.team', correct_choice: '"yes"' }],
       timeout: { after_seconds: 300, correct_choice: timeoutChoice },
     });
-    const common = { trigger: { event_type: 'corner' }, question_text_template: 'Shot within 5 minutes?', choices: yesNo, issuance_state_extract: { team: 'event.team' } };
+    const common = {
+      trigger: { event_type: 'corner' },
+      question_text_template: 'Shot within 5 minutes?',
+      choices: yesNo,
+      issuance_state_extract: { team: 'event.team' },
+    };
     const withChoice = c.define({ ...common, resolution: resolution('no') });
     const voiding = c.define({ ...common, resolution: resolution(null) });
     const out = await play(c, [

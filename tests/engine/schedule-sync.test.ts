@@ -47,7 +47,10 @@ describeWithFixtures('schedule sync from openfootball files', () => {
   });
 
   it('reports leagues it does not know instead of writing them', async () => {
-    const report = await syncSchedule({ db: app.services.database.db, provider: { name: 'x', fetch: async () => [{ srId: 'x:1', league: 'xfl', homeTeam: 'A', awayTeam: 'B', scheduled: new Date() }] } });
+    const report = await syncSchedule({
+      db: app.services.database.db,
+      provider: { name: 'x', fetch: async () => [{ srId: 'x:1', league: 'xfl', homeTeam: 'A', awayTeam: 'B', scheduled: new Date() }] },
+    });
     expect(report).toMatchObject({ received: 1, written: 0, unknownLeagues: ['xfl'] });
   });
 });
@@ -98,7 +101,8 @@ describe('status changes told to live delivery', () => {
         await sql`update matches set status = 'live' where sr_id = ${srId}`;
         pending = syncSchedule({ db, provider: one(srId), ...calls });
         for (let waited = 0; ; waited += 20) {
-          const [row] = await watcher`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%"matches"%'`;
+          const [row] =
+            await watcher`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%"matches"%'`;
           if (row!.n > 0) break;
           if (waited > 15_000) throw new Error('the sync never waited on the locked match');
           await new Promise((r) => setTimeout(r, 20));
@@ -124,11 +128,19 @@ describe('feed URLs a schedule provider carries', () => {
   afterAll(() => app?.close());
 
   let n = 0;
-  const fixture = (srId: string, feedUrl?: string) => ({ srId, league: 'wc', homeTeam: 'Feed Home', awayTeam: 'Feed Away', scheduled: new Date(Date.now() + 86_400_000), ...(feedUrl ? { feedUrl } : {}) });
+  const fixture = (srId: string, feedUrl?: string) => ({
+    srId,
+    league: 'wc',
+    homeTeam: 'Feed Home',
+    awayTeam: 'Feed Away',
+    scheduled: new Date(Date.now() + 86_400_000),
+    ...(feedUrl ? { feedUrl } : {}),
+  });
   const provider = (...ms: ReturnType<typeof fixture>[]) => ({ name: 'test-feeds', fetch: async () => ms });
-  const feedOf = async (srId: string) => (await app.services.database.db.select({ feedUrl: matches.feedUrl }).from(matches).where(eq(matches.srId, srId)))[0]?.feedUrl;
+  const feedOf = async (srId: string) =>
+    (await app.services.database.db.select({ feedUrl: matches.feedUrl }).from(matches).where(eq(matches.srId, srId)))[0]?.feedUrl;
 
-  it('builds one per match from a template ({sr_id} encoded), filling only matches without one: an operator\'s feed is kept', async () => {
+  it("builds one per match from a template ({sr_id} encoded), filling only matches without one: an operator's feed is kept", async () => {
     const db = app.services.database.db;
     const [a, b] = [`feeds:${Date.now()}:${n++}`, `feeds:${Date.now()}:${n++}`];
     const template = 'https://feeds.example.com/wc/{sr_id}/stream';
@@ -151,9 +163,17 @@ describe('feed URLs a schedule provider carries', () => {
 
   it('refuses a provider whose feed URLs break the rules before writing anything; private hosts only when allowed', async () => {
     const db = app.services.database.db;
-    for (const bad of ['https://user:pw@feeds.example.com/x', 'ftp://feeds.example.com/x', 'http://127.0.0.1:9/feed', 'https://feeds.example.com/x?token=abc']) {
+    for (const bad of [
+      'https://user:pw@feeds.example.com/x',
+      'ftp://feeds.example.com/x',
+      'http://127.0.0.1:9/feed',
+      'https://feeds.example.com/x?token=abc',
+    ]) {
       const [good, refused] = [`feeds:${Date.now()}:${n++}`, `feeds:${Date.now()}:${n++}`];
-      const err: unknown = await syncSchedule({ db, provider: provider(fixture(good, 'https://feeds.example.com/ok'), fixture(refused, bad)) }).then(() => undefined, (e: unknown) => e);
+      const err: unknown = await syncSchedule({ db, provider: provider(fixture(good, 'https://feeds.example.com/ok'), fixture(refused, bad)) }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(matchErrors.invalidFeedUrl.is(err), String(err)).toBe(true);
       // The message names the provider and the match.
       expect((err as Error).message).toMatch(new RegExp(`^test-feeds: the feed URL of match ${refused} `));

@@ -20,7 +20,12 @@ describe.skipIf(!pg)('the bounded client', () => {
     test = await createTestDatabase();
     await test.database.rows(sql`create table bounded_probe (n int not null)`);
     // One connection, 300 ms per statement.
-    db = await openDatabase({ url: test.url!, migrate: false, maxConnections: 1, limits: { connectTimeoutMs: 1000, statementTimeoutMs: 300, idleInTransactionTimeoutMs: 5000 } });
+    db = await openDatabase({
+      url: test.url!,
+      migrate: false,
+      maxConnections: 1,
+      limits: { connectTimeoutMs: 1000, statementTimeoutMs: 300, idleInTransactionTimeoutMs: 5000 },
+    });
   });
   afterAll(async () => {
     await db?.close();

@@ -71,7 +71,14 @@ function startLoad(concurrency: number) {
       const started = Date.now();
       try {
         const res = await op.run(player);
-        outcomes.push({ op: op.name, started, ms: Date.now() - started, status: res.status, retryAfter: res.headers.get('retry-after'), detail: (res.body as { detail?: unknown })?.detail });
+        outcomes.push({
+          op: op.name,
+          started,
+          ms: Date.now() - started,
+          status: res.status,
+          retryAfter: res.headers.get('retry-after'),
+          detail: (res.body as { detail?: unknown })?.detail,
+        });
       } catch (err) {
         outcomes.push({ op: op.name, started, ms: Date.now() - started, status: 'error', retryAfter: null, error: (err as Error).message });
         await new Promise((r) => setTimeout(r, 20));
@@ -131,7 +138,11 @@ async function waitForRecovery() {
   );
 }
 
-const cookieOf = (res: Response, name: string) => res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`))?.split(';')[0];
+const cookieOf = (res: Response, name: string) =>
+  res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith(`${name}=`))
+    ?.split(';')[0];
 
 async function signInAdmin(login: string, password: string) {
   const form = await fetch(`${service.url}/admin/login`);
@@ -149,7 +160,8 @@ async function signInAdmin(login: string, password: string) {
   adminCsrf = /name="csrf-token" content="([^"]+)"/.exec(await shell.text())![1]!;
 }
 
-const streamOf = (token: string) => openStream({} as never, token, { url: `${service.url.replace(/^http/, 'ws')}/api/play/stream?api_key=${encodeURIComponent(token)}` });
+const streamOf = (token: string) =>
+  openStream({} as never, token, { url: `${service.url.replace(/^http/, 'ws')}/api/play/stream?api_key=${encodeURIComponent(token)}` });
 
 describe.skipIf(!enabled)('a database outage under load', () => {
   beforeAll(async () => {
@@ -165,7 +177,9 @@ describe.skipIf(!enabled)('a database outage under load', () => {
     });
     for (let i = 0; i < 4; i++) {
       const username = `outage${i}`;
-      const res = await service.request('POST', '/api/auth/register', { body: { username, email: `${username}@example.com`, password: 'correct horse battery' } });
+      const res = await service.request('POST', '/api/auth/register', {
+        body: { username, email: `${username}@example.com`, password: 'correct horse battery' },
+      });
       expect(res.status).toBe(201);
       players.push({ id: res.body.user.id, token: res.body.api_key });
     }
@@ -189,7 +203,8 @@ describe.skipIf(!enabled)('a database outage under load', () => {
     const stoppedAt = Date.now();
     await cluster.stop('fast');
     await waitFor(async () => load.outcomes.filter((o) => o.started > stoppedAt && o.status === 503).length >= 30, {
-      what: () => `503s during the outage; outcomes since the stop: ${summarize(load.outcomes.filter((o) => o.started > stoppedAt))}\nservice output:\n${service.output().slice(-3000)}`,
+      what: () =>
+        `503s during the outage; outcomes since the stop: ${summarize(load.outcomes.filter((o) => o.started > stoppedAt))}\nservice output:\n${service.output().slice(-3000)}`,
       timeoutMs: 20_000,
     });
 
@@ -227,7 +242,10 @@ describe.skipIf(!enabled)('a database outage under load', () => {
     const frozenAt = Date.now();
     cluster.freeze();
     try {
-      await waitFor(async () => load.outcomes.filter((o) => o.started > frozenAt + 100 && o.status === 503).length >= 16, { what: '503s while frozen', timeoutMs: 30_000 });
+      await waitFor(async () => load.outcomes.filter((o) => o.started > frozenAt + 100 && o.status === 503).length >= 16, {
+        what: '503s while frozen',
+        timeoutMs: 30_000,
+      });
       const during = await streamOf(players[2]!.token);
       expect((await during.closed).code).toBe(1013);
       const exchange = await service.request('POST', '/admin/api-session', { headers: { cookie: adminCookie, 'x-csrf-token': adminCsrf } });
@@ -318,7 +336,12 @@ describe.skipIf(!enabled)("the live bus and the engine's connections through an 
   }, 60_000);
 
   it("the engine's budget waits a restart out (its statements and transactions complete once the database is back); the API's fails at once", async () => {
-    const engine = await openDatabase({ url: busCluster.url(), migrate: false, maxConnections: 2, limits: { connectTimeoutMs: 2000, statementTimeoutMs: 20_000, idleInTransactionTimeoutMs: 20_000, retryConnectFailures: true } });
+    const engine = await openDatabase({
+      url: busCluster.url(),
+      migrate: false,
+      maxConnections: 2,
+      limits: { connectTimeoutMs: 2000, statementTimeoutMs: 20_000, idleInTransactionTimeoutMs: 20_000, retryConnectFailures: true },
+    });
     try {
       await busCluster.stop('fast');
       const api = await a.rows(sql`select 1 as one`).catch((err: unknown) => err);

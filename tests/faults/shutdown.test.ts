@@ -77,9 +77,18 @@ describe('SIGTERM under load', () => {
         const login = n % 2 === 0;
         try {
           const res = login
-            ? await service.request('POST', '/api/auth/login', { body: { username: client.username, password: client.password }, init: { dispatcher: agent } as unknown as RequestInit })
+            ? await service.request('POST', '/api/auth/login', {
+                body: { username: client.username, password: client.password },
+                init: { dispatcher: agent } as unknown as RequestInit,
+              })
             : await service.request('GET', '/api/users/me', { token: client.key, init: { dispatcher: agent } as unknown as RequestInit });
-          statuses.push({ op: login ? 'login' : 'me', status: res.status, connection: res.headers.get('connection'), retryAfter: res.headers.get('retry-after'), afterSignal: signalled });
+          statuses.push({
+            op: login ? 'login' : 'me',
+            status: res.status,
+            connection: res.headers.get('connection'),
+            retryAfter: res.headers.get('retry-after'),
+            afterSignal: signalled,
+          });
           if (login && res.status === 200) client.key = res.body.api_key;
         } catch {
           // Connections refused once the process stops listening: the request never reached a handler.
@@ -99,7 +108,13 @@ describe('SIGTERM under load', () => {
     service.child.kill('SIGTERM');
     while (!service.output().includes('"msg":"shutting down"')) await new Promise((r) => setTimeout(r, 5));
     const onIdle = await service.request('GET', '/api/leagues', { init: idleInit });
-    statuses.push({ op: 'idle', status: onIdle.status, connection: onIdle.headers.get('connection'), retryAfter: onIdle.headers.get('retry-after'), afterSignal: true });
+    statuses.push({
+      op: 'idle',
+      status: onIdle.status,
+      connection: onIdle.headers.get('connection'),
+      retryAfter: onIdle.headers.get('retry-after'),
+      afterSignal: true,
+    });
     const code = await service.exited;
     await Promise.all(loops);
     await agent.close();

@@ -40,7 +40,10 @@ describe('a stray promise rejection', () => {
   });
 
   it('is logged and counted, and the service goes on answering', async () => {
-    await waitFor(async () => service.output().includes('stray rejection injected by the test'), { what: () => `the rejection to be logged:\n${service.output().slice(-2000)}`, timeoutMs: 10_000 });
+    await waitFor(async () => service.output().includes('stray rejection injected by the test'), {
+      what: () => `the rejection to be logged:\n${service.output().slice(-2000)}`,
+      timeoutMs: 10_000,
+    });
     await new Promise((r) => setTimeout(r, 600));
     expect(service.child.exitCode).toBeNull();
     expect((await service.request('GET', '/api/leagues')).status).toBe(200);

@@ -43,7 +43,8 @@ export function messageValidators(): Map<string, ValidateFunction> {
   ajv.addSchema({ $id: 'openapi.yaml', components: { schemas: contract.components.schemas } } as object);
   const validators = new Map<string, ValidateFunction>();
   for (const message of Object.values(doc.components.messages)) {
-    if (message.payload.schemaFormat !== 'application/vnd.oai.openapi;version=3.0.0') throw new Error(`${message.name}: unexpected schemaFormat ${message.payload.schemaFormat}`);
+    if (message.payload.schemaFormat !== 'application/vnd.oai.openapi;version=3.0.0')
+      throw new Error(`${message.name}: unexpected schemaFormat ${message.payload.schemaFormat}`);
     const type = message.payload.schema.properties.type.enum[0]!;
     if (type !== message.name) throw new Error(`message ${message.name} has payload type ${type}`);
     validators.set(type, ajv.compile({ $id: `stream-${type}.json`, ...message.payload.schema } as object));

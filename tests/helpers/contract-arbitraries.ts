@@ -81,7 +81,9 @@ export const contractOperations: ContractOperation[] = Object.entries(doc.paths)
     .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
     .map(([method, raw]) => {
       const op = raw as Operation;
-      const params = [...((item.parameters as Parameter[] | undefined) ?? []), ...(op.parameters ?? [])].map((p) => (p.$ref ? doc.components.parameters[p.$ref.split('/').pop()!]! : p));
+      const params = [...((item.parameters as Parameter[] | undefined) ?? []), ...(op.parameters ?? [])].map((p) =>
+        p.$ref ? doc.components.parameters[p.$ref.split('/').pop()!]! : p,
+      );
       const security = op.security ?? doc.security ?? [];
       return {
         method: method.toUpperCase(),
@@ -165,7 +167,15 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 
 /** Expressions a definition may hold: ordinary ones, and ones that cost far more than their length says. */
 const EXPRESSIONS = {
-  ordinary: ['event.team = "home"', '$floor(event.clock_seconds / 60) + 1', '(state.goals ? state.goals : 0) + 1', '"yes"', 'event.team', 'match.home_team & " v " & match.away_team', 'event.team = '],
+  ordinary: [
+    'event.team = "home"',
+    '$floor(event.clock_seconds / 60) + 1',
+    '(state.goals ? state.goals : 0) + 1',
+    '"yes"',
+    'event.team',
+    'match.home_team & " v " & match.away_team',
+    'event.team = ',
+  ],
   // A regular expression that backtracks polynomially (no step budget interrupts it), a quadratic
   // built-in, recursion, huge values.
   costly: [
@@ -180,8 +190,18 @@ const EXPRESSIONS = {
 };
 /** Templates likewise. */
 const TEMPLATES = {
-  ordinary: ['{{ match.home_team }}', 'Goal for {{ event.team }}? {{ extract.minute }}', '{% if event.team == "home" %}Home{% else %}Away{% endif %}', '{{ question.text }}', '{% if %}'],
-  costly: ['{% for i in (1..3000) %}{% for j in (1..3000) %}{% endfor %}{% endfor %}x', '{% assign s = (1..900) | join: "" %}{{ s | replace: "1", s }}', `{{ "${'<'.repeat(1500)}" | strip_html }}x`],
+  ordinary: [
+    '{{ match.home_team }}',
+    'Goal for {{ event.team }}? {{ extract.minute }}',
+    '{% if event.team == "home" %}Home{% else %}Away{% endif %}',
+    '{{ question.text }}',
+    '{% if %}',
+  ],
+  costly: [
+    '{% for i in (1..3000) %}{% for j in (1..3000) %}{% endfor %}{% endfor %}x',
+    '{% assign s = (1..900) | join: "" %}{{ s | replace: "1", s }}',
+    `{{ "${'<'.repeat(1500)}" | strip_html }}x`,
+  ],
 };
 
 /** What the contract says a text is: a JSONata expression, a Liquid template, or neither. */
@@ -203,7 +223,15 @@ interface Draw {
 }
 
 /** Values a schema admits: often its example, else one drawn from its type, format and bounds. */
-export function valueOf(schema: Schema | undefined, world: World, template: string, name?: string, depth = 0, semantic?: 'expression' | 'template', draw: Draw = {}): fc.Arbitrary<unknown> {
+export function valueOf(
+  schema: Schema | undefined,
+  world: World,
+  template: string,
+  name?: string,
+  depth = 0,
+  semantic?: 'expression' | 'template',
+  draw: Draw = {},
+): fc.Arbitrary<unknown> {
   const s = resolve(schema);
   if (!s || depth > 6) return fc.constant(null);
   const kind = semantic ?? semanticOf(s, name);
@@ -214,7 +242,15 @@ export function valueOf(schema: Schema | undefined, world: World, template: stri
   return example === undefined ? withNull : fc.oneof({ weight: 2, arbitrary: fc.constant(example) }, { weight: 1, arbitrary: withNull });
 }
 
-function fromType(s: Schema, world: World, template: string, name: string | undefined, depth: number, semantic: 'expression' | 'template' | undefined, draw: Draw): fc.Arbitrary<unknown> {
+function fromType(
+  s: Schema,
+  world: World,
+  template: string,
+  name: string | undefined,
+  depth: number,
+  semantic: 'expression' | 'template' | undefined,
+  draw: Draw,
+): fc.Arbitrary<unknown> {
   if (s.oneOf || s.anyOf) return fc.oneof(...(s.oneOf ?? s.anyOf)!.map((b) => valueOf(b, world, template, name, depth + 1, undefined, draw)));
   if (s.enum) return fc.constantFrom(...s.enum);
   switch (s.type) {
@@ -226,7 +262,9 @@ function fromType(s: Schema, world: World, template: string, name: string | unde
         case 'date-time':
           return fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
         case 'date':
-          return fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+          return fc
+            .date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
+            .map((d) => d.toISOString().slice(0, 10));
         case 'email':
           return fc.tuple(fc.stringMatching(/^[a-z]{1,12}$/), fc.constantFrom('example.com', 'example.org')).map(([local, domain]) => `${local}@${domain}`);
         case 'uri':
@@ -253,11 +291,17 @@ function fromType(s: Schema, world: World, template: string, name: string | unde
     default: {
       if (s.properties) {
         const entries = Object.entries(s.properties).filter(([, p]) => !resolve(p)?.readOnly);
-        return fc.record(Object.fromEntries(entries.map(([k, p]) => [k, valueOf(p, world, template, k, depth + 1, undefined, draw)])), { requiredKeys: (s.required ?? []).filter((k) => entries.some(([e]) => e === k)) });
+        return fc.record(Object.fromEntries(entries.map(([k, p]) => [k, valueOf(p, world, template, k, depth + 1, undefined, draw)])), {
+          requiredKeys: (s.required ?? []).filter((k) => entries.some(([e]) => e === k)),
+        });
       }
       if (s.additionalProperties && typeof s.additionalProperties === 'object') {
         // A map of expressions: its values are what its description says.
-        return fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), valueOf(s.additionalProperties, world, template, undefined, depth + 1, semantic, draw), { minKeys: 1, maxKeys: 3 });
+        return fc.dictionary(
+          fc.string({ minLength: 1, maxLength: 8 }),
+          valueOf(s.additionalProperties, world, template, undefined, depth + 1, semantic, draw),
+          { minKeys: 1, maxKeys: 3 },
+        );
       }
       return fc.jsonValue({ maxDepth: 2 });
     }
@@ -268,7 +312,11 @@ function fromType(s: Schema, world: World, template: string, name: string | unde
 export function exampleBodies(c: ContractOperation, world: World): unknown[] {
   const media = c.op.requestBody?.content[c.media!];
   if (!media) return [];
-  const raw = media.examples ? Object.values(media.examples).map((e) => e.value) : media.example !== undefined ? [media.example] : [sample(media.schema as never, { skipReadOnly: true }, doc as never)];
+  const raw = media.examples
+    ? Object.values(media.examples).map((e) => e.value)
+    : media.example !== undefined
+      ? [media.example]
+      : [sample(media.schema as never, { skipReadOnly: true }, doc as never)];
   return raw.map((v) => withWorldIds(world, c.template, v));
 }
 
@@ -318,9 +366,18 @@ const taintedText: fc.Arbitrary<(old: string) => string> = fc.oneof(
 
 /** What each text of a body becomes in turn, by name: text the database cannot store as sent, or a text too long to echo. */
 const HAZARDS: Record<string, fc.Arbitrary<(old: string) => string>> = {
-  NUL: fc.constantFrom((old: string) => `${old}\u0000`, (old: string) => `\u0000${old}`),
-  'unpaired surrogate': fc.constantFrom((old: string) => `${old.slice(0, 1)}\ud800${old.slice(1)}`, (old: string) => `\udc00${old}`),
-  long: fc.constantFrom(() => MARK.repeat(400), () => MARK.repeat(40_000)),
+  NUL: fc.constantFrom(
+    (old: string) => `${old}\u0000`,
+    (old: string) => `\u0000${old}`,
+  ),
+  'unpaired surrogate': fc.constantFrom(
+    (old: string) => `${old.slice(0, 1)}\ud800${old.slice(1)}`,
+    (old: string) => `\udc00${old}`,
+  ),
+  long: fc.constantFrom(
+    () => MARK.repeat(400),
+    () => MARK.repeat(40_000),
+  ),
 };
 
 /** How many texts a value holds (what taintText picks among). */
@@ -353,18 +410,49 @@ function taintText(value: unknown, pick: number, change: (old: string) => string
 
 /** One change an attacker (or a careless client) makes to a valid body. */
 const mutation: fc.Arbitrary<(v: unknown) => unknown> = fc.oneof(
-  { weight: 3, arbitrary: fc.tuple(fc.nat(), taintedText).map(([pick, change]) => (v: unknown) => taintText(v, pick, change)) },
-  { weight: 2, arbitrary: fc.tuple(fc.nat(), hostileValue).map(([pick, value]) => (v: unknown) => mutateAt(v, pick, () => value)) },
+  {
+    weight: 3,
+    arbitrary: fc.tuple(fc.nat(), taintedText).map(
+      ([pick, change]) =>
+        (v: unknown) =>
+          taintText(v, pick, change),
+    ),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(fc.nat(), hostileValue).map(
+      ([pick, value]) =>
+        (v: unknown) =>
+          mutateAt(v, pick, () => value),
+    ),
+  },
   { weight: 1, arbitrary: fc.nat().map((pick) => (v: unknown) => mutateAt(v, pick, () => DELETE)) },
   {
     weight: 1,
-    arbitrary: fc.tuple(fc.nat(), fc.string({ minLength: 1, maxLength: 12 }), hostileValue).map(([pick, key, value]) => (v: unknown) =>
-      mutateAt(v, pick, (old) => (old && typeof old === 'object' && !Array.isArray(old) ? { ...old, [key]: value } : old)),
+    arbitrary: fc.tuple(fc.nat(), fc.string({ minLength: 1, maxLength: 12 }), hostileValue).map(
+      ([pick, key, value]) =>
+        (v: unknown) =>
+          mutateAt(v, pick, (old) => (old && typeof old === 'object' && !Array.isArray(old) ? { ...old, [key]: value } : old)),
     ),
   },
   {
     weight: 1,
-    arbitrary: fc.nat().map((pick) => (v: unknown) => mutateAt(v, pick, (old) => (typeof old === 'string' ? 12345 : typeof old === 'number' ? String(old) : Array.isArray(old) ? { not: 'an array' } : old && typeof old === 'object' ? ['not', 'an object'] : old))),
+    arbitrary: fc
+      .nat()
+      .map(
+        (pick) => (v: unknown) =>
+          mutateAt(v, pick, (old) =>
+            typeof old === 'string'
+              ? 12345
+              : typeof old === 'number'
+                ? String(old)
+                : Array.isArray(old)
+                  ? { not: 'an array' }
+                  : old && typeof old === 'object'
+                    ? ['not', 'an object']
+                    : old,
+          ),
+      ),
   },
 );
 
@@ -377,7 +465,10 @@ function validJson(c: ContractOperation, world: World): fc.Arbitrary<unknown> {
 /** Broken JSON bodies: a valid one changed in one to three places, or a hostile value whole. */
 function brokenJson(c: ContractOperation, world: World): fc.Arbitrary<unknown> {
   return fc.oneof(
-    { weight: 6, arbitrary: fc.tuple(validJson(c, world), fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([v, changes]) => changes.reduce((acc, f) => f(acc), v)) },
+    {
+      weight: 6,
+      arbitrary: fc.tuple(validJson(c, world), fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([v, changes]) => changes.reduce((acc, f) => f(acc), v)),
+    },
     { weight: 1, arbitrary: hostileValue },
   );
 }
@@ -388,13 +479,34 @@ export interface FuzzRequest {
   query: [string, string][];
   headers: Record<string, string>;
   /** JSON to send (`json`), bytes with their type (`raw`), a form (`form`), or nothing. */
-  body: { kind: 'json'; value: unknown } | { kind: 'raw'; data: Buffer | string; type: string | null } | { kind: 'form'; fields: [string, string][]; files: [string, Buffer, string, string][] } | { kind: 'none' };
+  body:
+    | { kind: 'json'; value: unknown }
+    | { kind: 'raw'; data: Buffer | string; type: string | null }
+    | { kind: 'form'; fields: [string, string][]; files: [string, Buffer, string, string][] }
+    | { kind: 'none' };
   /** Bodies to send instead, one request each (the same body changed in one place each time). */
   variants?: FuzzRequest['body'][];
 }
 
 /** Path parameter values, as they appear in the URL (already percent-encoded). */
-const hostilePathValue = fc.constantFrom('not-a-uuid', '%ff', '%ED%A0%80', '%E0%A4%A', 'a%00b', '%', MARK.repeat(300), '..%2F..%2Fetc', '%2F', '0', '-1', '%F0%9F%92%A5', '00000000-0000-0000-0000-000000000000', 'urn:uuid:0f0e0d0c-0b0a-4908-8706-050403020100', 'null', '%20');
+const hostilePathValue = fc.constantFrom(
+  'not-a-uuid',
+  '%ff',
+  '%ED%A0%80',
+  '%E0%A4%A',
+  'a%00b',
+  '%',
+  MARK.repeat(300),
+  '..%2F..%2Fetc',
+  '%2F',
+  '0',
+  '-1',
+  '%F0%9F%92%A5',
+  '00000000-0000-0000-0000-000000000000',
+  'urn:uuid:0f0e0d0c-0b0a-4908-8706-050403020100',
+  'null',
+  '%20',
+);
 
 /**
  * Query values, as text: drawn from the parameter's schema, or hostile. At most 1,000
@@ -404,13 +516,17 @@ const hostilePathValue = fc.constantFrom('not-a-uuid', '%ff', '%ED%A0%80', '%E0%
 function queryValue(p: Parameter, world: World, template: string): fc.Arbitrary<string> {
   const valid = valueOf(p.schema, world, template, p.name).map((v) => (Array.isArray(v) ? v.join(',') : typeof v === 'object' ? JSON.stringify(v) : String(v)));
   const hostile = fc.oneof(
-    hostileValue.map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '').slice(0, 1000)),
+    hostileValue.map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? '')).slice(0, 1000)),
     fc.constantFrom('zzz', '-1', '2147483648', '99999999999999999999999', '', '0000-06-01T00:00:00Z', '9999-12-31T23:59:59-05:00', '2016-12-31T23:59:60Z'),
   );
   return fc.oneof({ weight: 3, arbitrary: valid }, { weight: 1, arbitrary: hostile });
 }
 
-const corrupt = fc.constantFrom(Buffer.from('this is not compressed'), Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 3, 0xff, 0xff, 0xff]), Buffer.alloc(64, 0xab));
+const corrupt = fc.constantFrom(
+  Buffer.from('this is not compressed'),
+  Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 3, 0xff, 0xff, 0xff]),
+  Buffer.alloc(64, 0xab),
+);
 
 type Body = FuzzRequest['body'] & { extraHeaders?: Record<string, string>; framing: string; variants?: FuzzRequest['body'][] };
 
@@ -418,14 +534,26 @@ type Body = FuzzRequest['body'] & { extraHeaders?: Record<string, string>; frami
 const JSON_FRAMINGS: Record<string, (value: unknown) => fc.Arbitrary<Body>> = {
   'truncated json': (value) => {
     const text = JSON.stringify(value) ?? 'null';
-    return fc.nat({ max: Math.max(0, text.length - 1) }).map((n) => ({ kind: 'raw' as const, data: text.slice(0, n), type: 'application/json', framing: 'truncated json' }));
+    return fc
+      .nat({ max: Math.max(0, text.length - 1) })
+      .map((n) => ({ kind: 'raw' as const, data: text.slice(0, n), type: 'application/json', framing: 'truncated json' }));
   },
   'another content type': (value) =>
     fc
-      .constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'multipart/form-data; boundary=x', 'application/vnd.api+json', 'application/json; charset')
+      .constantFrom(
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/json; charset=utf-16',
+        'multipart/form-data; boundary=x',
+        'application/vnd.api+json',
+        'application/json; charset',
+      )
       .map((type) => ({ kind: 'raw' as const, data: JSON.stringify(value) ?? 'null', type, framing: `as ${type}` })),
   'no content type': (value) => fc.constant({ kind: 'raw' as const, data: JSON.stringify(value) ?? 'null', type: null, framing: 'no content type' }),
-  'not json': () => fc.constantFrom('{"a":', 'nul\u0000', '\u00ff\u00fe', '[]]', '{"a": 1}{"b": 2}', '').map((data) => ({ kind: 'raw' as const, data, type: 'application/json', framing: 'not json' })),
+  'not json': () =>
+    fc
+      .constantFrom('{"a":', 'nul\u0000', '\u00ff\u00fe', '[]]', '{"a": 1}{"b": 2}', '')
+      .map((data) => ({ kind: 'raw' as const, data, type: 'application/json', framing: 'not json' })),
   'corrupt encoding': () =>
     fc.tuple(corrupt, fc.constantFrom('gzip', 'deflate', 'br', 'compress', 'zstd', 'gzip, br', 'identity, gzip')).map(([data, encoding]) => ({
       kind: 'raw' as const,
@@ -434,21 +562,40 @@ const JSON_FRAMINGS: Record<string, (value: unknown) => fc.Arbitrary<Body>> = {
       extraHeaders: { 'content-encoding': encoding },
       framing: `corrupt ${encoding}`,
     })),
-  'over the limit': () => fc.constant({ kind: 'raw' as const, data: JSON.stringify(MARK.repeat(400_000)), type: 'application/json', framing: 'over the limit' }),
+  'over the limit': () =>
+    fc.constant({ kind: 'raw' as const, data: JSON.stringify(MARK.repeat(400_000)), type: 'application/json', framing: 'over the limit' }),
 };
 
-const CSV_JUNK = ['', 'a,b\n1,2\n', 'name,league\n"unterminated\n', `name\n${'\u0000'}x\n`, Buffer.from([0xff, 0xfe, 0x00, 0x41]).toString('latin1'), `${MARK.repeat(100)}\n`];
+const CSV_JUNK = [
+  '',
+  'a,b\n1,2\n',
+  'name,league\n"unterminated\n',
+  `name\n${'\u0000'}x\n`,
+  Buffer.from([0xff, 0xfe, 0x00, 0x41]).toString('latin1'),
+  `${MARK.repeat(100)}\n`,
+];
 
 /** Multipart forms: the valid one (the example's fields, real files), and by name the ways a form comes broken. */
-function forms(c: ContractOperation, world: World, csv: string): { valid: fc.Arbitrary<Body>; broken: Record<string, fc.Arbitrary<Body>>; framings: Record<string, fc.Arbitrary<Body>> } {
+function forms(
+  c: ContractOperation,
+  world: World,
+  csv: string,
+): { valid: fc.Arbitrary<Body>; broken: Record<string, fc.Arbitrary<Body>>; framings: Record<string, fc.Arbitrary<Body>> } {
   const schema = resolve(c.op.requestBody!.content[c.media!]!.schema)!;
-  const binary = Object.entries(schema.properties ?? {}).filter(([, p]) => resolve(p)?.format === 'binary').map(([k]) => k);
+  const binary = Object.entries(schema.properties ?? {})
+    .filter(([, p]) => resolve(p)?.format === 'binary')
+    .map(([k]) => k);
   const fields = exampleBodies(c, world)[0] as Record<string, unknown>;
   const textFields = Object.entries(fields)
     .filter(([k]) => !binary.includes(k))
     .map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)] as [string, string]);
   type File = [string, Buffer, string, string];
-  const realFile = (name: string): File => [name, name === 'logo' ? PNG_1X1 : Buffer.from(csv), name === 'logo' ? 'logo.png' : 'definitions.csv', name === 'logo' ? 'image/png' : 'text/csv'];
+  const realFile = (name: string): File => [
+    name,
+    name === 'logo' ? PNG_1X1 : Buffer.from(csv),
+    name === 'logo' ? 'logo.png' : 'definitions.csv',
+    name === 'logo' ? 'image/png' : 'text/csv',
+  ];
   const file = (name: string) =>
     fc.constantFrom<File>(
       realFile(name),
@@ -456,27 +603,61 @@ function forms(c: ContractOperation, world: World, csv: string): { valid: fc.Arb
       [name, Buffer.alloc(10, 0xff), '../../etc/passwd', 'application/octet-stream'],
       ...CSV_JUNK.map((junk): File => [name, Buffer.from(junk, 'latin1'), 'junk.csv', 'text/csv']),
     );
-  const junkForm = fc.tuple(fc.subarray(textFields), fc.tuple(...binary.map(file)), fc.array(fc.tuple(fc.constantFrom(...textFields.map(([k]) => k), 'extra'), hostileValue.map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? ''))), { maxLength: 2 }));
+  const junkForm = fc.tuple(
+    fc.subarray(textFields),
+    fc.tuple(...binary.map(file)),
+    fc.array(
+      fc.tuple(
+        fc.constantFrom(...textFields.map(([k]) => k), 'extra'),
+        hostileValue.map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))),
+      ),
+      { maxLength: 2 },
+    ),
+  );
   const boundary = 'fuzzboundary';
-  const head = (name: string, filename?: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"` : ''}\r\n${filename ? 'Content-Type: text/csv\r\n' : ''}\r\n`;
+  const head = (name: string, filename?: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"` : ''}\r\n${filename ? 'Content-Type: text/csv\r\n' : ''}\r\n`;
   const fieldsPart = textFields.map(([k, v]) => `${head(k)}${v}\r\n`).join('');
   const full = Buffer.from(`${fieldsPart}${binary.map((k) => `${head(k, 'f.csv')}${csv}\r\n`).join('')}--${boundary}--\r\n`);
   // Where the first file's bytes begin: a body cut off there or later ends inside a file.
   const fileStart = Buffer.byteLength(fieldsPart) + (binary.length ? Buffer.byteLength(head(binary[0]!, 'f.csv')) : 0);
-  const raw = (data: Buffer, type: string, framing: string, extraHeaders?: Record<string, string>): Body => ({ kind: 'raw' as const, data, type, framing, ...(extraHeaders ? { extraHeaders } : {}) });
+  const raw = (data: Buffer, type: string, framing: string, extraHeaders?: Record<string, string>): Body => ({
+    kind: 'raw' as const,
+    data,
+    type,
+    framing,
+    ...(extraHeaders ? { extraHeaders } : {}),
+  });
   return {
     // The required fields always, the optional ones or not.
     valid: fc
       .subarray(textFields.filter(([k]) => !schema.required?.includes(k)))
-      .map((optional) => ({ kind: 'form' as const, fields: [...textFields.filter(([k]) => schema.required?.includes(k)), ...optional], files: binary.map(realFile), framing: 'form' })),
+      .map((optional) => ({
+        kind: 'form' as const,
+        fields: [...textFields.filter(([k]) => schema.required?.includes(k)), ...optional],
+        files: binary.map(realFile),
+        framing: 'form',
+      })),
     broken: {
       'junk form': junkForm.map(([text, files, extra]) => ({ kind: 'form' as const, fields: [...text, ...extra], files, framing: 'junk form' })),
-      'too many fields': fc.constant({ kind: 'form' as const, fields: Array.from({ length: 60 }, (_, i): [string, string] => [`f${i}`, 'x']), files: [] as File[], framing: 'too many fields' }),
-      'field over the limit': fc.constant({ kind: 'form' as const, fields: textFields.slice(0, 1).map(([k]): [string, string] => [k, MARK.repeat(25_000)]), files: [] as File[], framing: 'field over the limit' }),
+      'too many fields': fc.constant({
+        kind: 'form' as const,
+        fields: Array.from({ length: 60 }, (_, i): [string, string] => [`f${i}`, 'x']),
+        files: [] as File[],
+        framing: 'too many fields',
+      }),
+      'field over the limit': fc.constant({
+        kind: 'form' as const,
+        fields: textFields.slice(0, 1).map(([k]): [string, string] => [k, MARK.repeat(25_000)]),
+        files: [] as File[],
+        framing: 'field over the limit',
+      }),
     },
     framings: {
       'truncated form': fc.nat({ max: full.length - 1 }).map((n) => raw(full.subarray(0, n), `multipart/form-data; boundary=${boundary}`, 'truncated form')),
-      'form cut off inside a file': fc.integer({ min: Math.min(fileStart, full.length - 1), max: full.length - 1 }).map((n) => raw(full.subarray(0, n), `multipart/form-data; boundary=${boundary}`, 'form cut off inside a file')),
+      'form cut off inside a file': fc
+        .integer({ min: Math.min(fileStart, full.length - 1), max: full.length - 1 })
+        .map((n) => raw(full.subarray(0, n), `multipart/form-data; boundary=${boundary}`, 'form cut off inside a file')),
       'no boundary': fc.constant(raw(full, 'multipart/form-data', 'no boundary')),
       'compressed form': fc.constant(raw(gzipSync(full), `multipart/form-data; boundary=${boundary}`, 'compressed form', { 'content-encoding': 'gzip' })),
       'form as json': fc.constant({ kind: 'json' as const, value: fields, framing: 'form as json' }),
@@ -489,7 +670,13 @@ function forms(c: ContractOperation, world: World, csv: string): { valid: fc.Arb
  * template replaced by a costly one: the first of each kind by the first costly one of its
  * list (a step nothing inside it interrupts), the others as `picks` choose.
  */
-function costlyIn(value: unknown, schema: Schema | undefined, picks: { expression: number[]; template: number[] }, name?: string, semantic?: 'expression' | 'template'): unknown {
+function costlyIn(
+  value: unknown,
+  schema: Schema | undefined,
+  picks: { expression: number[]; template: number[] },
+  name?: string,
+  semantic?: 'expression' | 'template',
+): unknown {
   const s = resolve(schema);
   if (!s) return value;
   const kind = semantic ?? semanticOf(s, name);
@@ -501,7 +688,14 @@ function costlyIn(value: unknown, schema: Schema | undefined, picks: { expressio
   if (Array.isArray(value)) return value.map((v) => costlyIn(v, s.items, picks));
   if (value && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, s.properties?.[k] ? costlyIn(v, s.properties[k], picks, k) : typeof s.additionalProperties === 'object' ? costlyIn(v, s.additionalProperties, picks, undefined, kind) : v]),
+      Object.entries(value).map(([k, v]) => [
+        k,
+        s.properties?.[k]
+          ? costlyIn(v, s.properties[k], picks, k)
+          : typeof s.additionalProperties === 'object'
+            ? costlyIn(v, s.additionalProperties, picks, undefined, kind)
+            : v,
+      ]),
     );
   }
   return value;
@@ -513,7 +707,13 @@ function hasSemanticText(schema: Schema | undefined, depth = 0, seen = new Set<S
   if (!s || depth > 8 || seen.has(s)) return false;
   seen.add(s);
   if (s.type === 'string' && semanticOf(s, undefined)) return true;
-  const children = [...Object.entries(s.properties ?? {}).map(([k, p]) => (resolve(p)?.type === 'string' && semanticOf(resolve(p)!, k) ? null : p)), s.items, typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined, ...(s.oneOf ?? []), ...(s.anyOf ?? [])];
+  const children = [
+    ...Object.entries(s.properties ?? {}).map(([k, p]) => (resolve(p)?.type === 'string' && semanticOf(resolve(p)!, k) ? null : p)),
+    s.items,
+    typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined,
+    ...(s.oneOf ?? []),
+    ...(s.anyOf ?? []),
+  ];
   if (children.includes(null)) return true;
   if (/JSONata|Liquid/.test(s.description ?? '')) return true;
   return children.some((child) => child && hasSemanticText(child, depth + 1, seen));
@@ -532,7 +732,12 @@ export function requestKinds(c: ContractOperation): RequestKind[] {
   if (c.media === 'multipart/form-data') kinds.push(...Object.keys(HAZARDS).map((h) => `each field: ${h}`));
   if (c.media === 'application/json' && hasSemanticText(c.op.requestBody!.content[c.media]!.schema)) kinds.push('costly texts');
   if (c.params.some((p) => p.in === 'path')) kinds.push('broken path');
-  const framings = c.media === 'application/json' ? Object.keys(JSON_FRAMINGS) : c.media === 'multipart/form-data' ? ['truncated form', 'form cut off inside a file', 'no boundary', 'compressed form', 'form as json'] : ['corrupt body'];
+  const framings =
+    c.media === 'application/json'
+      ? Object.keys(JSON_FRAMINGS)
+      : c.media === 'multipart/form-data'
+        ? ['truncated form', 'form cut off inside a file', 'no boundary', 'compressed form', 'form as json']
+        : ['corrupt body'];
   return [...kinds, ...framings.map((f) => `framing: ${f}`)];
 }
 
@@ -542,14 +747,42 @@ export function requestFor(c: ContractOperation, world: World, csv: string, kind
   const queryParams = c.params.filter((p) => p.in === 'query');
   const headerParams = c.params.filter((p) => p.in === 'header');
 
-  const validPath = fc.tuple(...pathParams.map((p) => fc.oneof({ weight: 6, arbitrary: fc.constant(encodeURIComponent(pathId(world, c.method, c.template, p.name))) }, { weight: 1, arbitrary: fc.uuid() })));
-  const brokenPath = fc.tuple(...pathParams.map((p) => fc.oneof({ weight: 1, arbitrary: fc.constant(encodeURIComponent(pathId(world, c.method, c.template, p.name))) }, { weight: 2, arbitrary: hostilePathValue })));
+  const validPath = fc.tuple(
+    ...pathParams.map((p) =>
+      fc.oneof({ weight: 6, arbitrary: fc.constant(encodeURIComponent(pathId(world, c.method, c.template, p.name))) }, { weight: 1, arbitrary: fc.uuid() }),
+    ),
+  );
+  const brokenPath = fc.tuple(
+    ...pathParams.map((p) =>
+      fc.oneof(
+        { weight: 1, arbitrary: fc.constant(encodeURIComponent(pathId(world, c.method, c.template, p.name))) },
+        { weight: 2, arbitrary: hostilePathValue },
+      ),
+    ),
+  );
 
-  const validValue = (p: Parameter) => valueOf(p.schema, world, c.template, p.name).map((v) => (Array.isArray(v) ? v.join(',') : typeof v === 'object' ? JSON.stringify(v) : String(v)));
-  const validQuery = fc.tuple(...queryParams.map((p) => (p.required ? validValue(p).map((v) => [p.name, v] as [string, string]) : fc.option(validValue(p).map((v) => [p.name, v] as [string, string]), { nil: undefined }))));
+  const validValue = (p: Parameter) =>
+    valueOf(p.schema, world, c.template, p.name).map((v) => (Array.isArray(v) ? v.join(',') : typeof v === 'object' ? JSON.stringify(v) : String(v)));
+  const validQuery = fc.tuple(
+    ...queryParams.map((p) =>
+      p.required
+        ? validValue(p).map((v) => [p.name, v] as [string, string])
+        : fc.option(
+            validValue(p).map((v) => [p.name, v] as [string, string]),
+            { nil: undefined },
+          ),
+    ),
+  );
   const brokenQuery = fc
     .tuple(
-      fc.tuple(...queryParams.map((p) => fc.option(queryValue(p, world, c.template).map((v) => [p.name, v] as [string, string]), { nil: undefined }))),
+      fc.tuple(
+        ...queryParams.map((p) =>
+          fc.option(
+            queryValue(p, world, c.template).map((v) => [p.name, v] as [string, string]),
+            { nil: undefined },
+          ),
+        ),
+      ),
       fc.option(fc.tuple(fc.constantFrom('bogus', 'limit', 'league', '__proto__'), fc.constantFrom('1', MARK.repeat(300), 'a\u0000')), { nil: undefined }),
     )
     .map(([declared, extra]) => (extra ? [...declared, extra] : declared));
@@ -565,7 +798,14 @@ export function requestFor(c: ContractOperation, world: World, csv: string, kind
   );
   const worldPath = fc.constant(pathParams.map((p) => encodeURIComponent(pathId(world, c.method, c.template, p.name))));
 
-  const headers = fc.tuple(...headerParams.map((p) => fc.option(fc.string({ maxLength: 40 }).map((v) => [p.name, v] as [string, string]), { nil: undefined })));
+  const headers = fc.tuple(
+    ...headerParams.map((p) =>
+      fc.option(
+        fc.string({ maxLength: 40 }).map((v) => [p.name, v] as [string, string]),
+        { nil: undefined },
+      ),
+    ),
+  );
 
   let validBody: fc.Arbitrary<Body>;
   let brokenBody: fc.Arbitrary<Body>;
@@ -573,7 +813,16 @@ export function requestFor(c: ContractOperation, world: World, csv: string, kind
   if (c.media === 'application/json') {
     validBody = fc.oneof(
       { weight: 6, arbitrary: validJson(c, world).map((value) => ({ kind: 'json' as const, value, framing: 'json' })) },
-      { weight: 1, arbitrary: validJson(c, world).map((value) => ({ kind: 'raw' as const, data: gzipSync(JSON.stringify(value) ?? 'null'), type: 'application/json', extraHeaders: { 'content-encoding': 'gzip' }, framing: 'gzip json' })) },
+      {
+        weight: 1,
+        arbitrary: validJson(c, world).map((value) => ({
+          kind: 'raw' as const,
+          data: gzipSync(JSON.stringify(value) ?? 'null'),
+          type: 'application/json',
+          extraHeaders: { 'content-encoding': 'gzip' },
+          framing: 'gzip json',
+        })),
+      },
     );
     brokenBody = brokenJson(c, world).map((value) => ({ kind: 'json' as const, value, framing: 'broken json' }));
     for (const [name, framing] of Object.entries(JSON_FRAMINGS)) framings[name] = validJson(c, world).chain(framing);
@@ -585,7 +834,13 @@ export function requestFor(c: ContractOperation, world: World, csv: string, kind
   } else {
     validBody = fc.constant({ kind: 'none' as const, framing: 'no body' });
     brokenBody = hostileValue.map((value) => ({ kind: 'json' as const, value, framing: 'a body nobody asked for' }));
-    framings['corrupt body'] = corrupt.map((data) => ({ kind: 'raw' as const, data, type: 'application/json', extraHeaders: { 'content-encoding': 'gzip' }, framing: 'a corrupt body nobody asked for' }));
+    framings['corrupt body'] = corrupt.map((data) => ({
+      kind: 'raw' as const,
+      data,
+      type: 'application/json',
+      extraHeaders: { 'content-encoding': 'gzip' },
+      framing: 'a corrupt body nobody asked for',
+    }));
   }
   const anyFraming = fc.oneof(...Object.values(framings));
 
@@ -595,7 +850,14 @@ export function requestFor(c: ContractOperation, world: World, csv: string, kind
     if (kind === 'broken query') return [validPath, brokenQuery, validBody];
     if (kind === 'broken path') return [brokenPath, validQuery, validBody];
     if (kind === 'broken everywhere') return [brokenPath, brokenQuery, fc.oneof(brokenBody, anyFraming)];
-    if (kind === 'tainted text') return [validPath, validQuery, fc.tuple(validJson(c, world), fc.nat(), taintedText).map(([v, pick, change]) => ({ kind: 'json' as const, value: taintText(v, pick, change), framing: 'one text tainted' }))];
+    if (kind === 'tainted text')
+      return [
+        validPath,
+        validQuery,
+        fc
+          .tuple(validJson(c, world), fc.nat(), taintedText)
+          .map(([v, pick, change]) => ({ kind: 'json' as const, value: taintText(v, pick, change), framing: 'one text tainted' })),
+      ];
     if (kind === 'costly texts') {
       // Each example, every expression and template in it costly; and one drawn from the schema.
       const schema = c.op.requestBody!.content[c.media!]!.schema;
@@ -604,12 +866,23 @@ export function requestFor(c: ContractOperation, world: World, csv: string, kind
       return [
         worldPath,
         exampleQuery,
-        fc.tuple(fc.array(fc.tuple(picks, picks), { minLength: examples.length, maxLength: examples.length }), valueOf(schema, world, c.template, undefined, 0, undefined, { costly: true })).map(([perExample, drawn]) => ({
-          kind: 'json' as const,
-          value: drawn,
-          framing: 'every expression and template costly',
-          variants: [...examples.map((v, i) => ({ kind: 'json' as const, value: costlyIn(v, schema, { expression: perExample[i]![0], template: perExample[i]![1] }) })), { kind: 'json' as const, value: drawn }],
-        })),
+        fc
+          .tuple(
+            fc.array(fc.tuple(picks, picks), { minLength: examples.length, maxLength: examples.length }),
+            valueOf(schema, world, c.template, undefined, 0, undefined, { costly: true }),
+          )
+          .map(([perExample, drawn]) => ({
+            kind: 'json' as const,
+            value: drawn,
+            framing: 'every expression and template costly',
+            variants: [
+              ...examples.map((v, i) => ({
+                kind: 'json' as const,
+                value: costlyIn(v, schema, { expression: perExample[i]![0], template: perExample[i]![1] }),
+              })),
+              { kind: 'json' as const, value: drawn },
+            ],
+          })),
       ];
     }
     if (kind.startsWith('each text: ')) {
@@ -630,7 +903,11 @@ export function requestFor(c: ContractOperation, world: World, csv: string, kind
         exampleQuery,
         fc.tuple(forms(c, world, csv).valid, HAZARDS[kind.slice('each field: '.length)]!).map(([form, change]) => {
           const f = form as Extract<Body, { kind: 'form' }>;
-          return { ...f, framing: 'each field tainted in turn', variants: f.fields.map((_, i) => ({ ...f, fields: f.fields.map(([k, v], j): [string, string] => [k, i === j ? change(v) : v]) })) };
+          return {
+            ...f,
+            framing: 'each field tainted in turn',
+            variants: f.fields.map((_, i) => ({ ...f, fields: f.fields.map(([k, v], j): [string, string] => [k, i === j ? change(v) : v]) })),
+          };
         }),
       ];
     }
@@ -643,7 +920,14 @@ export function requestFor(c: ContractOperation, world: World, csv: string, kind
     const filled = c.template.replace(/\{[^}]+\}/g, () => values[i++]!);
     const { extraHeaders, framing, variants, ...sent } = b;
     return {
-      ...(variants ? { variants: variants.map((v) => { const { framing: _f, variants: _v, ...body } = v as Body; return body as FuzzRequest['body']; }) } : {}),
+      ...(variants
+        ? {
+            variants: variants.map((v) => {
+              const { framing: _f, variants: _v, ...body } = v as Body;
+              return body as FuzzRequest['body'];
+            }),
+          }
+        : {}),
       what: `${kind} (${framing})`,
       path: filled,
       query: declared.filter((x): x is [string, string] => x !== undefined),

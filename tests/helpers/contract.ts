@@ -24,7 +24,10 @@ interface DeclaredHeader {
 
 const doc = contractDocument() as {
   paths: Record<string, Record<string, Omit<ContractOp, 'method' | 'path'>>>;
-  components: { responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, DeclaredHeader> }>; headers: Record<string, DeclaredHeader> };
+  components: {
+    responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, DeclaredHeader> }>;
+    headers: Record<string, DeclaredHeader>;
+  };
 };
 export const contractOperations: ContractOp[] = Object.entries(doc.paths).flatMap(([p, item]) =>
   Object.entries(item)
@@ -52,13 +55,16 @@ export function assertMatchesContract(res: ReceivedResponse): string | undefined
   const match = matcher.match(res.method, res.path);
   if (match.kind !== 'ok') {
     // Unknown routes and methods: not operations, but still the error body.
-    if (!res.body || typeof (res.body as { detail?: unknown }).detail !== 'string') throw new ContractViolation(`${where}: error body must be {"detail": "..."}, got ${res.text.slice(0, 200)}`);
+    if (!res.body || typeof (res.body as { detail?: unknown }).detail !== 'string')
+      throw new ContractViolation(`${where}: error body must be {"detail": "..."}, got ${res.text.slice(0, 200)}`);
     return undefined;
   }
   const op = match.operation;
   const declared = op.responses[String(res.status)];
   if (!declared) {
-    throw new ContractViolation(`${where}: status ${res.status} is not declared for ${op.operationId} (declared: ${Object.keys(op.responses).join(', ')}); body: ${res.text.slice(0, 300)}`);
+    throw new ContractViolation(
+      `${where}: status ${res.status} is not declared for ${op.operationId} (declared: ${Object.keys(op.responses).join(', ')}); body: ${res.text.slice(0, 300)}`,
+    );
   }
   const response = declared.$ref ? doc.components.responses[declared.$ref.split('/').pop()!]! : declared;
   if (res.header) {
@@ -84,7 +90,9 @@ export function assertMatchesContract(res: ReceivedResponse): string | undefined
     if (!validate) throw new ContractViolation(`${where}: no generated validator for ${op.operationId} ${res.status}; run npm run generate`);
     if (!validate(res.body)) {
       const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
-      throw new ContractViolation(`${where}: body does not match the contract for ${op.operationId}:\n  ${errors.slice(0, 10).join('\n  ')}\nbody: ${res.text.slice(0, 500)}`);
+      throw new ContractViolation(
+        `${where}: body does not match the contract for ${op.operationId}:\n  ${errors.slice(0, 10).join('\n  ')}\nbody: ${res.text.slice(0, 500)}`,
+      );
     }
   }
   return op.operationId;

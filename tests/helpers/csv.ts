@@ -5,6 +5,9 @@ import { parseString } from 'fast-csv';
 export function parseCsv(text: string): Promise<string[][]> {
   return new Promise((resolve, reject) => {
     const out: string[][] = [];
-    parseString(text).on('data', (r: string[]) => out.push(r)).on('error', reject).on('end', () => resolve(out));
+    parseString(text)
+      .on('data', (r: string[]) => out.push(r))
+      .on('error', reject)
+      .on('end', () => resolve(out));
   });
 }

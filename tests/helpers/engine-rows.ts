@@ -52,7 +52,10 @@ export async function insertIssuanceOf(
   return insertIssuance(app, { matchId: match.id, ...kind, ...values });
 }
 
-export async function insertDenial(app: TestApp, values: Partial<typeof questionIssuanceDenials.$inferInsert> & { matchId: string }): Promise<IssuanceDenialRow> {
+export async function insertDenial(
+  app: TestApp,
+  values: Partial<typeof questionIssuanceDenials.$inferInsert> & { matchId: string },
+): Promise<IssuanceDenialRow> {
   const n = counter++;
   const [row] = await db(app)
     .insert(questionIssuanceDenials)
@@ -120,6 +123,15 @@ export async function insertLogLines(
   firstLineNo = 1,
 ): Promise<void> {
   const start = Date.UTC(2026, 10, 20, 19, 0, 0);
-  const rows = lines.map((l, i) => ({ listenerId, lineNo: firstLineNo + i, level: l.level ?? 'info', message: l.message, at: l.at ?? new Date(start + (firstLineNo + i) * 1000) }));
-  for (let i = 0; i < rows.length; i += 1000) await db(app).insert(listenerLogLines).values(rows.slice(i, i + 1000));
+  const rows = lines.map((l, i) => ({
+    listenerId,
+    lineNo: firstLineNo + i,
+    level: l.level ?? 'info',
+    message: l.message,
+    at: l.at ?? new Date(start + (firstLineNo + i) * 1000),
+  }));
+  for (let i = 0; i < rows.length; i += 1000)
+    await db(app)
+      .insert(listenerLogLines)
+      .values(rows.slice(i, i + 1000));
 }

@@ -59,7 +59,10 @@ export function spawnWorkerProcess(
 }
 
 /** Polls until `probe` returns a truthy value; fails with `what` after the timeout (a function: built only then, from the state at that moment). */
-export async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, { what, timeoutMs = 30_000, intervalMs = 50 }: { what: string | (() => string); timeoutMs?: number; intervalMs?: number }): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined | null | false>,
+  { what, timeoutMs = 30_000, intervalMs = 50 }: { what: string | (() => string); timeoutMs?: number; intervalMs?: number },
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -33,5 +33,8 @@ export async function createMatch(app: TestApp, values: Partial<typeof matches.$
 
 /** Follows directly in the database (no daily quota in the way). */
 export async function follow(app: TestApp, userId: string, matchId: string, following = true): Promise<void> {
-  await app.services.database.db.insert(matchFollows).values({ userId, matchId, following }).onConflictDoUpdate({ target: [matchFollows.userId, matchFollows.matchId], set: { following } });
+  await app.services.database.db
+    .insert(matchFollows)
+    .values({ userId, matchId, following })
+    .onConflictDoUpdate({ target: [matchFollows.userId, matchFollows.matchId], set: { following } });
 }

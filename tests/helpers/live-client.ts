@@ -72,7 +72,8 @@ export async function openStream(app: TestApp, apiKey: string | null, options: C
     ws.once('error', reject);
   });
 
-  const matcher = (match?: string | ((m: StreamMessage) => boolean)) => (m: StreamMessage) => (match === undefined ? true : typeof match === 'string' ? m.type === match : match(m));
+  const matcher = (match?: string | ((m: StreamMessage) => boolean)) => (m: StreamMessage) =>
+    match === undefined ? true : typeof match === 'string' ? m.type === match : match(m);
   const check = () => {
     if (problems.length) throw new Error(`stream messages break openapi/asyncapi.yaml:\n${problems.join('\n')}`);
   };
@@ -99,12 +100,18 @@ export async function openStream(app: TestApp, apiKey: string | null, options: C
             resolve(found);
           } else if (ws.readyState === WebSocket.CLOSED) {
             done();
-            reject(new Error(`socket closed before a ${typeof match === 'string' ? match : 'matching'} message; got ${JSON.stringify(messages.map((m) => m.type))}`));
+            reject(
+              new Error(`socket closed before a ${typeof match === 'string' ? match : 'matching'} message; got ${JSON.stringify(messages.map((m) => m.type))}`),
+            );
           }
         };
         const timer = setTimeout(() => {
           done();
-          reject(new Error(`no ${typeof match === 'string' ? match : 'matching'} message within ${timeoutMs} ms; got ${JSON.stringify(messages.map((m) => m.type))}`));
+          reject(
+            new Error(
+              `no ${typeof match === 'string' ? match : 'matching'} message within ${timeoutMs} ms; got ${JSON.stringify(messages.map((m) => m.type))}`,
+            ),
+          );
         }, timeoutMs);
         const done = () => {
           clearTimeout(timer);

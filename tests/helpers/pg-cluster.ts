@@ -56,7 +56,8 @@ function findBinDir(): string | undefined {
     // not a Debian layout
   }
   for (const dir of candidates) if (fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'postgres'))) return dir;
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) if (dir && fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'postgres'))) return dir;
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter))
+    if (dir && fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'postgres'))) return dir;
   return undefined;
 }
 
@@ -239,15 +240,24 @@ export async function startPgCluster(): Promise<PgCluster> {
       child = spawn(
         path.join(bin, 'postgres'),
         [
-          '-D', dataDir,
-          '-p', String(port),
-          '-k', socketDir,
-          '-c', 'listen_addresses=127.0.0.1',
-          '-c', 'fsync=off',
-          '-c', 'synchronous_commit=off',
-          '-c', 'full_page_writes=off',
-          '-c', 'max_connections=60',
-          '-c', 'shared_buffers=16MB',
+          '-D',
+          dataDir,
+          '-p',
+          String(port),
+          '-k',
+          socketDir,
+          '-c',
+          'listen_addresses=127.0.0.1',
+          '-c',
+          'fsync=off',
+          '-c',
+          'synchronous_commit=off',
+          '-c',
+          'full_page_writes=off',
+          '-c',
+          'max_connections=60',
+          '-c',
+          'shared_buffers=16MB',
         ],
         { ...ids, cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C', LANG: 'C' } },
       );
@@ -255,10 +265,14 @@ export async function startPgCluster(): Promise<PgCluster> {
       const started = child;
       started.stdout!.on('data', (d) => (output += d));
       started.stderr!.on('data', (d) => (output += d));
-      await waitUntil(`PostgreSQL to accept connections on port ${port}:\n${output}`, async () => {
-        if (started.exitCode !== null) throw new Error(`PostgreSQL exited at start (${started.exitCode}):\n${output}`);
-        return connectable();
-      }, 30_000);
+      await waitUntil(
+        `PostgreSQL to accept connections on port ${port}:\n${output}`,
+        async () => {
+          if (started.exitCode !== null) throw new Error(`PostgreSQL exited at start (${started.exitCode}):\n${output}`);
+          return connectable();
+        },
+        30_000,
+      );
     },
     async stop(mode = 'fast') {
       const pid = cluster.pid;

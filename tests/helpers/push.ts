@@ -29,9 +29,17 @@ export function webSubscription(endpoint: string, keys: SubscriptionKeys = subsc
 }
 
 /** Registers a web device through the API; returns the keys to decrypt what it receives. */
-export async function registerWebDevice(app: TestApp, user: TestUser, deviceId: string, endpoint = `https://push.example.com/send/${deviceId}`): Promise<SubscriptionKeys> {
+export async function registerWebDevice(
+  app: TestApp,
+  user: TestUser,
+  deviceId: string,
+  endpoint = `https://push.example.com/send/${deviceId}`,
+): Promise<SubscriptionKeys> {
   const keys = subscriptionKeys();
-  const res = await app.request('POST', '/api/users/me/devices', { token: user.token, body: { device_id: deviceId, platform: 'web', subscription: webSubscription(endpoint, keys), app_version: '1.0.0' } });
+  const res = await app.request('POST', '/api/users/me/devices', {
+    token: user.token,
+    body: { device_id: deviceId, platform: 'web', subscription: webSubscription(endpoint, keys), app_version: '1.0.0' },
+  });
   if (res.status !== 201 && res.status !== 200) throw new Error(`device registration failed: ${res.status} ${res.text}`);
   return keys;
 }
@@ -84,7 +92,10 @@ export function verifyVapid(authorization: string | undefined, expectedPublicKey
   const header = JSON.parse(Buffer.from(h!, 'base64url').toString());
   if (header.alg !== 'ES256' || header.typ !== 'JWT') throw new Error(`bad JWT header ${JSON.stringify(header)}`);
   const raw = Buffer.from(k, 'base64url');
-  const key = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: raw.subarray(1, 33).toString('base64url'), y: raw.subarray(33).toString('base64url') }, format: 'jwk' });
+  const key = createPublicKey({
+    key: { kty: 'EC', crv: 'P-256', x: raw.subarray(1, 33).toString('base64url'), y: raw.subarray(33).toString('base64url') },
+    format: 'jwk',
+  });
   const ok = verify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(s!, 'base64url'));
   if (!ok) throw new Error('the VAPID JWT signature does not verify');
   return JSON.parse(Buffer.from(p!, 'base64url').toString()) as VapidClaims;
@@ -97,7 +108,9 @@ export interface ReceivedPush {
 }
 
 /** A push service on loopback: records each POST and answers with `status(path)`; `hang` paths never answer. */
-export async function startPushReceiver(status: (path: string) => number | 'hang' = () => 201): Promise<{ origin: string; received: ReceivedPush[]; close(): Promise<void>; server: Server }> {
+export async function startPushReceiver(
+  status: (path: string) => number | 'hang' = () => 201,
+): Promise<{ origin: string; received: ReceivedPush[]; close(): Promise<void>; server: Server }> {
   const received: ReceivedPush[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -34,7 +34,11 @@ export async function startServiceProcess(env: NodeJS.ProcessEnv, { preload = []
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const key of ['DATABASE_URL', 'TEST_DATABASE_URL', 'DATA_DIR', 'DEMO_DATA', 'ENGINE_WORKER']) delete childEnv[key];
   Object.assign(childEnv, { APP_ENV: 'test', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port) }, env);
-  const child = spawn(process.execPath, [...preload.flatMap((p) => ['--import', p]), '--import', 'tsx', 'src/main.ts'], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...preload.flatMap((p) => ['--import', p]), '--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
@@ -60,7 +64,15 @@ export async function startServiceProcess(env: NodeJS.ProcessEnv, { preload = []
     const text = await res.text();
     const contentType = res.headers.get('content-type') ?? '';
     const parsed: unknown = contentType.startsWith('application/json') && text ? JSON.parse(text) : text;
-    const operationId = assertMatchesContract({ method, path: p, status: res.status, contentType, body: parsed, text, header: (name) => res.headers.get(name) });
+    const operationId = assertMatchesContract({
+      method,
+      path: p,
+      status: res.status,
+      contentType,
+      body: parsed,
+      text,
+      header: (name) => res.headers.get(name),
+    });
     return { status: res.status, body: parsed as T, text, headers: res.headers, operationId };
   }
 

@@ -95,9 +95,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-    let body: RequestInit["body"];
+    let body: RequestInit['body'];
     if (opts.raw) {
-      body = opts.raw.body as RequestInit["body"];
+      body = opts.raw.body as RequestInit['body'];
       headers['content-type'] = opts.raw.contentType;
     } else if (opts.form) {
       body = opts.form;
@@ -149,12 +149,17 @@ export interface TestUser {
 }
 
 /** Registers a player through the API. */
-export async function registerUser(app: TestApp, overrides: { username?: string; email?: string; password?: string; first_name?: string } = {}): Promise<TestUser> {
+export async function registerUser(
+  app: TestApp,
+  overrides: { username?: string; email?: string; password?: string; first_name?: string } = {},
+): Promise<TestUser> {
   const n = `${process.pid}${Date.now().toString(36)}${userCounter++}`;
   const username = overrides.username ?? `player${n}`;
   const email = overrides.email ?? `${username}@example.com`;
   const password = overrides.password ?? 'correct horse battery';
-  const res = await app.request('POST', '/api/auth/register', { body: { username, email, password, ...(overrides.first_name ? { first_name: overrides.first_name } : {}) } });
+  const res = await app.request('POST', '/api/auth/register', {
+    body: { username, email, password, ...(overrides.first_name ? { first_name: overrides.first_name } : {}) },
+  });
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
   return { id: res.body.user.id, token: res.body.api_key, username, email: email.toLowerCase(), password };
 }

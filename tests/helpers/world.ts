@@ -66,12 +66,25 @@ export async function buildWorld(app: TestApp, admin?: TestUser): Promise<World>
   const settled = await insertIssuance(app, { matchId: match.id, definitionId: definition.id, status: 'resolved' });
   const [answer] = await app.services.database.db
     .insert(questionAnswers)
-    .values({ userId: player.id, questionIssuanceId: settled.id, matchId: match.id, selectedAnswerIdentifier: 'home', outcome: 'correct', scoredAt: new Date() })
+    .values({
+      userId: player.id,
+      questionIssuanceId: settled.id,
+      matchId: match.id,
+      selectedAnswerIdentifier: 'home',
+      outcome: 'correct',
+      scoredAt: new Date(),
+    })
     .returning();
-  const feedback = await app.request('POST', '/api/user-feedback', { token: player.token, body: { subject_type: 'in_game_answer', subject_id: answer!.id, topic: 'wrong_result' } });
+  const feedback = await app.request('POST', '/api/user-feedback', {
+    token: player.token,
+    body: { subject_type: 'in_game_answer', subject_id: answer!.id, topic: 'wrong_result' },
+  });
   if (feedback.status !== 201) throw new Error(`world: feedback ${feedback.status} ${feedback.text}`);
   const deviceId = 'world-device';
-  const device = await app.request('POST', '/api/users/me/devices', { token: player.token, body: { device_id: deviceId, platform: 'android', token: 'world-token' } });
+  const device = await app.request('POST', '/api/users/me/devices', {
+    token: player.token,
+    body: { device_id: deviceId, platform: 'android', token: 'world-token' },
+  });
   if (device.status !== 201) throw new Error(`world: device ${device.status} ${device.text}`);
   const playerGroup = await app.request('POST', '/api/player-groups', { token: player.token, body: { name: 'World friends' } });
   if (playerGroup.status !== 201) throw new Error(`world: player group ${playerGroup.status} ${playerGroup.text}`);

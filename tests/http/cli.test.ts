@@ -22,7 +22,11 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 /** Runs a tool as npm runs it (tsx on its script) and collects what it printed. */
 function run(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [script, ...args], { cwd: root, env: { ...process.env, DEBUG: '', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [script, ...args], {
+      cwd: root,
+      env: { ...process.env, DEBUG: '', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -34,22 +38,42 @@ function run(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Promi
 /** An openfootball file of a tournament played in local times the file does not offset. */
 function localTimesFile(): string {
   const file = path.join(tmp, 'cup.json');
-  const match = (n: number, date: string) => ({ round: 'Matchday 1', date, time: '19:00', team1: `Team ${n}`, team2: `Team ${n + 1}`, score: { ft: [1, 0], ht: [0, 0] }, goals1: [{ name: 'Scorer', minute: 50 }], goals2: [] });
+  const match = (n: number, date: string) => ({
+    round: 'Matchday 1',
+    date,
+    time: '19:00',
+    team1: `Team ${n}`,
+    team2: `Team ${n + 1}`,
+    score: { ft: [1, 0], ht: [0, 0] },
+    goals1: [{ name: 'Scorer', minute: 50 }],
+    goals2: [],
+  });
   fs.writeFileSync(file, JSON.stringify({ name: 'Cup 2031', matches: [match(1, '2031-06-01'), match(3, '2031-06-02')] }));
   return file;
 }
 
 describe('CLI failures', () => {
   it('are one line with the way out, exit 2 for arguments and 1 for the rest', () => {
-    expect(cliFailure('tool', new UsageError('missing --season', 'usage: tool --season <y>'))).toEqual({ line: 'tool: missing --season (usage: tool --season <y>)', status: 2 });
+    expect(cliFailure('tool', new UsageError('missing --season', 'usage: tool --season <y>'))).toEqual({
+      line: 'tool: missing --season (usage: tool --season <y>)',
+      status: 2,
+    });
     expect(cliFailure('tool', Object.assign(new TypeError("Unknown option '--sesaon'"), { code: 'ERR_PARSE_ARGS_UNKNOWN_OPTION' })).status).toBe(2);
-    expect(cliFailure('tool', new ImportDataError("match 1: time '19:00' has no UTC offset", 'missing_utc_offset'), { missing_utc_offset: 'pass --utc-offset +03:00' })).toEqual({
+    expect(
+      cliFailure('tool', new ImportDataError("match 1: time '19:00' has no UTC offset", 'missing_utc_offset'), {
+        missing_utc_offset: 'pass --utc-offset +03:00',
+      }),
+    ).toEqual({
       line: "tool: match 1: time '19:00' has no UTC offset; pass --utc-offset +03:00",
       status: 1,
     });
     expect(cliFailure('tool', new ConfigError('PORT must be an integer')).line).toBe('tool: PORT must be an integer');
-    expect(cliFailure('tool', new DatabaseError('cannot connect to PostgreSQL at x. Check DATABASE_URL')).line).toBe('tool: cannot connect to PostgreSQL at x. Check DATABASE_URL');
-    expect(cliFailure('tool', Object.assign(new Error('ENOENT: no such file'), { code: 'ENOENT', path: '/nope.json' })).line).toBe('tool: cannot read /nope.json (ENOENT); check the path');
+    expect(cliFailure('tool', new DatabaseError('cannot connect to PostgreSQL at x. Check DATABASE_URL')).line).toBe(
+      'tool: cannot connect to PostgreSQL at x. Check DATABASE_URL',
+    );
+    expect(cliFailure('tool', Object.assign(new Error('ENOENT: no such file'), { code: 'ENOENT', path: '/nope.json' })).line).toBe(
+      'tool: cannot read /nope.json (ENOENT); check the path',
+    );
     const bug = cliFailure('tool', new Error('boom\nat somewhere'));
     expect(bug.line).toBe('tool: unexpected error: boom at somewhere (a bug: run again with DEBUG=1 for the stack trace, and report it)');
     for (const line of [bug.line]) expect(line).not.toContain('\n');
@@ -101,7 +125,11 @@ describe('npm run schedule:sync', () => {
       expect(res.stderr).toMatch(new RegExp(`^schedule:sync: --feed-url-template .*${problem.source}`));
     }
     // Loopback is refused where private feeds are not allowed (as in production), taken in development.
-    const strict = await run('scripts/schedule-sync.ts', [...args, '--feed-url-template', 'http://127.0.0.1:9000/{sr_id}'], { ...env, APP_ENV: 'staging', DEMO_DATA: 'false' });
+    const strict = await run('scripts/schedule-sync.ts', [...args, '--feed-url-template', 'http://127.0.0.1:9000/{sr_id}'], {
+      ...env,
+      APP_ENV: 'staging',
+      DEMO_DATA: 'false',
+    });
     expect(strict.status).toBe(2);
     expect(strict.stderr).toMatch(/public host/);
     const ok = await run('scripts/schedule-sync.ts', [...args, '--feed-url-template', 'https://feeds.example.com/wc/{sr_id}'], env);
@@ -118,7 +146,10 @@ describe('npm run schedule:sync', () => {
   }, 90_000);
 
   it('names a missing file in one line', async () => {
-    const res = await run('scripts/schedule-sync.ts', ['--openfootball', path.join(tmp, 'absent.json'), '--season', '2031'], { DATA_DIR: path.join(tmp, 'db2'), DATABASE_URL: '' });
+    const res = await run('scripts/schedule-sync.ts', ['--openfootball', path.join(tmp, 'absent.json'), '--season', '2031'], {
+      DATA_DIR: path.join(tmp, 'db2'),
+      DATABASE_URL: '',
+    });
     expect(res.status).toBe(1);
     expect(res.stderr.trim()).toBe(`schedule:sync: cannot read ${path.join(tmp, 'absent.json')} (ENOENT); check the path`);
   }, 60_000);

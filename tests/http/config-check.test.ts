@@ -20,7 +20,12 @@ describe('config:check', () => {
     expect(code).toBe(0);
     expect(err).toBe('config:check: configuration valid');
     const shown = JSON.parse(out) as Record<string, any>;
-    expect(shown).toMatchObject({ port: 8000, appEnv: 'development', databaseUrl: 'postgres://qp:***@db.internal:5432/qp', s3: { bucket: 'logos', secretAccessKey: '[redacted]' } });
+    expect(shown).toMatchObject({
+      port: 8000,
+      appEnv: 'development',
+      databaseUrl: 'postgres://qp:***@db.internal:5432/qp',
+      s3: { bucket: 'logos', secretAccessKey: '[redacted]' },
+    });
     expect(shown.push.vapid).toMatchObject({ publicKey: vapid.publicKey, privateKey: '[redacted]', subject: 'mailto:ops@example.com' });
     for (const secret of ['db-pass-123', 'AKIDEXAMPLE', 's3-secret-456', vapid.privateKey]) expect(out).not.toContain(secret);
   });

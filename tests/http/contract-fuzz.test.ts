@@ -54,7 +54,17 @@ type Caller = 'anonymous' | 'player' | 'admin';
 const CALLERS: Caller[] = ['anonymous', 'player', 'admin'];
 
 /** Deletions, unfollowing and signing out last, so the other operations find the world whole. */
-const LAST = ['unfollowMatch', 'deleteCurrentUserDevice', 'deleteBrand', 'deleteQuestionDefinition', 'deleteMatchQuestionDefinition', 'deleteQuestionGroup', 'deleteMatch', 'deactivateUser', 'logoutUser'];
+const LAST = [
+  'unfollowMatch',
+  'deleteCurrentUserDevice',
+  'deleteBrand',
+  'deleteQuestionDefinition',
+  'deleteMatchQuestionDefinition',
+  'deleteQuestionGroup',
+  'deleteMatch',
+  'deactivateUser',
+  'logoutUser',
+];
 const operations = [...contractOperations].sort((a, b) => LAST.indexOf(a.op.operationId) - LAST.indexOf(b.op.operationId));
 
 /** A seed of its own per operation and caller (FNV-1a over both, mixed with FUZZ_SEED). */
@@ -122,18 +132,36 @@ async function send(c: ContractOperation, r: FuzzRequest, token: string | null):
   const query = r.query.length ? `?${new URLSearchParams(r.query).toString()}` : '';
   const url = new URL(app.url);
   const res = await new Promise<{ status: number; contentType: string; text: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, method: c.method, path: `${r.path}${query}`, headers, agent, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8'), headers: response.headers }));
-      response.on('error', reject);
-    });
+    const req = http.request(
+      { host: url.hostname, port: url.port, method: c.method, path: `${r.path}${query}`, headers, agent, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            contentType: String(response.headers['content-type'] ?? ''),
+            text: Buffer.concat(chunks).toString('utf8'),
+            headers: response.headers,
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
   let parsed: unknown = res.text;
   if (res.contentType.startsWith('application/json') && res.text) parsed = JSON.parse(res.text);
-  assertMatchesContract({ method: c.method, path: r.path, status: res.status, contentType: res.contentType, body: parsed, text: res.text, header: (name) => res.headers[name.toLowerCase()] as string | undefined });
+  assertMatchesContract({
+    method: c.method,
+    path: r.path,
+    status: res.status,
+    contentType: res.contentType,
+    body: parsed,
+    text: res.text,
+    header: (name) => res.headers[name.toLowerCase()] as string | undefined,
+  });
   return res;
 }
 
@@ -165,7 +193,25 @@ function rawExchange(text: string): Promise<number> {
 }
 
 describe('routes outside the contract', () => {
-  const paths = ['/', '/docs', '/docs/', '/docs/init.js', '/docs/assets/swagger-ui.css', '/redoc', '/redoc/redoc.standalone.js', '/openapi.json', '/admin/', '/admin/login', '/admin/logout', '/admin/assets/app.js', '/admin/assets/admin.css', '/admin/matches', '/api/nothing', '/api/brands/a/b/c', '/api/play/stream'];
+  const paths = [
+    '/',
+    '/docs',
+    '/docs/',
+    '/docs/init.js',
+    '/docs/assets/swagger-ui.css',
+    '/redoc',
+    '/redoc/redoc.standalone.js',
+    '/openapi.json',
+    '/admin/',
+    '/admin/login',
+    '/admin/logout',
+    '/admin/assets/app.js',
+    '/admin/assets/admin.css',
+    '/admin/matches',
+    '/api/nothing',
+    '/api/brands/a/b/c',
+    '/api/play/stream',
+  ];
   const suffix = fc.constantFrom('', '/', '/%ff', '/%ED%A0%80', '/..%2F..%2Fpackage.json', '/a%00b', `/${MARK.repeat(300)}`, '?x=%ff', '?__proto__=1');
   const method = fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS');
   const body = fc.constantFrom<[Buffer | undefined, Record<string, string>]>(
@@ -179,33 +225,59 @@ describe('routes outside the contract', () => {
 
   it('never answer 5xx, and answer errors of /api with the error body', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...paths), suffix, method, body, fc.constantFrom<string | null>(null, world.admin.token, 'junk'), async (path, tail, m, [data, headers], token) => {
-        const all: Record<string, string> = { ...headers };
-        if (token) all.authorization = `Bearer ${token}`;
-        if (data) all['content-length'] = String(data.length);
-        const url = new URL(app.url);
-        const res = await new Promise<{ status: number; contentType: string; text: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
-          const req = http.request({ host: url.hostname, port: url.port, method: m, path: `${path}${tail}`, headers: all, agent, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }, (response) => {
-            const chunks: Buffer[] = [];
-            response.on('data', (chunk: Buffer) => chunks.push(chunk));
-            response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8'), headers: response.headers }));
+      fc.asyncProperty(
+        fc.constantFrom(...paths),
+        suffix,
+        method,
+        body,
+        fc.constantFrom<string | null>(null, world.admin.token, 'junk'),
+        async (path, tail, m, [data, headers], token) => {
+          const all: Record<string, string> = { ...headers };
+          if (token) all.authorization = `Bearer ${token}`;
+          if (data) all['content-length'] = String(data.length);
+          const url = new URL(app.url);
+          const res = await new Promise<{ status: number; contentType: string; text: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
+            const req = http.request(
+              { host: url.hostname, port: url.port, method: m, path: `${path}${tail}`, headers: all, agent, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) },
+              (response) => {
+                const chunks: Buffer[] = [];
+                response.on('data', (chunk: Buffer) => chunks.push(chunk));
+                response.on('end', () =>
+                  resolve({
+                    status: response.statusCode ?? 0,
+                    contentType: String(response.headers['content-type'] ?? ''),
+                    text: Buffer.concat(chunks).toString('utf8'),
+                    headers: response.headers,
+                  }),
+                );
+              },
+            );
+            req.on('error', reject);
+            req.end(data);
           });
-          req.on('error', reject);
-          req.end(data);
-        });
-        expect(res.status, `${m} ${path}${tail}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
-        if (res.contentType.startsWith('application/json') && res.status >= 400) {
-          expect(typeof JSON.parse(res.text).detail === 'string' || Array.isArray(JSON.parse(res.text).detail), `${m} ${path}${tail}`).toBe(true);
-          expect(ECHO.test(res.text), `${m} ${path}${tail} echoes`).toBe(false);
-        }
-      }),
+          expect(res.status, `${m} ${path}${tail}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
+          if (res.contentType.startsWith('application/json') && res.status >= 400) {
+            expect(typeof JSON.parse(res.text).detail === 'string' || Array.isArray(JSON.parse(res.text).detail), `${m} ${path}${tail}`).toBe(true);
+            expect(ECHO.test(res.text), `${m} ${path}${tail} echoes`).toBe(false);
+          }
+        },
+      ),
       { seed: SEED, numRuns: RUNS * 30, endOnFailure: !SHRINK },
     );
   }, 120_000);
 
   it('WebSocket upgrades of any shape: an answer, never a 5xx, and the process goes on', async () => {
     const target = fc.constantFrom('/api/play/stream', '/api/play/stream/', '/api/play', '/ws', '/api/play/stream%ff', '/%ff');
-    const query = fc.constantFrom('', `?api_key=${world.player.token}`, '?api_key=', '?api_key=%ff', `?api_key=${MARK.repeat(2000)}`, '?api_key=a&api_key=b', '?api_key=%00', '?x=1');
+    const query = fc.constantFrom(
+      '',
+      `?api_key=${world.player.token}`,
+      '?api_key=',
+      '?api_key=%ff',
+      `?api_key=${MARK.repeat(2000)}`,
+      '?api_key=a&api_key=b',
+      '?api_key=%00',
+      '?x=1',
+    );
     const headers = fc.constantFrom(
       'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n',
       'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n',
@@ -266,10 +338,19 @@ describe('contract fuzz', () => {
             await fc.assert(property, { seed: seedFor(`${c.op.operationId}:${kind}`, caller), numRuns: runs, endOnFailure: !SHRINK });
           } catch (err) {
             const cause = (err as { cause?: Error }).cause;
-            throw new Error(`${(err as Error).message}${cause ? `\nCause: ${cause.message}` : ''}\nReplay: FUZZ_SEED=${SEED} FUZZ_ONLY=${c.op.operationId}:${caller} npx vitest run tests/http/contract-fuzz.test.ts`, { cause: err });
+            throw new Error(
+              `${(err as Error).message}${cause ? `\nCause: ${cause.message}` : ''}\nReplay: FUZZ_SEED=${SEED} FUZZ_ONLY=${c.op.operationId}:${caller} npx vitest run tests/http/contract-fuzz.test.ts`,
+              { cause: err },
+            );
           }
         }
-        if (STATS) console.log(`${c.op.operationId} as ${caller}: ${[...statuses].sort(([a], [b]) => a - b).map(([st, n]) => `${st}x${n}`).join(' ')}`);
+        if (STATS)
+          console.log(
+            `${c.op.operationId} as ${caller}: ${[...statuses]
+              .sort(([a], [b]) => a - b)
+              .map(([st, n]) => `${st}x${n}`)
+              .join(' ')}`,
+          );
         // Still serving, and nothing went unhandled (which would have ended a real process).
         expect(uncaught.splice(0), `${c.op.operationId} as ${caller}: errors nobody handled`).toEqual([]);
         expect((await app.request('GET', '/api/leagues')).status).toBe(200);

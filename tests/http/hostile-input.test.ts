@@ -99,7 +99,9 @@ function edge(schema: Schema | undefined, mode: 'max' | 'min' | 'odd', depth = 0
 
 /** Required query parameters with a workable value (their example, else a value at the edge). */
 const requiredQuery = (params: Parameter[]) =>
-  Object.fromEntries(params.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, String(p.example ?? p.schema?.example ?? edge(p.schema, 'min'))]));
+  Object.fromEntries(
+    params.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, String(p.example ?? p.schema?.example ?? edge(p.schema, 'min'))]),
+  );
 
 /** A value of the wrong JSON type for the schema. */
 function wrongType(schema: Schema | undefined): unknown {
@@ -132,7 +134,18 @@ function extremes(schema: Schema | undefined): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(props).map(([k, v]) => {
       const t = resolve(v)?.type;
-      return [k, t === 'string' ? 'x'.repeat(20_000) : t === 'integer' || t === 'number' ? 1e308 : t === 'array' ? Array.from({ length: 2000 }, () => 'x') : t === 'boolean' ? true : { deep: 'x'.repeat(1000) }];
+      return [
+        k,
+        t === 'string'
+          ? 'x'.repeat(20_000)
+          : t === 'integer' || t === 'number'
+            ? 1e308
+            : t === 'array'
+              ? Array.from({ length: 2000 }, () => 'x')
+              : t === 'boolean'
+                ? true
+                : { deep: 'x'.repeat(1000) },
+      ];
     }),
   );
 }
@@ -142,7 +155,18 @@ const deep = (levels: number): unknown => (levels ? { a: deep(levels - 1) } : 'b
 // A uuid in URN form is a uuid to some validators but not to PostgreSQL.
 const URN_UUID = `urn:uuid:${randomUUID()}`;
 const PATH_VALUES = ['not-a-uuid', randomUUID(), URN_UUID, 'x'.repeat(3000), '%F0%9F%92%A5', '..%2F..%2Fetc', '00000000-0000-0000-0000-000000000000'];
-const QUERY_VALUES = ['zzz', '-1', '2147483648', '99999999999999999999999', '', URN_UUID, 'x'.repeat(5000), '2026-13-45T99:99:99Z', '0000-06-01T00:00:00Z', '9999-12-31T23:59:59-05:00'];
+const QUERY_VALUES = [
+  'zzz',
+  '-1',
+  '2147483648',
+  '99999999999999999999999',
+  '',
+  URN_UUID,
+  'x'.repeat(5000),
+  '2026-13-45T99:99:99Z',
+  '0000-06-01T00:00:00Z',
+  '9999-12-31T23:59:59-05:00',
+];
 
 const operations = Object.entries(contract.paths)
   .filter(([p]) => p.startsWith('/api/') || p.startsWith('/admin/'))
@@ -150,7 +174,12 @@ const operations = Object.entries(contract.paths)
     const shared = (item.parameters as Parameter[] | undefined) ?? [];
     return Object.entries(item)
       .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
-      .map(([method, op]) => ({ method: method.toUpperCase(), template, op: op as Operation, params: [...shared, ...((op as Operation).parameters ?? [])].map(parameter) }));
+      .map(([method, op]) => ({
+        method: method.toUpperCase(),
+        template,
+        op: op as Operation,
+        params: [...shared, ...((op as Operation).parameters ?? [])].map(parameter),
+      }));
   })
   // Logout revokes the key the rest of the run uses: last.
   .sort((a, b) => Number(a.op.operationId === 'logoutUser') - Number(b.op.operationId === 'logoutUser'));
@@ -167,7 +196,8 @@ async function hammer(app: TestApp, token: string, { method, template, op, param
   const attempts: { what: string; path: string; opts: Parameters<TestApp['request']>[2] }[] = [];
   attempts.push({ what: 'no key', path: validPath, opts: {} });
   if (pathParams.length) for (const v of PATH_VALUES) attempts.push({ what: `path ${v.slice(0, 20)}`, path: fill(v), opts: { token } });
-  for (const q of queryParams) for (const v of QUERY_VALUES) attempts.push({ what: `query ${q.name}=${v.slice(0, 20)}`, path: validPath, opts: { token, query: { [q.name]: v } } });
+  for (const q of queryParams)
+    for (const v of QUERY_VALUES) attempts.push({ what: `query ${q.name}=${v.slice(0, 20)}`, path: validPath, opts: { token, query: { [q.name]: v } } });
   attempts.push({ what: 'unknown query parameter', path: validPath, opts: { token, query: { bogus: '1' } } });
   if (content === 'application/json' || (!content && method !== 'GET' && method !== 'DELETE')) {
     for (const [what, body] of [
@@ -183,7 +213,8 @@ async function hammer(app: TestApp, token: string, { method, template, op, param
     }
     attempts.push({ what: 'body not JSON', path: validPath, opts: { token, raw: { body: '{"a":', contentType: 'application/json' } } });
     // Schema-shaped bodies at the edges, with the required query filled in, so they reach the handlers.
-    for (const mode of ['max', 'min', 'odd'] as const) attempts.push({ what: `body at the ${mode} edge`, path: validPath, opts: { token, query: requiredQuery(params), body: edge(schema, mode) } });
+    for (const mode of ['max', 'min', 'odd'] as const)
+      attempts.push({ what: `body at the ${mode} edge`, path: validPath, opts: { token, query: requiredQuery(params), body: edge(schema, mode) } });
   }
   if (!content) {
     for (const mode of ['max', 'min', 'odd'] as const) {
@@ -191,7 +222,10 @@ async function hammer(app: TestApp, token: string, { method, template, op, param
       // would pass Node's 16 KiB limit on the request head, which answers 431 before the service
       // sees the request.
       const capped = (v: unknown): unknown => (typeof v === 'string' ? v.slice(0, 200) : Array.isArray(v) ? v.slice(0, 10).map(capped) : v);
-      const query = { ...requiredQuery(params), ...Object.fromEntries(queryParams.filter((q) => !q.required).map((q) => [q.name, capped(edge(q.schema, mode)) as string])) };
+      const query = {
+        ...requiredQuery(params),
+        ...Object.fromEntries(queryParams.filter((q) => !q.required).map((q) => [q.name, capped(edge(q.schema, mode)) as string])),
+      };
       attempts.push({ what: `query at the ${mode} edge`, path: validPath, opts: { token, query } });
     }
   }

@@ -18,15 +18,21 @@ import { registerUser, type TestApp } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 
 /** A request written by hand (bodies fetch would not send: cut short, lying about their length). */
-function rawRequest(app: TestApp, { method, path, headers, body }: { method: string; path: string; headers: Record<string, string>; body: Buffer | string }): Promise<{ status: number; text: string }> {
+function rawRequest(
+  app: TestApp,
+  { method, path, headers, body }: { method: string; path: string; headers: Record<string, string>; body: Buffer | string },
+): Promise<{ status: number; text: string }> {
   const url = new URL(app.url);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, method, path, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { host: url.hostname, port: url.port, method, path, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -41,7 +47,9 @@ const MULTIPART_OPERATIONS = [
 
 /** A multipart body whose file part never ends (no closing boundary). */
 const truncatedForm = (field: string) =>
-  Buffer.from(`--XX\r\nContent-Disposition: form-data; name="name"\r\n\r\nAcme\r\n--XX\r\nContent-Disposition: form-data; name="${field}"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\nname,league\r\nabc,w`);
+  Buffer.from(
+    `--XX\r\nContent-Disposition: form-data; name="name"\r\n\r\nAcme\r\n--XX\r\nContent-Disposition: form-data; name="${field}"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\nname,league\r\nabc,w`,
+  );
 
 describe('hostile requests', () => {
   const { app, admin } = useTestApp();
@@ -64,7 +72,13 @@ describe('hostile requests', () => {
   });
 
   it('answers 422 for a malformed percent-encoding in a path parameter, decoding each parameter once', async () => {
-    for (const path of ['/api/brands/%ff', '/api/brands/%E0%A4%A', '/api/leagues/%', `/api/brands/${UNKNOWN_ID}/question-sponsorships%ff`, '/api/user-feedback/%c0%80']) {
+    for (const path of [
+      '/api/brands/%ff',
+      '/api/brands/%E0%A4%A',
+      '/api/leagues/%',
+      `/api/brands/${UNKNOWN_ID}/question-sponsorships%ff`,
+      '/api/user-feedback/%c0%80',
+    ]) {
       const res = await app.request('GET', path, { token: admin.token });
       expect(res.status, path).toBeLessThan(500);
     }
@@ -89,12 +103,20 @@ describe('hostile requests', () => {
         ['/api/users/me/devices', admin.token],
         ['/api/question-definitions/preview', admin.token],
       ] as const) {
-        const res = await app.request('POST', path, { token, raw: { body: Buffer.from('this is not compressed'), contentType: 'application/json' }, headers: { 'content-encoding': encoding } });
+        const res = await app.request('POST', path, {
+          token,
+          raw: { body: Buffer.from('this is not compressed'), contentType: 'application/json' },
+          headers: { 'content-encoding': encoding },
+        });
         expectError(res, httpErrors.invalid);
         expect(res.body.detail[0]).toMatchObject({ loc: ['body'], type: 'content_encoding' });
       }
     }
-    const form = await app.request('POST', '/api/question-definitions/import', { token: admin.token, raw: { body: gzipSync('--XX--'), contentType: 'multipart/form-data; boundary=XX' }, headers: { 'content-encoding': 'gzip' } });
+    const form = await app.request('POST', '/api/question-definitions/import', {
+      token: admin.token,
+      raw: { body: gzipSync('--XX--'), contentType: 'multipart/form-data; boundary=XX' },
+      headers: { 'content-encoding': 'gzip' },
+    });
     expectError(form, httpErrors.invalid);
     expect(form.body.detail[0]).toMatchObject({ loc: ['body'], type: 'content_encoding' });
   });
@@ -106,8 +128,13 @@ describe('hostile requests', () => {
       raw: { body: lone('{"issuance": {"templates": {"title_template": "aXb"}}}'), contentType: 'application/json' },
     });
     expectError(templates, httpErrors.invalid);
-    expect(templates.body.detail).toEqual([{ loc: ['body', 'issuance', 'templates', 'title_template'], msg: 'text must not contain an unpaired UTF-16 surrogate', type: 'lone_surrogate' }]);
-    const name = await app.request('PATCH', '/api/users/me', { token: admin.token, raw: { body: lone('{"first_name": "aXb"}'), contentType: 'application/json' } });
+    expect(templates.body.detail).toEqual([
+      { loc: ['body', 'issuance', 'templates', 'title_template'], msg: 'text must not contain an unpaired UTF-16 surrogate', type: 'lone_surrogate' },
+    ]);
+    const name = await app.request('PATCH', '/api/users/me', {
+      token: admin.token,
+      raw: { body: lone('{"first_name": "aXb"}'), contentType: 'application/json' },
+    });
     expectError(name, httpErrors.invalid);
     expect(name.body.detail[0]).toMatchObject({ loc: ['body', 'first_name'], type: 'lone_surrogate' });
     const key = await app.request('PATCH', '/api/users/me', { token: admin.token, raw: { body: '{"\\udc00": 1}', contentType: 'application/json' } });

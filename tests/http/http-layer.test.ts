@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-describe('error mapping: every failure is the contract\'s error body with the right status', () => {
+describe("error mapping: every failure is the contract's error body with the right status", () => {
   it('answers 404 with a detail for unknown routes under /api and elsewhere', async () => {
     const res = await app.request('GET', '/api/nothing-here');
     expectError(res, httpErrors.routeNotFound);
@@ -80,7 +80,12 @@ describe('error mapping: every failure is the contract\'s error body with the ri
     expectError(malformed, httpErrors.invalid);
     expect(malformed.body.detail).toEqual([expect.objectContaining({ loc: ['body'], type: 'json_invalid', msg: expect.stringMatching(/^malformed JSON: /) })]);
     // JSON, but not an object or array: said as such, not as "malformed".
-    for (const [text, kind] of [['null', 'null'], ['"text"', 'a JSON string'], ['42', 'a JSON number'], ['true', 'a JSON boolean']]) {
+    for (const [text, kind] of [
+      ['null', 'null'],
+      ['"text"', 'a JSON string'],
+      ['42', 'a JSON number'],
+      ['true', 'a JSON boolean'],
+    ]) {
       const scalar = await app.request('POST', '/api/auth/register', { raw: { body: text!, contentType: 'application/json' } });
       expectError(scalar, httpErrors.invalid);
       expect(scalar.body.detail).toEqual([{ loc: ['body'], msg: `the body must be a JSON object or array, not ${kind}`, type: 'json_invalid' }]);
@@ -103,7 +108,9 @@ describe('error mapping: every failure is the contract\'s error body with the ri
   });
 
   it('answers 422 for U+0000 anywhere in a body, the query or a path parameter (PostgreSQL cannot store it)', async () => {
-    const body = await app.request('POST', '/api/auth/register', { body: { username: 'nul_user', password: 'long enough', email: 'nul@example.com', first_name: 'a\u0000b' } });
+    const body = await app.request('POST', '/api/auth/register', {
+      body: { username: 'nul_user', password: 'long enough', email: 'nul@example.com', first_name: 'a\u0000b' },
+    });
     expectError(body, httpErrors.invalid);
     expect(body.body.detail).toEqual([{ loc: ['body', 'first_name'], msg: 'text must not contain the NUL character (U+0000)', type: 'nul_character' }]);
     const query = await app.request('GET', '/api/brands', { query: { q: '\u0000' } });
@@ -170,7 +177,7 @@ describe('error mapping: every failure is the contract\'s error body with the ri
 });
 
 describe('routing', () => {
-  it('matches with the precompiled table, never with openapi-backend\'s per-request router scan', async () => {
+  it("matches with the precompiled table, never with openapi-backend's per-request router scan", async () => {
     const scan = vi.spyOn(app.api.backend.router, 'getOperations');
     for (const path of ['/api/brands', '/api/leagues/wc', '/api/users/me', '/api/brands/00000000-0000-4000-8000-000000000000']) await app.request('GET', path);
     expect(scan).not.toHaveBeenCalled();
@@ -178,8 +185,13 @@ describe('routing', () => {
   });
 
   it('prefers literal paths over templates and ignores a trailing slash', async () => {
-    expect(app.api.matcher.match('GET', '/api/question-definitions/export')).toMatchObject({ kind: 'ok', operation: { operationId: 'exportQuestionDefinitions' } });
-    expect(app.api.matcher.match('GET', '/api/question-definitions/2c5e7a90-1b3d-4f6a-8c2e-9d0f1a2b3c4d')).toMatchObject({ operation: { operationId: 'getQuestionDefinition' } });
+    expect(app.api.matcher.match('GET', '/api/question-definitions/export')).toMatchObject({
+      kind: 'ok',
+      operation: { operationId: 'exportQuestionDefinitions' },
+    });
+    expect(app.api.matcher.match('GET', '/api/question-definitions/2c5e7a90-1b3d-4f6a-8c2e-9d0f1a2b3c4d')).toMatchObject({
+      operation: { operationId: 'getQuestionDefinition' },
+    });
     expect(app.api.matcher.match('GET', '/api/leagues/')).toMatchObject({ operation: { operationId: 'listLeagues' } });
     expect(app.api.matcher.match('POST', '/api/leagues')).toEqual({ kind: 'method-not-allowed', allowed: ['GET'] });
     expect((await app.request('GET', '/api/brands/')).status).toBe(200);

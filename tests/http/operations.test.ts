@@ -53,7 +53,9 @@ describe('GET /healthz and GET /readyz', () => {
     const health = createHealth(databaseChecks(app.services.database));
     const worker = { startedAt: Date.now() - 120_000, lastTickAt: Date.now() - 60_000 };
     health.add(engineCheck(worker, 30_000));
-    const [last] = await app.services.database.rows<{ id: number; hash: string; created_at: string }>(sql`select id, hash, created_at::text from drizzle.__drizzle_migrations order by id desc limit 1`);
+    const [last] = await app.services.database.rows<{ id: number; hash: string; created_at: string }>(
+      sql`select id, hash, created_at::text from drizzle.__drizzle_migrations order by id desc limit 1`,
+    );
     await app.services.database.rows(sql`delete from drizzle.__drizzle_migrations where id = ${last!.id}`);
     try {
       const r = await health.readiness();
@@ -62,7 +64,9 @@ describe('GET /healthz and GET /readyz', () => {
       expect(r.checks.migrations).toMatch(/^\d+ of \d+ migrations applied; an API process applies them at start/);
       expect(r.checks.engine).toMatch(/has not completed a round for 60 s/);
     } finally {
-      await app.services.database.rows(sql`insert into drizzle.__drizzle_migrations (id, hash, created_at) values (${last!.id}, ${last!.hash}, ${last!.created_at}::bigint)`);
+      await app.services.database.rows(
+        sql`insert into drizzle.__drizzle_migrations (id, hash, created_at) values (${last!.id}, ${last!.hash}, ${last!.created_at}::bigint)`,
+      );
     }
     worker.lastTickAt = Date.now();
     // A result is reused for a second, so a burst of probes runs the checks once.

@@ -13,7 +13,7 @@ describe('security headers', () => {
   });
   afterAll(() => app?.close());
 
-  it('forbid framing and sniffing everywhere, with a policy that admits only this origin\'s scripts', async () => {
+  it("forbid framing and sniffing everywhere, with a policy that admits only this origin's scripts", async () => {
     for (const path of ['/api/leagues', '/docs', '/redoc', '/admin/login', '/openapi.json', '/api/nowhere']) {
       const res = await fetch(`${app.url}${path}`);
       const csp = res.headers.get('content-security-policy') ?? '';
@@ -49,7 +49,10 @@ describe('CORS of the JSON API', () => {
   });
 
   const preflight = (app: TestApp, path: string, origin: string, method: string) =>
-    fetch(`${app.url}${path}`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization,content-type' } });
+    fetch(`${app.url}${path}`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization,content-type' },
+    });
 
   it('lets any origin call the API with a Bearer key by default, and answers preflights', async () => {
     const res = await any.request('GET', '/api/leagues', { headers: { origin: 'https://frontend.example.org' } });
@@ -65,7 +68,9 @@ describe('CORS of the JSON API', () => {
     expect(pre.headers.get('access-control-allow-headers')).toBe('Authorization,Content-Type');
     expect(pre.headers.get('access-control-max-age')).toBe('600');
     // The contract, too: frontend tools load it cross-origin.
-    expect((await fetch(`${any.url}/openapi.json`, { headers: { origin: 'https://frontend.example.org' } })).headers.get('access-control-allow-origin')).toBe('*');
+    expect((await fetch(`${any.url}/openapi.json`, { headers: { origin: 'https://frontend.example.org' } })).headers.get('access-control-allow-origin')).toBe(
+      '*',
+    );
   });
 
   it('keeps the operator UI (cookie sessions) same-origin', async () => {
@@ -82,13 +87,18 @@ describe('CORS of the JSON API', () => {
     const other = await listed.request('GET', '/api/leagues', { headers: { origin: 'https://evil.example' } });
     expect(other.status).toBe(200);
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
-    expect((await preflight(listed, '/api/leagues', 'https://play.example.com', 'GET')).headers.get('access-control-allow-origin')).toBe('https://play.example.com');
+    expect((await preflight(listed, '/api/leagues', 'https://play.example.com', 'GET')).headers.get('access-control-allow-origin')).toBe(
+      'https://play.example.com',
+    );
   });
 
   it('reads CORS_ORIGINS: unset or * any, a list of origins, empty none; anything else is a clear error', () => {
     expect(loadConfig({ APP_ENV: 'test' }).corsOrigins).toBe('*');
     expect(loadConfig({ APP_ENV: 'test', CORS_ORIGINS: '*' }).corsOrigins).toBe('*');
-    expect(loadConfig({ APP_ENV: 'test', CORS_ORIGINS: ' https://a.example , http://localhost:3000 ' }).corsOrigins).toEqual(['https://a.example', 'http://localhost:3000']);
+    expect(loadConfig({ APP_ENV: 'test', CORS_ORIGINS: ' https://a.example , http://localhost:3000 ' }).corsOrigins).toEqual([
+      'https://a.example',
+      'http://localhost:3000',
+    ]);
     expect(loadConfig({ APP_ENV: 'test', CORS_ORIGINS: '' }).corsOrigins).toEqual([]);
     for (const bad of ['a.example', 'https://a.example/', 'https://a.example/path', 'ftp://a.example']) {
       expect(() => loadConfig({ APP_ENV: 'test', CORS_ORIGINS: bad })).toThrow(ConfigError);

@@ -53,7 +53,15 @@ describe('HTTP server limits', () => {
     const res = await exchange('POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"username":');
     expect(res.status).toBe(408);
     const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'im').exec(res.headers)?.[1]?.trim();
-    assertMatchesContract({ method: 'POST', path: '/api/auth/login', status: 408, contentType: 'application/json', body: JSON.parse(res.body), text: res.body, header });
+    assertMatchesContract({
+      method: 'POST',
+      path: '/api/auth/login',
+      status: 408,
+      contentType: 'application/json',
+      body: JSON.parse(res.body),
+      text: res.body,
+      header,
+    });
     expectError(answer(res), httpErrors.requestTimeout);
   });
 
@@ -72,13 +80,22 @@ describe('HTTP server limits', () => {
   });
 
   it('takes its settings from HTTP_* variables, checking that the headers fit in the request time', () => {
-    expect(loadConfig({ APP_ENV: 'test' }).http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5000, checkIntervalMs: 1000 });
-    expect(loadConfig({ APP_ENV: 'test', HTTP_HEADERS_TIMEOUT_SECONDS: '1', HTTP_REQUEST_TIMEOUT_SECONDS: '2', HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '3' }).http).toEqual({
+    expect(loadConfig({ APP_ENV: 'test' }).http).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 60_000,
+      keepAliveTimeoutMs: 5000,
+      checkIntervalMs: 1000,
+    });
+    expect(
+      loadConfig({ APP_ENV: 'test', HTTP_HEADERS_TIMEOUT_SECONDS: '1', HTTP_REQUEST_TIMEOUT_SECONDS: '2', HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '3' }).http,
+    ).toEqual({
       headersTimeoutMs: 1000,
       requestTimeoutMs: 2000,
       keepAliveTimeoutMs: 3000,
       checkIntervalMs: 500,
     });
-    expect(() => loadConfig({ APP_ENV: 'test', HTTP_HEADERS_TIMEOUT_SECONDS: '30', HTTP_REQUEST_TIMEOUT_SECONDS: '20' })).toThrow(/HTTP_REQUEST_TIMEOUT_SECONDS \(20\) must be at least HTTP_HEADERS_TIMEOUT_SECONDS \(30\)/);
+    expect(() => loadConfig({ APP_ENV: 'test', HTTP_HEADERS_TIMEOUT_SECONDS: '30', HTTP_REQUEST_TIMEOUT_SECONDS: '20' })).toThrow(
+      /HTTP_REQUEST_TIMEOUT_SECONDS \(20\) must be at least HTTP_HEADERS_TIMEOUT_SECONDS \(30\)/,
+    );
   });
 });

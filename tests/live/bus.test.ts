@@ -38,7 +38,18 @@ describe('decodeEvent', () => {
     expect(decodeEvent(JSON.stringify({ k: 'follow', m: M, u: U, f: false }))).toEqual({ k: 'follow', m: M, u: U, f: false });
     expect(decodeEvent(JSON.stringify({ k: 'keys', u: U }))).toEqual({ k: 'keys', u: U });
     expect(decodeEvent(JSON.stringify({ k: 'gone', m: M }))).toEqual({ k: 'gone', m: M });
-    for (const bad of ['', 'null', '[]', '{"k":"issued","i":"x","m":"y"}', JSON.stringify({ k: 'settled', i: I, m: M, s: 'open' }), JSON.stringify({ k: 'follow', m: M, u: U }), JSON.stringify({ k: 'drop', m: M }), JSON.stringify({ k: 'keys', u: 'x' }), JSON.stringify({ k: 'gone' }), JSON.stringify({ k: 'match', m: M, s: 3 })]) {
+    for (const bad of [
+      '',
+      'null',
+      '[]',
+      '{"k":"issued","i":"x","m":"y"}',
+      JSON.stringify({ k: 'settled', i: I, m: M, s: 'open' }),
+      JSON.stringify({ k: 'follow', m: M, u: U }),
+      JSON.stringify({ k: 'drop', m: M }),
+      JSON.stringify({ k: 'keys', u: 'x' }),
+      JSON.stringify({ k: 'gone' }),
+      JSON.stringify({ k: 'match', m: M, s: 3 }),
+    ]) {
       expect(decodeEvent(bad)).toBeUndefined();
     }
   });

@@ -24,7 +24,13 @@ afterAll(async () => {
 async function connect(key: string | null, headers: Record<string, string> = {}): Promise<{ code: number; reason: string } | 'open'> {
   const client = await openStream(app, key, { headers });
   clients.push(client);
-  const first = await Promise.race([client.closed, client.ready().then(() => 'open' as const, () => client.closed)]);
+  const first = await Promise.race([
+    client.closed,
+    client.ready().then(
+      () => 'open' as const,
+      () => client.closed,
+    ),
+  ]);
   return first;
 }
 
@@ -43,7 +49,8 @@ describe('the connect budget of WS /api/play/stream', () => {
 
   it('takes 8 connects per address per window whatever the keys, and X-Forwarded-For buys nothing without TRUST_PROXY', async () => {
     // 5 connects of the first test came from this address too (the refused one included); 3 remain.
-    for (let i = 0; i < 3; i++) expect(await connect(`qp_made_up_${i}`, { 'x-forwarded-for': `203.0.113.${i}` })).toEqual({ code: 4401, reason: 'invalid API key' });
+    for (let i = 0; i < 3; i++)
+      expect(await connect(`qp_made_up_${i}`, { 'x-forwarded-for': `203.0.113.${i}` })).toEqual({ code: 4401, reason: 'invalid API key' });
     const authenticate = vi.spyOn(app.services.auth, 'authenticate');
     expect(await connect('qp_made_up_9')).toEqual({ code: 4429, reason: expect.stringMatching(/^too many connects/) });
     expect(await connect(null)).toEqual({ code: 4429, reason: expect.stringMatching(/^too many connects/) });
@@ -54,7 +61,9 @@ describe('the connect budget of WS /api/play/stream', () => {
   it('is documented: close code 4429 in the AsyncAPI document, settings STREAM_CONNECTS_PER_KEY, STREAM_CONNECTS_PER_IP, STREAM_CONNECT_WINDOW_SECONDS', () => {
     expect(loadConfig({ APP_ENV: 'development' }).stream.connectBudget).toEqual({ perKey: 30, perAddress: 600, windowSeconds: 60 });
     expect(loadConfig({ APP_ENV: 'test' }).stream.connectBudget).toEqual({ perKey: 0, perAddress: 0, windowSeconds: 60 });
-    expect(loadConfig({ APP_ENV: 'test', STREAM_CONNECTS_PER_KEY: '5', STREAM_CONNECTS_PER_IP: '50', STREAM_CONNECT_WINDOW_SECONDS: '10' }).stream.connectBudget).toEqual({ perKey: 5, perAddress: 50, windowSeconds: 10 });
+    expect(
+      loadConfig({ APP_ENV: 'test', STREAM_CONNECTS_PER_KEY: '5', STREAM_CONNECTS_PER_IP: '50', STREAM_CONNECT_WINDOW_SECONDS: '10' }).stream.connectBudget,
+    ).toEqual({ perKey: 5, perAddress: 50, windowSeconds: 10 });
     const closeCode = loadAsyncApi().info['x-close-codes'].find((c) => c.code === 4429);
     expect(closeCode?.reason).toBe('too many connects; retry in <seconds> s');
   });

@@ -22,7 +22,10 @@ async function settle(app: TestApp, row: QuestionIssuanceRow, status: 'resolved'
 async function question(app: TestApp, matchId: string, answers: [TestUser, string][], points = 10) {
   const row = await insertIssuance(app, { matchId, status: 'open', closesAt: new Date(Date.now() + 60_000), points });
   for (const [u, choice] of answers) {
-    const res = await app.request('PUT', '/api/question-answers', { token: u.token, body: { question_issuance_id: row.id, selected_answer_identifier: choice } });
+    const res = await app.request('PUT', '/api/question-answers', {
+      token: u.token,
+      body: { question_issuance_id: row.id, selected_answer_identifier: choice },
+    });
     expect(res.status).toBe(201);
   }
   return row;
@@ -44,7 +47,7 @@ async function withApp(options: Parameters<typeof startTestApp>[0], fn: (app: Te
 }
 
 describe('leaderboard messages', () => {
-  it('go to the match\'s followers after the resolution: the top rows, the count and each one\'s own row and rank', async () => {
+  it("go to the match's followers after the resolution: the top rows, the count and each one's own row and rank", async () => {
     await withApp({ live: { leaderboardIntervalMs: 0 } }, async (app) => {
       const match = await createMatch(app, { status: 'live', scheduled: new Date(Date.now() - 1800_000) });
       const [winner, loser, watcher, stranger] = [await registerUser(app), await registerUser(app), await registerUser(app), await registerUser(app)];

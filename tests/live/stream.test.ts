@@ -27,7 +27,12 @@ import { createAdmin, registerUser, startTestApp, statementsDuring, type TestApp
 const issued = (app: TestApp, row: QuestionIssuanceRow) => app.services.engine.hooks.onIssued!(row);
 
 /** Settles as the engine does: scoring in the settling transaction, subscribers after commit. */
-async function settle(app: TestApp, row: QuestionIssuanceRow, status: 'resolved' | 'voided' | 'revoked', correct: string | null = null): Promise<QuestionIssuanceRow> {
+async function settle(
+  app: TestApp,
+  row: QuestionIssuanceRow,
+  status: 'resolved' | 'voided' | 'revoked',
+  correct: string | null = null,
+): Promise<QuestionIssuanceRow> {
   const { store, hooks } = app.services.engine;
   const settled = await store.settleIssuance({ id: row.id, status, correct, resolvedSeq: null, resolutionEventId: null });
   if (!settled) throw new Error(`issuance ${row.id} did not settle`);
@@ -36,7 +41,10 @@ async function settle(app: TestApp, row: QuestionIssuanceRow, status: 'resolved'
 }
 
 async function answer(app: TestApp, user: TestUser, issuanceId: string, choice: string) {
-  const res = await app.request('PUT', '/api/question-answers', { token: user.token, body: { question_issuance_id: issuanceId, selected_answer_identifier: choice } });
+  const res = await app.request('PUT', '/api/question-answers', {
+    token: user.token,
+    body: { question_issuance_id: issuanceId, selected_answer_identifier: choice },
+  });
   if (res.status !== 200 && res.status !== 201) throw new Error(`answer: ${res.status} ${res.text}`);
 }
 
@@ -125,7 +133,14 @@ describe('WS /api/play/stream', () => {
       const client = track(await openStream(app, user.token));
       const { hello, open } = await client.ready();
       expect(client.messages.slice(0, 2)).toEqual([hello, open]);
-      expect(hello).toMatchObject({ type: 'hello', protocol: 1, user_id: user.id, heartbeat_seconds: 30, followed_match_ids: [followed.id], web_push_public_key: null });
+      expect(hello).toMatchObject({
+        type: 'hello',
+        protocol: 1,
+        user_id: user.id,
+        heartbeat_seconds: 30,
+        followed_match_ids: [followed.id],
+        web_push_public_key: null,
+      });
       expect(open.match_id).toBeNull();
       expect(open.questions.map((q: any) => q.question_issuance_id).sort()).toEqual([inGame.id, pre.id].sort());
       const q = open.questions.find((x: any) => x.question_issuance_id === inGame.id);
@@ -154,7 +169,13 @@ describe('WS /api/play/stream', () => {
       await issued(app, row);
       for (const c of [phone, laptop]) {
         const { question } = await c.take('question');
-        expect(question).toMatchObject({ question_issuance_id: row.id, kind: 'in_game', question_text: 'Who scores next?', current_answer: null, match: { id: match.id } });
+        expect(question).toMatchObject({
+          question_issuance_id: row.id,
+          kind: 'in_game',
+          question_text: 'Who scores next?',
+          current_answer: null,
+          match: { id: match.id },
+        });
         expect(question.seconds_remaining).toBeGreaterThan(50);
         expect(question.seconds_remaining).toBeLessThanOrEqual(60);
       }
@@ -201,7 +222,12 @@ describe('WS /api/play/stream', () => {
       const row = await insertIssuance(app, { matchId: match.id, points: 25 });
       await answer(app, right, row.id, 'home');
       await answer(app, wrong, row.id, 'away');
-      const sockets = { right: track(await connected(app, right)), wrong: track(await connected(app, wrong)), silent: track(await connected(app, silent)), away: track(await connected(app, away)) };
+      const sockets = {
+        right: track(await connected(app, right)),
+        wrong: track(await connected(app, wrong)),
+        silent: track(await connected(app, silent)),
+        away: track(await connected(app, away)),
+      };
 
       await settle(app, row, 'resolved', 'home');
       // Self-contained: the match, the question and its choices come with the outcome.
@@ -210,15 +236,29 @@ describe('WS /api/play/stream', () => {
         question_issuance_id: row.id,
         match_id: match.id,
         kind: 'in_game',
-        match: { id: match.id, league: 'wc', home_team: match.homeTeam, away_team: match.awayTeam, scheduled: match.scheduled.toISOString(), status: match.status, is_test: false },
+        match: {
+          id: match.id,
+          league: 'wc',
+          home_team: match.homeTeam,
+          away_team: match.awayTeam,
+          scheduled: match.scheduled.toISOString(),
+          status: match.status,
+          is_test: false,
+        },
         question_text: row.questionText,
         choices: row.choices,
         status: 'resolved',
         correct_answer_identifier: 'home',
         points_possible: 25,
       };
-      expect(await sockets.right.take('resolution')).toMatchObject({ ...base, answer: { selected_answer_identifier: 'home', outcome: 'correct', points_awarded: 25 } });
-      expect(await sockets.wrong.take('resolution')).toMatchObject({ ...base, answer: { selected_answer_identifier: 'away', outcome: 'incorrect', points_awarded: 0 } });
+      expect(await sockets.right.take('resolution')).toMatchObject({
+        ...base,
+        answer: { selected_answer_identifier: 'home', outcome: 'correct', points_awarded: 25 },
+      });
+      expect(await sockets.wrong.take('resolution')).toMatchObject({
+        ...base,
+        answer: { selected_answer_identifier: 'away', outcome: 'incorrect', points_awarded: 0 },
+      });
       const none = await sockets.silent.take('resolution');
       expect(none).toMatchObject({ ...base, answer: null });
       expect(Date.parse(none.resolved_at)).toBeGreaterThan(Date.now() - 60_000);
@@ -253,7 +293,10 @@ describe('WS /api/play/stream', () => {
         await app.services.database.db.update(matches).set(values).where(eq(matches.id, id));
         await app.services.engine.hooks.onMatchChanged!(id, values);
       };
-      const state = (values: Record<string, unknown>) => ({ type: 'match_state', match: { match_id: match.id, status: 'live', period: '1', clock_seconds: 60, home_score: 1, away_score: 0, ...values } });
+      const state = (values: Record<string, unknown>) => ({
+        type: 'match_state',
+        match: { match_id: match.id, status: 'live', period: '1', clock_seconds: 60, home_score: 1, away_score: 0, ...values },
+      });
       await change(match.id, { status: 'live', period: '1', clockSeconds: 60, homeScore: 1, awayScore: 0 });
       expect(await client.take('match_state')).toEqual(state({}));
       await change(match.id, { homeScore: 2, clockSeconds: 1200 });
@@ -365,7 +408,7 @@ describe('WS /api/play/stream', () => {
       expect(await b.closed).toEqual({ code: 4401, reason: 'API key revoked' });
     });
 
-    it('closes the socket of an operator-UI key when its session signs out, and leaves the admin\'s own key\'s socket open', async () => {
+    it("closes the socket of an operator-UI key when its session signs out, and leaves the admin's own key's socket open", async () => {
       const admin = await createAdmin(app);
       const { adminSessions } = app.services;
       const { token, session } = await adminSessions.login({ login: admin.username, password: admin.password, ip: '127.0.0.1' });
@@ -416,7 +459,12 @@ describe('WS /api/play/stream', () => {
       const srId = `sync-close-${Date.now()}`;
       const kickoff = new Date(Date.now() + 3_600_000);
       const fixture = { srId, league, homeTeam: 'Sync Home', awayTeam: 'Sync Away', scheduled: kickoff };
-      const sync = (m: ScheduledMatch) => syncSchedule({ db: app.services.database.db, provider: { name: 'test', fetch: async () => [m] }, onStatusChanged: publishMatchStatus(app.services.liveBus) });
+      const sync = (m: ScheduledMatch) =>
+        syncSchedule({
+          db: app.services.database.db,
+          provider: { name: 'test', fetch: async () => [m] },
+          onStatusChanged: publishMatchStatus(app.services.liveBus),
+        });
       await sync(fixture);
       const [row] = await app.services.database.db.select().from(matches).where(eq(matches.srId, srId));
       const user = await registerUser(app);
@@ -462,14 +510,17 @@ describe('keys and follows the bus did not report', () => {
       const user = await registerUser(app);
       const client = await connected(app, user);
       // No event says so: the key simply expires.
-      await app.services.database.db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.userId, user.id));
+      await app.services.database.db
+        .update(apiKeys)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(apiKeys.userId, user.id));
       expect(await client.closed).toEqual({ code: 4401, reason: 'API key revoked' });
     } finally {
       await app.close();
     }
   });
 
-  it('after a bus gap, reloads every socket\'s follows (a follow or unfollow it missed takes effect) and checks keys', async () => {
+  it("after a bus gap, reloads every socket's follows (a follow or unfollow it missed takes effect) and checks keys", async () => {
     const app = await startTestApp();
     try {
       const user = await registerUser(app);
@@ -480,7 +531,10 @@ describe('keys and follows the bus did not report', () => {
       const revoked = await connected(app, other);
       // Changes committed while this process heard nothing (written straight to the tables, no NOTIFY).
       const db = app.services.database.db;
-      await db.update(matchFollows).set({ following: false }).where(and(eq(matchFollows.userId, user.id), eq(matchFollows.matchId, dropped.id)));
+      await db
+        .update(matchFollows)
+        .set({ following: false })
+        .where(and(eq(matchFollows.userId, user.id), eq(matchFollows.matchId, dropped.id)));
       await db.insert(matchFollows).values({ userId: user.id, matchId: added.id, following: true });
       await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.userId, other.id));
       app.live.hub.onResync!();
@@ -547,7 +601,14 @@ describe('match_state throttling', () => {
       await db.update(matches).set({ homeScore: 2, period: '2' }).where(eq(matches.id, match.id));
       await app.services.engine.hooks.onMatchChanged!(match.id, { homeScore: 1 });
       await app.services.engine.hooks.onMatchChanged!(match.id, { homeScore: 2, period: '2' });
-      expect((await client.take('match_state')).match).toEqual({ match_id: match.id, status: 'live', period: '2', clock_seconds: 0, home_score: 2, away_score: 0 });
+      expect((await client.take('match_state')).match).toEqual({
+        match_id: match.id,
+        status: 'live',
+        period: '2',
+        clock_seconds: 0,
+        home_score: 2,
+        away_score: 0,
+      });
       // An unchanged state is not sent again.
       await app.services.engine.hooks.onMatchChanged!(match.id, { homeScore: 2 });
       await client.expectNone('match_state', 500);
@@ -589,8 +650,21 @@ describe('sockets per user', () => {
       leaderboardIntervalMs: 5000,
     });
     expect(
-      loadConfig({ APP_ENV: 'test', STREAM_HEARTBEAT_SECONDS: '5', STREAM_MAX_BUFFERED_BYTES: '65536', STREAM_MAX_SOCKETS_PER_USER: '3', STREAM_MATCH_STATE_INTERVAL_MS: '250' }).stream,
-    ).toEqual({ heartbeatMs: 5000, maxBufferedBytes: 65536, maxSocketsPerUser: 3, connectBudget: { perKey: 0, perAddress: 0, windowSeconds: 60 }, matchStateIntervalMs: 250, leaderboardIntervalMs: 5000 });
+      loadConfig({
+        APP_ENV: 'test',
+        STREAM_HEARTBEAT_SECONDS: '5',
+        STREAM_MAX_BUFFERED_BYTES: '65536',
+        STREAM_MAX_SOCKETS_PER_USER: '3',
+        STREAM_MATCH_STATE_INTERVAL_MS: '250',
+      }).stream,
+    ).toEqual({
+      heartbeatMs: 5000,
+      maxBufferedBytes: 65536,
+      maxSocketsPerUser: 3,
+      connectBudget: { perKey: 0, perAddress: 0, windowSeconds: 60 },
+      matchStateIntervalMs: 250,
+      leaderboardIntervalMs: 5000,
+    });
     expect(() => loadConfig({ APP_ENV: 'test', STREAM_MAX_SOCKETS_PER_USER: '0' })).toThrow(/STREAM_MAX_SOCKETS_PER_USER/);
   });
 });
@@ -598,7 +672,9 @@ describe('sockets per user', () => {
 describe('hello of a service that sends Web Push', () => {
   it('tells the client the VAPID public key to subscribe with', async () => {
     const vapid = webpush.generateVAPIDKeys();
-    const app = await startTestApp({ config: { push: { provider: 'webpush', vapid: { ...vapid, subject: 'mailto:ops@question-play.example' }, allowHttpEndpoints: false } } });
+    const app = await startTestApp({
+      config: { push: { provider: 'webpush', vapid: { ...vapid, subject: 'mailto:ops@question-play.example' }, allowHttpEndpoints: false } },
+    });
     try {
       const client = await connected(app, await registerUser(app));
       expect(client.hello.web_push_public_key).toBe(vapid.publicKey);
@@ -650,7 +726,10 @@ describe('a socket that connects while a resolution is being looked up', () => {
       release();
       const base = { type: 'resolution', question_issuance_id: row.id, status: 'resolved', correct_answer_identifier: 'home' };
       expect(await clients[0]!.take('resolution')).toMatchObject({ ...base, answer: null });
-      expect(await lateSocket.take('resolution')).toMatchObject({ ...base, answer: { selected_answer_identifier: 'home', outcome: 'correct', points_awarded: 15 } });
+      expect(await lateSocket.take('resolution')).toMatchObject({
+        ...base,
+        answer: { selected_answer_identifier: 'home', outcome: 'correct', points_awarded: 15 },
+      });
     } finally {
       for (const c of clients) await c.close();
       await app.close();
@@ -767,7 +846,8 @@ describe('across processes (PostgreSQL)', () => {
     await follow(a, user.id, match.id);
     const onB = await connected(b, user);
     await b.services.database.rows(
-      (await import('drizzle-orm')).sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'question-play-live' and datname = current_database() and pid <> pg_backend_pid()`,
+      (await import('drizzle-orm'))
+        .sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'question-play-live' and datname = current_database() and pid <> pg_backend_pid()`,
     );
     expect((await onB.take('resync', 10_000)).detail).toMatch(/GET \/api\/question-answers\/open/);
     const row = await insertIssuance(a, { matchId: match.id });

@@ -98,7 +98,7 @@ export async function unwrap<T>(call: () => Promise<{ data?: T; error?: unknown;
  * player view means the key stopped being an admin's (a 403 elsewhere).
  */
 export function operatorView<T extends { view: string }>(match: T): Extract<T, { view: 'operator' }> {
-  if (match.view !== 'operator') throw new ApiError(403, 'the API answered with the player view of a match: this key is not an admin\'s');
+  if (match.view !== 'operator') throw new ApiError(403, "the API answered with the player view of a match: this key is not an admin's");
   return match as Extract<T, { view: 'operator' }>;
 }
 
@@ -119,7 +119,12 @@ export async function authorizedFetch(input: string, init: RequestInit = {}): Pr
  * Uploads a multipart form with progress (XMLHttpRequest reports upload progress; fetch does not).
  * `method` is POST unless given (PATCH for partial multipart updates).
  */
-export function uploadWithProgress(url: string, form: FormData, onProgress: (fraction: number) => void, method: 'POST' | 'PATCH' | 'PUT' = 'POST'): Promise<{ status: number; body: unknown }> {
+export function uploadWithProgress(
+  url: string,
+  form: FormData,
+  onProgress: (fraction: number) => void,
+  method: 'POST' | 'PATCH' | 'PUT' = 'POST',
+): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
     const send = async (retry: boolean) => {
       const used = bearerKey();

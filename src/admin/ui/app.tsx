@@ -54,7 +54,11 @@ export function App({ user, csrf }: { user: string; csrf: string }) {
         <ul>
           {ROUTES.filter((r) => r.nav).map((r) => (
             <li>
-              <Link href={r.pattern} class={normalized.startsWith(r.pattern) || (normalized === '/admin' && r.component === MatchesPage) ? 'active' : ''} aria-current={normalized.startsWith(r.pattern) || (normalized === '/admin' && r.component === MatchesPage) ? 'page' : undefined}>
+              <Link
+                href={r.pattern}
+                class={normalized.startsWith(r.pattern) || (normalized === '/admin' && r.component === MatchesPage) ? 'active' : ''}
+                aria-current={normalized.startsWith(r.pattern) || (normalized === '/admin' && r.component === MatchesPage) ? 'page' : undefined}
+              >
                 {r.nav}
               </Link>
             </li>

@@ -40,7 +40,12 @@ export function setQuery(values: Record<string, string | undefined>): void {
   navigate(`${window.location.pathname}${q ? `?${q}` : ''}`, { replace: true });
 }
 
-export function Link({ href, children, class: className, ...rest }: { href: string; children: ComponentChildren; class?: string } & JSX.HTMLAttributes<HTMLAnchorElement>) {
+export function Link({
+  href,
+  children,
+  class: className,
+  ...rest
+}: { href: string; children: ComponentChildren; class?: string } & JSX.HTMLAttributes<HTMLAnchorElement>) {
   return (
     <a
       href={href}

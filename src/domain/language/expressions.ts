@@ -58,7 +58,16 @@ export interface Tier extends Budget {
 }
 
 /** This thread: small enough that no step of it holds the thread for long. */
-export const IN_PROCESS: Tier = { maxSteps: 5_000, maxDepth: 200, timeoutMs: 10, maxSequence: 1_000, maxString: 10_000, maxSize: 100_000, regex: false, escalate: true };
+export const IN_PROCESS: Tier = {
+  maxSteps: 5_000,
+  maxDepth: 200,
+  timeoutMs: 10,
+  maxSequence: 1_000,
+  maxString: 10_000,
+  maxSize: 100_000,
+  regex: false,
+  escalate: true,
+};
 /** The sandbox: the full budget. */
 export const IN_SANDBOX: Tier = { ...DEFAULT_BUDGET, maxSequence: 100_000, maxString: 100_000, maxSize: 1_000_000, regex: true, escalate: false };
 
@@ -106,7 +115,8 @@ function sizeOf(value: unknown, guard: Guard, max: number, depth = 0): number {
   if (typeof value === 'string') return 1 + value.length;
   if (value === null || typeof value !== 'object') return 1;
   // A lambda or built-in: its closure (environment, syntax tree) is not a value it built.
-  if ((value as { _jsonata_lambda?: boolean; _jsonata_function?: boolean })._jsonata_lambda || (value as { _jsonata_function?: boolean })._jsonata_function) return 1;
+  if ((value as { _jsonata_lambda?: boolean; _jsonata_function?: boolean })._jsonata_lambda || (value as { _jsonata_function?: boolean })._jsonata_function)
+    return 1;
   const known = guard.sizes.get(value);
   if (known !== undefined) return known;
   if (depth > 1000) return max + 1;
@@ -324,16 +334,19 @@ function compileFor(tier: Tier, source: string): jsonata.Expression {
     // Every step: a step costs little, so the deadline is never passed by much.
     if (Date.now() > g.deadline) overLimit(g, `expression ran longer than ${g.tier.timeoutMs} ms`, false);
   });
-  expr.assign(Symbol.for('jsonata.__evaluate_exit') as unknown as string, (_e: unknown, _input: unknown, env: { lookup(name: string): unknown }, result: unknown) => {
-    const g = guardOf(env);
-    if (!g) return;
-    g.depth -= 1;
-    if (typeof result === 'string') {
-      if (result.length > g.tier.maxString) overLimit(g, `expression built a text longer than ${g.tier.maxString} characters`);
-    } else if (result !== null && typeof result === 'object' && sizeOf(result, g, g.tier.maxSize) > g.tier.maxSize) {
-      overLimit(g, `expression built a value larger than ${g.tier.maxSize} (nodes and characters)`);
-    }
-  });
+  expr.assign(
+    Symbol.for('jsonata.__evaluate_exit') as unknown as string,
+    (_e: unknown, _input: unknown, env: { lookup(name: string): unknown }, result: unknown) => {
+      const g = guardOf(env);
+      if (!g) return;
+      g.depth -= 1;
+      if (typeof result === 'string') {
+        if (result.length > g.tier.maxString) overLimit(g, `expression built a text longer than ${g.tier.maxString} characters`);
+      } else if (result !== null && typeof result === 'object' && sizeOf(result, g, g.tier.maxSize) > g.tier.maxSize) {
+        overLimit(g, `expression built a value larger than ${g.tier.maxSize} (nodes and characters)`);
+      }
+    },
+  );
   boundedBuiltins(expr);
   if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
   cache.set(source, expr);
@@ -346,7 +359,10 @@ export function compileExpression(field: string, source: string): jsonata.Expres
     return compileFor(IN_PROCESS, source);
   } catch (err) {
     const e = err as { message?: string; position?: number; token?: string };
-    throw new ExpressionError(field, `does not compile: ${clip(e.message ?? String(err), 200)}${e.position !== undefined ? ` (at character ${e.position})` : ''}`);
+    throw new ExpressionError(
+      field,
+      `does not compile: ${clip(e.message ?? String(err), 200)}${e.position !== undefined ? ` (at character ${e.position})` : ''}`,
+    );
   }
 }
 
@@ -405,7 +421,11 @@ export function isTruthy(value: unknown): boolean {
 }
 
 /** Evaluates a map of named expressions; the results keep the map's keys. */
-export async function evaluateMap(fieldPrefix: string, expressions: Record<string, string> | null | undefined, input: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function evaluateMap(
+  fieldPrefix: string,
+  expressions: Record<string, string> | null | undefined,
+  input: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const [key, source] of Object.entries(expressions ?? {})) {
     const value = await evaluateExpression(`${fieldPrefix}.${key}`, source, input);

@@ -67,7 +67,8 @@ function tsxEsmApi(): string {
  */
 function workerSource(): string {
   // Compiled, this code sits in a shared chunk of dist/; the worker is an entry point of the build.
-  if (!import.meta.url.endsWith('.ts')) return `import(${JSON.stringify(compiled ? pathToFileURL(paths.sandboxWorker).href : new URL('./sandbox-worker.js', import.meta.url).href)})`;
+  if (!import.meta.url.endsWith('.ts'))
+    return `import(${JSON.stringify(compiled ? pathToFileURL(paths.sandboxWorker).href : new URL('./sandbox-worker.js', import.meta.url).href)})`;
   const tsx = pathToFileURL(tsxEsmApi()).href;
   const entry = new URL('./sandbox-worker.ts', import.meta.url).href;
   return `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
@@ -98,7 +99,8 @@ function startWorker(): void {
   });
   w.on('error', (err: Error & { code?: string }) => {
     if (worker !== w) return;
-    const message = err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `used more than the sandbox's ${WORKER_HEAP_MB} MB of memory` : `the sandbox failed: ${err.message}`;
+    const message =
+      err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `used more than the sandbox's ${WORKER_HEAP_MB} MB of memory` : `the sandbox failed: ${err.message}`;
     discard(w, message);
   });
   w.on('exit', () => discard(w, 'the sandbox stopped'));

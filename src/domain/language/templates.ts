@@ -132,7 +132,8 @@ export async function renderTemplate(field: string, source: string, context: Rec
     try {
       out = (await isolate({ kind: 'template', source, input: context }, TEMPLATES_IN_SANDBOX.renderLimitMs)) as string;
     } catch (err) {
-      if (err instanceof SandboxError) throw new TemplateError(field, err.message.startsWith('failed to render') ? err.message : `failed to render: ${err.message}`);
+      if (err instanceof SandboxError)
+        throw new TemplateError(field, err.message.startsWith('failed to render') ? err.message : `failed to render: ${err.message}`);
       throw err;
     }
   }

@@ -39,25 +39,53 @@ export const SUPPORTED_LEAGUES: readonly LeagueDefinition[] = [
     slug: 'wc',
     name: 'FIFA World Cup',
     sport: 'football',
-    defaults: { questionMaxCount: 10, questionMinIntervalSeconds: 120, questionPeriodDistribution: even(['1', '2'], 5), questionPoints: 10, answerWindowSeconds: 60, questionProbability: 1 },
+    defaults: {
+      questionMaxCount: 10,
+      questionMinIntervalSeconds: 120,
+      questionPeriodDistribution: even(['1', '2'], 5),
+      questionPoints: 10,
+      answerWindowSeconds: 60,
+      questionProbability: 1,
+    },
   },
   {
     slug: 'mls',
     name: 'Major League Soccer',
     sport: 'football',
-    defaults: { questionMaxCount: 10, questionMinIntervalSeconds: 120, questionPeriodDistribution: even(['1', '2'], 5), questionPoints: 10, answerWindowSeconds: 60, questionProbability: 1 },
+    defaults: {
+      questionMaxCount: 10,
+      questionMinIntervalSeconds: 120,
+      questionPeriodDistribution: even(['1', '2'], 5),
+      questionPoints: 10,
+      answerWindowSeconds: 60,
+      questionProbability: 1,
+    },
   },
   {
     slug: 'nfl',
     name: 'National Football League',
     sport: 'american_football',
-    defaults: { questionMaxCount: 16, questionMinIntervalSeconds: 90, questionPeriodDistribution: even(['1', '2', '3', '4'], 4), questionPoints: 10, answerWindowSeconds: 30, questionProbability: 1 },
+    defaults: {
+      questionMaxCount: 16,
+      questionMinIntervalSeconds: 90,
+      questionPeriodDistribution: even(['1', '2', '3', '4'], 4),
+      questionPoints: 10,
+      answerWindowSeconds: 30,
+      questionProbability: 1,
+    },
   },
   {
     slug: 'nba',
     name: 'National Basketball Association',
     sport: 'basketball',
-    defaults: { questionMaxCount: 16, questionMinIntervalSeconds: 90, questionPeriodDistribution: even(['1', '2', '3', '4'], 4), questionPoints: 10, answerWindowSeconds: 30, questionProbability: 1 },
+    defaults: {
+      questionMaxCount: 16,
+      questionMinIntervalSeconds: 90,
+      questionPeriodDistribution: even(['1', '2', '3', '4'], 4),
+      questionPoints: 10,
+      answerWindowSeconds: 30,
+      questionProbability: 1,
+    },
   },
   {
     slug: 'mlb',
@@ -76,7 +104,14 @@ export const SUPPORTED_LEAGUES: readonly LeagueDefinition[] = [
     slug: 'nhl',
     name: 'National Hockey League',
     sport: 'ice_hockey',
-    defaults: { questionMaxCount: 12, questionMinIntervalSeconds: 120, questionPeriodDistribution: even(['1', '2', '3'], 4), questionPoints: 10, answerWindowSeconds: 45, questionProbability: 1 },
+    defaults: {
+      questionMaxCount: 12,
+      questionMinIntervalSeconds: 120,
+      questionPeriodDistribution: even(['1', '2', '3'], 4),
+      questionPoints: 10,
+      answerWindowSeconds: 45,
+      questionProbability: 1,
+    },
   },
 ];
 
@@ -85,7 +120,11 @@ const bySlug = new Map(SUPPORTED_LEAGUES.map((l) => [l.slug, l]));
 /** The supported league of a slug; 400 naming the slug and the supported ones otherwise. */
 export function supportedLeague(slug: string): LeagueDefinition {
   const league = bySlug.get(slug);
-  if (!league) throw domainErrors.unsupportedLeague(slug, SUPPORTED_LEAGUES.map((l) => l.slug));
+  if (!league)
+    throw domainErrors.unsupportedLeague(
+      slug,
+      SUPPORTED_LEAGUES.map((l) => l.slug),
+    );
   return league;
 }
 

@@ -85,11 +85,20 @@ const FOOTBALL: TypeDraft[] = [
       ['header', 'boolean', 'Scored with the head (when the provider tells)'],
       ['set_piece', 'string | null', 'penalty, free_kick or corner when the shot came straight from that set piece, else null'],
     ],
-    sample: { seq: 1289, period: '2', clock: 3725, at: 4757, team: 'home', score: [1, 0], data: { scorer: 'Player 10', minute: 63, offset: 0, penalty: false, own_goal: false, header: false, set_piece: null } },
+    sample: {
+      seq: 1289,
+      period: '2',
+      clock: 3725,
+      at: 4757,
+      team: 'home',
+      score: [1, 0],
+      data: { scorer: 'Player 10', minute: 63, offset: 0, penalty: false, own_goal: false, header: false, set_piece: null },
+    },
   },
   {
     type: 'shot',
-    description: 'A shot at goal by `event.team`; `data.outcome` is goal, on_target (saved), off_target, blocked or woodwork. A goal is followed by a score_change.',
+    description:
+      'A shot at goal by `event.team`; `data.outcome` is goal, on_target (saved), off_target, blocked or woodwork. A goal is followed by a score_change.',
     fields: [
       ['outcome', 'string', 'goal, on_target, off_target, blocked or woodwork'],
       ['player', 'string | null', 'Name of the shooter'],
@@ -99,7 +108,11 @@ const FOOTBALL: TypeDraft[] = [
       ['end_y', 'number | null', 'Where the ball ended, 0..1 across the pitch'],
       ['header', 'boolean', 'Taken with the head'],
       ['penalty', 'boolean', 'A penalty kick (in play or in the shoot-out)'],
-      ['set_piece', 'string | null', 'penalty, free_kick or corner when taken straight from that set piece (the taker shoots before the ball is played), else null'],
+      [
+        'set_piece',
+        'string | null',
+        'penalty, free_kick or corner when taken straight from that set piece (the taker shoots before the ball is played), else null',
+      ],
       ['shootout', 'boolean', 'A kick of the penalty shoot-out (period pen): its goals decide final_score.penalties, not the score'],
     ],
     sample: {
@@ -109,7 +122,18 @@ const FOOTBALL: TypeDraft[] = [
       at: 4159,
       team: 'home',
       score: [0, 0],
-      data: { outcome: 'on_target', player: 'Player 9', x: 0.91, y: 0.47, end_x: 1, end_y: 0.52, header: false, penalty: false, set_piece: null, shootout: false },
+      data: {
+        outcome: 'on_target',
+        player: 'Player 9',
+        x: 0.91,
+        y: 0.47,
+        end_x: 1,
+        end_y: 0.52,
+        header: false,
+        penalty: false,
+        set_piece: null,
+        shootout: false,
+      },
     },
   },
   {
@@ -123,7 +147,8 @@ const FOOTBALL: TypeDraft[] = [
   },
   {
     type: 'penalty_awarded',
-    description: 'A penalty kick for `event.team`, about to be taken; the shot that takes it follows (`data.penalty` true). "Penalty awarded: will it be scored?" resolves on that shot.',
+    description:
+      'A penalty kick for `event.team`, about to be taken; the shot that takes it follows (`data.penalty` true). "Penalty awarded: will it be scored?" resolves on that shot.',
     fields: [
       ['taker', 'string | null', 'Name of the player taking it'],
       ['retaken', 'boolean', 'The kick is retaken (the previous attempt did not count)'],
@@ -235,7 +260,15 @@ const FOOTBALL: TypeDraft[] = [
       ['x', 'number | null', 'Where, 0..1 along the pitch'],
       ['y', 'number | null', 'Where, 0..1 across the pitch'],
     ],
-    sample: { seq: 496, period: '1', clock: 1538, at: 1538, team: 'home', score: [0, 0], data: { fouled_team: 'away', fouled_player: 'Player 23', x: 0.34, y: 0.61 } },
+    sample: {
+      seq: 496,
+      period: '1',
+      clock: 1538,
+      at: 1538,
+      team: 'home',
+      score: [0, 0],
+      data: { fouled_team: 'away', fouled_player: 'Player 23', x: 0.34, y: 0.61 },
+    },
   },
   {
     type: 'card',
@@ -264,7 +297,15 @@ const FOOTBALL: TypeDraft[] = [
       ['x', 'number | null', 'Where, 0..1 along the pitch'],
       ['y', 'number | null', 'Where, 0..1 across the pitch'],
     ],
-    sample: { seq: 1046, period: '2', clock: 3131, at: 4163, team: 'away', score: [0, 0], data: { player: 'Player 25', via: 'interception', x: 0.18, y: 0.55 } },
+    sample: {
+      seq: 1046,
+      period: '2',
+      clock: 3131,
+      at: 4163,
+      team: 'away',
+      score: [0, 0],
+      data: { player: 'Player 25', via: 'interception', x: 0.18, y: 0.55 },
+    },
   },
   {
     type: 'pass',
@@ -278,7 +319,15 @@ const FOOTBALL: TypeDraft[] = [
       ['end_y', 'number | null', 'End, 0..1 across the pitch'],
       ['kind', 'string | null', 'head, cross, goal kick, ... (lowercase, as the provider tells), or null for an ordinary pass'],
     ],
-    sample: { seq: 1043, period: '2', clock: 3124, at: 4156, team: 'home', score: [0, 0], data: { player: 'Player 7', to: 'Player 9', x: 0.78, y: 0.33, end_x: 0.88, end_y: 0.45, kind: null } },
+    sample: {
+      seq: 1043,
+      period: '2',
+      clock: 3124,
+      at: 4156,
+      team: 'home',
+      score: [0, 0],
+      data: { player: 'Player 7', to: 'Player 9', x: 0.78, y: 0.33, end_x: 0.88, end_y: 0.45, kind: null },
+    },
   },
 ];
 
@@ -332,7 +381,15 @@ const AMERICAN_FOOTBALL: TypeDraft[] = [
       ['yards', 'integer', 'Net yards of the drive'],
       ['duration_seconds', 'integer', 'Game clock the drive used'],
     ],
-    sample: { seq: 247, period: '3', clock: 2172, at: 7860, team: 'home', score: [23, 10], data: { result: 'touchdown', plays: 9, yards: 75, duration_seconds: 372 } },
+    sample: {
+      seq: 247,
+      period: '3',
+      clock: 2172,
+      at: 7860,
+      team: 'home',
+      score: [23, 10],
+      data: { result: 'touchdown', plays: 9, yards: 75, duration_seconds: 372 },
+    },
   },
   {
     type: 'score_change',
@@ -342,7 +399,15 @@ const AMERICAN_FOOTBALL: TypeDraft[] = [
       ['scoring_type', 'string', 'touchdown, field_goal, extra_point, two_point or safety'],
       ['player', 'string | null', 'Name of the scorer or kicker'],
     ],
-    sample: { seq: 246, period: '3', clock: 2172, at: 7855, team: 'home', score: [23, 10], data: { points: 6, scoring_type: 'touchdown', player: 'Player 87' } },
+    sample: {
+      seq: 246,
+      period: '3',
+      clock: 2172,
+      at: 7855,
+      team: 'home',
+      score: [23, 10],
+      data: { points: 6, scoring_type: 'touchdown', player: 'Player 87' },
+    },
   },
   {
     type: 'possession_change',
@@ -362,7 +427,15 @@ const AMERICAN_FOOTBALL: TypeDraft[] = [
       ['player', 'string | null', 'Name of the player penalized'],
       ['accepted', 'boolean', 'Accepted (false: declined or offsetting)'],
     ],
-    sample: { seq: 238, period: '3', clock: 2051, at: 7480, team: 'away', score: [17, 10], data: { penalty_type: 'holding', yards: 10, player: 'Player 54', accepted: true } },
+    sample: {
+      seq: 238,
+      period: '3',
+      clock: 2051,
+      at: 7480,
+      team: 'away',
+      score: [17, 10],
+      data: { penalty_type: 'holding', yards: 10, player: 'Player 54', accepted: true },
+    },
   },
 ];
 
@@ -394,7 +467,15 @@ const BASKETBALL: TypeDraft[] = [
       ['made', 'boolean', 'The shot went in'],
       ['shot_type', 'string', 'jump_shot, layup, dunk, hook_shot or free_throw'],
     ],
-    sample: { seq: 262, period: '3', clock: 1711, at: 5910, team: 'home', score: [64, 60], data: { player: 'Player 0', points: 3, made: true, shot_type: 'jump_shot' } },
+    sample: {
+      seq: 262,
+      period: '3',
+      clock: 1711,
+      at: 5910,
+      team: 'home',
+      score: [64, 60],
+      data: { player: 'Player 0', points: 3, made: true, shot_type: 'jump_shot' },
+    },
   },
   {
     type: 'score_change',
@@ -413,7 +494,15 @@ const BASKETBALL: TypeDraft[] = [
       ['foul_type', 'string', 'personal, shooting, offensive, loose_ball, technical or flagrant'],
       ['free_throws', 'integer', 'Free throws awarded (0 when none)'],
     ],
-    sample: { seq: 270, period: '3', clock: 1790, at: 6060, team: 'away', score: [64, 60], data: { player: 'Player 15', foul_type: 'shooting', free_throws: 2 } },
+    sample: {
+      seq: 270,
+      period: '3',
+      clock: 1790,
+      at: 6060,
+      team: 'away',
+      score: [64, 60],
+      data: { player: 'Player 15', foul_type: 'shooting', free_throws: 2 },
+    },
   },
   {
     type: 'timeout',
@@ -451,7 +540,11 @@ const BASEBALL: TypeDraft[] = [
     type: 'plate_appearance',
     description: 'A completed plate appearance; `event.team` is the batting side.',
     fields: [
-      ['result', 'string', 'single, double, triple, home_run, walk, hit_by_pitch, strikeout, ground_out, fly_out, line_out, pop_out, sacrifice, fielders_choice, double_play or error'],
+      [
+        'result',
+        'string',
+        'single, double, triple, home_run, walk, hit_by_pitch, strikeout, ground_out, fly_out, line_out, pop_out, sacrifice, fielders_choice, double_play or error',
+      ],
       ['batter', 'string | null', 'Name of the batter'],
       ['pitcher', 'string | null', 'Name of the pitcher'],
       ['rbi', 'integer', 'Runs batted in'],
@@ -477,17 +570,29 @@ const BASEBALL: TypeDraft[] = [
       ['scoring_play', 'string', 'The plate appearance result or other play that scored (home_run, single, sacrifice, wild_pitch, ...)'],
       BASEBALL_HALF,
     ],
-    sample: { seq: 158, period: '6', clock: null, at: 6540, team: 'home', score: [4, 3], data: { runs: 2, batter: 'Player 99', scoring_play: 'home_run', half: 'bottom' } },
+    sample: {
+      seq: 158,
+      period: '6',
+      clock: null,
+      at: 6540,
+      team: 'home',
+      score: [4, 3],
+      data: { runs: 2, batter: 'Player 99', scoring_play: 'home_run', half: 'bottom' },
+    },
   },
   {
     type: 'pitching_change',
     description: 'A new pitcher for `event.team` (the fielding side).',
-    fields: [
-      ['pitcher_in', 'string | null', 'Name of the pitcher coming in'],
-      ['pitcher_out', 'string | null', 'Name of the pitcher leaving'],
-      BASEBALL_HALF,
-    ],
-    sample: { seq: 160, period: '7', clock: null, at: 6900, team: 'home', score: [4, 3], data: { pitcher_in: 'Player 48', pitcher_out: 'Player 45', half: 'top' } },
+    fields: [['pitcher_in', 'string | null', 'Name of the pitcher coming in'], ['pitcher_out', 'string | null', 'Name of the pitcher leaving'], BASEBALL_HALF],
+    sample: {
+      seq: 160,
+      period: '7',
+      clock: null,
+      at: 6900,
+      team: 'home',
+      score: [4, 3],
+      data: { pitcher_in: 'Player 48', pitcher_out: 'Player 45', half: 'top' },
+    },
   },
 ];
 
@@ -519,7 +624,15 @@ const ICE_HOCKEY: TypeDraft[] = [
       ['shot_type', 'string | null', 'wrist, slap, snap, backhand, tip_in or wrap_around'],
       ['strength', 'string', 'even, power_play or short_handed'],
     ],
-    sample: { seq: 171, period: '2', clock: 1754, at: 4010, team: 'home', score: [1, 1], data: { player: 'Player 97', outcome: 'saved', shot_type: 'wrist', strength: 'power_play' } },
+    sample: {
+      seq: 171,
+      period: '2',
+      clock: 1754,
+      at: 4010,
+      team: 'home',
+      score: [1, 1],
+      data: { player: 'Player 97', outcome: 'saved', shot_type: 'wrist', strength: 'power_play' },
+    },
   },
   {
     type: 'score_change',
@@ -530,7 +643,15 @@ const ICE_HOCKEY: TypeDraft[] = [
       ['strength', 'string', 'even, power_play or short_handed'],
       ['empty_net', 'boolean', 'Scored into an empty net'],
     ],
-    sample: { seq: 173, period: '2', clock: 1791, at: 4060, team: 'home', score: [2, 1], data: { scorer: 'Player 29', assists: ['Player 97', 'Player 2'], strength: 'power_play', empty_net: false } },
+    sample: {
+      seq: 173,
+      period: '2',
+      clock: 1791,
+      at: 4060,
+      team: 'home',
+      score: [2, 1],
+      data: { scorer: 'Player 29', assists: ['Player 97', 'Player 2'], strength: 'power_play', empty_net: false },
+    },
   },
   {
     type: 'penalty',

@@ -202,7 +202,8 @@ class Timeline {
       const left = skip > 0 && skip < this.events.length ? Math.max(0, replayOffsets(this.events, this.opts.speed, this.opts.maxGapMs)[skip]! - elapsedMs) : 0;
       if (left > 0 && !(await abortableSleep(left, this.opts.signal))) return;
       const rest = skip > 0 ? this.events.slice(skip) : this.events;
-      if (rest.length) for await (const event of replay(rest, { speed: this.opts.speed, maxGapMs: this.opts.maxGapMs, signal: this.opts.signal })) this.publish(event);
+      if (rest.length)
+        for await (const event of replay(rest, { speed: this.opts.speed, maxGapMs: this.opts.maxGapMs, signal: this.opts.signal })) this.publish(event);
       if (!this.opts.holdOpen && !this.opts.signal.aborted) this.end();
     })();
   }
@@ -235,7 +236,12 @@ export async function startPushFeedServer(opts: PushFeedServerOptions): Promise<
   const faults = opts.faults ?? {};
   const abort = new AbortController();
   const state: ServerState = { heartbeatsPaused: faults.noHeartbeats === true, maxBufferedBytes: opts.maxBufferedBytes ?? 8 * 1024 * 1024 };
-  const timelines = new Map(feedsIn.map(([key, events]) => [key, new Timeline(events, { speed: opts.speed, maxGapMs: opts.maxGapMs, holdOpen: opts.holdOpen === true, signal: abort.signal })]));
+  const timelines = new Map(
+    feedsIn.map(([key, events]) => [
+      key,
+      new Timeline(events, { speed: opts.speed, maxGapMs: opts.maxGapMs, holdOpen: opts.holdOpen === true, signal: abort.signal }),
+    ]),
+  );
   const stats = { requests: 0, connections: 0, open: 0, rejected: 0 };
   let rejectBudget = faults.rejectFirst ?? 0;
   let dropBudget = faults.dropAfter !== undefined ? (faults.dropConnections ?? 1) : 0;
@@ -294,9 +300,12 @@ export async function startPushFeedServer(opts: PushFeedServerOptions): Promise<
   });
   if (opts.startAt) {
     const startAt = opts.startAt.getTime();
-    const timer = setTimeout(() => {
-      for (const t of timelines.values()) t.start(Math.max(0, Date.now() - startAt));
-    }, Math.max(0, startAt - Date.now()));
+    const timer = setTimeout(
+      () => {
+        for (const t of timelines.values()) t.start(Math.max(0, Date.now() - startAt));
+      },
+      Math.max(0, startAt - Date.now()),
+    );
     abort.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
   }
   const port = (server.address() as AddressInfo).port;

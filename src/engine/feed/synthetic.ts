@@ -131,7 +131,10 @@ export function syntheticFootballMatch(opts: SyntheticMatchOptions): SyntheticMa
       const x = round2(fromCorner ? between(0.88, 0.97) : between(0.7, 0.97));
       const y = round2(between(0.25, 0.75));
       const onGoal = outcome === 'goal' || outcome === 'on_target' || outcome === 'woodwork';
-      const end = outcome === 'blocked' ? { end_x: round2(x + 0.02), end_y: y } : { end_x: onGoal ? 1 : 1.02, end_y: round2(onGoal ? between(0.45, 0.55) : between(0.3, 0.7)) };
+      const end =
+        outcome === 'blocked'
+          ? { end_x: round2(x + 0.02), end_y: y }
+          : { end_x: onGoal ? 1 : 1.02, end_y: round2(onGoal ? between(0.45, 0.55) : between(0.3, 0.7)) };
       emit('shot', team, { outcome, player: shooter, x, y, ...end, header, penalty: false, set_piece: null, shootout: false });
       const defender = otherSide(team);
       switch (outcome) {
@@ -183,7 +186,15 @@ export function syntheticFootballMatch(opts: SyntheticMatchOptions): SyntheticMa
       const passes = Math.floor(-Math.log(1 - rng()) * 4.5);
       for (let i = 0; i < passes && clock < end; i++) {
         clock += Math.round(between(2, 6));
-        emit('pass', side, { player: player(side, i > 0), to: player(side), x: round2(rng()), y: round2(rng()), end_x: round2(rng()), end_y: round2(rng()), kind: chance(0.08) ? 'head' : null });
+        emit('pass', side, {
+          player: player(side, i > 0),
+          to: player(side),
+          x: round2(rng()),
+          y: round2(rng()),
+          end_x: round2(rng()),
+          end_y: round2(rng()),
+          kind: chance(0.08) ? 'head' : null,
+        });
       }
       if (clock >= end) break;
       const edge = side === 'home' ? P.homeEdge : 1 / P.homeEdge;

@@ -14,7 +14,8 @@ export const feedUrlOf = (template: string, srId: string): string => template.re
 
 /** What is wrong with the template, or null. */
 export function feedUrlTemplateProblem(template: string, policy: FeedUrlPolicy): string | null {
-  if (!template.includes(SR_ID_PLACEHOLDER)) return `must contain ${SR_ID_PLACEHOLDER} (every match has a feed of its own), like https://feeds.example.com/${SR_ID_PLACEHOLDER}`;
+  if (!template.includes(SR_ID_PLACEHOLDER))
+    return `must contain ${SR_ID_PLACEHOLDER} (every match has a feed of its own), like https://feeds.example.com/${SR_ID_PLACEHOLDER}`;
   const problem = feedUrlProblem(feedUrlOf(template, 'openfootball:wc2022:1'), policy);
   return problem ? `builds feed URLs that are refused: a feed URL ${problem}` : null;
 }

@@ -104,7 +104,12 @@ export async function syncSchedule({ db, provider, onStatusChanged, feedUrlPolic
               await tx
                 .select({ srId: matches.srId, status: matches.status })
                 .from(matches)
-                .where(inArray(matches.srId, batch.map((r) => r.srId)))
+                .where(
+                  inArray(
+                    matches.srId,
+                    batch.map((r) => r.srId),
+                  ),
+                )
                 .orderBy(matches.srId)
                 .for('update')
             ).map((r) => [r.srId, r.status]),

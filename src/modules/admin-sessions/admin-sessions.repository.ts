@@ -23,7 +23,10 @@ export async function insertSession({ db, values }: { db: DbOrTx; values: NewAdm
 
 /** Marks the session as used now. */
 export async function touchSession({ db, id }: { db: DbOrTx; id: string }): Promise<void> {
-  await db.update(adminSessions).set({ lastSeenAt: sql`now()` }).where(eq(adminSessions.id, id));
+  await db
+    .update(adminSessions)
+    .set({ lastSeenAt: sql`now()` })
+    .where(eq(adminSessions.id, id));
 }
 
 /** Deletes the session with this token digest; returns it (id and user), or undefined when there was none. */

@@ -52,7 +52,12 @@ export function createAdminSessionsService({
       const token = randomBytes(32).toString('base64url');
       const session = await insertSession({
         db,
-        values: { userId: user.id, tokenDigest: digestApiKey(token), csrfToken: randomBytes(24).toString('base64url'), expiresAt: new Date(Date.now() + ADMIN_SESSION_TTL_MS) },
+        values: {
+          userId: user.id,
+          tokenDigest: digestApiKey(token),
+          csrfToken: randomBytes(24).toString('base64url'),
+          expiresAt: new Date(Date.now() + ADMIN_SESSION_TTL_MS),
+        },
       });
       return { token, session, user };
     },
@@ -91,7 +96,12 @@ export function createAdminSessionsService({
       if (!sameToken(csrf, found.session.csrfToken)) throw adminSessionErrors.csrf();
       if (!isActiveAdmin(found.user)) throw adminSessionErrors.notAdmin('no longer');
       await touchSession({ db, id: found.session.id });
-      return auth.issueKey({ userId: found.user.id, revokeOthers: false, purpose: 'admin-ui', adminSession: { id: found.session.id, expiresAt: found.session.expiresAt } });
+      return auth.issueKey({
+        userId: found.user.id,
+        revokeOthers: false,
+        purpose: 'admin-ui',
+        adminSession: { id: found.session.id, expiresAt: found.session.expiresAt },
+      });
     },
   };
 }

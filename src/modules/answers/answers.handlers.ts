@@ -6,7 +6,11 @@ import { toHistoryItem, toOpenQuestion, toQuestionAnswerDto } from './answers.ma
 export const answerHandlers = ({ answers, users }: Services) =>
   ({
     upsertQuestionAnswer: async (req) => {
-      const { answer, created } = await answers.answer({ user: caller(req).user, issuanceId: req.body.question_issuance_id, choice: req.body.selected_answer_identifier });
+      const { answer, created } = await answers.answer({
+        user: caller(req).user,
+        issuanceId: req.body.question_issuance_id,
+        choice: req.body.selected_answer_identifier,
+      });
       return created ? { status: 201, body: toQuestionAnswerDto(answer) } : { status: 200, body: toQuestionAnswerDto(answer) };
     },
     listOpenQuestions: async (req) => {
@@ -15,12 +19,17 @@ export const answerHandlers = ({ answers, users }: Services) =>
     },
     listQuestionAnswers: async (req) => ({
       status: 200,
-      body: (await answers.history({ userId: caller(req).user.id, limit: req.query.limit, offset: req.query.offset, matchId: req.query.match_id })).map(toHistoryItem),
+      body: (await answers.history({ userId: caller(req).user.id, limit: req.query.limit, offset: req.query.offset, matchId: req.query.match_id })).map(
+        toHistoryItem,
+      ),
     }),
     getCurrentUserPoints: async (req) => ({ status: 200, body: await answers.points(caller(req).user) }),
     getUserPoints: async ({ params }) => ({ status: 200, body: await answers.points(await users.get(params.user_id)) }),
     listUserQuestionAnswers: async ({ params, query }) => {
       const user = await users.get(params.user_id);
-      return { status: 200, body: (await answers.history({ userId: user.id, limit: query.limit, offset: query.offset, matchId: query.match_id })).map(toHistoryItem) };
+      return {
+        status: 200,
+        body: (await answers.history({ userId: user.id, limit: query.limit, offset: query.offset, matchId: query.match_id })).map(toHistoryItem),
+      };
     },
   }) satisfies Partial<Handlers>;

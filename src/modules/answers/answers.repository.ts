@@ -15,7 +15,15 @@ export interface IssuanceForAnswer {
 }
 
 /** The issuance, locked against settling while the answer is written, whether the user follows its match, and the match's status. */
-export async function lockIssuanceForAnswer({ db, issuanceId, userId }: { db: DbOrTx; issuanceId: string; userId: string }): Promise<IssuanceForAnswer | undefined> {
+export async function lockIssuanceForAnswer({
+  db,
+  issuanceId,
+  userId,
+}: {
+  db: DbOrTx;
+  issuanceId: string;
+  userId: string;
+}): Promise<IssuanceForAnswer | undefined> {
   const [row] = await db
     .select({ issuance: questionIssuances, following: sql<boolean>`coalesce(${matchFollows.following}, false)`, matchStatus: matches.status })
     .from(questionIssuances)
@@ -59,7 +67,16 @@ export interface OpenRow {
  */
 type Value<T> = T | Placeholder;
 
-function openQuery(db: DbOrTx, { userId, now, windowFrom, windowTo, matchIds }: { userId: Value<string>; now: Value<Date>; windowFrom: Value<Date>; windowTo: Value<Date>; matchIds?: string[] | undefined }) {
+function openQuery(
+  db: DbOrTx,
+  {
+    userId,
+    now,
+    windowFrom,
+    windowTo,
+    matchIds,
+  }: { userId: Value<string>; now: Value<Date>; windowFrom: Value<Date>; windowTo: Value<Date>; matchIds?: string[] | undefined },
+) {
   return db
     .select({ issuance: questionIssuances, match: matches, league: leagues.slug, currentAnswer: questionAnswers.selectedAnswerIdentifier })
     .from(questionIssuances)
@@ -81,14 +98,35 @@ function openQuery(db: DbOrTx, { userId, now, windowFrom, windowTo, matchIds }: 
 }
 
 /** The open questions of the matches the user follows (those of `matchIds` only, when given); without `matchIds`, built once per database. */
-export async function openForUser({ db, userId, now, windowFrom, windowTo, matchIds }: { db: DbOrTx; userId: string; now: Date; windowFrom: Date; windowTo: Date; matchIds?: string[] }): Promise<OpenRow[]> {
+export async function openForUser({
+  db,
+  userId,
+  now,
+  windowFrom,
+  windowTo,
+  matchIds,
+}: {
+  db: DbOrTx;
+  userId: string;
+  now: Date;
+  windowFrom: Date;
+  windowTo: Date;
+  matchIds?: string[];
+}): Promise<OpenRow[]> {
   const query = matchIds
     ? undefined
     : prepared(db, 'answers_open_for_user', (root) =>
-        openQuery(root, { userId: sql.placeholder('userId'), now: sql.placeholder('now'), windowFrom: sql.placeholder('windowFrom'), windowTo: sql.placeholder('windowTo') }).prepare('answers_open_for_user'),
+        openQuery(root, {
+          userId: sql.placeholder('userId'),
+          now: sql.placeholder('now'),
+          windowFrom: sql.placeholder('windowFrom'),
+          windowTo: sql.placeholder('windowTo'),
+        }).prepare('answers_open_for_user'),
       );
   // Placeholders skip the column's encoder: timestamps go as ISO text, as drizzle itself sends them.
-  return query ? query.execute({ userId, now: now.toISOString(), windowFrom: windowFrom.toISOString(), windowTo: windowTo.toISOString() }) : openQuery(db, { userId, now, windowFrom, windowTo, matchIds });
+  return query
+    ? query.execute({ userId, now: now.toISOString(), windowFrom: windowFrom.toISOString(), windowTo: windowTo.toISOString() })
+    : openQuery(db, { userId, now, windowFrom, windowTo, matchIds });
 }
 
 export interface HistoryRow {
@@ -104,7 +142,19 @@ export interface HistoryRow {
  * count toward neither `limit` nor `offset`: two queries (one after the first
  * page).
  */
-export async function history({ db, userId, limit, offset = 0, matchId }: { db: DbOrTx; userId: string; limit?: number | undefined; offset?: number | undefined; matchId?: string | undefined }): Promise<HistoryRow[]> {
+export async function history({
+  db,
+  userId,
+  limit,
+  offset = 0,
+  matchId,
+}: {
+  db: DbOrTx;
+  userId: string;
+  limit?: number | undefined;
+  offset?: number | undefined;
+  matchId?: string | undefined;
+}): Promise<HistoryRow[]> {
   const base = (extra: SQL | undefined) =>
     db
       .select({ answer: questionAnswers, issuance: questionIssuances, match: matches, league: leagues.slug })
@@ -134,7 +184,15 @@ export interface Totals {
  * test matches replay finished matches for operators and testers, whose
  * outcome is known.
  */
-export async function pointsOf({ db, userId, periods }: { db: DbOrTx; userId: string; periods: CalendarPeriod[] }): Promise<{ allTime: Totals; periods: Totals[] }> {
+export async function pointsOf({
+  db,
+  userId,
+  periods,
+}: {
+  db: DbOrTx;
+  userId: string;
+  periods: CalendarPeriod[];
+}): Promise<{ allTime: Totals; periods: Totals[] }> {
   const build = (on: DbOrTx, user: Value<string>, bounds: Value<string>[]) => {
     const a = questionAnswers;
     const totals = (cond: SQL) => [
@@ -189,7 +247,19 @@ export async function answerCounts({ db, issuanceIds }: { db: DbOrTx; issuanceId
  * `correct` choice, the answers choosing it score `points` and the others 0;
  * without one (voided, revoked), every answer is void.
  */
-export async function scoreAnswersOf({ tx, issuanceId, correct, points, scoredAt }: { tx: Tx; issuanceId: string; correct: string | null; points: number; scoredAt: Date | null }): Promise<void> {
+export async function scoreAnswersOf({
+  tx,
+  issuanceId,
+  correct,
+  points,
+  scoredAt,
+}: {
+  tx: Tx;
+  issuanceId: string;
+  correct: string | null;
+  points: number;
+  scoredAt: Date | null;
+}): Promise<void> {
   const resolved = correct !== null;
   await tx
     .update(questionAnswers)

@@ -32,7 +32,15 @@ export type AnswersService = ReturnType<typeof createAnswersService>;
 
 export function createAnswersService({ db, now = () => new Date() }: { db: Db; now?: () => Date }) {
   return {
-    async answer({ user, issuanceId, choice }: { user: UserRow; issuanceId: string; choice: string }): Promise<{ answer: QuestionAnswerRow; created: boolean }> {
+    async answer({
+      user,
+      issuanceId,
+      choice,
+    }: {
+      user: UserRow;
+      issuanceId: string;
+      choice: string;
+    }): Promise<{ answer: QuestionAnswerRow; created: boolean }> {
       return db.transaction(async (tx) => {
         const found = await lockIssuanceForAnswer({ db: tx, issuanceId, userId: user.id });
         if (!found) throw issuanceErrors.notFound();
@@ -46,17 +54,41 @@ export function createAnswersService({ db, now = () => new Date() }: { db: Db; n
         if (issuance.status === 'locked' || t >= issuance.closesAt || started) {
           throw issuance.kind === 'match' ? answerErrors.locked() : answerErrors.windowExpired();
         }
-        if (!issuance.choices.some((c) => c.identifier === choice)) throw answerErrors.invalidChoice(choice, issuance.choices.map((c) => c.identifier));
-        return upsertAnswer({ db: tx, values: { userId: user.id, questionIssuanceId: issuance.id, matchId: issuance.matchId, selectedAnswerIdentifier: choice } });
+        if (!issuance.choices.some((c) => c.identifier === choice))
+          throw answerErrors.invalidChoice(
+            choice,
+            issuance.choices.map((c) => c.identifier),
+          );
+        return upsertAnswer({
+          db: tx,
+          values: { userId: user.id, questionIssuanceId: issuance.id, matchId: issuance.matchId, selectedAnswerIdentifier: choice },
+        });
       });
     },
 
     async open(user: UserRow, matchIds?: string[]): Promise<OpenRow[]> {
       const t = now();
-      return openForUser({ db, userId: user.id, now: t, windowFrom: new Date(t.getTime() - OPEN_WINDOW.beforeMs), windowTo: new Date(t.getTime() + OPEN_WINDOW.afterMs), ...(matchIds ? { matchIds } : {}) });
+      return openForUser({
+        db,
+        userId: user.id,
+        now: t,
+        windowFrom: new Date(t.getTime() - OPEN_WINDOW.beforeMs),
+        windowTo: new Date(t.getTime() + OPEN_WINDOW.afterMs),
+        ...(matchIds ? { matchIds } : {}),
+      });
     },
 
-    history: ({ userId, limit, offset, matchId }: { userId: string; limit?: number | undefined; offset?: number | undefined; matchId?: string | undefined }): Promise<HistoryRow[]> => history({ db, userId, limit, offset, matchId }),
+    history: ({
+      userId,
+      limit,
+      offset,
+      matchId,
+    }: {
+      userId: string;
+      limit?: number | undefined;
+      offset?: number | undefined;
+      matchId?: string | undefined;
+    }): Promise<HistoryRow[]> => history({ db, userId, limit, offset, matchId }),
 
     async points(user: UserRow): Promise<Schemas['UserPoints']> {
       const timezone = zoneOrUtc(user.matchFollowTimezone);
@@ -72,4 +104,3 @@ export function createAnswersService({ db, now = () => new Date() }: { db: Db; n
     },
   };
 }
-

@@ -11,5 +11,11 @@ import { scoreAnswersOf } from './answers.repository.js';
 
 export async function scoreSettledIssuance(tx: Tx, issuance: QuestionIssuanceRow): Promise<void> {
   const resolved = issuance.status === 'resolved' && issuance.correctAnswerIdentifier !== null;
-  await scoreAnswersOf({ tx, issuanceId: issuance.id, correct: resolved ? issuance.correctAnswerIdentifier : null, points: issuance.points, scoredAt: issuance.resolvedAt });
+  await scoreAnswersOf({
+    tx,
+    issuanceId: issuance.id,
+    correct: resolved ? issuance.correctAnswerIdentifier : null,
+    points: issuance.points,
+    scoredAt: issuance.resolvedAt,
+  });
 }

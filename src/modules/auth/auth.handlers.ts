@@ -9,7 +9,13 @@ const token = (issued: IssuedKey) => ({ api_key: issued.apiKey, token_type: 'bea
 export const authHandlers = ({ auth }: Services) =>
   ({
     registerUser: async ({ body, raw }) => {
-      const issued = await auth.register({ username: body.username, password: body.password, email: body.email, firstName: body.first_name ?? null, ip: clientIp(raw) });
+      const issued = await auth.register({
+        username: body.username,
+        password: body.password,
+        email: body.email,
+        firstName: body.first_name ?? null,
+        ip: clientIp(raw),
+      });
       return { status: 201, body: token(issued) };
     },
     loginUser: async ({ body, raw }) => ({ status: 200, body: token(await auth.login({ login: body.username, password: body.password, ip: clientIp(raw) })) }),

@@ -9,7 +9,8 @@ import { users, type UserRow } from '../users/users.table.js';
  * queries of api_keys joined to users; the HTTP layer and the live stream's
  * re-checks use the same rule.
  */
-export const keyAuthenticates = (): SQL => and(isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`)), eq(users.isActive, true))!;
+export const keyAuthenticates = (): SQL =>
+  and(isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`)), eq(users.isActive, true))!;
 
 const keyLookup = (db: DbOrTx, digest: SQL.Aliased | SQL | Placeholder | string) =>
   db
@@ -20,7 +21,13 @@ const keyLookup = (db: DbOrTx, digest: SQL.Aliased | SQL | Placeholder | string)
     .limit(1);
 
 /** The active user owning an unrevoked, unexpired key with this digest, in one query (built once per database: it runs on every request). */
-export async function findActiveUserByKeyDigest({ db, digest }: { db: DbOrTx; digest: string }): Promise<{ user: UserRow; keyId: string; expiresAt: Date | null } | undefined> {
+export async function findActiveUserByKeyDigest({
+  db,
+  digest,
+}: {
+  db: DbOrTx;
+  digest: string;
+}): Promise<{ user: UserRow; keyId: string; expiresAt: Date | null } | undefined> {
   const query = prepared(db, 'auth_key_lookup', (root) => keyLookup(root, sql.placeholder('digest')).prepare('auth_key_lookup'));
   const rows = query ? await query.execute({ digest }) : await keyLookup(db, digest);
   return rows[0];
@@ -36,11 +43,14 @@ export interface NewApiKey {
 }
 
 export async function insertApiKey({ db, userId, digest, prefix, purpose = 'api', adminSession }: NewApiKey & { db: DbOrTx }) {
-  await db.insert(apiKeys).values({ userId, keyDigest: digest, keyPrefix: prefix, purpose, adminSessionId: adminSession?.id ?? null, expiresAt: adminSession?.expiresAt ?? null });
+  await db
+    .insert(apiKeys)
+    .values({ userId, keyDigest: digest, keyPrefix: prefix, purpose, adminSessionId: adminSession?.id ?? null, expiresAt: adminSession?.expiresAt ?? null });
 }
 
 /** Revokes the keys issued to an operator-UI session; returns how many. */
-export const revokeAdminSessionKeys = ({ db, adminSessionId }: { db: DbOrTx; adminSessionId: string }) => revokeKeysWhere(db, eq(apiKeys.adminSessionId, adminSessionId));
+export const revokeAdminSessionKeys = ({ db, adminSessionId }: { db: DbOrTx; adminSessionId: string }) =>
+  revokeKeysWhere(db, eq(apiKeys.adminSessionId, adminSessionId));
 
 /** Revokes the active keys matching the condition; returns how many. */
 async function revokeKeysWhere(db: DbOrTx, which: SQL): Promise<number> {

@@ -109,7 +109,17 @@ export function createAuthService({
      * the keys committed before it, and concurrent logins leave exactly one
      * active key, the last one's.
      */
-    async issueKey({ userId, revokeOthers, purpose = 'api', adminSession }: { userId: string; revokeOthers: boolean; purpose?: string; adminSession?: NewApiKey['adminSession'] }): Promise<IssuedKey> {
+    async issueKey({
+      userId,
+      revokeOthers,
+      purpose = 'api',
+      adminSession,
+    }: {
+      userId: string;
+      revokeOthers: boolean;
+      purpose?: string;
+      adminSession?: NewApiKey['adminSession'];
+    }): Promise<IssuedKey> {
       let revoked = 0;
       const issued = await db.transaction(async (tx) => {
         const user = await touchLastLogin({ db: tx, userId });

@@ -25,10 +25,16 @@ export const apiKeys = pgTable(
   },
   (t) => [
     uniqueIndex('api_keys_digest_uq').on(t.keyDigest),
-    index('api_keys_user_active_idx').on(t.userId).where(sql`${t.revokedAt} is null`),
-    index('api_keys_admin_session_idx').on(t.adminSessionId).where(sql`${t.adminSessionId} is not null`),
+    index('api_keys_user_active_idx')
+      .on(t.userId)
+      .where(sql`${t.revokedAt} is null`),
+    index('api_keys_admin_session_idx')
+      .on(t.adminSessionId)
+      .where(sql`${t.adminSessionId} is not null`),
     // The cleanup of expired operator-UI keys.
-    index('api_keys_expires_idx').on(t.expiresAt).where(sql`${t.expiresAt} is not null`),
+    index('api_keys_expires_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.expiresAt} is not null`),
   ],
 );
 

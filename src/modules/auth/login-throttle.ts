@@ -68,7 +68,14 @@ export function createLoginThrottle({
   const budget = (keyPrefix: string, limit: number, windowSeconds: number, message: string, name?: string): Budget | null =>
     limit > 0
       ? {
-          limiter: new RateLimiterDrizzle({ storeClient: db, schema: loginThrottle, keyPrefix, points: limit, duration: windowSeconds, clearExpiredByTimeout: false }),
+          limiter: new RateLimiterDrizzle({
+            storeClient: db,
+            schema: loginThrottle,
+            keyPrefix,
+            points: limit,
+            duration: windowSeconds,
+            clearExpiredByTimeout: false,
+          }),
           limit,
           windowSeconds,
           message,
@@ -177,5 +184,10 @@ export function addressKey(ip: string): string {
   if (!ipaddr.IPv6.isValid(ip)) return ip;
   // An IPv4-mapped address becomes its IPv4.
   const address = ipaddr.process(ip);
-  return address.kind() === 'ipv4' ? address.toString() : `${(address as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
+  return address.kind() === 'ipv4'
+    ? address.toString()
+    : `${(address as ipaddr.IPv6).parts
+        .slice(0, 4)
+        .map((p) => p.toString(16))
+        .join(':')}::/64`;
 }

@@ -6,7 +6,11 @@ export const brandErrors = {
   notFound: errorFactory(404, 'brand.not_found', (id?: string) => (id === undefined ? 'brand not found' : `brand ${id} not found`)),
   nameTaken: errorFactory(409, 'brand.name_taken', (name: string) => `a brand named ${quote(name)} already exists`),
   invalidName: errorFactory(400, 'brand.invalid_name', () => 'name must not be blank'),
-  invalidColor: errorFactory(400, 'brand.invalid_color', (field: string, value: string) => `${field} must be a hex color like #ff5500 or #f50, got ${quote(value)}`),
+  invalidColor: errorFactory(
+    400,
+    'brand.invalid_color',
+    (field: string, value: string) => `${field} must be a hex color like #ff5500 or #f50, got ${quote(value)}`,
+  ),
   logoConflict: errorFactory(400, 'brand.logo_conflict', () => 'send either a new logo or clear_logo=true, not both'),
   logoTooLarge: errorFactory(400, 'brand.logo_too_large', (maxBytes: number) => `logo must be at most ${maxBytes / 1024 / 1024} MiB`),
   logoEmpty: errorFactory(400, 'brand.logo_empty', () => 'logo file is empty'),

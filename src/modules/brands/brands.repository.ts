@@ -12,7 +12,13 @@ export async function listBrands({ db, q }: { db: DbOrTx; q?: string | undefined
     .from(brands)
     .where(
       p
-        ? or(ilike(brands.name, p), ilike(brands.primaryColor, p), ilike(brands.secondaryColor, p), ilike(brands.logoFilename, p), ilike(sql`${brands.id}::text`, p))
+        ? or(
+            ilike(brands.name, p),
+            ilike(brands.primaryColor, p),
+            ilike(brands.secondaryColor, p),
+            ilike(brands.logoFilename, p),
+            ilike(sql`${brands.id}::text`, p),
+          )
         : undefined,
     )
     .orderBy(asc(sql`lower(${brands.name})`), asc(brands.id));

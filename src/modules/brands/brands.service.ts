@@ -32,8 +32,7 @@ export function createBrandsService({ db, storage, logger }: { db: Db; storage: 
     return storage;
   };
 
-  const nameConflict = (err: unknown, name: string) =>
-    isUniqueViolation(err, 'brands_name_lower_uq') ? brandErrors.nameTaken(name) : err;
+  const nameConflict = (err: unknown, name: string) => (isUniqueViolation(err, 'brands_name_lower_uq') ? brandErrors.nameTaken(name) : err);
 
   /** Best effort: a failed removal leaves an orphaned object, never a broken row. */
   const removeObject = async (key: string) => {
@@ -67,7 +66,12 @@ export function createBrandsService({ db, storage, logger }: { db: Db; storage: 
       if (input.logo) {
         logo = await checkLogo(input.logo);
         const store = requireStorage();
-        Object.assign(values, { logoFilename: logo.filename, logoKey: logoKey(values.id!, logo.filename), logoContentType: logo.contentType, logoSizeBytes: logo.data.length });
+        Object.assign(values, {
+          logoFilename: logo.filename,
+          logoKey: logoKey(values.id!, logo.filename),
+          logoContentType: logo.contentType,
+          logoSizeBytes: logo.data.length,
+        });
         await store.put(values.logoKey!, logo.data, logo.contentType);
       }
       try {
@@ -80,7 +84,13 @@ export function createBrandsService({ db, storage, logger }: { db: Db; storage: 
 
     async update(
       id: string,
-      input: { name?: string | undefined; primaryColor?: string | undefined; secondaryColor?: string | undefined; logo?: LogoUpload | undefined; clearLogo?: boolean | undefined },
+      input: {
+        name?: string | undefined;
+        primaryColor?: string | undefined;
+        secondaryColor?: string | undefined;
+        logo?: LogoUpload | undefined;
+        clearLogo?: boolean | undefined;
+      },
     ): Promise<BrandRow> {
       if (input.logo && input.clearLogo) throw brandErrors.logoConflict();
       const values: Partial<NewBrand> = {};

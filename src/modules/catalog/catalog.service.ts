@@ -63,7 +63,12 @@ export async function previewQuestion(body: PreviewRequest): Promise<QuestionPre
   let event: FeedEvent;
   if (byType) {
     const found = sampleEvent(league.sport, body.sample_event_type!);
-    if (!found) throw catalogErrors.sampleEventNotFound(body.sample_event_type!, league, sportCatalog(league.sport).map((e) => e.type));
+    if (!found)
+      throw catalogErrors.sampleEventNotFound(
+        body.sample_event_type!,
+        league,
+        sportCatalog(league.sport).map((e) => e.type),
+      );
     event = found;
   } else {
     event = completeInlineEvent(league.sport, body.sample_event!);

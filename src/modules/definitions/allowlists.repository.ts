@@ -12,7 +12,17 @@ import { matchQuestionDefinitions } from './match-definitions.table.js';
  * locked (FOR KEY SHARE) until the transaction ends, so a concurrent delete
  * waits and then scrubs the allowlist this transaction writes.
  */
-export async function findDefinitionIdsInLeague({ db, leagueId, kind, ids }: { db: DbOrTx; leagueId: string; kind: DefinitionKindId; ids: string[] }): Promise<Set<string>> {
+export async function findDefinitionIdsInLeague({
+  db,
+  leagueId,
+  kind,
+  ids,
+}: {
+  db: DbOrTx;
+  leagueId: string;
+  kind: DefinitionKindId;
+  ids: string[];
+}): Promise<Set<string>> {
   if (!ids.length) return new Set();
   const table = kind === 'in_game' ? questionDefinitions : matchQuestionDefinitions;
   const rows = await db

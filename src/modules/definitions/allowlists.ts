@@ -15,7 +15,10 @@ export const checkDefinitionAllowlist: AllowlistChecker = async ({ db, leagueId,
   const unknown = normalized.filter((id) => !found.has(id));
   if (unknown.length) {
     const what = kind === 'in_game' ? 'in-game question definitions' : 'Match question definitions';
-    throw badRequest('allowlist.unknown_definition', `${field}: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not one of the' : 'are not'} ${what} of this league`);
+    throw badRequest(
+      'allowlist.unknown_definition',
+      `${field}: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not one of the' : 'are not'} ${what} of this league`,
+    );
   }
   return normalized;
 };

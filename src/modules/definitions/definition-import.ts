@@ -99,7 +99,10 @@ function schemaErrors(validate: ValidateFunction, body: Record<string, unknown>)
   return ajvErrorsToIssues(validate.errors ?? []).map((issue) => {
     const path = issue.loc.slice(1);
     const where = path.length ? formatLocation(path) : 'row';
-    return { field: path.length ? String(path[0]) : null, detail: `${where}: ${issue.type === 'missing' ? 'a value is required (the cell is empty)' : issue.msg}` };
+    return {
+      field: path.length ? String(path[0]) : null,
+      detail: `${where}: ${issue.type === 'missing' ? 'a value is required (the cell is empty)' : issue.msg}`,
+    };
   });
 }
 
@@ -136,7 +139,16 @@ interface Plan<V> {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function resultOf<V>(plan: Plan<V>, { dryRun, applied, detail }: { dryRun: boolean; applied: boolean; detail: string }): ImportResult {
-  return { detail, dry_run: dryRun, applied, row_count: plan.rowCount, creates: plan.creates, updates: plan.updates, unchanged: plan.unchanged, errors: plan.errors };
+  return {
+    detail,
+    dry_run: dryRun,
+    applied,
+    row_count: plan.rowCount,
+    creates: plan.creates,
+    updates: plan.updates,
+    unchanged: plan.unchanged,
+    errors: plan.errors,
+  };
 }
 
 const counts = <V>(p: Plan<V>) => `${p.creates.length} to create, ${p.updates.length} to update, ${p.unchanged.length} unchanged`;
@@ -149,7 +161,16 @@ function refused<V>(plan: Plan<V>, dryRun: boolean): AppError {
 }
 
 function fileError(err: CsvFileError, dryRun: boolean): AppError {
-  const body: ImportResult = { detail: err.message, dry_run: dryRun, applied: false, row_count: 0, creates: [], updates: [], unchanged: [], errors: err.problems };
+  const body: ImportResult = {
+    detail: err.message,
+    dry_run: dryRun,
+    applied: false,
+    row_count: 0,
+    creates: [],
+    updates: [],
+    unchanged: [],
+    errors: err.problems,
+  };
   return new AppError(400, 'import.invalid_file', err.message, { body: { ...body } });
 }
 

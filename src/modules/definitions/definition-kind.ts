@@ -14,7 +14,14 @@ import type { operations } from '../../../generated/api-types.js';
 export type DefinitionKindId = 'in_game' | 'match';
 
 /** A definition table as the shared queries use it (`from` takes it cast: drizzle cannot check a generic table). */
-export type DefinitionTable = PgTable & { id: PgColumn; leagueId: PgColumn; name: PgColumn; isPivotalMoment: PgColumn; createdAt: PgColumn; updatedAt: PgColumn };
+export type DefinitionTable = PgTable & {
+  id: PgColumn;
+  leagueId: PgColumn;
+  name: PgColumn;
+  isPivotalMoment: PgColumn;
+  createdAt: PgColumn;
+  updatedAt: PgColumn;
+};
 
 /** The columns every stored definition has. */
 export interface StoredDefinition {
@@ -122,7 +129,18 @@ export interface DefinitionKind<Row extends StoredDefinition, Input extends Comm
 export type AnyDefinitionKind = DefinitionKind<any, any, any, any, DefinitionOperations>;
 
 /** The columns both kinds have, which the fields below name. */
-type CommonColumn = 'name' | 'description' | 'isPivotalMoment' | 'isActive' | 'groupId' | 'questionTextTemplate' | 'choices' | 'issuanceStateExtract' | 'storeState' | 'resolution' | 'points';
+type CommonColumn =
+  | 'name'
+  | 'description'
+  | 'isPivotalMoment'
+  | 'isActive'
+  | 'groupId'
+  | 'questionTextTemplate'
+  | 'choices'
+  | 'issuanceStateExtract'
+  | 'storeState'
+  | 'resolution'
+  | 'points';
 
 /** The fields both kinds have, declared once; each kind lists them, with its own, in its contract's order. */
 export const COMMON_FIELDS = {
@@ -143,7 +161,9 @@ export const COMMON_FIELDS = {
  * `true` only when `Names` are exactly the properties of `Dto` besides
  * `Skip`: a kind asserts with it that its fields spell its contract schema.
  */
-export type SpellsTheSchema<Dto, Names extends string, Skip extends string = 'id' | 'league' | 'league_id' | 'created_at' | 'updated_at'> = [Exclude<keyof Dto, Skip>] extends [Names]
+export type SpellsTheSchema<Dto, Names extends string, Skip extends string = 'id' | 'league' | 'league_id' | 'created_at' | 'updated_at'> = [
+  Exclude<keyof Dto, Skip>,
+] extends [Names]
   ? [Names] extends [Exclude<keyof Dto, Skip>]
     ? true
     : never

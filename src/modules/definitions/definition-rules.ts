@@ -30,7 +30,11 @@ export const copyName = (name: string) => `${name} (copy)`;
 export function checkChoiceIdentifiers(choices: readonly { identifier: string }[]): Set<string> {
   const seen = new Set<string>();
   for (const [i, c] of choices.entries()) {
-    if (seen.has(c.identifier)) throw badRequest('definition.duplicate_choice', `choices[${i}].identifier ${quote(c.identifier)} is used by an earlier choice; identifiers must be unique`);
+    if (seen.has(c.identifier))
+      throw badRequest(
+        'definition.duplicate_choice',
+        `choices[${i}].identifier ${quote(c.identifier)} is used by an earlier choice; identifiers must be unique`,
+      );
     seen.add(c.identifier);
   }
   return seen;

@@ -16,10 +16,18 @@ type CsvKind<Row extends StoredDefinition> = Pick<DefinitionKind<Row, any, Recor
 export const csvColumns = <Row extends StoredDefinition>(kind: CsvKind<Row>): string[] => ['id', 'league', ...kind.fields.map((f) => f.name)];
 
 /** Columns an import file must have: the row's identity and the fields a create requires. */
-export const requiredCsvColumns = <Row extends StoredDefinition>(kind: CsvKind<Row>): string[] => ['id', 'league', ...kind.fields.filter((f) => f.required).map((f) => f.name)];
+export const requiredCsvColumns = <Row extends StoredDefinition>(kind: CsvKind<Row>): string[] => [
+  'id',
+  'league',
+  ...kind.fields.filter((f) => f.required).map((f) => f.name),
+];
 
 /** A definition (with its league's slug) as an export row. */
-export function toCsvRow<Row extends StoredDefinition>(kind: CsvKind<Row>, columns: readonly string[], row: Row & { leagueSlug: string }): Record<string, unknown> {
+export function toCsvRow<Row extends StoredDefinition>(
+  kind: CsvKind<Row>,
+  columns: readonly string[],
+  row: Row & { leagueSlug: string },
+): Record<string, unknown> {
   return pickColumns(kind.toDto(row, row.leagueSlug), columns);
 }
 
@@ -32,7 +40,11 @@ export function toCsvRow<Row extends StoredDefinition>(kind: CsvKind<Row>, colum
  * body (the in-game archive flag) come back in `extra`, a missing or empty
  * cell keeping the stored value.
  */
-export function bodyFromCsv<Row extends StoredDefinition>(kind: CsvKind<Row>, r: CsvRowReader, current: Row | undefined): { body: Record<string, unknown>; extra: Record<string, unknown> } {
+export function bodyFromCsv<Row extends StoredDefinition>(
+  kind: CsvKind<Row>,
+  r: CsvRowReader,
+  current: Row | undefined,
+): { body: Record<string, unknown>; extra: Record<string, unknown> } {
   const stored: Record<string, unknown> | undefined = current && kind.toDto(current, '');
   const { body, put, text } = csvBodyBuilder<string>(r, stored);
   const cell = (f: DefinitionField<Row>): unknown => {

@@ -58,7 +58,10 @@ function kindHandlers<Row extends StoredDefinition, Input extends CommonInput, D
       body: await service.importCsv({ file: files.find((f) => f.field === 'file'), dryRun: query.dry_run ?? true }),
     }),
   };
-  return Object.fromEntries(Object.entries(roles).map(([role, handler]) => [kind.operations[role as DefinitionRole], handler])) as ByOperationId<Ops, RoleHandlers<Input, Dto, Item>>;
+  return Object.fromEntries(Object.entries(roles).map(([role, handler]) => [kind.operations[role as DefinitionRole], handler])) as ByOperationId<
+    Ops,
+    RoleHandlers<Input, Dto, Item>
+  >;
 }
 
 export const definitionHandlers = ({ definitions, matchDefinitions }: Services) =>

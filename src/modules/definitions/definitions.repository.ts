@@ -55,13 +55,33 @@ export async function listDefinitions<Row extends StoredDefinition>({
 }
 
 /** A definition with the slug and sport of its league; locked for update when asked. */
-export async function findDefinition<Row extends StoredDefinition>({ db, kind, id, forUpdate = false }: { db: DbOrTx; kind: KindOf<Row>; id: string; forUpdate?: boolean }): Promise<WithLeague<Row> | undefined> {
+export async function findDefinition<Row extends StoredDefinition>({
+  db,
+  kind,
+  id,
+  forUpdate = false,
+}: {
+  db: DbOrTx;
+  kind: KindOf<Row>;
+  id: string;
+  forUpdate?: boolean;
+}): Promise<WithLeague<Row> | undefined> {
   const [row] = await definitionsByIds({ db, kind, ids: [id], forUpdate });
   return row;
 }
 
 /** The definitions with these ids (with their league's slug and sport), by id; locked for update when asked. */
-export async function definitionsByIds<Row extends StoredDefinition>({ db, kind, ids, forUpdate = false }: { db: DbOrTx; kind: KindOf<Row>; ids: string[]; forUpdate?: boolean }): Promise<WithLeague<Row>[]> {
+export async function definitionsByIds<Row extends StoredDefinition>({
+  db,
+  kind,
+  ids,
+  forUpdate = false,
+}: {
+  db: DbOrTx;
+  kind: KindOf<Row>;
+  ids: string[];
+  forUpdate?: boolean;
+}): Promise<WithLeague<Row>[]> {
   if (!ids.length) return [];
   const { table } = kind;
   const query = db
@@ -74,12 +94,30 @@ export async function definitionsByIds<Row extends StoredDefinition>({ db, kind,
   return rows.map((r) => ({ ...r.definition, leagueSlug: r.leagueSlug, leagueSport: r.leagueSport }));
 }
 
-export async function insertDefinition<Row extends StoredDefinition>({ db, kind, values }: { db: DbOrTx; kind: KindOf<Row>; values: Record<string, unknown> }): Promise<Row> {
+export async function insertDefinition<Row extends StoredDefinition>({
+  db,
+  kind,
+  values,
+}: {
+  db: DbOrTx;
+  kind: KindOf<Row>;
+  values: Record<string, unknown>;
+}): Promise<Row> {
   const [row] = (await db.insert(tableOf(kind)).values(values).returning()) as unknown as Row[];
   return row!;
 }
 
-export async function updateDefinition<Row extends StoredDefinition>({ db, kind, id, values }: { db: DbOrTx; kind: KindOf<Row>; id: string; values: Record<string, unknown> }): Promise<Row | undefined> {
+export async function updateDefinition<Row extends StoredDefinition>({
+  db,
+  kind,
+  id,
+  values,
+}: {
+  db: DbOrTx;
+  kind: KindOf<Row>;
+  id: string;
+  values: Record<string, unknown>;
+}): Promise<Row | undefined> {
   const [row] = (await db
     .update(tableOf(kind))
     .set({ ...values, updatedAt: sql`now()` })
@@ -92,7 +130,17 @@ export async function updateDefinition<Row extends StoredDefinition>({ db, kind,
  * Takes a definition out of issuance or back (the kind's archive column);
  * `updated_at` moves only when the column changes (so repeating it changes nothing).
  */
-export async function setArchived<Row extends StoredDefinition>({ db, kind, id, archived }: { db: DbOrTx; kind: KindOf<Row>; id: string; archived: boolean }): Promise<Row | undefined> {
+export async function setArchived<Row extends StoredDefinition>({
+  db,
+  kind,
+  id,
+  archived,
+}: {
+  db: DbOrTx;
+  kind: KindOf<Row>;
+  id: string;
+  archived: boolean;
+}): Promise<Row | undefined> {
   const { column, archived: whenArchived } = kind.archive;
   const flag = columnsOf(kind)[column]!;
   const value = archived === whenArchived;
@@ -143,7 +191,11 @@ export async function* definitionsForExport<Row extends StoredDefinition>({
       .select({ definition: table, leagueSlug: leagues.slug, lowerName: sql<string>`lower(${table.name})` })
       .from(tableOf(kind))
       .innerJoin(leagues, eq(leagues.id, table.leagueId))
-      .where(after ? sql`(${byLeagueSlug}, ${byLowerName}, ${table.id}) > (${after.leagueSlug} collate "C", ${after.lowerName} collate "C", ${after.id}::uuid)` : undefined)
+      .where(
+        after
+          ? sql`(${byLeagueSlug}, ${byLowerName}, ${table.id}) > (${after.leagueSlug} collate "C", ${after.lowerName} collate "C", ${after.id}::uuid)`
+          : undefined,
+      )
       .orderBy(asc(byLeagueSlug), asc(byLowerName), asc(table.id))
       .limit(pageSize)) as { definition: Row; leagueSlug: string; lowerName: string }[];
     for (const row of page) yield { ...row.definition, leagueSlug: row.leagueSlug };
@@ -154,7 +206,15 @@ export async function* definitionsForExport<Row extends StoredDefinition>({
 }
 
 /** Ids and names (lowercased as the unique index compares them) of a league's definitions of the kind. */
-export async function definitionNamesOfLeague({ db, kind, leagueId }: { db: DbOrTx; kind: AnyDefinitionKind; leagueId: string }): Promise<{ id: string; lowerName: string }[]> {
+export async function definitionNamesOfLeague({
+  db,
+  kind,
+  leagueId,
+}: {
+  db: DbOrTx;
+  kind: AnyDefinitionKind;
+  leagueId: string;
+}): Promise<{ id: string; lowerName: string }[]> {
   const { table } = kind;
   return db
     .select({ id: table.id, lowerName: sql<string>`lower(${table.name})` })
@@ -180,4 +240,5 @@ export async function lowerCaseNames({ db, names }: { db: DbOrTx; names: string[
 }
 
 /** Writes whole definitions by id in bulk (new ones with the ids given, replacements of stored ones): the CSV import's write. */
-export const upsertDefinitions = ({ db, kind, rows }: { db: DbOrTx; kind: AnyDefinitionKind; rows: ({ id: string } & Record<string, unknown>)[] }) => upsertById({ db, table: tableOf(kind), rows });
+export const upsertDefinitions = ({ db, kind, rows }: { db: DbOrTx; kind: AnyDefinitionKind; rows: ({ id: string } & Record<string, unknown>)[] }) =>
+  upsertById({ db, table: tableOf(kind), rows });

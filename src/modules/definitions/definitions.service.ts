@@ -36,7 +36,16 @@ import {
   upsertDefinitions,
 } from './definitions.repository.js';
 
-export type ListQuery = { league: string; include_inactive?: boolean; q?: string; is_pivotal_moment?: boolean; created_from?: string; created_to?: string; updated_from?: string; updated_to?: string };
+export type ListQuery = {
+  league: string;
+  include_inactive?: boolean;
+  q?: string;
+  is_pivotal_moment?: boolean;
+  created_from?: string;
+  created_to?: string;
+  updated_from?: string;
+  updated_to?: string;
+};
 
 /** What a create or full replace writes: every editable column (the in-game archive flag stays as it is). */
 export type DefinitionColumns = { leagueId: string; name: string; groupId: string | null } & Record<string, unknown>;
@@ -92,9 +101,15 @@ export async function definitionColumns<Input extends CommonInput>({
 }
 
 /** A failed insert or update as the contract's answer: name taken 409, group gone 400, league gone 404. */
-function writeError(kind: Pick<Kind<StoredDefinition, CommonInput>, 'nameIndex' | 'errorPrefix' | 'noun'>, err: unknown, { name, leagueSlug, groupId }: { name: string; leagueSlug: string; groupId: string | null | undefined }): unknown {
-  if (isUniqueViolation(err, kind.nameIndex)) return conflict(`${kind.errorPrefix}.name_taken`, `a ${kind.noun} named ${quote(name)} already exists in league '${leagueSlug}'`);
-  if (isForeignKeyViolation(err)) return groupId ? unknownGroup(kind, groupId, leagueSlug) : new AppError(404, 'league.not_found', `league '${leagueSlug}' not found in this database`);
+function writeError(
+  kind: Pick<Kind<StoredDefinition, CommonInput>, 'nameIndex' | 'errorPrefix' | 'noun'>,
+  err: unknown,
+  { name, leagueSlug, groupId }: { name: string; leagueSlug: string; groupId: string | null | undefined },
+): unknown {
+  if (isUniqueViolation(err, kind.nameIndex))
+    return conflict(`${kind.errorPrefix}.name_taken`, `a ${kind.noun} named ${quote(name)} already exists in league '${leagueSlug}'`);
+  if (isForeignKeyViolation(err))
+    return groupId ? unknownGroup(kind, groupId, leagueSlug) : new AppError(404, 'league.not_found', `league '${leagueSlug}' not found in this database`);
   return err;
 }
 
@@ -102,12 +117,18 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function referencedConflict(kind: Pick<Kind<StoredDefinition, CommonInput>, 'references' | 'errorPrefix' | 'path'>, id: string, counts: number[]) {
   const refs = kind.references.map((ref, i) => plural(counts[i] ?? 0, ref.noun)).join(' and ');
-  return conflict(`${kind.errorPrefix}.in_use`, `this definition is referenced by ${refs}, so it cannot be deleted; archive it instead (POST ${kind.path}/${id}/archive)`);
+  return conflict(
+    `${kind.errorPrefix}.in_use`,
+    `this definition is referenced by ${refs}, so it cannot be deleted; archive it instead (POST ${kind.path}/${id}/archive)`,
+  );
 }
 
 export type DefinitionsService<Row extends StoredDefinition, Input extends CommonInput> = ReturnType<typeof createDefinitionsService<Row, Input>>;
 
-export function createDefinitionsService<Row extends StoredDefinition, Input extends CommonInput>(kind: Kind<Row, Input>, { db, leagues }: { db: Db; leagues: Pick<LeaguesService, 'bySlug'> }) {
+export function createDefinitionsService<Row extends StoredDefinition, Input extends CommonInput>(
+  kind: Kind<Row, Input>,
+  { db, leagues }: { db: Db; leagues: Pick<LeaguesService, 'bySlug'> },
+) {
   const leagueSlugOf = async (leagueId: string) => (await findLeague({ db, idOrSlug: leagueId }))?.slug ?? leagueId;
   const missing = () => notFound(kind.noun, kind.notFoundCode);
   const columns = (input: Input, league: LeagueRef, isLeagueGroup: GroupCheck) => definitionColumns({ kind, input, league, isLeagueGroup });

@@ -41,14 +41,26 @@ const FIELDS = [
   { name: 'probability', column: 'probability', cell: 'number', empty: 'null' },
 ] as const;
 
-const SUMMARY_FIELDS = [F.name, F.description, F.is_pivotal_moment, F.is_active, ARCHIVED, F.group_id, { name: 'trigger_event_type', column: 'triggerEventType' }] as const;
+const SUMMARY_FIELDS = [
+  F.name,
+  F.description,
+  F.is_pivotal_moment,
+  F.is_active,
+  ARCHIVED,
+  F.group_id,
+  { name: 'trigger_event_type', column: 'triggerEventType' },
+] as const;
 
 const _fieldsSpellTheSchema: SpellsTheSchema<Dto, (typeof FIELDS)[number]['name']> = true;
 const _summarySpellsTheSchema: SpellsTheSchema<Summary, (typeof SUMMARY_FIELDS)[number]['name'], 'id' | 'league' | 'created_at' | 'updated_at'> = true;
 
 function checkEventType(field: string, type: string, sport: string): void {
   if (!type.trim()) throw badRequest('definition.invalid_event_type', `${field} must not be blank`);
-  if (!isKnownEventType(sport, type)) throw badRequest('definition.unknown_event_type', `${field}: ${quote(type)} is not an event type of ${sport}; see GET /api/question-definitions/sample-catalog`);
+  if (!isKnownEventType(sport, type))
+    throw badRequest(
+      'definition.unknown_event_type',
+      `${field}: ${quote(type)} is not an event type of ${sport}; see GET /api/question-definitions/sample-catalog`,
+    );
 }
 
 const OPERATIONS = {

@@ -14,7 +14,8 @@ export const feedbackErrors = {
   invalidTopic: errorFactory(
     400,
     'feedback.invalid_topic',
-    (topic: string, subjectType: string, topics: readonly string[]) => `topic ${quote(topic)} is not a topic of ${subjectType}; expected one of: ${topics.join(', ')}`,
+    (topic: string, subjectType: string, topics: readonly string[]) =>
+      `topic ${quote(topic)} is not a topic of ${subjectType}; expected one of: ${topics.join(', ')}`,
   ),
   descriptionTooLong: errorFactory(
     400,
@@ -33,6 +34,10 @@ export const feedbackErrors = {
     'feedback.subject_pending',
     (answerId: string) => `answer ${answerId} is not settled yet; feedback can be filed once its question is resolved or voided`,
   ),
-  duplicate: errorFactory(409, 'feedback.duplicate', (answerId: string, topic: string) => `feedback on answer ${answerId} with topic ${quote(topic)} was already filed`),
+  duplicate: errorFactory(
+    409,
+    'feedback.duplicate',
+    (answerId: string, topic: string) => `feedback on answer ${answerId} with topic ${quote(topic)} was already filed`,
+  ),
   invalidRange: errorFactory(400, 'feedback.invalid_range', halfRangeMessage),
 };

@@ -79,6 +79,9 @@ export async function listFeedback({ db, filter }: { db: DbOrTx; filter: Feedbac
     .orderBy(desc(userFeedback.createdAt), desc(userFeedback.id))
     .offset(filter.offset)
     .limit(filter.limit);
-  const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(userFeedback).where(where);
+  const [count] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(userFeedback)
+    .where(where);
   return { rows, total: count?.n ?? 0 };
 }

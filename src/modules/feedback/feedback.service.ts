@@ -28,7 +28,6 @@ function parseDescription(value: string | null | undefined): string | null {
   return text;
 }
 
-
 export type FeedbackService = ReturnType<typeof createFeedbackService>;
 
 export function createFeedbackService({ db }: { db: Db }) {

@@ -30,7 +30,11 @@ export const userFeedback = pgTable(
   (t) => [
     // One row per answer and topic, whoever writes: the service's row lock orders requests, this index guarantees it.
     uniqueIndex('user_feedback_subject_topic_uq').on(t.subjectId, t.topic),
-    index('user_feedback_user_created_idx').on(t.userId, t.createdAt), index('user_feedback_created_idx').on(t.createdAt), index('user_feedback_match_idx').on(t.matchId), index('user_feedback_issuance_idx').on(t.questionIssuanceId)],
+    index('user_feedback_user_created_idx').on(t.userId, t.createdAt),
+    index('user_feedback_created_idx').on(t.createdAt),
+    index('user_feedback_match_idx').on(t.matchId),
+    index('user_feedback_issuance_idx').on(t.questionIssuanceId),
+  ],
 );
 
 export type UserFeedbackRow = typeof userFeedback.$inferSelect;

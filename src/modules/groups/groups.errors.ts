@@ -9,7 +9,11 @@ export const groupErrors = {
     (slug: string) => `slug must be 1 to 64 of a-z, 0-9, '-' and '_', starting with a letter or digit; got ${quote(slug)}`,
   ),
   invalidName: errorFactory(400, 'group.invalid_name', () => 'name must not be blank'),
-  slugTaken: errorFactory(409, 'group.slug_taken', (leagueSlug: string, slug: string) => `league '${leagueSlug}' already has a question group with slug ${quote(slug)}`),
+  slugTaken: errorFactory(
+    409,
+    'group.slug_taken',
+    (leagueSlug: string, slug: string) => `league '${leagueSlug}' already has a question group with slug ${quote(slug)}`,
+  ),
   slugImmutable: errorFactory(400, 'group.slug_immutable', (current: string) => `slug cannot change (it is '${current}'); create a new group instead`),
   /** Definitions still point at the group; `count` when known (null: a reference committed meanwhile). */
   inUse: errorFactory(409, 'group.in_use', (slug: string, count: number | null) => {

@@ -20,7 +20,12 @@ export const listGroups = ({ db, leagueId }: { db: DbOrTx; leagueId: string }): 
   db.select().from(questionGroups).where(eq(questionGroups.leagueId, leagueId)).orderBy(asc(bySlug));
 
 export async function findGroup({ db, id, forUpdate = false }: { db: DbOrTx; id: string; forUpdate?: boolean }): Promise<QuestionGroupWithLeague | undefined> {
-  const query = db.select(withLeague).from(questionGroups).innerJoin(leagues, eq(leagues.id, questionGroups.leagueId)).where(eq(questionGroups.id, id)).limit(1);
+  const query = db
+    .select(withLeague)
+    .from(questionGroups)
+    .innerJoin(leagues, eq(leagues.id, questionGroups.leagueId))
+    .where(eq(questionGroups.id, id))
+    .limit(1);
   const [row] = forUpdate ? await query.for('update', { of: questionGroups }) : await query;
   return row;
 }

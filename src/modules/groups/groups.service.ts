@@ -128,4 +128,3 @@ export function createGroupsService({ db, leagues }: { db: Db; leagues: Pick<Lea
     },
   };
 }
-

@@ -20,7 +20,17 @@ export type InheritanceService = ReturnType<typeof createInheritanceService>;
 
 export function createInheritanceService({ db, leagues }: { db: Db; leagues: Pick<LeaguesService, 'get'> }) {
   /** The inspection of a league, or of a match when one is given (its overrides take part). */
-  async function inspect({ league, match, kind, definitionId }: { league: LeagueRow; match?: MatchRow; kind: 'in_game' | 'match'; definitionId?: string | undefined }): Promise<Inspection> {
+  async function inspect({
+    league,
+    match,
+    kind,
+    definitionId,
+  }: {
+    league: LeagueRow;
+    match?: MatchRow;
+    kind: 'in_game' | 'match';
+    definitionId?: string | undefined;
+  }): Promise<Inspection> {
     const catalog = await loadCatalog({ db, leagueId: league.id, kind, definitionId });
     if (definitionId && catalog.inGame.length === 0 && catalog.match.length === 0) {
       throw inheritanceErrors.definitionNotFound(kind, definitionId, league.slug);
@@ -37,7 +47,16 @@ export function createInheritanceService({ db, leagues }: { db: Db; leagues: Pic
             const s = matchQuestionSettings(league, def.groupId ? groupsById.get(def.groupId) : null, def, match);
             // Match questions lock at kick-off and are always issued: no window, probability or lane interval.
             const none = { value: null, source: 'definition' as const };
-            return { definition_id: def.id, definition_name: def.name, group_id: def.groupId, included: s.included, points: s.points, answer_window_seconds: none, probability: none, min_interval_seconds: none };
+            return {
+              definition_id: def.id,
+              definition_name: def.name,
+              group_id: def.groupId,
+              included: s.included,
+              points: s.points,
+              answer_window_seconds: none,
+              probability: none,
+              min_interval_seconds: none,
+            };
           });
     return {
       kind,

@@ -7,7 +7,8 @@ type Schemas = components['schemas'];
 export type QuestionIssuanceDto = Schemas['QuestionIssuance'];
 
 /** Whole seconds until the issuance closes (0 once closed): `seconds_remaining` of open questions, push gates and TTLs. */
-export const secondsRemaining = (issuance: Pick<QuestionIssuanceRow, 'closesAt'>, at: Date): number => Math.max(0, Math.floor((issuance.closesAt.getTime() - at.getTime()) / 1000));
+export const secondsRemaining = (issuance: Pick<QuestionIssuanceRow, 'closesAt'>, at: Date): number =>
+  Math.max(0, Math.floor((issuance.closesAt.getTime() - at.getTime()) / 1000));
 export type IssuanceDenialDto = Schemas['IssuanceDenial'];
 export type TimelinePointDto = Schemas['TimelinePoint'];
 export type TimelineMarkerDto = Schemas['TimelineMarker'];
@@ -97,7 +98,16 @@ export function toTimelineMarkers(rows: QuestionIssuanceRow[], pointsByEventId: 
   const markers: (TimelineMarkerDto & { order: number })[] = [];
   for (const row of rows) {
     const base = { question_issuance_id: row.id, definition_id: row.definitionId, definition_name: row.definitionName, question_text: row.questionText };
-    markers.push({ ...base, kind: 'issued', seq: row.triggerSeq, period: row.period, clock_seconds: row.clockSeconds, at: row.issuedAt.toISOString(), correct_answer_identifier: null, order: 0 });
+    markers.push({
+      ...base,
+      kind: 'issued',
+      seq: row.triggerSeq,
+      period: row.period,
+      clock_seconds: row.clockSeconds,
+      at: row.issuedAt.toISOString(),
+      correct_answer_identifier: null,
+      order: 0,
+    });
     if (TERMINAL.has(row.status)) {
       const cause = row.resolutionEventId ? pointsByEventId.get(row.resolutionEventId) : undefined;
       markers.push({

@@ -4,7 +4,15 @@ import { questionIssuanceDenials, type IssuanceDenialRow } from '../denials/deni
 import { listenerEvents, matchListeners } from '../listeners/listeners.table.js';
 import { matches, type MatchRow } from '../matches/matches.table.js';
 import { questionIssuances, type QuestionIssuanceRow } from './issuances.table.js';
-import { activeListener, notStarted, stopsInGameQuestions, unsettled, type IssuanceStatus, type QuestionKind, type StatusSet } from '../../domain/vocabulary.js';
+import {
+  activeListener,
+  notStarted,
+  stopsInGameQuestions,
+  unsettled,
+  type IssuanceStatus,
+  type QuestionKind,
+  type StatusSet,
+} from '../../domain/vocabulary.js';
 import type { FeedEvent } from '../../domain/sports/events.js';
 
 export async function findMatch({ db, id }: { db: DbOrTx; id: string }): Promise<MatchRow | undefined> {
@@ -27,7 +35,13 @@ export async function listIssuances({
   return db
     .select()
     .from(questionIssuances)
-    .where(and(eq(questionIssuances.matchId, matchId), kind ? eq(questionIssuances.kind, kind) : undefined, statuses ? statuses.sql(questionIssuances.status) : undefined))
+    .where(
+      and(
+        eq(questionIssuances.matchId, matchId),
+        kind ? eq(questionIssuances.kind, kind) : undefined,
+        statuses ? statuses.sql(questionIssuances.status) : undefined,
+      ),
+    )
     .orderBy(asc(questionIssuances.issuedAt), asc(questionIssuances.id));
 }
 
@@ -50,8 +64,17 @@ export async function listDenials({
 }): Promise<{ rows: IssuanceDenialRow[]; total: number }> {
   const where = and(eq(questionIssuanceDenials.matchId, matchId), failedStep !== undefined ? eq(questionIssuanceDenials.failedStep, failedStep) : undefined);
   const [rows, [count]] = await Promise.all([
-    db.select().from(questionIssuanceDenials).where(where).orderBy(desc(questionIssuanceDenials.createdAt), desc(questionIssuanceDenials.id)).limit(limit).offset(offset),
-    db.select({ n: sql<number>`count(*)::int` }).from(questionIssuanceDenials).where(where),
+    db
+      .select()
+      .from(questionIssuanceDenials)
+      .where(where)
+      .orderBy(desc(questionIssuanceDenials.createdAt), desc(questionIssuanceDenials.id))
+      .limit(limit)
+      .offset(offset),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(questionIssuanceDenials)
+      .where(where),
   ]);
   return { rows, total: count?.n ?? 0 };
 }
@@ -105,7 +128,6 @@ export type NewIssuance = typeof questionIssuances.$inferInsert;
 /** What runs inside every settling transaction, whoever settles: the scoring of the question's answers. */
 export type SettleInTx = (tx: Tx, row: QuestionIssuanceRow) => Promise<void>;
 
-
 async function scored(tx: Tx, rows: QuestionIssuanceRow[], onSettle: SettleInTx): Promise<QuestionIssuanceRow[]> {
   for (const row of rows) await onSettle(tx, row);
   return rows;
@@ -158,7 +180,14 @@ export async function settleByTrigger({
 }): Promise<QuestionIssuanceRow | undefined> {
   const rows = await tx
     .update(questionIssuances)
-    .set({ status: k.status, correctAnswerIdentifier: k.correct, resolvedAt: sql`now()`, resolvedSeq: k.resolvedSeq, resolutionEventId: k.resolutionEventId, updatedAt: sql`now()` })
+    .set({
+      status: k.status,
+      correctAnswerIdentifier: k.correct,
+      resolvedAt: sql`now()`,
+      resolvedSeq: k.resolvedSeq,
+      resolutionEventId: k.resolutionEventId,
+      updatedAt: sql`now()`,
+    })
     .where(
       and(
         eq(questionIssuances.matchId, k.matchId),
@@ -176,7 +205,17 @@ export async function settleByTrigger({
  * `revoked` when an operator stopped its listener, `voided` when nothing can
  * resolve them any more. Returns the rows settled, for the after-commit hooks.
  */
-export async function settleOpenOfMatch({ tx, onSettle, matchId, status }: { tx: Tx; onSettle: SettleInTx; matchId: string; status: 'revoked' | 'voided' }): Promise<QuestionIssuanceRow[]> {
+export async function settleOpenOfMatch({
+  tx,
+  onSettle,
+  matchId,
+  status,
+}: {
+  tx: Tx;
+  onSettle: SettleInTx;
+  matchId: string;
+  status: 'revoked' | 'voided';
+}): Promise<QuestionIssuanceRow[]> {
   const rows = await tx
     .update(questionIssuances)
     .set({ status, correctAnswerIdentifier: null, resolvedAt: sql`now()`, updatedAt: sql`now()` })

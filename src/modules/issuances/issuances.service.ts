@@ -7,7 +7,14 @@ import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
 import { matchErrors } from '../matches/matches.errors.js';
 import type { MatchRow } from '../matches/matches.table.js';
-import { toIssuanceDenialDto, toQuestionIssuanceDto, toTimelineMarkers, toTimelinePoint, type IssuanceDenialDto, type QuestionIssuanceDto } from './issuances.mapper.js';
+import {
+  toIssuanceDenialDto,
+  toQuestionIssuanceDto,
+  toTimelineMarkers,
+  toTimelinePoint,
+  type IssuanceDenialDto,
+  type QuestionIssuanceDto,
+} from './issuances.mapper.js';
 import { answerCounts } from '../answers/answers.repository.js';
 import { findMatch, latestEventVersions, listDenials, listInGameIssuances, listIssuances } from './issuances.repository.js';
 import { playerVisible } from '../../domain/vocabulary.js';
@@ -37,7 +44,17 @@ export function createIssuancesService({ db }: { db: Db }) {
     },
 
     /** A page of a match's blocked attempts, newest first, with the total that match the filter. */
-    async denials({ matchId, failedStep, limit, offset }: { matchId: string; failedStep?: string | undefined; limit: number; offset: number }): Promise<{ denials: IssuanceDenialDto[]; denial_count: number }> {
+    async denials({
+      matchId,
+      failedStep,
+      limit,
+      offset,
+    }: {
+      matchId: string;
+      failedStep?: string | undefined;
+      limit: number;
+      offset: number;
+    }): Promise<{ denials: IssuanceDenialDto[]; denial_count: number }> {
       await match(matchId);
       const { rows, total } = await listDenials({ db, matchId, failedStep, limit, offset });
       return { denials: rows.map(toIssuanceDenialDto), denial_count: total };

@@ -74,8 +74,13 @@ export const questionIssuances = pgTable(
     index('question_issuances_match_issued_idx').on(t.matchId, t.issuedAt),
     index('question_issuances_definition_idx').on(t.definitionId),
     index('question_issuances_match_definition_idx').on(t.matchQuestionDefinitionId),
-    index('question_issuances_open_idx').on(t.status, t.closesAt).where(sql`${t.status} in ('open', 'locked')`),
-    check('question_issuances_kind_ck', sql`(${t.kind} = 'in_game' and ${t.matchQuestionDefinitionId} is null) or (${t.kind} = 'match' and ${t.definitionId} is null)`),
+    index('question_issuances_open_idx')
+      .on(t.status, t.closesAt)
+      .where(sql`${t.status} in ('open', 'locked')`),
+    check(
+      'question_issuances_kind_ck',
+      sql`(${t.kind} = 'in_game' and ${t.matchQuestionDefinitionId} is null) or (${t.kind} = 'match' and ${t.definitionId} is null)`,
+    ),
   ],
 );
 

@@ -5,11 +5,18 @@ export const leaderboardHandlers = ({ leaderboards, users }: Services) =>
   ({
     getOverallLeaderboard: async ({ query, auth }) => ({
       status: 200,
-      body: await leaderboards.overall({ period: query.period ?? 'all_time', date: query.date, offset: query.offset ?? 0, limit: query.limit ?? 20 }, auth?.user ?? null),
+      body: await leaderboards.overall(
+        { period: query.period ?? 'all_time', date: query.date, offset: query.offset ?? 0, limit: query.limit ?? 20 },
+        auth?.user ?? null,
+      ),
     }),
     getLeagueLeaderboard: async ({ params, query, auth }) => ({
       status: 200,
-      body: await leaderboards.league(params.league_id, { period: query.period ?? 'all_time', date: query.date, offset: query.offset ?? 0, limit: query.limit ?? 20 }, auth?.user ?? null),
+      body: await leaderboards.league(
+        params.league_id,
+        { period: query.period ?? 'all_time', date: query.date, offset: query.offset ?? 0, limit: query.limit ?? 20 },
+        auth?.user ?? null,
+      ),
     }),
     getUserLeaderboardPositions: async ({ params }) => ({ status: 200, body: await leaderboards.positions(await users.get(params.user_id)) }),
     getMatchLeaderboard: async ({ params, query, auth }) => ({

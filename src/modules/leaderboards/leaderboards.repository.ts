@@ -181,7 +181,17 @@ export interface RankedRow {
 const RANK_ORDER = sql`s.points desc nulls last, s.correct desc nulls last, s.reached_at, s.user_id`;
 const NAME = sql`coalesce(u.display_name, u.username, 'Player ' || left(u.id::text, 8))`;
 
-type RawRanked = { rank: string | number; user_id: string; name: string; points: number; correct: number; answered: number; current_streak: number; best_streak: number; reached_at: string | Date };
+type RawRanked = {
+  rank: string | number;
+  user_id: string;
+  name: string;
+  points: number;
+  correct: number;
+  answered: number;
+  current_streak: number;
+  best_streak: number;
+  reached_at: string | Date;
+};
 const ranked = (r: RawRanked): RankedRow => ({
   rank: Number(r.rank),
   userId: r.user_id,
@@ -256,7 +266,10 @@ export async function boardForDelivery({
   );
   const board = rows.find((r) => r.kind === 'board');
   if (!board) return undefined;
-  const topRows = rows.filter((r) => r.kind === 'top').map(ranked).sort((a, b) => a.rank - b.rank);
+  const topRows = rows
+    .filter((r) => r.kind === 'top')
+    .map(ranked)
+    .sort((a, b) => a.rank - b.rank);
   const mine = new Map(rows.filter((r) => r.kind === 'me').map((r) => [r.user_id, ranked(r)] as const));
   return { playerCount: Number(board.player_count ?? 0), top: topRows, mine };
 }
@@ -272,7 +285,17 @@ export interface Position {
  * leagues' boards all time and of the periods starting on `starts`, and on
  * the boards of the `matches` matches they played last.
  */
-export async function positionsOf({ db, userId, starts, matches: recent }: { db: DbOrTx; userId: string; starts: { day: string; week: string; month: string }; matches: number }): Promise<Position[]> {
+export async function positionsOf({
+  db,
+  userId,
+  starts,
+  matches: recent,
+}: {
+  db: DbOrTx;
+  userId: string;
+  starts: { day: string; week: string; month: string };
+  matches: number;
+}): Promise<Position[]> {
   type Raw = RawRanked & { scope: Scope; scope_id: string; period: Period; period_start: string; player_count: string | number; created_at: string | Date };
   const rows = await rowsOf<Raw>(
     db,
@@ -306,7 +329,11 @@ export async function positionsOf({ db, userId, starts, matches: recent }: { db:
         (a.scope === 'match' ? new Date(b.created_at).getTime() - new Date(a.created_at).getTime() : a.scope_id.localeCompare(b.scope_id)) ||
         periodOrder[a.period] - periodOrder[b.period],
     )
-    .map((r) => ({ board: { scope: r.scope, scopeId: r.scope_id, period: r.period, periodStart: r.period_start }, playerCount: Number(r.player_count), row: ranked(r) }));
+    .map((r) => ({
+      board: { scope: r.scope, scopeId: r.scope_id, period: r.period, periodStart: r.period_start },
+      playerCount: Number(r.player_count),
+      row: ranked(r),
+    }));
 }
 
 /** How long past periods stay readable: boards of days, weeks and months that began before these many days ago go. */

@@ -59,7 +59,11 @@ export function boardKeysFor({ matchId, leagueId, at, timeZone }: { matchId: str
     { scope, scopeId, period: 'all_time', periodStart: ALL_TIME_START },
     ...(['day', 'week', 'month'] as const).map((p) => ({ scope, scopeId, period: p, periodStart: starts[p] })),
   ];
-  return [{ scope: 'match', scopeId: matchId, period: 'all_time', periodStart: ALL_TIME_START }, ...periodic('league', leagueId), ...periodic('overall', OVERALL_ID)];
+  return [
+    { scope: 'match', scopeId: matchId, period: 'all_time', periodStart: ALL_TIME_START },
+    ...periodic('league', leagueId),
+    ...periodic('overall', OVERALL_ID),
+  ];
 }
 
 export const toEntry = (r: RankedRow): Schemas['LeaderboardEntry'] => ({
@@ -116,7 +120,15 @@ export function createLeaderboardsService({ db, leagues, now = () => new Date() 
   }): Promise<Schemas['Leaderboard']> {
     const { timezone, periodStart, bounds } = resolvePeriod(query, viewer);
     // One statement: the board, the page, the player count and the caller's row and rank.
-    const found = empty ? undefined : await boardForDelivery({ db, key: { scope, scopeId, period: query.period, periodStart }, top: query.limit, offset: query.offset, userIds: viewer ? [viewer.id] : [] });
+    const found = empty
+      ? undefined
+      : await boardForDelivery({
+          db,
+          key: { scope, scopeId, period: query.period, periodStart },
+          top: query.limit,
+          offset: query.offset,
+          userIds: viewer ? [viewer.id] : [],
+        });
     const page = { rows: found?.top ?? [], total: found?.playerCount ?? 0 };
     const me = viewer ? found?.mine.get(viewer.id) : undefined;
     return {
@@ -148,7 +160,10 @@ export function createLeaderboardsService({ db, leagues, now = () => new Date() 
       const zones = await scoredZones({ db: tx, issuanceId: issuance.id });
       if (!zones.length) return undefined;
       await lockLeaderboards(tx);
-      const keysByZone = zones.map((z) => ({ zone: z.zone, keys: boardKeysFor({ matchId: issuance.matchId, leagueId: match.leagueId, at: z.scoredAt, timeZone: zoneOrUtc(z.zone) }) }));
+      const keysByZone = zones.map((z) => ({
+        zone: z.zone,
+        keys: boardKeysFor({ matchId: issuance.matchId, leagueId: match.leagueId, at: z.scoredAt, timeZone: zoneOrUtc(z.zone) }),
+      }));
       const ids = await ensureBoards({ db: tx, keys: keysByZone.flatMap((z) => z.keys) });
       const boardsByZone = keysByZone.flatMap((z) => z.keys.map((k) => ({ zone: z.zone, leaderboardId: ids.get(keyString(k))! })));
       const resolved = issuance.status === 'resolved' && issuance.correctAnswerIdentifier !== null;
@@ -213,7 +228,15 @@ export function createLeaderboardsService({ db, leagues, now = () => new Date() 
     async match(matchId: string, query: Omit<BoardQuery, 'period' | 'date'>, viewer: UserRow | null) {
       const match = await matchForScoring({ db, matchId });
       if (!match) throw matchErrors.notFound();
-      return read({ scope: 'match', scopeId: matchId, leagueId: match.leagueId, matchId, query: { ...query, period: 'all_time' }, viewer, empty: match.isTest });
+      return read({
+        scope: 'match',
+        scopeId: matchId,
+        leagueId: match.leagueId,
+        matchId,
+        query: { ...query, period: 'all_time' },
+        viewer,
+        empty: match.isTest,
+      });
     },
 
     /**

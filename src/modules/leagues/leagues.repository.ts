@@ -30,7 +30,8 @@ export async function seedLeagues({ db }: { db: DbOrTx }): Promise<void> {
 const leaguesBySlug = (db: DbOrTx) => db.select().from(leagues).orderBy(asc(leagues.slug));
 
 /** Every league, by slug (built once per database: an open endpoint every client calls). */
-export const listLeagues = ({ db }: { db: DbOrTx }) => prepared(db, 'leagues_by_slug', (root) => leaguesBySlug(root).prepare('leagues_by_slug'))?.execute() ?? leaguesBySlug(db);
+export const listLeagues = ({ db }: { db: DbOrTx }) =>
+  prepared(db, 'leagues_by_slug', (root) => leaguesBySlug(root).prepare('leagues_by_slug'))?.execute() ?? leaguesBySlug(db);
 
 export async function findLeague({ db, idOrSlug, lock }: { db: DbOrTx; idOrSlug: string; lock?: 'no key update' }): Promise<LeagueRow | undefined> {
   const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrSlug);
@@ -49,7 +50,15 @@ export async function findLeague({ db, idOrSlug, lock }: { db: DbOrTx; idOrSlug:
  * question number above it: how many, and the one with the most slots. One
  * statement.
  */
-export async function matchesOverDefaultCap({ db, leagueId, cap }: { db: DbOrTx; leagueId: string; cap: number }): Promise<{ count: number; example: { id: string; slots: number; highestNumber: number | null } | null }> {
+export async function matchesOverDefaultCap({
+  db,
+  leagueId,
+  cap,
+}: {
+  db: DbOrTx;
+  leagueId: string;
+  cap: number;
+}): Promise<{ count: number; example: { id: string; slots: number; highestNumber: number | null } | null }> {
   const slots = sql<number>`count(*)::int`;
   const highest = sql<number | null>`max(${questionSponsorships.targetNumber})`;
   const over = db
@@ -67,7 +76,10 @@ export async function matchesOverDefaultCap({ db, leagueId, cap }: { db: DbOrTx;
     .limit(1);
   const [row] = rows;
   if (!row) return { count: 0, example: null };
-  return { count: Number(row.count), example: { id: row.id, slots: Number(row.slots), highestNumber: row.highestNumber === null ? null : Number(row.highestNumber) } };
+  return {
+    count: Number(row.count),
+    example: { id: row.id, slots: Number(row.slots), highestNumber: row.highestNumber === null ? null : Number(row.highestNumber) },
+  };
 }
 
 export async function updateLeague({ db, id, values }: { db: DbOrTx; id: string; values: Partial<typeof leagues.$inferInsert> }) {

@@ -68,11 +68,13 @@ export function createLeaguesService({ db, checkAllowlist }: { db: Db; checkAllo
         }
         if (patch.question_definition_allowlist !== undefined) {
           const ids = patch.question_definition_allowlist;
-          values.questionDefinitionAllowlist = ids && (await checkAllowlist({ db: tx, leagueId: league.id, kind: 'in_game', field: 'question_definition_allowlist', ids }));
+          values.questionDefinitionAllowlist =
+            ids && (await checkAllowlist({ db: tx, leagueId: league.id, kind: 'in_game', field: 'question_definition_allowlist', ids }));
         }
         if (patch.match_question_definition_allowlist !== undefined) {
           const ids = patch.match_question_definition_allowlist;
-          values.matchQuestionDefinitionAllowlist = ids && (await checkAllowlist({ db: tx, leagueId: league.id, kind: 'match', field: 'match_question_definition_allowlist', ids }));
+          values.matchQuestionDefinitionAllowlist =
+            ids && (await checkAllowlist({ db: tx, leagueId: league.id, kind: 'match', field: 'match_question_definition_allowlist', ids }));
         }
         return (await updateLeague({ db: tx, id: league.id, values }))!;
       });

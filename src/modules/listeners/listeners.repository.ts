@@ -9,7 +9,19 @@ import { activeListener, dispatchable } from '../../domain/vocabulary.js';
 export type ListenerLogLineRow = typeof listenerLogLines.$inferSelect;
 
 /** A league's matches with kick-off in [from, to), ordered by kick-off, then id; the first `limit`. */
-export async function matchesScheduledIn({ db, leagueId, from, to, limit }: { db: DbOrTx; leagueId: string; from: Date; to: Date; limit: number }): Promise<MatchRow[]> {
+export async function matchesScheduledIn({
+  db,
+  leagueId,
+  from,
+  to,
+  limit,
+}: {
+  db: DbOrTx;
+  leagueId: string;
+  from: Date;
+  to: Date;
+  limit: number;
+}): Promise<MatchRow[]> {
   return db
     .select()
     .from(matches)
@@ -34,7 +46,17 @@ export async function findListener({ db, id }: { db: DbOrTx; id: string }): Prom
 }
 
 /** Up to `limit` log lines after line `after`, oldest first. */
-export async function logLinesAfter({ db, listenerId, after, limit }: { db: DbOrTx; listenerId: string; after: number; limit: number }): Promise<ListenerLogLineRow[]> {
+export async function logLinesAfter({
+  db,
+  listenerId,
+  after,
+  limit,
+}: {
+  db: DbOrTx;
+  listenerId: string;
+  after: number;
+  limit: number;
+}): Promise<ListenerLogLineRow[]> {
   return db
     .select()
     .from(listenerLogLines)
@@ -44,7 +66,15 @@ export async function logLinesAfter({ db, listenerId, after, limit }: { db: DbOr
 }
 
 /** The whole log, read in pages (keyset on line_no) so a download never holds it all. */
-export async function* allLogLines({ db, listenerId, pageSize = 1000 }: { db: DbOrTx; listenerId: string; pageSize?: number }): AsyncGenerator<ListenerLogLineRow[]> {
+export async function* allLogLines({
+  db,
+  listenerId,
+  pageSize = 1000,
+}: {
+  db: DbOrTx;
+  listenerId: string;
+  pageSize?: number;
+}): AsyncGenerator<ListenerLogLineRow[]> {
   let after = -1;
   for (;;) {
     const page = await logLinesAfter({ db, listenerId, after, limit: pageSize });
@@ -81,7 +111,10 @@ export interface LogLine {
 }
 
 export type ProgressValues = Partial<
-  Pick<MatchListenerRow, 'lastSeq' | 'eventsConsumed' | 'eventsTotal' | 'issuedCount' | 'deniedCount' | 'resolvedCount' | 'lastEventAt' | 'stateStore' | 'error'>
+  Pick<
+    MatchListenerRow,
+    'lastSeq' | 'eventsConsumed' | 'eventsTotal' | 'issuedCount' | 'deniedCount' | 'resolvedCount' | 'lastEventAt' | 'stateStore' | 'error'
+  >
 >;
 
 export interface EnqueueValues {
@@ -142,7 +175,17 @@ export async function claimListener({ db, workerId, leaseMs }: { db: DbOrTx; wor
 }
 
 /** Renews the lease; `owned` is false when another process has taken the listener over (or it was removed). */
-export async function renewLease({ db, id, workerId, leaseMs }: { db: DbOrTx; id: string; workerId: string; leaseMs: number }): Promise<{ owned: boolean; stopRequested: boolean }> {
+export async function renewLease({
+  db,
+  id,
+  workerId,
+  leaseMs,
+}: {
+  db: DbOrTx;
+  id: string;
+  workerId: string;
+  leaseMs: number;
+}): Promise<{ owned: boolean; stopRequested: boolean }> {
   const [row] = await db
     .update(matchListeners)
     .set({ heartbeatAt: sql`now()`, leaseExpiresAt: leaseUntil(leaseMs) })
@@ -167,7 +210,19 @@ export async function holdLease({ tx, listenerId, workerId }: { tx: Tx; listener
 }
 
 /** Saves progress (the resume point, counters, state store) and renews the lease, while the lease is ours. */
-export async function saveListenerProgress({ db, id, workerId, leaseMs, values }: { db: DbOrTx; id: string; workerId: string; leaseMs?: number | undefined; values: ProgressValues }): Promise<boolean> {
+export async function saveListenerProgress({
+  db,
+  id,
+  workerId,
+  leaseMs,
+  values,
+}: {
+  db: DbOrTx;
+  id: string;
+  workerId: string;
+  leaseMs?: number | undefined;
+  values: ProgressValues;
+}): Promise<boolean> {
   const rows = await db
     .update(matchListeners)
     .set({ ...values, ...(leaseMs ? { heartbeatAt: sql`now()`, leaseExpiresAt: leaseUntil(leaseMs) } : {}) })
@@ -214,7 +269,11 @@ export async function requestStop({ tx, matchId }: { tx: Tx; matchId: string }):
   if (!active.length) return [];
   const queued = active.filter((l) => l.status === 'queued').map((l) => l.id);
   const running = active.filter((l) => l.status === 'running').map((l) => l.id);
-  if (queued.length) await tx.update(matchListeners).set({ status: 'stopped', stopRequested: true, finishedAt: sql`now()` }).where(inArray(matchListeners.id, queued));
+  if (queued.length)
+    await tx
+      .update(matchListeners)
+      .set({ status: 'stopped', stopRequested: true, finishedAt: sql`now()` })
+      .where(inArray(matchListeners.id, queued));
   // A running listener stops at its next heartbeat; it can no longer be claimed meanwhile.
   if (running.length) await tx.update(matchListeners).set({ stopRequested: true }).where(inArray(matchListeners.id, running));
   return active.map((l) => l.id);
@@ -228,7 +287,13 @@ export async function reapStopped({ db }: { db: DbOrTx }): Promise<string[]> {
   const rows = await db
     .update(matchListeners)
     .set({ status: 'stopped', finishedAt: sql`now()` })
-    .where(and(eq(matchListeners.status, 'running'), eq(matchListeners.stopRequested, true), or(isNull(matchListeners.leaseExpiresAt), sql`${matchListeners.leaseExpiresAt} < now()`)))
+    .where(
+      and(
+        eq(matchListeners.status, 'running'),
+        eq(matchListeners.stopRequested, true),
+        or(isNull(matchListeners.leaseExpiresAt), sql`${matchListeners.leaseExpiresAt} < now()`),
+      ),
+    )
     .returning({ matchId: matchListeners.matchId });
   return rows.map((r) => r.matchId);
 }
@@ -254,18 +319,34 @@ export async function matchesToDispatch({ db, horizonMinutes, anyFeed }: { db: D
 }
 
 /** Records consumed feed messages, one row per message (its content key: a redelivery is not recorded twice). */
-export async function recordEvents({ db, listenerId, matchId, events }: { db: DbOrTx; listenerId: string; matchId: string; events: FeedEvent[] }): Promise<void> {
+export async function recordEvents({
+  db,
+  listenerId,
+  matchId,
+  events,
+}: {
+  db: DbOrTx;
+  listenerId: string;
+  matchId: string;
+  events: FeedEvent[];
+}): Promise<void> {
   for (const chunk of chunks(events)) {
     await db
       .insert(listenerEvents)
-      .values(chunk.map((e) => ({ listenerId, matchId, seq: e.seq, providerEventId: e.provider_event_id, operation: e.operation, eventKey: dedupeKey(e), event: e })))
+      .values(
+        chunk.map((e) => ({ listenerId, matchId, seq: e.seq, providerEventId: e.provider_event_id, operation: e.operation, eventKey: dedupeKey(e), event: e })),
+      )
       .onConflictDoNothing();
   }
 }
 
 /** What a listener consumed, in arrival order (a takeover rebuilds its event store from it). */
 export async function listenerRecording({ db, listenerId }: { db: DbOrTx; listenerId: string }): Promise<FeedEvent[]> {
-  const rows = await db.select({ event: listenerEvents.event }).from(listenerEvents).where(eq(listenerEvents.listenerId, listenerId)).orderBy(asc(listenerEvents.id));
+  const rows = await db
+    .select({ event: listenerEvents.event })
+    .from(listenerEvents)
+    .where(eq(listenerEvents.listenerId, listenerId))
+    .orderBy(asc(listenerEvents.id));
   return rows.map((r) => r.event);
 }
 
@@ -294,7 +375,17 @@ export async function nextLogLine({ db, listenerId }: { db: DbOrTx; listenerId: 
 }
 
 /** Appends log lines numbered from `firstLineNo` (a line already written under its number is kept). */
-export async function writeLog({ db, listenerId, firstLineNo, lines }: { db: DbOrTx; listenerId: string; firstLineNo: number; lines: LogLine[] }): Promise<void> {
+export async function writeLog({
+  db,
+  listenerId,
+  firstLineNo,
+  lines,
+}: {
+  db: DbOrTx;
+  listenerId: string;
+  firstLineNo: number;
+  lines: LogLine[];
+}): Promise<void> {
   let n = firstLineNo;
   for (const chunk of chunks(lines)) {
     await db

@@ -77,7 +77,15 @@ export function createListenersService({
      * current UTC day by default), the first 1,000 by kick-off (as the match
      * list), each with its listeners newest first: two queries after the league's.
      */
-    async grouped({ league, scheduledFrom, scheduledTo }: { league: string; scheduledFrom?: string | undefined; scheduledTo?: string | undefined }): Promise<Schemas['MatchListenerGroup'][]> {
+    async grouped({
+      league,
+      scheduledFrom,
+      scheduledTo,
+    }: {
+      league: string;
+      scheduledFrom?: string | undefined;
+      scheduledTo?: string | undefined;
+    }): Promise<Schemas['MatchListenerGroup'][]> {
       const leagueRow = await leagues.bySlug(league);
       const range = parseTimeRange({ name: 'scheduled', from: scheduledFrom, to: scheduledTo, error: listenerErrors.invalidRange }) ?? utcDay(now());
       const matchRows = await matchesScheduledIn({ db, leagueId: leagueRow.id, ...range, limit: MATCH_LIST_LIMIT });

@@ -49,7 +49,9 @@ export const matchListeners = pgTable(
   },
   (t) => [
     // One queued or running listener per match, settled by the database.
-    uniqueIndex('match_listeners_active_uq').on(t.matchId).where(sql`${t.status} in ('queued', 'running')`),
+    uniqueIndex('match_listeners_active_uq')
+      .on(t.matchId)
+      .where(sql`${t.status} in ('queued', 'running')`),
     index('match_listeners_claim_idx').on(t.status, t.leaseExpiresAt),
     index('match_listeners_match_idx').on(t.matchId, t.createdAt),
   ],

@@ -11,7 +11,12 @@ export const matchControlHandlers = ({ matchControl, matches, brands }: Services
   return {
     cloneMatch: async (req) => {
       const actor = caller(req).user;
-      const id = await matchControl.clone({ matchId: req.params.match_id, actorId: actor.id, ...(req.body?.speed !== undefined ? { speed: req.body.speed } : {}), ...(req.body?.start ? { start: req.body.start } : {}) });
+      const id = await matchControl.clone({
+        matchId: req.params.match_id,
+        actorId: actor.id,
+        ...(req.body?.speed !== undefined ? { speed: req.body.speed } : {}),
+        ...(req.body?.start ? { start: req.body.start } : {}),
+      });
       return { status: 201, body: toMatchDetailDto(await matches.detail(id, actor.id), summary) };
     },
     startMatchListener: async ({ params, body }) => ({

@@ -45,47 +45,59 @@ export function createMatchControlService({
      * sponsorship slots copied; the creator recorded and following it (no
      * quota); a listener enqueued replaying the original's recorded events.
      */
-    async clone({ matchId, actorId, speed = DEFAULT_REPLAY_SPEED, start = 'now' }: { matchId: string; actorId: string; speed?: number; start?: 'now' | 'paused' }): Promise<string> {
+    async clone({
+      matchId,
+      actorId,
+      speed = DEFAULT_REPLAY_SPEED,
+      start = 'now',
+    }: {
+      matchId: string;
+      actorId: string;
+      speed?: number;
+      start?: 'now' | 'paused';
+    }): Promise<string> {
       refuseInMain('cloning a match');
-      return db.transaction(async (tx) => {
-        const [original] = await tx.select().from(matches).where(eq(matches.id, matchId)).for('share');
-        if (!original) throw matchErrors.notFound();
-        if (original.status !== 'closed') throw matchControlErrors.notClosed(original.status);
-        const [recorded] = await tx.select({ n: count() }).from(listenerEvents).where(eq(listenerEvents.matchId, matchId));
-        if (!recorded?.n) throw matchControlErrors.nothingToReplay('not recorded');
-        const copy = await insertMatch({
-          db: tx,
-          values: {
-            srId: `test:${original.srId}:${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
-            leagueId: original.leagueId,
-            homeTeam: original.homeTeam,
-            awayTeam: original.awayTeam,
-            scheduled: new Date(),
-            venue: original.venue,
-            isTest: true,
-            clonedFromMatchId: original.id,
-            createdByUserId: actorId,
-            autoDispatchListener: false,
-            questionMaxCount: original.questionMaxCount,
-            questionMinIntervalSeconds: original.questionMinIntervalSeconds,
-            questionPeriodDistribution: original.questionPeriodDistribution,
-            questionPoints: original.questionPoints,
-            answerWindowSeconds: original.answerWindowSeconds,
-            questionProbability: original.questionProbability,
-            questionDefinitionAllowlist: original.questionDefinitionAllowlist,
-            matchQuestionDefinitionAllowlist: original.matchQuestionDefinitionAllowlist,
-            sponsorBrandId: original.sponsorBrandId,
-          },
+      return db
+        .transaction(async (tx) => {
+          const [original] = await tx.select().from(matches).where(eq(matches.id, matchId)).for('share');
+          if (!original) throw matchErrors.notFound();
+          if (original.status !== 'closed') throw matchControlErrors.notClosed(original.status);
+          const [recorded] = await tx.select({ n: count() }).from(listenerEvents).where(eq(listenerEvents.matchId, matchId));
+          if (!recorded?.n) throw matchControlErrors.nothingToReplay('not recorded');
+          const copy = await insertMatch({
+            db: tx,
+            values: {
+              srId: `test:${original.srId}:${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
+              leagueId: original.leagueId,
+              homeTeam: original.homeTeam,
+              awayTeam: original.awayTeam,
+              scheduled: new Date(),
+              venue: original.venue,
+              isTest: true,
+              clonedFromMatchId: original.id,
+              createdByUserId: actorId,
+              autoDispatchListener: false,
+              questionMaxCount: original.questionMaxCount,
+              questionMinIntervalSeconds: original.questionMinIntervalSeconds,
+              questionPeriodDistribution: original.questionPeriodDistribution,
+              questionPoints: original.questionPoints,
+              answerWindowSeconds: original.answerWindowSeconds,
+              questionProbability: original.questionProbability,
+              questionDefinitionAllowlist: original.questionDefinitionAllowlist,
+              matchQuestionDefinitionAllowlist: original.matchQuestionDefinitionAllowlist,
+              sponsorBrandId: original.sponsorBrandId,
+            },
+          });
+          await copySlots({ tx, fromMatchId: original.id, toMatchId: copy.id });
+          // The creator follows the test match; test matches take no quota.
+          await insertFollow({ db: tx, values: { userId: actorId, matchId: copy.id, following: true, countsTowardQuota: false } });
+          return copy.id;
+        })
+        .then(async (id) => {
+          await onFollowChanged?.({ userId: actorId, matchId: id, following: true });
+          if (start === 'now') await listeners.enqueue({ matchId: id, source: 'replay', replayMatchId: matchId, speed });
+          return id;
         });
-        await copySlots({ tx, fromMatchId: original.id, toMatchId: copy.id });
-        // The creator follows the test match; test matches take no quota.
-        await insertFollow({ db: tx, values: { userId: actorId, matchId: copy.id, following: true, countsTowardQuota: false } });
-        return copy.id;
-      }).then(async (id) => {
-        await onFollowChanged?.({ userId: actorId, matchId: id, following: true });
-        if (start === 'now') await listeners.enqueue({ matchId: id, source: 'replay', replayMatchId: matchId, speed });
-        return id;
-      });
     },
 
     /**
@@ -135,4 +147,3 @@ export function createMatchControlService({
     },
   };
 }
-

@@ -62,7 +62,15 @@ type Value<T> = T | Placeholder;
 function matchViewsQuery(
   db: DbOrTx,
   filter: MatchViewFilter,
-  v: { viewerId: Value<string> | null; leagueId: Value<string> | undefined; scheduledFrom: Value<Date> | undefined; scheduledTo: Value<Date> | undefined; isTest: Value<boolean> | undefined; listenerEventsArchived: Value<boolean> | undefined; limit: Value<number> },
+  v: {
+    viewerId: Value<string> | null;
+    leagueId: Value<string> | undefined;
+    scheduledFrom: Value<Date> | undefined;
+    scheduledTo: Value<Date> | undefined;
+    isTest: Value<boolean> | undefined;
+    listenerEventsArchived: Value<boolean> | undefined;
+    limit: Value<number>;
+  },
 ) {
   const s = questionSponsorships;
   const i = questionIssuances;
@@ -128,7 +136,8 @@ export async function listMatchViews({ db, filter }: { db: DbOrTx; filter: Match
     listenerEventsArchived: filter.listenerEventsArchived,
     limit: filter.limit,
   };
-  const shape = filter.ids || filter.statuses ? null : (Object.keys(values) as (keyof typeof values)[]).filter((k) => values[k] !== undefined && values[k] !== null);
+  const shape =
+    filter.ids || filter.statuses ? null : (Object.keys(values) as (keyof typeof values)[]).filter((k) => values[k] !== undefined && values[k] !== null);
   const name = shape && `match_views_${shape.join('_')}_${String(filter.followed)}_${String(filter.allTestMatches)}`;
   const query =
     name &&
@@ -179,7 +188,15 @@ export type LockedMatch = MatchRow & { leagueSport: string };
  * under us; `key share` to follow or unfollow it, which keeps it from being
  * deleted meanwhile but lets edits go on.
  */
-export async function lockMatch({ tx, id, strength }: { tx: Tx; id: string; strength: 'update' | 'no key update' | 'key share' }): Promise<LockedMatch | undefined> {
+export async function lockMatch({
+  tx,
+  id,
+  strength,
+}: {
+  tx: Tx;
+  id: string;
+  strength: 'update' | 'no key update' | 'key share';
+}): Promise<LockedMatch | undefined> {
   const [row] = await tx
     .select({ ...getTableColumns(matches), leagueSport: leagues.sport })
     .from(matches)
@@ -246,7 +263,11 @@ export async function lockFollow({ tx, userId, matchId }: { tx: Tx; userId: stri
 
 /** Inserts the follow unless (user, match) already has one (then undefined: the UNIQUE index settled a race). */
 export async function insertFollow({ db, values }: { db: DbOrTx; values: NewMatchFollow }): Promise<MatchFollowRow | undefined> {
-  const [row] = await db.insert(matchFollows).values(values).onConflictDoNothing({ target: [matchFollows.userId, matchFollows.matchId] }).returning();
+  const [row] = await db
+    .insert(matchFollows)
+    .values(values)
+    .onConflictDoNothing({ target: [matchFollows.userId, matchFollows.matchId] })
+    .returning();
   return row;
 }
 
@@ -307,7 +328,13 @@ export async function saveMatchStateStore({ tx, id, state }: { tx: Tx; id: strin
  * kick-off the provider is the authority; afterwards the engine is, except
  * for a final result (and a feed URL fills in only a match without one).
  */
-export async function upsertScheduledMatches({ tx, rows }: { tx: Tx; rows: (typeof matches.$inferInsert)[] }): Promise<{ id: string; srId: string; status: string }[]> {
+export async function upsertScheduledMatches({
+  tx,
+  rows,
+}: {
+  tx: Tx;
+  rows: (typeof matches.$inferInsert)[];
+}): Promise<{ id: string; srId: string; status: string }[]> {
   return tx
     .insert(matches)
     .values(rows)
@@ -363,6 +390,17 @@ export async function removeFromMatchAllowlists({ db, kind, id }: { db: DbOrTx; 
 export async function resetToKickOff({ tx, id }: { tx: Tx; id: string }): Promise<void> {
   await tx
     .update(matches)
-    .set({ status: 'scheduled', scheduled: sql`now()`, homeScore: null, awayScore: null, period: null, clockSeconds: null, result: null, startedAt: null, stateStore: {}, updatedAt: sql`now()` })
+    .set({
+      status: 'scheduled',
+      scheduled: sql`now()`,
+      homeScore: null,
+      awayScore: null,
+      period: null,
+      clockSeconds: null,
+      result: null,
+      startedAt: null,
+      stateStore: {},
+      updatedAt: sql`now()`,
+    })
     .where(eq(matches.id, id));
 }

@@ -184,11 +184,13 @@ export function createMatchesService({
           }
           if (patch.question_definition_allowlist !== undefined) {
             const ids = patch.question_definition_allowlist;
-            values.questionDefinitionAllowlist = ids && (await checkAllowlist({ db: tx, leagueId: match.leagueId, kind: 'in_game', field: 'question_definition_allowlist', ids }));
+            values.questionDefinitionAllowlist =
+              ids && (await checkAllowlist({ db: tx, leagueId: match.leagueId, kind: 'in_game', field: 'question_definition_allowlist', ids }));
           }
           if (patch.match_question_definition_allowlist !== undefined) {
             const ids = patch.match_question_definition_allowlist;
-            values.matchQuestionDefinitionAllowlist = ids && (await checkAllowlist({ db: tx, leagueId: match.leagueId, kind: 'match', field: 'match_question_definition_allowlist', ids }));
+            values.matchQuestionDefinitionAllowlist =
+              ids && (await checkAllowlist({ db: tx, leagueId: match.leagueId, kind: 'match', field: 'match_question_definition_allowlist', ids }));
           }
           if (patch.auto_dispatch_listener !== undefined) values.autoDispatchListener = patch.auto_dispatch_listener;
           if (patch.is_test !== undefined) values.isTest = patch.is_test;

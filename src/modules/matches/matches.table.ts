@@ -6,7 +6,6 @@ import { leagues } from '../leagues/leagues.table.js';
 import { users } from '../users/users.table.js';
 import type { MatchStatus } from '../../domain/vocabulary.js';
 
-
 export const matches = pgTable(
   'matches',
   {
@@ -74,7 +73,9 @@ export const matchFollows = pgTable(
   },
   (t) => [
     uniqueIndex('match_follows_user_match_uq').on(t.userId, t.matchId),
-    index('match_follows_match_following_idx').on(t.matchId).where(sql`${t.following}`),
+    index('match_follows_match_following_idx')
+      .on(t.matchId)
+      .where(sql`${t.following}`),
   ],
 );
 

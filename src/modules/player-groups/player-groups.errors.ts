@@ -18,5 +18,10 @@ export const playerGroupErrors = {
     'player_group.owner_cannot_be_removed',
     () => 'the owner cannot remove themselves; leave the group instead (the earliest member becomes its owner)',
   ),
-  tooManyJoinAttempts: errorFactory(429, 'player_group.too_many_join_attempts', (seconds: number) => `too many attempts to join a group; try again in ${seconds} seconds`, RETRY_AFTER),
+  tooManyJoinAttempts: errorFactory(
+    429,
+    'player_group.too_many_join_attempts',
+    (seconds: number) => `too many attempts to join a group; try again in ${seconds} seconds`,
+    RETRY_AFTER,
+  ),
 };

@@ -18,12 +18,25 @@ export async function lockUser({ tx, userId }: { tx: Tx; userId: string }): Prom
 }
 
 export async function groupsOfUserCount({ db, userId }: { db: DbOrTx; userId: string }): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(playerGroupMembers).where(eq(playerGroupMembers.userId, userId));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(playerGroupMembers)
+    .where(eq(playerGroupMembers.userId, userId));
   return Number(row?.n ?? 0);
 }
 
 /** Creates the group with its owner as first member; undefined when the invite code is taken (draw another). */
-export async function insertGroup({ tx, name, ownerId, inviteCode }: { tx: Tx; name: string; ownerId: string; inviteCode: string }): Promise<PlayerGroupRow | undefined> {
+export async function insertGroup({
+  tx,
+  name,
+  ownerId,
+  inviteCode,
+}: {
+  tx: Tx;
+  name: string;
+  ownerId: string;
+  inviteCode: string;
+}): Promise<PlayerGroupRow | undefined> {
   const [row] = await tx.insert(playerGroups).values({ name, ownerId, inviteCode }).onConflictDoNothing({ target: playerGroups.inviteCode }).returning();
   if (!row) return undefined;
   await tx.insert(playerGroupMembers).values({ groupId: row.id, userId: ownerId, joinedAt: row.createdAt });
@@ -34,7 +47,10 @@ export async function insertGroup({ tx, name, ownerId, inviteCode }: { tx: Tx; n
 export async function setInviteCode({ tx, id, inviteCode }: { tx: Tx; id: string; inviteCode: string }): Promise<boolean> {
   const taken = await tx.select({ id: playerGroups.id }).from(playerGroups).where(eq(playerGroups.inviteCode, inviteCode));
   if (taken.length) return false;
-  await tx.update(playerGroups).set({ inviteCode, updatedAt: sql`now()` }).where(eq(playerGroups.id, id));
+  await tx
+    .update(playerGroups)
+    .set({ inviteCode, updatedAt: sql`now()` })
+    .where(eq(playerGroups.id, id));
   return true;
 }
 
@@ -63,7 +79,10 @@ export async function isMember({ db, groupId, userId }: { db: DbOrTx; groupId: s
 }
 
 export async function memberCount({ db, groupId }: { db: DbOrTx; groupId: string }): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(playerGroupMembers).where(eq(playerGroupMembers.groupId, groupId));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(playerGroupMembers)
+    .where(eq(playerGroupMembers.groupId, groupId));
   return Number(row?.n ?? 0);
 }
 
@@ -92,7 +111,15 @@ export async function earliestMember({ tx, groupId }: { tx: Tx; groupId: string 
   return row?.userId;
 }
 
-export async function updateGroup({ tx, id, values }: { tx: Tx; id: string; values: Partial<Pick<PlayerGroupRow, 'name' | 'ownerId' | 'inviteCode'>> }): Promise<PlayerGroupRow> {
+export async function updateGroup({
+  tx,
+  id,
+  values,
+}: {
+  tx: Tx;
+  id: string;
+  values: Partial<Pick<PlayerGroupRow, 'name' | 'ownerId' | 'inviteCode'>>;
+}): Promise<PlayerGroupRow> {
   const [row] = await tx
     .update(playerGroups)
     .set({ ...values, updatedAt: sql`now()` })

@@ -71,7 +71,8 @@ function groupName(value: string): string {
   if (hasInvisible(value)) throw playerGroupErrors.nameInvalid('must not contain control or invisible formatting characters');
   const name = value.normalize('NFC').replace(/\s+/gu, ' ').trim();
   const length = [...name].length;
-  if (length < 1 || length > GROUP_NAME_MAX) throw playerGroupErrors.nameInvalid(`must be 1 to ${GROUP_NAME_MAX} characters once spaces are trimmed (it has ${length})`);
+  if (length < 1 || length > GROUP_NAME_MAX)
+    throw playerGroupErrors.nameInvalid(`must be 1 to ${GROUP_NAME_MAX} characters once spaces are trimmed (it has ${length})`);
   return name;
 }
 
@@ -98,7 +99,14 @@ export function createPlayerGroupsService({
     max_members: config.maxMembers,
     created_at: g.createdAt.toISOString(),
   });
-  const member = (g: PlayerGroupRow) => (m: MemberView): Schemas['PlayerGroupMember'] => ({ user_id: m.userId, display_name: m.name, is_owner: m.userId === g.ownerId, joined_at: m.joinedAt.toISOString() });
+  const member =
+    (g: PlayerGroupRow) =>
+    (m: MemberView): Schemas['PlayerGroupMember'] => ({
+      user_id: m.userId,
+      display_name: m.name,
+      is_owner: m.userId === g.ownerId,
+      joined_at: m.joinedAt.toISOString(),
+    });
 
   async function full(g: PlayerGroupRow, viewer: UserRow): Promise<Schemas['PlayerGroup']> {
     const members = await membersOf({ db, groupId: g.id });
@@ -218,7 +226,13 @@ export function createPlayerGroupsService({
     async leaderboard(
       user: UserRow,
       groupId: string,
-      query: { scope: 'overall' | 'league' | 'match'; league?: string | undefined; matchId?: string | undefined; period: 'all_time' | 'day' | 'week' | 'month'; date?: string | undefined },
+      query: {
+        scope: 'overall' | 'league' | 'match';
+        league?: string | undefined;
+        matchId?: string | undefined;
+        period: 'all_time' | 'day' | 'week' | 'month';
+        date?: string | undefined;
+      },
     ): Promise<Schemas['Leaderboard']> {
       await asMember(groupId, user);
       const userIds = await memberIds({ db, groupId });

@@ -175,7 +175,6 @@ function resultContext(row: QuestionIssuanceRow, d: RecipientDeviceRow) {
   };
 }
 
-
 /** The first closed gate that does not depend on the user, as `error` text; null when all are open. */
 function notificationGate(settings: PushSettingsValues, event: PushEvent, row: QuestionIssuanceRow, at: Date): string | null {
   if (!settings.enabled) return 'enabled: push notifications are turned off';
@@ -193,7 +192,14 @@ function notificationGate(settings: PushSettingsValues, event: PushEvent, row: Q
 
 export type PushDelivery = ReturnType<typeof createPushDelivery>;
 
-export function createPushDelivery({ db, provider, logger, concurrency = DEFAULT_SEND_CONCURRENCY, maxRetryWaitMs = DEFAULT_MAX_RETRY_WAIT_MS, now = () => new Date() }: PushDeliveryOptions) {
+export function createPushDelivery({
+  db,
+  provider,
+  logger,
+  concurrency = DEFAULT_SEND_CONCURRENCY,
+  maxRetryWaitMs = DEFAULT_MAX_RETRY_WAIT_MS,
+  now = () => new Date(),
+}: PushDeliveryOptions) {
   async function deliver(event: PushEvent, row: QuestionIssuanceRow): Promise<DeliverySummary> {
     const summary: DeliverySummary = { event, questionIssuanceId: row.id, users: 0, delivered: 0, failed: 0, skipped: 0, removedDevices: 0 };
     const settingsRow = await findSettingsRow({ db });
@@ -244,9 +250,7 @@ export function createPushDelivery({ db, provider, logger, concurrency = DEFAULT
       };
       const userGate =
         gate ??
-        (slots.has(userId)
-          ? null
-          : `max_per_user_per_match: the maximum of ${settings.max_per_user_per_match} notifications of this match already delivered`);
+        (slots.has(userId) ? null : `max_per_user_per_match: the maximum of ${settings.max_per_user_per_match} notifications of this match already delivered`);
       let title = '';
       let body = '';
       let renderError: string | null = null;
@@ -279,7 +283,8 @@ export function createPushDelivery({ db, provider, logger, concurrency = DEFAULT
         });
         continue;
       }
-      for (const d of userDevices) sends.push({ target: { userId, deviceId: d.deviceId, platform: d.platform, token: d.token, subscription: d.subscription }, message });
+      for (const d of userDevices)
+        sends.push({ target: { userId, deviceId: d.deviceId, platform: d.platform, token: d.token, subscription: d.subscription }, message });
     }
 
     const sendOnce = async (target: PushTarget, message: PushMessage): Promise<PushSendResult> => {

@@ -67,7 +67,13 @@ export async function deleteDevice({ db, userId, deviceId }: { db: DbOrTx; userI
  * the device registered a new subscription since (the endpoint must still be
  * the one that failed). One statement for any number of devices.
  */
-export async function deleteGoneDevices({ db, devices }: { db: DbOrTx; devices: { userId: string; deviceId: string; endpoint: string | null }[] }): Promise<number> {
+export async function deleteGoneDevices({
+  db,
+  devices,
+}: {
+  db: DbOrTx;
+  devices: { userId: string; deviceId: string; endpoint: string | null }[];
+}): Promise<number> {
   if (!devices.length) return 0;
   const conditions = devices.map((d) =>
     and(
@@ -97,7 +103,15 @@ export async function lockSettingsRow({ tx, initial }: { tx: Tx; initial: Record
   return row!;
 }
 
-export async function saveSettingsRow({ db, settings, updatedByUserId }: { db: DbOrTx; settings: Record<string, unknown>; updatedByUserId: string }): Promise<PushSettingsRow> {
+export async function saveSettingsRow({
+  db,
+  settings,
+  updatedByUserId,
+}: {
+  db: DbOrTx;
+  settings: Record<string, unknown>;
+  updatedByUserId: string;
+}): Promise<PushSettingsRow> {
   const [row] = await db
     .insert(pushSettings)
     .values({ id: SETTINGS_ID, settings, updatedByUserId })
@@ -168,16 +182,21 @@ export async function findRecipientDevices({
     .innerJoin(pushDevices, eq(pushDevices.userId, users.id))
     .$dynamic();
   const answerJoin = and(eq(questionAnswers.userId, users.id), eq(questionAnswers.questionIssuanceId, questionIssuanceId));
-  const query =
-    event === 'issuance' ? base : answeredOnly ? base.innerJoin(questionAnswers, answerJoin) : base.leftJoin(questionAnswers, answerJoin);
-  const rows = await query
-    .where(and(eq(matchFollows.matchId, matchId), eq(matchFollows.following, true)))
-    .orderBy(users.id, pushDevices.deviceId);
+  const query = event === 'issuance' ? base : answeredOnly ? base.innerJoin(questionAnswers, answerJoin) : base.leftJoin(questionAnswers, answerJoin);
+  const rows = await query.where(and(eq(matchFollows.matchId, matchId), eq(matchFollows.following, true))).orderBy(users.id, pushDevices.deviceId);
   return rows as RecipientDeviceRow[];
 }
 
 /** The users who already have an attempt for this notification (event and question): it is sent once. */
-export async function alreadyNotified({ db, event, questionIssuanceId }: { db: DbOrTx; event: 'issuance' | 'resolution'; questionIssuanceId: string }): Promise<Set<string>> {
+export async function alreadyNotified({
+  db,
+  event,
+  questionIssuanceId,
+}: {
+  db: DbOrTx;
+  event: 'issuance' | 'resolution';
+  questionIssuanceId: string;
+}): Promise<Set<string>> {
   const a = pushDeliveryAttempts;
   const rows = await db
     .selectDistinct({ userId: a.userId })
@@ -192,7 +211,17 @@ export async function alreadyNotified({ db, event, questionIssuanceId }: { db: D
  * same match in another process waits on the row and then sees the new
  * count). Returns the users who got a slot.
  */
-export async function reserveNotifications({ db, matchId, userIds, cap }: { db: DbOrTx; matchId: string; userIds: string[]; cap: number }): Promise<Set<string>> {
+export async function reserveNotifications({
+  db,
+  matchId,
+  userIds,
+  cap,
+}: {
+  db: DbOrTx;
+  matchId: string;
+  userIds: string[];
+  cap: number;
+}): Promise<Set<string>> {
   const got = new Set<string>();
   if (cap <= 0) return got;
   const t = pushMatchNotifications;
@@ -232,12 +261,7 @@ export async function insertAttempts({ db, rows }: { db: DbOrTx; rows: NewPushDe
 
 export async function listAttempts({ db, userId, limit }: { db: DbOrTx; userId?: string | undefined; limit: number }): Promise<PushDeliveryAttemptRow[]> {
   const where: SQL | undefined = userId ? eq(pushDeliveryAttempts.userId, userId) : undefined;
-  return db
-    .select()
-    .from(pushDeliveryAttempts)
-    .where(where)
-    .orderBy(desc(pushDeliveryAttempts.createdAt), desc(pushDeliveryAttempts.id))
-    .limit(limit);
+  return db.select().from(pushDeliveryAttempts).where(where).orderBy(desc(pushDeliveryAttempts.createdAt), desc(pushDeliveryAttempts.id)).limit(limit);
 }
 
 /**

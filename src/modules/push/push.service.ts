@@ -42,7 +42,10 @@ function validP256PublicKey(b64: string): boolean {
   const raw = Buffer.from(b64, 'base64url');
   if (raw.length !== 65 || raw[0] !== 0x04 || !/^[A-Za-z0-9_-]+=*$/.test(b64)) return false;
   try {
-    createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: raw.subarray(1, 33).toString('base64url'), y: raw.subarray(33).toString('base64url') }, format: 'jwk' });
+    createPublicKey({
+      key: { kty: 'EC', crv: 'P-256', x: raw.subarray(1, 33).toString('base64url'), y: raw.subarray(33).toString('base64url') },
+      format: 'jwk',
+    });
     return true;
   } catch {
     return false;
@@ -56,11 +59,20 @@ function deviceColumns(userId: string, input: Schemas['DeviceRegistration'], all
     const s = input.subscription;
     if (!s) throw badDevice('subscription', 'a web device needs its Web Push subscription');
     const problem = endpointProblem(s.endpoint, allowHttpEndpoints);
-    if (problem) throw badDevice('subscription.endpoint', 'scheme' in problem ? 'must be an https URL of a push service' : `must be a push service on the public internet; ${problem.host}`);
+    if (problem)
+      throw badDevice(
+        'subscription.endpoint',
+        'scheme' in problem ? 'must be an https URL of a push service' : `must be a push service on the public internet; ${problem.host}`,
+      );
     if (!validP256PublicKey(s.keys.p256dh)) throw badDevice('subscription.keys.p256dh', 'must be a P-256 public key (65 bytes, uncompressed, base64url)');
     const auth = Buffer.from(s.keys.auth, 'base64url');
-    if (auth.length !== 16 || !/^[A-Za-z0-9_-]+=*$/.test(s.keys.auth)) throw badDevice('subscription.keys.auth', 'must be the 16-byte authentication secret, base64url');
-    return { ...common, token: null, subscription: { endpoint: s.endpoint, expiration_time: s.expiration_time ?? null, keys: { p256dh: s.keys.p256dh, auth: s.keys.auth } } };
+    if (auth.length !== 16 || !/^[A-Za-z0-9_-]+=*$/.test(s.keys.auth))
+      throw badDevice('subscription.keys.auth', 'must be the 16-byte authentication secret, base64url');
+    return {
+      ...common,
+      token: null,
+      subscription: { endpoint: s.endpoint, expiration_time: s.expiration_time ?? null, keys: { p256dh: s.keys.p256dh, auth: s.keys.auth } },
+    };
   }
   const token = input.token?.trim();
   if (!token) throw badDevice('token', `an ${input.platform} device needs its provider registration token`);

@@ -13,4 +13,5 @@ export const leagueScopedColumns = () => ({
 });
 
 /** Unique index on (league, lower(name)): names are unique per league without regard to case. */
-export const uniqueNameInLeague = (indexName: string, t: { leagueId: AnyPgColumn; name: AnyPgColumn }) => uniqueIndex(indexName).on(t.leagueId, sql`lower(${t.name})`);
+export const uniqueNameInLeague = (indexName: string, t: { leagueId: AnyPgColumn; name: AnyPgColumn }) =>
+  uniqueIndex(indexName).on(t.leagueId, sql`lower(${t.name})`);

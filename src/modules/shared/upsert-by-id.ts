@@ -11,15 +11,33 @@ import type { DbOrTx } from '../../db/client.js';
 /** Rows per statement: far under PostgreSQL's 65,535 parameters with ~25 columns. */
 const CHUNK = 500;
 
-export async function upsertById<V extends Record<string, unknown>>({ db, table, rows }: { db: DbOrTx; table: PgTable; rows: ({ id: string } & V)[] }): Promise<void> {
+export async function upsertById<V extends Record<string, unknown>>({
+  db,
+  table,
+  rows,
+}: {
+  db: DbOrTx;
+  table: PgTable;
+  rows: ({ id: string } & V)[];
+}): Promise<void> {
   if (!rows.length) return;
   const columns = getTableColumns(table);
   const keys = Object.keys(rows[0]!).filter((k) => k !== 'id');
   // Rows missing a column (or giving it as undefined) would take its default on insert and
   // overwrite the stored value with that default on update.
   const shape = [...keys].sort().join();
-  if (rows.some((r) => Object.keys(r).filter((k) => k !== 'id').sort().join() !== shape)) throw new Error('upsertById: every row must have the same columns');
-  if (rows.some((r) => Object.values(r).some((v) => v === undefined))) throw new Error('upsertById: a column is given as undefined (give null, or leave the column out of every row)');
+  if (
+    rows.some(
+      (r) =>
+        Object.keys(r)
+          .filter((k) => k !== 'id')
+          .sort()
+          .join() !== shape,
+    )
+  )
+    throw new Error('upsertById: every row must have the same columns');
+  if (rows.some((r) => Object.values(r).some((v) => v === undefined)))
+    throw new Error('upsertById: a column is given as undefined (give null, or leave the column out of every row)');
   const set: Record<string, SQL> = {};
   for (const key of keys) {
     const column = columns[key];

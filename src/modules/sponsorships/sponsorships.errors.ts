@@ -15,19 +15,27 @@ export const sponsorshipErrors = {
   ),
   /** A slot's target that does not fit its strategy or its match; `slot` names it (`slots[2]`, `slots[2] on match ...`). */
   invalidTarget: errorFactory(400, 'sponsorship.invalid_target', (slot: string, problem: string) => `${slot}: ${problem}`),
-  duplicateNumber: errorFactory(409, 'sponsorship.duplicate_number', (questionNumber: number) => `question number ${questionNumber} appears more than once in slots`),
+  duplicateNumber: errorFactory(
+    409,
+    'sponsorship.duplicate_number',
+    (questionNumber: number) => `question number ${questionNumber} appears more than once in slots`,
+  ),
   overCapacity: errorFactory(
     409,
     'sponsorship.over_capacity',
-    (matchId: string, cap: number, staying: number, added: number) => `match ${matchId} allows ${cap} sponsored questions: ${staying} slots stay and ${added} would be added`,
+    (matchId: string, cap: number, staying: number, added: number) =>
+      `match ${matchId} allows ${cap} sponsored questions: ${staying} slots stay and ${added} would be added`,
   ),
   notEnoughNumbers: errorFactory(
     409,
     'sponsorship.not_enough_numbers',
-    (matchId: string, count: number, free: number, cap: number) => `match ${matchId}: ${count} random slots need ${count} free question numbers, only ${free} of 1..${cap} are free`,
+    (matchId: string, count: number, free: number, cap: number) =>
+      `match ${matchId}: ${count} random slots need ${count} free question numbers, only ${free} of 1..${cap} are free`,
   ),
   /** `taken` names the number and the match when the database told them. */
   numberTaken: errorFactory(409, 'sponsorship.number_taken', (taken?: { questionNumber: string; matchId: string }) =>
-    taken ? `question number ${taken.questionNumber} is already sponsored on match ${taken.matchId}` : 'a question number in slots is already sponsored on its match',
+    taken
+      ? `question number ${taken.questionNumber} is already sponsored on match ${taken.matchId}`
+      : 'a question number in slots is already sponsored on its match',
   ),
 };

@@ -17,7 +17,12 @@ export const sponsorshipHandlers = ({ sponsorships, brands }: Services) => {
   const summary = (brand: SponsorBrand) => toBrandSummary(brand, brands.publicLogoUrl(brand));
   return {
     listBrandQuestionSponsorships: async ({ params, query }) => {
-      const { brand, slots } = await sponsorships.list({ brandId: params.brand_id, matchIds: matchIdsFilter(query.match_ids), limit: query.limit, offset: query.offset });
+      const { brand, slots } = await sponsorships.list({
+        brandId: params.brand_id,
+        matchIds: matchIdsFilter(query.match_ids),
+        limit: query.limit,
+        offset: query.offset,
+      });
       const brandDto = summary(brand);
       return { status: 200, body: slots.map((s) => toQuestionSponsorshipDto(s, brandDto)) };
     },

@@ -22,7 +22,12 @@ export const sponsorBrandColumns = {
 };
 
 /** Listing order: match, question number (numbered slots first), creation, id. */
-const slotOrder = [asc(questionSponsorships.matchId), asc(questionSponsorships.targetNumber), asc(questionSponsorships.createdAt), asc(questionSponsorships.id)];
+const slotOrder = [
+  asc(questionSponsorships.matchId),
+  asc(questionSponsorships.targetNumber),
+  asc(questionSponsorships.createdAt),
+  asc(questionSponsorships.id),
+];
 
 /**
  * A brand and its slots, in one query (the brand left-joined to its slots, so
@@ -89,7 +94,15 @@ export async function lockMatches({ tx, ids }: { tx: Tx; ids: readonly string[] 
   await tx
     .select({ id: leagues.id })
     .from(leagues)
-    .where(inArray(leagues.id, tx.select({ leagueId: matches.leagueId }).from(matches).where(inArray(matches.id, [...ids]))))
+    .where(
+      inArray(
+        leagues.id,
+        tx
+          .select({ leagueId: matches.leagueId })
+          .from(matches)
+          .where(inArray(matches.id, [...ids])),
+      ),
+    )
     .orderBy(asc(leagues.id))
     .for('share');
   return tx
@@ -118,7 +131,13 @@ export async function lockDefinitions({ tx, ids }: { tx: Tx; ids: readonly strin
 }
 
 /** Every slot (of any brand) on the matches: who holds it and which number it targets. */
-export async function slotsOnMatches({ tx, matchIds }: { tx: Tx; matchIds: readonly string[] }): Promise<{ matchId: string; brandId: string; targetNumber: number | null }[]> {
+export async function slotsOnMatches({
+  tx,
+  matchIds,
+}: {
+  tx: Tx;
+  matchIds: readonly string[];
+}): Promise<{ matchId: string; brandId: string; targetNumber: number | null }[]> {
   return tx
     .select({ matchId: questionSponsorships.matchId, brandId: questionSponsorships.brandId, targetNumber: questionSponsorships.targetNumber })
     .from(questionSponsorships)
@@ -163,7 +182,8 @@ export async function pickSlot({
 }): Promise<{ id: string; brandId: string } | undefined> {
   const s = questionSponsorships;
   const number = q.pivotal ? null : q.questionNumber;
-  const earlier = q.pivotal || !q.earlierPeriods.length ? sql`false` : sql`(${s.strategy} = 'period' and ${s.bestEffort} and ${inArray(s.targetPeriod, q.earlierPeriods)})`;
+  const earlier =
+    q.pivotal || !q.earlierPeriods.length ? sql`false` : sql`(${s.strategy} = 'period' and ${s.bestEffort} and ${inArray(s.targetPeriod, q.earlierPeriods)})`;
   const candidates = or(
     number !== null ? eq(s.targetNumber, number) : undefined,
     q.definitionId ? eq(s.targetDefinitionId, q.definitionId) : undefined,
@@ -191,7 +211,10 @@ export async function pickSlot({
 
 /** Stamps the slot with the issuance that took it (in the issuing transaction). */
 export async function stampSlot({ tx, slotId, issuanceId }: { tx: Tx; slotId: string; issuanceId: string }): Promise<void> {
-  await tx.update(questionSponsorships).set({ questionIssuanceId: issuanceId, stampedAt: sql`now()` }).where(eq(questionSponsorships.id, slotId));
+  await tx
+    .update(questionSponsorships)
+    .set({ questionIssuanceId: issuanceId, stampedAt: sql`now()` })
+    .where(eq(questionSponsorships.id, slotId));
 }
 
 /** Copies a match's slots (strategy, target, brand, creation time) onto another match, unstamped: one statement. */

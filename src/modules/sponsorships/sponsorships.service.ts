@@ -69,13 +69,29 @@ export const randomSlotCount = (questionMaxCount: number, percent: number) => Ma
 export function createSponsorshipsService({ db }: { db: Db }) {
   return {
     /** The brand's slots (all, or on the given matches only; an empty list gives none). 404 for an unknown brand. */
-    async list({ brandId, matchIds, limit = 1000, offset = 0 }: { brandId: string; matchIds?: readonly string[] | undefined; limit?: number; offset?: number }): Promise<{ brand: SponsorBrand; slots: QuestionSponsorshipRow[] }> {
+    async list({
+      brandId,
+      matchIds,
+      limit = 1000,
+      offset = 0,
+    }: {
+      brandId: string;
+      matchIds?: readonly string[] | undefined;
+      limit?: number;
+      offset?: number;
+    }): Promise<{ brand: SponsorBrand; slots: QuestionSponsorshipRow[] }> {
       const found = await listBrandSlots({ db, brandId, matchIds, page: { limit, offset } });
       if (!found) throw brandErrors.notFound();
       return found;
     },
 
-    async assign({ brandId: requestedBrandId, input }: { brandId: string; input: AssignmentInput }): Promise<{ brand: SponsorBrand; matches: MatchAssignment[] }> {
+    async assign({
+      brandId: requestedBrandId,
+      input,
+    }: {
+      brandId: string;
+      input: AssignmentInput;
+    }): Promise<{ brand: SponsorBrand; matches: MatchAssignment[] }> {
       const replace = input.replace_existing_for_brand ?? true;
       const slotsGiven = input.slots !== undefined && input.slots.length > 0;
       const randomPercent = input.random_percent;
@@ -122,8 +138,7 @@ export function createSponsorshipsService({ db }: { db: Db }) {
             const match = byId.get(id)!;
             // What stays on the match: every slot, less this brand's when they are being replaced.
             const staying = existing.filter((s) => s.matchId === id && !(replace && s.brandId === brandId));
-            const planned =
-              randomPercent !== undefined ? randomNumberSlots(match, randomPercent, staying) : slots.map((s) => toValues(s));
+            const planned = randomPercent !== undefined ? randomNumberSlots(match, randomPercent, staying) : slots.map((s) => toValues(s));
             if (planned.length && staying.length + planned.length > match.questionMaxCount) {
               throw sponsorshipErrors.overCapacity(id, match.questionMaxCount, staying.length, planned.length);
             }
@@ -154,7 +169,8 @@ export function createSponsorshipsService({ db }: { db: Db }) {
 function checkSlotShape(slot: SlotInput, index: number): CheckedSlot {
   const target = slot.target ?? null;
   const bestEffort = slot.best_effort ?? true;
-  const invalid = (need: string) => sponsorshipErrors.invalidTarget(`slots[${index}]`, `strategy ${slot.strategy} needs ${need}, got ${quote(JSON.stringify(target) ?? 'nothing')}`);
+  const invalid = (need: string) =>
+    sponsorshipErrors.invalidTarget(`slots[${index}]`, `strategy ${slot.strategy} needs ${need}, got ${quote(JSON.stringify(target) ?? 'nothing')}`);
   const strategy: Strategy = slot.strategy;
   switch (strategy) {
     case 'question_number':
@@ -191,11 +207,13 @@ function checkSlotTargets(slots: CheckedSlot[], match: SponsorableMatch, definit
     }
     if (slot.strategy === 'period') {
       const periods = periodsOfSport(match.sport);
-      if (!periods.includes(slot.target)) throw invalid(slot, `${quote(String(slot.target))} is not a period of ${match.sport}; the periods are ${periods.join(', ')}`);
+      if (!periods.includes(slot.target))
+        throw invalid(slot, `${quote(String(slot.target))} is not a period of ${match.sport}; the periods are ${periods.join(', ')}`);
     }
     if (slot.strategy === 'definition') {
       const def = definitions.get(slot.target);
-      if (!def || def.leagueId !== match.leagueId) throw invalid(slot, `${quote(String(slot.target))} is not an in-game question definition of the match's league`);
+      if (!def || def.leagueId !== match.leagueId)
+        throw invalid(slot, `${quote(String(slot.target))} is not an in-game question definition of the match's league`);
       if (def.isArchived) throw invalid(slot, `question definition ${slot.target} is archived and is never issued`);
     }
   }

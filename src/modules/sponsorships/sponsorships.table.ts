@@ -28,8 +28,12 @@ export const questionSponsorships = pgTable(
   },
   (t) => [
     // Two slots can never target the same question number of a match.
-    uniqueIndex('question_sponsorships_number_uq').on(t.matchId, t.targetNumber).where(sql`${t.targetNumber} is not null`),
-    uniqueIndex('question_sponsorships_issuance_uq').on(t.questionIssuanceId).where(sql`${t.questionIssuanceId} is not null`),
+    uniqueIndex('question_sponsorships_number_uq')
+      .on(t.matchId, t.targetNumber)
+      .where(sql`${t.targetNumber} is not null`),
+    uniqueIndex('question_sponsorships_issuance_uq')
+      .on(t.questionIssuanceId)
+      .where(sql`${t.questionIssuanceId} is not null`),
     index('question_sponsorships_brand_match_idx').on(t.brandId, t.matchId),
     index('question_sponsorships_match_idx').on(t.matchId),
     index('question_sponsorships_definition_idx').on(t.targetDefinitionId),

@@ -35,12 +35,26 @@ export async function findUserByLogin({ db, login }: { db: DbOrTx; login: string
 }
 
 export async function touchLastLogin({ db, userId }: { db: DbOrTx; userId: string }): Promise<UserRow> {
-  const [row] = await db.update(users).set({ lastLoginAt: sql`now()` }).where(eq(users.id, userId)).returning();
+  const [row] = await db
+    .update(users)
+    .set({ lastLoginAt: sql`now()` })
+    .where(eq(users.id, userId))
+    .returning();
   return row!;
 }
 
 /** With `unlockedOnly`, a user whose display name an admin locked is left alone (undefined, as for an unknown id). */
-export async function updateUser({ db, id, values, unlockedOnly = false }: { db: DbOrTx; id: string; values: Partial<NewUser>; unlockedOnly?: boolean }): Promise<UserRow | undefined> {
+export async function updateUser({
+  db,
+  id,
+  values,
+  unlockedOnly = false,
+}: {
+  db: DbOrTx;
+  id: string;
+  values: Partial<NewUser>;
+  unlockedOnly?: boolean;
+}): Promise<UserRow | undefined> {
   const [row] = await db
     .update(users)
     .set({ ...values, updatedAt: sql`now()` })
@@ -101,6 +115,9 @@ export async function listUsers({ db, filter }: { db: DbOrTx; filter: UserListFi
     .orderBy(sql`${dir(column)} ${nulls}`, dir(users.id))
     .offset(filter.offset)
     .limit(filter.limit);
-  const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(users).where(where);
+  const [count] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(users)
+    .where(where);
   return { rows, total: count?.n ?? 0 };
 }

@@ -44,7 +44,15 @@ export type LeaderboardInputsHook = (tx: Tx, userId: string) => Promise<void>;
 /** Changes that move a user's leaderboard rows: on or off the boards, or into other calendar periods. */
 const MOVES_LEADERBOARDS = ['isActive', 'hiddenFromLeaderboards', 'matchFollowTimezone'] as const;
 
-export function createUsersService({ db, onKeysRevoked, onLeaderboardInputsChanged }: { db: Db; onKeysRevoked: KeysRevokedHook; onLeaderboardInputsChanged?: LeaderboardInputsHook }) {
+export function createUsersService({
+  db,
+  onKeysRevoked,
+  onLeaderboardInputsChanged,
+}: {
+  db: Db;
+  onKeysRevoked: KeysRevokedHook;
+  onLeaderboardInputsChanged?: LeaderboardInputsHook;
+}) {
   async function get(id: string): Promise<UserRow> {
     const row = await findUserById({ db, id });
     if (!row) throw userErrors.notFound();
@@ -56,7 +64,10 @@ export function createUsersService({ db, onKeysRevoked, onLeaderboardInputsChang
     let row: UserRow;
     try {
       row = await db.transaction(async (tx) => {
-        const before = onLeaderboardInputsChanged && MOVES_LEADERBOARDS.some((k) => values[k] !== undefined) ? await findUserById({ db: tx, id, forUpdate: true }) : undefined;
+        const before =
+          onLeaderboardInputsChanged && MOVES_LEADERBOARDS.some((k) => values[k] !== undefined)
+            ? await findUserById({ db: tx, id, forUpdate: true })
+            : undefined;
         const updated = await updateUser({ db: tx, id, values, unlockedOnly });
         if (!updated) {
           if (unlockedOnly && (await findUserById({ db: tx, id }))) throw userErrors.displayNameLocked();

@@ -38,7 +38,12 @@ describe('producers match the football catalog', () => {
   it.skipIf(!fixturesAvailable)('Metrica CSV and JSON, openfootball (fixtures)', () => {
     expect(shapeProblems(importMetricaCsv(readFixture('feeds/metrica/sample-game-1-events.csv'), { matchKey: 'g1', kickoff }).events)).toEqual([]);
     expect(
-      shapeProblems(importMetricaJson(readFixture('feeds/metrica/sample-game-3-events.json'), readFixture('feeds/metrica/sample-game-3-metadata.xml'), { matchKey: 'g3', kickoff }).events),
+      shapeProblems(
+        importMetricaJson(readFixture('feeds/metrica/sample-game-3-events.json'), readFixture('feeds/metrica/sample-game-3-metadata.xml'), {
+          matchKey: 'g3',
+          kickoff,
+        }).events,
+      ),
     ).toEqual([]);
     const wc = importOpenfootballSchedule(readFixture('feeds/openfootball/worldcup-2022.json'), { season: 2022 });
     expect(shapeProblems(wc.flatMap((m) => openfootballEvents(m)))).toEqual([]);

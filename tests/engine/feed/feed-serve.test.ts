@@ -86,12 +86,16 @@ describeWithFixtures('feed:serve sources from the fixtures', () => {
     const csv = loadFeed(parse('--metrica-csv', f('feeds/metrica/sample-game-1-events.csv')));
     expect(csv.title).toBe('Home vs Away (Metrica CSV)');
     expect(csv.events[0]!.provider_event_id).toBe('metrica:sample-game-1-events:status:live');
-    const json = loadFeed(parse('--metrica-json', f('feeds/metrica/sample-game-3-events.json'), '--metadata', f('feeds/metrica/sample-game-3-metadata.xml'), '--match-key', 'g3'));
+    const json = loadFeed(
+      parse('--metrica-json', f('feeds/metrica/sample-game-3-events.json'), '--metadata', f('feeds/metrica/sample-game-3-metadata.xml'), '--match-key', 'g3'),
+    );
     expect(summarizeFeed(json.events).finalScore).toEqual({ home: 0, away: 2 });
     const wc = loadFeed(parse('--openfootball', f('feeds/openfootball/worldcup-2022.json'), '--match', '64'));
     expect(wc.title).toBe('Argentina vs France, Final (openfootball 2022)');
     expect(wc.events[0]!.occurred_at).toBe(now.toISOString());
-    expect(() => loadFeed(parse('--openfootball', f('feeds/openfootball/worldcup-2022.json'), '--match', '65'))).toThrow(/out of range: the file has 64 matches/);
+    expect(() => loadFeed(parse('--openfootball', f('feeds/openfootball/worldcup-2022.json'), '--match', '65'))).toThrow(
+      /out of range: the file has 64 matches/,
+    );
     // Several matches from one command: one feed each, all kicking off at --kickoff.
     const several = loadFeeds(parse('--openfootball', f('feeds/openfootball/worldcup-2022.json'), '--match', '1,64'));
     expect(several.map((x) => [x.key, x.title])).toEqual([

@@ -29,7 +29,9 @@ describeWithFixtures('Metrica CSV, sample game 1', () => {
 
   it('frames the match: live, two periods with a break, ended, closed', () => {
     const { events } = load();
-    const frame = events.filter((e) => ['match_status', 'period_start', 'period_end'].includes(e.type)).map((e) => (e.type === 'match_status' ? String(e.data.status) : `${e.type}:${e.period}`));
+    const frame = events
+      .filter((e) => ['match_status', 'period_start', 'period_end'].includes(e.type))
+      .map((e) => (e.type === 'match_status' ? String(e.data.status) : `${e.type}:${e.period}`));
     expect(frame).toEqual(['live', 'period_start:1', 'period_end:1', 'break', 'period_start:2', 'period_end:2', 'ended', 'closed']);
     expect(secondsAfterKickoff(events[0]!)).toBeCloseTo(0.04, 3);
     const start2 = events.find((e) => e.type === 'period_start' && e.period === '2')!;
@@ -43,7 +45,13 @@ describeWithFixtures('Metrica CSV, sample game 1', () => {
   it('scores the goals the data holds: three home goals from shots and an away own goal', () => {
     const { events } = load();
     const summary = summarizeFeed(events);
-    const goals = summary.goals.map((g) => ({ team: g.team, scorer: g.scorer, own_goal: g.own_goal, at: (Date.parse(g.occurred_at) - kickoff.getTime()) / 1000, minute: g.minute }));
+    const goals = summary.goals.map((g) => ({
+      team: g.team,
+      scorer: g.scorer,
+      own_goal: g.own_goal,
+      at: (Date.parse(g.occurred_at) - kickoff.getTime()) / 1000,
+      minute: g.minute,
+    }));
     expect(goals).toEqual([
       { team: 'home', scorer: 'Player9', own_goal: false, at: 91.56, minute: 2 },
       // BALL OUT "WOODWORK-GOAL" by home Player5 off an away corner; home kicks off next.
@@ -54,7 +62,11 @@ describeWithFixtures('Metrica CSV, sample game 1', () => {
     expect(summary.finalScore).toEqual({ home: 3, away: 1 });
     const closed = events.at(-1)!;
     expect(closed.data).toEqual({ status: 'closed', final_score: { home: 3, away: 1, penalties: null, winner: 'home' } });
-    expect(ofType(events, 'shot').filter((e) => e.data.outcome === 'goal').map(secondsAfterKickoff)).toEqual([91.56, 3600.2, 3961.28]);
+    expect(
+      ofType(events, 'shot')
+        .filter((e) => e.data.outcome === 'goal')
+        .map(secondsAfterKickoff),
+    ).toEqual([91.56, 3600.2, 3961.28]);
   });
 
   it('puts each score_change right after its goal shot, with the new score', () => {
@@ -129,7 +141,10 @@ describeWithFixtures('Metrica CSV, sample game 1', () => {
 describeWithFixtures('Metrica JSON + EPTS metadata, sample game 3', () => {
   let game: MetricaImport;
   const load = () =>
-    (game ??= importMetricaJson(readFixture('feeds/metrica/sample-game-3-events.json'), readFixture('feeds/metrica/sample-game-3-metadata.xml'), { matchKey: 'g3', kickoff }));
+    (game ??= importMetricaJson(readFixture('feeds/metrica/sample-game-3-events.json'), readFixture('feeds/metrica/sample-game-3-metadata.xml'), {
+      matchKey: 'g3',
+      kickoff,
+    }));
 
   it('takes home and away from the metadata Score element', () => {
     const { homeTeam, awayTeam, declaredScore } = load();
@@ -147,7 +162,15 @@ describeWithFixtures('Metrica JSON + EPTS metadata, sample game 3', () => {
   it('scores the two Team B goals and matches the declared result', () => {
     const { events, declaredScore } = load();
     const summary = summarizeFeed(events);
-    expect(summary.goals.map((g) => ({ team: g.team, scorer: g.scorer, period: g.period, at: (Date.parse(g.occurred_at) - kickoff.getTime()) / 1000, own_goal: g.own_goal }))).toEqual([
+    expect(
+      summary.goals.map((g) => ({
+        team: g.team,
+        scorer: g.scorer,
+        period: g.period,
+        at: (Date.parse(g.occurred_at) - kickoff.getTime()) / 1000,
+        own_goal: g.own_goal,
+      })),
+    ).toEqual([
       { team: 'away', scorer: 'Player 27', period: '1', at: 1101, own_goal: false },
       { team: 'away', scorer: 'Player 22', period: '2', at: 3230.44, own_goal: false },
     ]);
@@ -236,7 +259,9 @@ describe('Metrica importers on small inputs', () => {
     const [penaltyShot, openPlay] = ofType(events, 'shot');
     expect(penaltyShot!.data).toMatchObject({ outcome: 'goal', penalty: true, set_piece: 'penalty', shootout: false });
     expect(openPlay!.data).toMatchObject({ penalty: false, set_piece: null });
-    expect(ofType(events, 'score_change')).toMatchObject([{ team: 'away', data: { penalty: true, set_piece: 'penalty', own_goal: false, scorer: 'Player21' } }]);
+    expect(ofType(events, 'score_change')).toMatchObject([
+      { team: 'away', data: { penalty: true, set_piece: 'penalty', own_goal: false, scorer: 'Player21' } },
+    ]);
     expect(summarizeFeed(events).goals).toMatchObject([{ team: 'away', penalty: true }]);
   });
 
@@ -338,7 +363,17 @@ describe('Metrica importers on small inputs', () => {
   it('falls back to the first team as home when the metadata has no Score', () => {
     const xml = '<Teams><Team id="T1"><Name>Reds &amp; Co</Name></Team><Team id="T2"><Name>Blues</Name></Team></Teams>';
     const data = [
-      { index: 1, team: { name: 'Blues', id: 'T2' }, type: { name: 'SHOT', id: 2 }, subtypes: [{ name: 'ON TARGET' }, { name: 'GOAL' }], start: { frame: 1, time: 5, x: 0.9, y: 0.5 }, end: { frame: 2, time: 6, x: 1, y: 0.5 }, period: 1, from: { name: 'B9', id: 'p' }, to: null },
+      {
+        index: 1,
+        team: { name: 'Blues', id: 'T2' },
+        type: { name: 'SHOT', id: 2 },
+        subtypes: [{ name: 'ON TARGET' }, { name: 'GOAL' }],
+        start: { frame: 1, time: 5, x: 0.9, y: 0.5 },
+        end: { frame: 2, time: 6, x: 1, y: 0.5 },
+        period: 1,
+        from: { name: 'B9', id: 'p' },
+        to: null,
+      },
     ];
     const result = importMetricaJson({ data }, xml, { matchKey: 'fb', kickoff });
     expect(result).toMatchObject({ homeTeam: 'Reds & Co', awayTeam: 'Blues', declaredScore: null });

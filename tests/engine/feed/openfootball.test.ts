@@ -57,7 +57,14 @@ describeWithFixtures('openfootball World Cup 2022', () => {
     const final = load(2022)[63]!;
     expect(final).toMatchObject({ srId: 'openfootball:2022:64', homeTeam: 'Argentina', awayTeam: 'France', round: 'Final', group: null });
     expect(final.scheduled.toISOString()).toBe('2022-12-18T15:00:00.000Z');
-    expect(final.result).toMatchObject({ home_score: 3, away_score: 3, ft: { home: 2, away: 2 }, ht: { home: 2, away: 0 }, et: { home: 3, away: 3 }, penalties: { home: 4, away: 2 } });
+    expect(final.result).toMatchObject({
+      home_score: 3,
+      away_score: 3,
+      ft: { home: 2, away: 2 },
+      ht: { home: 2, away: 0 },
+      et: { home: 3, away: 3 },
+      penalties: { home: 4, away: 2 },
+    });
     // Listed out of order in the file (108' before 36'); sorted here.
     expect(final.result!.goals.map((g) => `${g.minute}${g.team[0]}${g.penalty ? 'p' : ''}`)).toEqual(['23hp', '36h', '80ap', '81a', '108h', '118ap']);
 
@@ -84,7 +91,14 @@ describeWithFixtures('openfootball World Cup 2022', () => {
 
   it('credits own goals to the side that lists them, without a shot', () => {
     const match = load(2022).find((m) => m.homeTeam === 'Canada' && m.awayTeam === 'Morocco')!;
-    expect(match.result!.goals.find((g) => g.own_goal)).toEqual({ team: 'home', minute: 40, offset: 0, player: 'Nayef Aguerd', penalty: false, own_goal: true });
+    expect(match.result!.goals.find((g) => g.own_goal)).toEqual({
+      team: 'home',
+      minute: 40,
+      offset: 0,
+      player: 'Nayef Aguerd',
+      penalty: false,
+      own_goal: true,
+    });
     const events = openfootballEvents(match);
     const own = events.find((e) => e.type === 'score_change' && e.data.own_goal === true)!;
     expect(own).toMatchObject({ team: 'home', score: { home: 1, away: 2 } });
@@ -134,7 +148,10 @@ describeWithFixtures('openfootball World Cup 2026', () => {
 });
 
 describe('openfootball on small inputs', () => {
-  const doc = (match: Record<string, unknown>) => ({ name: 'Test', matches: [{ round: 'R1', date: '2030-06-01', time: '18:00', team1: 'A', team2: 'B', ...match }] });
+  const doc = (match: Record<string, unknown>) => ({
+    name: 'Test',
+    matches: [{ round: 'R1', date: '2030-06-01', time: '18:00', team1: 'A', team2: 'B', ...match }],
+  });
 
   it('needs an offset for times written without one, unless the season is known', () => {
     expect(() => importOpenfootballSchedule(doc({}), { season: 2030 })).toThrow(/match 1: time '18:00' has no UTC offset, and the file's local times need one/);
@@ -152,7 +169,9 @@ describe('openfootball on small inputs', () => {
   it('says what is wrong with a bad file', () => {
     expect(() => importOpenfootballSchedule({ games: [] }, { season: 2030 })).toThrow(/matches\[\] array/);
     expect(() => importOpenfootballSchedule(doc({ time: '18:00 UTC+0', score: { ft: [1] } }), { season: 2030 })).toThrow(/score.ft should be \[home, away\]/);
-    expect(() => importOpenfootballSchedule(doc({ time: '18:00 UTC+0', score: { ft: [1, 0] }, goals1: [{ name: 'X', minute: 'late' }] }), { season: 2030 })).toThrow(/goal 1: cannot read minute "late"/);
+    expect(() =>
+      importOpenfootballSchedule(doc({ time: '18:00 UTC+0', score: { ft: [1, 0] }, goals1: [{ name: 'X', minute: 'late' }] }), { season: 2030 }),
+    ).toThrow(/goal 1: cannot read minute "late"/);
     expect(() => importOpenfootballSchedule(doc({ date: '1/6/2030' }), { season: 2030 })).toThrow(/is not YYYY-MM-DD/);
   });
 });

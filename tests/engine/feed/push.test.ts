@@ -27,7 +27,11 @@ interface Recorder {
 
 function client(opts: PushFeedClientOptions): Recorder {
   const warnings: string[] = [];
-  const c = new PushFeedClient({ backoff: { initialMs: 10, maxMs: 200, jitter: 0 }, logger: { warn: (d, m) => warnings.push(`${m} ${JSON.stringify(d)}`) }, ...opts });
+  const c = new PushFeedClient({
+    backoff: { initialMs: 10, maxMs: 200, jitter: 0 },
+    logger: { warn: (d, m) => warnings.push(`${m} ${JSON.stringify(d)}`) },
+    ...opts,
+  });
   const rec: Recorder = { client: c, events: [], log: [], warnings };
   c.on('event', (e) => rec.events.push(e));
   for (const name of ['stale', 'fresh', 'end', 'connected', 'disconnected', 'duplicate'] as const) c.on(name, () => rec.log.push(name));
@@ -65,7 +69,9 @@ describe('push feed server', () => {
   it('resumes after_seq, serves several feeds, and rejects bad requests', async () => {
     const s = await server({ feeds: { a: matchEvents.slice(0, 10), b: matchEvents.slice(0, 3) } });
     expect(s.url).toBe(`${s.baseUrl}/feeds/a`);
-    const seqs = (await readAll(`${s.urlFor('a')}?after_seq=7`)).map((l) => JSON.parse(l) as { event?: FeedEvent }).flatMap((l) => (l.event ? [l.event.seq] : []));
+    const seqs = (await readAll(`${s.urlFor('a')}?after_seq=7`))
+      .map((l) => JSON.parse(l) as { event?: FeedEvent })
+      .flatMap((l) => (l.event ? [l.event.seq] : []));
     expect(seqs).toEqual([8, 9, 10]);
     expect((await readAll(s.urlFor('b'))).filter((l) => l.includes('"event"'))).toHaveLength(3);
     const bad = await fetch(`${s.url}?after_seq=-1`);
@@ -225,7 +231,10 @@ describe('PushFeedClient', () => {
       { ...matchEvents[0]!, data: { player: 'Ángel Di María', note: 'Mbappé ⚽' } },
       { ...matchEvents[1]!, seq: 2 },
     ];
-    const text = [{ type: 'heartbeat', at: kickoff.toISOString() }, ...events.map((event) => ({ type: 'event', event })), { type: 'end' }].map((m) => JSON.stringify(m)).join('\r\n') + '\r\n';
+    const text =
+      [{ type: 'heartbeat', at: kickoff.toISOString() }, ...events.map((event) => ({ type: 'event', event })), { type: 'end' }]
+        .map((m) => JSON.stringify(m))
+        .join('\r\n') + '\r\n';
     const bytes = new TextEncoder().encode(text);
     const fakeFetch = (async () => {
       const body = new ReadableStream<Uint8Array>({

@@ -24,7 +24,9 @@ describe('syntheticFootballMatch', () => {
 
   it('frames the match like a real one', () => {
     const { events } = match(5);
-    const frame = events.filter((e) => ['match_status', 'period_start', 'period_end'].includes(e.type)).map((e) => (e.type === 'match_status' ? String(e.data.status) : `${e.type}:${e.period}`));
+    const frame = events
+      .filter((e) => ['match_status', 'period_start', 'period_end'].includes(e.type))
+      .map((e) => (e.type === 'match_status' ? String(e.data.status) : `${e.type}:${e.period}`));
     expect(frame).toEqual(['live', 'period_start:1', 'period_end:1', 'break', 'period_start:2', 'period_end:2', 'ended', 'closed']);
     const end1 = events.find((e) => e.type === 'period_end' && e.period === '1')!;
     const start2 = events.find((e) => e.type === 'period_start' && e.period === '2')!;
@@ -62,7 +64,20 @@ describe('syntheticFootballMatch', () => {
 
   it('uses only canonical football types, with the team conventions', () => {
     const { events } = match(9);
-    const canonical = new Set(['match_status', 'period_start', 'period_end', 'score_change', 'shot', 'corner', 'free_kick', 'foul', 'card', 'substitution', 'possession_change', 'pass']);
+    const canonical = new Set([
+      'match_status',
+      'period_start',
+      'period_end',
+      'score_change',
+      'shot',
+      'corner',
+      'free_kick',
+      'foul',
+      'card',
+      'substitution',
+      'possession_change',
+      'pass',
+    ]);
     expect(events.filter((e) => !canonical.has(e.type))).toEqual([]);
     for (const e of events) {
       if (e.type === 'foul') expect(e.data.fouled_team).toBe(e.team === 'home' ? 'away' : 'home');

@@ -12,7 +12,13 @@ const sections = new Map(
     .slice(1)
     .map((s) => [s.split('\n')[0]!, s] as const),
 );
-const SECTION = { football: 'Football', american_football: 'American football', basketball: 'Basketball', baseball: 'Baseball', ice_hockey: 'Ice hockey' } as const;
+const SECTION = {
+  football: 'Football',
+  american_football: 'American football',
+  basketball: 'Basketball',
+  baseball: 'Baseball',
+  ice_hockey: 'Ice hockey',
+} as const;
 
 describe('docs/vocabulary.md', () => {
   for (const [sport, title] of Object.entries(SECTION) as [keyof typeof SECTION, string][]) {

@@ -122,7 +122,19 @@ export function NumberInput({ value, onValue, ...rest }: { value: number | null 
  * the form's other buttons (`children`: close, undo...), the saved note, and
  * below them the save error.
  */
-export function EditorActions({ busy, saveLabel, saved, error, children }: { busy: boolean; saveLabel: string; saved: ComponentChildren; error: unknown; children?: ComponentChildren }) {
+export function EditorActions({
+  busy,
+  saveLabel,
+  saved,
+  error,
+  children,
+}: {
+  busy: boolean;
+  saveLabel: string;
+  saved: ComponentChildren;
+  error: unknown;
+  children?: ComponentChildren;
+}) {
   return (
     <>
       <div class="form-actions">
@@ -193,7 +205,17 @@ export interface Column<T> {
   class?: string;
 }
 
-export function Table<T>({ rows, columns, empty = 'Nothing here yet.', rowKey }: { rows: T[]; columns: Column<T>[]; empty?: string; rowKey: (row: T) => string }) {
+export function Table<T>({
+  rows,
+  columns,
+  empty = 'Nothing here yet.',
+  rowKey,
+}: {
+  rows: T[];
+  columns: Column<T>[];
+  empty?: string;
+  rowKey: (row: T) => string;
+}) {
   if (!rows.length) return <p class="empty">{empty}</p>;
   return (
     <div class="table-wrap">
@@ -246,7 +268,14 @@ export function Token({ children }: { children: string }) {
 /** A progress bar for long operations (uploads, imports, replays). */
 export function Progress({ value, label }: { value: number | null; label: string }) {
   return (
-    <div class="progress" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={value === null ? undefined : Math.round(value * 100)}>
+    <div
+      class="progress"
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={value === null ? undefined : Math.round(value * 100)}
+    >
       <div class={`progress-bar${value === null ? ' indeterminate' : ''}`} style={value === null ? undefined : { width: `${Math.round(value * 100)}%` }} />
       <span class="progress-label">{label}</span>
     </div>

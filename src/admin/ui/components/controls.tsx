@@ -34,7 +34,9 @@ export const fmtWhen = (iso: string | null | undefined) => {
   if (!iso) return '-';
   const d = new Date(iso);
   const today = d.toDateString() === new Date().toDateString();
-  return today ? d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' }) : d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return today
+    ? d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })
+    : d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 };
 
 /** Match clock as minutes and seconds (`23:14`); `-` when unknown. */
@@ -109,7 +111,21 @@ export function Pager({
  * the first click shows the question with the confirm button (`confirmLabel`,
  * "Yes, <label>" unless given) and Cancel; `small` in table rows.
  */
-export function ConfirmButton({ label, question, confirmLabel = `Yes, ${label.toLowerCase()}`, onConfirm, busy, small = false }: { label: string; question: string; confirmLabel?: string; onConfirm: () => void; busy?: boolean; small?: boolean }) {
+export function ConfirmButton({
+  label,
+  question,
+  confirmLabel = `Yes, ${label.toLowerCase()}`,
+  onConfirm,
+  busy,
+  small = false,
+}: {
+  label: string;
+  question: string;
+  confirmLabel?: string;
+  onConfirm: () => void;
+  busy?: boolean;
+  small?: boolean;
+}) {
   const [asking, setAsking] = useState(false);
   const size = small ? ' small' : '';
   if (!asking) {
@@ -141,7 +157,21 @@ export function ConfirmButton({ label, question, confirmLabel = `Yes, ${label.to
 }
 
 /** A select of a boolean filter: any, true or false (as query-string values). */
-export function TriSelect({ value, onValue, label, any, yes, no }: { value: string; onValue: (v: string) => void; label: string; any: string; yes: string; no: string }) {
+export function TriSelect({
+  value,
+  onValue,
+  label,
+  any,
+  yes,
+  no,
+}: {
+  value: string;
+  onValue: (v: string) => void;
+  label: string;
+  any: string;
+  yes: string;
+  no: string;
+}) {
   return (
     <select value={value} aria-label={label} onChange={(e) => onValue((e.target as HTMLSelectElement).value)}>
       <option value="">{any}</option>
@@ -170,7 +200,19 @@ export function Section({ title, id, tools, children }: { title: ComponentChildr
  * ("Nothing changed." when none), then restarts the form from the API's
  * answer and says `savedText(changed)`.
  */
-export function usePatchForm<F extends object, R>({ stored, formOf, send, savedText, onSaved }: { stored: R; formOf: (r: R) => F; send: (changes: Partial<F>) => Promise<R>; savedText: (changed: (keyof F)[]) => string; onSaved: (r: R) => void }) {
+export function usePatchForm<F extends object, R>({
+  stored,
+  formOf,
+  send,
+  savedText,
+  onSaved,
+}: {
+  stored: R;
+  formOf: (r: R) => F;
+  send: (changes: Partial<F>) => Promise<R>;
+  savedText: (changed: (keyof F)[]) => string;
+  onSaved: (r: R) => void;
+}) {
   const [form, setForm] = useState<F>(() => formOf(stored));
   const [saved, setSaved] = useState<string | null>(null);
   const base = formOf(stored);

@@ -179,7 +179,9 @@ export function DefinitionListPage<D extends DefinitionRow>({
     >
       <DefinitionFilters query={query} league={league} archivedLabel={kind.archivedLabel} pivotal={kind.pivotalFilter} />
       {importing ? <CsvImport url={`${base}/import`} noun={kind.importNoun} onApplied={list.reload} onClose={() => setImporting(false)} /> : null}
-      {cloning ? <ClonePrompt original={cloning.name} busy={clone.busy} onClone={(name) => void clone.act(cloning, name)} onCancel={() => setCloning(null)} /> : null}
+      {cloning ? (
+        <ClonePrompt original={cloning.name} busy={clone.busy} onClone={(name) => void clone.act(cloning, name)} onCancel={() => setCloning(null)} />
+      ) : null}
       <ErrorBox error={clone.error} />
       {notice ? (
         <Notice>
@@ -277,7 +279,17 @@ export interface KindPreviewProps<I> {
 }
 
 /** The group of a definition: one of the league's groups, or none (`noneLabel`). */
-export function GroupSelect({ value, groups, noneLabel, onValue }: { value: string | null | undefined; groups: Group[]; noneLabel: string; onValue: (id: string | null) => void }) {
+export function GroupSelect({
+  value,
+  groups,
+  noneLabel,
+  onValue,
+}: {
+  value: string | null | undefined;
+  groups: Group[];
+  noneLabel: string;
+  onValue: (id: string | null) => void;
+}) {
   return (
     <select value={value ?? ''} onChange={(e) => onValue((e.target as HTMLSelectElement).value || null)}>
       <option value="">{noneLabel}</option>
@@ -298,12 +310,23 @@ export function GroupSelect({ value, groups, noneLabel, onValue }: { value: stri
 export function OtherLeagueNotice({ definition, page }: { definition: { id: string; league: string }; page: DefinitionKind<never, never, never>['page'] }) {
   return (
     <Notice>
-      This definition belongs to league {definition.league}. <Link href={`${page}?league=${encodeURIComponent(definition.league)}&edit=${definition.id}`}>Open it there</Link>.
+      This definition belongs to league {definition.league}.{' '}
+      <Link href={`${page}?league=${encodeURIComponent(definition.league)}&edit=${definition.id}`}>Open it there</Link>.
     </Notice>
   );
 }
 
-export function EditorLoader<T>({ load, deps, onClose, render }: { load: () => Promise<T>; deps: unknown[]; onClose: () => void; render: (data: T) => ComponentChildren }) {
+export function EditorLoader<T>({
+  load,
+  deps,
+  onClose,
+  render,
+}: {
+  load: () => Promise<T>;
+  deps: unknown[];
+  onClose: () => void;
+  render: (data: T) => ComponentChildren;
+}) {
   const data = useAsync(load, deps);
   if (data.error && !data.data) {
     return (
@@ -324,7 +347,12 @@ export function EditorLoader<T>({ load, deps, onClose, render }: { load: () => P
  * "Saved" note), and save: `persist` creates or replaces (a blank
  * description goes as null), then "Saved at <time>." and `onSaved`.
  */
-export function useDefinitionForm<I extends { description?: string | null }, D extends { updated_at: string }>(initial: () => I, flash: string | null, persist: (body: I) => Promise<D>, onSaved: (d: D) => void) {
+export function useDefinitionForm<I extends { description?: string | null }, D extends { updated_at: string }>(
+  initial: () => I,
+  flash: string | null,
+  persist: (body: I) => Promise<D>,
+  onSaved: (d: D) => void,
+) {
   const [form, setForm] = useState<I>(initial);
   const [saved, setSaved] = useState<string | null>(flash);
   const set = <K extends keyof I>(key: K, value: I[K]) => {
@@ -417,15 +445,33 @@ export const definitionHead = (d: { name: string; description: string | null; is
 });
 
 /** The question text template, the choices, and the extract and store maps side by side, labelled with what the kind's expressions see. */
-export function QuestionFields<F extends QuestionForm>({ form, set, labels }: { form: F; set: <K extends keyof F>(key: K, value: F[K]) => void; labels: QuestionLabels }) {
+export function QuestionFields<F extends QuestionForm>({
+  form,
+  set,
+  labels,
+}: {
+  form: F;
+  set: <K extends keyof F>(key: K, value: F[K]) => void;
+  labels: QuestionLabels;
+}) {
   return (
     <>
       <Field label={labels.template}>
-        <textarea class="mono" rows={3} value={form.question_text_template} onInput={(e) => set('question_text_template', (e.target as HTMLTextAreaElement).value as F['question_text_template'])} />
+        <textarea
+          class="mono"
+          rows={3}
+          value={form.question_text_template}
+          onInput={(e) => set('question_text_template', (e.target as HTMLTextAreaElement).value as F['question_text_template'])}
+        />
       </Field>
       <ChoicesEditor choices={form.choices} onValue={(c) => set('choices', c as F['choices'])} />
       <div class="wide json-pair">
-        <JsonField label={labels.extract} value={form.issuance_state_extract} onValue={(v) => set('issuance_state_extract', v as F['issuance_state_extract'])} rows={4} />
+        <JsonField
+          label={labels.extract}
+          value={form.issuance_state_extract}
+          onValue={(v) => set('issuance_state_extract', v as F['issuance_state_extract'])}
+          rows={4}
+        />
         <JsonField label={labels.store} value={form.store_state} onValue={(v) => set('store_state', v as F['store_state'])} rows={4} />
       </div>
     </>

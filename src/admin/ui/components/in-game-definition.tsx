@@ -51,7 +51,17 @@ function inputOf(d: Definition): Input {
 
 const emptyToNull = (s: string) => (s.trim() === '' ? null : s);
 
-function EventTypeSelect({ value, onValue, catalog, label }: { value: string; onValue: (v: string) => void; catalog: SampleCatalog | undefined; label: string }) {
+function EventTypeSelect({
+  value,
+  onValue,
+  catalog,
+  label,
+}: {
+  value: string;
+  onValue: (v: string) => void;
+  catalog: SampleCatalog | undefined;
+  label: string;
+}) {
   const types = catalog?.event_types ?? [];
   return (
     <select value={value} aria-label={label} onChange={(e) => onValue((e.target as HTMLSelectElement).value)}>
@@ -75,22 +85,45 @@ function RulesEditor({ rules, onValue, catalog }: { rules: Rule[]; onValue: (r: 
           <div class="rule-head">
             <strong>Rule {i + 1}</strong>
             <EventTypeSelect label={`Rule ${i + 1} event type`} value={r.event_type} onValue={(v) => set(i, { event_type: v })} catalog={catalog} />
-            <button type="button" class="secondary small" aria-label={`Remove rule ${i + 1}`} disabled={rules.length <= 1} onClick={() => onValue(rules.filter((_, j) => j !== i))}>
+            <button
+              type="button"
+              class="secondary small"
+              aria-label={`Remove rule ${i + 1}`}
+              disabled={rules.length <= 1}
+              onClick={() => onValue(rules.filter((_, j) => j !== i))}
+            >
               Remove
             </button>
           </div>
           <label class="inline-field">
             <span>When</span>
-            <input class="mono" aria-label={`Rule ${i + 1} condition`} placeholder="JSONata over event, state, match, issuance; blank: always" value={r.condition ?? ''} onInput={(e) => set(i, { condition: emptyToNull((e.target as HTMLInputElement).value) })} />
+            <input
+              class="mono"
+              aria-label={`Rule ${i + 1} condition`}
+              placeholder="JSONata over event, state, match, issuance; blank: always"
+              value={r.condition ?? ''}
+              onInput={(e) => set(i, { condition: emptyToNull((e.target as HTMLInputElement).value) })}
+            />
           </label>
           <label class="inline-field">
             <span>Correct</span>
-            <input class="mono" aria-label={`Rule ${i + 1} correct choice`} placeholder='JSONata giving a choice identifier, e.g. "yes" or event.team' value={r.correct_choice} onInput={(e) => set(i, { correct_choice: (e.target as HTMLInputElement).value })} />
+            <input
+              class="mono"
+              aria-label={`Rule ${i + 1} correct choice`}
+              placeholder='JSONata giving a choice identifier, e.g. "yes" or event.team'
+              value={r.correct_choice}
+              onInput={(e) => set(i, { correct_choice: (e.target as HTMLInputElement).value })}
+            />
           </label>
         </div>
       ))}
       <div>
-        <button type="button" class="secondary small" disabled={rules.length >= 20} onClick={() => onValue([...rules, { event_type: rules[rules.length - 1]?.event_type ?? '', condition: null, correct_choice: '' }])}>
+        <button
+          type="button"
+          class="secondary small"
+          disabled={rules.length >= 20}
+          onClick={() => onValue([...rules, { event_type: rules[rules.length - 1]?.event_type ?? '', condition: null, correct_choice: '' }])}
+        >
           Add rule
         </button>
       </div>
@@ -99,7 +132,16 @@ function RulesEditor({ rules, onValue, catalog }: { rules: Rule[]; onValue: (r: 
 }
 
 function InGamePreview({ league, form, catalog }: KindPreviewProps<Input>) {
-  return <PreviewPanel league={league} template={form.question_text_template} choices={form.choices} extract={form.issuance_state_extract ?? null} catalog={catalog} eventType={form.trigger.event_type} />;
+  return (
+    <PreviewPanel
+      league={league}
+      template={form.question_text_template}
+      choices={form.choices}
+      extract={form.issuance_state_extract ?? null}
+      catalog={catalog}
+      eventType={form.trigger.event_type}
+    />
+  );
 }
 
 function InGameFields({ form, set, question, definition, groups, catalog }: KindFieldsProps<Definition, Input>) {
@@ -122,17 +164,30 @@ function InGameFields({ form, set, question, definition, groups, catalog }: Kind
         <textarea rows={2} value={form.description ?? ''} onInput={(e) => set('description', (e.target as HTMLTextAreaElement).value)} />
       </Field>
       <div class="checks wide">
-        <Checkbox checked={form.is_pivotal_moment ?? false} onValue={(v) => set('is_pivotal_moment', v)} label="Pivotal moment (not counted in the match's cap)" />
+        <Checkbox
+          checked={form.is_pivotal_moment ?? false}
+          onValue={(v) => set('is_pivotal_moment', v)}
+          label="Pivotal moment (not counted in the match's cap)"
+        />
         <Checkbox checked={form.is_active ?? true} onValue={(v) => set('is_active', v)} label="Active (included by default on the league's matches)" />
       </div>
       <fieldset class="rows wide">
         <legend>Trigger</legend>
         <div class="trigger-row">
           <Field label="Trigger event type">
-            <EventTypeSelect label="Trigger event type" value={form.trigger.event_type} onValue={(v) => set('trigger', { ...form.trigger, event_type: v })} catalog={catalog} />
+            <EventTypeSelect
+              label="Trigger event type"
+              value={form.trigger.event_type}
+              onValue={(v) => set('trigger', { ...form.trigger, event_type: v })}
+              catalog={catalog}
+            />
           </Field>
           <Field label="Condition (JSONata over event, state, match; blank: always)">
-            <input class="mono" value={form.trigger.condition ?? ''} onInput={(e) => set('trigger', { ...form.trigger, condition: emptyToNull((e.target as HTMLInputElement).value) })} />
+            <input
+              class="mono"
+              value={form.trigger.condition ?? ''}
+              onInput={(e) => set('trigger', { ...form.trigger, condition: emptyToNull((e.target as HTMLInputElement).value) })}
+            />
           </Field>
         </div>
         {catalog ? <small class="hint">{catalog.event_types.find((t) => t.type === form.trigger.event_type)?.description}</small> : null}
@@ -141,21 +196,30 @@ function InGameFields({ form, set, question, definition, groups, catalog }: Kind
       <RulesEditor rules={form.resolution.rules} onValue={(rules) => set('resolution', { ...form.resolution, rules })} catalog={catalog} />
       <fieldset class="rows wide">
         <legend>Timeout</legend>
-        <Checkbox checked={timeout !== null} onValue={(v) => setTimeoutValue(v ? { after_seconds: 300, correct_choice: form.choices[form.choices.length - 1]?.identifier ?? null } : null)} label="Resolve on timeout" />
+        <Checkbox
+          checked={timeout !== null}
+          onValue={(v) => setTimeoutValue(v ? { after_seconds: 300, correct_choice: form.choices[form.choices.length - 1]?.identifier ?? null } : null)}
+          label="Resolve on timeout"
+        />
         {timeout ? (
           <div class="trigger-row">
             <Field label="After (match-clock seconds)">
               <NumberInput value={timeout.after_seconds} min={1} max={36000} onValue={(v) => setTimeoutValue({ ...timeout, after_seconds: v ?? 1 })} />
             </Field>
             <Field label="Correct choice on timeout">
-              <select value={timeout.correct_choice ?? ''} onChange={(e) => setTimeoutValue({ ...timeout, correct_choice: (e.target as HTMLSelectElement).value || null })}>
+              <select
+                value={timeout.correct_choice ?? ''}
+                onChange={(e) => setTimeoutValue({ ...timeout, correct_choice: (e.target as HTMLSelectElement).value || null })}
+              >
                 <option value="">(void the question)</option>
                 {form.choices
                   .filter((c) => c.identifier)
                   .map((c) => (
                     <option value={c.identifier}>{c.identifier}</option>
                   ))}
-                {timeout.correct_choice && !form.choices.some((c) => c.identifier === timeout.correct_choice) ? <option value={timeout.correct_choice}>{timeout.correct_choice}</option> : null}
+                {timeout.correct_choice && !form.choices.some((c) => c.identifier === timeout.correct_choice) ? (
+                  <option value={timeout.correct_choice}>{timeout.correct_choice}</option>
+                ) : null}
               </select>
             </Field>
           </div>

@@ -13,13 +13,20 @@ type LogLine = components['schemas']['ListenerLogLine'];
 
 export const listenerActive = (l: Pick<MatchListener, 'status'>) => l.status === 'queued' || l.status === 'running';
 
-const TONES: Record<MatchListener['status'], 'neutral' | 'good' | 'warn' | 'bad' | 'live'> = { queued: 'neutral', running: 'live', completed: 'good', stopped: 'warn', failed: 'bad' };
+const TONES: Record<MatchListener['status'], 'neutral' | 'good' | 'warn' | 'bad' | 'live'> = {
+  queued: 'neutral',
+  running: 'live',
+  completed: 'good',
+  stopped: 'warn',
+  failed: 'bad',
+};
 
 export function ListenerStatus({ listener }: { listener: MatchListener }) {
   return <Badge tone={TONES[listener.status]}>{listener.status}</Badge>;
 }
 
-export const listenerCounts = (l: MatchListener) => `${l.events_consumed} events, ${l.issued_count} issued, ${l.denied_count} denied, ${l.resolved_count} resolved`;
+export const listenerCounts = (l: MatchListener) =>
+  `${l.events_consumed} events, ${l.issued_count} issued, ${l.denied_count} denied, ${l.resolved_count} resolved`;
 
 /**
  * Progress of a listener. A replay says how many recorded events it plays
@@ -118,7 +125,12 @@ export function ListenerTable({ listeners, logOf, onLog }: { listeners: MatchLis
           cell: (l) => (
             <span class="listener-actions">
               {onLog ? (
-                <button type="button" class={logOf === l.id ? '' : 'secondary'} aria-pressed={logOf === l.id} onClick={() => onLog(logOf === l.id ? null : l.id)}>
+                <button
+                  type="button"
+                  class={logOf === l.id ? '' : 'secondary'}
+                  aria-pressed={logOf === l.id}
+                  onClick={() => onLog(logOf === l.id ? null : l.id)}
+                >
                   {logOf === l.id ? 'Hide log' : 'Log'}
                 </button>
               ) : null}
@@ -167,7 +179,9 @@ function ListenerLog({ listener, onClose }: { listener: MatchListener; onClose?:
     try {
       for (let page = 0; page < 20; page++) {
         const from = after.current;
-        const log = await unwrap(() => api.GET('/api/match-listeners/{listener_id}/log', { params: { path: { listener_id: id }, query: { after: from, limit: 1000 } } }));
+        const log = await unwrap(() =>
+          api.GET('/api/match-listeners/{listener_id}/log', { params: { path: { listener_id: id }, query: { after: from, limit: 1000 } } }),
+        );
         after.current = log.last_line_no;
         if (log.lines.length) setLines((prev) => [...prev, ...log.lines].slice(-MAX_LINES));
         if (log.lines.length < 1000) break;
@@ -208,7 +222,11 @@ function ListenerLog({ listener, onClose }: { listener: MatchListener; onClose?:
         <div class="section-tools">
           <label class="check">
             Level
-            <select value={minLevel} aria-label="Lowest level shown" onChange={(e) => setMinLevel((e.target as HTMLSelectElement).value as (typeof LEVELS)[number])}>
+            <select
+              value={minLevel}
+              aria-label="Lowest level shown"
+              onChange={(e) => setMinLevel((e.target as HTMLSelectElement).value as (typeof LEVELS)[number])}
+            >
               {LEVELS.map((l) => (
                 <option value={l}>{l === 'debug' ? 'all' : `${l} and above`}</option>
               ))}
@@ -227,7 +245,9 @@ function ListenerLog({ listener, onClose }: { listener: MatchListener; onClose?:
       </header>
       <ErrorBox error={error} />
       <p class="muted text-small" aria-live="polite">
-        {!loaded ? 'Loading the log...' : `${lines.length} line${lines.length === 1 ? '' : 's'}${lines.length >= MAX_LINES ? ` (the last ${MAX_LINES}; download for all)` : ''}${active ? ', following the listener' : ''}`}
+        {!loaded
+          ? 'Loading the log...'
+          : `${lines.length} line${lines.length === 1 ? '' : 's'}${lines.length >= MAX_LINES ? ` (the last ${MAX_LINES}; download for all)` : ''}${active ? ', following the listener' : ''}`}
       </p>
       <pre
         class="log"
@@ -243,7 +263,8 @@ function ListenerLog({ listener, onClose }: { listener: MatchListener; onClose?:
         {shown.length
           ? shown.map((l) => (
               <div class={`log-line log-${l.level}`} key={l.line_no}>
-                <span class="log-no">{l.line_no}</span> <span class="log-at">{l.at.slice(11, 23)}</span> <span class="log-level">{l.level.toUpperCase()}</span> {l.message}
+                <span class="log-no">{l.line_no}</span> <span class="log-at">{l.at.slice(11, 23)}</span> <span class="log-level">{l.level.toUpperCase()}</span>{' '}
+                {l.message}
               </div>
             ))
           : loaded

@@ -42,7 +42,14 @@ const inputOf = (d: Definition): Input => ({
 });
 
 /** The sample match as a Match question sees it: before kick-off, no score yet. */
-const PRE_MATCH = { status: 'scheduled', period: null, clock_seconds: null, score: { home: 0, away: 0 }, scheduled: new Date(Math.ceil(Date.now() / 86_400_000) * 86_400_000 + 18 * 3_600_000).toISOString(), venue: null };
+const PRE_MATCH = {
+  status: 'scheduled',
+  period: null,
+  clock_seconds: null,
+  score: { home: 0, away: 0 },
+  scheduled: new Date(Math.ceil(Date.now() / 86_400_000) * 86_400_000 + 18 * 3_600_000).toISOString(),
+  venue: null,
+};
 
 const leadText = (s: number) => (s % 3600 === 0 ? `${s / 3600} h` : s % 60 === 0 ? `${s / 60} min` : `${s} s`);
 
@@ -78,12 +85,23 @@ function MatchFields({ form, set, question, groups }: KindFieldsProps<Definition
         <GroupSelect value={form.group_id} groups={groups} noneLabel="No group" onValue={(v) => set('group_id', v)} />
       </Field>
       <div class="checks wide">
-        <Checkbox checked={form.is_pivotal_moment ?? false} onValue={(v) => set('is_pivotal_moment', v)} label="Pivotal moment (counted apart from the match's regular questions)" />
+        <Checkbox
+          checked={form.is_pivotal_moment ?? false}
+          onValue={(v) => set('is_pivotal_moment', v)}
+          label="Pivotal moment (counted apart from the match's regular questions)"
+        />
         <Checkbox checked={form.is_active ?? true} onValue={(v) => set('is_active', v)} label="Active (issued on the league's matches; archive sets it off)" />
       </div>
       {question}
-      <Field label="Correct choice (JSONata over result, match)" hint="result: home_score, away_score, winner (home, away or draw), home_team, away_team, goals">
-        <input class="mono" value={form.resolution.correct_choice} onInput={(e) => set('resolution', { correct_choice: (e.target as HTMLInputElement).value })} />
+      <Field
+        label="Correct choice (JSONata over result, match)"
+        hint="result: home_score, away_score, winner (home, away or draw), home_team, away_team, goals"
+      >
+        <input
+          class="mono"
+          value={form.resolution.correct_choice}
+          onInput={(e) => set('resolution', { correct_choice: (e.target as HTMLInputElement).value })}
+        />
       </Field>
       <Field label="Points" hint="Blank: the league's default">
         <NumberInput value={form.points} min={0} max={100000} onValue={(v) => set('points', v)} />

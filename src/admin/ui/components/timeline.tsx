@@ -15,7 +15,25 @@ type Marker = components['schemas']['TimelineMarker'];
 type Axis = 'seq' | 'clock';
 
 /** Lanes of these types come first, in this order; other types follow, rarest first. */
-const LANE_ORDER = ['score_change', 'goal', 'touchdown', 'field_goal', 'home_run', 'penalty', 'shot', 'corner', 'card', 'foul', 'free_kick', 'substitution', 'match_status', 'period_start', 'period_end', 'possession_change', 'pass'];
+const LANE_ORDER = [
+  'score_change',
+  'goal',
+  'touchdown',
+  'field_goal',
+  'home_run',
+  'penalty',
+  'shot',
+  'corner',
+  'card',
+  'foul',
+  'free_kick',
+  'substitution',
+  'match_status',
+  'period_start',
+  'period_end',
+  'possession_change',
+  'pass',
+];
 
 const LANE_H = 16;
 const ROW_H = 16;
@@ -37,7 +55,10 @@ interface Scale {
   right: number;
 }
 
-const where = (p: Pos) => [p.seq !== null ? `seq ${p.seq}` : 'no feed event', p.period !== null ? `period ${p.period}` : null, p.clock !== null ? fmtClock(p.clock) : null].filter(Boolean).join(', ');
+const where = (p: Pos) =>
+  [p.seq !== null ? `seq ${p.seq}` : 'no feed event', p.period !== null ? `period ${p.period}` : null, p.clock !== null ? fmtClock(p.clock) : null]
+    .filter(Boolean)
+    .join(', ');
 
 const niceStep = (span: number, maxTicks: number, steps: number[]) => steps.find((s) => span / s <= maxTicks) ?? steps[steps.length - 1]!;
 
@@ -57,7 +78,11 @@ function seqScale(points: Point[], markers: Marker[], left: number, right: numbe
       if (p.seq > s) break;
       at = p;
     }
-    ticks.push({ x: x(s), label: `#${s}`, ...(at && at.clock_seconds !== null ? { sub: `${at.period !== null ? `P${at.period} ` : ''}${Math.floor(at.clock_seconds / 60)}'` } : {}) });
+    ticks.push({
+      x: x(s),
+      label: `#${s}`,
+      ...(at && at.clock_seconds !== null ? { sub: `${at.period !== null ? `P${at.period} ` : ''}${Math.floor(at.clock_seconds / 60)}'` } : {}),
+    });
   }
   return { x: (p) => (p.seq === null ? null : x(p.seq)), ticks, segments: [], right };
 }
@@ -259,7 +284,8 @@ export function EventTimelineChart({ timeline, live = false }: { timeline: Event
     <div class="timeline" ref={wrap}>
       <div class="timeline-tools">
         <span class="timeline-summary" aria-live="polite">
-          {points.length} events{last ? `, score ${last.score.home}-${last.score.away}` : ''}; {counts.issued} question{counts.issued === 1 ? '' : 's'} issued, {openCount} open, {counts.resolved} resolved, {counts.voided} voided, {counts.revoked} revoked
+          {points.length} events{last ? `, score ${last.score.home}-${last.score.away}` : ''}; {counts.issued} question{counts.issued === 1 ? '' : 's'} issued,{' '}
+          {openCount} open, {counts.resolved} resolved, {counts.voided} voided, {counts.revoked} revoked
           {live ? <span class="live-dot"> live</span> : null}
         </span>
         <label class="check">
@@ -273,7 +299,14 @@ export function EventTimelineChart({ timeline, live = false }: { timeline: Event
       {points.length === 0 && markers.length === 0 ? (
         <p class="empty">No events consumed yet.</p>
       ) : (
-        <svg class="timeline-chart" role="img" aria-label={`Event timeline of ${timeline.home_team} - ${timeline.away_team}`} width={width} height={height} viewBox={`0 0 ${width} ${height}`}>
+        <svg
+          class="timeline-chart"
+          role="img"
+          aria-label={`Event timeline of ${timeline.home_team} - ${timeline.away_team}`}
+          width={width}
+          height={height}
+          viewBox={`0 0 ${width} ${height}`}
+        >
           {/* lane backgrounds and labels */}
           <text class="lane-label" x={labelW} y={yScore + 15} text-anchor="end">
             Score
@@ -337,7 +370,14 @@ export function EventTimelineChart({ timeline, live = false }: { timeline: Event
                 if (x === null) return null;
                 const team = p.team === 'home' ? timeline.home_team : p.team === 'away' ? timeline.away_team : null;
                 return (
-                  <rect key={p.seq} class={`ev ev-${p.team ?? 'none'}${p.final ? '' : ' ev-provisional'}`} x={x - 1.25} y={yLanes + i * LANE_H + 3} width={2.5} height={LANE_H - 6}>
+                  <rect
+                    key={p.seq}
+                    class={`ev ev-${p.team ?? 'none'}${p.final ? '' : ' ev-provisional'}`}
+                    x={x - 1.25}
+                    y={yLanes + i * LANE_H + 3}
+                    width={2.5}
+                    height={LANE_H - 6}
+                  >
                     <title>{`${p.type}${team ? ` (${team})` : ''}\n${where({ seq: p.seq, period: p.period, clock: p.clock_seconds })}\nscore ${p.score.home}-${p.score.away}${p.final ? '' : ', not final'}\n${p.provider_event_id}`}</title>
                   </rect>
                 );
@@ -391,11 +431,18 @@ export function EventTimelineChart({ timeline, live = false }: { timeline: Event
       </div>
       {lanes.length ? (
         <details class="timeline-lanes">
-          <summary>Event types shown ({shownLanes.length} of {lanes.length})</summary>
+          <summary>
+            Event types shown ({shownLanes.length} of {lanes.length})
+          </summary>
           <div class="lane-toggles">
             {lanes.map((l) => (
               <label class="check" key={l.type}>
-                <input type="checkbox" checked={!hidden.includes(l.type)} onChange={(e) => setHidden((h) => ((e.target as HTMLInputElement).checked ? h.filter((t) => t !== l.type) : [...h, l.type]))} /> {l.type} ({l.count})
+                <input
+                  type="checkbox"
+                  checked={!hidden.includes(l.type)}
+                  onChange={(e) => setHidden((h) => ((e.target as HTMLInputElement).checked ? h.filter((t) => t !== l.type) : [...h, l.type]))}
+                />{' '}
+                {l.type} ({l.count})
               </label>
             ))}
           </div>

@@ -7,7 +7,23 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { components } from '../../../../generated/api-types.js';
 import { api, ApiError, formatDetail, operatorView, unwrap, uploadWithProgress } from '../api.js';
-import { Badge, Checkbox, EditorActions, ErrorBox, Field, Loading, Notice, NumberInput, Page, Progress, Table, TextInput, fmtTime, useAction, useAsync } from '../components/common.js';
+import {
+  Badge,
+  Checkbox,
+  EditorActions,
+  ErrorBox,
+  Field,
+  Loading,
+  Notice,
+  NumberInput,
+  Page,
+  Progress,
+  Table,
+  TextInput,
+  fmtTime,
+  useAction,
+  useAsync,
+} from '../components/common.js';
 import { EditToggle, useInlineEditor } from '../components/catalog/inline-editor.js';
 import { ConfirmButton, utcDayOf, utcDayRange } from '../components/controls.js';
 import { LeagueSelect, useLeagues } from '../components/leagues.js';
@@ -34,7 +50,13 @@ function ColorField({ label, value, onValue, optional }: { label: string; value:
   return (
     <Field label={label} hint={optional ? '#RGB or #RRGGBB; blank for none' : '#RGB or #RRGGBB'}>
       <span class="color-field">
-        <input type="color" class={picker ? '' : 'unset'} aria-label={`${label} picker`} value={picker ?? '#ffffff'} onInput={(e) => onValue((e.target as HTMLInputElement).value)} />
+        <input
+          type="color"
+          class={picker ? '' : 'unset'}
+          aria-label={`${label} picker`}
+          value={picker ?? '#ffffff'}
+          onInput={(e) => onValue((e.target as HTMLInputElement).value)}
+        />
         <TextInput class="mono" value={value} onValue={onValue} placeholder={optional ? 'none' : '#ff5500'} aria-label={label} />
       </span>
     </Field>
@@ -143,7 +165,9 @@ function BrandForm({ brand, flash, onSaved, onClose }: { brand: Brand | null; fl
           ) : null}
         </div>
       </div>
-      {progress !== null ? <Progress value={logo && progress < 1 ? progress : null} label={logo && progress < 1 ? `Uploading ${Math.round(progress * 100)}%` : 'Saving...'} /> : null}
+      {progress !== null ? (
+        <Progress value={logo && progress < 1 ? progress : null} label={logo && progress < 1 ? `Uploading ${Math.round(progress * 100)}%` : 'Saving...'} />
+      ) : null}
       <EditorActions busy={save.busy} saveLabel={brand ? 'Save brand' : 'Create brand'} saved={saved ? 'Saved.' : null} error={save.error}>
         <button type="button" class="secondary" onClick={onClose}>
           Close
@@ -170,7 +194,8 @@ function MatchName({ match }: { match: Pick<Match, 'home_team' | 'away_team' | '
     </>
   );
 }
-const targetText = (s: Pick<Slot, 'strategy' | 'target'>) => (s.target === null || s.target === undefined ? '' : s.strategy === 'definition' ? String(s.target).slice(0, 8) : String(s.target));
+const targetText = (s: Pick<Slot, 'strategy' | 'target'>) =>
+  s.target === null || s.target === undefined ? '' : s.strategy === 'definition' ? String(s.target).slice(0, 8) : String(s.target);
 
 interface SlotRow {
   strategy: Strategy;
@@ -194,10 +219,23 @@ function slotInput(row: SlotRow): SlotInput {
   return { strategy: row.strategy, target: row.target, best_effort: row.best_effort };
 }
 
-function SlotTarget({ row, index, onValue, periods, definitions }: { row: SlotRow; index: number; onValue: (v: string) => void; periods: string[] | null; definitions: DefinitionSummary[] | null }) {
+function SlotTarget({
+  row,
+  index,
+  onValue,
+  periods,
+  definitions,
+}: {
+  row: SlotRow;
+  index: number;
+  onValue: (v: string) => void;
+  periods: string[] | null;
+  definitions: DefinitionSummary[] | null;
+}) {
   const label = `Slot ${index + 1} target`;
   if (row.strategy === 'next_available') return <span class="muted">no target</span>;
-  if (row.strategy === 'question_number') return <input type="number" min={1} aria-label={label} value={row.target} onInput={(e) => onValue((e.target as HTMLInputElement).value)} placeholder="1" />;
+  if (row.strategy === 'question_number')
+    return <input type="number" min={1} aria-label={label} value={row.target} onInput={(e) => onValue((e.target as HTMLInputElement).value)} placeholder="1" />;
   if (row.strategy === 'period' && periods) {
     return (
       <select aria-label={label} value={row.target} onChange={(e) => onValue((e.target as HTMLSelectElement).value)}>
@@ -218,7 +256,15 @@ function SlotTarget({ row, index, onValue, periods, definitions }: { row: SlotRo
       </select>
     );
   }
-  return <input class="mono" aria-label={label} value={row.target} onInput={(e) => onValue((e.target as HTMLInputElement).value)} placeholder={row.strategy === 'period' ? 'period key, e.g. 2' : 'definition id'} />;
+  return (
+    <input
+      class="mono"
+      aria-label={label}
+      value={row.target}
+      onInput={(e) => onValue((e.target as HTMLInputElement).value)}
+      placeholder={row.strategy === 'period' ? 'period key, e.g. 2' : 'definition id'}
+    />
+  );
 }
 
 function SponsorshipPanel({ brand, onClose }: { brand: Brand; onClose: () => void }) {
@@ -234,7 +280,12 @@ function SponsorshipPanel({ brand, onClose }: { brand: Brand; onClose: () => voi
 
   const range = utcDayRange(day);
   const matches = useAsync(
-    async () => (await unwrap(() => api.GET('/api/matches', { params: { query: { scheduled_from: range.from, scheduled_to: range.to, ...(league ? { league } : {}) } } }))).map(operatorView),
+    async () =>
+      (
+        await unwrap(() =>
+          api.GET('/api/matches', { params: { query: { scheduled_from: range.from, scheduled_to: range.to, ...(league ? { league } : {}) } } }),
+        )
+      ).map(operatorView),
     [day, league],
   );
   const slots = useAsync(() => unwrap(() => api.GET('/api/brands/{brand_id}/question-sponsorships', { params: { path: { brand_id: brand.id } } })), [brand.id]);
@@ -248,7 +299,10 @@ function SponsorshipPanel({ brand, onClose }: { brand: Brand; onClose: () => voi
   const selectedLeagues = [...new Set(selected.map((id) => knownMatches.get(id)?.league).filter((l): l is string => !!l))];
   const targetLeague = league || (selectedLeagues.length === 1 ? selectedLeagues[0]! : '');
   const periods = targetLeague ? (leagues.find((l) => l.slug === targetLeague)?.periods ?? null) : null;
-  const definitions = useAsync(() => (targetLeague ? unwrap(() => api.GET('/api/question-definitions', { params: { query: { league: targetLeague } } })) : Promise.resolve(null)), [targetLeague]);
+  const definitions = useAsync(
+    () => (targetLeague ? unwrap(() => api.GET('/api/question-definitions', { params: { query: { league: targetLeague } } })) : Promise.resolve(null)),
+    [targetLeague],
+  );
 
   const assign = useAction(async () => {
     setResult(null);
@@ -317,7 +371,12 @@ function SponsorshipPanel({ brand, onClose }: { brand: Brand; onClose: () => voi
           <Field label="League">
             <LeagueSelect allowAll value={league} onValue={setLeague} />
           </Field>
-          <button type="button" class="secondary small" disabled={!editable.length} onClick={() => setSelected([...new Set([...selected, ...editable.map((m) => m.id)])])}>
+          <button
+            type="button"
+            class="secondary small"
+            disabled={!editable.length}
+            onClick={() => setSelected([...new Set([...selected, ...editable.map((m) => m.id)])])}
+          >
             Select all editable
           </button>
           <button type="button" class="secondary small" disabled={!selected.length} onClick={() => setSelected([])}>
@@ -334,9 +393,17 @@ function SponsorshipPanel({ brand, onClose }: { brand: Brand; onClose: () => voi
               return (
                 <li class={ok ? '' : 'disabled'}>
                   <label class="check">
-                    <input type="checkbox" disabled={!ok && !selected.includes(m.id)} checked={selected.includes(m.id)} onChange={(e) => toggle(m.id, (e.target as HTMLInputElement).checked)} />
+                    <input
+                      type="checkbox"
+                      disabled={!ok && !selected.includes(m.id)}
+                      checked={selected.includes(m.id)}
+                      onChange={(e) => toggle(m.id, (e.target as HTMLInputElement).checked)}
+                    />
                     <span>
-                      <MatchName match={m} /> <small>({m.league}, {fmtTime(m.scheduled)})</small>
+                      <MatchName match={m} />{' '}
+                      <small>
+                        ({m.league}, {fmtTime(m.scheduled)})
+                      </small>
                     </span>
                   </label>
                   <span class="badges">
@@ -366,7 +433,11 @@ function SponsorshipPanel({ brand, onClose }: { brand: Brand; onClose: () => voi
             <>
               {rows.map((r, i) => (
                 <div class="row slot-row">
-                  <select aria-label={`Slot ${i + 1} strategy`} value={r.strategy} onChange={(e) => setRow(i, { strategy: (e.target as HTMLSelectElement).value as Strategy, target: '' })}>
+                  <select
+                    aria-label={`Slot ${i + 1} strategy`}
+                    value={r.strategy}
+                    onChange={(e) => setRow(i, { strategy: (e.target as HTMLSelectElement).value as Strategy, target: '' })}
+                  >
                     {STRATEGIES.map((s) => (
                       <option value={s.value}>{s.label}</option>
                     ))}
@@ -494,7 +565,11 @@ export function BrandsPage() {
           },
           { label: 'Name', cell: (b) => b.name },
           { label: 'Colors', cell: (b) => <code>{[b.primary_color, b.secondary_color].filter(Boolean).join(' / ')}</code> },
-          { label: 'Logo', cell: (b) => (b.logo_url ? <img class="logo-thumb" src={b.logo_url} alt={`${b.name} logo`} title={b.logo_filename ?? ''} /> : <span class="muted">none</span>) },
+          {
+            label: 'Logo',
+            cell: (b) =>
+              b.logo_url ? <img class="logo-thumb" src={b.logo_url} alt={`${b.name} logo`} title={b.logo_filename ?? ''} /> : <span class="muted">none</span>,
+          },
           { label: 'Updated', cell: (b) => fmtTime(b.updated_at) },
           {
             label: '',

@@ -10,7 +10,18 @@ import { useAsync } from '../components/common.js';
 import { definitionListQuery } from '../components/catalog/definition-filters.js';
 import { useLeagueParam } from '../components/catalog/league-param.js';
 import { loadGroups, loadSampleCatalog } from '../components/catalog/loaders.js';
-import { DefinitionEditorFrame, DefinitionListPage, EditorLoader, OtherLeagueNotice, QuestionFields, useDefinitionForm, type DefinitionEditorProps, type QuestionForm, type DefinitionKind, type DefinitionRow } from '../components/definition-catalog.js';
+import {
+  DefinitionEditorFrame,
+  DefinitionListPage,
+  EditorLoader,
+  OtherLeagueNotice,
+  QuestionFields,
+  useDefinitionForm,
+  type DefinitionEditorProps,
+  type QuestionForm,
+  type DefinitionKind,
+  type DefinitionRow,
+} from '../components/definition-catalog.js';
 import { IN_GAME_DEFINITIONS } from '../components/in-game-definition.js';
 import { MATCH_DEFINITIONS } from '../components/match-definition.js';
 import { useLocation } from '../router.js';
@@ -20,7 +31,10 @@ type Group = components['schemas']['QuestionGroup'];
 type Catalog = components['schemas']['SampleCatalog'];
 type Stored = DefinitionRow & { league: string };
 /** What the editor uses of a kind. */
-type EditorKind<D extends Stored, I> = Pick<DefinitionKind<never, D, I>, 'page' | 'get' | 'create' | 'replace' | 'blankInput' | 'inputOf' | 'newLabel' | 'newHeading' | 'questionLabels' | 'Fields' | 'Preview'>;
+type EditorKind<D extends Stored, I> = Pick<
+  DefinitionKind<never, D, I>,
+  'page' | 'get' | 'create' | 'replace' | 'blankInput' | 'inputOf' | 'newLabel' | 'newHeading' | 'questionLabels' | 'Fields' | 'Preview'
+>;
 
 /** The editor of a kind's definition (a new one when `definition` is null): the form and its save, in the shared frame, with the kind's fields and preview. */
 function DefinitionEditor<D extends Stored, I extends QuestionForm & { description?: string | null }>({
@@ -71,11 +85,22 @@ function DefinitionEditor<D extends Stored, I extends QuestionForm & { descripti
 }
 
 /** Loads the definition `id` (none for `new`), the league's groups and its sample catalog, then opens the editor. */
-function KindEditor<D extends Stored, I extends QuestionForm & { description?: string | null }>({ kind, league, id, flash, onSaved, onClose }: DefinitionEditorProps & { kind: EditorKind<D, I> }) {
+function KindEditor<D extends Stored, I extends QuestionForm & { description?: string | null }>({
+  kind,
+  league,
+  id,
+  flash,
+  onSaved,
+  onClose,
+}: DefinitionEditorProps & { kind: EditorKind<D, I> }) {
   return (
     <EditorLoader
       load={async () => {
-        const [definition, groups, catalog] = await Promise.all([id === 'new' ? Promise.resolve(null) : kind.get(id), loadGroups(league), loadSampleCatalog(league)]);
+        const [definition, groups, catalog] = await Promise.all([
+          id === 'new' ? Promise.resolve(null) : kind.get(id),
+          loadGroups(league),
+          loadSampleCatalog(league),
+        ]);
         return { definition, groups, catalog };
       }}
       deps={[league, id]}
@@ -84,26 +109,40 @@ function KindEditor<D extends Stored, I extends QuestionForm & { description?: s
         definition && definition.league !== league ? (
           <OtherLeagueNotice definition={definition} page={kind.page} />
         ) : (
-          <DefinitionEditor key={definition?.id ?? 'new'} kind={kind} league={league} definition={definition} groups={groups} catalog={catalog} flash={flash} onSaved={onSaved} onClose={onClose} />
+          <DefinitionEditor
+            key={definition?.id ?? 'new'}
+            kind={kind}
+            league={league}
+            definition={definition}
+            groups={groups}
+            catalog={catalog}
+            flash={flash}
+            onSaved={onSaved}
+            onClose={onClose}
+          />
         )
       }
     />
   );
 }
 
-function DefinitionsPage<Item extends DefinitionRow & { group_id: string | null }, D extends Stored, I extends QuestionForm & { description?: string | null }>({ kind }: { kind: DefinitionKind<Item, D, I> }) {
+function DefinitionsPage<Item extends DefinitionRow & { group_id: string | null }, D extends Stored, I extends QuestionForm & { description?: string | null }>({
+  kind,
+}: {
+  kind: DefinitionKind<Item, D, I>;
+}) {
   const { query } = useLocation();
   const league = useLeagueParam(query);
   const pivotal = query.get('pivotal') ?? '';
   const listQuery = definitionListQuery(query);
-  const list = useAsync(
-    async () => {
-      if (!league) return { rows: [] as Item[], groups: [] as Group[] };
-      const [rows, groups] = await Promise.all([kind.list(league, { ...listQuery, ...(pivotal ? { is_pivotal_moment: pivotal === 'true' } : {}) }), kind.showsGroups ? loadGroups(league) : []]);
-      return { rows, groups };
-    },
-    [league, JSON.stringify(listQuery), pivotal],
-  );
+  const list = useAsync(async () => {
+    if (!league) return { rows: [] as Item[], groups: [] as Group[] };
+    const [rows, groups] = await Promise.all([
+      kind.list(league, { ...listQuery, ...(pivotal ? { is_pivotal_moment: pivotal === 'true' } : {}) }),
+      kind.showsGroups ? loadGroups(league) : [],
+    ]);
+    return { rows, groups };
+  }, [league, JSON.stringify(listQuery), pivotal]);
   const groupSlug = (id: string | null) => (id ? (list.data?.groups.find((g) => g.id === id)?.slug ?? id.slice(0, 8)) : '-');
   return (
     <DefinitionListPage

@@ -12,7 +12,6 @@ import { Link, setQuery, useLocation } from '../router.js';
 
 type Feedback = components['schemas']['Feedback'];
 
-
 export function FeedbackPage() {
   const { query } = useLocation();
   const userId = query.get('user_id') ?? '';
@@ -27,7 +26,9 @@ export function FeedbackPage() {
 
   const form = useAsync(() => unwrap(() => api.GET('/api/user-feedback/form')), []);
   const types = form.data?.subject_types ?? [];
-  const topics = subjectType ? (types.find((t) => t.subject_type === subjectType)?.topics ?? []) : [...new Map(types.flatMap((t) => t.topics).map((t) => [t.topic, t])).values()];
+  const topics = subjectType
+    ? (types.find((t) => t.subject_type === subjectType)?.topics ?? [])
+    : [...new Map(types.flatMap((t) => t.topics).map((t) => [t.topic, t])).values()];
   const typeLabel = (s: string) => types.find((t) => t.subject_type === s)?.label ?? s;
   const topicLabel = (s: string, tp: string) => types.find((t) => t.subject_type === s)?.topics.find((x) => x.topic === tp)?.label ?? tp;
 
@@ -79,7 +80,11 @@ export function FeedbackPage() {
           <input type="date" value={to} onInput={(e) => filter({ to: (e.target as HTMLInputElement).value })} />
         </Field>
         <Field label="Subject type">
-          <select value={subjectType} aria-label="Subject type" onChange={(e) => filter({ subject_type: (e.target as HTMLSelectElement).value, topic: undefined })}>
+          <select
+            value={subjectType}
+            aria-label="Subject type"
+            onChange={(e) => filter({ subject_type: (e.target as HTMLSelectElement).value, topic: undefined })}
+          >
             <option value="">Any</option>
             {types.map((t) => (
               <option value={t.subject_type}>{t.label}</option>
@@ -132,7 +137,14 @@ export function FeedbackPage() {
                 <Link href={`/admin/matches/${f.match_id}`} title={f.match_id}>
                   {shortId(f.match_id)}
                 </Link>{' '}
-                <button type="button" class="link" onClick={() => { setIds({ ...ids, match_id: f.match_id }); filter({ match_id: f.match_id }); }}>
+                <button
+                  type="button"
+                  class="link"
+                  onClick={() => {
+                    setIds({ ...ids, match_id: f.match_id });
+                    filter({ match_id: f.match_id });
+                  }}
+                >
                   filter
                 </button>
               </span>

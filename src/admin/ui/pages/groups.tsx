@@ -39,13 +39,29 @@ const formOf = (g: Group | null): GroupForm => ({
   probability: g?.probability ?? null,
 });
 
-function GroupEditor({ league, group, periods, flash, onSaved, onClose }: { league: string; group: Group | null; periods: string[]; flash: boolean; onSaved: (g: Group) => void; onClose: () => void }) {
+function GroupEditor({
+  league,
+  group,
+  periods,
+  flash,
+  onSaved,
+  onClose,
+}: {
+  league: string;
+  group: Group | null;
+  periods: string[];
+  flash: boolean;
+  onSaved: (g: Group) => void;
+  onClose: () => void;
+}) {
   const [form, setForm] = useState<GroupForm>(() => formOf(group));
   const [saved, setSaved] = useState(flash);
-  const set = <K extends keyof GroupForm>(key: K) => (value: GroupForm[K]) => {
-    setSaved(false);
-    setForm((f) => ({ ...f, [key]: value }));
-  };
+  const set =
+    <K extends keyof GroupForm>(key: K) =>
+    (value: GroupForm[K]) => {
+      setSaved(false);
+      setForm((f) => ({ ...f, [key]: value }));
+    };
   const save = useAction(async () => {
     const { slug, ...rest } = form;
     const fields = { ...rest, description: rest.description.trim() ? rest.description : null, period_distribution: rest.period_distribution };
@@ -96,7 +112,12 @@ function GroupEditor({ league, group, periods, flash, onSaved, onClose }: { leag
       <Field label="Description">
         <textarea rows={2} value={form.description} onInput={(e) => set('description')((e.target as HTMLTextAreaElement).value)} />
       </Field>
-      <JsonField label={`Period distribution (period -> questions, or null; periods ${periods.join(', ')})`} value={form.period_distribution} onValue={set('period_distribution')} rows={4} />
+      <JsonField
+        label={`Period distribution (period -> questions, or null; periods ${periods.join(', ')})`}
+        value={form.period_distribution}
+        onValue={set('period_distribution')}
+        rows={4}
+      />
       <EditorActions busy={save.busy} saveLabel={group ? 'Save group' : 'Create group'} saved={saved ? 'Saved.' : null} error={save.error}>
         <button type="button" class="secondary" onClick={onClose}>
           Close
@@ -112,7 +133,10 @@ export function GroupsPage() {
   const leagues = useLeagues();
   const periods = leagues.find((l) => l.slug === league)?.periods ?? [];
   const editor = useInlineEditor();
-  const groups = useAsync(() => (league ? unwrap(() => api.GET('/api/question-groups', { params: { query: { league } } })) : Promise.resolve([] as Group[])), [league]);
+  const groups = useAsync(
+    () => (league ? unwrap(() => api.GET('/api/question-groups', { params: { query: { league } } })) : Promise.resolve([] as Group[])),
+    [league],
+  );
   const remove = useAction(async (g: Group) => {
     editor.setNotice(null);
     await unwrap(() => api.DELETE('/api/question-groups/{group_id}', { params: { path: { group_id: g.id } } }));
@@ -144,7 +168,9 @@ export function GroupsPage() {
           />
         </Field>
       </div>
-      <p class="hint lead-hint">A group is an issuance lane: its questions open at most "open at once" at a time on a match, with their own caps and overrides of the league's settings.</p>
+      <p class="hint lead-hint">
+        A group is an issuance lane: its questions open at most "open at once" at a time on a match, with their own caps and overrides of the league's settings.
+      </p>
       {current !== undefined ? (
         <GroupEditor
           key={`${league}:${editor.editing}`}
@@ -196,7 +222,15 @@ export function GroupsPage() {
                 g.points !== null ? `${g.points} points` : null,
                 g.probability !== null ? `probability ${g.probability}` : null,
               ].filter(Boolean);
-              return set.length ? <div class="facts">{set.map((t) => <span>{t}</span>)}</div> : <span class="muted">inherits the league</span>;
+              return set.length ? (
+                <div class="facts">
+                  {set.map((t) => (
+                    <span>{t}</span>
+                  ))}
+                </div>
+              ) : (
+                <span class="muted">inherits the league</span>
+              );
             },
           },
           {

@@ -106,11 +106,20 @@ export function LeaderboardsPage() {
       {b ? (
         <section aria-label="Leaderboard">
           <p class="muted">
-            {b.scope === 'overall' ? 'Whole game' : b.scope === 'league' ? `League ${league}` : <Link href={`/admin/matches/${b.match_id}`}>Match page</Link>}, {periodText(b)}: {b.player_count} players. Ranked by
-            points, then correct answers, then who reached them first. Hidden and deactivated users and test matches never count.
+            {b.scope === 'overall' ? 'Whole game' : b.scope === 'league' ? `League ${league}` : <Link href={`/admin/matches/${b.match_id}`}>Match page</Link>},{' '}
+            {periodText(b)}: {b.player_count} players. Ranked by points, then correct answers, then who reached them first. Hidden and deactivated users and
+            test matches never count.
           </p>
           <LeaderboardTable rows={b.rows} label="Leaderboard rows" />
-          <Pager label="players" total={b.player_count} offset={offset} limit={limit} onOffset={paging.onOffset} onLimit={paging.onLimit} sizes={[10, 25, 50, 100]} />
+          <Pager
+            label="players"
+            total={b.player_count}
+            offset={offset}
+            limit={limit}
+            onOffset={paging.onOffset}
+            onLimit={paging.onLimit}
+            sizes={[10, 25, 50, 100]}
+          />
         </section>
       ) : null}
     </Page>

@@ -31,7 +31,10 @@ function LeagueEditor({ league, onSaved }: { league: League; onSaved: () => void
     setSaved(true);
     onSaved();
   });
-  const set = <K extends keyof typeof form>(key: K) => (value: (typeof form)[K]) => setForm({ ...form, [key]: value });
+  const set =
+    <K extends keyof typeof form>(key: K) =>
+    (value: (typeof form)[K]) =>
+      setForm({ ...form, [key]: value });
   return (
     <form
       class="card form-grid"
@@ -42,7 +45,10 @@ function LeagueEditor({ league, onSaved }: { league: League; onSaved: () => void
       }}
     >
       <h2>
-        {league.name} <small>({league.slug}, {league.sport}; periods {league.periods.join(', ')})</small>
+        {league.name}{' '}
+        <small>
+          ({league.slug}, {league.sport}; periods {league.periods.join(', ')})
+        </small>
       </h2>
       <Field label="Regular questions per match">
         <NumberInput value={form.default_question_max_count} onValue={(v) => set('default_question_max_count')(v ?? 0)} min={0} />
@@ -59,9 +65,24 @@ function LeagueEditor({ league, onSaved }: { league: League; onSaved: () => void
       <Field label="Probability (0 to 1)">
         <NumberInput value={form.default_question_probability} onValue={(v) => set('default_question_probability')(v ?? 1)} min={0} max={1} step="0.05" />
       </Field>
-      <JsonField label="Period distribution (period -> questions)" value={form.default_question_period_distribution} onValue={set('default_question_period_distribution')} rows={3} />
-      <JsonField label="In-game allowlist (definition ids, or null)" value={form.question_definition_allowlist} onValue={set('question_definition_allowlist')} rows={2} />
-      <JsonField label="Match question allowlist (definition ids, or null)" value={form.match_question_definition_allowlist} onValue={set('match_question_definition_allowlist')} rows={2} />
+      <JsonField
+        label="Period distribution (period -> questions)"
+        value={form.default_question_period_distribution}
+        onValue={set('default_question_period_distribution')}
+        rows={3}
+      />
+      <JsonField
+        label="In-game allowlist (definition ids, or null)"
+        value={form.question_definition_allowlist}
+        onValue={set('question_definition_allowlist')}
+        rows={2}
+      />
+      <JsonField
+        label="Match question allowlist (definition ids, or null)"
+        value={form.match_question_definition_allowlist}
+        onValue={set('match_question_definition_allowlist')}
+        rows={2}
+      />
       <div class="form-actions">
         <button type="submit" disabled={save.busy}>
           {save.busy ? 'Saving...' : 'Save defaults'}
@@ -93,9 +114,11 @@ export function LeaguesPage() {
           { label: '', cell: (l) => <button onClick={() => setEditing(editing === l.id ? null : l.id)}>{editing === l.id ? 'Close' : 'Edit'}</button> },
         ]}
       />
-      {(leagues.data ?? []).filter((l) => l.id === editing).map((l) => (
-        <LeagueEditor key={l.id} league={l} onSaved={leagues.reload} />
-      ))}
+      {(leagues.data ?? [])
+        .filter((l) => l.id === editing)
+        .map((l) => (
+          <LeagueEditor key={l.id} league={l} onSaved={leagues.reload} />
+        ))}
     </Page>
   );
 }

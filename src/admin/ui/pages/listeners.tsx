@@ -23,7 +23,8 @@ export function ListenersPage() {
   const withListeners = query.get('with_listeners') === 'true';
   const range = utcDayRange(day);
   const groups = useAsync(
-    async (): Promise<Group[]> => (league ? unwrap(() => api.GET('/api/match-listeners', { params: { query: { league, scheduled_from: range.from, scheduled_to: range.to } } })) : []),
+    async (): Promise<Group[]> =>
+      league ? unwrap(() => api.GET('/api/match-listeners', { params: { query: { league, scheduled_from: range.from, scheduled_to: range.to } } })) : [],
     [league, day],
   );
   const all = groups.data ?? [];
@@ -55,21 +56,26 @@ export function ListenersPage() {
       </p>
       <Loading when={groups.loading && !groups.data} />
       <ErrorBox error={groups.error} />
-      {groups.data && !shown.length ? <p class="empty">{withListeners ? 'No listener ran for a match of this league on this day.' : 'No matches of this league on this day.'}</p> : null}
+      {groups.data && !shown.length ? (
+        <p class="empty">{withListeners ? 'No listener ran for a match of this league on this day.' : 'No matches of this league on this day.'}</p>
+      ) : null}
       {shown.map((g) => {
         const logListener = g.listeners.find((l) => l.id === logOf);
         return (
           <section class="card listener-group" key={g.match.id} aria-label={`${g.match.home_team} - ${g.match.away_team}`}>
             <header class="section-head">
               <h2>
-                <Link href={`/admin/matches/${g.match.id}`}>{`${g.match.home_team} - ${g.match.away_team}`}</Link> <Badge tone={statusTone(g.match.status)}>{g.match.status}</Badge> {g.match.is_test ? <Badge>test</Badge> : null}
+                <Link href={`/admin/matches/${g.match.id}`}>{`${g.match.home_team} - ${g.match.away_team}`}</Link>{' '}
+                <Badge tone={statusTone(g.match.status)}>{g.match.status}</Badge> {g.match.is_test ? <Badge>test</Badge> : null}
               </h2>
               <span class="muted">kick-off {fmtTime(g.match.scheduled)}</span>
             </header>
             {g.listeners.length ? (
               <ListenerTable listeners={g.listeners} logOf={logOf} onLog={(id) => setQuery({ log: id ?? undefined })} />
             ) : (
-              <p class="empty">No listener yet{g.match.status === 'scheduled' ? ' (real matches get one 10 minutes before kick-off when they have a feed)' : ''}.</p>
+              <p class="empty">
+                No listener yet{g.match.status === 'scheduled' ? ' (real matches get one 10 minutes before kick-off when they have a feed)' : ''}.
+              </p>
             )}
             {logListener ? <LogViewer listener={logListener} onClose={() => setQuery({ log: undefined })} /> : null}
           </section>

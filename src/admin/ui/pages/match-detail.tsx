@@ -46,7 +46,11 @@ export function MatchDetailPage({ params }: { params: Record<string, string> }) 
   const match = current && current.id === id ? current : null;
   const [league, setLeague] = useState<League | undefined>(undefined);
   useEffect(() => {
-    if (match) loadLeagues().then((ls) => setLeague(ls.find((l) => l.slug === match.league)), () => setLeague(undefined));
+    if (match)
+      loadLeagues().then(
+        (ls) => setLeague(ls.find((l) => l.slug === match.league)),
+        () => setLeague(undefined),
+      );
   }, [match?.league]);
 
   // Everything that moves while a listener runs reloads together.
@@ -55,13 +59,21 @@ export function MatchDetailPage({ params }: { params: Record<string, string> }) 
   const listeners = useAsync(async (): Promise<MatchListener[]> => {
     if (!match || !day) return [];
     const range = utcDayRange(day);
-    const groups = await unwrap(() => api.GET('/api/match-listeners', { params: { query: { league: match.league, scheduled_from: range.from, scheduled_to: range.to } } }));
+    const groups = await unwrap(() =>
+      api.GET('/api/match-listeners', { params: { query: { league: match.league, scheduled_from: range.from, scheduled_to: range.to } } }),
+    );
     return groups.find((g) => g.match.id === id)?.listeners ?? [];
   }, [id, match?.league, day, tick]);
   const timeline = useAsync(() => unwrap(() => api.GET('/api/matches/{match_id}/event-timeline', { params: { path: { match_id: id } } })), [id, tick]);
   // Both kinds in one request, split for their two tables.
-  const issuances = useAsync(() => unwrap(() => api.GET('/api/matches/{match_id}/question-issuances', { params: { path: { match_id: id }, query: { kind: 'all' } } })), [id, tick]);
-  const leaderboard = useAsync(() => unwrap(() => api.GET('/api/leaderboards/matches/{match_id}', { params: { path: { match_id: id }, query: { limit: 10 } } })), [id, tick]);
+  const issuances = useAsync(
+    () => unwrap(() => api.GET('/api/matches/{match_id}/question-issuances', { params: { path: { match_id: id }, query: { kind: 'all' } } })),
+    [id, tick],
+  );
+  const leaderboard = useAsync(
+    () => unwrap(() => api.GET('/api/leaderboards/matches/{match_id}', { params: { path: { match_id: id }, query: { limit: 10 } } })),
+    [id, tick],
+  );
   const inGame = (issuances.data ?? []).filter((i) => i.kind === 'in_game');
   const pregame = (issuances.data ?? []).filter((i) => i.kind === 'match');
   const refresh = useAction(async () => {
@@ -112,8 +124,9 @@ export function MatchDetailPage({ params }: { params: Record<string, string> }) 
       <MatchHeader match={match} />
       <MatchActions match={match} active={anyActive} onChanged={reloadAll} />
       <nav class="in-page" aria-label="Sections">
-        <a href="#listeners">Listeners</a> <a href="#timeline">Timeline</a> <a href="#questions">In-game questions</a> <a href="#match-questions">Match questions</a> <a href="#leaderboard">Leaderboard</a> <a href="#denials">Denials</a>{' '}
-        <a href="#settings">Settings</a> <a href="#inheritance">Inheritance</a>
+        <a href="#listeners">Listeners</a> <a href="#timeline">Timeline</a> <a href="#questions">In-game questions</a>{' '}
+        <a href="#match-questions">Match questions</a> <a href="#leaderboard">Leaderboard</a> <a href="#denials">Denials</a> <a href="#settings">Settings</a>{' '}
+        <a href="#inheritance">Inheritance</a>
       </nav>
       <ErrorBox error={refresh.error} />
 
@@ -121,9 +134,29 @@ export function MatchDetailPage({ params }: { params: Record<string, string> }) 
 
       <TimelineSection timeline={timeline} live={live} />
 
-      <QuestionsSection id="questions" title={<>In-game questions <small>({inGame.length})</small></>} kind="in_game" issuances={inGame} error={issuances.error} />
+      <QuestionsSection
+        id="questions"
+        title={
+          <>
+            In-game questions <small>({inGame.length})</small>
+          </>
+        }
+        kind="in_game"
+        issuances={inGame}
+        error={issuances.error}
+      />
 
-      <QuestionsSection id="match-questions" title={<>Match questions <small>({pregame.length})</small></>} kind="match" issuances={pregame} error={issuances.error} />
+      <QuestionsSection
+        id="match-questions"
+        title={
+          <>
+            Match questions <small>({pregame.length})</small>
+          </>
+        }
+        kind="match"
+        issuances={pregame}
+        error={issuances.error}
+      />
 
       <LeaderboardSection match={match} leaderboard={leaderboard} />
 

@@ -10,7 +10,8 @@ type Match = components['schemas']['OperatorMatch'];
 type Status = components['schemas']['MatchStatus'];
 const STATUSES: Status[] = ['scheduled', 'live', 'break', 'ended', 'closed', 'postponed', 'cancelled'];
 
-export const statusTone = (s: string) => (s === 'live' || s === 'break' ? 'live' : s === 'closed' ? 'good' : s === 'cancelled' || s === 'postponed' ? 'warn' : 'neutral');
+export const statusTone = (s: string) =>
+  s === 'live' || s === 'break' ? 'live' : s === 'closed' ? 'good' : s === 'cancelled' || s === 'postponed' ? 'warn' : 'neutral';
 
 export function MatchesPage() {
   const { query } = useLocation();
@@ -24,13 +25,13 @@ export function MatchesPage() {
       (
         await unwrap(() =>
           api.GET('/api/matches', {
-          params: {
-            query: {
-              scheduled_from: range.from,
-              scheduled_to: range.to,
-              ...(league ? { league } : {}),
-              ...(status ? { status: [status as Status] } : {}),
-              ...(test ? { is_test: test === 'true' } : {}),
+            params: {
+              query: {
+                scheduled_from: range.from,
+                scheduled_to: range.to,
+                ...(league ? { league } : {}),
+                ...(status ? { status: [status as Status] } : {}),
+                ...(test ? { is_test: test === 'true' } : {}),
               },
             },
           }),

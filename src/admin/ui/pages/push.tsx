@@ -32,7 +32,19 @@ function deepDiff(prev: unknown, next: unknown): unknown {
 }
 
 /** A field with the code default beside it, marked when the value differs from it. */
-function WithDefault({ value, fallback, children, wide, long }: { value: unknown; fallback: unknown; children: ComponentChildren; wide?: boolean; long?: boolean }) {
+function WithDefault({
+  value,
+  fallback,
+  children,
+  wide,
+  long,
+}: {
+  value: unknown;
+  fallback: unknown;
+  children: ComponentChildren;
+  wide?: boolean;
+  long?: boolean;
+}) {
   const differs = JSON.stringify(value) !== JSON.stringify(fallback);
   const shown = typeof fallback === 'boolean' ? (fallback ? 'on' : 'off') : String(fallback);
   return (
@@ -52,7 +64,19 @@ function WithDefault({ value, fallback, children, wide, long }: { value: unknown
   );
 }
 
-function TemplateField({ label, value, fallback, onValue, rows }: { label: string; value: string; fallback: string; onValue: (v: string) => void; rows: number }) {
+function TemplateField({
+  label,
+  value,
+  fallback,
+  onValue,
+  rows,
+}: {
+  label: string;
+  value: string;
+  fallback: string;
+  onValue: (v: string) => void;
+  rows: number;
+}) {
   return (
     <WithDefault value={value} fallback={fallback} wide long>
       <Field label={label}>
@@ -123,8 +147,20 @@ function SettingsEditor({ stored, defaults, onSaved }: { stored: Values; default
             <NumberInput value={iss.min_seconds_remaining} onValue={(v) => setIss({ min_seconds_remaining: v ?? 0 })} min={0} max={86400} />
           </Field>
         </WithDefault>
-        <TemplateField label="Issuance title template" rows={2} value={iss.templates.title_template} fallback={defaults.issuance.templates.title_template} onValue={(v) => setIss({ templates: { ...iss.templates, title_template: v } })} />
-        <TemplateField label="Issuance body template" rows={3} value={iss.templates.body_template} fallback={defaults.issuance.templates.body_template} onValue={(v) => setIss({ templates: { ...iss.templates, body_template: v } })} />
+        <TemplateField
+          label="Issuance title template"
+          rows={2}
+          value={iss.templates.title_template}
+          fallback={defaults.issuance.templates.title_template}
+          onValue={(v) => setIss({ templates: { ...iss.templates, title_template: v } })}
+        />
+        <TemplateField
+          label="Issuance body template"
+          rows={3}
+          value={iss.templates.body_template}
+          fallback={defaults.issuance.templates.body_template}
+          onValue={(v) => setIss({ templates: { ...iss.templates, body_template: v } })}
+        />
       </fieldset>
       <fieldset class="card form-grid">
         <legend>Results (resolution)</legend>
@@ -134,10 +170,25 @@ function SettingsEditor({ stored, defaults, onSaved }: { stored: Values; default
         <WithDefault value={res.only_answered} fallback={defaults.resolution.only_answered}>
           <Checkbox label="Only users who answered" checked={res.only_answered} onValue={(v) => setRes({ only_answered: v })} />
         </WithDefault>
-        <TemplateField label="Resolution title template" rows={2} value={res.templates.title_template} fallback={defaults.resolution.templates.title_template} onValue={(v) => setRes({ templates: { ...res.templates, title_template: v } })} />
-        <TemplateField label="Resolution body template" rows={4} value={res.templates.body_template} fallback={defaults.resolution.templates.body_template} onValue={(v) => setRes({ templates: { ...res.templates, body_template: v } })} />
+        <TemplateField
+          label="Resolution title template"
+          rows={2}
+          value={res.templates.title_template}
+          fallback={defaults.resolution.templates.title_template}
+          onValue={(v) => setRes({ templates: { ...res.templates, title_template: v } })}
+        />
+        <TemplateField
+          label="Resolution body template"
+          rows={4}
+          value={res.templates.body_template}
+          fallback={defaults.resolution.templates.body_template}
+          onValue={(v) => setRes({ templates: { ...res.templates, body_template: v } })}
+        />
       </fieldset>
-      <p class="muted text-small">Templates are Liquid over <code>question</code>, <code>match</code> and <code>user</code>; result templates add <code>result</code>. They are checked when saved.</p>
+      <p class="muted text-small">
+        Templates are Liquid over <code>question</code>, <code>match</code> and <code>user</code>; result templates add <code>result</code>. They are checked
+        when saved.
+      </p>
       <div class="form-actions">
         <button type="submit" disabled={save.busy || reset.busy}>
           {save.busy ? 'Saving...' : 'Save settings'}
@@ -145,7 +196,13 @@ function SettingsEditor({ stored, defaults, onSaved }: { stored: Values; default
         <button type="button" class="secondary" disabled={!diff} onClick={() => setForm(structuredClone(stored))}>
           Undo changes
         </button>
-        <ConfirmButton label="Reset to defaults" question="Replace every stored setting and template with the code defaults?" confirmLabel="Reset" busy={reset.busy || save.busy} onConfirm={() => void reset.act()} />
+        <ConfirmButton
+          label="Reset to defaults"
+          question="Replace every stored setting and template with the code defaults?"
+          confirmLabel="Reset"
+          busy={reset.busy || save.busy}
+          onConfirm={() => void reset.act()}
+        />
         {saved ? <Notice>{saved}</Notice> : null}
       </div>
       <ErrorBox error={save.error ?? reset.error} />
@@ -165,7 +222,14 @@ function DeliveryAttempts() {
     [who],
   );
   return (
-    <Section id="attempts" title={<>Delivery attempts <small>({who ? `of ${who}` : 'everyone, newest first'})</small></>}>
+    <Section
+      id="attempts"
+      title={
+        <>
+          Delivery attempts <small>({who ? `of ${who}` : 'everyone, newest first'})</small>
+        </>
+      }
+    >
       <form
         class="filters"
         role="search"

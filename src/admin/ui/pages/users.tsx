@@ -7,7 +7,22 @@
 import { useState } from 'preact/hooks';
 import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
-import { Badge, Checkbox, EditorActions, ErrorBox, Field, Loading, Notice, NumberInput, Page, Table, TextInput, fmtTime, useAction, useAsync } from '../components/common.js';
+import {
+  Badge,
+  Checkbox,
+  EditorActions,
+  ErrorBox,
+  Field,
+  Loading,
+  Notice,
+  NumberInput,
+  Page,
+  Table,
+  TextInput,
+  fmtTime,
+  useAction,
+  useAsync,
+} from '../components/common.js';
 import { ConfirmButton, Pager, Section, TriSelect, fmtWhen, queryPaging, shortId, usePatchForm } from '../components/controls.js';
 import { useLeagues } from '../components/leagues.js';
 import { Link, setQuery, useLocation } from '../router.js';
@@ -41,7 +56,17 @@ function QuotaField({ value, onValue }: { value: number | null; onValue: (v: num
 }
 
 function CreateUser({ onCreated, onCancel }: { onCreated: (u: User) => void; onCancel: () => void }) {
-  const [form, setForm] = useState<UserCreate>({ username: '', email: '', password: '', first_name: '', last_name: '', match_daily_follow_count: 3, is_admin: false, notify_on_issuance: true, notify_on_resolve: true });
+  const [form, setForm] = useState<UserCreate>({
+    username: '',
+    email: '',
+    password: '',
+    first_name: '',
+    last_name: '',
+    match_daily_follow_count: 3,
+    is_admin: false,
+    notify_on_issuance: true,
+    notify_on_resolve: true,
+  });
   const set =
     <K extends keyof UserCreate>(key: K) =>
     (value: UserCreate[K]) =>
@@ -191,7 +216,10 @@ type Position = components['schemas']['LeaderboardPosition'];
 
 /** Where the user stands on the leaderboards: the whole game, their leagues, their latest matches. */
 function LeaderboardPositions({ user }: { user: User }) {
-  const positions = useAsync(() => unwrap(() => api.GET('/api/users/{user_id}/leaderboard-positions', { params: { path: { user_id: user.id } } })), [user.id, user.updated_at]);
+  const positions = useAsync(
+    () => unwrap(() => api.GET('/api/users/{user_id}/leaderboard-positions', { params: { path: { user_id: user.id } } })),
+    [user.id, user.updated_at],
+  );
   const leagues = useLeagues();
   const p = positions.data;
   const slug = (x: Position) => leagues.find((l) => l.id === x.league_id)?.slug;
@@ -208,7 +236,11 @@ function LeaderboardPositions({ user }: { user: User }) {
     <>
       <h3>Leaderboards {p ? <small>(periods in {p.timezone})</small> : null}</h3>
       <ErrorBox error={positions.error} />
-      {p && (p.hidden_from_leaderboards || !p.is_active) ? <Notice>{p.hidden_from_leaderboards ? 'Hidden from leaderboards' : 'Deactivated'}: on no leaderboard, in no rank. Their answers and points stay.</Notice> : null}
+      {p && (p.hidden_from_leaderboards || !p.is_active) ? (
+        <Notice>
+          {p.hidden_from_leaderboards ? 'Hidden from leaderboards' : 'Deactivated'}: on no leaderboard, in no rank. Their answers and points stay.
+        </Notice>
+      ) : null}
       <div role="region" aria-label="Leaderboard positions">
         <Table<Position>
           rows={p?.positions ?? []}
@@ -230,7 +262,10 @@ function LeaderboardPositions({ user }: { user: User }) {
 
 function UserActivity({ user }: { user: User }) {
   const points = useAsync(() => unwrap(() => api.GET('/api/users/{user_id}/points', { params: { path: { user_id: user.id } } })), [user.id]);
-  const answers = useAsync(() => unwrap(() => api.GET('/api/users/{user_id}/question-answers', { params: { path: { user_id: user.id }, query: { limit: 50 } } })), [user.id]);
+  const answers = useAsync(
+    () => unwrap(() => api.GET('/api/users/{user_id}/question-answers', { params: { path: { user_id: user.id }, query: { limit: 50 } } })),
+    [user.id],
+  );
   const p = points.data;
   return (
     <div class="user-activity">
@@ -308,7 +343,10 @@ function UserPanel({ userId, version, onChanged }: { userId: string; version: nu
       title={
         u ? (
           <>
-            {u.username ?? u.email} <small>({u.email}, id {shortId(u.id)}, joined {fmtTime(u.created_at)})</small>
+            {u.username ?? u.email}{' '}
+            <small>
+              ({u.email}, id {shortId(u.id)}, joined {fmtTime(u.created_at)})
+            </small>
           </>
         ) : (
           'User'
@@ -489,7 +527,13 @@ export function UsersPage() {
                   Edit
                 </button>
                 {u.is_active ? (
-                  <ConfirmButton label="Deactivate" question={`Deactivate ${u.username ?? u.email}?`} confirmLabel="Deactivate" busy={deactivate.busy} onConfirm={() => void deactivate.act(u)} />
+                  <ConfirmButton
+                    label="Deactivate"
+                    question={`Deactivate ${u.username ?? u.email}?`}
+                    confirmLabel="Deactivate"
+                    busy={deactivate.busy}
+                    onConfirm={() => void deactivate.act(u)}
+                  />
                 ) : (
                   <button type="button" class="secondary" disabled={reactivate.busy} onClick={() => void reactivate.act(u)}>
                     Reactivate

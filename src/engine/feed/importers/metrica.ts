@@ -246,7 +246,10 @@ export function importMetricaJson(eventsJson: string | unknown, metadataXml: str
       index: finite(e.index) ?? i + 1,
       side: sideOf(e.team),
       type: upper(nameOf(e.type) ?? ''),
-      subtypes: subs.map(nameOf).filter((s): s is string => s !== null).map(upper),
+      subtypes: subs
+        .map(nameOf)
+        .filter((s): s is string => s !== null)
+        .map(upper),
       period,
       start,
       end: finite(end.time),
@@ -401,22 +404,44 @@ function normalize(raw: RawEvent[], opts: MetricaImportOptions, metadataPeriodEn
         const inShootout = p.key === 'pen';
         const setPiece: SetPieceKind | null = inShootout ? 'penalty' : shotFromSetPiece[i]!;
         const penalty = setPiece === 'penalty';
-        feed.add({ ...base, id, type: 'shot', team: side, data: { outcome, player: e.from, ...at, end_x: e.endX, end_y: e.endY, header, penalty, set_piece: setPiece, shootout: inShootout } });
+        feed.add({
+          ...base,
+          id,
+          type: 'shot',
+          team: side,
+          data: { outcome, player: e.from, ...at, end_x: e.endX, end_y: e.endY, header, penalty, set_piece: setPiece, shootout: inShootout },
+        });
         if (outcome === 'goal' && inShootout) {
           shootout[side] += 1;
           shootoutTaken = true;
         } else if (outcome === 'goal') {
           const { minute, offset } = scoreboardMinute(p.key, e.start - p.start);
-          feed.addGoal({ ...base, id: `${id}:goal`, team: side, data: { scorer: e.from, minute, offset, penalty, own_goal: false, header, set_piece: setPiece } });
+          feed.addGoal({
+            ...base,
+            id: `${id}:goal`,
+            team: side,
+            data: { scorer: e.from, minute, offset, penalty, own_goal: false, header, set_piece: setPiece },
+          });
         } else if (inShootout) shootoutTaken = true;
         break;
       }
       case 'BALL OUT':
         if (e.subtypes.includes('GOAL') && nextKickOffSide[i] === side && p.key !== 'pen') {
           const { minute, offset } = scoreboardMinute(p.key, e.start - p.start);
-          feed.addGoal({ ...base, id: `${id}:own_goal`, team: otherSide(side), data: { scorer: e.from, minute, offset, penalty: false, own_goal: true, header: e.subtypes.includes('HEAD'), set_piece: null } });
+          feed.addGoal({
+            ...base,
+            id: `${id}:own_goal`,
+            team: otherSide(side),
+            data: { scorer: e.from, minute, offset, penalty: false, own_goal: true, header: e.subtypes.includes('HEAD'), set_piece: null },
+          });
         } else {
-          feed.add({ ...base, id, type: 'ball_out', team: side, data: { player: e.from, kind: e.subtypes.length ? e.subtypes.join('-').toLowerCase() : null, ...at } });
+          feed.add({
+            ...base,
+            id,
+            type: 'ball_out',
+            team: side,
+            data: { player: e.from, kind: e.subtypes.length ? e.subtypes.join('-').toLowerCase() : null, ...at },
+          });
         }
         break;
       case 'SET PIECE':
@@ -427,7 +452,8 @@ function normalize(raw: RawEvent[], opts: MetricaImportOptions, metadataPeriodEn
           feed.add({ ...base, id, type: 'free_kick', team: side, data: { player: e.from, kind, retaken } });
         } else if (e.subtypes.includes('THROW IN')) feed.add({ ...base, id, type: 'throw_in', team: side, data: { player: e.from, retaken, ...at } });
         // A period's first kick-off starts it; every later one restarts play after a goal.
-        else if (e.subtypes.includes('KICK OFF')) feed.add({ ...base, id, type: 'kick_off', team: side, data: { player: e.from, after_goal: kickOffsInPeriod++ > 0 } });
+        else if (e.subtypes.includes('KICK OFF'))
+          feed.add({ ...base, id, type: 'kick_off', team: side, data: { player: e.from, after_goal: kickOffsInPeriod++ > 0 } });
         else if (e.subtypes.includes('GOAL KICK')) feed.add({ ...base, id, type: 'goal_kick', team: side, data: { player: e.from, retaken } });
         else drop(e);
         break;
@@ -444,9 +470,16 @@ function normalize(raw: RawEvent[], opts: MetricaImportOptions, metadataPeriodEn
         feed.add({ ...base, id, type: 'possession_change', team: side, data: { player: e.from, via: e.subtypes[0]?.toLowerCase() ?? null, ...at } });
         break;
       case 'PASS': {
-        feed.add({ ...base, id, type: 'pass', team: side, data: { player: e.from, to: e.to, ...at, end_x: e.endX, end_y: e.endY, kind: e.subtypes.length ? e.subtypes.join('-').toLowerCase() : null } });
+        feed.add({
+          ...base,
+          id,
+          type: 'pass',
+          team: side,
+          data: { player: e.from, to: e.to, ...at, end_x: e.endX, end_y: e.endY, kind: e.subtypes.length ? e.subtypes.join('-').toLowerCase() : null },
+        });
         // A pass whose receiver was caught offside: the offside is the passing side's.
-        if (e.subtypes.includes('OFFSIDE')) feed.add({ ...base, id: `${id}:offside`, type: 'offside', team: side, data: { player: e.to, passer: e.from, ...at } });
+        if (e.subtypes.includes('OFFSIDE'))
+          feed.add({ ...base, id: `${id}:offside`, type: 'offside', team: side, data: { player: e.to, passer: e.from, ...at } });
         break;
       }
       case 'BALL LOST':
@@ -491,8 +524,19 @@ function normalize(raw: RawEvent[], opts: MetricaImportOptions, metadataPeriodEn
   return { events: feed.events, dropped };
 }
 
-function endPeriod(feed: FootballFeedBuilder, p: { key: FootballPeriod; end: number }, more: boolean, shootout: { home: number; away: number } | null = null): void {
+function endPeriod(
+  feed: FootballFeedBuilder,
+  p: { key: FootballPeriod; end: number },
+  more: boolean,
+  shootout: { home: number; away: number } | null = null,
+): void {
   const at = { period: p.key, atSeconds: p.end, clockSeconds: p.end };
-  feed.add({ ...at, id: `period:${p.key}:end`, type: 'period_end', team: null, ...(p.key === 'pen' && shootout ? { data: { penalties: { ...shootout } } } : {}) });
+  feed.add({
+    ...at,
+    id: `period:${p.key}:end`,
+    type: 'period_end',
+    team: null,
+    ...(p.key === 'pen' && shootout ? { data: { penalties: { ...shootout } } } : {}),
+  });
   if (more) feed.status(`status:break:${p.key}`, 'break', { ...at, data: { after_period: p.key } });
 }

@@ -114,7 +114,8 @@ function parseMinute(g: Json, where: string): { minute: number; offset: number }
     if (typeof g.offset !== 'number' && typeof g.offset !== 'string') throw new ImportDataError(`${where}: cannot read offset ${JSON.stringify(g.offset)}`);
     offset = Number(g.offset);
   }
-  if (!Number.isInteger(minute) || minute < 0 || !Number.isInteger(offset) || offset < 0) throw new ImportDataError(`${where}: bad minute ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(minute) || minute < 0 || !Number.isInteger(offset) || offset < 0)
+    throw new ImportDataError(`${where}: bad minute ${JSON.stringify(raw)}`);
   return { minute, offset };
 }
 
@@ -223,9 +224,39 @@ export function openfootballEvents(match: OpenfootballMatch, opts: OpenfootballE
       end = Math.max(end, clock + 60);
       const id = `goal:${k + 1}`;
       if (!g.own_goal) {
-        feed.add({ ...at(clock), id: `${id}:shot`, type: 'shot', team: g.team, data: { outcome: 'goal', player: g.player, x: null, y: null, end_x: null, end_y: null, header: false, penalty: g.penalty, set_piece: g.penalty ? 'penalty' : null, shootout: false } });
+        feed.add({
+          ...at(clock),
+          id: `${id}:shot`,
+          type: 'shot',
+          team: g.team,
+          data: {
+            outcome: 'goal',
+            player: g.player,
+            x: null,
+            y: null,
+            end_x: null,
+            end_y: null,
+            header: false,
+            penalty: g.penalty,
+            set_piece: g.penalty ? 'penalty' : null,
+            shootout: false,
+          },
+        });
       }
-      feed.addGoal({ ...at(clock), id, team: g.team, data: { scorer: g.player, minute: g.minute, offset: g.offset, penalty: g.penalty, own_goal: g.own_goal, header: false, set_piece: g.penalty ? 'penalty' : null } });
+      feed.addGoal({
+        ...at(clock),
+        id,
+        team: g.team,
+        data: {
+          scorer: g.player,
+          minute: g.minute,
+          offset: g.offset,
+          penalty: g.penalty,
+          own_goal: g.own_goal,
+          header: false,
+          set_piece: g.penalty ? 'penalty' : null,
+        },
+      });
     }
     feed.add({ ...at(end), id: `period:${period}:end`, type: 'period_end', team: null });
     wall = periodWall + (end - base);
@@ -240,7 +271,15 @@ export function openfootballEvents(match: OpenfootballMatch, opts: OpenfootballE
     const kicks = 2 * Math.max(5, result.penalties.home + result.penalties.away);
     feed.add({ id: 'period:pen:start', type: 'period_start', period, atSeconds: wall, clockSeconds: lastClock, team: null });
     wall += kicks * 45;
-    feed.add({ id: 'period:pen:end', type: 'period_end', period, atSeconds: wall, clockSeconds: lastClock, team: null, data: { penalties: { ...result.penalties } } });
+    feed.add({
+      id: 'period:pen:end',
+      type: 'period_end',
+      period,
+      atSeconds: wall,
+      clockSeconds: lastClock,
+      team: null,
+      data: { penalties: { ...result.penalties } },
+    });
   }
   const at = { period, atSeconds: wall, clockSeconds: lastClock };
   feed.status('status:ended', 'ended', at);

@@ -7,7 +7,16 @@ export function createLogPushProvider(logger: Logger): PushProvider {
     name: 'log',
     async send(device, message) {
       logger.info(
-        { push: { user: device.userId, device: device.deviceId, platform: device.platform, event: message.event, question_issuance_id: message.questionIssuanceId }, title: message.title },
+        {
+          push: {
+            user: device.userId,
+            device: device.deviceId,
+            platform: device.platform,
+            event: message.event,
+            question_issuance_id: message.questionIssuanceId,
+          },
+          title: message.title,
+        },
         'push notification (log provider)',
       );
       return { ok: true };

@@ -50,12 +50,21 @@ export function createWebPushProvider({ vapid, allowHttpEndpoints = false, timeo
     name: 'webpush',
     async send(device, message): Promise<PushSendResult> {
       if (device.platform !== 'web') {
-        return { ok: false, skipped: true, error: `no ${device.platform} push provider configured (the webpush provider reaches web devices; FCM/APNs credentials are not configured)` };
+        return {
+          ok: false,
+          skipped: true,
+          error: `no ${device.platform} push provider configured (the webpush provider reaches web devices; FCM/APNs credentials are not configured)`,
+        };
       }
       const subscription = device.subscription;
       if (!subscription) return { ok: false, error: 'the device has no Web Push subscription' };
       const problem = endpointProblem(subscription.endpoint, allowHttpEndpoints);
-      if (problem) return { ok: false, error: 'scheme' in problem ? 'the subscription endpoint is not an https URL' : `the subscription endpoint is not on the public internet: ${problem.host}` };
+      if (problem)
+        return {
+          ok: false,
+          error:
+            'scheme' in problem ? 'the subscription endpoint is not an https URL' : `the subscription endpoint is not on the public internet: ${problem.host}`,
+        };
 
       const { fetch, webpush, dispatcher } = await http();
       let details: ReturnType<typeof webpushModule.generateRequestDetails>;

@@ -3,7 +3,17 @@ import { useState } from 'preact/hooks';
 import { Field, TextInput } from '../common.js';
 
 /** An inline "name of the copy" prompt for cloning; a blank name takes the API's default. */
-export function ClonePrompt({ original, onClone, onCancel, busy }: { original: string; onClone: (name: string | undefined) => void; onCancel: () => void; busy: boolean }) {
+export function ClonePrompt({
+  original,
+  onClone,
+  onCancel,
+  busy,
+}: {
+  original: string;
+  onClone: (name: string | undefined) => void;
+  onCancel: () => void;
+  busy: boolean;
+}) {
   const [name, setName] = useState('');
   return (
     <form

@@ -134,7 +134,8 @@ export function CsvImport({ url, noun, onApplied, onClose }: { url: string; noun
         </button>
       </div>
       <p class="hint">
-        The file is checked first (a dry run: nothing is written). Rows with a blank id create, rows with an id replace that definition, definitions absent from the file are left alone.
+        The file is checked first (a dry run: nothing is written). Rows with a blank id create, rows with an id replace that definition, definitions absent from
+        the file are left alone.
       </p>
       <div class="form-actions">
         <input
@@ -158,11 +159,20 @@ export function CsvImport({ url, noun, onApplied, onClose }: { url: string; noun
           </button>
         ) : null}
       </div>
-      {busy ? <Progress value={progress !== null && progress < 1 ? progress : null} label={progress !== null && progress < 1 ? `Uploading ${Math.round(progress * 100)}%` : phase === 'checking' ? 'Checking the rows...' : 'Applying...'} /> : null}
+      {busy ? (
+        <Progress
+          value={progress !== null && progress < 1 ? progress : null}
+          label={progress !== null && progress < 1 ? `Uploading ${Math.round(progress * 100)}%` : phase === 'checking' ? 'Checking the rows...' : 'Applying...'}
+        />
+      ) : null}
       <ErrorBox error={error} />
       {result ? <ImportSummary result={result.body} refused={result.refused} /> : null}
-      {phase === 'checked' && r && r.errors.length ? <p class="hint">Fix the row errors and check again: an import with a row error is refused as a whole.</p> : null}
-      {phase === 'checked' && r && !r.errors.length && !r.creates.length && !r.updates.length ? <p class="hint">Nothing to apply: every row equals the stored definition.</p> : null}
+      {phase === 'checked' && r && r.errors.length ? (
+        <p class="hint">Fix the row errors and check again: an import with a row error is refused as a whole.</p>
+      ) : null}
+      {phase === 'checked' && r && !r.errors.length && !r.creates.length && !r.updates.length ? (
+        <p class="hint">Nothing to apply: every row equals the stored definition.</p>
+      ) : null}
     </section>
   );
 }

@@ -7,7 +7,17 @@ import { LeagueSelect } from '../leagues.js';
 export const dayStart = (day: string) => (day ? `${day}T00:00:00Z` : undefined);
 
 /** The filters of a definition list, all kept in the query string. */
-export function DefinitionFilters({ query, league, archivedLabel, pivotal }: { query: URLSearchParams; league: string; archivedLabel: string; pivotal: boolean }) {
+export function DefinitionFilters({
+  query,
+  league,
+  archivedLabel,
+  pivotal,
+}: {
+  query: URLSearchParams;
+  league: string;
+  archivedLabel: string;
+  pivotal: boolean;
+}) {
   const date = (key: string, label: string) => (
     <Field label={label}>
       <input type="date" value={query.get(key) ?? ''} onInput={(e) => setQuery({ [key]: (e.target as HTMLInputElement).value })} />

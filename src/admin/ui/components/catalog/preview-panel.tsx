@@ -60,7 +60,9 @@ export function PreviewPanel({
           league,
           question_text_template: template,
           choices: complete,
-          ...(!isEmptyObject(inline) && typeof inline === 'object' && !Array.isArray(inline) ? { sample_event: { type, ...(inline as object) } } : { sample_event_type: type }),
+          ...(!isEmptyObject(inline) && typeof inline === 'object' && !Array.isArray(inline)
+            ? { sample_event: { type, ...(inline as object) } }
+            : { sample_event_type: type }),
           ...(!isEmptyObject(state) && typeof state === 'object' && !Array.isArray(state) ? { store_state: state as Record<string, unknown> } : {}),
           ...(extract && Object.keys(extract).length ? { issuance_state_extract: extract } : {}),
           ...(matchOverrides ? { match: matchOverrides } : {}),

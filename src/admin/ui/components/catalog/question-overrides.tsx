@@ -9,7 +9,13 @@ export interface QuestionOverrides {
 }
 
 /** The fields of `QuestionOverrides` (answer window, points, probability), each "Blank inherits". */
-export function QuestionOverrideFields({ values, onValue }: { values: QuestionOverrides; onValue: (key: keyof QuestionOverrides, value: number | null) => void }) {
+export function QuestionOverrideFields({
+  values,
+  onValue,
+}: {
+  values: QuestionOverrides;
+  onValue: (key: keyof QuestionOverrides, value: number | null) => void;
+}) {
   return (
     <>
       <Field label="Answer window (s)" hint="Blank inherits">

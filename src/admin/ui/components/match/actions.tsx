@@ -27,11 +27,18 @@ export function MatchActions({ match, active, onChanged }: MatchActionsProps) {
     useAction(async () => {
       setNotice(null);
       const listener = await unwrap(() =>
-        api.POST('/api/matches/{match_id}/start-listener', { params: { path: { match_id: match.id } }, body: { ...(speed !== null ? { speed } : {}), ...(restart ? { restart } : {}) } }),
+        api.POST('/api/matches/{match_id}/start-listener', {
+          params: { path: { match_id: match.id } },
+          body: { ...(speed !== null ? { speed } : {}), ...(restart ? { restart } : {}) },
+        }),
       );
       const which = `listener ${shortId(listener.id)} (replay at speed ${listener.speed ?? 1})`;
       // The notice says what the request did; the Listeners table follows the listener from there.
-      const did = restart ? `Restarted from the beginning: queued ${which}` : listener.status === 'queued' ? `Queued ${which}` : `The ${which} was already ${listener.status}`;
+      const did = restart
+        ? `Restarted from the beginning: queued ${which}`
+        : listener.status === 'queued'
+          ? `Queued ${which}`
+          : `The ${which} was already ${listener.status}`;
       setNotice(`${did}; the Listeners table below follows its progress.`);
       onChanged();
     });
@@ -59,7 +66,12 @@ export function MatchActions({ match, active, onChanged }: MatchActionsProps) {
             <button type="button" disabled={busy} onClick={() => void clone.act()}>
               {clone.busy ? 'Cloning...' : 'Clone as test match'}
             </button>
-            <button type="button" disabled={busy} onClick={() => void clonePaused.act()} title="Clone without starting the replay: change its settings first, then start it">
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => void clonePaused.act()}
+              title="Clone without starting the replay: change its settings first, then start it"
+            >
               {clonePaused.busy ? 'Cloning...' : 'Clone paused'}
             </button>
           </>
@@ -92,7 +104,13 @@ export function MatchActions({ match, active, onChanged }: MatchActionsProps) {
           />
         ) : null}
         {match.is_test ? (
-          <ConfirmButton label="Delete test match" question="Delete this test match with its listeners, questions and answers?" confirmLabel="Delete" busy={busy} onConfirm={() => void remove.act()} />
+          <ConfirmButton
+            label="Delete test match"
+            question="Delete this test match with its listeners, questions and answers?"
+            confirmLabel="Delete"
+            busy={busy}
+            onConfirm={() => void remove.act()}
+          />
         ) : null}
         {active ? <span class="muted">a listener is queued or running; this page refreshes every few seconds</span> : null}
       </div>

@@ -26,7 +26,9 @@ export function Denials({ matchId, failedStep, refreshKey }: DenialsProps) {
   const denials = useAsync(
     () =>
       unwrap(() =>
-        api.GET('/api/matches/{match_id}/question-issuance-denials', { params: { path: { match_id: matchId }, query: { limit, offset, ...(failedStep ? { failed_step: failedStep } : {}) } } }),
+        api.GET('/api/matches/{match_id}/question-issuance-denials', {
+          params: { path: { match_id: matchId }, query: { limit, offset, ...(failedStep ? { failed_step: failedStep } : {}) } },
+        }),
       ),
     [matchId, failedStep, limit, offset, refreshKey],
   );
@@ -61,7 +63,14 @@ export function Denials({ matchId, failedStep, refreshKey }: DenialsProps) {
           columns={[
             { label: 'When', cell: (d) => <span class="text-small nowrap">{fmtWhen(d.created_at)}</span> },
             { label: 'Definition', cell: (d) => d.definition_name },
-            { label: 'Failed step', cell: (d) => <Badge tone="warn"><Token>{d.failed_step}</Token></Badge> },
+            {
+              label: 'Failed step',
+              cell: (d) => (
+                <Badge tone="warn">
+                  <Token>{d.failed_step}</Token>
+                </Badge>
+              ),
+            },
             { label: 'Detail', class: 'wide-cell', cell: (d) => d.detail },
             {
               label: 'Trigger',

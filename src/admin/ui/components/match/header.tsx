@@ -34,7 +34,15 @@ export function MatchHeader({ match }: MatchHeaderProps) {
         <span title="provider match id">
           <code>{match.sr_id}</code>
         </span>
-        <span aria-label="Feed">{match.feed_url ? <>feed <code class="feed-url">{match.feed_url}</code></> : <span class="muted">no feed attached</span>}</span>
+        <span aria-label="Feed">
+          {match.feed_url ? (
+            <>
+              feed <code class="feed-url">{match.feed_url}</code>
+            </>
+          ) : (
+            <span class="muted">no feed attached</span>
+          )}
+        </span>
       </div>
       <div class="match-flags" aria-label="Flags">
         {match.is_test ? <Badge>test match</Badge> : <Badge tone="good">real match</Badge>}
@@ -47,7 +55,8 @@ export function MatchHeader({ match }: MatchHeaderProps) {
           </span>
         ) : null}
         <span>
-          questions {match.question_issuance_count}/{match.question_max_count}, {match.pivotal_moment_issuance_count} pivotal, {match.sponsored_question_count} sponsored slots
+          questions {match.question_issuance_count}/{match.question_max_count}, {match.pivotal_moment_issuance_count} pivotal, {match.sponsored_question_count}{' '}
+          sponsored slots
         </span>
         <span>
           sponsor <BrandChip brand={match.sponsor_brand} />

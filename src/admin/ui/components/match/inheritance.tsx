@@ -51,7 +51,10 @@ export interface InheritanceViewProps {
 }
 
 export function InheritanceView({ matchId, kind, refreshKey }: InheritanceViewProps) {
-  const data = useAsync(() => unwrap(() => api.GET('/api/matches/{match_id}/question-inheritance', { params: { path: { match_id: matchId }, query: { kind } } })), [matchId, kind, refreshKey]);
+  const data = useAsync(
+    () => unwrap(() => api.GET('/api/matches/{match_id}/question-inheritance', { params: { path: { match_id: matchId }, query: { kind } } })),
+    [matchId, kind, refreshKey],
+  );
   const inh: Inheritance | undefined = data.data;
   const names = new Map((inh?.definitions ?? []).map((d) => [d.id, d.name]));
   const overrides = inh?.match_overrides ?? null;
@@ -63,7 +66,11 @@ export function InheritanceView({ matchId, kind, refreshKey }: InheritanceViewPr
         <>
           <label class="check">
             Kind
-            <select value={kind} aria-label="Question kind" onChange={(e) => setQuery({ kind: (e.target as HTMLSelectElement).value === 'in_game' ? undefined : (e.target as HTMLSelectElement).value })}>
+            <select
+              value={kind}
+              aria-label="Question kind"
+              onChange={(e) => setQuery({ kind: (e.target as HTMLSelectElement).value === 'in_game' ? undefined : (e.target as HTMLSelectElement).value })}
+            >
               <option value="in_game">in-game questions</option>
               <option value="match">Match questions</option>
             </select>
@@ -79,8 +86,9 @@ export function InheritanceView({ matchId, kind, refreshKey }: InheritanceViewPr
       {inh ? (
         <>
           <p class="muted text-small inheritance-note">
-            Precedence, lowest first: <Source source="league" /> <Source source="group" /> <Source source="definition" /> <Source source="match" />. Groups of {inh.league.slug}:{' '}
-            {inh.groups.length ? inh.groups.map((g) => g.slug).join(', ') : 'none'}; {inh.definitions.length} {kind === 'in_game' ? 'in-game' : 'Match question'} definitions.
+            Precedence, lowest first: <Source source="league" /> <Source source="group" /> <Source source="definition" /> <Source source="match" />. Groups of{' '}
+            {inh.league.slug}: {inh.groups.length ? inh.groups.map((g) => g.slug).join(', ') : 'none'}; {inh.definitions.length}{' '}
+            {kind === 'in_game' ? 'in-game' : 'Match question'} definitions.
           </p>
           <div class="table-wrap">
             <table aria-label="Match settings and their sources">
@@ -93,9 +101,25 @@ export function InheritanceView({ matchId, kind, refreshKey }: InheritanceViewPr
                 </tr>
               </thead>
               <tbody>
-                <SettingRow label="Regular questions (cap)" leagueDefault={inh.league_defaults.question_max_count} override={overrides?.question_max_count} effective={inh.match_settings.question_max_count} />
-                <SettingRow label="Minimum interval (s)" leagueDefault={inh.league_defaults.min_interval_seconds} override={overrides?.question_min_interval_seconds} effective={inh.match_settings.min_interval_seconds} />
-                <SettingRow label="Period distribution" leagueDefault={inh.league_defaults.period_distribution} override={overrides?.question_period_distribution} effective={inh.match_settings.period_distribution} asCode />
+                <SettingRow
+                  label="Regular questions (cap)"
+                  leagueDefault={inh.league_defaults.question_max_count}
+                  override={overrides?.question_max_count}
+                  effective={inh.match_settings.question_max_count}
+                />
+                <SettingRow
+                  label="Minimum interval (s)"
+                  leagueDefault={inh.league_defaults.min_interval_seconds}
+                  override={overrides?.question_min_interval_seconds}
+                  effective={inh.match_settings.min_interval_seconds}
+                />
+                <SettingRow
+                  label="Period distribution"
+                  leagueDefault={inh.league_defaults.period_distribution}
+                  override={overrides?.question_period_distribution}
+                  effective={inh.match_settings.period_distribution}
+                  asCode
+                />
                 <SettingRow label="Points" leagueDefault={inh.league_defaults.points} override={overrides?.question_points} />
                 <SettingRow label="Answer window (s)" leagueDefault={inh.league_defaults.answer_window_seconds} override={overrides?.answer_window_seconds} />
                 <SettingRow label="Probability" leagueDefault={inh.league_defaults.probability} override={overrides?.question_probability} />
@@ -122,7 +146,10 @@ export function InheritanceView({ matchId, kind, refreshKey }: InheritanceViewPr
             {inh.issuances.map((t) => (
               <details class="trace" key={t.question_issuance_id}>
                 <summary>
-                  {(t.definition_id && names.get(t.definition_id)) ?? 'deleted definition'} <span class="muted">· {fmtWhen(t.issued_at)} · <code>{shortId(t.question_issuance_id)}</code></span>
+                  {(t.definition_id && names.get(t.definition_id)) ?? 'deleted definition'}{' '}
+                  <span class="muted">
+                    · {fmtWhen(t.issued_at)} · <code>{shortId(t.question_issuance_id)}</code>
+                  </span>
                 </summary>
                 <ol>
                   {t.steps.map((s) => (

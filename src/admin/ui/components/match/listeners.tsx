@@ -14,7 +14,14 @@ export interface ListenersSectionProps {
 export function ListenersSection({ listeners, error, logOf }: ListenersSectionProps) {
   const logListener = listeners.find((l) => l.id === logOf);
   return (
-    <Section id="listeners" title={<>Listeners <small>({listeners.length})</small></>}>
+    <Section
+      id="listeners"
+      title={
+        <>
+          Listeners <small>({listeners.length})</small>
+        </>
+      }
+    >
       <ErrorBox error={error} />
       <ListenerTable listeners={listeners} logOf={logOf} onLog={(l) => setQuery({ log: l ?? undefined })} />
       {logListener ? <LogViewer listener={logListener} onClose={() => setQuery({ log: undefined })} /> : null}

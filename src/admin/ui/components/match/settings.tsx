@@ -19,14 +19,25 @@ interface DefOption {
 }
 
 /** An allowlist: null (none: the league's applies) or the ids of the definitions checked. */
-function AllowlistField({ label, value, options, onValue }: { label: string; value: string[] | null; options: DefOption[]; onValue: (v: string[] | null) => void }) {
+function AllowlistField({
+  label,
+  value,
+  options,
+  onValue,
+}: {
+  label: string;
+  value: string[] | null;
+  options: DefOption[];
+  onValue: (v: string[] | null) => void;
+}) {
   const unknown = (value ?? []).filter((id) => !options.some((o) => o.id === id));
   const all = [...options, ...unknown.map((id) => ({ id, name: id, note: 'not a definition of this league' }))];
   return (
     <fieldset class="allowlist wide">
       <legend>{label}</legend>
       <label class="check">
-        <input type="radio" checked={value === null} onChange={() => onValue(null)} /> No allowlist (the league's allowlist or each definition's active flag decides)
+        <input type="radio" checked={value === null} onChange={() => onValue(null)} /> No allowlist (the league's allowlist or each definition's active flag
+        decides)
       </label>
       <label class="check">
         <input type="radio" checked={value !== null} onChange={() => onValue(value ?? [])} /> Only the definitions checked below ({value?.length ?? 0})
@@ -36,7 +47,12 @@ function AllowlistField({ label, value, options, onValue }: { label: string; val
           {all.length === 0 ? <span class="muted">No definitions in this league.</span> : null}
           {all.map((o) => (
             <label class="check" key={o.id}>
-              <input type="checkbox" checked={value.includes(o.id)} onChange={(e) => onValue((e.target as HTMLInputElement).checked ? [...value, o.id] : value.filter((id) => id !== o.id))} /> {o.name}
+              <input
+                type="checkbox"
+                checked={value.includes(o.id)}
+                onChange={(e) => onValue((e.target as HTMLInputElement).checked ? [...value, o.id] : value.filter((id) => id !== o.id))}
+              />{' '}
+              {o.name}
               {o.note ? <small class="muted"> ({o.note})</small> : null}
             </label>
           ))}
@@ -100,7 +116,11 @@ export function MatchSettings({ match, league, onSaved }: MatchSettingsProps) {
     [match.league],
   );
   const inherit = (v: number | undefined) => (v === undefined ? 'inherit' : `inherit (${v})`);
-  const inGame: DefOption[] = (defs.data?.[0] ?? []).map((d) => ({ id: d.id, name: d.name, ...(d.is_archived ? { note: 'archived' } : !d.is_active ? { note: 'inactive' } : {}) }));
+  const inGame: DefOption[] = (defs.data?.[0] ?? []).map((d) => ({
+    id: d.id,
+    name: d.name,
+    ...(d.is_archived ? { note: 'archived' } : !d.is_active ? { note: 'inactive' } : {}),
+  }));
   const matchDefs: DefOption[] = (defs.data?.[1] ?? []).map((d) => ({ id: d.id, name: d.name, ...(!d.is_active ? { note: 'inactive' } : {}) }));
   return (
     <form
@@ -113,19 +133,42 @@ export function MatchSettings({ match, league, onSaved }: MatchSettingsProps) {
     >
       <p class="muted wide form-note">Empty fields inherit the league default (shown in grey); saving sends only what changed.</p>
       <Field label="Regular questions (cap)">
-        <NumberInput value={form.question_max_count} onValue={set('question_max_count')} min={0} max={200} placeholder={inherit(league?.default_question_max_count)} />
+        <NumberInput
+          value={form.question_max_count}
+          onValue={set('question_max_count')}
+          min={0}
+          max={200}
+          placeholder={inherit(league?.default_question_max_count)}
+        />
       </Field>
       <Field label="Minimum interval (s)">
-        <NumberInput value={form.question_min_interval_seconds} onValue={set('question_min_interval_seconds')} min={0} placeholder={inherit(league?.default_question_min_interval_seconds)} />
+        <NumberInput
+          value={form.question_min_interval_seconds}
+          onValue={set('question_min_interval_seconds')}
+          min={0}
+          placeholder={inherit(league?.default_question_min_interval_seconds)}
+        />
       </Field>
       <Field label="Points">
         <NumberInput value={form.question_points} onValue={set('question_points')} min={0} placeholder={inherit(league?.default_question_points)} />
       </Field>
       <Field label="Answer window (s)">
-        <NumberInput value={form.answer_window_seconds} onValue={set('answer_window_seconds')} min={1} placeholder={inherit(league?.default_answer_window_seconds)} />
+        <NumberInput
+          value={form.answer_window_seconds}
+          onValue={set('answer_window_seconds')}
+          min={1}
+          placeholder={inherit(league?.default_answer_window_seconds)}
+        />
       </Field>
       <Field label="Probability (0 to 1)">
-        <NumberInput value={form.question_probability} onValue={set('question_probability')} min={0} max={1} step="0.05" placeholder={inherit(league?.default_question_probability)} />
+        <NumberInput
+          value={form.question_probability}
+          onValue={set('question_probability')}
+          min={0}
+          max={1}
+          step="0.05"
+          placeholder={inherit(league?.default_question_probability)}
+        />
       </Field>
       <Field label="Sponsor brand">
         <select value={form.sponsor_brand_id ?? ''} onChange={(e) => set('sponsor_brand_id')((e.target as HTMLSelectElement).value || null)}>
@@ -133,13 +176,25 @@ export function MatchSettings({ match, league, onSaved }: MatchSettingsProps) {
           {(brands.data ?? []).map((b) => (
             <option value={b.id}>{b.name}</option>
           ))}
-          {form.sponsor_brand_id && brands.data && !brands.data.some((b) => b.id === form.sponsor_brand_id) ? <option value={form.sponsor_brand_id}>{form.sponsor_brand_id}</option> : null}
+          {form.sponsor_brand_id && brands.data && !brands.data.some((b) => b.id === form.sponsor_brand_id) ? (
+            <option value={form.sponsor_brand_id}>{form.sponsor_brand_id}</option>
+          ) : null}
         </select>
       </Field>
       <label class="field wide">
         <span class="field-label">Feed URL</span>
-        <input type="text" inputMode="url" spellcheck={false} value={form.feed_url ?? ''} placeholder="https://feeds.example.com/..." onInput={(e) => set('feed_url')((e.target as HTMLInputElement).value.trim() || null)} />
-        <small class="hint">The provider's live push feed its listener reads (http or https, no credentials in it); empty detaches it. A running listener keeps the feed it started with.</small>
+        <input
+          type="text"
+          inputMode="url"
+          spellcheck={false}
+          value={form.feed_url ?? ''}
+          placeholder="https://feeds.example.com/..."
+          onInput={(e) => set('feed_url')((e.target as HTMLInputElement).value.trim() || null)}
+        />
+        <small class="hint">
+          The provider's live push feed its listener reads (http or https, no credentials in it); empty detaches it. A running listener keeps the feed it
+          started with.
+        </small>
       </label>
       <div class="field">
         <span class="field-label">Flags</span>
@@ -152,8 +207,18 @@ export function MatchSettings({ match, league, onSaved }: MatchSettingsProps) {
         onValue={set('question_period_distribution')}
         rows={3}
       />
-      <AllowlistField label="In-game question allowlist" value={form.question_definition_allowlist} options={inGame} onValue={set('question_definition_allowlist')} />
-      <AllowlistField label="Match question allowlist" value={form.match_question_definition_allowlist} options={matchDefs} onValue={set('match_question_definition_allowlist')} />
+      <AllowlistField
+        label="In-game question allowlist"
+        value={form.question_definition_allowlist}
+        options={inGame}
+        onValue={set('question_definition_allowlist')}
+      />
+      <AllowlistField
+        label="Match question allowlist"
+        value={form.match_question_definition_allowlist}
+        options={matchDefs}
+        onValue={set('match_question_definition_allowlist')}
+      />
       <ErrorBox error={brands.error ?? defs.error} />
       <EditorActions busy={save.busy} saveLabel="Save settings" saved={saved} error={save.error}>
         <button
