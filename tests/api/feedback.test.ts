@@ -343,16 +343,14 @@ describe('POST /api/user-feedback', () => {
       // A concurrent submission, stopped between its checks and its commit.
       const other = db().transaction(async (tx) => {
         expect(await findOwnAnswer({ db: tx, id: a.id, userId: alice.id })).toBeDefined();
-        await tx
-          .insert(userFeedback)
-          .values({
-            userId: alice.id,
-            subjectType: 'in_game_answer',
-            subjectId: a.id,
-            topic: 'other',
-            matchId: a.matchId,
-            questionIssuanceId: a.questionIssuanceId,
-          });
+        await tx.insert(userFeedback).values({
+          userId: alice.id,
+          subjectType: 'in_game_answer',
+          subjectId: a.id,
+          topic: 'other',
+          matchId: a.matchId,
+          questionIssuanceId: a.questionIssuanceId,
+        });
         holding();
         await released;
       });

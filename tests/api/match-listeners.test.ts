@@ -26,17 +26,15 @@ describe('GET /api/match-listeners', () => {
   it('lists at most 1,000 matches, the earliest kick-offs (as the match list)', async () => {
     const [nba] = await app.services.database.db.select().from(leagues).where(eq(leagues.slug, 'nba'));
     const from = day(3, 0);
-    await app.services.database.db
-      .insert(matches)
-      .values(
-        Array.from({ length: 1001 }, (_, i) => ({
-          srId: `bulk-listeners:${i}:${Date.now()}`,
-          leagueId: nba!.id,
-          homeTeam: 'A',
-          awayTeam: 'B',
-          scheduled: new Date(from.getTime() + i * 60_000),
-        })),
-      );
+    await app.services.database.db.insert(matches).values(
+      Array.from({ length: 1001 }, (_, i) => ({
+        srId: `bulk-listeners:${i}:${Date.now()}`,
+        leagueId: nba!.id,
+        homeTeam: 'A',
+        awayTeam: 'B',
+        scheduled: new Date(from.getTime() + i * 60_000),
+      })),
+    );
     const res = await list({ league: 'nba', scheduled_from: from.toISOString(), scheduled_to: day(4, 0).toISOString() });
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(1000);

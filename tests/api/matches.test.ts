@@ -638,17 +638,15 @@ describe('DELETE /api/matches/{match_id}', () => {
     const [slot] = await db().select().from(questionSponsorships).where(eq(questionSponsorships.matchId, m.id)).limit(1);
     await db().update(questionSponsorships).set({ questionIssuanceId: issuance!.id, stampedAt: new Date() }).where(eq(questionSponsorships.id, slot!.id));
     await follow(player, m.id);
-    await db()
-      .insert(questionIssuanceDenials)
-      .values({
-        matchId: m.id,
-        definitionId,
-        definitionName: 'Next goal',
-        failedStep: 'probability',
-        detail: 'no',
-        triggerEventId: 'e1',
-        triggerEventType: 'shot',
-      });
+    await db().insert(questionIssuanceDenials).values({
+      matchId: m.id,
+      definitionId,
+      definitionName: 'Next goal',
+      failedStep: 'probability',
+      detail: 'no',
+      triggerEventId: 'e1',
+      triggerEventType: 'shot',
+    });
     const [listener] = await db().insert(matchListeners).values({ matchId: m.id, source: 'replay', status: 'completed' }).returning();
     await db()
       .insert(listenerEvents)

@@ -42,17 +42,15 @@ async function setNotify(app: TestApp, userId: string, values: { notifyOnIssuanc
 }
 
 async function answer(app: TestApp, user: TestUser, row: QuestionIssuanceRow, choice: string, outcome: 'correct' | 'incorrect' | 'void' | null, points = 0) {
-  await app.services.database.db
-    .insert(questionAnswers)
-    .values({
-      userId: user.id,
-      questionIssuanceId: row.id,
-      matchId: row.matchId,
-      selectedAnswerIdentifier: choice,
-      outcome,
-      pointsAwarded: points,
-      scoredAt: outcome ? new Date() : null,
-    });
+  await app.services.database.db.insert(questionAnswers).values({
+    userId: user.id,
+    questionIssuanceId: row.id,
+    matchId: row.matchId,
+    selectedAnswerIdentifier: choice,
+    outcome,
+    pointsAwarded: points,
+    scoredAt: outcome ? new Date() : null,
+  });
 }
 
 /** Hands the row to the app's push subscriber (as the engine does) and waits for it to be processed. */

@@ -630,14 +630,12 @@ function forms(
   });
   return {
     // The required fields always, the optional ones or not.
-    valid: fc
-      .subarray(textFields.filter(([k]) => !schema.required?.includes(k)))
-      .map((optional) => ({
-        kind: 'form' as const,
-        fields: [...textFields.filter(([k]) => schema.required?.includes(k)), ...optional],
-        files: binary.map(realFile),
-        framing: 'form',
-      })),
+    valid: fc.subarray(textFields.filter(([k]) => !schema.required?.includes(k))).map((optional) => ({
+      kind: 'form' as const,
+      fields: [...textFields.filter(([k]) => schema.required?.includes(k)), ...optional],
+      files: binary.map(realFile),
+      framing: 'form',
+    })),
     broken: {
       'junk form': junkForm.map(([text, files, extra]) => ({ kind: 'form' as const, fields: [...text, ...extra], files, framing: 'junk form' })),
       'too many fields': fc.constant({
