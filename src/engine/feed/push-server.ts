@@ -98,7 +98,8 @@ export interface PushFeedServer {
   dropConnections(): void;
   /** Answers the next N requests with 503. */
   rejectNext(n: number): void;
-  readonly stats: { requests: number; connections: number; open: number; rejected: number };
+  /** `afterSeqs`: the `after_seq` each accepted connection asked for, in order (where a reconnect resumed). */
+  readonly stats: { requests: number; connections: number; open: number; rejected: number; afterSeqs: number[] };
   close(): Promise<void>;
 }
 
@@ -242,7 +243,7 @@ export async function startPushFeedServer(opts: PushFeedServerOptions): Promise<
       new Timeline(events, { speed: opts.speed, maxGapMs: opts.maxGapMs, holdOpen: opts.holdOpen === true, signal: abort.signal }),
     ]),
   );
-  const stats = { requests: 0, connections: 0, open: 0, rejected: 0 };
+  const stats = { requests: 0, connections: 0, open: 0, rejected: 0, afterSeqs: [] as number[] };
   let rejectBudget = faults.rejectFirst ?? 0;
   let dropBudget = faults.dropAfter !== undefined ? (faults.dropConnections ?? 1) : 0;
   let endBudget = faults.endAfter !== undefined ? (faults.endConnections ?? 1) : 0;
@@ -275,6 +276,7 @@ export async function startPushFeedServer(opts: PushFeedServerOptions): Promise<
     if (endBudget > 0) endBudget--;
     const conn = new Connection(res, faults.ignoreAfterSeq ? 0 : afterSeq, state, dropAfter, heartbeatMs, endAfter);
     stats.connections++;
+    stats.afterSeqs.push(afterSeq);
     stats.open++;
     all.add(conn);
     res.on('close', () => {
