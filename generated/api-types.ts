@@ -4885,8 +4885,8 @@ export interface components {
             /** @example 10 */
             speed: number | null;
             /**
-             * @description Process that runs it (host:pid).
-             * @example host-1:4242
+             * @description The claim that runs it, `host:pid:instance#n` (the process, and its n-th claim). A new claim gets a new value, even by the same process, so a process that stalled past its lease and claimed the listener back is told apart from its earlier run.
+             * @example host-1:4242:9f3a1c#3
              */
             claimed_by: string | null;
             /**
@@ -4973,7 +4973,7 @@ export interface components {
              * @enum {string}
              */
             level: "debug" | "info" | "warn" | "error";
-            /** @example claimed by host-1:4242 */
+            /** @example claimed by host-1:4242:9f3a1c#1 */
             message: string;
         };
         ListenerLog: {

@@ -40,6 +40,7 @@ export interface EngineHooks {
 }
 
 export interface RunnerOptions {
+  /** The claim's fencing token (`<worker id>#<n>`, new at every claim): what the lease fence checks on every write. */
   workerId: string;
   leaseMs: number;
   heartbeatMs: number;

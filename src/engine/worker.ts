@@ -44,7 +44,10 @@ export type WorkerTask = { name: string; everyMs: number; run: () => Promise<voi
 
 export class EngineWorker {
   readonly workerId: string;
+  /** Running listeners by claim (a listener this process claimed again while its earlier run is still halting has two). */
   private readonly runners = new Map<string, { runner: ListenerRunner; done: Promise<unknown> }>();
+  /** Claims made so far: the n of the n-th claim's token, `<worker id>#<n>`. */
+  private claims = 0;
   private timers: NodeJS.Timeout[] = [];
   private ticking = false;
   private stopped = false;
@@ -115,20 +118,25 @@ export class EngineWorker {
         }
       }
       while (!this.stopped && this.runners.size < options.maxListeners) {
-        const listener = await store.claim({ workerId: this.workerId, leaseMs: options.leaseMs });
+        // The fencing token: a new one at every claim, never the process alone. A process that stalled past its lease,
+        // lost the listener and claimed it back must not let its earlier run (still going until its next renewal
+        // fails) pass the lease fence with it and write from its stale state.
+        const claim = `${this.workerId}#${this.claims + 1}`;
+        const listener = await store.claim({ workerId: claim, leaseMs: options.leaseMs });
         if (!listener) break;
+        this.claims++;
         const runner = new ListenerRunner(listener, {
           store,
           hooks: this.deps.hooks,
           logger,
           brandSnapshot: this.deps.brandSnapshot,
-          options: { ...options, workerId: this.workerId },
+          options: { ...options, workerId: claim },
         });
         const done = runner
           .run()
           .catch((err) => logger.error({ err, listener: listener.id }, 'listener run crashed'))
-          .finally(() => this.runners.delete(listener.id));
-        this.runners.set(listener.id, { runner, done });
+          .finally(() => this.runners.delete(claim));
+        this.runners.set(claim, { runner, done });
       }
       this.lastTickAt = Date.now();
       metrics.engineLastTick.set(this.lastTickAt / 1000);

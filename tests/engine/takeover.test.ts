@@ -77,7 +77,8 @@ describe.skipIf(!runnable)('listener takeover after its process dies (PostgreSQL
       },
       { what: 'the taken-over listener to complete', timeoutMs: 90_000 },
     );
-    expect(done).toMatchObject({ status: 'completed', claimedBy: worker.workerId, error: null });
+    expect(done).toMatchObject({ status: 'completed', claimedBy: expect.stringMatching(/#\d+$/), error: null });
+    expect(done.claimedBy!.startsWith(`${worker.workerId}#`)).toBe(true);
     expect(done.claimedBy).not.toBe(first.claimedBy);
     const log = await db.select().from(listenerLogLines).where(eq(listenerLogLines.listenerId, first.id));
     expect(log.some((l) => /taking over after \d+ events, seq \d+/.test(l.message))).toBe(true);
