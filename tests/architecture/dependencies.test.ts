@@ -1,6 +1,7 @@
 /**
  * The dependency rule (eslint.config.js, run by `npm run lint` in `npm test`):
- * imports point down; and the errors rule: errors are declared in the
+ * imports point down (and within a module, only its handlers know HTTP, and
+ * they call services, not repositories); and the errors rule: errors are declared in the
  * module's `<module>.errors.ts`, never built at a throw site. These cases
  * prove the rules refuse what they must and let through what they may, so a
  * lint that passes means something.
@@ -51,6 +52,31 @@ describe('the dependency rule', () => {
     expect(
       await restricted('src/modules/matches/x.ts', "import { isTruthy } from '../../domain/language/expressions.js';\nexport const x = isTruthy;\n"),
     ).toEqual([]);
+  });
+
+  it('refuses HTTP in a module below its handlers, and a repository in its handlers (types included)', async () => {
+    const http = "import type { UploadedFile } from '../../http/handler-types.js';\nexport type X = UploadedFile;\n";
+    expect(await restricted('src/modules/definitions/definitions.service.ts', http)).toHaveLength(1);
+    expect(await restricted('src/modules/definitions/definitions.repository.ts', http)).toHaveLength(1);
+    expect(await restricted('src/modules/brands/brands.errors.ts', http)).toHaveLength(1);
+    expect(await restricted('src/modules/brands/brands.handlers.ts', http)).toEqual([]);
+    const repository = "import type { SponsorBrand } from '../sponsorships/sponsorships.repository.js';\nexport type X = SponsorBrand;\n";
+    expect(await restricted('src/modules/matches/matches.handlers.ts', repository)).toHaveLength(1);
+    expect(
+      await restricted('src/modules/brands/brands.handlers.ts', "import { findBrand } from './brands.repository.js';\nexport const x = findBrand;\n"),
+    ).toHaveLength(1);
+    expect(await restricted('src/modules/matches/matches.service.ts', repository)).toEqual([]);
+    expect(
+      await restricted(
+        'src/modules/matches/matches.handlers.ts',
+        "import type { SponsorBrand } from '../sponsorships/sponsorships.table.js';\nexport type X = SponsorBrand;\n",
+      ),
+    ).toEqual([]);
+    // The handlers keep the other rules: no engine, no error built in place.
+    expect(await restricted('src/modules/matches/matches.handlers.ts', "import { x } from '../../engine/store.js';\nexport const y = x;\n")).toHaveLength(1);
+    expect(
+      await restricted('src/modules/matches/matches.handlers.ts', "import { AppError } from '../../errors.js';\nexport const x = AppError;\n"),
+    ).toHaveLength(1);
   });
 
   it("refuses a table written outside its own module's repository, by drizzle or by raw SQL, and lets reads and the owner through", async () => {

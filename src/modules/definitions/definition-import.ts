@@ -20,12 +20,11 @@ import { randomUUID } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
 import type { components, operations } from '../../../generated/api-types.js';
 import { requestValidators } from '../../../generated/request-validators.js';
-import { CSV_IMPORT_LIMITS, CsvFileError, CsvRowReader, readCsvFile, type CsvFile, type CsvProblem } from '../../csv/csv-import.js';
+import { CSV_IMPORT_LIMITS, CsvFileError, CsvRowReader, readCsvFile, type CsvFile, type CsvProblem, type CsvUpload } from '../../csv/csv-import.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { formatLocation } from '../../db/sql-helpers.js';
 import { isAppError, isForeignKeyViolation, isUniqueViolation, quote, type AppError } from '../../errors.js';
-import { ajvErrorsToIssues } from '../../http/error-mapping.js';
-import type { UploadedFile } from '../../http/handler-types.js';
+import { ajvErrorsToIssues } from '../../validation-issues.js';
 import { definitionErrors } from './definitions.errors.js';
 import { lowerCaseNames } from './definitions.repository.js';
 
@@ -190,7 +189,7 @@ export async function importDefinitions<S extends StoredDefinition, B, V extends
   db: Db;
   kind: DefinitionImportKind<S, B, V>;
   leagueBySlug: (slug: string, db: DbOrTx) => Promise<ImportLeague>;
-  file: UploadedFile | undefined;
+  file: CsvUpload | undefined;
   dryRun: boolean;
 }): Promise<ImportResult> {
   let csv: CsvFile;

@@ -9,10 +9,10 @@
  */
 import type { Readable } from 'node:stream';
 import { csvStream } from '../../csv/csv-export.js';
+import type { CsvUpload } from '../../csv/csv-import.js';
 import type { Db } from '../../db/client.js';
 import { definitionErrorToBadRequest } from '../../domain/question-render.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../errors.js';
-import type { UploadedFile } from '../../http/handler-types.js';
 import { groupInDatabase, groupsReadOnce, type GroupCheck } from '../groups/group-check.js';
 import { leagueErrors } from '../leagues/leagues.errors.js';
 import { findLeague } from '../leagues/leagues.repository.js';
@@ -220,7 +220,7 @@ export function createDefinitionsService<Row extends StoredDefinition, Input ext
     },
 
     /** Previews (`dryRun`) or applies a CSV of definitions; see definition-import.ts. */
-    importCsv: ({ file, dryRun }: { file: UploadedFile | undefined; dryRun: boolean }): Promise<ImportResult> =>
+    importCsv: ({ file, dryRun }: { file: CsvUpload | undefined; dryRun: boolean }): Promise<ImportResult> =>
       importDefinitions({ db, kind: importKind, leagueBySlug: (slug, dbOrTx) => leagues.bySlug(slug, dbOrTx), file, dryRun }),
 
     /**
