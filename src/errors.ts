@@ -3,8 +3,8 @@
  * `<module>.errors.ts`, as named factories (errorFactory: a status, a stable
  * dotted code, a message); services throw them (an AppError); the HTTP layer
  * turns it into the contract's `{"detail": ...}` body and sends the code in
- * X-Error-Code. Only the errors files build errors (ESLint refuses AppError,
- * the helpers below and errorFactory elsewhere).
+ * X-Error-Code. Only the errors files build errors (ESLint refuses AppError
+ * and errorFactory elsewhere).
  */
 export interface ValidationIssue {
   loc: (string | number)[];
@@ -87,20 +87,6 @@ export function errorFactory<A extends unknown[] = []>(
   const build = (...args: A) => new AppError(status, code, message(...args), extras ? extras(...args) : {});
   return Object.assign(build, { code, status, is: (err: unknown): err is AppError => err instanceof AppError && err.code === code });
 }
-
-/*
- * The inline helpers of before the errors files: only the definitions
- * catalogue still uses them (it is converted next); new code declares a
- * factory instead.
- */
-export const badRequest = (code: string, message: string, body?: Record<string, unknown>) => new AppError(400, code, message, body ? { body } : {});
-export const unauthorized = (message = 'missing or invalid API key', code = 'auth.unauthorized') =>
-  new AppError(401, code, message, { headers: { 'WWW-Authenticate': 'Bearer' } });
-export const forbidden = (message: string, code = 'auth.forbidden') => new AppError(403, code, message);
-export const notFound = (what: string, code = `${what.replace(/\s+/g, '_')}.not_found`) => new AppError(404, code, `${what} not found`);
-export const conflict = (code: string, message: string) => new AppError(409, code, message);
-export const gone = (code: string, message: string) => new AppError(410, code, message);
-export const unavailable = (code: string, message: string) => new AppError(503, code, message);
 
 /** True when err is a PostgreSQL unique violation (optionally on the named constraint or index). */
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {

@@ -61,11 +61,17 @@ const mib = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 *
 /** Line breaks inside a cell (CRLF, LF or CR, as the parser reads row ends). */
 const lineBreaks = (text: string) => text.match(/\r\n|\r|\n/g)?.length ?? 0;
 
+/** An uploaded file as the import reads it: its bytes, and whether it went past the upload limit (then `data` holds only its first bytes). */
+export interface CsvUpload {
+  data: Buffer;
+  truncated: boolean;
+}
+
 /**
  * Reads an uploaded CSV file. `truncated` says the upload went past the
  * byte limit (the multipart layer cut it there).
  */
-export async function readCsvFile({ data, truncated }: { data: Buffer; truncated: boolean }, spec: CsvFileSpec): Promise<CsvFile> {
+export async function readCsvFile({ data, truncated }: CsvUpload, spec: CsvFileSpec): Promise<CsvFile> {
   if (truncated || data.length > spec.maxBytes) {
     throw new CsvFileError(`the file is larger than the limit of ${mib(spec.maxBytes)} (${fmt(spec.maxBytes)} bytes); split it into smaller files`);
   }

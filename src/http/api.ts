@@ -12,7 +12,7 @@ import { httpErrors } from './http.errors.js';
 import type { AuthContext } from '../modules/auth/auth.service.js';
 import type { Services } from '../services.js';
 import { contractDocument, isAdminOperation, OperationMatcher, type ContractOperation } from './contract.js';
-import { ajvErrorsToIssues } from './error-mapping.js';
+import { ajvErrorsToIssues } from '../validation-issues.js';
 import type { Handler, HandlerRequest, Handlers, OperationId, UploadedFile } from './handler-types.js';
 import { REQUEST_AJV_OPTIONS } from './validation-formats.js';
 import { traced, tracingEnabled } from '../observability/tracing.js';

@@ -1,48 +1,9 @@
 /** The one place where any failure becomes the contract's error body. */
-import type { ErrorObject } from 'ajv';
 import { isDatabaseUnavailable } from '../db/availability.js';
-import { clip, isAppError, quote, type ValidationIssue } from '../errors.js';
+import { clip, isAppError, type ValidationIssue } from '../errors.js';
 import { httpErrors } from './http.errors.js';
 import type { Logger } from '../logger.js';
-
-const LOC_ROOTS: Record<string, string> = { requestBody: 'body', query: 'query', path: 'path', header: 'header', cookie: 'cookie' };
-
-/** ajv errors of openapi-backend's request validators -> `{loc, msg, type}` issues. */
-export function ajvErrorsToIssues(errors: ErrorObject[]): ValidationIssue[] {
-  const seen = new Set<string>();
-  const issues: ValidationIssue[] = [];
-  for (const e of errors) {
-    // anyOf/oneOf report their branches' errors too; the branch errors say more.
-    if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
-    const parts = e.instancePath
-      .split('/')
-      .slice(1)
-      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-    let msg = clip(e.message ?? 'invalid value', ISSUE_MSG_MAX);
-    let type: string = e.keyword;
-    if (e.keyword === 'required') {
-      const prop = (e.params as { missingProperty: string }).missingProperty;
-      parts.push(prop);
-      msg = prop === 'requestBody' ? 'request body is required' : 'field required';
-      type = 'missing';
-    } else if (e.keyword === 'additionalProperties') {
-      const prop = (e.params as { additionalProperty: string }).additionalProperty;
-      parts.push(prop);
-      msg = `unknown field ${quote(prop)} (not in the contract, or not settable here)`;
-      type = 'extra_forbidden';
-    } else if (e.keyword === 'parse') {
-      msg = `malformed JSON: ${msg}`;
-      type = 'json_invalid';
-    }
-    const head = parts[0] === undefined ? 'body' : (LOC_ROOTS[parts[0]] ?? parts[0]);
-    const loc: (string | number)[] = [head, ...parts.slice(1).map((p) => (/^\d+$/.test(p) ? Number(p) : p))];
-    const key = `${loc.join('.')}|${msg}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    issues.push({ loc, msg, type });
-  }
-  return issues.length ? issues : [{ loc: ['body'], msg: 'invalid request', type: 'invalid' }];
-}
+import { ISSUE_MSG_MAX } from '../validation-issues.js';
 
 /** The response header that carries an error's stable code (the contract's `ErrorCode` header). */
 export const ERROR_CODE_HEADER = 'X-Error-Code';
@@ -55,7 +16,6 @@ export interface ErrorResponse {
 
 /** Longest `detail` text, and longest `msg` and `loc` part of a 422 issue, an answer carries. */
 export const DETAIL_MAX = 1000;
-const ISSUE_MSG_MAX = 300;
 const LOC_PART_MAX = 64;
 const ISSUES_MAX = 50;
 

@@ -1,3 +1,10 @@
+/**
+ * CSV export and import of question definitions: one suite over both kinds
+ * (tests/helpers/definition-kinds.ts, and below what each kind's columns
+ * hold), then the import's row-by-row rules that both kinds share (one
+ * implementation; tested through the in-game kind), the file itself, a race
+ * and the upsert the apply writes with.
+ */
 import { randomUUID } from 'node:crypto';
 import { eq, inArray, like } from 'drizzle-orm';
 import { writeToString } from 'fast-csv';
@@ -7,10 +14,9 @@ import { questionDefinitions } from '../../src/modules/definitions/definitions.t
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
 import { leagues } from '../../src/modules/leagues/leagues.table.js';
 import { upsertById } from '../../src/modules/shared/upsert-by-id.js';
-import { matchQuestionDefinitions } from '../../src/modules/definitions/match-definitions.table.js';
-import { contractCsvColumns } from '../helpers/contract.js';
 import { parseCsv } from '../helpers/csv.js';
-import { createInGameDefinition, createInLeague, createMatchDefinition, inGameDefinitionInput, matchDefinitionInput } from '../helpers/definitions.js';
+import { BY_KIND, createDefinition, IN_GAME_KIND, MATCH_KIND, otherKind, type DefinitionKindFixture } from '../helpers/definition-kinds.js';
+import { createInLeague, inGameDefinitionInput, matchDefinitionInput } from '../helpers/definitions.js';
 import { insertIssuanceOf } from '../helpers/engine-rows.js';
 import { leagueBySlug, UNKNOWN_ID } from '../helpers/factories.js';
 import { testDatabaseUrl } from '../helpers/pg-url.js';
@@ -21,15 +27,14 @@ const { app, admin, player } = useTestApp({ player: true });
 
 const db = () => app.services.database.db;
 
-// The export's columns, in order, are the header the contract's examples show.
-const IN_GAME = { base: '/api/question-definitions', columns: contractCsvColumns('/api/question-definitions/export') };
-const MATCH = { base: '/api/match-question-definitions', columns: contractCsvColumns('/api/match-question-definitions/export') };
-type Kind = typeof IN_GAME | typeof MATCH;
+type Kind = DefinitionKindFixture;
+type Fields = Record<string, unknown>;
+const IN_GAME = IN_GAME_KIND;
+const MATCH = MATCH_KIND;
 
 // ---------------------------------------------------------------- helpers
 
-const createInGame = (league: string, overrides: Parameters<typeof inGameDefinitionInput>[0] = {}) => createInGameDefinition(app, admin, league, overrides);
-const createMatchDef = (league: string, overrides: Parameters<typeof matchDefinitionInput>[0] = {}) => createMatchDefinition(app, admin, league, overrides);
+const createInGame = (league: string, overrides: Parameters<typeof inGameDefinitionInput>[0] = {}) => createDefinition(app, admin, IN_GAME, league, overrides);
 const createGroup = (league: string) => createInLeague(app, admin, '/api/question-groups', league, { slug: `g-${randomUUID().slice(0, 8)}`, name: 'Group' });
 
 /** A CSV text written independently of the service's writer: cells through `csvCell` (formula-safe, JSON), quoted when needed. */
@@ -57,9 +62,8 @@ function importCsv(kind: Kind, content: string | Buffer, { dryRun, token = admin
   return app.request('POST', `${kind.base}/import`, { token, form: form(content), query: dryRun === undefined ? {} : { dry_run: dryRun } });
 }
 
-async function snapshot(kind: Kind) {
-  const table = kind === IN_GAME ? questionDefinitions : matchQuestionDefinitions;
-  const rows = await db().select().from(table);
+async function snapshot(kind: Kind): Promise<{ id: string }[]> {
+  const rows = (await db().select().from(kind.table)) as { id: string }[];
   return rows.sort((a, b) => a.id.localeCompare(b.id));
 }
 
@@ -70,134 +74,100 @@ async function getDef(kind: Kind, id: string) {
 }
 
 const insertIssuance = (kind: Kind, definitionId: string, questionText: string) =>
-  insertIssuanceOf(app, kind === IN_GAME ? { definitionId } : { matchQuestionDefinitionId: definitionId }, {
+  insertIssuanceOf(app, kind.issuanceOf(definitionId), {
     definitionName: 'Snapshot name',
     questionText,
     resolution: { snapshot: true },
     points: 10,
   });
 
-// ---------------------------------------------------------------- auth
+// ---------------------------------------------------------------- what each kind's columns hold
 
-describe('admin only', () => {
-  it('answers 401 without a key and 403 for a player on export and import, writing nothing', async () => {
-    for (const kind of [IN_GAME, MATCH]) {
-      const content = csv(kind.columns, [kind === IN_GAME ? { league: 'wc', ...inGameDefinitionInput() } : { league: 'wc', ...matchDefinitionInput() }]);
-      const before = await snapshot(kind);
-      expect((await app.request('GET', `${kind.base}/export`)).status).toBe(401);
-      expect((await app.request('GET', `${kind.base}/export`, { token: player.token })).status).toBe(403);
-      expect((await app.request('POST', `${kind.base}/import`, { form: form(content), query: { dry_run: false } })).status).toBe(401);
-      expect((await importCsv(kind, content, { dryRun: false, token: player.token })).status).toBe(403);
-      expect(await snapshot(kind)).toEqual(before);
-    }
-  });
-});
+interface CsvOfKind {
+  /** Fields only this kind has, set for the export's formatting, and the cells they (and the kind's other own columns) give. */
+  own: { set: Fields; cells(def: Fields): Fields };
+  /** A definition of the round trip, the `i`th, around an awkward `text` (`group` of the league of even `i`: nfl). */
+  tricky(text: string, i: number, group: string | null): Fields;
+  /** An import: the fields a new row sets, the stored definition it changes (and how), and the changed_fields that reports. */
+  update: { newRow: Fields; stored: Fields; change(def: Fields): Fields; changedFields: string[] };
+  /** Rows that break a rule of the kind's own: the overrides, the column the error names, what its detail says. */
+  ownRules: [Fields, string, string][];
+}
 
-// ---------------------------------------------------------------- export
+const CSV_OF: Record<Kind['id'], CsvOfKind> = {
+  in_game: {
+    own: {
+      set: { probability: 0.5 },
+      cells: (def) => ({ is_archived: 'false', trigger: JSON.stringify(def.trigger), answer_window_seconds: '', probability: '0.5' }),
+    },
+    tricky: (text, i, group) => ({
+      name: `${text} #${i}`,
+      description: i === 0 ? '' : `${text}\tdescription`,
+      question_text_template: `${text} {{ match.home_team }}`,
+      choices: [
+        { identifier: 'home', label_template: `${text} {{ match.home_team }}` },
+        { identifier: 'away', label_template: '=B1 "away", yes' },
+      ],
+      trigger: { event_type: 'score_change', condition: i % 3 ? null : 'event.team = "home" and event.period != "2"' },
+      issuance_state_extract: i % 2 ? { 'ключ, "x"': '"=value, \\"quoted\\"\n"' } : null,
+      store_state: i % 2 ? null : {},
+      resolution: {
+        rules: [{ event_type: 'score_change', correct_choice: 'event.team' }],
+        ...(i % 2 ? { timeout: { after_seconds: 60, correct_choice: null } } : {}),
+      },
+      group_id: group,
+      is_pivotal_moment: i % 2 === 0,
+      is_active: i % 3 !== 0,
+      points: i % 2 ? null : i,
+      probability: i % 2 ? 0.1 + 0.2 : null,
+      answer_window_seconds: i % 2 ? 45 : null,
+    }),
+    update: {
+      newRow: {},
+      stored: {},
+      change: () => ({ question_text_template: 'Changed {{ match.home_team }}', points: 42, is_archived: true }),
+      changedFields: ['is_archived', 'question_text_template', 'points'],
+    },
+    ownRules: [
+      [{ trigger: { event_type: 'score_change', condition: 'event.team = ' } }, 'trigger', 'trigger.condition: does not compile'],
+      [{ trigger: { event_type: 'touchdown' } }, 'trigger', "'touchdown' is not an event type of football"],
+      [{ probability: 2 }, 'probability', 'probability: must be <= 1'],
+      [{ answer_window_seconds: 1.5 }, 'answer_window_seconds', 'answer_window_seconds: must be integer'],
+      [{ resolution: { rules: [] } }, 'resolution', 'resolution.rules: must NOT have fewer than 1 items'],
+    ],
+  },
+  match: {
+    own: { set: { issue_lead_seconds: 3600 }, cells: () => ({ issue_lead_seconds: '3600' }) },
+    tricky: (text, i, group) => ({
+      group_id: group,
+      is_pivotal_moment: i % 3 === 0,
+      issuance_state_extract: i % 2 ? { 'ключ, "x"': '"=value, \\"quoted\\"\n"' } : null,
+      store_state: i % 2 ? null : { '@count': '(state.n ? state.n : 0) + 1' },
+      name: `${text} #${i}`,
+      description: i === 0 ? '' : i === 1 ? null : `-${text}`,
+      question_text_template: `${text} {{ match.home_team }}`,
+      choices: [
+        { identifier: 'home', label_template: `@${text}` },
+        { identifier: 'away', label_template: 'Away, "the" team' },
+      ],
+      is_active: i % 2 === 0,
+      points: i % 2 ? null : 5,
+      issue_lead_seconds: 60 * i,
+    }),
+    update: {
+      newRow: { issue_lead_seconds: 7200 },
+      stored: { points: 5 },
+      change: (def) => ({ is_active: false, points: null, name: `${def.name} v2` }),
+      changedFields: ['name', 'is_active', 'points'],
+    },
+    ownRules: [
+      [{ resolution: { correct_choice: 'result.winner = ' } }, 'resolution', 'resolution.correct_choice: does not compile'],
+      [{ issue_lead_seconds: -1 }, 'issue_lead_seconds', 'issue_lead_seconds: must be >= 0'],
+    ],
+  },
+};
 
-describe('GET /api/question-definitions/export', () => {
-  it('is a CSV attachment of every definition of every league, archived included, ordered by league and name', async () => {
-    const a = await createInGame('nfl', { name: 'b export order' });
-    const b = await createInGame('nfl', { name: 'A export order' });
-    const c = await createInGame('wc', { name: 'C export order' });
-    await app.request('POST', `${IN_GAME.base}/${c.id}/archive`, { token: admin.token });
-    const res = await exportCsv(IN_GAME);
-    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
-    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="?question-definitions\.csv"?$/);
-    const [header, ...data] = await parseCsv(res.text);
-    expect(header).toEqual(IN_GAME.columns);
-    expect(data).toHaveLength((await snapshot(IN_GAME)).length);
-    const ids = data.map((r) => r[0]);
-    expect(ids).toContain(c.id);
-    expect(ids.indexOf(b.id)).toBeLessThan(ids.indexOf(a.id));
-    const keys = data.map((r) => `${r[1]}\u0000${r[2]!.toLowerCase()}`);
-    expect(keys).toEqual([...keys].sort());
-  });
-
-  it('writes null as an empty cell, booleans as true/false, JSON compactly, and neutralizes formula starts', async () => {
-    const group = await createGroup('wc');
-    const def = await createInGame('wc', {
-      name: '=HYPERLINK("http://x")',
-      description: '-2+3',
-      question_text_template: '@{{ match.home_team }}',
-      is_pivotal_moment: true,
-      is_active: false,
-      group_id: group.id,
-      issuance_state_extract: { team: 'event.team' },
-      store_state: null,
-      points: 25,
-      probability: 0.5,
-    });
-    const plain = await createInGame('wc', { name: 'Plain export', description: null });
-    const [header, ...data] = await parseCsv((await exportCsv(IN_GAME)).text);
-    const byId = new Map(data.map((r) => [r[0], Object.fromEntries(header!.map((h, i) => [h, r[i]]))]));
-    expect(byId.get(def.id)).toEqual({
-      id: def.id,
-      league: 'wc',
-      name: `'=HYPERLINK("http://x")`,
-      description: "'-2+3",
-      is_pivotal_moment: 'true',
-      is_active: 'false',
-      is_archived: 'false',
-      group_id: group.id,
-      trigger: JSON.stringify(def.trigger),
-      question_text_template: "'@{{ match.home_team }}",
-      choices: JSON.stringify(def.choices),
-      issuance_state_extract: '{"team":"event.team"}',
-      store_state: '',
-      resolution: JSON.stringify(def.resolution),
-      answer_window_seconds: '',
-      points: '25',
-      probability: '0.5',
-    });
-    expect(byId.get(plain.id)).toMatchObject({ description: '', group_id: '', points: '', probability: '' });
-  });
-
-  it('reads the table in pages without losing or repeating a row', async () => {
-    const source = await createInGame('nba');
-    const [row] = await db().select().from(questionDefinitions).where(eq(questionDefinitions.id, source.id));
-    const { id: _id, createdAt: _c, updatedAt: _u, ...fields } = row!;
-    const nhl = await leagueBySlug(app, 'nhl');
-    const values = Array.from({ length: 1100 }, (_, i) => ({ ...fields, ...(i % 2 ? { leagueId: nhl.id } : {}), name: `Bulk ${i % 3 ? 'x' : 'X'}${i}` }));
-    await db().insert(questionDefinitions).values(values);
-    try {
-      const [, ...data] = await parseCsv((await exportCsv(IN_GAME)).text);
-      expect(data).toHaveLength((await snapshot(IN_GAME)).length);
-      const ids = data.map((r) => r[0]);
-      expect(new Set(ids).size).toBe(ids.length);
-      const keys = data.map((r) => `${r[1]}\u0000${r[2]!.toLowerCase()}`);
-      expect(keys).toEqual([...keys].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y))));
-    } finally {
-      await db().delete(questionDefinitions).where(like(questionDefinitions.name, 'Bulk %'));
-    }
-  });
-});
-
-describe('GET /api/match-question-definitions/export', () => {
-  it('is a CSV attachment of every Match definition, inactive included, formula-safe, in the contract column order', async () => {
-    const inactive = await createMatchDef('mlb', { name: '+inactive export', is_active: false, points: null, description: '\ttab' });
-    const active = await createMatchDef('wc', { name: 'Active export', points: 20, issue_lead_seconds: 3600 });
-    const res = await exportCsv(MATCH);
-    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="?match-question-definitions\.csv"?$/);
-    const [header, ...data] = await parseCsv(res.text);
-    expect(header).toEqual(MATCH.columns);
-    expect(data).toHaveLength((await snapshot(MATCH)).length);
-    const byId = new Map(data.map((r) => [r[0], Object.fromEntries(header!.map((h, i) => [h, r[i]]))]));
-    expect(byId.get(inactive.id)).toMatchObject({ league: 'mlb', name: "'+inactive export", description: "'\ttab", is_active: 'false', points: '' });
-    expect(byId.get(active.id)).toMatchObject({
-      league: 'wc',
-      is_active: 'true',
-      issue_lead_seconds: '3600',
-      points: '20',
-      choices: JSON.stringify(active.choices),
-      resolution: '{"correct_choice":"result.winner"}',
-    });
-    const keys = data.map((r) => `${r[1]}\u0000${r[2]!.toLowerCase()}`);
-    expect(keys).toEqual([...keys].sort());
-  });
-});
-
-// ---------------------------------------------------------------- round trip
+// ---------------------------------------------------------------- both kinds
 
 const TRICKY = [
   'Comma, "quotes" and more',
@@ -212,54 +182,109 @@ const TRICKY = [
   'Unicode ünïcødé — 中文 ⚽ 🎉',
 ];
 
-describe('round trip: export, then import of the same file', () => {
-  it('reports every row unchanged (dry run and apply) and writes nothing', async () => {
-    const group = await createGroup('nfl');
-    let nhlGroupId: string | undefined;
-    for (const [i, text] of TRICKY.entries()) {
-      const def = await createInGame(i % 2 ? 'wc' : 'nfl', {
-        name: `${text} #${i}`,
-        description: i === 0 ? '' : `${text}\tdescription`,
-        question_text_template: `${text} {{ match.home_team }}`,
-        choices: [
-          { identifier: 'home', label_template: `${text} {{ match.home_team }}` },
-          { identifier: 'away', label_template: '=B1 "away", yes' },
-        ],
-        trigger: { event_type: 'score_change', condition: i % 3 ? null : 'event.team = "home" and event.period != "2"' },
-        issuance_state_extract: i % 2 ? { 'ключ, "x"': '"=value, \\"quoted\\"\n"' } : null,
-        store_state: i % 2 ? null : {},
-        resolution: {
-          rules: [{ event_type: 'score_change', correct_choice: 'event.team' }],
-          ...(i % 2 ? { timeout: { after_seconds: 60, correct_choice: null } } : {}),
-        },
-        group_id: i % 2 ? null : group.id,
-        is_pivotal_moment: i % 2 === 0,
-        is_active: i % 3 !== 0,
-        points: i % 2 ? null : i,
-        probability: i % 2 ? 0.1 + 0.2 : null,
-        answer_window_seconds: i % 2 ? 45 : null,
-      });
-      if (i % 4 === 0) await app.request('POST', `${IN_GAME.base}/${def.id}/archive`, { token: admin.token });
-      const nhlGroup = i % 2 ? null : (nhlGroupId ??= (await createGroup('nhl')).id);
-      await createMatchDef(i % 2 ? 'wc' : 'nhl', {
-        group_id: nhlGroup,
-        is_pivotal_moment: i % 3 === 0,
-        issuance_state_extract: i % 2 ? { 'ключ, "x"': '"=value, \\"quoted\\"\n"' } : null,
-        store_state: i % 2 ? null : { '@count': '(state.n ? state.n : 0) + 1' },
-        name: `${text} #${i}`,
-        description: i === 0 ? '' : i === 1 ? null : `-${text}`,
-        question_text_template: `${text} {{ match.home_team }}`,
-        choices: [
-          { identifier: 'home', label_template: `@${text}` },
-          { identifier: 'away', label_template: 'Away, "the" team' },
-        ],
-        is_active: i % 2 === 0,
-        points: i % 2 ? null : 5,
-        issue_lead_seconds: 60 * i,
-      });
-    }
+describe.each(BY_KIND)('%s definitions as CSV', (_name, kind) => {
+  const BASE = kind.base;
+  const own = CSV_OF[kind.id];
+  const create = (league: string, overrides: Fields = {}) => createDefinition(app, admin, kind, league, overrides);
+  const archive = (id: string) => app.request('POST', `${BASE}/${id}/archive`, { token: admin.token });
 
-    for (const kind of [IN_GAME, MATCH]) {
+  describe('admin only', () => {
+    it('answers 401 without a key and 403 for a player on export and import, writing nothing', async () => {
+      const content = csv(kind.columns, [{ league: 'wc', ...kind.input() }]);
+      const before = await snapshot(kind);
+      expect((await app.request('GET', `${BASE}/export`)).status).toBe(401);
+      expect((await app.request('GET', `${BASE}/export`, { token: player.token })).status).toBe(403);
+      expect((await app.request('POST', `${BASE}/import`, { form: form(content), query: { dry_run: false } })).status).toBe(401);
+      expect((await importCsv(kind, content, { dryRun: false, token: player.token })).status).toBe(403);
+      expect(await snapshot(kind)).toEqual(before);
+    });
+  });
+
+  describe(`GET ${BASE}/export`, () => {
+    it('is a CSV attachment of every definition of every league, archived included, ordered by league and name, in the contract column order', async () => {
+      const a = await create('nfl', { name: 'b export order' });
+      const b = await create('nfl', { name: 'A export order' });
+      const c = await create('wc', { name: 'C export order' });
+      await archive(c.id);
+      const res = await exportCsv(kind);
+      expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+      expect(res.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="?${kind.exportFilename.replace('.', '\\.')}"?$`));
+      const [header, ...data] = await parseCsv(res.text);
+      expect(header).toEqual(kind.columns);
+      expect(data).toHaveLength((await snapshot(kind)).length);
+      const ids = data.map((r) => r[0]);
+      expect(ids).toContain(c.id);
+      expect(ids.indexOf(b.id)).toBeLessThan(ids.indexOf(a.id));
+      const keys = data.map((r) => `${r[1]}\u0000${r[2]!.toLowerCase()}`);
+      expect(keys).toEqual([...keys].sort());
+    });
+
+    it('writes null as an empty cell, booleans as true/false, JSON compactly, and neutralizes formula starts', async () => {
+      const group = await createGroup('wc');
+      const def = await create('wc', {
+        name: '=HYPERLINK("http://x")',
+        description: '-2+3',
+        question_text_template: '@{{ match.home_team }}',
+        is_pivotal_moment: true,
+        is_active: false,
+        group_id: group.id,
+        issuance_state_extract: { team: 'event.team' },
+        store_state: null,
+        points: 25,
+        ...own.own.set,
+      });
+      const plain = await create('wc', { name: 'Plain export', description: null });
+      const tab = await create('mlb', { name: '+tab export', description: '\ttab' });
+      const [header, ...data] = await parseCsv((await exportCsv(kind)).text);
+      const byId = new Map(data.map((r) => [r[0], Object.fromEntries(header!.map((h, i) => [h, r[i]]))]));
+      expect(byId.get(def.id)).toEqual({
+        id: def.id,
+        league: 'wc',
+        name: `'=HYPERLINK("http://x")`,
+        description: "'-2+3",
+        is_pivotal_moment: 'true',
+        is_active: 'false',
+        group_id: group.id,
+        question_text_template: "'@{{ match.home_team }}",
+        choices: JSON.stringify(def.choices),
+        issuance_state_extract: '{"team":"event.team"}',
+        store_state: '',
+        resolution: JSON.stringify(def.resolution),
+        points: '25',
+        ...own.own.cells(def),
+      });
+      expect(byId.get(plain.id)).toMatchObject({ description: '', group_id: '', points: '' });
+      expect(byId.get(tab.id)).toMatchObject({ league: 'mlb', name: "'+tab export", description: "'\ttab" });
+    });
+
+    it('reads the table in pages without losing or repeating a row', async () => {
+      const source = await create('nba');
+      const [row] = await db().select().from(kind.table).where(eq(kind.table.id, source.id));
+      const { id: _id, createdAt: _c, updatedAt: _u, ...fields } = row!;
+      const nhl = await leagueBySlug(app, 'nhl');
+      const values = Array.from({ length: 1100 }, (_, i) => ({ ...fields, ...(i % 2 ? { leagueId: nhl.id } : {}), name: `Bulk ${i % 3 ? 'x' : 'X'}${i}` }));
+      await db().insert(kind.table).values(values);
+      try {
+        const [, ...data] = await parseCsv((await exportCsv(kind)).text);
+        expect(data).toHaveLength((await snapshot(kind)).length);
+        const ids = data.map((r) => r[0]);
+        expect(new Set(ids).size).toBe(ids.length);
+        const keys = data.map((r) => `${r[1]}\u0000${r[2]!.toLowerCase()}`);
+        expect(keys).toEqual([...keys].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y))));
+      } finally {
+        await db().delete(kind.table).where(like(kind.table.name, 'Bulk %'));
+      }
+    });
+  });
+
+  describe('round trip: export, then import of the same file', () => {
+    it('reports every row unchanged (dry run and apply) and writes nothing', async () => {
+      const group = await createGroup('nfl');
+      for (const [i, text] of TRICKY.entries()) {
+        const def = await create(i % 2 ? 'wc' : 'nfl', own.tricky(text, i, i % 2 ? null : group.id));
+        if (i % 4 === 0) await archive(def.id);
+      }
+
       const before = await snapshot(kind);
       const text = (await exportCsv(kind)).text;
       const dry = await importCsv(kind, text);
@@ -282,89 +307,157 @@ describe('round trip: export, then import of the same file', () => {
       expect(again.status).toBe(200);
       expect(again.body).toMatchObject({ creates: [], updates: [], errors: [] });
       expect(again.body.unchanged).toHaveLength(before.length);
-    }
+    });
+
+    it('reads a cell the export prefixed with a quote back as the original text', async () => {
+      const content = csv(kind.columns, [
+        { league: 'wc', ...kind.input({ name: 'Placeholder one' }) },
+        { league: 'wc', ...kind.input({ name: 'Placeholder two' }) },
+        { league: 'wc', ...kind.input({ name: 'Placeholder three' }) },
+      ])
+        .replace('Placeholder one', "'=SUM(A1) quoted")
+        .replace('Placeholder two', "''@twice quoted")
+        .replace('Placeholder three', "'not a formula");
+      const res = await importCsv(kind, content, { dryRun: false });
+      expect(res.status).toBe(200);
+      expect(res.body.creates.map((c: { name: string }) => c.name)).toEqual(['=SUM(A1) quoted', "'@twice quoted", "'not a formula"]);
+      expect((await getDef(kind, res.body.creates[0].id)).name).toBe('=SUM(A1) quoted');
+    });
   });
 
-  it('reads a cell the export prefixed with a quote back as the original text', async () => {
-    const content = csv(IN_GAME.columns, [
-      { league: 'wc', ...inGameDefinitionInput({ name: 'Placeholder one' }) },
-      { league: 'wc', ...inGameDefinitionInput({ name: 'Placeholder two' }) },
-      { league: 'wc', ...inGameDefinitionInput({ name: 'Placeholder three' }) },
-    ])
-      .replace('Placeholder one', "'=SUM(A1) quoted")
-      .replace('Placeholder two', "''@twice quoted")
-      .replace('Placeholder three', "'not a formula");
-    const res = await importCsv(IN_GAME, content, { dryRun: false });
-    expect(res.status).toBe(200);
-    expect(res.body.creates.map((c: { name: string }) => c.name)).toEqual(['=SUM(A1) quoted', "'@twice quoted", "'not a formula"]);
-    expect((await getDef(IN_GAME, res.body.creates[0].id)).name).toBe('=SUM(A1) quoted');
+  describe(`POST ${BASE}/import`, () => {
+    it('previews creates, updates (with changed_fields) and unchanged rows without writing, then applies them; leaves absent definitions alone', async () => {
+      const same = await create('wc');
+      const changed = await create('wc', own.update.stored);
+      const absent = await create('wc');
+      const before = await snapshot(kind);
+      const newRow = { league: 'nfl', ...kind.input(own.update.newRow) };
+      const change = own.update.change(changed);
+      const name = (change.name as string | undefined) ?? changed.name;
+      const content = csv(kind.columns, [rowOf(same), rowOf(changed, change), newRow]);
+      const res = await importCsv(kind, content);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        detail: 'dry run: 1 to create, 1 to update, 1 unchanged, 0 errors',
+        dry_run: true,
+        applied: false,
+        row_count: 3,
+        creates: [{ row: 4, id: null, league: 'nfl', name: newRow.name }],
+        updates: [{ row: 3, id: changed.id, league: 'wc', name, changed_fields: own.update.changedFields }],
+        unchanged: [{ row: 2, id: same.id, league: 'wc', name: same.name }],
+        errors: [],
+      });
+      expect(await snapshot(kind)).toEqual(before);
+
+      const applied = await importCsv(kind, content, { dryRun: false });
+      expect(applied.status).toBe(200);
+      expect(applied.body).toMatchObject({ detail: 'applied: 1 created, 1 updated, 1 unchanged', dry_run: false, applied: true, errors: [] });
+      const createdId = applied.body.creates[0].id;
+      expect(createdId).toMatch(/^[0-9a-f-]{36}$/);
+      const { league: _l, ...input } = newRow;
+      expect(await getDef(kind, createdId)).toMatchObject({
+        ...input,
+        league: 'nfl',
+        is_pivotal_moment: false,
+        group_id: null,
+        points: null,
+        ...kind.inIssuance,
+      });
+      const updated = await getDef(kind, changed.id);
+      expect(updated).toMatchObject({ ...change, name });
+      expect(updated.updated_at > changed.updated_at).toBe(true);
+      expect(await getDef(kind, same.id)).toEqual(same);
+      expect(await getDef(kind, absent.id)).toEqual(absent);
+    });
+
+    it('never rewrites the snapshot of an open issuance', async () => {
+      const def = await create('wc');
+      const issuance = await insertIssuance(kind, def.id, 'Snapshot text');
+      const res = await importCsv(
+        kind,
+        csv(kind.columns, [rowOf(def, { name: `${def.name} renamed`, question_text_template: 'Entirely new text', points: 99 })]),
+        { dryRun: false },
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.updates).toHaveLength(1);
+      const [row] = await db().select().from(questionIssuances).where(eq(questionIssuances.id, issuance.id));
+      expect(row).toMatchObject({
+        questionText: 'Snapshot text',
+        definitionName: 'Snapshot name',
+        points: 10,
+        resolution: { snapshot: true },
+        choices: issuance.choices,
+        status: 'open',
+      });
+    });
+
+    it('applies the same rules as the JSON API, each error naming its column; an apply with any row error is refused whole', async () => {
+      const def = await create('wc');
+      const ownGroup = await createGroup('wc');
+      const otherGroup = await createGroup('nfl');
+      const otherKindDef = await createDefinition(app, admin, otherKind(kind), 'wc');
+      const row = (overrides: Fields) => ({ league: 'wc', ...kind.input(), ...overrides });
+      const cases: [Fields, string, string][] = [
+        [row({ group_id: otherGroup.id }), 'group_id', `group_id: ${otherGroup.id} is not a question group of league 'wc'`],
+        [row({ question_text_template: '{{ unclosed' }), 'question_text_template', 'question_text_template: does not parse'],
+        [
+          row({
+            choices: [
+              { identifier: 'a', label_template: 'A' },
+              { identifier: 'a', label_template: 'B' },
+            ],
+          }),
+          'choices',
+          "choices[1].identifier 'a' is used by an earlier choice",
+        ],
+        [
+          row({
+            choices: [
+              { identifier: 'A!', label_template: 'A' },
+              { identifier: 'b', label_template: 'B' },
+            ],
+          }),
+          'choices',
+          'choices[0].identifier: must match pattern',
+        ],
+        [row({ points: -1 }), 'points', 'points: must be >= 0'],
+        [row({ name: '   ' }), 'name', 'name must not be blank'],
+        [row({ name: null }), 'name', 'name: a value is required'],
+        [row({ issuance_state_extract: { a: 'event.team +' } }), 'issuance_state_extract', 'issuance_state_extract.a: does not compile'],
+        [row({ store_state: { n: '(' } }), 'store_state', 'store_state.n'],
+        [row({ description: 'NUL \u0000 inside' }), 'description', 'description must not contain the NUL character'],
+        ...own.ownRules.map(([overrides, field, detail]): [Fields, string, string] => [row(overrides), field, detail]),
+        [row({ name: def.name.toLowerCase() }), 'name', `a ${kind.noun} named '${def.name.toLowerCase()}' already exists in league 'wc'`],
+        [rowOf(def, { league: 'nfl' }), 'league', "belongs to league 'wc', not 'nfl'"],
+        [row({ id: otherKindDef.id }), 'id', `no ${kind.noun} with id ${otherKindDef.id}; leave id empty to create one`],
+      ];
+      const good = row({ group_id: ownGroup.id });
+      const content = csv(kind.columns, [good, ...cases.map(([r]) => r)]);
+      const before = await snapshot(kind);
+      const dry = await importCsv(kind, content);
+      expect(dry.status).toBe(200);
+      expect(dry.body.creates).toEqual([{ row: 2, id: null, league: 'wc', name: good.name }]);
+      expect(dry.body.errors).toHaveLength(cases.length);
+      cases.forEach(([, field, detail], i) => {
+        expect(dry.body.errors[i]).toEqual({ row: i + 3, field, detail: expect.stringContaining(detail) });
+      });
+
+      const applied = await importCsv(kind, content, { dryRun: false });
+      expect(applied.status).toBe(400);
+      expect(applied.body).toEqual({
+        ...dry.body,
+        dry_run: false,
+        applied: false,
+        detail: `import refused, nothing was written: ${cases.length} errors (1 to create, 0 to update, 0 unchanged)`,
+      });
+      expect(await snapshot(kind)).toEqual(before);
+    });
   });
 });
 
-// ---------------------------------------------------------------- in-game import
+// ---------------------------------------------------------------- the import's row rules (one implementation; through the in-game kind)
 
-describe('POST /api/question-definitions/import', () => {
-  it('previews creates, updates (with changed_fields) and unchanged rows without writing; leaves absent definitions alone', async () => {
-    const same = await createInGame('wc');
-    const changed = await createInGame('wc');
-    const absent = await createInGame('wc');
-    const before = await snapshot(IN_GAME);
-    const newRow = { league: 'nfl', ...inGameDefinitionInput() };
-    const content = csv(IN_GAME.columns, [
-      rowOf(same),
-      rowOf(changed, { question_text_template: 'Changed {{ match.home_team }}', points: 42, is_archived: true }),
-      newRow,
-    ]);
-    const res = await importCsv(IN_GAME, content);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({
-      detail: 'dry run: 1 to create, 1 to update, 1 unchanged, 0 errors',
-      dry_run: true,
-      applied: false,
-      row_count: 3,
-      creates: [{ row: 4, id: null, league: 'nfl', name: newRow.name }],
-      updates: [{ row: 3, id: changed.id, league: 'wc', name: changed.name, changed_fields: ['is_archived', 'question_text_template', 'points'] }],
-      unchanged: [{ row: 2, id: same.id, league: 'wc', name: same.name }],
-      errors: [],
-    });
-    expect(await snapshot(IN_GAME)).toEqual(before);
-
-    const applied = await importCsv(IN_GAME, content, { dryRun: false });
-    expect(applied.status).toBe(200);
-    expect(applied.body).toMatchObject({ detail: 'applied: 1 created, 1 updated, 1 unchanged', dry_run: false, applied: true, errors: [] });
-    const createdId = applied.body.creates[0].id;
-    expect(createdId).toMatch(/^[0-9a-f-]{36}$/);
-    const created = await getDef(IN_GAME, createdId);
-    const { league: _l, ...input } = newRow;
-    expect(created).toMatchObject({ ...input, league: 'nfl', is_pivotal_moment: false, is_active: true, is_archived: false, group_id: null, points: null });
-    const updated = await getDef(IN_GAME, changed.id);
-    expect(updated).toMatchObject({ question_text_template: 'Changed {{ match.home_team }}', points: 42, is_archived: true, name: changed.name });
-    expect(updated.updated_at > changed.updated_at).toBe(true);
-    expect(await getDef(IN_GAME, same.id)).toEqual(same);
-    expect(await getDef(IN_GAME, absent.id)).toEqual(absent);
-  });
-
-  it('never rewrites the snapshot of an open issuance', async () => {
-    const def = await createInGame('wc');
-    const issuance = await insertIssuance(IN_GAME, def.id, 'Snapshot text');
-    const res = await importCsv(
-      IN_GAME,
-      csv(IN_GAME.columns, [rowOf(def, { name: `${def.name} renamed`, question_text_template: 'Entirely new text', points: 99 })]),
-      { dryRun: false },
-    );
-    expect(res.status).toBe(200);
-    expect(res.body.updates).toHaveLength(1);
-    const [row] = await db().select().from(questionIssuances).where(eq(questionIssuances.id, issuance.id));
-    expect(row).toMatchObject({
-      questionText: 'Snapshot text',
-      definitionName: 'Snapshot name',
-      points: 10,
-      resolution: { snapshot: true },
-      choices: issuance.choices,
-      status: 'open',
-    });
-  });
-
+describe('POST /api/question-definitions/import: the rules of rows both kinds share', () => {
   it('treats empty cells as the JSON API treats absent or null fields; a missing optional column keeps the stored value', async () => {
     const def = await createInGame('wc', { description: 'Described', points: 7, probability: 0.25, is_active: false, is_pivotal_moment: true });
     const emptied = await importCsv(
@@ -502,54 +595,6 @@ describe('POST /api/question-definitions/import', () => {
     expect(missing.body.errors).toEqual([{ row: 2, field: 'league', detail: expect.stringContaining("league 'mls' not found") }]);
   });
 
-  it('applies the same rules as the JSON API, each error naming its column', async () => {
-    const ownGroup = await createGroup('wc');
-    const otherGroup = await createGroup('nfl');
-    const row = (overrides: Record<string, unknown>) => ({ league: 'wc', ...inGameDefinitionInput(), ...overrides });
-    const cases: [Record<string, unknown>, string, string | RegExp][] = [
-      [{ group_id: otherGroup.id }, 'group_id', `is not a question group of league 'wc'`],
-      [{ question_text_template: '{{ unclosed' }, 'question_text_template', 'question_text_template: does not parse'],
-      [{ trigger: { event_type: 'score_change', condition: 'event.team = ' } }, 'trigger', 'trigger.condition: does not compile'],
-      [{ trigger: { event_type: 'touchdown' } }, 'trigger', "'touchdown' is not an event type of football"],
-      [
-        {
-          choices: [
-            { identifier: 'a', label_template: 'A' },
-            { identifier: 'a', label_template: 'B' },
-          ],
-        },
-        'choices',
-        "choices[1].identifier 'a' is used by an earlier choice",
-      ],
-      [
-        {
-          choices: [
-            { identifier: 'A!', label_template: 'A' },
-            { identifier: 'b', label_template: 'B' },
-          ],
-        },
-        'choices',
-        'choices[0].identifier: must match pattern',
-      ],
-      [{ points: -1 }, 'points', 'points: must be >= 0'],
-      [{ probability: 2 }, 'probability', 'probability: must be <= 1'],
-      [{ answer_window_seconds: 1.5 }, 'answer_window_seconds', 'answer_window_seconds: must be integer'],
-      [{ name: '   ' }, 'name', 'name must not be blank'],
-      [{ name: null }, 'name', 'name: a value is required'],
-      [{ resolution: { rules: [] } }, 'resolution', 'resolution.rules: must NOT have fewer than 1 items'],
-      [{ issuance_state_extract: { a: 'event.team +' } }, 'issuance_state_extract', 'issuance_state_extract.a: does not compile'],
-      [{ description: 'NUL \u0000 inside' }, 'description', 'description must not contain the NUL character'],
-    ];
-    const good = row({ group_id: ownGroup.id });
-    const res = await importCsv(IN_GAME, csv(IN_GAME.columns, [good, ...cases.map(([o]) => row(o))]));
-    expect(res.status).toBe(200);
-    expect(res.body.creates).toEqual([{ row: 2, id: null, league: 'wc', name: good.name }]);
-    expect(res.body.errors).toHaveLength(cases.length);
-    cases.forEach(([, field, detail], i) => {
-      expect(res.body.errors[i]).toEqual({ row: i + 3, field, detail: expect.stringContaining(detail as string) });
-    });
-  });
-
   it("reads each league's groups once, not once per row naming a group (ids in either case)", async () => {
     const groups = { wc: await createGroup('wc'), nfl: await createGroup('nfl') };
     const rows = (n: number) =>
@@ -617,82 +662,6 @@ describe('POST /api/question-definitions/import', () => {
       { row: 8, field: null, detail: 'the row has 18 cells, the header has 17 columns' },
     ]);
     expect(res.body.creates.map((c: { row: number }) => c.row)).toEqual([7]);
-  });
-});
-
-// ---------------------------------------------------------------- Match import
-
-describe('POST /api/match-question-definitions/import', () => {
-  it('creates, updates and reports unchanged rows; apply writes in one go; snapshots stay', async () => {
-    const same = await createMatchDef('wc');
-    const changed = await createMatchDef('wc', { points: 5 });
-    const issuance = await insertIssuance(MATCH, changed.id, 'Match snapshot');
-    const newRow = { league: 'nba', ...matchDefinitionInput({ issue_lead_seconds: 7200 }) };
-    const content = csv(MATCH.columns, [rowOf(same), rowOf(changed, { is_active: false, points: null, name: `${changed.name} v2` }), newRow]);
-    const before = await snapshot(MATCH);
-    const dry = await importCsv(MATCH, content);
-    expect(dry.status).toBe(200);
-    expect(dry.body).toMatchObject({
-      dry_run: true,
-      applied: false,
-      row_count: 3,
-      creates: [{ row: 4, id: null, league: 'nba', name: newRow.name }],
-      updates: [{ row: 3, id: changed.id, league: 'wc', name: `${changed.name} v2`, changed_fields: ['name', 'is_active', 'points'] }],
-      unchanged: [{ row: 2, id: same.id, league: 'wc', name: same.name }],
-      errors: [],
-    });
-    expect(await snapshot(MATCH)).toEqual(before);
-    const applied = await importCsv(MATCH, content, { dryRun: false });
-    expect(applied.status).toBe(200);
-    expect(applied.body.applied).toBe(true);
-    expect(await getDef(MATCH, applied.body.creates[0].id)).toMatchObject({
-      league: 'nba',
-      name: newRow.name,
-      issue_lead_seconds: 7200,
-      is_active: true,
-      points: null,
-    });
-    expect(await getDef(MATCH, changed.id)).toMatchObject({ name: `${changed.name} v2`, is_active: false, points: null });
-    const [row] = await db().select().from(questionIssuances).where(eq(questionIssuances.id, issuance.id));
-    expect(row).toMatchObject({ questionText: 'Match snapshot', definitionName: 'Snapshot name' });
-  });
-
-  it('applies the JSON API rules, refusing the whole apply on any row error', async () => {
-    const def = await createMatchDef('wc');
-    const nflGroup = await createGroup('nfl');
-    const inGame = await createInGame('wc');
-    const row = (overrides: Record<string, unknown>) => ({ league: 'wc', ...matchDefinitionInput(), ...overrides });
-    const content = csv(MATCH.columns, [
-      row({}),
-      row({ resolution: { correct_choice: 'result.winner = ' } }),
-      row({
-        choices: [
-          { identifier: 'x', label_template: 'X' },
-          { identifier: 'x', label_template: 'Y' },
-        ],
-      }),
-      row({ issue_lead_seconds: -1 }),
-      row({ name: def.name.toLowerCase() }),
-      rowOf(def, { league: 'nfl' }),
-      row({ id: inGame.id }),
-      row({ group_id: nflGroup.id }),
-      row({ store_state: { n: '(' } }),
-    ]);
-    const before = await snapshot(MATCH);
-    const res = await importCsv(MATCH, content, { dryRun: false });
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ dry_run: false, applied: false, row_count: 9, creates: [{ row: 2, id: null }] });
-    expect(res.body.errors).toEqual([
-      { row: 3, field: 'resolution', detail: expect.stringContaining('resolution.correct_choice: does not compile') },
-      { row: 4, field: 'choices', detail: expect.stringContaining("choices[1].identifier 'x' is used by an earlier choice") },
-      { row: 5, field: 'issue_lead_seconds', detail: 'issue_lead_seconds: must be >= 0' },
-      { row: 6, field: 'name', detail: `a Match question definition named '${def.name.toLowerCase()}' already exists in league 'wc'` },
-      { row: 7, field: 'league', detail: expect.stringContaining("belongs to league 'wc', not 'nfl'") },
-      { row: 8, field: 'id', detail: `no Match question definition with id ${inGame.id}; leave id empty to create one` },
-      { row: 9, field: 'group_id', detail: `group_id: ${nflGroup.id} is not a question group of league 'wc'` },
-      { row: 10, field: 'store_state', detail: expect.stringContaining('store_state.n') },
-    ]);
-    expect(await snapshot(MATCH)).toEqual(before);
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * The dependency rule (eslint.config.js, run by `npm run lint` in `npm test`):
- * imports point down; and the errors rule: errors are declared in the
+ * imports point down (and within a module, only its handlers know HTTP, and
+ * they call services, not repositories); and the errors rule: errors are declared in the
  * module's `<module>.errors.ts`, never built at a throw site. These cases
  * prove the rules refuse what they must and let through what they may, so a
  * lint that passes means something.
@@ -53,6 +54,31 @@ describe('the dependency rule', () => {
     ).toEqual([]);
   });
 
+  it('refuses HTTP in a module below its handlers, and a repository in its handlers (types included)', async () => {
+    const http = "import type { UploadedFile } from '../../http/handler-types.js';\nexport type X = UploadedFile;\n";
+    expect(await restricted('src/modules/definitions/definitions.service.ts', http)).toHaveLength(1);
+    expect(await restricted('src/modules/definitions/definitions.repository.ts', http)).toHaveLength(1);
+    expect(await restricted('src/modules/brands/brands.errors.ts', http)).toHaveLength(1);
+    expect(await restricted('src/modules/brands/brands.handlers.ts', http)).toEqual([]);
+    const repository = "import type { SponsorBrand } from '../sponsorships/sponsorships.repository.js';\nexport type X = SponsorBrand;\n";
+    expect(await restricted('src/modules/matches/matches.handlers.ts', repository)).toHaveLength(1);
+    expect(
+      await restricted('src/modules/brands/brands.handlers.ts', "import { findBrand } from './brands.repository.js';\nexport const x = findBrand;\n"),
+    ).toHaveLength(1);
+    expect(await restricted('src/modules/matches/matches.service.ts', repository)).toEqual([]);
+    expect(
+      await restricted(
+        'src/modules/matches/matches.handlers.ts',
+        "import type { SponsorBrand } from '../sponsorships/sponsorships.table.js';\nexport type X = SponsorBrand;\n",
+      ),
+    ).toEqual([]);
+    // The handlers keep the other rules: no engine, no error built in place.
+    expect(await restricted('src/modules/matches/matches.handlers.ts', "import { x } from '../../engine/store.js';\nexport const y = x;\n")).toHaveLength(1);
+    expect(
+      await restricted('src/modules/matches/matches.handlers.ts', "import { AppError } from '../../errors.js';\nexport const x = AppError;\n"),
+    ).toHaveLength(1);
+  });
+
   it("refuses a table written outside its own module's repository, by drizzle or by raw SQL, and lets reads and the owner through", async () => {
     const write =
       "import { sql } from 'drizzle-orm';\nimport { matches } from '../../modules/matches/matches.table.js';\nexport const f = (db: any) => db.update(matches).set({ venue: null });\n";
@@ -78,7 +104,7 @@ describe('the dependency rule', () => {
 
 describe('the errors rule', () => {
   const inline =
-    "import { conflict } from '../../errors.js';\nexport const f = (name: string) => { throw conflict('brand.name_taken', `a brand named ${name} already exists`); };\n";
+    "import { AppError } from '../../errors.js';\nexport const f = (name: string) => { throw new AppError(409, 'brand.name_taken', `a brand named ${name} already exists`); };\n";
   const declared =
     "import { errorFactory, quote } from '../../errors.js';\nexport const brandErrors = { nameTaken: errorFactory(409, 'brand.name_taken', (name: string) => `a brand named ${quote(name)} already exists`) };\n";
 
@@ -91,8 +117,8 @@ describe('the errors rule', () => {
     expect(await restricted('src/modules/brands/brands.service.ts', thrown)).toEqual([]);
   });
 
-  it('refuses every way of building one outside an errors file: AppError, the helpers, a factory declared in place', async () => {
-    for (const name of ['AppError', 'badRequest', 'conflict', 'notFound', 'forbidden', 'gone', 'unauthorized', 'unavailable', 'errorFactory']) {
+  it('refuses every way of building one outside an errors file: AppError, a factory declared in place', async () => {
+    for (const name of ['AppError', 'errorFactory']) {
       expect(
         await restricted('src/modules/brands/brands.service.ts', `import { ${name} } from '../../errors.js';\nexport const x = ${name};\n`),
         name,
@@ -105,9 +131,20 @@ describe('the errors rule', () => {
       ),
     ).toHaveLength(1);
     expect(await restricted('src/cli.ts', "import { AppError } from './errors.js';\nexport const x = AppError;\n")).toHaveLength(1);
-    expect(await restricted('src/domain/sports/x.ts', "import { badRequest } from '../../errors.js';\nexport const x = badRequest;\n")).toHaveLength(1);
+    expect(await restricted('src/domain/sports/x.ts', "import { errorFactory } from '../../errors.js';\nexport const x = errorFactory;\n")).toHaveLength(1);
     // A type is not an error built: `import type { AppError }` for a return type is fine.
     expect(await restricted('src/modules/auth/x.ts', "import type { AppError } from '../../errors.js';\nexport type X = AppError;\n")).toEqual([]);
+  });
+
+  it('exempts no module: the definitions catalogue (both kinds, its import, the allowlists) declares its errors too', async () => {
+    for (const file of [
+      'src/modules/definitions/definitions.service.ts',
+      'src/modules/definitions/in-game.kind.ts',
+      'src/modules/definitions/definition-import.ts',
+      'src/modules/definitions/allowlists.ts',
+    ])
+      expect(await restricted(file, inline.replaceAll('brand', 'definition')), file).toHaveLength(1);
+    expect(await restricted('src/modules/definitions/definitions.errors.ts', declared.replaceAll('brand', 'definition'))).toEqual([]);
   });
 
   it('lets the error model and the error mapping build errors, and keeps the layering of errors files', async () => {

@@ -51,6 +51,7 @@ describe('declared errors', () => {
       'src/domain/domain.errors.ts',
       'src/modules/brands/brands.errors.ts',
       'src/modules/matches/matches.errors.ts',
+      'src/modules/definitions/definitions.errors.ts',
     ])
       expect(files).toContain(file);
   });

@@ -1,6 +1,6 @@
-import { badRequest } from '../../errors.js';
 import type { AllowlistChecker } from '../leagues/leagues.service.js';
 import { findDefinitionIdsInLeague } from './allowlists.repository.js';
+import { definitionErrors } from './definitions.errors.js';
 
 /**
  * Every id of an allowlist must be a definition of the league and kind
@@ -13,12 +13,6 @@ export const checkDefinitionAllowlist: AllowlistChecker = async ({ db, leagueId,
   const normalized = [...new Set(ids.map((id) => id.toLowerCase()))];
   const found = await findDefinitionIdsInLeague({ db, leagueId, kind, ids: normalized });
   const unknown = normalized.filter((id) => !found.has(id));
-  if (unknown.length) {
-    const what = kind === 'in_game' ? 'in-game question definitions' : 'Match question definitions';
-    throw badRequest(
-      'allowlist.unknown_definition',
-      `${field}: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not one of the' : 'are not'} ${what} of this league`,
-    );
-  }
+  if (unknown.length) throw definitionErrors.unknownInAllowlist(field, unknown, kind);
   return normalized;
 };

@@ -20,12 +20,12 @@ import { randomUUID } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
 import type { components, operations } from '../../../generated/api-types.js';
 import { requestValidators } from '../../../generated/request-validators.js';
-import { CSV_IMPORT_LIMITS, CsvFileError, CsvRowReader, readCsvFile, type CsvFile, type CsvProblem } from '../../csv/csv-import.js';
+import { CSV_IMPORT_LIMITS, CsvFileError, CsvRowReader, readCsvFile, type CsvFile, type CsvProblem, type CsvUpload } from '../../csv/csv-import.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { formatLocation } from '../../db/sql-helpers.js';
-import { AppError, isForeignKeyViolation, isUniqueViolation, quote } from '../../errors.js';
-import { ajvErrorsToIssues } from '../../http/error-mapping.js';
-import type { UploadedFile } from '../../http/handler-types.js';
+import { isAppError, isForeignKeyViolation, isUniqueViolation, quote, type AppError } from '../../errors.js';
+import { ajvErrorsToIssues } from '../../validation-issues.js';
+import { definitionErrors } from './definitions.errors.js';
 import { lowerCaseNames } from './definitions.repository.js';
 
 type Schemas = components['schemas'];
@@ -157,7 +157,7 @@ const counts = <V>(p: Plan<V>) => `${p.creates.length} to create, ${p.updates.le
 function refused<V>(plan: Plan<V>, dryRun: boolean): AppError {
   const creates = plan.creates.map((c) => ({ ...c, id: null }));
   const detail = `import refused, nothing was written: ${plural(plan.errors.length, 'error')} (${counts(plan)})`;
-  return new AppError(400, 'import.refused', detail, { body: { ...resultOf({ ...plan, creates }, { dryRun, applied: false, detail }) } });
+  return definitionErrors.importRefused(resultOf({ ...plan, creates }, { dryRun, applied: false, detail }));
 }
 
 function fileError(err: CsvFileError, dryRun: boolean): AppError {
@@ -171,7 +171,7 @@ function fileError(err: CsvFileError, dryRun: boolean): AppError {
     unchanged: [],
     errors: err.problems,
   };
-  return new AppError(400, 'import.invalid_file', err.message, { body: { ...body } });
+  return definitionErrors.importInvalidFile(body);
 }
 
 /**
@@ -189,7 +189,7 @@ export async function importDefinitions<S extends StoredDefinition, B, V extends
   db: Db;
   kind: DefinitionImportKind<S, B, V>;
   leagueBySlug: (slug: string, db: DbOrTx) => Promise<ImportLeague>;
-  file: UploadedFile | undefined;
+  file: CsvUpload | undefined;
   dryRun: boolean;
 }): Promise<ImportResult> {
   let csv: CsvFile;
@@ -270,7 +270,7 @@ async function planImport<S extends StoredDefinition, B, V extends { name: strin
       try {
         found = await leagueBySlug(slug, db);
       } catch (err) {
-        if (!(err instanceof AppError) || err.status >= 500) throw err;
+        if (!isAppError(err) || err.status >= 500) throw err;
         found = `league: ${err.message}`;
       }
       leagues.set(slug, found);
@@ -334,7 +334,7 @@ async function planImport<S extends StoredDefinition, B, V extends { name: strin
       try {
         values = { ...(await prepare({ body: body as B, league })), ...extra };
       } catch (err) {
-        if (!(err instanceof AppError) || err.status >= 500) throw err;
+        if (!isAppError(err) || err.status >= 500) throw err;
         const lead = /^([a-z_]+)/.exec(err.message)?.[1];
         errors.push({ field: lead && kind.columns.includes(lead) ? lead : null, detail: err.message });
       }

@@ -9,6 +9,7 @@
  */
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { operations } from '../../../generated/api-types.js';
+import type { KindErrors } from './definitions.errors.js';
 
 /** The kind as the allowlists, the issuances and the inheritance name it. */
 export type DefinitionKindId = 'in_game' | 'match';
@@ -90,18 +91,15 @@ export interface DefinitionField<Row> {
   apart?: true;
 }
 
-/** Answers 400 (an AppError) on a rule of the kind's own; returns the columns only this kind has. */
+/** Throws a 400 of definitions.errors.ts on a rule of the kind's own; returns the columns only this kind has. */
 export type KindRules<Input> = (args: { input: Input; league: LeagueRef; choiceIds: Set<string> }) => Record<string, unknown>;
 
 export interface DefinitionKind<Row extends StoredDefinition, Input extends CommonInput, Dto, Item, Ops extends DefinitionOperations> {
   id: DefinitionKindId;
   /** What messages call one ('question definition'). */
   noun: string;
-  /** The first part of the kind's own error codes ('definition' gives `definition.name_taken`). */
-  errorPrefix: string;
-  notFoundCode: string;
-  /** The collection's API path (messages point at its archive operation). */
-  path: string;
+  /** The errors it answers under codes of its own (not found, name taken, unknown group, in use; definitions.errors.ts). */
+  errors: KindErrors;
   table: DefinitionTable;
   /** The unique index on (league, lower(name)). */
   nameIndex: string;

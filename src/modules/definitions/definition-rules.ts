@@ -3,8 +3,8 @@
  * service (all answer 400): names, choice identifiers, list filters.
  */
 import { findNulCharacter, formatLocation } from '../../db/sql-helpers.js';
-import { badRequest, quote } from '../../errors.js';
 import { parseTimeRange, type TimeRange } from '../shared/time-range.js';
+import { definitionErrors } from './definitions.errors.js';
 
 /**
  * 400 when any text holds U+0000 (PostgreSQL cannot store it). JSON requests
@@ -13,13 +13,13 @@ import { parseTimeRange, type TimeRange } from '../shared/time-range.js';
  */
 export function rejectNulCharacters(value: unknown, path = ''): void {
   const at = findNulCharacter(value, path ? [path] : []);
-  if (at !== undefined) throw badRequest('request.nul_character', `${formatLocation(at) || 'the request'} must not contain the NUL character (U+0000)`);
+  if (at !== undefined) throw definitionErrors.nulCharacter(formatLocation(at) || 'the request');
 }
 
 /** Names are trimmed; a blank name is refused. */
 export function parseDefinitionName(value: string, field = 'name'): string {
   const name = value.trim();
-  if (!name) throw badRequest('definition.invalid_name', `${field} must not be blank`);
+  if (!name) throw definitionErrors.invalidName(field);
   return name;
 }
 
@@ -30,11 +30,7 @@ export const copyName = (name: string) => `${name} (copy)`;
 export function checkChoiceIdentifiers(choices: readonly { identifier: string }[]): Set<string> {
   const seen = new Set<string>();
   for (const [i, c] of choices.entries()) {
-    if (seen.has(c.identifier))
-      throw badRequest(
-        'definition.duplicate_choice',
-        `choices[${i}].identifier ${quote(c.identifier)} is used by an earlier choice; identifiers must be unique`,
-      );
+    if (seen.has(c.identifier)) throw definitionErrors.duplicateChoice(i, c.identifier);
     seen.add(c.identifier);
   }
   return seen;
@@ -58,7 +54,7 @@ export function parseListFilter(
     leagueId,
     includeInactive: query.include_inactive ?? false,
     q: query.q || undefined,
-    created: parseTimeRange({ name: 'created', from: query.created_from, to: query.created_to, code: 'definition.invalid_range' }),
-    updated: parseTimeRange({ name: 'updated', from: query.updated_from, to: query.updated_to, code: 'definition.invalid_range' }),
+    created: parseTimeRange({ name: 'created', from: query.created_from, to: query.created_to, error: definitionErrors.invalidRange }),
+    updated: parseTimeRange({ name: 'updated', from: query.updated_from, to: query.updated_to, error: definitionErrors.invalidRange }),
   };
 }

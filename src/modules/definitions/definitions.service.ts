@@ -9,11 +9,12 @@
  */
 import type { Readable } from 'node:stream';
 import { csvStream } from '../../csv/csv-export.js';
+import type { CsvUpload } from '../../csv/csv-import.js';
 import type { Db } from '../../db/client.js';
 import { definitionErrorToBadRequest } from '../../domain/question-render.js';
-import { AppError, badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound, quote } from '../../errors.js';
-import type { UploadedFile } from '../../http/handler-types.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../errors.js';
 import { groupInDatabase, groupsReadOnce, type GroupCheck } from '../groups/group-check.js';
+import { leagueErrors } from '../leagues/leagues.errors.js';
 import { findLeague } from '../leagues/leagues.repository.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
 import { mapAsync } from '../shared/csv-rows.js';
@@ -53,9 +54,6 @@ export type DefinitionColumns = { leagueId: string; name: string; groupId: strin
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Kind<Row extends StoredDefinition, Input extends CommonInput> = DefinitionKind<Row, Input, any, any, DefinitionOperations>;
 
-const unknownGroup = (kind: { errorPrefix: string }, groupId: string, leagueSlug: string) =>
-  badRequest(`${kind.errorPrefix}.unknown_group`, `group_id: ${groupId} is not a question group of league '${leagueSlug}'`);
-
 /**
  * The validation step of create and replace (the JSON API and the CSV import
  * both call it, the import inside its transaction): the columns a create or
@@ -68,7 +66,7 @@ export async function definitionColumns<Input extends CommonInput>({
   league,
   isLeagueGroup,
 }: {
-  kind: Pick<Kind<StoredDefinition, Input>, 'rules' | 'checkSyntax' | 'errorPrefix'>;
+  kind: Pick<Kind<StoredDefinition, Input>, 'rules' | 'checkSyntax' | 'errors'>;
   input: Input;
   league: LeagueRef;
   isLeagueGroup: GroupCheck;
@@ -83,7 +81,7 @@ export async function definitionColumns<Input extends CommonInput>({
     throw definitionErrorToBadRequest(err);
   }
   const groupId = input.group_id ?? null;
-  if (groupId && !(await isLeagueGroup(groupId, league.id))) throw unknownGroup(kind, groupId, league.slug);
+  if (groupId && !(await isLeagueGroup(groupId, league.id))) throw kind.errors.unknownGroup(groupId, league.slug);
   return {
     leagueId: league.id,
     name,
@@ -102,25 +100,20 @@ export async function definitionColumns<Input extends CommonInput>({
 
 /** A failed insert or update as the contract's answer: name taken 409, group gone 400, league gone 404. */
 function writeError(
-  kind: Pick<Kind<StoredDefinition, CommonInput>, 'nameIndex' | 'errorPrefix' | 'noun'>,
+  kind: Pick<Kind<StoredDefinition, CommonInput>, 'nameIndex' | 'errors'>,
   err: unknown,
   { name, leagueSlug, groupId }: { name: string; leagueSlug: string; groupId: string | null | undefined },
 ): unknown {
-  if (isUniqueViolation(err, kind.nameIndex))
-    return conflict(`${kind.errorPrefix}.name_taken`, `a ${kind.noun} named ${quote(name)} already exists in league '${leagueSlug}'`);
-  if (isForeignKeyViolation(err))
-    return groupId ? unknownGroup(kind, groupId, leagueSlug) : new AppError(404, 'league.not_found', `league '${leagueSlug}' not found in this database`);
+  if (isUniqueViolation(err, kind.nameIndex)) return kind.errors.nameTaken(name, leagueSlug);
+  if (isForeignKeyViolation(err)) return groupId ? kind.errors.unknownGroup(groupId, leagueSlug) : leagueErrors.notFound(leagueSlug, 'in this database');
   return err;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-function referencedConflict(kind: Pick<Kind<StoredDefinition, CommonInput>, 'references' | 'errorPrefix' | 'path'>, id: string, counts: number[]) {
+function referencedConflict(kind: Pick<Kind<StoredDefinition, CommonInput>, 'references' | 'errors'>, id: string, counts: number[]) {
   const refs = kind.references.map((ref, i) => plural(counts[i] ?? 0, ref.noun)).join(' and ');
-  return conflict(
-    `${kind.errorPrefix}.in_use`,
-    `this definition is referenced by ${refs}, so it cannot be deleted; archive it instead (POST ${kind.path}/${id}/archive)`,
-  );
+  return kind.errors.inUse(refs, id);
 }
 
 export type DefinitionsService<Row extends StoredDefinition, Input extends CommonInput> = ReturnType<typeof createDefinitionsService<Row, Input>>;
@@ -130,7 +123,7 @@ export function createDefinitionsService<Row extends StoredDefinition, Input ext
   { db, leagues }: { db: Db; leagues: Pick<LeaguesService, 'bySlug'> },
 ) {
   const leagueSlugOf = async (leagueId: string) => (await findLeague({ db, idOrSlug: leagueId }))?.slug ?? leagueId;
-  const missing = () => notFound(kind.noun, kind.notFoundCode);
+  const missing = () => kind.errors.notFound();
   const columns = (input: Input, league: LeagueRef, isLeagueGroup: GroupCheck) => definitionColumns({ kind, input, league, isLeagueGroup });
   const outOfIssuance = (archived: boolean) => ({ [kind.archive.column]: archived === kind.archive.archived });
   const exportColumns = csvColumns(kind);
@@ -227,7 +220,7 @@ export function createDefinitionsService<Row extends StoredDefinition, Input ext
     },
 
     /** Previews (`dryRun`) or applies a CSV of definitions; see definition-import.ts. */
-    importCsv: ({ file, dryRun }: { file: UploadedFile | undefined; dryRun: boolean }): Promise<ImportResult> =>
+    importCsv: ({ file, dryRun }: { file: CsvUpload | undefined; dryRun: boolean }): Promise<ImportResult> =>
       importDefinitions({ db, kind: importKind, leagueBySlug: (slug, dbOrTx) => leagues.bySlug(slug, dbOrTx), file, dryRun }),
 
     /**

@@ -8,10 +8,10 @@
  */
 import type { components } from '../../../generated/api-types.js';
 import { checkInGameSyntax } from '../../domain/question-render.js';
-import { badRequest, quote } from '../../errors.js';
 import { questionIssuances } from '../issuances/issuances.table.js';
 import { questionSponsorships } from '../sponsorships/sponsorships.table.js';
 import { COMMON_FIELDS as F, type DefinitionKind, type DefinitionOperations, type SpellsTheSchema } from './definition-kind.js';
+import { definitionErrors, inGameDefinitionErrors } from './definitions.errors.js';
 import { definitionMapper, summaryMapper } from './definitions.mapper.js';
 import { questionDefinitions, type QuestionDefinitionRow, type ResolutionSpec, type TriggerSpec } from './definitions.table.js';
 import { isKnownEventType } from './event-types.js';
@@ -55,12 +55,8 @@ const _fieldsSpellTheSchema: SpellsTheSchema<Dto, (typeof FIELDS)[number]['name'
 const _summarySpellsTheSchema: SpellsTheSchema<Summary, (typeof SUMMARY_FIELDS)[number]['name'], 'id' | 'league' | 'created_at' | 'updated_at'> = true;
 
 function checkEventType(field: string, type: string, sport: string): void {
-  if (!type.trim()) throw badRequest('definition.invalid_event_type', `${field} must not be blank`);
-  if (!isKnownEventType(sport, type))
-    throw badRequest(
-      'definition.unknown_event_type',
-      `${field}: ${quote(type)} is not an event type of ${sport}; see GET /api/question-definitions/sample-catalog`,
-    );
+  if (!type.trim()) throw definitionErrors.invalidEventType(field);
+  if (!isKnownEventType(sport, type)) throw definitionErrors.unknownEventType(field, type, sport);
 }
 
 const OPERATIONS = {
@@ -79,9 +75,7 @@ const OPERATIONS = {
 export const IN_GAME: DefinitionKind<QuestionDefinitionRow, Schemas['QuestionDefinitionInput'], Dto, Summary, typeof OPERATIONS> = {
   id: 'in_game',
   noun: 'question definition',
-  errorPrefix: 'definition',
-  notFoundCode: 'question_definition.not_found',
-  path: '/api/question-definitions',
+  errors: inGameDefinitionErrors,
   table: questionDefinitions,
   nameIndex: 'question_definitions_league_name_uq',
   fields: FIELDS,
@@ -103,10 +97,7 @@ export const IN_GAME: DefinitionKind<QuestionDefinitionRow, Schemas['QuestionDef
     input.resolution.rules.forEach((r, i) => checkEventType(`resolution.rules[${i}].event_type`, r.event_type, league.sport));
     const timeout = input.resolution.timeout ?? null;
     if (timeout && timeout.correct_choice !== null && !choiceIds.has(timeout.correct_choice)) {
-      throw badRequest(
-        'definition.invalid_timeout_choice',
-        `resolution.timeout.correct_choice '${timeout.correct_choice}' is not one of the choice identifiers (${[...choiceIds].join(', ')}); use one of them, or null to void`,
-      );
+      throw definitionErrors.invalidTimeoutChoice(timeout.correct_choice, [...choiceIds]);
     }
     const trigger: TriggerSpec = { event_type: input.trigger.event_type, condition: input.trigger.condition ?? null };
     const resolution: ResolutionSpec = {

@@ -8,6 +8,7 @@ import type { components } from '../../../generated/api-types.js';
 import { checkMatchSyntax } from '../../domain/question-render.js';
 import { questionIssuances } from '../issuances/issuances.table.js';
 import { COMMON_FIELDS as F, type DefinitionKind, type DefinitionOperations, type SpellsTheSchema } from './definition-kind.js';
+import { matchDefinitionErrors } from './definitions.errors.js';
 import { definitionMapper } from './definitions.mapper.js';
 import { matchQuestionDefinitions, type MatchQuestionDefinitionRow } from './match-definitions.table.js';
 
@@ -49,9 +50,7 @@ const toDto = definitionMapper<MatchQuestionDefinitionRow, Dto>(FIELDS);
 export const MATCH: DefinitionKind<MatchQuestionDefinitionRow, Schemas['MatchQuestionDefinitionInput'], Dto, Dto, typeof OPERATIONS> = {
   id: 'match',
   noun: 'Match question definition',
-  errorPrefix: 'match_definition',
-  notFoundCode: 'match_definition.not_found',
-  path: '/api/match-question-definitions',
+  errors: matchDefinitionErrors,
   table: matchQuestionDefinitions,
   nameIndex: 'match_question_definitions_league_name_uq',
   fields: FIELDS,

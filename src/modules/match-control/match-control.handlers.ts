@@ -4,7 +4,7 @@ import type { Services } from '../../services.js';
 import { toBrandSummary } from '../brands/brands.mapper.js';
 import { toMatchListenerDto } from '../listeners/listeners.mapper.js';
 import { toMatchDetailDto } from '../matches/matches.mapper.js';
-import type { SponsorBrand } from '../sponsorships/sponsorships.repository.js';
+import type { SponsorBrand } from '../sponsorships/sponsorships.table.js';
 
 export const matchControlHandlers = ({ matchControl, matches, brands }: Services) => {
   const summary = (brand: SponsorBrand) => toBrandSummary(brand, brands.publicLogoUrl(brand));

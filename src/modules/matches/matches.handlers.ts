@@ -2,7 +2,7 @@ import type { Handlers } from '../../http/handler-types.js';
 import { caller } from '../../http/request.js';
 import type { Services } from '../../services.js';
 import { toBrandSummary } from '../brands/brands.mapper.js';
-import type { SponsorBrand } from '../sponsorships/sponsorships.repository.js';
+import type { SponsorBrand } from '../sponsorships/sponsorships.table.js';
 import { toMatchDetailDto, toMatchFollowDto, toMatchListItemDto, toPlayerMatchDto } from './matches.mapper.js';
 
 export const matchHandlers = ({ matches, brands }: Services) => {

@@ -3,7 +3,7 @@ import type { components } from '../../../generated/api-types.js';
 import { matchLevelSettings } from '../../domain/settings.js';
 import type { BrandSummaryDto } from '../brands/brands.mapper.js';
 import { toQuestionSponsorshipDto } from '../sponsorships/sponsorships.mapper.js';
-import type { SponsorBrand } from '../sponsorships/sponsorships.repository.js';
+import type { SponsorBrand } from '../sponsorships/sponsorships.table.js';
 import type { MatchView } from './matches.repository.js';
 import type { FollowResult, MatchDetailView } from './matches.service.js';
 

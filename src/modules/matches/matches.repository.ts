@@ -6,7 +6,8 @@ import { brands } from '../brands/brands.table.js';
 import { questionIssuances } from '../issuances/issuances.table.js';
 import { leagues, type LeagueRow } from '../leagues/leagues.table.js';
 import { questionSponsorships, type QuestionSponsorshipRow } from '../sponsorships/sponsorships.table.js';
-import { sponsorBrandColumns, type SponsorBrand } from '../sponsorships/sponsorships.repository.js';
+import { sponsorBrandColumns } from '../sponsorships/sponsorships.repository.js';
+import type { SponsorBrand } from '../sponsorships/sponsorships.table.js';
 import { followQuotaDays, matches, matchFollows, type MatchFollowRow, type MatchRow } from './matches.table.js';
 import type { MatchStatus } from '../../domain/vocabulary.js';
 

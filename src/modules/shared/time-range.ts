@@ -1,6 +1,5 @@
 /** Time ranges of list filters: a pair of query parameters, from inclusive, to exclusive. */
 import type { ErrorFactory } from '../../errors.js';
-import { halfRangeUnderCode } from './shared.errors.js';
 
 export interface TimeRange {
   from: Date;
@@ -13,14 +12,20 @@ export type HalfRangeError = ErrorFactory<[name: string]>;
 /**
  * The range given by the query parameters `<name>_from` and `<name>_to`:
  * both or neither (the caller's `error` otherwise); undefined when neither is.
- * (`code` instead of `error`: the definitions catalogue, until it declares its errors.)
  */
-export function parseTimeRange(
-  args: { name: string; from: string | undefined; to: string | undefined } & ({ error: HalfRangeError } | { code: string }),
-): TimeRange | undefined {
-  const { name, from, to } = args;
+export function parseTimeRange({
+  name,
+  from,
+  to,
+  error,
+}: {
+  name: string;
+  from: string | undefined;
+  to: string | undefined;
+  error: HalfRangeError;
+}): TimeRange | undefined {
   if (from === undefined && to === undefined) return undefined;
-  if (from === undefined || to === undefined) throw ('error' in args ? args.error : halfRangeUnderCode(args.code))(name);
+  if (from === undefined || to === undefined) throw error(name);
   // The contract's date-time format already refuses what a Date cannot hold (leap seconds).
   return { from: new Date(from), to: new Date(to) };
 }

@@ -1,7 +1,7 @@
 import type { Handlers } from '../../http/handler-types.js';
 import type { Services } from '../../services.js';
 import { toBrandSummary } from '../brands/brands.mapper.js';
-import type { SponsorBrand } from './sponsorships.repository.js';
+import type { SponsorBrand } from './sponsorships.table.js';
 import { toQuestionSponsorshipDto } from './sponsorships.mapper.js';
 
 /**

@@ -1,16 +1,13 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import { chunks, nowPlusMicros } from '../../db/sql-helpers.js';
-import { brands, type BrandRow } from '../brands/brands.table.js';
+import { brands } from '../brands/brands.table.js';
 import { questionDefinitions } from '../definitions/definitions.table.js';
 import { leagues } from '../leagues/leagues.table.js';
 import { matches } from '../matches/matches.table.js';
-import { questionSponsorships, type QuestionSponsorshipRow } from './sponsorships.table.js';
+import { questionSponsorships, type QuestionSponsorshipRow, type SponsorBrand } from './sponsorships.table.js';
 
 export type NewQuestionSponsorship = typeof questionSponsorships.$inferInsert;
-
-/** What a slot shows of its brand (the BrandSummary plus the logo key its URL is made from). */
-export type SponsorBrand = Pick<BrandRow, 'id' | 'name' | 'primaryColor' | 'secondaryColor' | 'logoKey'>;
 
 /** The columns of a `SponsorBrand`, for selects that show a brand beside other rows. */
 export const sponsorBrandColumns = {

@@ -26,9 +26,8 @@ import {
   slotsOnMatches,
   type NewQuestionSponsorship,
   type SponsorableMatch,
-  type SponsorBrand,
 } from './sponsorships.repository.js';
-import type { QuestionSponsorshipRow } from './sponsorships.table.js';
+import type { QuestionSponsorshipRow, SponsorBrand } from './sponsorships.table.js';
 import { notStarted } from '../../domain/vocabulary.js';
 
 type AssignmentInput = components['schemas']['QuestionSponsorshipAssignment'];

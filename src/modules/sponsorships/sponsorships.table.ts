@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { idColumn, tstz } from '../../db/columns.js';
-import { brands } from '../brands/brands.table.js';
+import { brands, type BrandRow } from '../brands/brands.table.js';
 import { questionDefinitions } from '../definitions/definitions.table.js';
 import { questionIssuances } from '../issuances/issuances.table.js';
 import { matches } from '../matches/matches.table.js';
@@ -41,3 +41,6 @@ export const questionSponsorships = pgTable(
 );
 
 export type QuestionSponsorshipRow = typeof questionSponsorships.$inferSelect;
+
+/** What a slot shows of its brand (the BrandSummary plus the logo key its URL is made from). */
+export type SponsorBrand = Pick<BrandRow, 'id' | 'name' | 'primaryColor' | 'secondaryColor' | 'logoKey'>;

@@ -9,7 +9,8 @@ import { Badge, Checkbox, Field, NumberInput, TextInput, Token } from './common.
 import type { SampleCatalog } from './catalog/loaders.js';
 import { PreviewPanel } from './catalog/preview-panel.js';
 import { QuestionOverrideFields } from './catalog/question-overrides.js';
-import { GroupSelect, NEW_DEFINITION_HEAD, definitionHead, type DefinitionKind, type KindFieldsProps, type KindPreviewProps } from './definition-catalog.js';
+import { GroupSelect } from './catalog/definition-editor.js';
+import { NEW_DEFINITION_HEAD, definitionHead, type DefinitionKind, type KindFieldsProps, type KindPreviewProps } from './definition-catalog.js';
 
 type Summary = components['schemas']['QuestionDefinitionSummary'];
 type Definition = components['schemas']['QuestionDefinition'];

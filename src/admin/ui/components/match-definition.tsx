@@ -8,7 +8,8 @@ import type { components } from '../../../../generated/api-types.js';
 import { api, unwrap } from '../api.js';
 import { Badge, Checkbox, Field, NumberInput, TextInput } from './common.js';
 import { PreviewPanel } from './catalog/preview-panel.js';
-import { GroupSelect, NEW_DEFINITION_HEAD, definitionHead, type DefinitionKind, type KindFieldsProps, type KindPreviewProps } from './definition-catalog.js';
+import { GroupSelect } from './catalog/definition-editor.js';
+import { NEW_DEFINITION_HEAD, definitionHead, type DefinitionKind, type KindFieldsProps, type KindPreviewProps } from './definition-catalog.js';
 
 type Definition = components['schemas']['MatchQuestionDefinition'];
 type Input = components['schemas']['MatchQuestionDefinitionInput'];

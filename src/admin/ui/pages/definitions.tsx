@@ -10,18 +10,9 @@ import { useAsync } from '../components/common.js';
 import { definitionListQuery } from '../components/catalog/definition-filters.js';
 import { useLeagueParam } from '../components/catalog/league-param.js';
 import { loadGroups, loadSampleCatalog } from '../components/catalog/loaders.js';
-import {
-  DefinitionEditorFrame,
-  DefinitionListPage,
-  EditorLoader,
-  OtherLeagueNotice,
-  QuestionFields,
-  useDefinitionForm,
-  type DefinitionEditorProps,
-  type QuestionForm,
-  type DefinitionKind,
-  type DefinitionRow,
-} from '../components/definition-catalog.js';
+import { DefinitionEditorFrame, EditorLoader, OtherLeagueNotice, QuestionFields, useDefinitionForm } from '../components/catalog/definition-editor.js';
+import { DefinitionListPage } from '../components/catalog/definition-list-page.js';
+import type { DefinitionEditorProps, DefinitionKind, DefinitionRow, QuestionForm } from '../components/definition-catalog.js';
 import { IN_GAME_DEFINITIONS } from '../components/in-game-definition.js';
 import { MATCH_DEFINITIONS } from '../components/match-definition.js';
 import { useLocation } from '../router.js';

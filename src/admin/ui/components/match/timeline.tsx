@@ -1,7 +1,8 @@
 /** The match page's event timeline. */
 import { ErrorBox, Loading, type AsyncState } from '../common.js';
 import { Section } from '../controls.js';
-import { EventTimelineChart, type EventTimeline } from '../timeline.js';
+import { EventTimelineChart } from '../timeline.js';
+import type { EventTimeline } from '../timeline/scales.js';
 
 export interface TimelineSectionProps {
   timeline: AsyncState<EventTimeline>;
