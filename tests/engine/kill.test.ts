@@ -278,7 +278,7 @@ describe.skipIf(!runnable)('a listener killed at many points (PostgreSQL, two wo
     const cleanFeed = await startPushFeedServer({ events, speed: Infinity, heartbeatMs: HEARTBEAT_MS });
     feeds.push(cleanFeed);
     const cleanId = await matchWithSlots(cleanFeed.url);
-    const worker = startWorker(app, { seed: SEED, staleAfterMs: 10_000 });
+    const worker = startWorker(app, { seed: SEED, staleAfterMs: 60_000 });
     try {
       await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.matchId, cleanId)))[0]?.status === 'completed', {
         what: 'the clean run',
@@ -298,7 +298,7 @@ describe.skipIf(!runnable)('a listener killed at many points (PostgreSQL, two wo
     const feed = await startPushFeedServer({ events, speed: SPEED, maxGapMs: 3000, heartbeatMs: HEARTBEAT_MS });
     feeds.push(feed);
     const spawn = () => {
-      const p = spawnWorkerProcess(app, { leaseMs: LEASE_MS, heartbeatMs: HEARTBEAT_MS, staleAfterMs: 10_000, seed: SEED });
+      const p = spawnWorkerProcess(app, { leaseMs: LEASE_MS, heartbeatMs: HEARTBEAT_MS, staleAfterMs: 60_000, seed: SEED });
       processes.push(p);
       return p;
     };

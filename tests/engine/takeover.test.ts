@@ -40,7 +40,7 @@ describe.skipIf(!runnable)('listener takeover after its process dies (PostgreSQL
     // About 10 s for the whole match: long enough to kill the first process in the middle of it.
     feed = await startPushFeedServer({ events, speed: 600, maxGapMs: 3000, heartbeatMs: 100 });
     matchId = (await createProofMatch(app, proof.recorded, feed.url)).id;
-    other = spawnWorkerProcess(app, { leaseMs: 1500, staleAfterMs: 3000 });
+    other = spawnWorkerProcess(app, { leaseMs: 1500, staleAfterMs: 60_000 });
   }, 60_000);
 
   afterAll(async () => {

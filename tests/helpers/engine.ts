@@ -5,7 +5,20 @@ import type { EngineStore } from '../../src/engine/store.js';
 import { DEFAULT_WORKER_OPTIONS, EngineWorker, type WorkerOptions } from '../../src/engine/worker.js';
 import type { TestApp } from './test-app.js';
 
-export const FAST_WORKER: Partial<WorkerOptions> = { pollMs: 100, heartbeatMs: 200, leaseMs: 3000, staleAfterMs: 3000, catalogRefreshMs: 500, flushEvery: 25 };
+/**
+ * Short intervals for tests. The staleness limit is long: tests replay whole matches as fast as the machine goes, so
+ * the worker reads a backlog by design, and on a loaded machine working through it can take longer than a few seconds
+ * without a heartbeat read (the feed would count as stale and questions be denied). Staleness has its own tests, with
+ * their own limits.
+ */
+export const FAST_WORKER: Partial<WorkerOptions> = {
+  pollMs: 100,
+  heartbeatMs: 200,
+  leaseMs: 3000,
+  staleAfterMs: 60_000,
+  catalogRefreshMs: 500,
+  flushEvery: 25,
+};
 
 /** Starts a worker of this app (fast polling); `store` replaces the app's engine store (a test wraps a write to slow or count it). */
 export function startWorker(app: TestApp, overrides: Partial<WorkerOptions> = {}, store: EngineStore = app.services.engine.store): EngineWorker {
