@@ -40,20 +40,158 @@ export async function matchForScoring({ db, matchId }: { db: DbOrTx; matchId: st
   return row;
 }
 
-/** The stored time zones (raw, '' for none) of the players whose answers to an issuance count, and when they were scored. */
-export async function scoredZones({ db, issuanceId }: { db: DbOrTx; issuanceId: string }): Promise<{ zone: string; scoredAt: Date }[]> {
-  const rows = await rowsOf<{ zone: string; scored_at: string | Date }>(
-    db,
-    sql`select coalesce(u.match_follow_timezone, '') as zone, min(a.scored_at) as scored_at
-        from question_answers a join users u on u.id = a.user_id
-        where a.question_issuance_id = ${issuanceId} and a.outcome is not null and u.is_active and not u.hidden_from_leaderboards
-        group by 1`,
-  );
-  return rows.map((r) => ({ zone: r.zone, scoredAt: new Date(r.scored_at) }));
-}
-
 export async function lockLeaderboards(tx: Tx): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${LEADERBOARD_LOCK})`);
+}
+
+/** The lock if it is free (false: another writer holds it; the caller tries again later). */
+export async function tryLockLeaderboards(tx: Tx): Promise<boolean> {
+  const [row] = await rowsOf<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${LEADERBOARD_LOCK}) as locked`);
+  return Boolean(row?.locked);
+}
+
+/** Phases of a queued settlement: the boards it is applied to, in this order, then done. */
+export const PHASE = { match: 1, allTime: 2, periods: 3, done: 4 } as const;
+export type Phase = 1 | 2 | 3;
+
+/**
+ * Queues a settlement for the boards (in the settling transaction): one row,
+ * when the question has scored answers and its match is no test match. An
+ * issuance settles once; a second call changes nothing.
+ */
+export async function enqueueSettlement({
+  tx,
+  issuanceId,
+  matchId,
+  resolved,
+  scoredAt,
+}: {
+  tx: Tx;
+  issuanceId: string;
+  matchId: string;
+  resolved: boolean;
+  scoredAt: Date | null;
+}): Promise<boolean> {
+  const rows = await rowsOf<{ seq: number }>(
+    tx,
+    sql`insert into leaderboard_settlements (question_issuance_id, match_id, resolved, scored_at)
+        select ${issuanceId}::uuid, m.id, ${resolved}, coalesce(${scoredAt ? scoredAt.toISOString() : null}::timestamptz, now())
+        from matches m
+        where m.id = ${matchId}::uuid and not m.is_test
+          and exists (select 1 from question_answers a where a.question_issuance_id = ${issuanceId}::uuid and a.outcome is not null)
+        on conflict (question_issuance_id) do nothing
+        returning seq`,
+  );
+  return rows.length > 0;
+}
+
+export interface QueuedSettlement {
+  seq: number;
+  issuanceId: string;
+  matchId: string;
+  resolved: boolean;
+  scoredAt: Date;
+  position: number;
+  phase: Phase;
+  cursor: string | null;
+}
+
+/**
+ * The next piece of work (the lock held): settlements not seen before get
+ * their positions, in the order they were queued; then the pending one of
+ * the lowest phase, and of those the first taken. So every board takes the
+ * settlements in one order (a settlement moves past a phase only when every
+ * earlier one has), while a new settlement's match board goes ahead of an
+ * older one's period boards.
+ */
+export async function nextQueued({ tx }: { tx: Tx }): Promise<QueuedSettlement | undefined> {
+  await tx.execute(
+    sql`update leaderboard_settlements s set position = n.position
+        from (select seq, (select coalesce(max(position), 0) from leaderboard_settlements) + row_number() over (order by seq) as position
+              from leaderboard_settlements where phase < ${PHASE.done} and position is null) n
+        where s.seq = n.seq`,
+  );
+  const [row] = await rowsOf<{
+    seq: string | number;
+    question_issuance_id: string;
+    match_id: string;
+    resolved: boolean;
+    scored_at: string | Date;
+    position: string | number;
+    phase: number;
+    cursor: string | null;
+  }>(tx, sql`select * from leaderboard_settlements where phase < ${PHASE.done} order by phase, position limit 1`);
+  if (!row) return undefined;
+  return {
+    seq: Number(row.seq),
+    issuanceId: row.question_issuance_id,
+    matchId: row.match_id,
+    resolved: row.resolved,
+    scoredAt: new Date(row.scored_at),
+    position: Number(row.position),
+    phase: Number(row.phase) as Phase,
+    cursor: row.cursor,
+  };
+}
+
+/** Whether any settlement waits for the boards (one index probe; no lock). */
+export async function hasQueued({ db }: { db: DbOrTx }): Promise<boolean> {
+  const rows = await rowsOf<{ one: number }>(db, sql`select 1 as one from leaderboard_settlements where phase < ${PHASE.done} limit 1`);
+  return rows.length > 0;
+}
+
+/** Settlements waiting, and how long the oldest has waited (seconds). */
+export async function queueState({ db }: { db: DbOrTx }): Promise<{ pending: number; oldestSeconds: number }> {
+  const [row] = await rowsOf<{ pending: number | string; oldest: number | string | null }>(
+    db,
+    sql`select count(*) as pending, extract(epoch from now() - min(created_at)) as oldest from leaderboard_settlements where phase < ${PHASE.done}`,
+  );
+  return { pending: Number(row?.pending ?? 0), oldestSeconds: Number(row?.oldest ?? 0) };
+}
+
+/**
+ * The next chunk of a settlement's answers that count (players active and not
+ * hidden), after `cursor` in user order, at most `limit`: how many, the last
+ * user id, and the players' stored zones ('' for none).
+ */
+export async function chunkOf({
+  tx,
+  issuanceId,
+  cursor,
+  limit,
+}: {
+  tx: Tx;
+  issuanceId: string;
+  cursor: string | null;
+  limit: number;
+}): Promise<{ count: number; last: string | null; zones: string[] }> {
+  const rows = await rowsOf<{ n: number | string; last: string | null; zone: string | null }>(
+    tx,
+    sql`with c as (
+          select a.user_id, coalesce(u.match_follow_timezone, '') as zone
+          from question_answers a join users u on u.id = a.user_id
+          where a.question_issuance_id = ${issuanceId}::uuid and a.outcome is not null and u.is_active and not u.hidden_from_leaderboards
+            ${cursor ? sql`and a.user_id > ${cursor}::uuid` : sql``}
+          order by a.user_id
+          limit ${limit}::int
+        ), s as (select count(*) as n, (select user_id from c order by user_id desc limit 1) as last from c)
+        select s.n, s.last, z.zone from s left join (select distinct zone from c) z on true`,
+  );
+  const first = rows[0];
+  return {
+    count: Number(first?.n ?? 0),
+    last: first?.last ?? null,
+    zones: rows.map((r) => r.zone).filter((z): z is string => z !== null),
+  };
+}
+
+/** Moves a settlement on after a chunk: to `cursor` within its phase, or to the next phase (done after the last). */
+export async function advanceQueued({ tx, seq, phase, cursor }: { tx: Tx; seq: number; phase: Phase | 4; cursor: string | null }): Promise<void> {
+  await tx.execute(
+    sql`update leaderboard_settlements set phase = ${phase}, cursor = ${cursor}::uuid,
+          applied_at = ${phase === PHASE.done ? sql`now()` : sql`null`}
+        where seq = ${seq}`,
+  );
 }
 
 /** The ids of these boards, created when missing (in key order, so concurrent creators never deadlock). */
@@ -78,41 +216,46 @@ export async function findBoards({ db, keys }: { db: DbOrTx; keys: BoardKey[] })
 }
 
 /**
- * Adds a settled issuance's scored answers to the boards they count in, and
+ * Adds a chunk of a settled issuance's scored answers (the players after
+ * `after` up to `through`, in user id order) to the boards they count in, and
  * keeps the point counts in step: one statement for every answer and board.
  * `boardsByZone` maps each player's stored zone ('' for none) to the boards
- * their answer counts in. A resolved question extends a correct answerer's
- * streak and ends an incorrect one's; a voided question changes neither.
- * Returns the boards whose order changed (a row added, or points moved).
+ * of the phase being applied. A resolved question extends a correct
+ * answerer's streak and ends an incorrect one's; a voided question changes
+ * neither. The lock is held: no other writer runs meanwhile.
  */
-export async function addSettlement({
+export async function addChunk({
   tx,
   issuanceId,
   resolved,
   scoredAt,
+  after,
+  through,
   boardsByZone,
 }: {
   tx: Tx;
   issuanceId: string;
   resolved: boolean;
   scoredAt: Date;
+  after: string | null;
+  through: string;
   boardsByZone: { zone: string; leaderboardId: number }[];
-}): Promise<number[]> {
-  if (!boardsByZone.length) return [];
+}): Promise<void> {
+  if (!boardsByZone.length) return;
   const map = sql.join(
     boardsByZone.map((b) => sql`(${b.zone}::text, ${b.leaderboardId}::int)`),
     sql`, `,
   );
   const at = scoredAt.toISOString();
-  const rows = await rowsOf<{ leaderboard_id: number }>(
-    tx,
+  await tx.execute(
     sql`with map(zone, leaderboard_id) as (values ${map}),
       input as (
         select m.leaderboard_id, a.user_id, a.points_awarded as points, (a.outcome = 'correct')::int as correct
         from question_answers a
         join users u on u.id = a.user_id
         join map m on m.zone = coalesce(u.match_follow_timezone, '')
-        where a.question_issuance_id = ${issuanceId} and a.outcome is not null and u.is_active and not u.hidden_from_leaderboards
+        where a.question_issuance_id = ${issuanceId}::uuid ${after ? sql`and a.user_id > ${after}::uuid` : sql``} and a.user_id <= ${through}::uuid
+          and a.outcome is not null and u.is_active and not u.hidden_from_leaderboards
       ),
       -- Rows whose points move, as they were (read by primary key: the statement's snapshot is from before its own upsert).
       old as (
@@ -130,7 +273,7 @@ export async function addSettlement({
           answered = s.answered + 1,
           current_streak = ${resolved ? sql`case when excluded.correct = 1 then s.current_streak + 1 else 0 end` : sql`s.current_streak`},
           best_streak = ${resolved ? sql`greatest(s.best_streak, case when excluded.correct = 1 then s.current_streak + 1 else 0 end)` : sql`s.best_streak`},
-          -- The last correct answer's time (the first answer's while none is correct), whatever order parallel settlements commit in.
+          -- The last correct answer's time (the first answer's while none is correct), as the rebuild computes it.
           reached_at = case
             when excluded.correct = 1 and s.correct = 0 then excluded.reached_at
             when excluded.correct = 1 then greatest(s.reached_at, excluded.reached_at)
@@ -144,16 +287,11 @@ export async function addSettlement({
         select leaderboard_id, was as points, -1 as d from old
         union all select leaderboard_id, was + delta, 1 from old
         union all select leaderboard_id, points, 1 from up where inserted
-      ),
-      counted as (
-        insert into leaderboard_point_counts as c (leaderboard_id, points, players)
-        select leaderboard_id, points, sum(d)::int from changes group by 1, 2 having sum(d) <> 0 order by 1, 2
-        on conflict (leaderboard_id, points) do update set players = c.players + excluded.players
-        returning c.leaderboard_id
       )
-      select distinct leaderboard_id from input`,
+      insert into leaderboard_point_counts as c (leaderboard_id, points, players)
+      select leaderboard_id, points, sum(d)::int from changes group by 1, 2 having sum(d) <> 0 order by 1, 2
+      on conflict (leaderboard_id, points) do update set players = c.players + excluded.players`,
   );
-  return rows.map((r) => Number(r.leaderboard_id));
 }
 
 /** Rebuilds one user's rows from their scored answers (none when they are hidden or deactivated). */
