@@ -14,7 +14,9 @@ import { describe, expect, it } from 'vitest';
 import { rebuildAll } from '../../src/modules/leaderboards/leaderboards.repository.js';
 import { leaderboardPointCounts, leaderboardScores, leaderboardSettlements } from '../../src/modules/leaderboards/leaderboards.table.js';
 import type { QuestionIssuanceRow } from '../../src/modules/issuances/issuances.table.js';
+import { createEngineWorker } from '../../src/engine/start-worker.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
+import { waitFor } from '../helpers/engine.js';
 import { createMatch, follow } from '../helpers/factories.js';
 import { registerUser, type TestUser } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
@@ -305,5 +307,51 @@ describe('the applier', () => {
     if (before.length > 1) await app.request('PATCH', `/api/users/${before.at(-1)!.id}`, { token: admin.token, body: { is_active: true } });
     await expectExact();
     await expectPointsAgree(crowd.filter((u) => u !== before.at(-1) || before.length === 1));
+  });
+});
+
+describe('the worker', () => {
+  /** A worker of this app whose applier polls every `applyPollMs` (its engine rounds once a quarter hour: none voids the open questions here). */
+  const workerPolling = (applyPollMs: number) =>
+    createEngineWorker({
+      ...app.services,
+      config: { ...app.services.config, engine: { ...app.services.config.engine, pollMs: 900_000, leaderboardApplyPollMs: applyPollMs } },
+    });
+  const onBoard = (matchId: string, n: number) =>
+    waitFor(async () => (await app.request('GET', `/api/leaderboards/matches/${matchId}`)).body.player_count === n, {
+      what: `${n} players on the match board`,
+      timeoutMs: 10_000,
+    });
+
+  it("applies its own process's settlements at once (the settled hook), long before its next poll", async () => {
+    const worker = workerPolling(600_000);
+    worker.start();
+    try {
+      const m = await liveMatch();
+      const crowd = await players(2, m.id);
+      const q = await asked(m.id, crowd, () => 'home');
+      const row = await app.services.engine.store.settleIssuance({ id: q.id, status: 'resolved', correct: 'home', resolvedSeq: null, resolutionEventId: null });
+      await app.services.engine.hooks.onSettled!(row!);
+      await onBoard(m.id, 2);
+      await waitFor(async () => (await pending()).length === 0, { what: 'the queue to drain' });
+    } finally {
+      await worker.stop();
+    }
+    await expectExact();
+  });
+
+  it('applies settlements of other processes (no hook here) on its poll', async () => {
+    const worker = workerPolling(100);
+    worker.start();
+    try {
+      const m = await liveMatch();
+      const crowd = await players(3, m.id);
+      await settle(await asked(m.id, crowd, () => 'away'), 'away');
+      await onBoard(m.id, 3);
+      await waitFor(async () => (await pending()).length === 0, { what: 'the queue to drain' });
+    } finally {
+      await worker.stop();
+    }
+    await expectExact();
   });
 });
