@@ -12,6 +12,9 @@ CREATE TABLE "leaderboard_settlements" (
 );
 --> statement-breakpoint
 DROP INDEX "question_answers_issuance_idx";--> statement-breakpoint
+DROP INDEX "leaderboard_scores_user_idx";--> statement-breakpoint
+ALTER TABLE "leaderboard_scores" DROP CONSTRAINT "leaderboard_scores_leaderboard_id_user_id_pk";--> statement-breakpoint
+ALTER TABLE "leaderboard_scores" ADD CONSTRAINT "leaderboard_scores_user_id_leaderboard_id_pk" PRIMARY KEY("user_id","leaderboard_id");--> statement-breakpoint
 ALTER TABLE "leaderboard_settlements" ADD CONSTRAINT "leaderboard_settlements_question_issuance_id_question_issuances_id_fk" FOREIGN KEY ("question_issuance_id") REFERENCES "public"."question_issuances"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "leaderboard_settlements_issuance_uq" ON "leaderboard_settlements" USING btree ("question_issuance_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "leaderboard_settlements_position_uq" ON "leaderboard_settlements" USING btree ("position");--> statement-breakpoint

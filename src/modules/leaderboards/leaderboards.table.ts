@@ -49,10 +49,10 @@ export const leaderboardScores = pgTable(
     reachedAt: tstz('reached_at').notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.leaderboardId, t.userId] }),
+    // User first: one index serves both a row by its key and a user's rows (their rebuild, their positions), so a new
+    // or moved row costs two index entries, not three.
+    primaryKey({ columns: [t.userId, t.leaderboardId] }),
     index('leaderboard_scores_rank_idx').on(t.leaderboardId, t.points.desc(), t.correct.desc(), t.reachedAt.asc(), t.userId.asc()),
-    // Rebuilding one user's rows (hidden, deactivated, a new time zone).
-    index('leaderboard_scores_user_idx').on(t.userId),
   ],
 );
 
