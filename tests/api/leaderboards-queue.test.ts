@@ -15,6 +15,7 @@ import { rebuildAll } from '../../src/modules/leaderboards/leaderboards.reposito
 import { leaderboardPointCounts, leaderboardScores, leaderboardSettlements } from '../../src/modules/leaderboards/leaderboards.table.js';
 import type { QuestionIssuanceRow } from '../../src/modules/issuances/issuances.table.js';
 import { createEngineWorker } from '../../src/engine/start-worker.js';
+import { scrape } from '../../src/observability/metrics.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
 import { waitFor } from '../helpers/engine.js';
 import { createMatch, follow } from '../helpers/factories.js';
@@ -94,6 +95,14 @@ async function expectPointsAgree(crowd: TestUser[]) {
   }
 }
 
+/** How many phases of settlements this process's appliers have finished, by phase (the lag histogram's counts). */
+async function lagCounts(): Promise<Record<string, number>> {
+  const { body } = await scrape();
+  const out: Record<string, number> = {};
+  for (const m of body.matchAll(/^qp_leaderboard_apply_lag_seconds_count\{phase="(\w+)"\} (\d+)$/gm)) out[m[1]!] = Number(m[2]);
+  return out;
+}
+
 const queued = () => db().select().from(leaderboardSettlements).orderBy(leaderboardSettlements.seq);
 const pending = async () => (await queued()).filter((r) => r.phase < 4);
 
@@ -108,7 +117,11 @@ describe('the settling transaction', () => {
     // Not on the board before the applier ran; on it after.
     expect((await app.request('GET', `/api/leaderboards/matches/${m.id}`)).body.player_count).toBe(0);
     const chunks: { phase: number; answers: number }[] = [];
+    const lagsBefore = await lagCounts();
     await lb().drain({ onChunk: (c) => chunks.push({ phase: c.phase, answers: c.answers }) });
+    // Each phase's lag (from the settlement's commit) goes to the metrics once.
+    const lags = await lagCounts();
+    for (const phase of ['match', 'all_time', 'periods']) expect(lags[phase], phase).toBe((lagsBefore[phase] ?? 0) + 1);
     expect(chunks).toEqual([
       { phase: 1, answers: 2 },
       { phase: 2, answers: 2 },

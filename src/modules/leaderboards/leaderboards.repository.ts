@@ -197,13 +197,16 @@ export async function chunkOf({
   };
 }
 
-/** Moves a settlement on after a chunk: to `cursor` within its phase, or to the next phase (done after the last). */
-export async function advanceQueued({ tx, seq, phase, cursor }: { tx: Tx; seq: number; phase: Phase | 4; cursor: string | null }): Promise<void> {
-  await tx.execute(
+/** Moves a settlement on after a chunk: to `cursor` within its phase, or to the next phase (done after the last). Returns the seconds since it was queued. */
+export async function advanceQueued({ tx, seq, phase, cursor }: { tx: Tx; seq: number; phase: Phase | 4; cursor: string | null }): Promise<number> {
+  const [row] = await rowsOf<{ lag: number | string }>(
+    tx,
     sql`update leaderboard_settlements set phase = ${phase}, cursor = ${cursor}::uuid,
           applied_at = ${phase === PHASE.done ? sql`now()` : sql`null`}
-        where seq = ${seq}`,
+        where seq = ${seq}
+        returning extract(epoch from clock_timestamp() - created_at) as lag`,
   );
+  return Number(row?.lag ?? 0);
 }
 
 /** The ids of these boards, created when missing (in key order, so concurrent creators never deadlock). */

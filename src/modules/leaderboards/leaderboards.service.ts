@@ -11,6 +11,7 @@ import type { components } from '../../../generated/api-types.js';
 import type { Db, Tx } from '../../db/client.js';
 import { matchErrors } from '../matches/matches.errors.js';
 import { leaderboardErrors } from './leaderboards.errors.js';
+import { metrics } from '../../observability/metrics.js';
 import type { QuestionIssuanceRow } from '../issuances/issuances.table.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
 import { localDate, periodBounds, periodStarts, periodStartsOfDate, zoneOrUtc, type LeaderboardPeriodKind } from '../shared/calendar.js';
@@ -56,15 +57,19 @@ export interface AppliedChunk {
   answers: number;
   phaseDone: boolean;
   done: boolean;
+  /** Seconds from the settlement's commit (its queue row) to this chunk's. */
+  lag: number;
 }
 
 /** Board rows a chunk writes by default (LEADERBOARD_APPLY_CHUNK_ROWS): its answers are this divided by the boards of its phase. */
 export const DEFAULT_CHUNK_ROWS = 20_000;
+/** The phases' names in metrics. */
+const PHASE_NAMES: Record<Phase, string> = { 1: 'match', 2: 'all_time', 3: 'periods' };
 /** Boards an answer counts on in each phase: its match's; the league's and the whole game's all time; their day, week and month. */
 const BOARDS_PER_ANSWER: Record<Phase, number> = { 1: 1, 2: 2, 3: 6 };
 
 /** Test seam: runs inside a chunk's transaction after its rows were written (throwing rolls the chunk back, as a failing statement would). */
-export type ChunkProbe = (chunk: Omit<AppliedChunk, 'phaseDone' | 'done'>) => void | Promise<void>;
+export type ChunkProbe = (chunk: Omit<AppliedChunk, 'phaseDone' | 'done' | 'lag'>) => void | Promise<void>;
 
 export interface BoardQuery {
   period: Period;
@@ -208,8 +213,8 @@ export function createLeaderboardsService({
       const match = await matchForScoring({ db: tx, matchId: head.matchId });
       const base = { seq: head.seq, issuanceId: head.issuanceId, matchId: head.matchId, phase: head.phase };
       if (!match || match.isTest) {
-        await advanceQueued({ tx, seq: head.seq, phase: PHASE.done, cursor: null });
-        return { ...base, answers: 0, phaseDone: true, done: true };
+        const lag = await advanceQueued({ tx, seq: head.seq, phase: PHASE.done, cursor: null });
+        return { ...base, answers: 0, phaseDone: true, done: true, lag };
       }
       const limit = Math.max(1, Math.floor(chunkRows / BOARDS_PER_ANSWER[head.phase]));
       const chunk = await chunkOf({ tx, issuanceId: head.issuanceId, cursor: head.cursor, limit });
@@ -236,9 +241,10 @@ export function createLeaderboardsService({
       // Fewer than asked: nobody after them counts in this phase.
       const phaseDone = chunk.count < limit;
       const next = phaseDone ? ((head.phase + 1) as Phase | 4) : head.phase;
-      await advanceQueued({ tx, seq: head.seq, phase: next, cursor: phaseDone ? null : chunk.last });
-      return { ...base, answers: chunk.count, phaseDone, done: next === PHASE.done };
+      const lag = await advanceQueued({ tx, seq: head.seq, phase: next, cursor: phaseDone ? null : chunk.last });
+      return { ...base, answers: chunk.count, phaseDone, done: next === PHASE.done, lag };
     });
+    if (applied && applied !== 'busy' && applied.phaseDone) metrics.leaderboardLag.observe({ phase: PHASE_NAMES[applied.phase] }, applied.lag);
     if (applied && applied !== 'busy' && applied.phase === PHASE.match && applied.answers > 0) await onMatchBoardChanged?.(applied.matchId);
     return applied;
   }
