@@ -111,6 +111,7 @@ export async function nextQueued({ tx }: { tx: Tx }): Promise<QueuedSettlement |
               from leaderboard_settlements where phase < ${PHASE.done} and position is null) n
         where s.seq = n.seq`,
   );
+  // A row committed since the update above (no position yet) waits for the next chunk: it comes after the others anyway.
   const [row] = await rowsOf<{
     seq: string | number;
     question_issuance_id: string;
@@ -120,7 +121,7 @@ export async function nextQueued({ tx }: { tx: Tx }): Promise<QueuedSettlement |
     position: string | number;
     phase: number;
     cursor: string | null;
-  }>(tx, sql`select * from leaderboard_settlements where phase < ${PHASE.done} order by phase, position limit 1`);
+  }>(tx, sql`select * from leaderboard_settlements where phase < ${PHASE.done} and position is not null order by phase, position limit 1`);
   if (!row) return undefined;
   return {
     seq: Number(row.seq),
@@ -166,6 +167,19 @@ const PLAYER_WHO_COUNTS = sql`cross join lateral (
  * hidden), after `cursor` in user order, at most `limit`: how many, the last
  * user id, and the players' stored zones ('' for none).
  */
+/**
+ * The applier's transaction reads and writes through indexes only: a row by
+ * its key, an issuance's answers in user order, a board's rows by TID. Right
+ * after a large scoring, the statistics may say either that nothing is scored
+ * (tiny estimates) or, once analyzed, thousands of rows, and a planner that
+ * weighs a hash join over a scan of every board's rows against 20,000 TID
+ * fetches picks the scan on a table of a million rows or so (measured). Off
+ * for this transaction, a scan is chosen only where no index can serve.
+ */
+export async function indexesOnly(tx: Tx): Promise<void> {
+  await tx.execute(sql`set local enable_seqscan = off`);
+}
+
 export async function chunkOf({
   tx,
   issuanceId,
@@ -271,15 +285,16 @@ export async function addChunk({
         where a.question_issuance_id = ${issuanceId}::uuid ${after ? sql`and a.user_id > ${after}::uuid` : sql``} and a.user_id <= ${through}::uuid
           and a.outcome is not null
       ),
-      -- The rows that exist, found by primary key (one probe each: a join here would be a scan of every board's rows).
+      -- Each input row with the row it updates (tid), null when it is new: one primary-key probe each (a join here could
+      -- be a scan of every board's rows).
       cur as (
         select i.leaderboard_id, i.user_id, i.points, i.correct, s.tid
-        from input i cross join lateral (
+        from input i left join lateral (
           select s.ctid as tid from leaderboard_scores s where s.user_id = i.user_id and s.leaderboard_id = i.leaderboard_id limit 1
-        ) s
+        ) s on true
       ),
-      -- Updated where they are (a TID scan). A plain UPDATE, not an upsert: ON CONFLICT locks each row first, one more WAL
-      -- record a row; the advisory lock keeps other writers out, so the rows found are the rows updated.
+      -- Updated where they are (a TID scan per row). A plain UPDATE, not an upsert: ON CONFLICT locks each row first, one
+      -- more WAL record a row; the advisory lock keeps other writers out, so the rows found are the rows updated.
       up as (
         update leaderboard_scores s set
           points = s.points + i.points,
@@ -294,13 +309,12 @@ export async function addChunk({
             when s.correct = 0 then least(s.reached_at, ${at}::timestamptz)
             else s.reached_at end
         from cur i
-        where s.ctid = any(array(select tid from cur)) and s.ctid = i.tid
+        where i.tid is not null and s.ctid = i.tid
         returning s.leaderboard_id, s.points, i.points as delta
       ),
       ins as (
         insert into leaderboard_scores (leaderboard_id, user_id, points, correct, answered, current_streak, best_streak, reached_at)
-        select i.leaderboard_id, i.user_id, i.points, i.correct, 1, i.correct, i.correct, ${at}::timestamptz from input i
-        where not exists (select 1 from cur c where c.leaderboard_id = i.leaderboard_id and c.user_id = i.user_id)
+        select i.leaderboard_id, i.user_id, i.points, i.correct, 1, i.correct, i.correct, ${at}::timestamptz from cur i where i.tid is null
         returning leaderboard_id, points
       ),
       -- A new row counts at its points; a row whose points moved leaves its old total for the new one.

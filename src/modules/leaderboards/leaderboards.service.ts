@@ -27,6 +27,7 @@ import {
   enqueueSettlement,
   expiredBoard,
   hasQueued,
+  indexesOnly,
   nextQueued,
   pruneBoard,
   ensureBoards,
@@ -208,6 +209,7 @@ export function createLeaderboardsService({
     const applied = await db.transaction(async (tx): Promise<AppliedChunk | 'busy' | undefined> => {
       if (wait) await lockLeaderboards(tx);
       else if (!(await tryLockLeaderboards(tx))) return 'busy';
+      await indexesOnly(tx);
       const head = await nextQueued({ tx });
       if (!head) return undefined;
       const match = await matchForScoring({ db: tx, matchId: head.matchId });
