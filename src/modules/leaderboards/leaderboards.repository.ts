@@ -1,8 +1,10 @@
 /**
- * Leaderboard SQL: the rows a settlement adds to, the rebuild of one user's
- * rows, and the reads (a page of a board, a player's row and rank, a group's
- * board). Every writer takes LEADERBOARD_LOCK first: writers run one at a
- * time (they all touch the whole game's boards anyway) and never deadlock.
+ * Leaderboard SQL: the queue of settlements (written by the settling
+ * transaction) and what its applier reads and writes a chunk at a time, the
+ * rebuild of one user's rows, and the reads (a page of a board, a player's row
+ * and rank, a group's board). Every writer of the boards takes
+ * LEADERBOARD_LOCK first: writers run one at a time (they all touch the whole
+ * game's boards anyway) and never deadlock. Queueing takes no lock.
  */
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.js';
