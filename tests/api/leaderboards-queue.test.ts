@@ -19,7 +19,8 @@ import { scrape } from '../../src/observability/metrics.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
 import { waitFor } from '../helpers/engine.js';
 import { createMatch, follow } from '../helpers/factories.js';
-import { registerUser, type TestUser } from '../helpers/test-app.js';
+import { loadConfig } from '../../src/config.js';
+import { registerUser, startTestApp, type TestUser } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 
 const { app, admin } = useTestApp();
@@ -366,5 +367,36 @@ describe('the worker', () => {
       await worker.stop();
     }
     await expectExact();
+  });
+});
+
+describe('the settings', () => {
+  it('take the poll and the chunk from LEADERBOARD_APPLY_POLL_MS and LEADERBOARD_APPLY_CHUNK_ROWS, and the applier its chunk from them', async () => {
+    expect(loadConfig({ APP_ENV: 'test' }).engine).toMatchObject({ leaderboardApplyPollMs: 500, leaderboardChunkRows: 20_000 });
+    expect(loadConfig({ APP_ENV: 'test', LEADERBOARD_APPLY_POLL_MS: '50', LEADERBOARD_APPLY_CHUNK_ROWS: '1000' }).engine).toMatchObject({
+      leaderboardApplyPollMs: 50,
+      leaderboardChunkRows: 1000,
+    });
+    expect(() => loadConfig({ APP_ENV: 'test', LEADERBOARD_APPLY_CHUNK_ROWS: '0' })).toThrow(/LEADERBOARD_APPLY_CHUNK_ROWS/);
+    const small = await startTestApp({ config: { engine: { ...loadConfig({ APP_ENV: 'test' }).engine, leaderboardChunkRows: 2 } } });
+    try {
+      const m = await createMatch(small, { status: 'live', scheduled: inMinutes(-30) });
+      const crowd = [await registerUser(small), await registerUser(small), await registerUser(small)];
+      const q = await insertIssuance(small, { matchId: m.id, status: 'open', closesAt: inMinutes(2) });
+      for (const u of crowd) {
+        await follow(small, u.id, m.id);
+        const res = await small.request('PUT', '/api/question-answers', {
+          token: u.token,
+          body: { question_issuance_id: q.id, selected_answer_identifier: 'home' },
+        });
+        expect(res.status).toBe(201);
+      }
+      await small.services.engine.store.settleIssuance({ id: q.id, status: 'resolved', correct: 'home', resolvedSeq: null, resolutionEventId: null });
+      const sizes: number[] = [];
+      await small.services.leaderboards.drain({ onChunk: (c) => c.phase === 1 && sizes.push(c.answers) });
+      expect(sizes).toEqual([2, 1]);
+    } finally {
+      await small.close();
+    }
   });
 });
