@@ -1760,8 +1760,9 @@ export interface paths {
         /**
          * A match's leaderboard
          * @description Points scored on one match's questions (in-game and Match
-         *     questions), live while it is played: each question counts the moment
-         *     it settles. A match's board has no calendar periods (`period` is
+         *     questions), live while it is played: each question counts once its
+         *     settlement reaches the boards, within seconds after it settles (a
+         *     match's board takes it first; see `Leaderboard`). A match's board has no calendar periods (`period` is
          *     always `all_time`): a match is played within hours. A test match
          *     (`is_test=true`) has an empty board, since test matches never count.
          *     Unknown match 404. Open to read; with a key the answer also carries
@@ -2232,6 +2233,15 @@ export interface components {
          *     an incorrect or voided one. Answers on test matches (`is_test=true`)
          *     count on no board, and deactivated users and users an admin hid
          *     (`hidden_from_leaderboards`) are on no board and take no rank.
+         *
+         *     **When**: the boards take a settlement shortly after it, not in the
+         *     same instant: `GET /api/users/me/points` counts an answer as soon as
+         *     its question settles, a board within seconds after that (the
+         *     match's board first, then the all-time boards, then the day, week
+         *     and month boards; settlements in the order they were taken in), so
+         *     for those seconds a board may not have the latest settlement yet.
+         *     Once it has, a player's row is exactly what the points endpoint
+         *     says.
          *
          *     **Ranking**: points (more first), then correct answers (more
          *     first), then who reached that points and correct count first

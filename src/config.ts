@@ -197,6 +197,10 @@ export interface EngineConfig {
    * attached, and the feed client must refuse to connect to one.
    */
   feedAllowPrivateAddresses: boolean;
+  /** How often the worker looks for settlements the leaderboards have not taken yet (besides at once after each of its own). */
+  leaderboardApplyPollMs: number;
+  /** Board rows the leaderboards' applier writes per transaction. */
+  leaderboardChunkRows: number;
 }
 
 export class ConfigError extends Error {}
@@ -370,6 +374,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       replayMinAnswerSeconds: int(env, 'ENGINE_REPLAY_MIN_ANSWER_SECONDS', appEnv === 'test' ? 0 : 10, 0, 3600),
       feedUrlTemplate: env.FEED_URL_TEMPLATE || undefined,
       feedAllowPrivateAddresses: bool(env, 'FEED_ALLOW_PRIVATE_ADDRESSES', appEnv === 'development' || appEnv === 'test'),
+      leaderboardApplyPollMs: int(env, 'LEADERBOARD_APPLY_POLL_MS', 500, 10, 600_000),
+      leaderboardChunkRows: int(env, 'LEADERBOARD_APPLY_CHUNK_ROWS', 20_000, 1, 1_000_000),
     },
     push,
     stream: {

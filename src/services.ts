@@ -34,7 +34,7 @@ import { createUsersService } from './modules/users/users.service.js';
 import { createObjectStore, type ObjectStore } from './storage/object-store.js';
 import { createLiveBus } from './live/bus.js';
 import { createKeyCache } from './modules/auth/key-cache.js';
-import { liveEngineSubscriber, publishFollowChange, publishKeysRevoked, publishMatchGone } from './live/publishers.js';
+import { liveEngineSubscriber, publishBoardChanged, publishFollowChange, publishKeysRevoked, publishMatchGone } from './live/publishers.js';
 
 export interface ServiceDeps {
   database: Database;
@@ -51,9 +51,14 @@ export function createServices(deps: ServiceDeps) {
   const { db } = deps.database;
   const storage = deps.storage === undefined ? createObjectStore(deps.config.s3) : deps.storage;
   const leagues = createLeaguesService({ db, checkAllowlist: checkDefinitionAllowlist });
-  const leaderboards = createLeaderboardsService({ db, leagues });
   /** Live delivery: issuance, match, follow and key events go on the cross-process bus (LISTEN/NOTIFY); the stream listens when attached. */
   const liveBus = createLiveBus({ database: deps.database, logger: deps.logger });
+  const leaderboards = createLeaderboardsService({
+    db,
+    leagues,
+    chunkRows: deps.config.engine.leaderboardChunkRows,
+    onMatchBoardChanged: publishBoardChanged(liveBus),
+  });
   const onKeysRevoked = publishKeysRevoked(liveBus);
   const onFollowChanged = publishFollowChange(liveBus);
   const loginThrottle = createLoginThrottle({
@@ -92,10 +97,15 @@ export function createServices(deps: ServiceDeps) {
   const push = createPushService({ db, config: deps.config.push, logger: deps.logger });
   subscribers.push(push.subscriber);
   subscribers.push(liveEngineSubscriber(liveBus));
-  /** What every settling transaction runs, whoever settles (the engine, an operator's stop): the answers are scored, then added to the leaderboards. */
+  /**
+   * What every settling transaction runs, whoever settles (the engine, an
+   * operator's stop or revocation, the sweep of orphaned questions): the
+   * answers are scored, and the settlement is queued for the leaderboards,
+   * which the worker applies after the commit (docs/decisions.md#leaderboard-tables).
+   */
   const settleTx: SettleInTx = async (tx, row) => {
     await scoreSettledIssuance(tx, row);
-    await leaderboards.applySettlement(tx, row);
+    await leaderboards.enqueueSettlement(tx, row);
   };
   const engine = {
     store: createEngineStore({ db, brandSnapshot, settleTx }),

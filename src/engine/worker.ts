@@ -39,8 +39,8 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
   replayMinAnswerMs: 0,
 };
 
-/** Extra periodic work of the worker (the Match question scheduler, for one). */
-export type WorkerTask = { name: string; everyMs: number; run: () => Promise<void> };
+/** Extra periodic work of the worker (the Match question scheduler, for one). `run` may check `worker.stopped` between steps of a long run. */
+export type WorkerTask = { name: string; everyMs: number; run: (worker?: { readonly stopped: boolean }) => Promise<void> };
 
 export class EngineWorker {
   readonly workerId: string;
@@ -50,7 +50,8 @@ export class EngineWorker {
   private claims = 0;
   private timers: NodeJS.Timeout[] = [];
   private ticking = false;
-  private stopped = false;
+  /** Set by stop(): tasks stop between their steps. */
+  stopped = false;
   /** When the worker started, and last completed a round (readiness: the engine ticks). */
   startedAt: number | null = null;
   lastTickAt: number | null = null;
@@ -79,7 +80,7 @@ export class EngineWorker {
         if (running || this.stopped) return;
         running = true;
         return task
-          .run()
+          .run(this)
           .catch((err) => {
             this.deps.logger.error({ err, task: task.name }, 'worker task failed');
           })

@@ -39,7 +39,8 @@ export type SettledStatus = 'resolved' | 'voided' | 'revoked';
  * status when that changed; `keys`: some API keys of the user were revoked
  * (logout, login, deactivation); `user`: a user row or one of their keys changed
  * (published by the database itself: a trigger, drizzle/0011_user_change_notify.sql);
- * `gone`: the match was deleted (a test match).
+ * `gone`: the match was deleted (a test match); `board`: the match's leaderboard
+ * changed (a chunk of a settlement was applied to it, after the settlement).
  */
 export type BusEvent =
   | { k: 'issued'; i: string; m: string }
@@ -49,7 +50,8 @@ export type BusEvent =
   | { k: 'follow'; m: string; u: string; f: boolean }
   | { k: 'keys'; u: string }
   | { k: 'user'; u: string }
-  | { k: 'gone'; m: string };
+  | { k: 'gone'; m: string }
+  | { k: 'board'; m: string };
 
 /** Internal kinds: `probe` checks this process's LISTEN connection; `gap` says that some process lost events (its NOTIFY failed). */
 type WireEvent = BusEvent | { k: 'probe'; p: string } | { k: 'gap' };
@@ -101,7 +103,8 @@ export function decodeEvent(payload: string): WireEvent | undefined {
     case 'user':
       return isId(v.u) ? { k: v.k, u: v.u } : undefined;
     case 'gone':
-      return isId(v.m) ? { k: 'gone', m: v.m } : undefined;
+    case 'board':
+      return isId(v.m) ? { k: v.k, m: v.m } : undefined;
     case 'probe':
       return typeof v.p === 'string' ? { k: 'probe', p: v.p } : undefined;
     case 'gap':

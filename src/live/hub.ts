@@ -6,8 +6,10 @@
  * resolution loads the answers of every receiver in one statement. Events of
  * one match are handled in order (an issuance before its resolution).
  *
- * A settlement also schedules the match's `leaderboard` (its top rows and
- * each receiver's own rank, one statement for all of them), at most once per
+ * A change of the match's board (`board`: the applier of the leaderboards
+ * wrote a chunk of a settlement to it, after the settlement committed)
+ * schedules the match's `leaderboard` (its top rows and each receiver's own
+ * rank, one statement for all of them), at most once per
  * `leaderboardIntervalMs` per match; a socket gets it only when its message
  * differs from the last it got for that match.
  *
@@ -481,7 +483,7 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
     }
   }
 
-  /** A `leaderboard` for the match after a settlement, throttled per match (see throttled), after the match's resolution messages. */
+  /** A `leaderboard` for the match after its board changed, throttled per match (see throttled), after the match's resolution messages. */
   const scheduleLeaderboard = (matchId: string) => throttled(leaderboardThrottles, options.leaderboardIntervalMs, matchId, () => sendLeaderboard(matchId));
 
   function broadcast(matchId: string, message: ServerMessage) {
@@ -497,7 +499,8 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
       case 'issued':
         return serial(e.m, () => issued(e));
       case 'settled':
-        serial(e.m, () => settled(e));
+        return serial(e.m, () => settled(e));
+      case 'board':
         return scheduleLeaderboard(e.m);
       case 'follow':
         return serial(e.m, () => follow(e));

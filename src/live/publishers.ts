@@ -46,5 +46,8 @@ export const publishKeysRevoked = (bus: LiveBus) => (userId: string) => bus.publ
 /** Reports a deleted match: its followers' sockets get `unfollowed`. */
 export const publishMatchGone = (bus: LiveBus) => (matchId: string) => bus.publish({ k: 'gone', m: matchId });
 
+/** Reports that the applier of the leaderboards changed a match's board: its followers' sockets get `leaderboard` (throttled). */
+export const publishBoardChanged = (bus: LiveBus) => (matchId: string) => bus.publish({ k: 'board', m: matchId });
+
 /** Reports match statuses changed outside the live engine (a schedule sync closing or cancelling a match). */
 export const publishMatchStatus = (bus: LiveBus) => (matchId: string, status: string) => bus.publish({ k: 'match', m: matchId, s: status });

@@ -95,6 +95,13 @@ export const metrics = {
     labelNames: ['status'] as const,
     registers,
   }),
+  leaderboardLag: new Histogram({
+    name: 'qp_leaderboard_apply_lag_seconds',
+    help: "From a settlement's commit (its queue row) until the leaderboards' applier finished a phase of it: match (its match's board), all_time, periods",
+    labelNames: ['phase'] as const,
+    buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers,
+  }),
   pushAttempts: new Counter({
     name: 'qp_push_attempts_total',
     help: 'Push notification attempts, by outcome (delivered, failed, skipped)',

@@ -188,6 +188,8 @@ describe('group leaderboards', () => {
       for (const [u, choice] of answers)
         await app.request('PUT', '/api/question-answers', { token: u.token, body: { question_issuance_id: q.id, selected_answer_identifier: choice } });
       await app.services.engine.store.settleIssuance({ id: q.id, status: 'resolved', correct: 'home', resolvedSeq: null, resolutionEventId: null });
+      await app.services.leaderboards.drain();
+      await app.services.leaderboards.drain();
     };
     await question(50, [
       [outsider, 'home'],
@@ -238,6 +240,7 @@ describe('group leaderboards', () => {
     for (const u of [a, b])
       await app.request('PUT', '/api/question-answers', { token: u.token, body: { question_issuance_id: q.id, selected_answer_identifier: 'home' } });
     await app.services.engine.store.settleIssuance({ id: q.id, status: 'resolved', correct: 'home', resolvedSeq: null, resolutionEventId: null });
+    await app.services.leaderboards.drain();
     await app.request('PATCH', `/api/users/${b.id}`, { token: admin.token, body: { hidden_from_leaderboards: true } });
     const res = await app.request('GET', `/api/player-groups/${g.id}/leaderboard`, { token: a.token, query: { scope: 'match', match_id: match.id } });
     expect(res.body.rows.map((r: { user_id: string }) => r.user_id)).toEqual([a.id]);

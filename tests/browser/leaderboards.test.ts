@@ -34,6 +34,8 @@ describe.skipIf(!chromiumAvailable)('operator UI: leaderboards', () => {
       for (const [u, c] of answers)
         await app.request('PUT', '/api/question-answers', { token: u.token, body: { question_issuance_id: q.id, selected_answer_identifier: c } });
       await app.services.engine.store.settleIssuance({ id: q.id, status: 'resolved', correct: 'home', resolvedSeq: null, resolutionEventId: null });
+      // The boards take the settlement after its commit (the worker's applier; none runs in tests).
+      await app.services.leaderboards.drain();
     };
     await play(30, [
       [ace, 'home'],

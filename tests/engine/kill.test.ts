@@ -19,6 +19,8 @@ import { startPushFeedServer, type PushFeedServer } from '../../src/engine/feed/
 import { mulberry32, syntheticFootballMatch } from '../../src/engine/feed/synthetic.js';
 import { questionAnswers } from '../../src/modules/answers/answers.table.js';
 import { brands } from '../../src/modules/brands/brands.table.js';
+import { rebuildAll } from '../../src/modules/leaderboards/leaderboards.repository.js';
+import { leaderboardScores } from '../../src/modules/leaderboards/leaderboards.table.js';
 import { questionIssuanceDenials } from '../../src/modules/denials/denials.table.js';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
 import { listenerEvents, listenerLogLines, matchListeners } from '../../src/modules/listeners/listeners.table.js';
@@ -358,6 +360,22 @@ describe.skipIf(!runnable)('a listener killed at many points (PostgreSQL, two wo
     expect(killed.slots).toEqual(clean.slots);
     expect(killed.recording).toEqual(clean.recording);
     expect(killed.recording).toHaveLength(events.length);
+    // The boards, as the workers' appliers (killed with them at times) left them and once the queue drained: the killed
+    // run's match board is the clean run's, and every board equals a rebuild from the answers.
+    await app.services.leaderboards.drain();
+    const board = async (matchId: string) =>
+      ((await app.request('GET', `/api/leaderboards/matches/${matchId}`, { query: { limit: 100 } })).body.rows as Record<string, unknown>[])
+        .map((r) => `${r.user_id}|${r.points}|${r.correct_count}|${r.answered_count}|${r.current_streak}|${r.best_streak}`)
+        .sort();
+    expect(await board(killedId)).toEqual(await board(cleanId));
+    expect((await board(cleanId)).length).toBeGreaterThan(0);
+    const scores = async () =>
+      (await db.select().from(leaderboardScores))
+        .map((r) => `${r.leaderboardId}|${r.userId}|${r.points}|${r.correct}|${r.answered}|${r.currentStreak}|${r.bestStreak}|${r.reachedAt.toISOString()}`)
+        .sort();
+    const maintained = await scores();
+    await db.transaction((tx) => rebuildAll({ tx }));
+    expect(await scores()).toEqual(maintained);
     // No question was left open, none voided for want of a listener.
     expect(
       await db

@@ -28,7 +28,7 @@ async function until(check: () => boolean, timeoutMs = 5000, what = 'condition')
 }
 
 describe('decodeEvent', () => {
-  it('accepts the seven event kinds with ids and refuses anything else', () => {
+  it('accepts the eight event kinds with ids and refuses anything else', () => {
     expect(decodeEvent(JSON.stringify({ k: 'issued', i: I, m: M }))).toEqual({ k: 'issued', i: I, m: M });
     expect(decodeEvent(JSON.stringify({ k: 'settled', i: I, m: M, s: 'voided', extra: 1 }))).toEqual({ k: 'settled', i: I, m: M, s: 'voided' });
     expect(decodeEvent(JSON.stringify({ k: 'locked', i: I, m: M }))).toEqual({ k: 'locked', i: I, m: M });
@@ -38,6 +38,7 @@ describe('decodeEvent', () => {
     expect(decodeEvent(JSON.stringify({ k: 'follow', m: M, u: U, f: false }))).toEqual({ k: 'follow', m: M, u: U, f: false });
     expect(decodeEvent(JSON.stringify({ k: 'keys', u: U }))).toEqual({ k: 'keys', u: U });
     expect(decodeEvent(JSON.stringify({ k: 'gone', m: M }))).toEqual({ k: 'gone', m: M });
+    expect(decodeEvent(JSON.stringify({ k: 'board', m: M }))).toEqual({ k: 'board', m: M });
     for (const bad of [
       '',
       'null',
@@ -48,6 +49,7 @@ describe('decodeEvent', () => {
       JSON.stringify({ k: 'drop', m: M }),
       JSON.stringify({ k: 'keys', u: 'x' }),
       JSON.stringify({ k: 'gone' }),
+      JSON.stringify({ k: 'board', m: 'x' }),
       JSON.stringify({ k: 'match', m: M, s: 3 }),
     ]) {
       expect(decodeEvent(bad)).toBeUndefined();

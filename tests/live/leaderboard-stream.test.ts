@@ -1,8 +1,8 @@
 /**
  * The stream's `leaderboard` message: followers of a match get its top rows
- * and their own rank when a settlement changes its board, after the
- * resolution, throttled per match, and only when what they would see
- * changed. Every message is validated against openapi/asyncapi.yaml.
+ * and their own rank when a settlement is applied to its board (after the
+ * settlement's commit, by the leaderboards' applier), after the resolution,
+ * throttled per match, and only when what they would see changed. Every message is validated against openapi/asyncapi.yaml.
  */
 import { describe, expect, it } from 'vitest';
 import type { QuestionIssuanceRow } from '../../src/modules/issuances/issuances.table.js';
@@ -12,11 +12,13 @@ import { insertIssuance } from '../helpers/engine-rows.js';
 import { openStream, type StreamClient, type StreamMessage } from '../helpers/live-client.js';
 import { registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
 
-async function settle(app: TestApp, row: QuestionIssuanceRow, status: 'resolved' | 'voided', correct: string | null = null) {
+async function settle(app: TestApp, row: QuestionIssuanceRow, status: 'resolved' | 'voided', correct: string | null = null, { drain = true } = {}) {
   const { store, hooks } = app.services.engine;
   const settled = await store.settleIssuance({ id: row.id, status, correct, resolvedSeq: null, resolutionEventId: null });
   if (!settled) throw new Error(`issuance ${row.id} did not settle`);
   await hooks.onSettled!(settled);
+  // The boards take it after the commit (the worker's applier; none runs in tests): its match board's chunk publishes `board`.
+  if (drain) await app.services.leaderboards.drain();
 }
 
 async function question(app: TestApp, matchId: string, answers: [TestUser, string][], points = 10) {
@@ -75,6 +77,37 @@ describe('leaderboard messages', () => {
       expect(http.body.me).toEqual(w.me);
       await clients[3]!.expectNone('leaderboard', 300);
       for (const c of clients) await c.close();
+    });
+  });
+
+  it('follow the board, not the settlement: none until the applier wrote the match board, one after each of its chunks there', async () => {
+    await withApp({ live: { leaderboardIntervalMs: 0 } }, async (app) => {
+      const match = await createMatch(app, { status: 'live', scheduled: new Date(Date.now() - 1800_000) });
+      const [a, b, c] = [await registerUser(app), await registerUser(app), await registerUser(app)];
+      for (const u of [a, b, c]) await follow(app, u.id, match.id);
+      const client = await connected(app, a);
+      await settle(
+        app,
+        await question(app, match.id, [
+          [a, 'home'],
+          [b, 'away'],
+          [c, 'home'],
+        ]),
+        'resolved',
+        'home',
+        { drain: false },
+      );
+      await client.take('resolution');
+      await client.expectNone('leaderboard', 300);
+      // Two chunks of the match board (2 answers, then 1): each one's commit schedules a message.
+      expect(await app.services.leaderboards.applyNext({ chunkRows: 2 })).toMatchObject({ phase: 1, answers: 2 });
+      expect((await client.take('leaderboard')).player_count).toBe(2);
+      expect(await app.services.leaderboards.applyNext({ chunkRows: 2 })).toMatchObject({ phase: 1, answers: 1 });
+      expect((await client.take('leaderboard')).player_count).toBe(3);
+      // The other boards change nothing the stream shows.
+      await app.services.leaderboards.drain();
+      await client.expectNone('leaderboard', 300);
+      await client.close();
     });
   });
 

@@ -32,7 +32,8 @@ export const questionAnswers = pgTable(
   },
   (t) => [
     uniqueIndex('question_answers_user_issuance_uq').on(t.userId, t.questionIssuanceId),
-    index('question_answers_issuance_idx').on(t.questionIssuanceId),
+    // An issuance's answers, in user order: scoring, and the leaderboards' applier taking them a chunk at a time.
+    index('question_answers_issuance_user_idx').on(t.questionIssuanceId, t.userId),
     index('question_answers_user_created_idx').on(t.userId, t.createdAt),
     index('question_answers_user_scored_idx').on(t.userId, t.scoredAt),
     // The answer history's order (newest answer first).

@@ -1,8 +1,10 @@
 /**
- * Leaderboard SQL: the rows a settlement adds to, the rebuild of one user's
- * rows, and the reads (a page of a board, a player's row and rank, a group's
- * board). Every writer takes LEADERBOARD_LOCK first: writers run one at a
- * time (they all touch the whole game's boards anyway) and never deadlock.
+ * Leaderboard SQL: the queue of settlements (written by the settling
+ * transaction) and what its applier reads and writes a chunk at a time, the
+ * rebuild of one user's rows, and the reads (a page of a board, a player's row
+ * and rank, a group's board). Every writer of the boards takes
+ * LEADERBOARD_LOCK first: writers run one at a time (they all touch the whole
+ * game's boards anyway) and never deadlock. Queueing takes no lock.
  */
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.js';
@@ -40,20 +42,187 @@ export async function matchForScoring({ db, matchId }: { db: DbOrTx; matchId: st
   return row;
 }
 
-/** The stored time zones (raw, '' for none) of the players whose answers to an issuance count, and when they were scored. */
-export async function scoredZones({ db, issuanceId }: { db: DbOrTx; issuanceId: string }): Promise<{ zone: string; scoredAt: Date }[]> {
-  const rows = await rowsOf<{ zone: string; scored_at: string | Date }>(
-    db,
-    sql`select coalesce(u.match_follow_timezone, '') as zone, min(a.scored_at) as scored_at
-        from question_answers a join users u on u.id = a.user_id
-        where a.question_issuance_id = ${issuanceId} and a.outcome is not null and u.is_active and not u.hidden_from_leaderboards
-        group by 1`,
-  );
-  return rows.map((r) => ({ zone: r.zone, scoredAt: new Date(r.scored_at) }));
-}
-
 export async function lockLeaderboards(tx: Tx): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${LEADERBOARD_LOCK})`);
+}
+
+/** The lock if it is free (false: another writer holds it; the caller tries again later). */
+export async function tryLockLeaderboards(tx: Tx): Promise<boolean> {
+  const [row] = await rowsOf<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${LEADERBOARD_LOCK}) as locked`);
+  return Boolean(row?.locked);
+}
+
+/** Phases of a queued settlement: the boards it is applied to, in this order, then done. */
+export const PHASE = { match: 1, allTime: 2, periods: 3, done: 4 } as const;
+export type Phase = 1 | 2 | 3;
+
+/**
+ * Queues a settlement for the boards (in the settling transaction): one row,
+ * when the question has scored answers and its match is no test match. An
+ * issuance settles once; a second call changes nothing.
+ */
+export async function enqueueSettlement({
+  tx,
+  issuanceId,
+  matchId,
+  resolved,
+  scoredAt,
+}: {
+  tx: Tx;
+  issuanceId: string;
+  matchId: string;
+  resolved: boolean;
+  scoredAt: Date | null;
+}): Promise<boolean> {
+  const rows = await rowsOf<{ seq: number }>(
+    tx,
+    sql`insert into leaderboard_settlements (question_issuance_id, match_id, resolved, scored_at)
+        select ${issuanceId}::uuid, m.id, ${resolved}, coalesce(${scoredAt ? scoredAt.toISOString() : null}::timestamptz, now())
+        from matches m
+        where m.id = ${matchId}::uuid and not m.is_test
+          and exists (select 1 from question_answers a where a.question_issuance_id = ${issuanceId}::uuid and a.outcome is not null)
+        on conflict (question_issuance_id) do nothing
+        returning seq`,
+  );
+  return rows.length > 0;
+}
+
+export interface QueuedSettlement {
+  seq: number;
+  issuanceId: string;
+  matchId: string;
+  resolved: boolean;
+  scoredAt: Date;
+  position: number;
+  phase: Phase;
+  cursor: string | null;
+}
+
+/**
+ * The next piece of work (the lock held): settlements not seen before get
+ * their positions, in the order they were queued; then the pending one of
+ * the lowest phase, and of those the first taken. So every board takes the
+ * settlements in one order (a settlement moves past a phase only when every
+ * earlier one has), while a new settlement's match board goes ahead of an
+ * older one's period boards.
+ */
+export async function nextQueued({ tx }: { tx: Tx }): Promise<QueuedSettlement | undefined> {
+  await tx.execute(
+    sql`update leaderboard_settlements s set position = n.position
+        from (select seq, (select coalesce(max(position), 0) from leaderboard_settlements) + row_number() over (order by seq) as position
+              from leaderboard_settlements where phase < ${PHASE.done} and position is null) n
+        where s.seq = n.seq`,
+  );
+  // A row committed since the update above (no position yet) waits for the next chunk: it comes after the others anyway.
+  const [row] = await rowsOf<{
+    seq: string | number;
+    question_issuance_id: string;
+    match_id: string;
+    resolved: boolean;
+    scored_at: string | Date;
+    position: string | number;
+    phase: number;
+    cursor: string | null;
+  }>(tx, sql`select * from leaderboard_settlements where phase < ${PHASE.done} and position is not null order by phase, position limit 1`);
+  if (!row) return undefined;
+  return {
+    seq: Number(row.seq),
+    issuanceId: row.question_issuance_id,
+    matchId: row.match_id,
+    resolved: row.resolved,
+    scoredAt: new Date(row.scored_at),
+    position: Number(row.position),
+    phase: Number(row.phase) as Phase,
+    cursor: row.cursor,
+  };
+}
+
+/** Whether any settlement waits for the boards (one index probe; no lock). */
+export async function hasQueued({ db }: { db: DbOrTx }): Promise<boolean> {
+  const rows = await rowsOf<{ one: number }>(db, sql`select 1 as one from leaderboard_settlements where phase < ${PHASE.done} limit 1`);
+  return rows.length > 0;
+}
+
+/** Settlements waiting, and how long the oldest has waited (seconds). */
+export async function queueState({ db }: { db: DbOrTx }): Promise<{ pending: number; oldestSeconds: number }> {
+  const [row] = await rowsOf<{ pending: number | string; oldest: number | string | null }>(
+    db,
+    sql`select count(*) as pending, extract(epoch from now() - min(created_at)) as oldest from leaderboard_settlements where phase < ${PHASE.done}`,
+  );
+  return { pending: Number(row?.pending ?? 0), oldestSeconds: Number(row?.oldest ?? 0) };
+}
+
+/**
+ * The player of answer `a`, when they count on boards (active, not hidden):
+ * `u.zone`, their stored time zone. One primary-key probe per answer, whatever
+ * the planner thinks of the answers' statistics: right after scoring they say
+ * no answer of the question is scored yet, and a plain join then scans every
+ * user for a few thousand answers (measured: 1.3 s of a 2.2 s chunk at
+ * 200,000 users). The LIMIT keeps the subquery from being flattened into a join.
+ */
+const PLAYER_WHO_COUNTS = sql`cross join lateral (
+    select u.match_follow_timezone as zone from users u where u.id = a.user_id and u.is_active and not u.hidden_from_leaderboards limit 1
+  ) u`;
+
+/**
+ * The next chunk of a settlement's answers that count (players active and not
+ * hidden), after `cursor` in user order, at most `limit`: how many, the last
+ * user id, and the players' stored zones ('' for none).
+ */
+/**
+ * The applier's transaction reads and writes through indexes only: a row by
+ * its key, an issuance's answers in user order, a board's rows by TID. Right
+ * after a large scoring, the statistics may say either that nothing is scored
+ * (tiny estimates) or, once analyzed, thousands of rows, and a planner that
+ * weighs a hash join over a scan of every board's rows against 20,000 TID
+ * fetches picks the scan on a table of a million rows or so (measured). Off
+ * for this transaction, a scan is chosen only where no index can serve.
+ */
+export async function indexesOnly(tx: Tx): Promise<void> {
+  await tx.execute(sql`set local enable_seqscan = off`);
+}
+
+export async function chunkOf({
+  tx,
+  issuanceId,
+  cursor,
+  limit,
+}: {
+  tx: Tx;
+  issuanceId: string;
+  cursor: string | null;
+  limit: number;
+}): Promise<{ count: number; last: string | null; zones: string[] }> {
+  const rows = await rowsOf<{ n: number | string; last: string | null; zone: string | null }>(
+    tx,
+    sql`with c as (
+          select a.user_id, coalesce(u.zone, '') as zone
+          from question_answers a ${PLAYER_WHO_COUNTS}
+          where a.question_issuance_id = ${issuanceId}::uuid and a.outcome is not null
+            ${cursor ? sql`and a.user_id > ${cursor}::uuid` : sql``}
+          order by a.user_id
+          limit ${limit}::int
+        ), s as (select count(*) as n, (select user_id from c order by user_id desc limit 1) as last from c)
+        select s.n, s.last, z.zone from s left join (select distinct zone from c) z on true`,
+  );
+  const first = rows[0];
+  return {
+    count: Number(first?.n ?? 0),
+    last: first?.last ?? null,
+    zones: rows.map((r) => r.zone).filter((z): z is string => z !== null),
+  };
+}
+
+/** Moves a settlement on after a chunk: to `cursor` within its phase, or to the next phase (done after the last). Returns the seconds since it was queued. */
+export async function advanceQueued({ tx, seq, phase, cursor }: { tx: Tx; seq: number; phase: Phase | 4; cursor: string | null }): Promise<number> {
+  const [row] = await rowsOf<{ lag: number | string }>(
+    tx,
+    sql`update leaderboard_settlements set phase = ${phase}, cursor = ${cursor}::uuid,
+          applied_at = ${phase === PHASE.done ? sql`now()` : sql`null`}
+        where seq = ${seq}
+        returning extract(epoch from clock_timestamp() - created_at) as lag`,
+  );
+  return Number(row?.lag ?? 0);
 }
 
 /** The ids of these boards, created when missing (in key order, so concurrent creators never deadlock). */
@@ -78,82 +247,88 @@ export async function findBoards({ db, keys }: { db: DbOrTx; keys: BoardKey[] })
 }
 
 /**
- * Adds a settled issuance's scored answers to the boards they count in, and
+ * Adds a chunk of a settled issuance's scored answers (the players after
+ * `after` up to `through`, in user id order) to the boards they count in, and
  * keeps the point counts in step: one statement for every answer and board.
  * `boardsByZone` maps each player's stored zone ('' for none) to the boards
- * their answer counts in. A resolved question extends a correct answerer's
- * streak and ends an incorrect one's; a voided question changes neither.
- * Returns the boards whose order changed (a row added, or points moved).
+ * of the phase being applied. A resolved question extends a correct
+ * answerer's streak and ends an incorrect one's; a voided question changes
+ * neither. The lock is held: no other writer runs meanwhile.
  */
-export async function addSettlement({
+export async function addChunk({
   tx,
   issuanceId,
   resolved,
   scoredAt,
+  after,
+  through,
   boardsByZone,
 }: {
   tx: Tx;
   issuanceId: string;
   resolved: boolean;
   scoredAt: Date;
+  after: string | null;
+  through: string;
   boardsByZone: { zone: string; leaderboardId: number }[];
-}): Promise<number[]> {
-  if (!boardsByZone.length) return [];
+}): Promise<void> {
+  if (!boardsByZone.length) return;
   const map = sql.join(
     boardsByZone.map((b) => sql`(${b.zone}::text, ${b.leaderboardId}::int)`),
     sql`, `,
   );
   const at = scoredAt.toISOString();
-  const rows = await rowsOf<{ leaderboard_id: number }>(
-    tx,
+  await tx.execute(
     sql`with map(zone, leaderboard_id) as (values ${map}),
       input as (
         select m.leaderboard_id, a.user_id, a.points_awarded as points, (a.outcome = 'correct')::int as correct
-        from question_answers a
-        join users u on u.id = a.user_id
-        join map m on m.zone = coalesce(u.match_follow_timezone, '')
-        where a.question_issuance_id = ${issuanceId} and a.outcome is not null and u.is_active and not u.hidden_from_leaderboards
+        from question_answers a ${PLAYER_WHO_COUNTS}
+        join map m on m.zone = coalesce(u.zone, '')
+        where a.question_issuance_id = ${issuanceId}::uuid ${after ? sql`and a.user_id > ${after}::uuid` : sql``} and a.user_id <= ${through}::uuid
+          and a.outcome is not null
       ),
-      -- Rows whose points move, as they were (read by primary key: the statement's snapshot is from before its own upsert).
-      old as (
-        select s.leaderboard_id, s.points as was, i.points as delta
-        from leaderboard_scores s join input i on i.leaderboard_id = s.leaderboard_id and i.user_id = s.user_id
-        where i.points <> 0
+      -- Each input row with the row it updates (tid), null when it is new: one primary-key probe each (a join here could
+      -- be a scan of every board's rows).
+      cur as (
+        select i.leaderboard_id, i.user_id, i.points, i.correct, s.tid
+        from input i left join lateral (
+          select s.ctid as tid from leaderboard_scores s where s.user_id = i.user_id and s.leaderboard_id = i.leaderboard_id limit 1
+        ) s on true
       ),
+      -- Updated where they are (a TID scan per row). A plain UPDATE, not an upsert: ON CONFLICT locks each row first, one
+      -- more WAL record a row; the advisory lock keeps other writers out, so the rows found are the rows updated.
       up as (
-        insert into leaderboard_scores as s (leaderboard_id, user_id, points, correct, answered, current_streak, best_streak, reached_at)
-        -- In no particular order: the advisory lock keeps other writers out, so no lock order is needed.
-        select i.leaderboard_id, i.user_id, i.points, i.correct, 1, i.correct, i.correct, ${at}::timestamptz from input i
-        on conflict (leaderboard_id, user_id) do update set
-          points = s.points + excluded.points,
-          correct = s.correct + excluded.correct,
+        update leaderboard_scores s set
+          points = s.points + i.points,
+          correct = s.correct + i.correct,
           answered = s.answered + 1,
-          current_streak = ${resolved ? sql`case when excluded.correct = 1 then s.current_streak + 1 else 0 end` : sql`s.current_streak`},
-          best_streak = ${resolved ? sql`greatest(s.best_streak, case when excluded.correct = 1 then s.current_streak + 1 else 0 end)` : sql`s.best_streak`},
-          -- The last correct answer's time (the first answer's while none is correct), whatever order parallel settlements commit in.
+          current_streak = ${resolved ? sql`case when i.correct = 1 then s.current_streak + 1 else 0 end` : sql`s.current_streak`},
+          best_streak = ${resolved ? sql`greatest(s.best_streak, case when i.correct = 1 then s.current_streak + 1 else 0 end)` : sql`s.best_streak`},
+          -- The last correct answer's time (the first answer's while none is correct), as the rebuild computes it.
           reached_at = case
-            when excluded.correct = 1 and s.correct = 0 then excluded.reached_at
-            when excluded.correct = 1 then greatest(s.reached_at, excluded.reached_at)
-            when s.correct = 0 then least(s.reached_at, excluded.reached_at)
+            when i.correct = 1 and s.correct = 0 then ${at}::timestamptz
+            when i.correct = 1 then greatest(s.reached_at, ${at}::timestamptz)
+            when s.correct = 0 then least(s.reached_at, ${at}::timestamptz)
             else s.reached_at end
-        returning s.leaderboard_id, s.points, (xmax = 0) as inserted
+        from cur i
+        where i.tid is not null and s.ctid = i.tid
+        returning s.leaderboard_id, s.points, i.points as delta
+      ),
+      ins as (
+        insert into leaderboard_scores (leaderboard_id, user_id, points, correct, answered, current_streak, best_streak, reached_at)
+        select i.leaderboard_id, i.user_id, i.points, i.correct, 1, i.correct, i.correct, ${at}::timestamptz from cur i where i.tid is null
+        returning leaderboard_id, points
       ),
       -- A new row counts at its points; a row whose points moved leaves its old total for the new one.
-      -- (Joining the upsert's rows to the input instead would be a nested loop: a CTE's row count is unknown to the planner.)
       changes as (
-        select leaderboard_id, was as points, -1 as d from old
-        union all select leaderboard_id, was + delta, 1 from old
-        union all select leaderboard_id, points, 1 from up where inserted
-      ),
-      counted as (
-        insert into leaderboard_point_counts as c (leaderboard_id, points, players)
-        select leaderboard_id, points, sum(d)::int from changes group by 1, 2 having sum(d) <> 0 order by 1, 2
-        on conflict (leaderboard_id, points) do update set players = c.players + excluded.players
-        returning c.leaderboard_id
+        select leaderboard_id, points - delta as points, -1 as d from up where delta <> 0
+        union all select leaderboard_id, points, 1 from up where delta <> 0
+        union all select leaderboard_id, points, 1 from ins
       )
-      select distinct leaderboard_id from input`,
+      insert into leaderboard_point_counts as c (leaderboard_id, points, players)
+      select leaderboard_id, points, sum(d)::int from changes group by 1, 2 having sum(d) <> 0 order by 1, 2
+      on conflict (leaderboard_id, points) do update set players = c.players + excluded.players`,
   );
-  return rows.map((r) => Number(r.leaderboard_id));
 }
 
 /** Rebuilds one user's rows from their scored answers (none when they are hidden or deactivated). */

@@ -1,13 +1,17 @@
 /**
- * Leaderboards: maintained score tables, written in the transaction that
- * scores a settled question's answers, and read a page at a time with the
- * caller's own rank. The rules (what counts, the ranking, the periods) are in
- * the contract's `Leaderboard` schema and docs/decisions.md.
+ * Leaderboards: maintained score tables, and reads of a page at a time with
+ * the caller's own rank. The transaction that settles a question queues it
+ * (`enqueueSettlement`); the worker applies the queue after the commit, a
+ * chunk of answers per transaction (`applyQueued`), the match's board first,
+ * then the all-time boards, then the day, week and month boards. The rules
+ * (what counts, the ranking, the periods) are in the contract's `Leaderboard`
+ * schema and docs/decisions.md.
  */
 import type { components } from '../../../generated/api-types.js';
 import type { Db, Tx } from '../../db/client.js';
 import { matchErrors } from '../matches/matches.errors.js';
 import { leaderboardErrors } from './leaderboards.errors.js';
+import { metrics } from '../../observability/metrics.js';
 import type { QuestionIssuanceRow } from '../issuances/issuances.table.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
 import { localDate, periodBounds, periodStarts, periodStartsOfDate, zoneOrUtc, type LeaderboardPeriodKind } from '../shared/calendar.js';
@@ -15,9 +19,16 @@ import type { UserRow } from '../users/users.table.js';
 import {
   ALL_TIME_START,
   OVERALL_ID,
-  addSettlement,
+  PHASE,
+  addChunk,
+  advanceQueued,
   boardForDelivery,
+  chunkOf,
+  enqueueSettlement,
   expiredBoard,
+  hasQueued,
+  indexesOnly,
+  nextQueued,
   pruneBoard,
   ensureBoards,
   findBoards,
@@ -25,9 +36,11 @@ import {
   matchForScoring,
   membersBoard,
   positionsOf,
+  queueState,
   rebuildUser,
-  scoredZones,
+  tryLockLeaderboards,
   type BoardKey,
+  type Phase,
   type Period,
   type RankedRow,
   type Scope,
@@ -36,11 +49,28 @@ import type { LeaderboardRow } from './leaderboards.table.js';
 
 type Schemas = components['schemas'];
 
-/** What a settlement changed: the match and the ids of the boards it wrote (for live updates). */
-export interface LeaderboardChange {
+/** One chunk the applier committed: which settlement, which phase, how many answers, and whether that phase (or the whole settlement) is done with it. */
+export interface AppliedChunk {
+  seq: number;
+  issuanceId: string;
   matchId: string;
-  leaderboardIds: number[];
+  phase: Phase;
+  answers: number;
+  phaseDone: boolean;
+  done: boolean;
+  /** Seconds from the settlement's commit (its queue row) to this chunk's. */
+  lag: number;
 }
+
+/** Board rows a chunk writes by default (LEADERBOARD_APPLY_CHUNK_ROWS): its answers are this divided by the boards of its phase. */
+export const DEFAULT_CHUNK_ROWS = 20_000;
+/** The phases' names in metrics. */
+const PHASE_NAMES: Record<Phase, string> = { 1: 'match', 2: 'all_time', 3: 'periods' };
+/** Boards an answer counts on in each phase: its match's; the league's and the whole game's all time; their day, week and month. */
+const BOARDS_PER_ANSWER: Record<Phase, number> = { 1: 1, 2: 2, 3: 6 };
+
+/** Test seam: runs inside a chunk's transaction after its rows were written (throwing rolls the chunk back, as a failing statement would). */
+export type ChunkProbe = (chunk: Omit<AppliedChunk, 'phaseDone' | 'done' | 'lag'>) => void | Promise<void>;
 
 export interface BoardQuery {
   period: Period;
@@ -51,6 +81,8 @@ export interface BoardQuery {
 }
 
 const keyString = (k: BoardKey) => `${k.scope}|${k.scopeId}|${k.period}|${k.periodStart}`;
+
+const phaseOf = (k: BoardKey): Phase => (k.scope === 'match' ? PHASE.match : k.period === 'all_time' ? PHASE.allTime : PHASE.periods);
 
 /** The boards an answer scored at `at` by a player of zone `tz` counts in (match, league and the whole game). */
 export function boardKeysFor({ matchId, leagueId, at, timeZone }: { matchId: string; leagueId: string; at: Date; timeZone: string }): BoardKey[] {
@@ -80,7 +112,21 @@ export const toEntry = (r: RankedRow): Schemas['LeaderboardEntry'] => ({
 
 export type LeaderboardsService = ReturnType<typeof createLeaderboardsService>;
 
-export function createLeaderboardsService({ db, leagues, now = () => new Date() }: { db: Db; leagues: LeaguesService; now?: () => Date }) {
+export function createLeaderboardsService({
+  db,
+  leagues,
+  now = () => new Date(),
+  chunkRows: defaultChunkRows = DEFAULT_CHUNK_ROWS,
+  onMatchBoardChanged,
+}: {
+  db: Db;
+  leagues: LeaguesService;
+  now?: () => Date;
+  /** Board rows per applied chunk. */
+  chunkRows?: number;
+  /** After a chunk that changed a match's board committed (the live stream's `leaderboard` message). Must not throw. */
+  onMatchBoardChanged?: (matchId: string) => void | Promise<void>;
+}) {
   /** The board a query names, in the caller's zone: its key and the period's bounds there. */
   function resolvePeriod(query: Pick<BoardQuery, 'period' | 'date'>, viewer: UserRow | null) {
     const timezone = zoneOrUtc(viewer?.matchFollowTimezone);
@@ -149,27 +195,114 @@ export function createLeaderboardsService({ db, leagues, now = () => new Date() 
     };
   }
 
+  /**
+   * Applies one chunk of the queue in its own transaction, under the
+   * leaderboards' lock (`wait`: waits for it; else 'busy' when another
+   * writer holds it): up to `chunkRows` board rows of the first queued
+   * settlement's current phase, and the settlement's cursor moved past them
+   * in the same transaction, so a chunk counts exactly once whatever fails
+   * when. Undefined when nothing is queued.
+   */
+  async function applyNext({ wait = false, chunkRows = defaultChunkRows, probe }: { wait?: boolean; chunkRows?: number; probe?: ChunkProbe } = {}): Promise<
+    AppliedChunk | 'busy' | undefined
+  > {
+    const applied = await db.transaction(async (tx): Promise<AppliedChunk | 'busy' | undefined> => {
+      if (wait) await lockLeaderboards(tx);
+      else if (!(await tryLockLeaderboards(tx))) return 'busy';
+      await indexesOnly(tx);
+      const head = await nextQueued({ tx });
+      if (!head) return undefined;
+      const match = await matchForScoring({ db: tx, matchId: head.matchId });
+      const base = { seq: head.seq, issuanceId: head.issuanceId, matchId: head.matchId, phase: head.phase };
+      if (!match || match.isTest) {
+        const lag = await advanceQueued({ tx, seq: head.seq, phase: PHASE.done, cursor: null });
+        return { ...base, answers: 0, phaseDone: true, done: true, lag };
+      }
+      const limit = Math.max(1, Math.floor(chunkRows / BOARDS_PER_ANSWER[head.phase]));
+      const chunk = await chunkOf({ tx, issuanceId: head.issuanceId, cursor: head.cursor, limit });
+      if (chunk.count > 0) {
+        const keysByZone = chunk.zones.map((zone) => ({
+          zone,
+          keys: boardKeysFor({ matchId: head.matchId, leagueId: match.leagueId, at: head.scoredAt, timeZone: zoneOrUtc(zone) }).filter(
+            (k) => phaseOf(k) === head.phase,
+          ),
+        }));
+        const ids = await ensureBoards({ db: tx, keys: keysByZone.flatMap((z) => z.keys) });
+        const boardsByZone = keysByZone.flatMap((z) => z.keys.map((k) => ({ zone: z.zone, leaderboardId: ids.get(keyString(k))! })));
+        await addChunk({
+          tx,
+          issuanceId: head.issuanceId,
+          resolved: head.resolved,
+          scoredAt: head.scoredAt,
+          after: head.cursor,
+          through: chunk.last!,
+          boardsByZone,
+        });
+        await probe?.({ ...base, answers: chunk.count });
+      }
+      // Fewer than asked: nobody after them counts in this phase.
+      const phaseDone = chunk.count < limit;
+      const next = phaseDone ? ((head.phase + 1) as Phase | 4) : head.phase;
+      const lag = await advanceQueued({ tx, seq: head.seq, phase: next, cursor: phaseDone ? null : chunk.last });
+      return { ...base, answers: chunk.count, phaseDone, done: next === PHASE.done, lag };
+    });
+    if (applied && applied !== 'busy' && applied.phaseDone) metrics.leaderboardLag.observe({ phase: PHASE_NAMES[applied.phase] }, applied.lag);
+    if (applied && applied !== 'busy' && applied.phase === PHASE.match && applied.answers > 0) await onMatchBoardChanged?.(applied.matchId);
+    return applied;
+  }
+
+  /**
+   * Applies the queue a chunk at a time until it is empty, `budgetMs` has
+   * passed, `stopped()` says so, or (without `wait`) another writer holds
+   * the lock. The worker calls it every LEADERBOARD_APPLY_POLL_MS and after
+   * each settlement of its process. Returns the chunks applied.
+   */
+  async function applyQueued({
+    wait = false,
+    chunkRows,
+    budgetMs = Infinity,
+    stopped = () => false,
+    onChunk,
+    probe,
+  }: {
+    wait?: boolean;
+    chunkRows?: number;
+    budgetMs?: number;
+    stopped?: () => boolean;
+    probe?: ChunkProbe;
+    onChunk?: (chunk: AppliedChunk) => void;
+  } = {}): Promise<number> {
+    const started = performance.now();
+    if (!wait && !(await hasQueued({ db }))) return 0;
+    let chunks = 0;
+    while (!stopped() && performance.now() - started < budgetMs) {
+      const applied = await applyNext({ wait, chunkRows, probe });
+      if (!applied || applied === 'busy') break;
+      chunks++;
+      onChunk?.(applied);
+    }
+    return chunks;
+  }
+
   return {
     /**
-     * Runs in the settling transaction, after the answers were scored: adds
-     * them to every board they count in. Test matches count nowhere.
+     * Runs in the settling transaction, after the answers were scored: queues
+     * the settlement for the boards (one row; none for a test match or a
+     * question nobody answered). The boards take it after the commit.
      */
-    async applySettlement(tx: Tx, issuance: QuestionIssuanceRow): Promise<LeaderboardChange | undefined> {
-      const match = await matchForScoring({ db: tx, matchId: issuance.matchId });
-      if (!match || match.isTest) return undefined;
-      const zones = await scoredZones({ db: tx, issuanceId: issuance.id });
-      if (!zones.length) return undefined;
-      await lockLeaderboards(tx);
-      const keysByZone = zones.map((z) => ({
-        zone: z.zone,
-        keys: boardKeysFor({ matchId: issuance.matchId, leagueId: match.leagueId, at: z.scoredAt, timeZone: zoneOrUtc(z.zone) }),
-      }));
-      const ids = await ensureBoards({ db: tx, keys: keysByZone.flatMap((z) => z.keys) });
-      const boardsByZone = keysByZone.flatMap((z) => z.keys.map((k) => ({ zone: z.zone, leaderboardId: ids.get(keyString(k))! })));
+    async enqueueSettlement(tx: Tx, issuance: QuestionIssuanceRow): Promise<boolean> {
       const resolved = issuance.status === 'resolved' && issuance.correctAnswerIdentifier !== null;
-      const leaderboardIds = await addSettlement({ tx, issuanceId: issuance.id, resolved, scoredAt: zones[0]!.scoredAt, boardsByZone });
-      return { matchId: issuance.matchId, leaderboardIds };
+      return enqueueSettlement({ tx, issuanceId: issuance.id, matchId: issuance.matchId, resolved, scoredAt: issuance.resolvedAt });
     },
+
+    applyNext,
+    applyQueued,
+
+    /** Applies everything queued, waiting for the lock (tests, scripts): after it, the boards have every settlement committed before the call. */
+    drain: (options: { chunkRows?: number; probe?: ChunkProbe; onChunk?: (chunk: AppliedChunk) => void } = {}) => applyQueued({ ...options, wait: true }),
+
+    /** Settlements waiting for the boards, and how long the oldest has waited (seconds). */
+    queueState: () => queueState({ db }),
 
     /**
      * Deletes the boards of periods past the retention (days after 40 days,

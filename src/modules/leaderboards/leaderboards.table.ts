@@ -1,5 +1,7 @@
-import { date, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, date, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { tstz } from '../../db/columns.js';
+import { questionIssuances } from '../issuances/issuances.table.js';
 
 /**
  * One leaderboard: a scope (the whole game, a league or a match) and a
@@ -24,8 +26,8 @@ export const leaderboards = pgTable(
 );
 
 /**
- * A player's row on a leaderboard, maintained in the transaction that scores
- * their answers (stored with fillfactor 80: an incorrect answer changes no
+ * A player's row on a leaderboard, maintained by the applier of
+ * `leaderboard_settlements` (stored with fillfactor 80: an incorrect answer changes no
  * indexed column, and room on the page keeps that update off the indexes). The rank index orders a board as ranked (points, correct
  * answers, who reached them first, user id), so the top of a board is an
  * index range and a rank is counted from it and from the point counts below.
@@ -47,10 +49,10 @@ export const leaderboardScores = pgTable(
     reachedAt: tstz('reached_at').notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.leaderboardId, t.userId] }),
+    // User first: one index serves both a row by its key and a user's rows (their rebuild, their positions), so a new
+    // or moved row costs two index entries, not three.
+    primaryKey({ columns: [t.userId, t.leaderboardId] }),
     index('leaderboard_scores_rank_idx').on(t.leaderboardId, t.points.desc(), t.correct.desc(), t.reachedAt.asc(), t.userId.asc()),
-    // Rebuilding one user's rows (hidden, deactivated, a new time zone).
-    index('leaderboard_scores_user_idx').on(t.userId),
   ],
 );
 
@@ -71,5 +73,47 @@ export const leaderboardPointCounts = pgTable(
   (t) => [primaryKey({ columns: [t.leaderboardId, t.points] })],
 );
 
+/**
+ * The settlements the boards take in, in order: one row per settled question
+ * with scored answers (resolved, voided or revoked), inserted by the settling
+ * transaction, applied after its commit by the worker in chunks of answers
+ * (by user id), each chunk in its own transaction that moves `phase` and
+ * `cursor` on, so a chunk is applied exactly once whatever fails when.
+ * Phases: 1 the match's board, 2 the all-time boards of the league and the
+ * whole game, 3 their day, week and month boards, 4 done. `position` is the
+ * order the applier took the settlements in (their order on every board, and
+ * the rebuild's); the rows stay as the record of that order.
+ */
+export const leaderboardSettlements = pgTable(
+  'leaderboard_settlements',
+  {
+    seq: bigint('seq', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    questionIssuanceId: uuid('question_issuance_id')
+      .notNull()
+      .references(() => questionIssuances.id, { onDelete: 'cascade' }),
+    matchId: uuid('match_id').notNull(),
+    /** Resolved with a correct answer (a streak moves); false: voided or revoked. */
+    resolved: boolean('resolved').notNull(),
+    /** The answers' scored_at (the settlement's time). */
+    scoredAt: tstz('scored_at').notNull(),
+    /** Assigned by the applier when it first sees the row; null until then. */
+    position: bigint('position', { mode: 'number' }),
+    phase: smallint('phase').notNull().default(1),
+    /** The last user id applied in the current phase; null: none yet. */
+    cursor: uuid('cursor'),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+    /** When the last phase was applied. */
+    appliedAt: tstz('applied_at'),
+  },
+  (t) => [
+    uniqueIndex('leaderboard_settlements_issuance_uq').on(t.questionIssuanceId),
+    uniqueIndex('leaderboard_settlements_position_uq').on(t.position),
+    index('leaderboard_settlements_pending_idx')
+      .on(t.phase, t.position)
+      .where(sql`phase < 4`),
+  ],
+);
+
 export type LeaderboardRow = typeof leaderboards.$inferSelect;
 export type LeaderboardScoreRow = typeof leaderboardScores.$inferSelect;
+export type LeaderboardSettlementRow = typeof leaderboardSettlements.$inferSelect;
