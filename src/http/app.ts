@@ -105,7 +105,36 @@ async function send(res: Response, reply: AnyReply): Promise<void> {
     res.status(reply.status).end();
     return;
   }
-  res.status(reply.status).type('application/json').send(JSON.stringify(reply.body));
+  const text = JSON.stringify(reply.body);
+  if (reply.headers || reply.filename || !writesPlainly(res, reply.status)) {
+    res.status(reply.status).type('application/json').send(text);
+    return;
+  }
+  // What express's res.send writes for this reply, written directly: the same status line and headers in the same
+  // order, the body as one string (so Node sends the head and the body in one write) and none of send's checks
+  // that cannot apply (no ETag, no conditional request, a status with a body).
+  res.statusCode = reply.status;
+  res.setHeader('Content-Type', JSON_CONTENT_TYPE);
+  res.setHeader('Content-Length', String(Buffer.byteLength(text)));
+  if (res.req.method === 'HEAD') res.end();
+  else res.end(text);
+}
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Whether express's res.send would write a JSON reply as is: a 200 or 201 to a request with no conditional
+ * header (If-None-Match: * makes res.send answer 304 even without an ETag) and no content type set before.
+ */
+function writesPlainly(res: Response, status: number): boolean {
+  const { headers } = res.req;
+  return (
+    (status === 200 || status === 201) &&
+    headers['if-none-match'] === undefined &&
+    headers['if-modified-since'] === undefined &&
+    !res.hasHeader('Content-Type') &&
+    !res.hasHeader('Transfer-Encoding')
+  );
 }
 
 export async function createApp({

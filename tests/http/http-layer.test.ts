@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OpenAPIRouter } from 'openapi-backend';
 import { httpErrors } from '../../src/http/http.errors.js';
@@ -195,6 +196,52 @@ describe('routing', () => {
     expect(app.api.matcher.match('GET', '/api/leagues/')).toMatchObject({ operation: { operationId: 'listLeagues' } });
     expect(app.api.matcher.match('POST', '/api/leagues')).toEqual({ kind: 'method-not-allowed', allowed: ['GET'] });
     expect((await app.request('GET', '/api/brands/')).status).toBe(200);
+  });
+});
+
+/** The whole response to one request on its own connection, as sent (the Date header blanked). */
+function rawExchange(url: string, head: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = net.connect(Number(port), hostname, () => socket.write(`${head}\r\nHost: x\r\nConnection: close\r\n\r\n`));
+    socket.on('data', (d) => chunks.push(d));
+    socket.on('error', reject);
+    socket.on('close', () =>
+      resolve(
+        Buffer.concat(chunks)
+          .toString('latin1')
+          .replace(/^Date: .*$/m, 'Date: -'),
+      ),
+    );
+  });
+}
+
+describe('JSON replies written without express res.send', () => {
+  it('send the bytes res.send sends (it still writes the replies to conditional requests: compared with one)', async () => {
+    const fresh = await startTestApp();
+    try {
+      for (const path of ['/api/leagues', '/api/leagues/wc']) {
+        const direct = await rawExchange(fresh.url, `GET ${path} HTTP/1.1`);
+        // An If-None-Match that matches nothing: the reply goes through res.send and is otherwise the same request.
+        const viaSend = await rawExchange(fresh.url, `GET ${path} HTTP/1.1\r\nIf-None-Match: "nothing"`);
+        expect(direct).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+        expect(direct).toContain('\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ');
+        expect(direct).toBe(viaSend);
+        // HEAD: the same head, no body.
+        const head = await rawExchange(fresh.url, `HEAD ${path} HTTP/1.1`);
+        expect(head).toBe(direct.slice(0, direct.indexOf('\r\n\r\n') + 4));
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('keep answering If-None-Match: * with 304 and no body, as res.send does', async () => {
+    const res = await rawExchange(app.url, 'GET /api/leagues/wc HTTP/1.1\r\nIf-None-Match: *');
+    expect(res).toMatch(/^HTTP\/1\.1 304 Not Modified\r\n/);
+    expect(res.endsWith('\r\n\r\n')).toBe(true);
+    expect(res).not.toContain('Content-Length');
   });
 });
 
