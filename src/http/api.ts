@@ -14,6 +14,7 @@ import type { Services } from '../services.js';
 import { contractDocument, isAdminOperation, OperationMatcher, type ContractOperation } from './contract.js';
 import { ajvErrorsToIssues } from './error-mapping.js';
 import type { Handler, HandlerRequest, Handlers, OperationId, UploadedFile } from './handler-types.js';
+import { installRequestParse } from './request-parse.js';
 import { REQUEST_AJV_OPTIONS } from './validation-formats.js';
 import { traced, tracingEnabled } from '../observability/tracing.js';
 
@@ -132,10 +133,8 @@ export async function createApi({ services, handlers }: { services: Services; ha
     req[MATCHED] ?? originalMatch(req, strict as true)) as typeof backend.router.matchOperation;
   // handleRequest parses a request before routing (for a preRoutingHandler, which we do not register) and again
   // with the matched operation (then validation and coercion parse it too). A pre-matched request skips the first:
-  // its result is replaced unread.
-  const originalParse = backend.router.parseRequest.bind(backend.router);
-  backend.router.parseRequest = ((req: DispatchRequest, operation?: ContractOperation) =>
-    operation === undefined && req[MATCHED] ? (req as never) : originalParse(req, operation as never)) as typeof backend.router.parseRequest;
+  // its result is replaced unread. The others are the library's parse, made cheaper (src/http/request-parse.ts).
+  installRequestParse(backend.router, (req: DispatchRequest, operation) => operation === undefined && req[MATCHED] !== undefined);
 
   for (const [operationId, handler] of Object.entries(handlers) as [OperationId, Handler<OperationId>][]) {
     backend.register(operationId, (c: Context, ctx: InternalContext) => {
