@@ -14,6 +14,7 @@ import type { Services } from '../services.js';
 import { contractDocument, isAdminOperation, OperationMatcher, type ContractOperation } from './contract.js';
 import { ajvErrorsToIssues } from './error-mapping.js';
 import type { Handler, HandlerRequest, Handlers, OperationId, UploadedFile } from './handler-types.js';
+import { createMatchedDispatch } from './matched-dispatch.js';
 import { installRequestParse } from './request-parse.js';
 import { REQUEST_AJV_OPTIONS } from './validation-formats.js';
 import { traced, tracingEnabled } from '../observability/tracing.js';
@@ -54,7 +55,16 @@ const bearerToken = (header: unknown): string | undefined => {
   return m?.[1];
 };
 
-export async function createApi({ services, handlers }: { services: Services; handlers: Handlers }): Promise<Api> {
+export async function createApi({
+  services,
+  handlers,
+  dispatchThrough = 'matched',
+}: {
+  services: Services;
+  handlers: Handlers;
+  /** `library`: openapi-backend's handleRequest, which the matched dispatch replaces (its tests compare both). */
+  dispatchThrough?: 'matched' | 'library';
+}): Promise<Api> {
   const document = structuredClone(contractDocument());
   const backend = new OpenAPIBackend({
     definition: document as never,
@@ -154,12 +164,14 @@ export async function createApi({ services, handlers }: { services: Services; ha
     });
   }
 
+  const matched = dispatchThrough === 'matched' ? createMatchedDispatch(backend) : null;
   return {
     backend,
     matcher,
     dispatch: (request, operation, ctx) => {
       const target = { ...request, [MATCHED]: operation } as DispatchRequest;
-      return backend.handleRequest(target, { ...ctx, [ADMITTED]: { target, files: [] } } satisfies InternalContext);
+      const internal = { ...ctx, [ADMITTED]: { target, files: [] } } satisfies InternalContext;
+      return matched ? matched(target, operation, internal) : backend.handleRequest(target, internal);
     },
   };
 }
