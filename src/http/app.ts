@@ -145,17 +145,13 @@ export async function createApp({
   const { config, logger } = services;
   const api = await createApi({ services, handlers: handlers ?? createHandlers(services) });
   const app = express();
-  // Probes first: /healthz answers while the process drains, /readyz says 503 from the moment it starts to.
-  app.use(health.middleware);
-  app.use(metricsMiddleware(config.ops.metricsToken));
-  // Then, during shutdown, new requests are refused before anything else runs.
-  const drain = createDrain({ onStart: health.drain });
-  app.use(drain.middleware);
   app.disable('x-powered-by');
   app.set('etag', false);
   if (config.trustProxy !== false) app.set('trust proxy', config.trustProxy);
+  const drain = createDrain({ onStart: health.drain });
 
-  app.use((req, res, next) => {
+  /** Times every request into the metrics, and logs the ones that failed. */
+  const timing = (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -174,14 +170,12 @@ export async function createApp({
       else if (logger.isLevelEnabled('debug')) logger.debug({ method: req.method, path: req.path, status: res.statusCode, ms }, 'request');
     });
     next();
-  });
-
-  app.use(securityHeaders());
+  };
+  const security = securityHeaders();
   const corsMiddleware = apiCors(config.corsOrigins);
-  if (corsMiddleware) app.use(['/api', '/openapi.json'], corsMiddleware);
 
-  app.use(async (req: Request, res: Response, next: NextFunction) => {
-    if (!isApiPath(req.path)) return next();
+  /** An API request, once the steps before it ran: matched, admitted, dispatched, answered; any failure to the error handler. */
+  const answer = async (req: Request, res: Response, next: NextFunction) => {
     try {
       // HEAD is GET without the body (RFC 9110 §9.3.2): matched, authorized and answered as the GET
       // (headers and status included); Node's HTTP server leaves the body out.
@@ -195,9 +189,11 @@ export async function createApp({
       const { operation } = match;
       res.locals.operation = operation.operationId;
       const { path, problems } = pathParameters(operation, match.params);
+      // express parses the query string on every read of req.query: once here.
+      const query = req.query as Record<string, string | string[]>;
       const admit = async () => {
         if (problems.length) throw httpErrors.invalid(problems);
-        refuseJsonProblem(findJsonProblem(req.query, ['query']));
+        refuseJsonProblem(findJsonProblem(query, ['query']));
         const expected = requestContentType(operation);
         let body: unknown;
         let files: UploadedFile[] = [];
@@ -207,11 +203,10 @@ export async function createApp({
         return { body, files };
       };
       const handle = async (span?: Span) => {
-        const reply = (await api.dispatch(
-          { method, path, query: req.query as Record<string, string | string[]>, headers: req.headers as Record<string, string | string[]>, body: undefined },
-          operation,
-          { req, admit },
-        )) as AnyReply;
+        const reply = (await api.dispatch({ method, path, query, headers: req.headers as Record<string, string | string[]>, body: undefined }, operation, {
+          req,
+          admit,
+        })) as AnyReply;
         span?.setAttribute('http.response.status_code', reply.status);
         await send(res, reply);
       };
@@ -226,9 +221,28 @@ export async function createApp({
     } catch (err) {
       next(err);
     }
+  };
+
+  // The API first, in one layer: an API request runs the steps the layers below run for every request
+  // (the probes and /metrics never match an API path), in their order, without walking them.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (!isApiPath(req.path)) return next();
+    const dispatch = () => void answer(req, res, next);
+    // CORS as mounted below on /api (an API path is /api/... or /admin/api-session).
+    const cors = corsMiddleware && req.path.startsWith('/api/') ? () => corsMiddleware(req, res, dispatch) : dispatch;
+    drain.middleware(req, res, () => timing(req, res, () => security(req, res, cors)));
   });
 
-  // The pages (docs, operator UI) after the API: an API request never walks their routes.
+  // Every other request. Probes first: /healthz answers while the process drains, /readyz says 503 from the moment it starts to.
+  app.use(health.middleware);
+  app.use(metricsMiddleware(config.ops.metricsToken));
+  // Then, during shutdown, new requests are refused before anything else runs.
+  app.use(drain.middleware);
+  app.use(timing);
+  app.use(security);
+  if (corsMiddleware) app.use(['/api', '/openapi.json'], corsMiddleware);
+
+  // The pages (docs, operator UI).
   app.get('/', (_req, res) => res.redirect(302, '/docs'));
   app.use(docsRouter());
   app.use('/admin', adminAuthRoutes(services));
