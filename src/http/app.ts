@@ -223,14 +223,25 @@ export async function createApp({
     }
   };
 
-  // The API first, in one layer: an API request runs the steps the layers below run for every request
-  // (the probes and /metrics never match an API path), in their order, without walking them.
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    if (!isApiPath(req.path)) return next();
-    const dispatch = () => void answer(req, res, next);
-    // CORS as mounted below on /api (an API path is /api/... or /admin/api-session).
+  /**
+   * An API request: the steps the layers below run for every request, in their order (the probes and
+   * /metrics never match an API path; CORS as mounted below on /api, and an API path is /api/... or
+   * /admin/api-session), then the API. It ends answered, or calls `fail` with what went wrong.
+   */
+  const apiRequest = (req: Request, res: Response, fail: (err: unknown) => void) => {
+    // A rejection without a reason still fails the request (express would take it for "go on", and answer 404).
+    const dispatch = () => void answer(req, res, (err: unknown) => fail(err ?? new Error('the request failed without an error')));
     const cors = corsMiddleware && req.path.startsWith('/api/') ? () => corsMiddleware(req, res, dispatch) : dispatch;
     drain.middleware(req, res, () => timing(req, res, () => security(req, res, cors)));
+  };
+
+  // The first layer: an API request that failed comes back through the router (see app.handle below) to reach
+  // the error handler as any other request would.
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    const failed = (req as Failed)[API_FAILURE];
+    if (failed === undefined) return next();
+    delete (req as Failed)[API_FAILURE];
+    next(failed.err);
   });
 
   // Every other request. Probes first: /healthz answers while the process drains, /readyz says 503 from the moment it starts to.
@@ -260,5 +271,38 @@ export async function createApp({
     res.status(out.status).set(out.headers).type('application/json').send(JSON.stringify(out.body));
   });
 
+  // API requests skip express's router: express's app.handle is done here (references between request and
+  // response, their prototypes, res.locals) and so is what the router sets up for a layer mounted at '/', then
+  // apiRequest runs; a failure goes through the router with its error. Every other request is express's own.
+  const route = (app as unknown as Handle).handle.bind(app);
+  (app as unknown as Handle).handle = (req, res, callback) => {
+    if (callback !== undefined) return route(req, res, callback);
+    if (app.enabled('x-powered-by')) res.setHeader('X-Powered-By', 'Express');
+    req.res = res;
+    res.req = req;
+    Object.setPrototypeOf(req, app.request);
+    Object.setPrototypeOf(res, app.response);
+    if (!res.locals) res.locals = Object.create(null) as Response['locals'];
+    if (!isApiPath(req.path)) return route(req, res);
+    req.baseUrl = '';
+    req.originalUrl ||= req.url;
+    req.params = {};
+    const fail = (err: unknown) => {
+      (req as Failed)[API_FAILURE] = { err };
+      route(req, res);
+    };
+    try {
+      apiRequest(req, res, fail);
+    } catch (err) {
+      fail(err);
+    }
+  };
+
   return { app, api, drain, health };
+}
+
+const API_FAILURE = Symbol('apiFailure');
+type Failed = Request & { [API_FAILURE]?: { err: unknown } };
+interface Handle {
+  handle(req: Request, res: Response, callback?: NextFunction): void;
 }

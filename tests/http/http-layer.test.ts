@@ -18,6 +18,8 @@ beforeAll(async () => {
       listLeagues: async () => {
         throw new Error(`connection failed: ${secret}`);
       },
+      // A rejection without a reason.
+      getQuestionSampleCatalog: () => Promise.reject(undefined),
     }),
   });
 });
@@ -216,6 +218,14 @@ function rawExchange(url: string, head: string): Promise<string> {
     );
   });
 }
+
+describe('API requests outside express router', () => {
+  it('answer a handler that rejects without a reason with 500, not as if nothing had answered (404)', async () => {
+    // Raw fetch: a 500 is never part of the contract.
+    const res = await fetch(`${app.url}/api/question-definitions/sample-catalog?league=wc`);
+    expectError(res, httpErrors.internal);
+  });
+});
 
 describe('JSON replies written without express res.send', () => {
   it('send the bytes res.send sends (it still writes the replies to conditional requests: compared with one)', async () => {
