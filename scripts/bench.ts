@@ -36,6 +36,10 @@
  * alternated), each request with the key of the next player in turn and, for
  * PUT, the next answer (created the first time, replaced after).
  *
+ * BENCH_PHASES (contract, hot, anchor; default all) chooses the phases that
+ * apply load, BENCH_ANCHOR_ENDPOINTS (parts of labels, e.g. leagues,points)
+ * the raw anchor's endpoints.
+ *
  * Exits non-zero on errors only (a non-2xx response, a connection error, a
  * plain route that answers differently from its contract route), never on a
  * missed target.
@@ -79,9 +83,24 @@ const settings = {
   pipelining: Math.round(envNumber('BENCH_PIPELINING', 1, 1)),
   /** BENCH_NO_DB=1: both sides list rows read once at start, so only HTTP, the contract stack, mappers and JSON are measured. */
   noDb: /^(1|true|yes)$/i.test(process.env.BENCH_NO_DB ?? ''),
-  /** BENCH_HOT=0: skip the hot-path phase. */
+  /** BENCH_HOT=0: skip the hot-path phase (and the raw anchor, which loads its data). */
   hot: !/^(0|false|no|off)$/i.test(process.env.BENCH_HOT ?? ''),
+  /** BENCH_PHASES: the phases that apply load (default all): contract, hot, anchor. */
+  phases: phasesOf(process.env.BENCH_PHASES),
+  /** BENCH_ANCHOR_ENDPOINTS: the raw anchor's endpoints to load, by label substring (default all five). */
+  anchorEndpoints: (process.env.BENCH_ANCHOR_ENDPOINTS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
 };
+
+function phasesOf(raw: string | undefined): Set<'contract' | 'hot' | 'anchor'> {
+  const all = ['contract', 'hot', 'anchor'] as const;
+  if (raw === undefined || raw.trim() === '') return new Set(all);
+  const names = raw.split(',').map((s) => s.trim());
+  for (const name of names) if (!(all as readonly string[]).includes(name)) throw new Error(`BENCH_PHASES: unknown phase '${name}' (contract, hot, anchor)`);
+  return new Set(names as (typeof all)[number][]);
+}
 const BRAND_COUNT = 50;
 
 // ---------------------------------------------------------------- database
@@ -444,6 +463,10 @@ async function hotPhase(database: Database, server: Server, base: string, client
       `${r.follows} follows, ${r.issuances} in-game questions (${r.openIssuances} open, ${HOT.OPEN_PER_MATCH} per live match); ` +
       `players follow 1 to ${HOT.FOLLOW_CYCLE} live matches, the heavy player ${data.heavy.follows} matches`,
   );
+  if (!settings.phases.has('hot')) {
+    console.log('  hot-path load: skipped (BENCH_PHASES)');
+    return { failures: 0, data };
+  }
 
   console.log('SQL statements per request (database.onQuery: statements issued through drizzle, key lookup included; BEGIN/COMMIT not seen):');
   const counts = await countStatements(database, base, data);
@@ -557,6 +580,10 @@ async function anchorPhase(bench: BenchDatabase, services: Services, base: strin
   const { duration, warmup, rounds, connections } = settings;
   console.log('');
   console.log('raw anchor (the target: service/raw >= 0.5 in req/s and in CPU per request, on PostgreSQL):');
+  if (!settings.phases.has('anchor')) {
+    console.log('  skipped (BENCH_PHASES)');
+    return 0;
+  }
   if (!bench.url) {
     console.log('  skipped: the raw anchor needs PostgreSQL (set DATABASE_URL)');
     return 0;
@@ -586,13 +613,16 @@ async function anchorPhase(bench: BenchDatabase, services: Services, base: strin
     );
     const endpoints = hotEndpoints(data);
     const rotation = (method: string, path: string) => endpoints.find((e) => e.method === method && e.path === path)!.label;
-    const anchored = [
-      { label: 'GET /api/leagues', method: 'GET', path: '/api/leagues', rotation: undefined },
-      { label: 'GET /api/matches', method: 'GET', path: '/api/matches', rotation: rotation('GET', '/api/matches') },
-      { label: 'GET /api/question-answers/open', method: 'GET', path: '/api/question-answers/open', rotation: rotation('GET', '/api/question-answers/open') },
-      { label: 'PUT /api/question-answers', method: 'PUT', path: '/api/question-answers', rotation: rotation('PUT', '/api/question-answers') },
-      { label: 'GET /api/users/me/points', method: 'GET', path: '/api/users/me/points', rotation: 'points' },
-    ] as const;
+    const anchored = (
+      [
+        { label: 'GET /api/leagues', method: 'GET', path: '/api/leagues', rotation: undefined },
+        { label: 'GET /api/matches', method: 'GET', path: '/api/matches', rotation: rotation('GET', '/api/matches') },
+        { label: 'GET /api/question-answers/open', method: 'GET', path: '/api/question-answers/open', rotation: rotation('GET', '/api/question-answers/open') },
+        { label: 'PUT /api/question-answers', method: 'PUT', path: '/api/question-answers', rotation: rotation('PUT', '/api/question-answers') },
+        { label: 'GET /api/users/me/points', method: 'GET', path: '/api/users/me/points', rotation: 'points' },
+      ] as const
+    ).filter((ep) => !settings.anchorEndpoints.length || settings.anchorEndpoints.some((name) => ep.label.includes(name)));
+    if (!anchored.length) throw new Error(`BENCH_ANCHOR_ENDPOINTS matches none of the anchored endpoints: ${settings.anchorEndpoints.join(', ')}`);
     const sides = [
       { name: 'service', base, cpu: mainThreadCpuMs },
       { name: 'raw', base: raw.base, cpu: () => processCpuMs(raw.pid) },
@@ -670,6 +700,62 @@ async function checkSameAnswers(base: string): Promise<void> {
   }
 }
 
+/** The first phase: the contract stack against plain express (ABBA rounds). Returns the number of failed requests. */
+async function contractPhase(database: Database, base: string, load: LoadClient): Promise<number> {
+  let failures = 0;
+  const cpus = os.cpus();
+  const { duration, warmup, rounds, connections, pipelining } = settings;
+  console.log(
+    `load: autocannon in a worker thread, ${connections} connections, pipelining ${pipelining}, warm-up ${warmup} s per endpoint, ${rounds} round(s) x ${duration} s per endpoint, ABBA order`,
+  );
+  if (warmup > 0) {
+    for (const ep of ENDPOINTS) failures += failuresOf(ep.path, await load.run(base + ep.path, warmup), 'warm-up');
+  }
+  const runs = new Map<Endpoint, Measured[]>(ENDPOINTS.map((ep) => [ep, []]));
+  const window = await roundsAbba(ENDPOINTS, rounds, async (ep, round) => {
+    const r = await withCpu(() => load.run(base + ep.path, duration));
+    failures += failuresOf(ep.path, r, `round ${round + 1}`);
+    runs.get(ep)!.push(r);
+    const cpu = r.cpuMs === null ? '' : `, main thread ${fmt((r.cpuMs * 1000) / r.count)} us CPU/request`;
+    console.log(`  round ${round + 1} ${ep.path.padEnd(15)} ${fmt(r.count / r.seconds).padStart(7)} req/s${cpu}`);
+  });
+
+  const summaries = new Map(ENDPOINTS.map((ep) => [ep, summarise(runs.get(ep)!)]));
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+  };
+  console.log('');
+  console.log(
+    `results (${database.kind}${settings.noDb ? ', BENCH_NO_DB' : ''}, node ${process.version}, ${cpus[0]?.model ?? '?'} x ${cpus.length}, ${connections} connections, ${rounds} x ${duration} s per endpoint):`,
+  );
+  console.log(`| endpoint           |   req/s | p50 ms | p99 ms | requests | main-thread CPU us/request |`);
+  console.log(`|--------------------|--------:|-------:|-------:|---------:|---------------------------:|`);
+  for (const ep of ENDPOINTS) {
+    const s = summaries.get(ep)!;
+    console.log(
+      `| ${`GET ${ep.path}`.padEnd(18)} | ${fmt(s.rps).padStart(7)} | ${fmt(s.p50, 2).padStart(6)} | ${fmt(s.p99, 2).padStart(6)} | ${fmt(s.count).padStart(8)} | ${(s.cpuUs === null ? 'n/a' : fmt(s.cpuUs)).padStart(26)} |`,
+    );
+  }
+  console.log('');
+  for (const pair of ['leagues', 'brands'] as const) {
+    const full = summaries.get(ENDPOINTS.find((e) => e.pair === pair && e.kind === 'full')!)!;
+    const plain = summaries.get(ENDPOINTS.find((e) => e.pair === pair && e.kind === 'plain')!)!;
+    const ratio = full.rps / plain.rps;
+    const perRound = full.perRound.map((f, i) => f / plain.perRound[i]!);
+    const cpu =
+      full.cpuUs !== null && plain.cpuUs !== null
+        ? `; CPU: ${fmt(full.cpuUs - plain.cpuUs)} us more per request, plain/full CPU per request ${fmt(plain.cpuUs / full.cpuUs, 3)}`
+        : '';
+    console.log(
+      `ratio full-stack/plain req/s, ${pair.padEnd(7)}: ${fmt(ratio, 3)} (per round ${perRound.map((x) => fmt(x, 3)).join(', ')}; median ${fmt(median(perRound), 3)}); ` +
+        `target >= 0.8: ${ratio >= 0.8 ? 'met' : 'MISSED'}${cpu}`,
+    );
+  }
+  printMachine(database, window);
+  return failures;
+}
+
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 async function main(): Promise<number> {
@@ -719,57 +805,9 @@ async function main(): Promise<number> {
     console.log('answers:');
     await checkSameAnswers(base);
 
-    const { duration, warmup, rounds, connections, pipelining } = settings;
-    console.log(
-      `load: autocannon in a worker thread, ${connections} connections, pipelining ${pipelining}, warm-up ${warmup} s per endpoint, ${rounds} round(s) x ${duration} s per endpoint, ABBA order`,
-    );
     client = new LoadClient();
-    const load = client;
-    if (warmup > 0) {
-      for (const ep of ENDPOINTS) failures += failuresOf(ep.path, await load.run(base + ep.path, warmup), 'warm-up');
-    }
-    const runs = new Map<Endpoint, Measured[]>(ENDPOINTS.map((ep) => [ep, []]));
-    const window = await roundsAbba(ENDPOINTS, rounds, async (ep, round) => {
-      const r = await withCpu(() => load.run(base + ep.path, duration));
-      failures += failuresOf(ep.path, r, `round ${round + 1}`);
-      runs.get(ep)!.push(r);
-      const cpu = r.cpuMs === null ? '' : `, main thread ${fmt((r.cpuMs * 1000) / r.count)} us CPU/request`;
-      console.log(`  round ${round + 1} ${ep.path.padEnd(15)} ${fmt(r.count / r.seconds).padStart(7)} req/s${cpu}`);
-    });
-
-    const summaries = new Map(ENDPOINTS.map((ep) => [ep, summarise(runs.get(ep)!)]));
-    const median = (xs: number[]) => {
-      const s = [...xs].sort((a, b) => a - b);
-      return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-    };
-    console.log('');
-    console.log(
-      `results (${database.kind}${settings.noDb ? ', BENCH_NO_DB' : ''}, node ${process.version}, ${cpus[0]?.model ?? '?'} x ${cpus.length}, ${connections} connections, ${rounds} x ${duration} s per endpoint):`,
-    );
-    console.log(`| endpoint           |   req/s | p50 ms | p99 ms | requests | main-thread CPU us/request |`);
-    console.log(`|--------------------|--------:|-------:|-------:|---------:|---------------------------:|`);
-    for (const ep of ENDPOINTS) {
-      const s = summaries.get(ep)!;
-      console.log(
-        `| ${`GET ${ep.path}`.padEnd(18)} | ${fmt(s.rps).padStart(7)} | ${fmt(s.p50, 2).padStart(6)} | ${fmt(s.p99, 2).padStart(6)} | ${fmt(s.count).padStart(8)} | ${(s.cpuUs === null ? 'n/a' : fmt(s.cpuUs)).padStart(26)} |`,
-      );
-    }
-    console.log('');
-    for (const pair of ['leagues', 'brands'] as const) {
-      const full = summaries.get(ENDPOINTS.find((e) => e.pair === pair && e.kind === 'full')!)!;
-      const plain = summaries.get(ENDPOINTS.find((e) => e.pair === pair && e.kind === 'plain')!)!;
-      const ratio = full.rps / plain.rps;
-      const perRound = full.perRound.map((f, i) => f / plain.perRound[i]!);
-      const cpu =
-        full.cpuUs !== null && plain.cpuUs !== null
-          ? `; CPU: ${fmt(full.cpuUs - plain.cpuUs)} us more per request, plain/full CPU per request ${fmt(plain.cpuUs / full.cpuUs, 3)}`
-          : '';
-      console.log(
-        `ratio full-stack/plain req/s, ${pair.padEnd(7)}: ${fmt(ratio, 3)} (per round ${perRound.map((x) => fmt(x, 3)).join(', ')}; median ${fmt(median(perRound), 3)}); ` +
-          `target >= 0.8: ${ratio >= 0.8 ? 'met' : 'MISSED'}${cpu}`,
-      );
-    }
-    printMachine(database, window);
+    if (settings.phases.has('contract')) failures += await contractPhase(database, base, client);
+    else console.log('contract stack against plain express: skipped (BENCH_PHASES)');
     if (settings.hot) {
       const hot = await hotPhase(database, server, base, client);
       failures += hot.failures;

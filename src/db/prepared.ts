@@ -45,7 +45,7 @@ export function compileRowMapper(
   fields: SelectedField[],
   joinsNotNullableMap: Record<string, boolean> | undefined,
 ): (rows: unknown[][]) => Record<string, unknown>[] {
-  const plan = fields.map(({ path, field }) => {
+  const plan: PlannedField[] = fields.map(({ path, field }) => {
     const column = is(field, Column);
     // An SQL fragment's `decoder` is internal to drizzle (mapWith sets it).
     type WithDecoder = { decoder: Decoder };
@@ -59,6 +59,79 @@ export function compileRowMapper(
     const table = joinsNotNullableMap && column && path.length === 2 ? getTableName((field as Column).table) : null;
     return { parents: path.slice(0, -1), key: path[path.length - 1]!, decoder, table, object: path[0]! };
   });
+  return generatedMapper(plan, joinsNotNullableMap) ?? interpretedMapper(plan, joinsNotNullableMap);
+}
+
+interface PlannedField {
+  parents: string[];
+  key: string;
+  decoder: Decoder;
+  /** The table of a left-joinable column (`object.column`), when the query has joins; else null. */
+  table: string | null;
+  object: string;
+}
+
+/**
+ * The same mapping as source code compiled once per query: each row becomes one object literal (one
+ * shape, built in one go) from the row's cells decoded in field order. Null when the fields do not make
+ * a tree of plain keys (a key both a value and an object, or `__proto__`): the interpreted mapper
+ * handles those as drizzle does.
+ */
+function generatedMapper(
+  plan: PlannedField[],
+  joinsNotNullableMap: Record<string, boolean> | undefined,
+): ((rows: unknown[][]) => Record<string, unknown>[]) | null {
+  type Tree = Map<string, Tree | number>;
+  const root: Tree = new Map();
+  for (let i = 0; i < plan.length; i++) {
+    const { parents, key } = plan[i]!;
+    if (key === '__proto__' || parents.includes('__proto__')) return null;
+    let node = root;
+    for (const chunk of parents) {
+      let next = node.get(chunk);
+      if (next === undefined) node.set(chunk, (next = new Map()));
+      else if (typeof next === 'number') return null;
+      node = next;
+    }
+    // A key seen twice keeps its first place and takes the later value, as an assignment does.
+    if (node.get(key) instanceof Map) return null;
+    node.set(key, i);
+  }
+  const literal = (node: Tree): string => `{${[...node].map(([k, v]) => `${JSON.stringify(k)}: ${typeof v === 'number' ? `v${v}` : literal(v)}`).join(', ')}}`;
+  const lines: string[] = [];
+  plan.forEach((_, i) => lines.push(`const r${i} = row[${i}];`, `const v${i} = r${i} === null ? null : d${i}.mapFromDriverValue(r${i});`));
+  lines.push(`const o = ${literal(root)};`);
+  if (joinsNotNullableMap) {
+    // drizzle's rule: a joined table's object is null when its first column is and all its columns are that
+    // table's (and the join may be null).
+    const objects = new Map<string, { first: number; tables: Set<string> }>();
+    plan.forEach(({ table, object }, i) => {
+      if (table === null) return;
+      const seen = objects.get(object);
+      if (seen) seen.tables.add(table);
+      else objects.set(object, { first: i, tables: new Set([table]) });
+    });
+    for (const [object, { first, tables }] of objects) {
+      if (tables.size !== 1) continue;
+      lines.push(`if (v${first} === null && !jm[${JSON.stringify([...tables][0])}]) o[${JSON.stringify(object)}] = null;`);
+    }
+  }
+  lines.push('return o;');
+  const decoders = plan.map((_, i) => `const d${i} = d[${i}];`).join('\n');
+  const source = `${decoders}\nconst mapRow = (row) => {\n${lines.join('\n')}\n};\nreturn (rows) => rows.map(mapRow);`;
+  // Source generated from the query's own selection (keys quoted by JSON.stringify, values read by index).
+  const factory = new Function('d', 'jm', source) as (
+    d: Decoder[],
+    jm: Record<string, boolean> | undefined,
+  ) => (rows: unknown[][]) => Record<string, unknown>[];
+  return factory(
+    plan.map((p) => p.decoder),
+    joinsNotNullableMap,
+  );
+}
+
+/** The mapping step by step (fields that do not make a plain tree). */
+function interpretedMapper(plan: PlannedField[], joinsNotNullableMap: Record<string, boolean> | undefined): (rows: unknown[][]) => Record<string, unknown>[] {
   return (rows) =>
     rows.map((row) => {
       const result: Record<string, unknown> = {};

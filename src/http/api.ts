@@ -14,6 +14,8 @@ import type { Services } from '../services.js';
 import { contractDocument, isAdminOperation, OperationMatcher, type ContractOperation } from './contract.js';
 import { ajvErrorsToIssues } from '../validation-issues.js';
 import type { Handler, HandlerRequest, Handlers, OperationId, UploadedFile } from './handler-types.js';
+import { createMatchedDispatch } from './matched-dispatch.js';
+import { installRequestParse } from './request-parse.js';
 import { REQUEST_AJV_OPTIONS } from './validation-formats.js';
 import { traced, tracingEnabled } from '../observability/tracing.js';
 
@@ -53,7 +55,16 @@ const bearerToken = (header: unknown): string | undefined => {
   return m?.[1];
 };
 
-export async function createApi({ services, handlers }: { services: Services; handlers: Handlers }): Promise<Api> {
+export async function createApi({
+  services,
+  handlers,
+  dispatchThrough = 'matched',
+}: {
+  services: Services;
+  handlers: Handlers;
+  /** `library`: openapi-backend's handleRequest, which the matched dispatch replaces (its tests compare both). */
+  dispatchThrough?: 'matched' | 'library';
+}): Promise<Api> {
   const document = structuredClone(contractDocument());
   const backend = new OpenAPIBackend({
     definition: document as never,
@@ -132,10 +143,8 @@ export async function createApi({ services, handlers }: { services: Services; ha
     req[MATCHED] ?? originalMatch(req, strict as true)) as typeof backend.router.matchOperation;
   // handleRequest parses a request before routing (for a preRoutingHandler, which we do not register) and again
   // with the matched operation (then validation and coercion parse it too). A pre-matched request skips the first:
-  // its result is replaced unread.
-  const originalParse = backend.router.parseRequest.bind(backend.router);
-  backend.router.parseRequest = ((req: DispatchRequest, operation?: ContractOperation) =>
-    operation === undefined && req[MATCHED] ? (req as never) : originalParse(req, operation as never)) as typeof backend.router.parseRequest;
+  // its result is replaced unread. The others are the library's parse, made cheaper (src/http/request-parse.ts).
+  installRequestParse(backend.router, (req: DispatchRequest, operation) => operation === undefined && req[MATCHED] !== undefined);
 
   for (const [operationId, handler] of Object.entries(handlers) as [OperationId, Handler<OperationId>][]) {
     backend.register(operationId, (c: Context, ctx: InternalContext) => {
@@ -155,12 +164,14 @@ export async function createApi({ services, handlers }: { services: Services; ha
     });
   }
 
+  const matched = dispatchThrough === 'matched' ? createMatchedDispatch(backend) : null;
   return {
     backend,
     matcher,
     dispatch: (request, operation, ctx) => {
       const target = { ...request, [MATCHED]: operation } as DispatchRequest;
-      return backend.handleRequest(target, { ...ctx, [ADMITTED]: { target, files: [] } } satisfies InternalContext);
+      const internal = { ...ctx, [ADMITTED]: { target, files: [] } } satisfies InternalContext;
+      return matched ? matched(target, operation, internal) : backend.handleRequest(target, internal);
     },
   };
 }

@@ -105,7 +105,36 @@ async function send(res: Response, reply: AnyReply): Promise<void> {
     res.status(reply.status).end();
     return;
   }
-  res.status(reply.status).type('application/json').send(JSON.stringify(reply.body));
+  const text = JSON.stringify(reply.body);
+  if (reply.headers || reply.filename || !writesPlainly(res, reply.status)) {
+    res.status(reply.status).type('application/json').send(text);
+    return;
+  }
+  // What express's res.send writes for this reply, written directly: the same status line and headers in the same
+  // order, the body as one string (so Node sends the head and the body in one write) and none of send's checks
+  // that cannot apply (no ETag, no conditional request, a status with a body).
+  res.statusCode = reply.status;
+  res.setHeader('Content-Type', JSON_CONTENT_TYPE);
+  res.setHeader('Content-Length', String(Buffer.byteLength(text)));
+  if (res.req.method === 'HEAD') res.end();
+  else res.end(text);
+}
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Whether express's res.send would write a JSON reply as is: a 200 or 201 to a request with no conditional
+ * header (If-None-Match: * makes res.send answer 304 even without an ETag) and no content type set before.
+ */
+function writesPlainly(res: Response, status: number): boolean {
+  const { headers } = res.req;
+  return (
+    (status === 200 || status === 201) &&
+    headers['if-none-match'] === undefined &&
+    headers['if-modified-since'] === undefined &&
+    !res.hasHeader('Content-Type') &&
+    !res.hasHeader('Transfer-Encoding')
+  );
 }
 
 export async function createApp({
@@ -116,17 +145,13 @@ export async function createApp({
   const { config, logger } = services;
   const api = await createApi({ services, handlers: handlers ?? createHandlers(services) });
   const app = express();
-  // Probes first: /healthz answers while the process drains, /readyz says 503 from the moment it starts to.
-  app.use(health.middleware);
-  app.use(metricsMiddleware(config.ops.metricsToken));
-  // Then, during shutdown, new requests are refused before anything else runs.
-  const drain = createDrain({ onStart: health.drain });
-  app.use(drain.middleware);
   app.disable('x-powered-by');
   app.set('etag', false);
   if (config.trustProxy !== false) app.set('trust proxy', config.trustProxy);
+  const drain = createDrain({ onStart: health.drain });
 
-  app.use((req, res, next) => {
+  /** Times every request into the metrics, and logs the ones that failed. */
+  const timing = (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -145,14 +170,12 @@ export async function createApp({
       else if (logger.isLevelEnabled('debug')) logger.debug({ method: req.method, path: req.path, status: res.statusCode, ms }, 'request');
     });
     next();
-  });
-
-  app.use(securityHeaders());
+  };
+  const security = securityHeaders();
   const corsMiddleware = apiCors(config.corsOrigins);
-  if (corsMiddleware) app.use(['/api', '/openapi.json'], corsMiddleware);
 
-  app.use(async (req: Request, res: Response, next: NextFunction) => {
-    if (!isApiPath(req.path)) return next();
+  /** An API request, once the steps before it ran: matched, admitted, dispatched, answered; any failure to the error handler. */
+  const answer = async (req: Request, res: Response, next: NextFunction) => {
     try {
       // HEAD is GET without the body (RFC 9110 §9.3.2): matched, authorized and answered as the GET
       // (headers and status included); Node's HTTP server leaves the body out.
@@ -166,9 +189,11 @@ export async function createApp({
       const { operation } = match;
       res.locals.operation = operation.operationId;
       const { path, problems } = pathParameters(operation, match.params);
+      // express parses the query string on every read of req.query: once here.
+      const query = req.query as Record<string, string | string[]>;
       const admit = async () => {
         if (problems.length) throw httpErrors.invalid(problems);
-        refuseJsonProblem(findJsonProblem(req.query, ['query']));
+        refuseJsonProblem(findJsonProblem(query, ['query']));
         const expected = requestContentType(operation);
         let body: unknown;
         let files: UploadedFile[] = [];
@@ -178,11 +203,10 @@ export async function createApp({
         return { body, files };
       };
       const handle = async (span?: Span) => {
-        const reply = (await api.dispatch(
-          { method, path, query: req.query as Record<string, string | string[]>, headers: req.headers as Record<string, string | string[]>, body: undefined },
-          operation,
-          { req, admit },
-        )) as AnyReply;
+        const reply = (await api.dispatch({ method, path, query, headers: req.headers as Record<string, string | string[]>, body: undefined }, operation, {
+          req,
+          admit,
+        })) as AnyReply;
         span?.setAttribute('http.response.status_code', reply.status);
         await send(res, reply);
       };
@@ -197,9 +221,39 @@ export async function createApp({
     } catch (err) {
       next(err);
     }
+  };
+
+  /**
+   * An API request: the steps the layers below run for every request, in their order (the probes and
+   * /metrics never match an API path; CORS as mounted below on /api, and an API path is /api/... or
+   * /admin/api-session), then the API. It ends answered, or calls `fail` with what went wrong.
+   */
+  const apiRequest = (req: Request, res: Response, fail: (err: unknown) => void) => {
+    // A rejection without a reason still fails the request (express would take it for "go on", and answer 404).
+    const dispatch = () => void answer(req, res, (err: unknown) => fail(err ?? new Error('the request failed without an error')));
+    const cors = corsMiddleware && req.path.startsWith('/api/') ? () => corsMiddleware(req, res, dispatch) : dispatch;
+    drain.middleware(req, res, () => timing(req, res, () => security(req, res, cors)));
+  };
+
+  // The first layer: an API request that failed comes back through the router (see app.handle below) to reach
+  // the error handler as any other request would.
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    const failed = (req as Failed)[API_FAILURE];
+    if (failed === undefined) return next();
+    delete (req as Failed)[API_FAILURE];
+    next(failed.err);
   });
 
-  // The pages (docs, operator UI) after the API: an API request never walks their routes.
+  // Every other request. Probes first: /healthz answers while the process drains, /readyz says 503 from the moment it starts to.
+  app.use(health.middleware);
+  app.use(metricsMiddleware(config.ops.metricsToken));
+  // Then, during shutdown, new requests are refused before anything else runs.
+  app.use(drain.middleware);
+  app.use(timing);
+  app.use(security);
+  if (corsMiddleware) app.use(['/api', '/openapi.json'], corsMiddleware);
+
+  // The pages (docs, operator UI).
   app.get('/', (_req, res) => res.redirect(302, '/docs'));
   app.use(docsRouter());
   app.use('/admin', adminAuthRoutes(services));
@@ -217,5 +271,38 @@ export async function createApp({
     res.status(out.status).set(out.headers).type('application/json').send(JSON.stringify(out.body));
   });
 
+  // API requests skip express's router: express's app.handle is done here (references between request and
+  // response, their prototypes, res.locals) and so is what the router sets up for a layer mounted at '/', then
+  // apiRequest runs; a failure goes through the router with its error. Every other request is express's own.
+  const route = (app as unknown as Handle).handle.bind(app);
+  (app as unknown as Handle).handle = (req, res, callback) => {
+    if (callback !== undefined) return route(req, res, callback);
+    if (app.enabled('x-powered-by')) res.setHeader('X-Powered-By', 'Express');
+    req.res = res;
+    res.req = req;
+    Object.setPrototypeOf(req, app.request);
+    Object.setPrototypeOf(res, app.response);
+    if (!res.locals) res.locals = Object.create(null) as Response['locals'];
+    if (!isApiPath(req.path)) return route(req, res);
+    req.baseUrl = '';
+    req.originalUrl ||= req.url;
+    req.params = {};
+    const fail = (err: unknown) => {
+      (req as Failed)[API_FAILURE] = { err };
+      route(req, res);
+    };
+    try {
+      apiRequest(req, res, fail);
+    } catch (err) {
+      fail(err);
+    }
+  };
+
   return { app, api, drain, health };
+}
+
+const API_FAILURE = Symbol('apiFailure');
+type Failed = Request & { [API_FAILURE]?: { err: unknown } };
+interface Handle {
+  handle(req: Request, res: Response, callback?: NextFunction): void;
 }

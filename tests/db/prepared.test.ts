@@ -5,16 +5,20 @@
  * connection; inside a transaction they are built as usual; with
  * DB_PREPARED_STATEMENTS=false nothing is kept on the server.
  */
+import * as drizzle from 'drizzle-orm';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client.js';
-import { prepared } from '../../src/db/prepared.js';
+import { compileRowMapper, prepared } from '../../src/db/prepared.js';
 import { listLeagues, seedLeagues } from '../../src/modules/leagues/leagues.repository.js';
 import { brands } from '../../src/modules/brands/brands.table.js';
 import { leagues } from '../../src/modules/leagues/leagues.table.js';
 import { listMatchViews } from '../../src/modules/matches/matches.repository.js';
 import { matches } from '../../src/modules/matches/matches.table.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
+
+/** drizzle's own row mapping (exported at run time, not in its types). */
+const mapResultRow = (drizzle as unknown as { mapResultRow: (fields: never, row: unknown[], joins?: Record<string, boolean>) => unknown }).mapResultRow;
 
 const limits = { connectTimeoutMs: 2000, statementTimeoutMs: 2000, idleInTransactionTimeoutMs: 5000 };
 
@@ -99,8 +103,40 @@ describe('the compiled row mapper', () => {
       expect(compiled[0]!.sponsor?.name).toBe('Acme');
       expect(compiled[1]!.sponsor).toBeNull();
       expect(compiled).toEqual(drizzles);
+      // Key order too (the DTOs spread some of these objects).
+      expect(JSON.stringify(compiled)).toBe(JSON.stringify(drizzles));
+      const leagueRows = await listLeagues({ db });
+      expect(JSON.stringify(leagueRows)).toBe(JSON.stringify(await db.transaction((tx) => listLeagues({ db: tx }))));
+      expect(leagueRows[0]!.createdAt).toBeInstanceOf(Date);
     } finally {
       await test.drop();
+    }
+  });
+
+  it("gives drizzle's result for nested objects, repeated keys, decoded SQL fields and joins that found nothing", () => {
+    const fields = [
+      { path: ['id'], field: leagues.id },
+      { path: ['sponsor', 'name'], field: brands.name },
+      { path: ['sponsor', 'id'], field: brands.id },
+      { path: ['count'], field: sql<number>`count(*)`.mapWith(Number) },
+      { path: ['league', 'slug'], field: leagues.slug },
+      { path: ['league', 'created'], field: leagues.createdAt },
+      // A key seen again: first place, last value.
+      { path: ['id'], field: leagues.slug },
+      // An object with columns of two tables is never nulled.
+      { path: ['mixed', 'a'], field: brands.name },
+      { path: ['mixed', 'b'], field: leagues.name },
+    ];
+    const rows = [
+      ['l1', 'Acme', 'b1', '7', 'wc', '2030-01-01 18:00:00', 'wc-slug', 'Acme', 'World Cup'],
+      ['l2', null, null, '0', null, null, 'x', null, 'League'],
+      [null, null, 'b3', null, 'nl', '2031-02-03 04:05:06.789', null, null, null],
+    ];
+    for (const joins of [undefined, { leagues: true, brands: false }, { leagues: false, brands: false }, { leagues: true, brands: true }]) {
+      const mine = compileRowMapper(fields, joins)(rows as unknown[][]);
+      const theirs = rows.map((row) => mapResultRow(fields as never, row as unknown[], joins));
+      expect(mine, JSON.stringify(joins)).toEqual(theirs);
+      expect(JSON.stringify(mine), JSON.stringify(joins)).toBe(JSON.stringify(theirs));
     }
   });
 });

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OpenAPIRouter } from 'openapi-backend';
 import { httpErrors } from '../../src/http/http.errors.js';
@@ -17,6 +18,8 @@ beforeAll(async () => {
       listLeagues: async () => {
         throw new Error(`connection failed: ${secret}`);
       },
+      // A rejection without a reason.
+      getQuestionSampleCatalog: () => Promise.reject(undefined),
     }),
   });
 });
@@ -198,20 +201,80 @@ describe('routing', () => {
   });
 });
 
-describe('openapi-backend per request', () => {
-  it('never parses a pre-matched request before routing (no handler reads that parse; the ones with the operation remain)', async () => {
-    const parse = vi.spyOn(OpenAPIRouter.prototype, 'parseRequest');
-    // A fresh app: createApi binds the parser it wraps when it is built.
+/** The whole response to one request on its own connection, as sent (the Date header blanked). */
+function rawExchange(url: string, head: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = net.connect(Number(port), hostname, () => socket.write(`${head}\r\nHost: x\r\nConnection: close\r\n\r\n`));
+    socket.on('data', (d) => chunks.push(d));
+    socket.on('error', reject);
+    socket.on('close', () =>
+      resolve(
+        Buffer.concat(chunks)
+          .toString('latin1')
+          .replace(/^Date: .*$/m, 'Date: -'),
+      ),
+    );
+  });
+}
+
+describe('API requests outside express router', () => {
+  it('answer a handler that rejects without a reason with 500, not as if nothing had answered (404)', async () => {
+    // Raw fetch: a 500 is never part of the contract.
+    const res = await fetch(`${app.url}/api/question-definitions/sample-catalog?league=wc`);
+    expectError(res, httpErrors.internal);
+  });
+});
+
+describe('JSON replies written without express res.send', () => {
+  it('send the bytes res.send sends (it still writes the replies to conditional requests: compared with one)', async () => {
     const fresh = await startTestApp();
     try {
-      parse.mockClear();
+      for (const path of ['/api/leagues', '/api/leagues/wc']) {
+        const direct = await rawExchange(fresh.url, `GET ${path} HTTP/1.1`);
+        // An If-None-Match that matches nothing: the reply goes through res.send and is otherwise the same request.
+        const viaSend = await rawExchange(fresh.url, `GET ${path} HTTP/1.1\r\nIf-None-Match: "nothing"`);
+        expect(direct).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+        expect(direct).toContain('\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ');
+        expect(direct).toBe(viaSend);
+        // HEAD: the same head, no body.
+        const head = await rawExchange(fresh.url, `HEAD ${path} HTTP/1.1`);
+        expect(head).toBe(direct.slice(0, direct.indexOf('\r\n\r\n') + 4));
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('keep answering If-None-Match: * with 304 and no body, as res.send does', async () => {
+    const res = await rawExchange(app.url, 'GET /api/leagues/wc HTTP/1.1\r\nIf-None-Match: *');
+    expect(res).toMatch(/^HTTP\/1\.1 304 Not Modified\r\n/);
+    expect(res.endsWith('\r\n\r\n')).toBe(true);
+    expect(res).not.toContain('Content-Length');
+  });
+});
+
+describe('openapi-backend per request', () => {
+  it("never parses a pre-matched request before routing, and parses the others with the cheaper equivalent of the library's parse", async () => {
+    const library = vi.spyOn(OpenAPIRouter.prototype, 'parseRequest');
+    const fresh = await startTestApp();
+    const parse = vi.spyOn(fresh.api.backend.router, 'parseRequest');
+    try {
+      library.mockClear();
       expect((await fresh.request('GET', '/api/leagues')).status).toBe(200);
-      // The app's own router only (the test helper's contract check parses responses' requests with its own).
-      const own = parse.mock.calls.filter((_, i) => parse.mock.contexts[i] === fresh.api.backend.router);
-      expect(own.length).toBeGreaterThan(0);
-      expect(own.filter((call) => call[1] === undefined)).toEqual([]);
+      expect((await fresh.request('GET', '/api/matches', { query: { league: 'wc' } })).status).toBe(200);
+      const withOperation = parse.mock.calls.filter((call) => call[1] !== undefined);
+      expect(withOperation.length).toBeGreaterThan(0);
+      // Before routing (no operation): handed back as it came, unread.
+      parse.mock.calls.forEach((call, i) => {
+        if (call[1] === undefined) expect(parse.mock.results[i]!.value).toBe(call[0]);
+      });
+      // The library's own parse (src/http/request-parse.ts falls back to it for shapes express does not make) is not used.
+      expect(library.mock.contexts.filter((router) => router === fresh.api.backend.router)).toEqual([]);
     } finally {
       parse.mockRestore();
+      library.mockRestore();
       await fresh.close();
     }
   });

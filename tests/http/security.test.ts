@@ -2,8 +2,10 @@
  * Security headers on every response and CORS on the JSON API
  * (src/http/security.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import type { RequestHandler } from 'express';
+import { apiCors, constantWrites, corsFor, helmetFor, securityHeaders } from '../../src/http/security.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 describe('security headers', () => {
@@ -114,5 +116,52 @@ describe('CORS of the JSON API', () => {
     } finally {
       await none.close();
     }
+  });
+});
+
+describe('constant header writes, recorded once and replayed', () => {
+  const samples: { method: string; path: string; headers: Record<string, string> }[] = [
+    { method: 'GET', path: '/api/leagues', headers: {} },
+    { method: 'PUT', path: '/admin/x', headers: { origin: 'https://one.example' } },
+  ];
+  const res = (writes: unknown[]) => ({
+    setHeader: (n: string, v: string) => writes.push(['set', n, v]),
+    removeHeader: (n: string) => writes.push(['remove', n]),
+  });
+
+  it("keeps helmet's and CORS's writes (for any origin, outside preflights): the same calls in the same order as the middleware itself", () => {
+    const recorded = (middleware: RequestHandler, sample: (typeof samples)[number]) => {
+      const writes: unknown[] = [];
+      const next = vi.fn();
+      middleware({ ...sample, url: sample.path, secure: false } as never, res(writes) as never, next);
+      expect(next).toHaveBeenCalledWith();
+      return writes;
+    };
+    for (const sample of samples) {
+      const own = recorded(helmetFor(["'self'", "'unsafe-inline'"]), sample);
+      expect(own.length).toBeGreaterThan(10);
+      if (!sample.path.startsWith('/admin')) expect(recorded(securityHeaders(), sample)).toEqual(own);
+      expect(recorded(apiCors('*')!, sample)).toEqual(recorded(corsFor('*'), sample));
+    }
+    expect(recorded(securityHeaders(), samples[1]!)).toEqual(recorded(helmetFor(["'self'"]), samples[1]!));
+    const writes = constantWrites((_req, r, next) => {
+      r.setHeader('A', '1');
+      r.removeHeader('B');
+      next();
+    }, samples);
+    expect(writes).toEqual([
+      ['set', 'A', '1'],
+      ['remove', 'B'],
+    ]);
+  });
+
+  it('leaves a middleware whose writes depend on the request, fail, or use anything else to run as itself', () => {
+    expect(constantWrites((req, r, next) => (r.setHeader('Vary', String(req.headers.origin)), next()), samples)).toBeNull();
+    expect(constantWrites((req, r, next) => (r.setHeader('Access-Control-Allow-Origin', String(req.headers.origin)), next()), samples)).toBeNull();
+    expect(constantWrites((_req, _r, next) => next(new Error('no')), samples)).toBeNull();
+    expect(constantWrites((_req, r) => void r.status(204), samples)).toBeNull();
+    expect(constantWrites(() => undefined, samples)).toBeNull();
+    // CORS for listed origins reflects the caller's origin: not constant.
+    expect(constantWrites(apiCors(['https://one.example'])!, samples)).toBeNull();
   });
 });
