@@ -133,6 +133,11 @@ async function main() {
         sql`insert into leaderboard_point_counts (leaderboard_id, points, players) select leaderboard_id, points, count(*) from leaderboard_scores group by 1, 2`,
       ),
     );
+    await timed('pair counts', () =>
+      exec(
+        sql`insert into leaderboard_pair_counts (leaderboard_id, points, correct, players) select leaderboard_id, points, correct, count(*) from leaderboard_scores group by 1, 2, 3`,
+      ),
+    );
     // Players are p1..pN: a group's owner and members are picked by number (spread over the whole range).
     await timed(`${GROUPS.toLocaleString()} groups of ${GROUP_SIZE}`, async () => {
       await exec(sql`insert into player_groups (name, owner_id, invite_code)

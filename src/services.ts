@@ -58,6 +58,7 @@ export function createServices(deps: ServiceDeps) {
     leagues,
     chunkRows: deps.config.engine.leaderboardChunkRows,
     onMatchBoardChanged: publishBoardChanged(liveBus),
+    onBackgroundError: (err) => deps.logger.warn({ err }, 'leaderboards: loading a tie in the background failed (reads count it through the index)'),
   });
   const onKeysRevoked = publishKeysRevoked(liveBus);
   const onFollowChanged = publishFollowChange(liveBus);
@@ -74,11 +75,19 @@ export function createServices(deps: ServiceDeps) {
   liveBus.subscribe({
     onEvent: (e) => {
       if (e.k === 'user' || e.k === 'keys') keyCache.invalidateUser(e.u);
+      // Cached leaderboard pages carry display names (their rows and ranks are versioned, names are not).
+      if (e.k === 'user') leaderboards.forgetPages();
     },
-    onResync: () => keyCache.flush(),
+    onResync: () => {
+      keyCache.flush();
+      leaderboards.forgetPages();
+    },
   });
   deps.database.onQuery((query) => {
-    if (WRITES_USERS_OR_KEYS.test(query)) keyCache.flush();
+    if (WRITES_USERS_OR_KEYS.test(query)) {
+      keyCache.flush();
+      leaderboards.forgetPages();
+    }
   });
   const auth = createAuthService({ db, throttle: loginThrottle, onKeysRevoked, keyCache });
   const brands = createBrandsService({ db, storage, logger: deps.logger });

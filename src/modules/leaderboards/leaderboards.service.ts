@@ -22,7 +22,16 @@ import {
   PHASE,
   addChunk,
   advanceQueued,
+  aheadInCopy,
   boardForDelivery,
+  boardHead,
+  boardPage,
+  loadTie,
+  playersAbove,
+  tieAhead,
+  TIE_SCAN_MAX,
+  type BoardPage,
+  type TieCopy,
   chunkOf,
   enqueueSettlement,
   expiredBoard,
@@ -40,6 +49,7 @@ import {
   rebuildUser,
   tryLockLeaderboards,
   type BoardKey,
+  type HeadRow,
   type Phase,
   type Period,
   type RankedRow,
@@ -112,12 +122,23 @@ export const toEntry = (r: RankedRow): Schemas['LeaderboardEntry'] => ({
 
 export type LeaderboardsService = ReturnType<typeof createLeaderboardsService>;
 
+/** How long a cached page may be served at its board's version (display names are not versioned; renames also empty the cache). */
+const PAGE_TTL_MS = 1000;
+/** Pages kept (boards x offset x limit). */
+const PAGES_MAX = 256;
+/** Tie members kept in process, all ties together (about 70 bytes each). */
+const TIE_ENTRIES_MAX = 1_000_000;
+/** A tie is loaded again at most this often (it changes with every chunk that moves a player in or out of it). */
+const TIE_RELOAD_MS = 1000;
+
 export function createLeaderboardsService({
   db,
   leagues,
   now = () => new Date(),
   chunkRows: defaultChunkRows = DEFAULT_CHUNK_ROWS,
+  tieScanMax = TIE_SCAN_MAX,
   onMatchBoardChanged,
+  onBackgroundError,
 }: {
   db: Db;
   leagues: LeaguesService;
@@ -126,7 +147,109 @@ export function createLeaderboardsService({
   chunkRows?: number;
   /** After a chunk that changed a match's board committed (the live stream's `leaderboard` message). Must not throw. */
   onMatchBoardChanged?: (matchId: string) => void | Promise<void>;
+  /** Ties larger than this are ranked from an in-process copy (loaded in the background) instead of the rank index. */
+  tieScanMax?: number;
+  /** A background load of a tie failed (the reads counted it through the index meanwhile). */
+  onBackgroundError?: (err: unknown) => void;
 }) {
+  // ------------------------------------------------------------ read caches (exact: keyed by versions the writers move)
+  const pages = new Map<string, BoardPage & { at: number }>();
+  const ties = new Map<string, TieCopy>();
+  const tieLoads = new Map<string, number>();
+  let tieEntries = 0;
+  /** Reads served by each means (tests, and what a profile shows). */
+  const served = { pageHits: 0, pageReads: 0, tieCopies: 0, tieScans: 0, fallbacks: 0 };
+
+  function keepPage(key: string, page: BoardPage) {
+    pages.delete(key);
+    pages.set(key, { ...page, at: performance.now() });
+    while (pages.size > PAGES_MAX) pages.delete(pages.keys().next().value!);
+  }
+
+  function keepTie(key: string, tie: TieCopy) {
+    const old = ties.get(key);
+    if (old) tieEntries -= old.userIds.length;
+    ties.delete(key);
+    if (tie.userIds.length > TIE_ENTRIES_MAX) return;
+    ties.set(key, tie);
+    tieEntries += tie.userIds.length;
+    for (const [k, t] of ties) {
+      if (tieEntries <= TIE_ENTRIES_MAX) break;
+      ties.delete(k);
+      tieEntries -= t.userIds.length;
+    }
+  }
+
+  /** The tie's players ahead of a row from the in-process copy at the row's version; undefined (and a load started) without one. */
+  function aheadFromCopy(boardId: number, row: HeadRow): number | undefined {
+    const key = `${boardId}|${row.points}|${row.correct}`;
+    const copy = ties.get(key);
+    if (copy && copy.version === row.tieVersion) {
+      ties.delete(key);
+      ties.set(key, copy);
+      served.tieCopies++;
+      return aheadInCopy(copy, row.reachedUs, row.userId);
+    }
+    const last = tieLoads.get(key);
+    if (last === undefined || performance.now() - last > TIE_RELOAD_MS) {
+      tieLoads.set(key, performance.now());
+      void loadTie({ db, boardId, points: row.points, correct: row.correct }).then(
+        (tie) => {
+          if (tie) keepTie(key, tie);
+          tieLoads.set(key, performance.now());
+        },
+        (err: unknown) => onBackgroundError?.(err),
+      );
+      if (tieLoads.size > 4 * PAGES_MAX) tieLoads.delete(tieLoads.keys().next().value!);
+    }
+    return undefined;
+  }
+
+  /**
+   * A page of a board, its player count and some players' rows and ranks,
+   * exact at one version of the board: the players' rows and the parts of
+   * their ranks inside their points total in one statement; the page and the
+   * point counts (shared by every reader) from the cache at that version, or
+   * read and kept; the players tied with a reader on points and correct
+   * answers counted in that statement when the tie is small, else from an
+   * in-process copy of the tie at its version (or, while none is loaded,
+   * through the rank index). A writer committing between the statements
+   * moves the versions, and the read starts again.
+   */
+  async function rankedRead(key: BoardKey, offset: number, limit: number, userIds: string[]) {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const head = await boardHead({ db, key, userIds, tieScanMax });
+      if (!head) return undefined;
+      const pageKey = `${head.id}|${offset}|${limit}`;
+      let page: BoardPage | undefined = pages.get(pageKey);
+      if (page && page.version === head.version && performance.now() - (page as BoardPage & { at: number }).at <= PAGE_TTL_MS) served.pageHits++;
+      else {
+        served.pageReads++;
+        page = await boardPage({ db, boardId: head.id, top: limit, offset });
+        keepPage(pageKey, page);
+        if (page.version !== head.version) continue;
+      }
+      const mine = new Map<string, RankedRow>();
+      let moved = false;
+      for (const r of head.rows) {
+        let inTie = r.aheadInTie ?? aheadFromCopy(head.id, r);
+        if (inTie === undefined) {
+          served.tieScans++;
+          const counted = await tieAhead({ db, boardId: head.id, row: r });
+          if (counted.version !== r.tieVersion) moved = true;
+          inTie = counted.ahead;
+        }
+        const { aheadOnPoints: _a, tiePlayers: _p, tieVersion: _v, aheadInTie: _t, reachedUs: _u, ...row } = r;
+        mine.set(r.userId, { ...row, rank: 1 + playersAbove(page, r.points) + r.aheadOnPoints + inTie });
+      }
+      if (moved) continue;
+      return { playerCount: page.above[page.points.length]!, top: page.top, mine };
+    }
+    // Writers kept moving the board between the statements: the one-statement read (exact by itself).
+    served.fallbacks++;
+    return boardForDelivery({ db, key, top: limit, offset, userIds });
+  }
+
   /** The board a query names, in the caller's zone: its key and the period's bounds there. */
   function resolvePeriod(query: Pick<BoardQuery, 'period' | 'date'>, viewer: UserRow | null) {
     const timezone = zoneOrUtc(viewer?.matchFollowTimezone);
@@ -168,13 +291,7 @@ export function createLeaderboardsService({
     // One statement: the board, the page, the player count and the caller's row and rank.
     const found = empty
       ? undefined
-      : await boardForDelivery({
-          db,
-          key: { scope, scopeId, period: query.period, periodStart },
-          top: query.limit,
-          offset: query.offset,
-          userIds: viewer ? [viewer.id] : [],
-        });
+      : await rankedRead({ scope, scopeId, period: query.period, periodStart }, query.offset, query.limit, viewer ? [viewer.id] : []);
     const page = { rows: found?.top ?? [], total: found?.playerCount ?? 0 };
     const me = viewer ? found?.mine.get(viewer.id) : undefined;
     return {
@@ -297,6 +414,12 @@ export function createLeaderboardsService({
 
     applyNext,
     applyQueued,
+
+    /** Empties the cached pages (a user's name or state changed: pages carry display names, which are not versioned). */
+    forgetPages: () => pages.clear(),
+
+    /** What the read caches hold, and how reads were served since start. */
+    cacheState: () => ({ pages: pages.size, ties: ties.size, tieMembers: tieEntries, ...served }),
 
     /** Applies everything queued, waiting for the lock (tests, scripts): after it, the boards have every settlement committed before the call. */
     drain: (options: { chunkRows?: number; probe?: ChunkProbe; onChunk?: (chunk: AppliedChunk) => void } = {}) => applyQueued({ ...options, wait: true }),

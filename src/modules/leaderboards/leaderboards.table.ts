@@ -21,6 +21,11 @@ export const leaderboards = pgTable(
     /** First day of the period; 1970-01-01 for all_time. */
     periodStart: date('period_start', { mode: 'string' }).notNull(),
     createdAt: tstz('created_at').notNull().defaultNow(),
+    /**
+     * Moves on with every committed change of the board's rows (the applier's chunks, a user's rebuild, the
+     * retention): a reader caches what it computed of a board (its first page, its point counts) under this.
+     */
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
   },
   (t) => [uniqueIndex('leaderboards_key_uq').on(t.scope, t.scopeId, t.period, t.periodStart)],
 );
@@ -71,6 +76,28 @@ export const leaderboardPointCounts = pgTable(
     players: integer('players').notNull(),
   },
   (t) => [primaryKey({ columns: [t.leaderboardId, t.points] })],
+);
+
+/**
+ * How many players of a board have each points total and correct count: the
+ * players ahead on the same points with more correct answers are a sum over
+ * this table (a few rows), and the players tied on both are the only ones a
+ * rank counts one by one (through the rank index, or, for a large tie, an
+ * in-process sorted copy of it kept under `version`, which moves with every
+ * change of the tie: a player entering or leaving it, or a rebuild).
+ */
+export const leaderboardPairCounts = pgTable(
+  'leaderboard_pair_counts',
+  {
+    leaderboardId: integer('leaderboard_id')
+      .notNull()
+      .references(() => leaderboards.id, { onDelete: 'cascade' }),
+    points: integer('points').notNull(),
+    correct: integer('correct').notNull(),
+    players: integer('players').notNull(),
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.leaderboardId, t.points, t.correct] })],
 );
 
 /**

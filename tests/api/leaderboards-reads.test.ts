@@ -1,0 +1,130 @@
+/**
+ * The reads of a board at scale: a cached first page and point counts per
+ * board version, the players ahead on the same points from the pair counts,
+ * and large ties ranked from an in-process copy of the tie at its version.
+ * Whatever a read is served from, it must equal the one-statement read
+ * (`boardForDelivery`, every rank counted through the index) at the same
+ * state, through settlements that move players in and out of ties, renames,
+ * and a second service (another process) reading the same boards.
+ */
+import { eq, inArray } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { ALL_TIME_START, boardForDelivery, rebuildAll } from '../../src/modules/leaderboards/leaderboards.repository.js';
+import { createLeaderboardsService } from '../../src/modules/leaderboards/leaderboards.service.js';
+import { leaderboardPairCounts } from '../../src/modules/leaderboards/leaderboards.table.js';
+import { users } from '../../src/modules/users/users.table.js';
+import { insertIssuance } from '../helpers/engine-rows.js';
+import { createMatch, follow } from '../helpers/factories.js';
+import { registerUser, type TestUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
+
+const { app } = useTestApp();
+const db = () => app.services.database.db;
+const inMinutes = (m: number) => new Date(Date.now() + m * 60_000);
+
+async function play(matchId: string, answers: [TestUser, 'home' | 'away'][], outcome: 'home' | 'away', points = 10) {
+  const issuance = await insertIssuance(app, { matchId, status: 'open', closesAt: inMinutes(2), points });
+  for (const [user, choice] of answers) {
+    const res = await app.request('PUT', '/api/question-answers', {
+      token: user.token,
+      body: { question_issuance_id: issuance.id, selected_answer_identifier: choice },
+    });
+    expect(res.status).toBe(201);
+  }
+  await app.services.engine.store.settleIssuance({ id: issuance.id, status: 'resolved', correct: outcome, resolvedSeq: null, resolutionEventId: null });
+  await app.services.leaderboards.drain();
+}
+
+/** Every player's row and rank and the first page, as the one-statement read counts them (nothing cached). */
+async function reference(matchId: string, ids: string[]) {
+  const found = await boardForDelivery({
+    db: db(),
+    key: { scope: 'match', scopeId: matchId, period: 'all_time', periodStart: ALL_TIME_START },
+    top: 100,
+    userIds: ids,
+  });
+  return found!;
+}
+
+const waitFor = async (cond: () => boolean) => {
+  for (let i = 0; i < 200 && !cond(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+};
+
+describe('reads from cached pages and tie copies', () => {
+  it('equal the one-statement read for every player, through settlements that move players in and out of ties, and renames', async () => {
+    const match = await createMatch(app, { status: 'live', scheduled: inMinutes(-30) });
+    const crowd: TestUser[] = [];
+    for (let i = 0; i < 12; i++) {
+      const u = await registerUser(app);
+      await follow(app, u.id, match.id);
+      crowd.push(u);
+    }
+    const ids = crowd.map((u) => u.id);
+    const rows = async () => db().select().from(users).where(inArray(users.id, ids));
+    // This process's service ranks every tie from a copy (none is small enough to count in the read); a second one
+    // (another process's) with the default, reading the same boards.
+    const copies = createLeaderboardsService({ db: db(), leagues: app.services.leagues, tieScanMax: 0 });
+    const other = app.services.leaderboards;
+
+    const check = async () => {
+      const ref = await reference(match.id, ids);
+      for (const viewer of await rows()) {
+        for (const svc of [copies, other]) {
+          const board = await svc.match(match.id, { offset: 0, limit: 100 }, viewer);
+          const expected = ref.mine.get(viewer.id);
+          expect(board.me?.rank).toBe(expected?.rank);
+          expect(board.me?.points).toBe(expected?.points);
+          expect(board.player_count).toBe(ref.playerCount);
+          expect(board.rows.map((r) => [r.rank, r.user_id, r.display_name, r.points])).toEqual(ref.top.map((r) => [r.rank, r.userId, r.name, r.points]));
+        }
+      }
+    };
+
+    // Two ties: six right (10 points, 1 correct), six wrong (0, 0).
+    await play(
+      match.id,
+      crowd.map((u, i) => [u, i % 2 ? 'home' : 'away']),
+      'home',
+    );
+    await check();
+    // The copies load in the background; once there, reads rank from them.
+    await waitFor(() => copies.cacheState().ties >= 2);
+    expect(copies.cacheState().ties).toBe(2);
+    const before = copies.cacheState().tieCopies;
+    await check();
+    expect(copies.cacheState().tieCopies).toBeGreaterThan(before);
+    expect(copies.cacheState().pageHits).toBeGreaterThan(0);
+
+    // Some of each tie change places (the versions move: pages and copies at the old ones are not used again).
+    await play(
+      match.id,
+      crowd.slice(0, 6).map((u, i) => [u, i < 3 ? 'home' : 'away']),
+      'home',
+    );
+    await check();
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await check();
+    await waitFor(() => copies.cacheState().ties >= 3);
+    await check();
+
+    // A rename shows on the next read of a cached page.
+    const res = await app.request('PATCH', '/api/users/me', { token: crowd[1]!.token, body: { display_name: 'Renamed Right Away' } });
+    expect(res.status).toBe(200);
+    // The application's own service empties its pages on the write; the second one stands for another process, which the
+    // bus's announcement of the change empties.
+    copies.forgetPages();
+    await check();
+
+    // A rebuild (a user's or every board's) moves the versions too.
+    await db().transaction((tx) => rebuildAll({ tx }));
+    await check();
+    const pairs = await db().select().from(leaderboardPairCounts);
+    expect(pairs.every((p) => p.version > 0)).toBe(true);
+    await db().update(users).set({ hiddenFromLeaderboards: true }).where(eq(users.id, ids[0]!));
+    await db().transaction((tx) => app.services.leaderboards.rebuildUser(tx, ids[0]!));
+    const ref = await reference(match.id, ids);
+    expect(ref.mine.has(ids[0]!)).toBe(false);
+    await check();
+    expect(copies.cacheState().fallbacks).toBe(0);
+  });
+});
