@@ -74,7 +74,7 @@ async function main() {
   const { periodStarts } = await import('../src/modules/shared/calendar.js');
   const { OVERALL_ID, ALL_TIME_START } = await import('../src/modules/leaderboards/leaderboards.repository.js');
 
-  const { database, where, drop } = await openBenchDatabase('qp_benchlb');
+  const { database, where, url, drop } = await openBenchDatabase('qp_benchlb');
   try {
     const config = loadConfig({ APP_ENV: 'test', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', DATA_DIR: ':memory:' });
     const services = createServices({ database, config, logger: createLogger(config.logLevel) });
@@ -244,6 +244,19 @@ async function main() {
                                        values ('bench:lb', ${leagueId}::uuid, 'Bench Home', 'Bench Away', now() - interval '30 minutes', 'live') returning id`)) as [
       { id: string },
     ];
+    const duringApply: { name: string; lat: number[]; run: (i: number, matchId: string) => Promise<unknown> }[] = [
+      {
+        name: 'whole game, all time: top 100 + caller',
+        lat: [],
+        run: (i) => lb.overall({ period: 'all_time', offset: 0, limit: 100 }, viewers[i % viewers.length]!),
+      },
+      {
+        name: 'whole game, all time, caller in the largest tie',
+        lat: [],
+        run: (i) => lb.overall({ period: 'all_time', offset: 0, limit: 100 }, tied[i % tied.length]!),
+      },
+      { name: 'the match: top 100 + caller', lat: [], run: (i, matchId) => lb.match(matchId, { offset: 0, limit: 100 }, viewers[i % viewers.length]!) },
+    ];
     const resolutions: {
       round: number;
       total: number;
@@ -274,6 +287,17 @@ async function main() {
       let chunks = 0;
       let longestChunk = 0;
       let last = committed;
+      // Meanwhile, readers (as players refresh the boards while the resolution lands): every chunk moves the boards'
+      // versions, so the cached pages and tie copies are read again as they go stale.
+      let applying = true;
+      const reader = (async () => {
+        for (let i = 0; applying; i++) {
+          const kind = duringApply[i % duringApply.length]!;
+          const t0 = performance.now();
+          await kind.run(i, matchRow.id);
+          kind.lat.push(performance.now() - t0);
+        }
+      })();
       await services.leaderboards.drain({
         ...(CHUNK_ROWS ? { chunkRows: CHUNK_ROWS } : {}),
         onChunk: (c) => {
@@ -284,11 +308,90 @@ async function main() {
           if (c.phaseDone) phases[c.phase - 1] = at - committed;
         },
       });
+      applying = false;
+      await reader;
       const r = { round, total: committed - t0, scoring: parts.scoring, enqueue: parts.enqueue, phases, chunks, longestChunk };
       resolutions.push(r);
       log(
         `round ${round}: settled in ${fmt(r.total)} ms (scoring ${fmt(r.scoring)} ms, queue ${fmt(r.enqueue)} ms); after the commit: match board ${fmt(phases[0])} ms, all-time boards ${fmt(phases[1])} ms, period boards ${fmt(phases[2])} ms (${chunks} chunks, longest ${fmt(longestChunk)} ms)`,
       );
+    }
+
+    // ------------------------------------------------------------ the floor of a row write
+    // What the boards' rows cost PostgreSQL at the least, whatever writes them: the cheapest set-based statements for
+    // as many rows as a resolution of ANSWERS answers writes (9 per answer), each in a transaction rolled back after
+    // it, timed, with the WAL records of its transaction (pg_walinspect, when the server has it).
+    const floor: { what: string; rows: number; ms: number; records: number | null; walMb: number }[] = [];
+    if (url) {
+      const walinspect = await exec(sql`create extension if not exists pg_walinspect`).then(
+        () => true,
+        () => false,
+      );
+      await exec(sql`create table bench_sample as select user_id from leaderboard_scores where leaderboard_id = ${boardIds.get('overall:all_time')!}::int
+                     order by hashtext(user_id::text) limit ${ANSWERS}::int`);
+      await exec(sql`create index on bench_sample (user_id)`);
+      await exec(sql`vacuum analyze bench_sample, leaderboard_scores`);
+      const overall = boardIds.get('overall:all_time')!;
+      const statements = [
+        {
+          what: `insert ${(ANSWERS * 9).toLocaleString()} new rows (9 boards of ${ANSWERS.toLocaleString()})`,
+          rows: ANSWERS * 9,
+          q: sql`insert into leaderboard_scores (leaderboard_id, user_id, points, correct, answered, current_streak, best_streak, reached_at)
+                 select -k, s.user_id, 10, 1, 1, 1, 1, now() from bench_sample s cross join generate_series(1, 9) k`,
+        },
+        {
+          what: `update ${ANSWERS.toLocaleString()} rows in place, no indexed column (an incorrect answer)`,
+          rows: ANSWERS,
+          q: sql`update leaderboard_scores s set answered = s.answered + 1 from bench_sample u where s.leaderboard_id = ${overall}::int and s.user_id = u.user_id`,
+        },
+        {
+          what: `update ${ANSWERS.toLocaleString()} rows, points and correct (a right answer: the rank index moves)`,
+          rows: ANSWERS,
+          q: sql`update leaderboard_scores s set points = s.points + 10, correct = s.correct + 1, answered = s.answered + 1
+                 from bench_sample u where s.leaderboard_id = ${overall}::int and s.user_id = u.user_id`,
+        },
+      ];
+      class Rollback extends Error {}
+      for (const st of statements) {
+        let l0 = '';
+        let l1 = '';
+        let xid = '';
+        let ms = 0;
+        await db
+          .transaction(async (tx) => {
+            const [a] = (await tx.execute(sql`select pg_current_wal_insert_lsn()::text as l, pg_current_xact_id()::text as x`)) as unknown as {
+              l: string;
+              x: string;
+            }[];
+            const t0 = performance.now();
+            await tx.execute(st.q);
+            ms = performance.now() - t0;
+            const [b] = (await tx.execute(sql`select pg_current_wal_insert_lsn()::text as l`)) as unknown as { l: string }[];
+            l0 = a!.l;
+            xid = a!.x;
+            l1 = b!.l;
+            throw new Rollback();
+          })
+          .catch((err: unknown) => {
+            if (!(err instanceof Rollback)) throw err;
+          });
+        const [{ mb }] = (await exec(sql`select pg_wal_lsn_diff(${l1}::pg_lsn, ${l0}::pg_lsn) / 1048576.0 as mb`)) as [{ mb: string }];
+        let records: number | null = null;
+        if (walinspect) {
+          // The records can be read once flushed (the walwriter does within wal_writer_delay).
+          for (let i = 0; i < 50; i++) {
+            const [{ ok }] = (await exec(sql`select pg_current_wal_flush_lsn() >= ${l1}::pg_lsn as ok`)) as [{ ok: boolean }];
+            if (ok) break;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+          const [{ n }] = (await exec(sql`select count(*)::int as n from pg_get_wal_records_info(${l0}::pg_lsn, ${l1}::pg_lsn) where xid = ${xid}::xid`)) as [
+            { n: number },
+          ];
+          records = n;
+        }
+        floor.push({ what: st.what, rows: st.rows, ms, records, walMb: Number(mb) });
+        log(`floor: ${st.what}: ${fmt(ms)} ms, ${records ?? '?'} WAL records, ${fmt(Number(mb))} MB`);
+      }
     }
 
     // ------------------------------------------------------------ report
@@ -318,6 +421,23 @@ async function main() {
       console.log(
         `| round ${r.round} | ${fmt(r.total)} | ${fmt(r.scoring)} | ${fmt(r.enqueue)} | ${fmt(r.phases[0])} | ${fmt(r.phases[1])} | ${fmt(r.phases[2])} | ${r.chunks} | ${fmt(r.longestChunk)} |`,
       );
+    console.log(`\n| read while the resolutions were applied (all rounds) | reads | p50 ms | p99 ms | max ms |`);
+    console.log('|---|--:|--:|--:|--:|');
+    for (const r of duringApply) {
+      r.lat.sort((a, b) => a - b);
+      console.log(
+        `| ${r.name} | ${r.lat.length.toLocaleString()} | ${fmt(percentile(r.lat, 50), 2)} | ${fmt(percentile(r.lat, 99), 2)} | ${fmt(r.lat[r.lat.length - 1] ?? NaN, 2)} |`,
+      );
+    }
+    console.log(`read caches: ${JSON.stringify(lb.cacheState())}`);
+    if (floor.length) {
+      console.log(`\n| the floor: one statement, rolled back | ms | rows/s | WAL records | per row | WAL MB |`);
+      console.log('|---|--:|--:|--:|--:|--:|');
+      for (const f of floor)
+        console.log(
+          `| ${f.what} | ${fmt(f.ms)} | ${Math.round((f.rows / f.ms) * 1000).toLocaleString()} | ${f.records?.toLocaleString() ?? 'n/a'} | ${f.records === null ? 'n/a' : fmt(f.records / f.rows, 2)} | ${fmt(f.walMb)} |`,
+        );
+    }
     const worstMatch = Math.max(...resolutions.map((r) => r.phases[0]));
     const worstAll = Math.max(...resolutions.map((r) => r.phases[2]));
     console.log(
