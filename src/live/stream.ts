@@ -60,7 +60,14 @@ export async function attachLiveStream({
     db: services.database.db,
     answers: services.answers,
     logger,
-    options: { ...DEFAULT_HUB_OPTIONS, ...services.config.stream, webPushPublicKey, ...options },
+    options: {
+      ...DEFAULT_HUB_OPTIONS,
+      ...services.config.stream,
+      webPushPublicKey,
+      ...options,
+      // The match's board as the reads rank it (cached page, pair counts, tie copies), not a count per receiver.
+      lookups: { matchLeaderboardForDelivery: services.leaderboards.matchForDelivery, ...options.lookups },
+    },
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES, perMessageDeflate: false, clientTracking: false });
   const budget = createConnectBudget(services.config.stream.connectBudget);

@@ -410,11 +410,13 @@ export async function membersBoard({ db, leaderboardId, userIds }: { db: DbOrTx;
 
 /**
  * A page of a board, how many players it has, and the rows and ranks of some
- * players (the caller; the live stream's receivers), in one statement: the
- * board by its key (unique index), the page as a range of the rank index, the
- * count as a sum over the point counts, each rank as 1 + the players with more points (a sum over the point
- * counts) + those with the same points ranked ahead (two ranges of the rank
- * index).
+ * players, in one statement (nothing cached: the reads' fallback, see
+ * `rankedRead` in the service): the board by its key (unique index), the page
+ * as a range of the rank index, the count as a sum over the point counts, each
+ * rank as 1 + the players with more points (a sum over the point counts) +
+ * those with the same points and more correct answers (a sum over the pair
+ * counts) + those of the same points and correct answers ranked ahead (a range
+ * of the rank index).
  * Undefined when the board does not exist.
  */
 export async function boardForDelivery({
@@ -449,7 +451,7 @@ export async function boardForDelivery({
         union all
         select 'me', null,
                1 + coalesce((select sum(c.players) from leaderboard_point_counts c where c.leaderboard_id = s.leaderboard_id and c.points > s.points), 0)
-                 + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct > s.correct)
+                 + coalesce((select sum(c.players) from leaderboard_pair_counts c where c.leaderboard_id = s.leaderboard_id and c.points = s.points and c.correct > s.correct), 0)
                  + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct = s.correct and (o.reached_at, o.user_id) < (s.reached_at, s.user_id)),
                s.user_id, ${NAME}, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
           from leaderboard_scores s join users u on u.id = s.user_id
@@ -706,7 +708,7 @@ export async function positionsOf({
         select s.scope, s.scope_id, s.period, s.period_start, s.created_at,
           (select coalesce(sum(c.players), 0) from leaderboard_point_counts c where c.leaderboard_id = s.leaderboard_id) as player_count,
           1 + coalesce((select sum(c.players) from leaderboard_point_counts c where c.leaderboard_id = s.leaderboard_id and c.points > s.points), 0)
-            + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct > s.correct)
+            + coalesce((select sum(c.players) from leaderboard_pair_counts c where c.leaderboard_id = s.leaderboard_id and c.points = s.points and c.correct > s.correct), 0)
             + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct = s.correct and (o.reached_at, o.user_id) < (s.reached_at, s.user_id))
             as rank,
           s.user_id, ${NAME} as name, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at

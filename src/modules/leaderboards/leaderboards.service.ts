@@ -128,6 +128,8 @@ const PAGE_TTL_MS = 1000;
 const PAGES_MAX = 256;
 /** Tie members kept in process, all ties together (about 70 bytes each). */
 const TIE_ENTRIES_MAX = 1_000_000;
+/** Rows of a read whose large ties have no copy yet that are counted a statement each; more: the one-statement read. */
+const TIE_COUNTS_MAX = 4;
 /** A tie is loaded again at most this often (it changes with every chunk that moves a player in or out of it). */
 const TIE_RELOAD_MS = 1000;
 
@@ -230,9 +232,13 @@ export function createLeaderboardsService({
         if (page.version !== head.version) continue;
       }
       const mine = new Map<string, RankedRow>();
+      const fromCopies = head.rows.map((r) => r.aheadInTie ?? aheadFromCopy(head.id, r));
+      // Many rows without a copy of their tie (the live stream's receivers, before the copies are loaded): one statement
+      // counts them all rather than a statement each.
+      if (fromCopies.filter((n) => n === undefined).length > TIE_COUNTS_MAX) break;
       let moved = false;
-      for (const r of head.rows) {
-        let inTie = r.aheadInTie ?? aheadFromCopy(head.id, r);
+      for (const [i, r] of head.rows.entries()) {
+        let inTie = fromCopies[i];
         if (inTie === undefined) {
           served.tieScans++;
           const counted = await tieAhead({ db, boardId: head.id, row: r });
@@ -245,7 +251,8 @@ export function createLeaderboardsService({
       if (moved) continue;
       return { playerCount: page.above[page.points.length]!, top: page.top, mine };
     }
-    // Writers kept moving the board between the statements: the one-statement read (exact by itself).
+    // Writers kept moving the board between the statements, or too many ties to count one by one: the one-statement
+    // read (exact by itself).
     served.fallbacks++;
     return boardForDelivery({ db, key, top: limit, offset, userIds });
   }
@@ -480,6 +487,10 @@ export function createLeaderboardsService({
       const league = await leagues.get(idOrSlug);
       return read({ scope: 'league', scopeId: league.id, leagueId: league.id, matchId: null, query, viewer });
     },
+
+    /** A match's board for the live stream: the top rows, the player count and each receiver's row and rank (as a read ranks them). */
+    matchForDelivery: ({ matchId, userIds, top }: { matchId: string; userIds: string[]; top: number }) =>
+      rankedRead({ scope: 'match', scopeId: matchId, period: 'all_time', periodStart: ALL_TIME_START }, 0, top, userIds),
 
     async match(matchId: string, query: Omit<BoardQuery, 'period' | 'date'>, viewer: UserRow | null) {
       const match = await matchForScoring({ db, matchId });
