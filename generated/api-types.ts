@@ -2241,7 +2241,8 @@ export interface components {
          *     and month boards; settlements in the order they were taken in), so
          *     for those seconds a board may not have the latest settlement yet.
          *     Once it has, a player's row is exactly what the points endpoint
-         *     says.
+         *     says. A display name changed a moment ago may take up to a second
+         *     to show in a board's rows.
          *
          *     **Ranking**: points (more first), then correct answers (more
          *     first), then who reached that points and correct count first

@@ -58,7 +58,7 @@ export function createServices(deps: ServiceDeps) {
     leagues,
     chunkRows: deps.config.engine.leaderboardChunkRows,
     onMatchBoardChanged: publishBoardChanged(liveBus),
-    onBackgroundError: (err) => deps.logger.warn({ err }, 'leaderboards: loading a tie in the background failed (reads count it through the index)'),
+    onBackgroundError: (err) => deps.logger.warn({ err }, 'leaderboards: copying a points total in the background failed (reads count it through the index)'),
   });
   const onKeysRevoked = publishKeysRevoked(liveBus);
   const onFollowChanged = publishFollowChange(liveBus);

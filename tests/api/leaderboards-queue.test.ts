@@ -71,9 +71,10 @@ const snapshot = async () => ({
   scores: (await db().select().from(leaderboardScores))
     .map((r) => ({ ...r, reachedAt: r.reachedAt.toISOString() }))
     .sort((x, y) => `${x.leaderboardId}${x.userId}`.localeCompare(`${y.leaderboardId}${y.userId}`)),
+  // The versions are the read caches' keys (a rebuild moves them on); the counts are what must agree.
   counts: (
     await db()
-      .select()
+      .select({ leaderboardId: leaderboardPointCounts.leaderboardId, points: leaderboardPointCounts.points, players: leaderboardPointCounts.players })
       .from(leaderboardPointCounts)
       .where(sql`${leaderboardPointCounts.players} <> 0`)
   ).sort((x, y) => x.leaderboardId - y.leaderboardId || x.points - y.points),

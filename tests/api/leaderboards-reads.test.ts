@@ -1,7 +1,8 @@
 /**
  * The reads of a board at scale: a cached first page and point counts per
- * board version, the players ahead on the same points from the pair counts,
- * and large ties ranked from an in-process copy of the tie at its version.
+ * board version, and the players ahead on the same points counted through
+ * the index or, for a large points total, from an in-process copy of the
+ * total at its version.
  * Whatever a read is served from, it must equal the one-statement read
  * (`boardForDelivery`, every rank counted through the index) at the same
  * state, through settlements that move players in and out of ties, renames,
@@ -11,7 +12,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ALL_TIME_START, boardForDelivery, rebuildAll } from '../../src/modules/leaderboards/leaderboards.repository.js';
 import { createLeaderboardsService } from '../../src/modules/leaderboards/leaderboards.service.js';
-import { leaderboardPairCounts } from '../../src/modules/leaderboards/leaderboards.table.js';
+import { leaderboardPointCounts } from '../../src/modules/leaderboards/leaderboards.table.js';
 import { users } from '../../src/modules/users/users.table.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
 import { createMatch, follow } from '../helpers/factories.js';
@@ -61,7 +62,7 @@ describe('reads from cached pages and tie copies', () => {
     }
     const ids = crowd.map((u) => u.id);
     const rows = async () => db().select().from(users).where(inArray(users.id, ids));
-    // This process's service ranks every tie from a copy (none is small enough to count in the read); a second one
+    // This service ranks every points total from a copy (none is small enough to count in the read); a second one
     // (another process's) with the default, reading the same boards.
     const copies = createLeaderboardsService({ db: db(), leagues: app.services.leagues, tieScanMax: 0 });
     const other = app.services.leaderboards;
@@ -80,7 +81,7 @@ describe('reads from cached pages and tie copies', () => {
       }
     };
 
-    // Two ties: six right (10 points, 1 correct), six wrong (0, 0).
+    // Two totals: six right (10 points), six wrong (0).
     await play(
       match.id,
       crowd.map((u, i) => [u, i % 2 ? 'home' : 'away']),
@@ -95,7 +96,7 @@ describe('reads from cached pages and tie copies', () => {
     expect(copies.cacheState().tieCopies).toBeGreaterThan(before);
     expect(copies.cacheState().pageHits).toBeGreaterThan(0);
 
-    // Some of each tie change places (the versions move: pages and copies at the old ones are not used again).
+    // Some of each total change places (the versions move: pages and copies at the old ones are not used again).
     await play(
       match.id,
       crowd.slice(0, 6).map((u, i) => [u, i < 3 ? 'home' : 'away']),
@@ -105,6 +106,15 @@ describe('reads from cached pages and tie copies', () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
     await check();
     await waitFor(() => copies.cacheState().ties >= 3);
+    await check();
+    // A right answer worth no points moves a player inside their total (a correct answer more, the same points): the
+    // total's version moves as well, and its copy at the old one is not used.
+    const copied = copies.cacheState().tieCopies;
+    await play(match.id, [[crowd[8]!, 'home']], 'home', 0);
+    await check();
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await check();
+    await waitFor(() => copies.cacheState().tieCopies > copied + ids.length);
     await check();
 
     // A rename shows on the next read of a cached page.
@@ -118,8 +128,8 @@ describe('reads from cached pages and tie copies', () => {
     // A rebuild (a user's or every board's) moves the versions too.
     await db().transaction((tx) => rebuildAll({ tx }));
     await check();
-    const pairs = await db().select().from(leaderboardPairCounts);
-    expect(pairs.every((p) => p.version > 0)).toBe(true);
+    const counts = await db().select().from(leaderboardPointCounts);
+    expect(counts.every((c) => c.version > 0)).toBe(true);
     await db().update(users).set({ hiddenFromLeaderboards: true }).where(eq(users.id, ids[0]!));
     await db().transaction((tx) => app.services.leaderboards.rebuildUser(tx, ids[0]!));
     const ref = await reference(match.id, ids);

@@ -290,9 +290,9 @@ export async function addChunk({
       -- Each input row with the row it updates (tid), null when it is new: one primary-key probe each (a join here could
       -- be a scan of every board's rows).
       cur as (
-        select i.leaderboard_id, i.user_id, i.points, i.correct, s.tid, s.old_points, s.old_correct, s.old_reached
+        select i.leaderboard_id, i.user_id, i.points, i.correct, s.tid, s.old_correct, s.old_reached
         from input i left join lateral (
-          select s.ctid as tid, s.points as old_points, s.correct as old_correct, s.reached_at as old_reached
+          select s.ctid as tid, s.correct as old_correct, s.reached_at as old_reached
           from leaderboard_scores s where s.user_id = i.user_id and s.leaderboard_id = i.leaderboard_id limit 1
         ) s on true
       ),
@@ -313,7 +313,7 @@ export async function addChunk({
             else s.reached_at end
         from cur i
         where i.tid is not null and s.ctid = i.tid
-        returning s.leaderboard_id, s.points, i.points as delta, s.correct, s.reached_at, i.old_points, i.old_correct, i.old_reached
+        returning s.leaderboard_id, s.points, i.points as delta, s.correct, s.reached_at, i.old_correct, i.old_reached
       ),
       ins as (
         insert into leaderboard_scores (leaderboard_id, user_id, points, correct, answered, current_streak, best_streak, reached_at)
@@ -326,24 +326,18 @@ export async function addChunk({
         union all select leaderboard_id, points, 1 from up where delta <> 0
         union all select leaderboard_id, points, 1 from ins
       ),
-      -- The same for the (points, correct) pairs, and a row that moved inside its pair (an earlier reached_at) touches it:
-      -- every change of a tie moves the pair's version on (what the in-process copies of large ties are kept under).
-      moved as (select * from up where (points, correct, reached_at) is distinct from (old_points, old_correct, old_reached)),
-      pair_changes as (
-        select leaderboard_id, old_points as points, old_correct as correct, -1 as d from moved
-        union all select leaderboard_id, points, correct, 1 from moved
-        union all select i.leaderboard_id, i.points, i.correct, 1 from cur i where i.tid is null
-      ),
-      pairs as (
-        insert into leaderboard_pair_counts as c (leaderboard_id, points, correct, players)
-        select leaderboard_id, points, correct, sum(d)::int from pair_changes group by 1, 2, 3 order by 1, 2, 3
-        on conflict (leaderboard_id, points, correct) do update set players = c.players + excluded.players, version = c.version + 1
+      -- A row that moved inside its total (more correct answers for no points, an earlier reached_at) touches it: every
+      -- change among a total's players moves its version on (the in-process copies of large totals are kept under it).
+      touched as (
+        select leaderboard_id, points, 0 as d from up
+        where delta = 0 and (correct, reached_at) is distinct from (old_correct, old_reached)
       ),
       -- Every board of the chunk has a new version (readers' caches of its first page and point counts are keyed by it).
       versions as (update leaderboards b set version = b.version + 1 where b.id in (select leaderboard_id from map))
+      -- Every total touched, its version moved on (also one a player left and another entered: the same count, other players).
       insert into leaderboard_point_counts as c (leaderboard_id, points, players)
-      select leaderboard_id, points, sum(d)::int from changes group by 1, 2 having sum(d) <> 0 order by 1, 2
-      on conflict (leaderboard_id, points) do update set players = c.players + excluded.players`,
+      select leaderboard_id, points, sum(d)::int from (select * from changes union all select * from touched) x group by 1, 2 order by 1, 2
+      on conflict (leaderboard_id, points) do update set players = c.players + excluded.players, version = c.version + 1`,
   );
 }
 
@@ -414,9 +408,7 @@ export async function membersBoard({ db, leaderboardId, userIds }: { db: DbOrTx;
  * `rankedRead` in the service): the board by its key (unique index), the page
  * as a range of the rank index, the count as a sum over the point counts, each
  * rank as 1 + the players with more points (a sum over the point counts) +
- * those with the same points and more correct answers (a sum over the pair
- * counts) + those of the same points and correct answers ranked ahead (a range
- * of the rank index).
+ * those with the same points ranked ahead (two ranges of the rank index).
  * Undefined when the board does not exist.
  */
 export async function boardForDelivery({
@@ -451,7 +443,7 @@ export async function boardForDelivery({
         union all
         select 'me', null,
                1 + coalesce((select sum(c.players) from leaderboard_point_counts c where c.leaderboard_id = s.leaderboard_id and c.points > s.points), 0)
-                 + coalesce((select sum(c.players) from leaderboard_pair_counts c where c.leaderboard_id = s.leaderboard_id and c.points = s.points and c.correct > s.correct), 0)
+                 + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct > s.correct)
                  + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct = s.correct and (o.reached_at, o.user_id) < (s.reached_at, s.user_id)),
                s.user_id, ${NAME}, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
           from leaderboard_scores s join users u on u.id = s.user_id
@@ -467,26 +459,38 @@ export async function boardForDelivery({
   return { playerCount: Number(board.player_count ?? 0), top: topRows, mine };
 }
 
-/** Ties up to this size are counted through the rank index in the read itself; larger ones by the caller (an in-process copy, or `tieAhead`). */
+/** Points totals of up to this many players are counted through the rank index in the read itself; larger ones by the caller (an in-process copy, or `totalAhead`). */
 export const TIE_SCAN_MAX = 2000;
+
+/**
+ * A player's place in the order inside their points total, as text that sorts
+ * as the rank index does: correct answers descending (2^31 - 1 - correct,
+ * zero-padded to 10 digits), reached_at in microseconds since the year 1
+ * (zero-padded to 20), then the user id (lowercase, as PostgreSQL orders
+ * uuids).
+ */
+const TIE_KEY = (alias: string) =>
+  sql.raw(
+    `lpad((2147483647 - ${alias}.correct)::text, 10, '0') || lpad(((extract(epoch from ${alias}.reached_at) * 1000000)::bigint + 62135596800000000)::text, 20, '0') || ${alias}.user_id::text`,
+  );
+/** Characters of one TIE_KEY. */
+const TIE_KEY_LENGTH = 10 + 20 + 36;
 
 /** A player's row on a board with what their rank needs besides the board's point counts. */
 export interface HeadRow extends Omit<RankedRow, 'rank'> {
-  /** Players on the same points with more correct answers (a sum over the pair counts). */
-  aheadOnPoints: number;
-  /** Players tied on both points and correct answers, and the version of that tie. */
+  /** Players on the same points total, and the version of that total's count. */
   tiePlayers: number;
   tieVersion: number;
-  /** Players of the tie ranked ahead (reached first, or as early with a smaller id); null when the tie is larger than TIE_SCAN_MAX. */
+  /** Players of the total ranked ahead (more correct answers; as many, reached first or as early with a smaller id); null when the total has more than TIE_SCAN_MAX players. */
   aheadInTie: number | null;
-  /** reached_at in microseconds since the epoch (exact, as the tie's copy orders it). */
-  reachedUs: number;
+  /** The row's place in its total's order (TIE_KEY). */
+  tieKey: string;
 }
 
 /**
- * The board of a key (id and version) and some players' rows on it with the
- * parts of their ranks that are not the point counts, in one statement.
- * Undefined when the board does not exist.
+ * The board of a key (id and version) and some players' rows on it with what
+ * their ranks need inside their points totals, in one statement. Undefined
+ * when the board does not exist.
  */
 export async function boardHead({
   db,
@@ -503,11 +507,10 @@ export async function boardHead({
   type Raw = Omit<RawRanked, 'rank'> & {
     board_id: number;
     board_version: string | number;
-    ahead_on_points: string | number | null;
     tie_players: number | null;
     tie_version: string | number | null;
     ahead_in_tie: string | number | null;
-    reached_us: string | null;
+    tie_key: string;
   };
   const rows = await rowsOf<Raw>(
     db,
@@ -516,17 +519,16 @@ export async function boardHead({
         )
         select b.id as board_id, b.version as board_version, m.*
         from b left join lateral (
-          select s.user_id, ${NAME} as name, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at,
-                 (extract(epoch from s.reached_at) * 1000000)::bigint::text as reached_us,
-                 coalesce((select sum(c.players) from leaderboard_pair_counts c where c.leaderboard_id = b.id and c.points = s.points and c.correct > s.correct), 0) as ahead_on_points,
-                 pc.players as tie_players, pc.version as tie_version,
-                 case when pc.players <= ${tieScanMax}::int then (
-                   select count(*) from leaderboard_scores o
-                   where o.leaderboard_id = b.id and o.points = s.points and o.correct = s.correct and (o.reached_at, o.user_id) < (s.reached_at, s.user_id)
-                 ) end as ahead_in_tie
+          select s.user_id, ${NAME} as name, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at, ${TIE_KEY('s')} as tie_key,
+                 c.players as tie_players, c.version as tie_version,
+                 case when c.players <= ${tieScanMax}::int then
+                   (select count(*) from leaderboard_scores o where o.leaderboard_id = b.id and o.points = s.points and o.correct > s.correct)
+                   + (select count(*) from leaderboard_scores o
+                      where o.leaderboard_id = b.id and o.points = s.points and o.correct = s.correct and (o.reached_at, o.user_id) < (s.reached_at, s.user_id))
+                 end as ahead_in_tie
           from leaderboard_scores s
           join users u on u.id = s.user_id
-          left join leaderboard_pair_counts pc on pc.leaderboard_id = s.leaderboard_id and pc.points = s.points and pc.correct = s.correct
+          left join leaderboard_point_counts c on c.leaderboard_id = s.leaderboard_id and c.points = s.points
           where s.leaderboard_id = b.id and ${ids ? sql`s.user_id = any(string_to_array(${ids}, ',')::uuid[])` : sql`false`}
         ) m on true`,
   );
@@ -539,11 +541,10 @@ export async function boardHead({
       .filter((r) => r.user_id !== null)
       .map((r) => ({
         ...ranked({ ...r, rank: 0 }),
-        aheadOnPoints: Number(r.ahead_on_points ?? 0),
         tiePlayers: Number(r.tie_players ?? 0),
         tieVersion: Number(r.tie_version ?? 0),
         aheadInTie: r.ahead_in_tie === null ? null : Number(r.ahead_in_tie),
-        reachedUs: Number(r.reached_us),
+        tieKey: r.tie_key,
       })),
   };
 }
@@ -564,28 +565,30 @@ export interface BoardPage {
 }
 
 export async function boardPage({ db, boardId, top, offset }: { db: DbOrTx; boardId: number; top: number; offset: number }): Promise<BoardPage> {
-  type Raw = RawRanked & { kind: 'version' | 'top' | 'count'; version: string | number | null; players: number | null };
+  type Raw = RawRanked & { kind: 'version' | 'top'; version: string | number | null; counts: string | null };
   const rows = await rowsOf<Raw>(
     db,
     sql`with t as (
           select s.* from leaderboard_scores s where s.leaderboard_id = ${boardId}::int order by ${RANK_ORDER} offset ${offset} limit ${top}
         )
-        select 'version' as kind, b.version, null::int as players, null::bigint as rank, null::uuid as user_id, null::text as name, null::int as points, null::int as correct,
+        select 'version' as kind, b.version,
+               -- One text of "points:players" pairs, totals descending: a few thousand pairs cost one value to parse, not a row each.
+               (select string_agg(c.points || ':' || c.players, ',' order by c.points desc)
+                from leaderboard_point_counts c where c.leaderboard_id = b.id and c.players <> 0) as counts,
+               null::bigint as rank, null::uuid as user_id, null::text as name, null::int as points, null::int as correct,
                null::int as answered, null::int as current_streak, null::int as best_streak, null::timestamptz as reached_at
           from leaderboards b where b.id = ${boardId}::int
         union all
         select 'top', null, null, ${offset}::int + row_number() over (order by ${RANK_ORDER}), s.user_id, ${NAME}, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
-          from t s join users u on u.id = s.user_id
-        union all
-        select 'count', null, c.players, null, null, null, c.points, null, null, null, null, null
-          from leaderboard_point_counts c where c.leaderboard_id = ${boardId}::int and c.players <> 0`,
+          from t s join users u on u.id = s.user_id`,
   );
-  const counts = rows.filter((r) => r.kind === 'count').sort((a, b) => Number(b.points) - Number(a.points));
-  const points = new Int32Array(counts.length);
-  const above = new Float64Array(counts.length + 1);
-  counts.forEach((c, i) => {
-    points[i] = Number(c.points);
-    above[i + 1] = above[i]! + Number(c.players);
+  const pairs = (rows.find((r) => r.kind === 'version')?.counts ?? '').split(',').filter(Boolean);
+  const points = new Int32Array(pairs.length);
+  const above = new Float64Array(pairs.length + 1);
+  pairs.forEach((pair, i) => {
+    const colon = pair.indexOf(':');
+    points[i] = Number(pair.slice(0, colon));
+    above[i + 1] = above[i]! + Number(pair.slice(colon + 1));
   });
   return {
     version: Number(rows.find((r) => r.kind === 'version')?.version ?? -1),
@@ -610,59 +613,56 @@ export function playersAbove(page: Pick<BoardPage, 'points' | 'above'>, p: numbe
   return page.above[lo]!;
 }
 
-/** The players of a tie ranked ahead of a row of it, counted through the rank index (linear in the answer), and the tie's version. */
-export async function tieAhead({ db, boardId, row }: { db: DbOrTx; boardId: number; row: HeadRow }): Promise<{ ahead: number; version: number }> {
+/** The players of a row's points total ranked ahead of it, counted through the rank index (linear in the answer), and the total's version. */
+export async function totalAhead({ db, boardId, row }: { db: DbOrTx; boardId: number; row: HeadRow }): Promise<{ ahead: number; version: number }> {
   const [r] = await rowsOf<{ n: string | number; version: string | number | null }>(
     db,
-    sql`select count(*) as n,
-          (select version from leaderboard_pair_counts where leaderboard_id = ${boardId}::int and points = ${row.points}::int and correct = ${row.correct}::int) as version
-        from leaderboard_scores o
-        where o.leaderboard_id = ${boardId}::int and o.points = ${row.points}::int and o.correct = ${row.correct}::int
-          and (o.reached_at, o.user_id) < (timestamptz 'epoch' + ${row.reachedUs}::bigint * interval '1 microsecond', ${row.userId}::uuid)`,
+    sql`select (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct > s.correct)
+             + (select count(*) from leaderboard_scores o
+                where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct = s.correct and (o.reached_at, o.user_id) < (s.reached_at, s.user_id)) as n,
+             c.version
+        from leaderboard_scores s
+        left join leaderboard_point_counts c on c.leaderboard_id = s.leaderboard_id and c.points = s.points
+        where s.user_id = ${row.userId}::uuid and s.leaderboard_id = ${boardId}::int`,
   );
-  return { ahead: Number(r?.n ?? 0), version: Number(r?.version ?? 0) };
+  // The row gone meanwhile (a rebuild): a version no read has, so the read starts again.
+  if (!r) return { ahead: 0, version: -1 };
+  return { ahead: Number(r.n), version: Number(r.version ?? 0) };
 }
 
-/** A tie (the players of a board on the same points and correct answers) in rank order, at one version of it. */
+/**
+ * The players of a points total of a board in rank order, at one version of
+ * it: their keys (TIE_KEY) end to end in one string, so a copy of 100,000
+ * players is one value to receive (6.6 MB), no object per player, and a rank
+ * in it is a binary search over its records.
+ */
 export interface TieCopy {
   version: number;
-  /** reached_at in microseconds, ascending; then user id. */
-  reachedUs: Float64Array;
-  userIds: string[];
+  keys: string;
+  count: number;
 }
 
-export async function loadTie({
-  db,
-  boardId,
-  points,
-  correct,
-}: {
-  db: DbOrTx;
-  boardId: number;
-  points: number;
-  correct: number;
-}): Promise<TieCopy | undefined> {
-  const rows = await rowsOf<{ version: string | number; us: string | null; user_id: string | null }>(
+export async function loadTie({ db, boardId, points }: { db: DbOrTx; boardId: number; points: number }): Promise<TieCopy | undefined> {
+  const [row] = await rowsOf<{ version: string | number; keys: string | null }>(
     db,
-    sql`select pc.version, (extract(epoch from o.reached_at) * 1000000)::bigint::text as us, o.user_id
-        from leaderboard_pair_counts pc
-        left join leaderboard_scores o on o.leaderboard_id = pc.leaderboard_id and o.points = pc.points and o.correct = pc.correct
-        where pc.leaderboard_id = ${boardId}::int and pc.points = ${points}::int and pc.correct = ${correct}::int
-        order by o.reached_at, o.user_id`,
+    sql`select c.version,
+          (select string_agg(${TIE_KEY('o')}, '' order by o.correct desc, o.reached_at, o.user_id) from leaderboard_scores o
+           where o.leaderboard_id = c.leaderboard_id and o.points = c.points) as keys
+        from leaderboard_point_counts c
+        where c.leaderboard_id = ${boardId}::int and c.points = ${points}::int`,
   );
-  if (!rows.length) return undefined;
-  const members = rows.filter((r) => r.user_id !== null);
-  return { version: Number(rows[0]!.version), reachedUs: Float64Array.from(members, (r) => Number(r.us)), userIds: members.map((r) => r.user_id!) };
+  if (!row) return undefined;
+  const keys = row.keys ?? '';
+  return { version: Number(row.version), keys, count: keys.length / TIE_KEY_LENGTH };
 }
 
-/** Members of a tie ahead of (reachedUs, userId): a binary search over the copy. */
-export function aheadInCopy(tie: TieCopy, reachedUs: number, userId: string): number {
+/** Players of a copy ahead of a key (TIE_KEY): a binary search over its records. */
+export function aheadInCopy(tie: TieCopy, key: string): number {
   let lo = 0;
-  let hi = tie.userIds.length;
+  let hi = tie.count;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    const t = tie.reachedUs[mid]!;
-    if (t < reachedUs || (t === reachedUs && tie.userIds[mid]! < userId)) lo = mid + 1;
+    if (tie.keys.slice(mid * TIE_KEY_LENGTH, (mid + 1) * TIE_KEY_LENGTH) < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -708,7 +708,7 @@ export async function positionsOf({
         select s.scope, s.scope_id, s.period, s.period_start, s.created_at,
           (select coalesce(sum(c.players), 0) from leaderboard_point_counts c where c.leaderboard_id = s.leaderboard_id) as player_count,
           1 + coalesce((select sum(c.players) from leaderboard_point_counts c where c.leaderboard_id = s.leaderboard_id and c.points > s.points), 0)
-            + coalesce((select sum(c.players) from leaderboard_pair_counts c where c.leaderboard_id = s.leaderboard_id and c.points = s.points and c.correct > s.correct), 0)
+            + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct > s.correct)
             + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct = s.correct and (o.reached_at, o.user_id) < (s.reached_at, s.user_id))
             as rank,
           s.user_id, ${NAME} as name, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
@@ -761,7 +761,7 @@ export async function pruneBoard({ tx, leaderboardId, rows }: { tx: Tx; leaderbo
   );
   // The board changed under any cache of it (its page, its point counts, its ties).
   await tx.execute(sql`update leaderboards set version = version + 1 where id = ${leaderboardId}::int`);
-  await tx.execute(sql`update leaderboard_pair_counts set version = version + 1 where leaderboard_id = ${leaderboardId}::int`);
+  await tx.execute(sql`update leaderboard_point_counts set version = version + 1 where leaderboard_id = ${leaderboardId}::int`);
   if (Number(deleted[0]?.n ?? 0) === rows) return false;
   await tx.delete(leaderboards).where(eq(leaderboards.id, leaderboardId));
   return true;

@@ -28,7 +28,7 @@ import {
   boardPage,
   loadTie,
   playersAbove,
-  tieAhead,
+  totalAhead,
   TIE_SCAN_MAX,
   type BoardPage,
   type TieCopy,
@@ -126,11 +126,11 @@ export type LeaderboardsService = ReturnType<typeof createLeaderboardsService>;
 const PAGE_TTL_MS = 1000;
 /** Pages kept (boards x offset x limit). */
 const PAGES_MAX = 256;
-/** Tie members kept in process, all ties together (about 70 bytes each). */
+/** Players of large points totals kept in process, all copies together (66 bytes each). */
 const TIE_ENTRIES_MAX = 1_000_000;
-/** Rows of a read whose large ties have no copy yet that are counted a statement each; more: the one-statement read. */
+/** Rows of a read whose large totals have no copy yet that are counted a statement each; more: the one-statement read. */
 const TIE_COUNTS_MAX = 4;
-/** A tie is loaded again at most this often (it changes with every chunk that moves a player in or out of it). */
+/** A total is copied again at most this often (it changes with every chunk that moves a player in, out or inside it). */
 const TIE_RELOAD_MS = 1000;
 
 export function createLeaderboardsService({
@@ -149,9 +149,9 @@ export function createLeaderboardsService({
   chunkRows?: number;
   /** After a chunk that changed a match's board committed (the live stream's `leaderboard` message). Must not throw. */
   onMatchBoardChanged?: (matchId: string) => void | Promise<void>;
-  /** Ties larger than this are ranked from an in-process copy (loaded in the background) instead of the rank index. */
+  /** Points totals of more players than this are ranked from an in-process copy (loaded in the background) instead of the rank index. */
   tieScanMax?: number;
-  /** A background load of a tie failed (the reads counted it through the index meanwhile). */
+  /** A background copy of a points total failed (the reads counted it through the index meanwhile). */
   onBackgroundError?: (err: unknown) => void;
 }) {
   // ------------------------------------------------------------ read caches (exact: keyed by versions the writers move)
@@ -170,32 +170,32 @@ export function createLeaderboardsService({
 
   function keepTie(key: string, tie: TieCopy) {
     const old = ties.get(key);
-    if (old) tieEntries -= old.userIds.length;
+    if (old) tieEntries -= old.count;
     ties.delete(key);
-    if (tie.userIds.length > TIE_ENTRIES_MAX) return;
+    if (tie.count > TIE_ENTRIES_MAX) return;
     ties.set(key, tie);
-    tieEntries += tie.userIds.length;
+    tieEntries += tie.count;
     for (const [k, t] of ties) {
       if (tieEntries <= TIE_ENTRIES_MAX) break;
       ties.delete(k);
-      tieEntries -= t.userIds.length;
+      tieEntries -= t.count;
     }
   }
 
-  /** The tie's players ahead of a row from the in-process copy at the row's version; undefined (and a load started) without one. */
+  /** The players of a row's points total ahead of it, from the in-process copy at the total's version; undefined (and a copy started) without one. */
   function aheadFromCopy(boardId: number, row: HeadRow): number | undefined {
-    const key = `${boardId}|${row.points}|${row.correct}`;
+    const key = `${boardId}|${row.points}`;
     const copy = ties.get(key);
     if (copy && copy.version === row.tieVersion) {
       ties.delete(key);
       ties.set(key, copy);
       served.tieCopies++;
-      return aheadInCopy(copy, row.reachedUs, row.userId);
+      return aheadInCopy(copy, row.tieKey);
     }
     const last = tieLoads.get(key);
     if (last === undefined || performance.now() - last > TIE_RELOAD_MS) {
       tieLoads.set(key, performance.now());
-      void loadTie({ db, boardId, points: row.points, correct: row.correct }).then(
+      void loadTie({ db, boardId, points: row.points }).then(
         (tie) => {
           if (tie) keepTie(key, tie);
           tieLoads.set(key, performance.now());
@@ -209,14 +209,14 @@ export function createLeaderboardsService({
 
   /**
    * A page of a board, its player count and some players' rows and ranks,
-   * exact at one version of the board: the players' rows and the parts of
-   * their ranks inside their points total in one statement; the page and the
-   * point counts (shared by every reader) from the cache at that version, or
-   * read and kept; the players tied with a reader on points and correct
-   * answers counted in that statement when the tie is small, else from an
-   * in-process copy of the tie at its version (or, while none is loaded,
-   * through the rank index). A writer committing between the statements
-   * moves the versions, and the read starts again.
+   * exact at one version of the board: the players' rows with their points
+   * totals' sizes and versions in one statement; the page and the point
+   * counts (shared by every reader) from the cache at the board's version,
+   * or read and kept; the players ahead of a reader on the same points
+   * counted in that statement when the total is small (at most
+   * `tieScanMax`), else from an in-process copy of the total at its version
+   * (or, while none is loaded, through the rank index). A writer committing
+   * between the statements moves the versions, and the read starts again.
    */
   async function rankedRead(key: BoardKey, offset: number, limit: number, userIds: string[]) {
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -233,7 +233,7 @@ export function createLeaderboardsService({
       }
       const mine = new Map<string, RankedRow>();
       const fromCopies = head.rows.map((r) => r.aheadInTie ?? aheadFromCopy(head.id, r));
-      // Many rows without a copy of their tie (the live stream's receivers, before the copies are loaded): one statement
+      // Many rows without a copy of their total (the live stream's receivers, before the copies are loaded): one statement
       // counts them all rather than a statement each.
       if (fromCopies.filter((n) => n === undefined).length > TIE_COUNTS_MAX) break;
       let moved = false;
@@ -241,17 +241,17 @@ export function createLeaderboardsService({
         let inTie = fromCopies[i];
         if (inTie === undefined) {
           served.tieScans++;
-          const counted = await tieAhead({ db, boardId: head.id, row: r });
+          const counted = await totalAhead({ db, boardId: head.id, row: r });
           if (counted.version !== r.tieVersion) moved = true;
           inTie = counted.ahead;
         }
-        const { aheadOnPoints: _a, tiePlayers: _p, tieVersion: _v, aheadInTie: _t, reachedUs: _u, ...row } = r;
-        mine.set(r.userId, { ...row, rank: 1 + playersAbove(page, r.points) + r.aheadOnPoints + inTie });
+        const { tiePlayers: _p, tieVersion: _v, aheadInTie: _t, tieKey: _k, ...row } = r;
+        mine.set(r.userId, { ...row, rank: 1 + playersAbove(page, r.points) + inTie });
       }
       if (moved) continue;
       return { playerCount: page.above[page.points.length]!, top: page.top, mine };
     }
-    // Writers kept moving the board between the statements, or too many ties to count one by one: the one-statement
+    // Writers kept moving the board between the statements, or too many totals to count one by one: the one-statement
     // read (exact by itself).
     served.fallbacks++;
     return boardForDelivery({ db, key, top: limit, offset, userIds });

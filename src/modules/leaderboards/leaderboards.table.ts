@@ -64,7 +64,10 @@ export const leaderboardScores = pgTable(
 /**
  * How many players of a board have each points total: a rank is the players
  * with more points (a sum over this table, one row per distinct total) plus
- * those ahead with the same points (an index range of the rank index).
+ * those ahead with the same points (ranges of the rank index, or for a large
+ * total, an in-process copy of its players in rank order kept under
+ * `version`, which every change inside the total moves on: a player entering
+ * or leaving it, one moving inside it, a rebuild).
  */
 export const leaderboardPointCounts = pgTable(
   'leaderboard_point_counts',
@@ -74,30 +77,9 @@ export const leaderboardPointCounts = pgTable(
       .references(() => leaderboards.id, { onDelete: 'cascade' }),
     points: integer('points').notNull(),
     players: integer('players').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.leaderboardId, t.points] })],
-);
-
-/**
- * How many players of a board have each points total and correct count: the
- * players ahead on the same points with more correct answers are a sum over
- * this table (a few rows), and the players tied on both are the only ones a
- * rank counts one by one (through the rank index, or, for a large tie, an
- * in-process sorted copy of it kept under `version`, which moves with every
- * change of the tie: a player entering or leaving it, or a rebuild).
- */
-export const leaderboardPairCounts = pgTable(
-  'leaderboard_pair_counts',
-  {
-    leaderboardId: integer('leaderboard_id')
-      .notNull()
-      .references(() => leaderboards.id, { onDelete: 'cascade' }),
-    points: integer('points').notNull(),
-    correct: integer('correct').notNull(),
-    players: integer('players').notNull(),
     version: bigint('version', { mode: 'number' }).notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.leaderboardId, t.points, t.correct] })],
+  (t) => [primaryKey({ columns: [t.leaderboardId, t.points] })],
 );
 
 /**

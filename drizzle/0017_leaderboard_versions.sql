@@ -1,37 +1,20 @@
-CREATE TABLE "leaderboard_pair_counts" (
-	"leaderboard_id" integer NOT NULL,
-	"points" integer NOT NULL,
-	"correct" integer NOT NULL,
-	"players" integer NOT NULL,
-	"version" bigint DEFAULT 0 NOT NULL,
-	CONSTRAINT "leaderboard_pair_counts_leaderboard_id_points_correct_pk" PRIMARY KEY("leaderboard_id","points","correct")
-);
---> statement-breakpoint
+ALTER TABLE "leaderboard_point_counts" ADD COLUMN "version" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "leaderboards" ADD COLUMN "version" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
-ALTER TABLE "leaderboard_pair_counts" ADD CONSTRAINT "leaderboard_pair_counts_leaderboard_id_leaderboards_id_fk" FOREIGN KEY ("leaderboard_id") REFERENCES "public"."leaderboards"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-INSERT INTO leaderboard_pair_counts (leaderboard_id, points, correct, players)
-SELECT leaderboard_id, points, correct, count(*)::int FROM leaderboard_scores GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
---> statement-breakpoint
--- As in 0016, and the pair counts kept with the point counts; every board whose
--- rows change moves its version on (so do the pair counts it changes), which
--- is what the readers' caches are keyed by.
+-- As in 0016, and every board whose rows change moves its version on, and so
+-- does every points total whose players change: what the readers' caches are
+-- keyed by (docs/decisions.md#leaderboard-read-caches).
 CREATE OR REPLACE FUNCTION qp_leaderboards_rebuild(p_user uuid) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   -- Every writer of the leaderboards takes this lock first (one at a time; no deadlocks between them).
   PERFORM pg_advisory_xact_lock(1717001);
   WITH gone AS (
-    DELETE FROM leaderboard_scores s WHERE p_user IS NULL OR s.user_id = p_user RETURNING s.leaderboard_id, s.points, s.correct
+    DELETE FROM leaderboard_scores s WHERE p_user IS NULL OR s.user_id = p_user RETURNING s.leaderboard_id, s.points
   ), dec AS (
     SELECT g.leaderboard_id, g.points, count(*)::int AS n FROM gone g GROUP BY 1, 2
-  ), pdec AS (
-    SELECT g.leaderboard_id, g.points, g.correct, count(*)::int AS n FROM gone g GROUP BY 1, 2, 3
-  ), p AS (
-    UPDATE leaderboard_pair_counts c SET players = c.players - pdec.n, version = c.version + 1
-    FROM pdec WHERE c.leaderboard_id = pdec.leaderboard_id AND c.points = pdec.points AND c.correct = pdec.correct
   ), v AS (
     UPDATE leaderboards b SET version = b.version + 1 WHERE b.id IN (SELECT DISTINCT g.leaderboard_id FROM gone g)
   )
-  UPDATE leaderboard_point_counts c SET players = c.players - dec.n FROM dec WHERE c.leaderboard_id = dec.leaderboard_id AND c.points = dec.points;
+  UPDATE leaderboard_point_counts c SET players = c.players - dec.n, version = c.version + 1 FROM dec WHERE c.leaderboard_id = dec.leaderboard_id AND c.points = dec.points;
 
   INSERT INTO leaderboards (scope, scope_id, period, period_start)
   SELECT DISTINCT e.scope, e.scope_id, e.period, e.period_start FROM qp_leaderboard_entries(p_user) e
@@ -64,11 +47,7 @@ BEGIN
 
   INSERT INTO leaderboard_point_counts AS c (leaderboard_id, points, players)
   SELECT s.leaderboard_id, s.points, count(*)::int FROM leaderboard_scores s WHERE p_user IS NULL OR s.user_id = p_user GROUP BY 1, 2 ORDER BY 1, 2
-  ON CONFLICT (leaderboard_id, points) DO UPDATE SET players = c.players + excluded.players;
-
-  INSERT INTO leaderboard_pair_counts AS c (leaderboard_id, points, correct, players)
-  SELECT s.leaderboard_id, s.points, s.correct, count(*)::int FROM leaderboard_scores s WHERE p_user IS NULL OR s.user_id = p_user GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-  ON CONFLICT (leaderboard_id, points, correct) DO UPDATE SET players = c.players + excluded.players, version = c.version + 1;
+  ON CONFLICT (leaderboard_id, points) DO UPDATE SET players = c.players + excluded.players, version = c.version + 1;
 
   UPDATE leaderboards b SET version = b.version + 1
   WHERE b.id IN (SELECT DISTINCT s.leaderboard_id FROM leaderboard_scores s WHERE p_user IS NULL OR s.user_id = p_user);
