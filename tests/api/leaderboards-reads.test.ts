@@ -136,5 +136,9 @@ describe('reads from cached pages and tie copies', () => {
     expect(ref.mine.has(ids[0]!)).toBe(false);
     await check();
     expect(copies.cacheState().fallbacks).toBe(0);
+    // While a copy was stale, ranks were counted through the index, from the total's end for the players an older copy
+    // placed in its second half.
+    expect(copies.cacheState().tieScans).toBeGreaterThan(copies.cacheState().tieScansFromEnd);
+    expect(copies.cacheState().tieScansFromEnd).toBeGreaterThan(0);
   });
 });

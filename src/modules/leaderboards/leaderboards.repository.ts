@@ -613,21 +613,45 @@ export function playersAbove(page: Pick<BoardPage, 'points' | 'above'>, p: numbe
   return page.above[lo]!;
 }
 
-/** The players of a row's points total ranked ahead of it, counted through the rank index (linear in the answer), and the total's version. */
-export async function totalAhead({ db, boardId, row }: { db: DbOrTx; boardId: number; row: HeadRow }): Promise<{ ahead: number; version: number }> {
+/**
+ * The players of a row's points total ranked ahead of it, counted through the
+ * rank index (linear in what is counted), and the total's version. `fromEnd`:
+ * counts those behind instead, and the total's size less them and the row
+ * (the same answer from the same snapshot, cheaper for a row in the total's
+ * second half).
+ */
+export async function totalAhead({
+  db,
+  boardId,
+  row,
+  fromEnd = false,
+}: {
+  db: DbOrTx;
+  boardId: number;
+  row: HeadRow;
+  fromEnd?: boolean;
+}): Promise<{ ahead: number; version: number }> {
   const [r] = await rowsOf<{ n: string | number; version: string | number | null }>(
     db,
-    sql`select (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct > s.correct)
-             + (select count(*) from leaderboard_scores o
-                where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct = s.correct and (o.reached_at, o.user_id) < (s.reached_at, s.user_id)) as n,
-             c.version
-        from leaderboard_scores s
-        left join leaderboard_point_counts c on c.leaderboard_id = s.leaderboard_id and c.points = s.points
-        where s.user_id = ${row.userId}::uuid and s.leaderboard_id = ${boardId}::int`,
+    fromEnd
+      ? sql`select c.players - 1 - (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct < s.correct)
+                 - (select count(*) from leaderboard_scores o
+                    where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct = s.correct and (o.reached_at, o.user_id) > (s.reached_at, s.user_id)) as n,
+                 c.version
+            from leaderboard_scores s
+            left join leaderboard_point_counts c on c.leaderboard_id = s.leaderboard_id and c.points = s.points
+            where s.user_id = ${row.userId}::uuid and s.leaderboard_id = ${boardId}::int`
+      : sql`select (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct > s.correct)
+                 + (select count(*) from leaderboard_scores o
+                    where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct = s.correct and (o.reached_at, o.user_id) < (s.reached_at, s.user_id)) as n,
+                 c.version
+            from leaderboard_scores s
+            left join leaderboard_point_counts c on c.leaderboard_id = s.leaderboard_id and c.points = s.points
+            where s.user_id = ${row.userId}::uuid and s.leaderboard_id = ${boardId}::int`,
   );
-  // The row gone meanwhile (a rebuild): a version no read has, so the read starts again.
-  if (!r) return { ahead: 0, version: -1 };
-  return { ahead: Number(r.n), version: Number(r.version ?? 0) };
+  // The row gone meanwhile (a rebuild), or its total's count: a version no read has, so the read starts again.
+  if (!r || r.n === null || r.version === null) return { ahead: 0, version: -1 };
+  return { ahead: Number(r.n), version: Number(r.version) };
 }
 
 /**

@@ -160,7 +160,7 @@ export function createLeaderboardsService({
   const tieLoads = new Map<string, number>();
   let tieEntries = 0;
   /** Reads served by each means (tests, and what a profile shows). */
-  const served = { pageHits: 0, pageReads: 0, tieCopies: 0, tieScans: 0, fallbacks: 0 };
+  const served = { pageHits: 0, pageReads: 0, tieCopies: 0, tieScans: 0, tieScansFromEnd: 0, fallbacks: 0 };
 
   function keepPage(key: string, page: BoardPage) {
     pages.delete(key);
@@ -182,8 +182,13 @@ export function createLeaderboardsService({
     }
   }
 
-  /** The players of a row's points total ahead of it, from the in-process copy at the total's version; undefined (and a copy started) without one. */
-  function aheadFromCopy(boardId: number, row: HeadRow): number | undefined {
+  /**
+   * The players of a row's points total ahead of it, from the in-process copy
+   * at the total's version; without one, a copy is started and the answer is
+   * whether to count from the total's end (an older copy places the row in
+   * its second half).
+   */
+  function aheadFromCopy(boardId: number, row: HeadRow): number | { fromEnd: boolean } {
     const key = `${boardId}|${row.points}`;
     const copy = ties.get(key);
     if (copy && copy.version === row.tieVersion) {
@@ -192,6 +197,7 @@ export function createLeaderboardsService({
       served.tieCopies++;
       return aheadInCopy(copy, row.tieKey);
     }
+    const fromEnd = copy !== undefined && aheadInCopy(copy, row.tieKey) > copy.count / 2;
     const last = tieLoads.get(key);
     if (last === undefined || performance.now() - last > TIE_RELOAD_MS) {
       tieLoads.set(key, performance.now());
@@ -204,7 +210,7 @@ export function createLeaderboardsService({
       );
       if (tieLoads.size > 4 * PAGES_MAX) tieLoads.delete(tieLoads.keys().next().value!);
     }
-    return undefined;
+    return { fromEnd };
   }
 
   /**
@@ -235,13 +241,16 @@ export function createLeaderboardsService({
       const fromCopies = head.rows.map((r) => r.aheadInTie ?? aheadFromCopy(head.id, r));
       // Many rows without a copy of their total (the live stream's receivers, before the copies are loaded): one statement
       // counts them all rather than a statement each.
-      if (fromCopies.filter((n) => n === undefined).length > TIE_COUNTS_MAX) break;
+      if (fromCopies.filter((n) => typeof n !== 'number').length > TIE_COUNTS_MAX) break;
       let moved = false;
       for (const [i, r] of head.rows.entries()) {
-        let inTie = fromCopies[i];
-        if (inTie === undefined) {
+        const found = fromCopies[i]!;
+        let inTie: number;
+        if (typeof found === 'number') inTie = found;
+        else {
           served.tieScans++;
-          const counted = await totalAhead({ db, boardId: head.id, row: r });
+          if (found.fromEnd) served.tieScansFromEnd++;
+          const counted = await totalAhead({ db, boardId: head.id, row: r, fromEnd: found.fromEnd });
           if (counted.version !== r.tieVersion) moved = true;
           inTie = counted.ahead;
         }
