@@ -34,7 +34,17 @@ async function main() {
   await seedLeagues({ db: database.db });
   const services = createServices({ database, config, logger });
   if (config.demoData) await seedDemoData(services);
-  const health = createHealth(databaseChecks(database));
+  // Not ready until the start is complete: the server accepts connections before the bus listens and the engine runs.
+  let starting = true;
+  const health = createHealth([
+    ...databaseChecks(database),
+    {
+      name: 'start',
+      check() {
+        if (starting) throw new Error('the process is starting');
+      },
+    },
+  ]);
   const { app, drain } = await createApp({ services, health });
 
   const server = app.listen(config.port, config.host);
@@ -47,7 +57,6 @@ async function main() {
     server.once('error', reject);
   });
   const live = await attaching;
-  health.add(busCheck(services.liveBus));
   const { port } = server.address() as AddressInfo;
   const base = `http://${config.host}:${port}`;
   logger.info({ url: base, ms: Math.round(performance.now() - startedAt), env: config.appEnv }, `listening on ${base} (docs at ${base}/docs)`);
@@ -74,6 +83,9 @@ async function main() {
   await demo?.start();
   const worker = config.engine.worker ? createEngineWorker(engineServices, demo ? [demo.task()] : []) : null;
   worker?.start();
+  // Adding a check drops a result reused from before (src/http/health.ts): the next probe sees the process ready.
+  starting = false;
+  health.add(busCheck(services.liveBus));
   if (worker) health.add(engineCheck(worker, engineStaleMs(config.engine.pollMs)));
   const ops = config.ops.port === null ? null : await startOpsServer({ health, port: config.ops.port, host: config.ops.host });
   if (ops) logger.info({ port: ops.port }, `operations port: /healthz, /readyz and /metrics on ${config.ops.host}:${ops.port}`);
