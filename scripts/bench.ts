@@ -615,6 +615,8 @@ async function anchorPhase(bench: BenchDatabase, services: Services, base: strin
       data.players.map((p) => ({ token: p.key })),
     );
     const endpoints = hotEndpoints(data);
+    // The hot-path phase stores them too; it may not have run (BENCH_PHASES=anchor).
+    for (const ep of endpoints) client.storeRotation(ep.label, ep.requests);
     const rotation = (method: string, path: string) => endpoints.find((e) => e.method === method && e.path === path)!.label;
     const anchored = (
       [
