@@ -7,10 +7,11 @@
  *
  * The statements are not written by hand: they are captured from the service
  * (database.onQuery) while it answers one request per endpoint, so a change
- * to the service's queries changes the anchor too. The service's key cache is
- * emptied before each capture: the raw server looks the key up on every
- * request, as the service does when the key is not cached (the cache is one
- * of the service's own levers, measured against the anchor). For each parameter of each
+ * to the service's queries changes the anchor too. The service's key cache and
+ * league list are emptied before each capture: the raw server looks the key
+ * up and reads the leagues on every request, as the service does when nothing
+ * is kept (the caches are the service's own levers, measured against the
+ * anchor). For each parameter of each
  * statement the capture works out where its value came from, by running the
  * captured statements again and looking the value up:
  *
@@ -255,8 +256,11 @@ export async function startRawAnchor(options: {
   serviceBase: string;
   data: HotData;
   poolSize: number;
-  /** Empties the service's key cache: a capture must see the key lookup a request makes when its key is not cached. */
-  forgetKeys: () => void;
+  /**
+   * Empties the service's key cache and league list: a capture must see the statements a request makes when nothing
+   * is kept (the anchor runs them on every request; what the service keeps is its own lever).
+   */
+  forgetCaches: () => void;
 }): Promise<RawServer> {
   const { default: postgres } = await import('postgres');
   const sql = postgres(options.databaseUrl, { max: 1, onnotice: () => {} });
@@ -264,7 +268,7 @@ export async function startRawAnchor(options: {
   try {
     const execute = async (text: string, params: unknown[]) => (await sql.unsafe(text, params as never[]).values()) as unknown as unknown[][];
     for (const { id, req } of anchorRequests(options.data)) {
-      options.forgetKeys();
+      options.forgetCaches();
       plans.push(await capture(options.database, execute, id, req, (r) => sendRequest(options.serviceBase, r)));
     }
   } finally {

@@ -594,7 +594,10 @@ async function anchorPhase(bench: BenchDatabase, services: Services, base: strin
     serviceBase: base,
     data,
     poolSize: 10,
-    forgetKeys: () => services.keyCache.flush(),
+    forgetCaches: () => {
+      services.keyCache.flush();
+      services.leagues.changed();
+    },
   });
   let failures = 0;
   try {
@@ -612,6 +615,8 @@ async function anchorPhase(bench: BenchDatabase, services: Services, base: strin
       data.players.map((p) => ({ token: p.key })),
     );
     const endpoints = hotEndpoints(data);
+    // The hot-path phase stores them too; it may not have run (BENCH_PHASES=anchor).
+    for (const ep of endpoints) client.storeRotation(ep.label, ep.requests);
     const rotation = (method: string, path: string) => endpoints.find((e) => e.method === method && e.path === path)!.label;
     const anchored = (
       [
@@ -783,7 +788,7 @@ async function main(): Promise<number> {
     await seedBrands(database);
 
     services = createServices({ database, config: benchConfig(), logger: createLogger('silent') });
-    // As in a serving process (src/main.ts attaches the live stream): the bus listens, so the key cache is in use.
+    // As in a serving process (src/main.ts attaches the live stream): the bus listens, so the key cache and the league list are in use.
     await services.liveBus.start();
     if (settings.noDb) services = withoutDatabaseReads(services, await services.leagues.list(), await services.brands.list());
     const t0 = performance.now();

@@ -3,6 +3,7 @@ import { createECDH } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import type { DatabaseLimits } from './db/client.js';
+import { feedUrlTemplateProblem } from './engine/schedule/feed-url-template.js';
 
 export type AppEnv = 'main' | 'staging' | 'development' | 'test';
 
@@ -347,6 +348,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (heartbeatMs * 2 > leaseMs)
     throw new ConfigError(`ENGINE_HEARTBEAT_MS (${heartbeatMs}) must be at most half of ENGINE_LEASE_MS (${leaseMs}), or leases run out between heartbeats`);
 
+  const feedAllowPrivateAddresses = bool(env, 'FEED_ALLOW_PRIVATE_ADDRESSES', appEnv === 'development' || appEnv === 'test');
+  const feedUrlTemplate = env.FEED_URL_TEMPLATE || undefined;
+  const templateProblem = feedUrlTemplate === undefined ? null : feedUrlTemplateProblem(feedUrlTemplate, { allowPrivateAddresses: feedAllowPrivateAddresses });
+  if (templateProblem) throw new ConfigError(`FEED_URL_TEMPLATE ${templateProblem}; got '${feedUrlTemplate}'`);
+
   const push = pushConfig(env);
 
   return {
@@ -372,8 +378,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       seed: env.ENGINE_SEED ?? '',
       // Test runs replay at thousands of times real speed: no hold there unless asked.
       replayMinAnswerSeconds: int(env, 'ENGINE_REPLAY_MIN_ANSWER_SECONDS', appEnv === 'test' ? 0 : 10, 0, 3600),
-      feedUrlTemplate: env.FEED_URL_TEMPLATE || undefined,
-      feedAllowPrivateAddresses: bool(env, 'FEED_ALLOW_PRIVATE_ADDRESSES', appEnv === 'development' || appEnv === 'test'),
+      feedUrlTemplate,
+      feedAllowPrivateAddresses,
       leaderboardApplyPollMs: int(env, 'LEADERBOARD_APPLY_POLL_MS', 500, 10, 600_000),
       leaderboardChunkRows: int(env, 'LEADERBOARD_APPLY_CHUNK_ROWS', 20_000, 1, 1_000_000),
     },

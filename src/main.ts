@@ -31,10 +31,34 @@ async function main() {
     { database: database.kind, where: config.databaseUrl ? redactUrl(config.databaseUrl) : (config.dataDir ?? 'memory') },
     'database ready (migrations applied)',
   );
+  // The engine has connections of its own, with a longer budget than requests: a database
+  // outage makes requests fail fast while listeners wait it out and resume by themselves.
+  // (PGlite has one connection, in this process: nothing to separate.) Opened while the rest starts.
+  const openingEngineDatabase =
+    config.engine.worker && database.kind === 'postgres'
+      ? openDatabase({
+          url: config.databaseUrl,
+          migrate: false,
+          maxConnections: 5,
+          limits: config.database.engine,
+          applicationName: 'question-play-engine',
+        })
+      : null;
+  openingEngineDatabase?.catch(() => {}); // awaited below; a failure before then is not an unhandled rejection
   await seedLeagues({ db: database.db });
   const services = createServices({ database, config, logger });
   if (config.demoData) await seedDemoData(services);
-  const health = createHealth(databaseChecks(database));
+  // Not ready until the start is complete: the server accepts connections before the bus listens and the engine runs.
+  let starting = true;
+  const health = createHealth([
+    ...databaseChecks(database),
+    {
+      name: 'start',
+      check() {
+        if (starting) throw new Error('the process is starting');
+      },
+    },
+  ]);
   const { app, drain } = await createApp({ services, health });
 
   const server = app.listen(config.port, config.host);
@@ -47,33 +71,27 @@ async function main() {
     server.once('error', reject);
   });
   const live = await attaching;
-  health.add(busCheck(services.liveBus));
   const { port } = server.address() as AddressInfo;
   const base = `http://${config.host}:${port}`;
   logger.info({ url: base, ms: Math.round(performance.now() - startedAt), env: config.appEnv }, `listening on ${base} (docs at ${base}/docs)`);
-  if (!(await services.users.list({ isAdmin: true, isActive: true, sortBy: 'created_at', sortDir: 'asc', offset: 0, limit: 1 })).total) {
-    logger.info('no admin yet: create one with  npm run create-admin -- --username admin --password <password> --email admin@example.com');
-  }
+  // A hint only: the start does not wait for it.
+  services.users.list({ isAdmin: true, isActive: true, sortBy: 'created_at', sortDir: 'asc', offset: 0, limit: 1 }).then(
+    ({ total }) => {
+      if (!total) logger.info('no admin yet: create one with  npm run create-admin -- --username admin --password <password> --email admin@example.com');
+    },
+    (err: unknown) => logger.warn({ err }, 'could not check for an admin account'),
+  );
 
-  // The engine has connections of its own, with a longer budget than requests: a database
-  // outage makes requests fail fast while listeners wait it out and resume by themselves.
-  // (PGlite has one connection, in this process: nothing to separate.)
-  const engineDatabase =
-    config.engine.worker && database.kind === 'postgres'
-      ? await openDatabase({
-          url: config.databaseUrl,
-          migrate: false,
-          maxConnections: 5,
-          limits: config.database.engine,
-          applicationName: 'question-play-engine',
-        })
-      : database;
+  const engineDatabase = (await openingEngineDatabase) ?? database;
   const engineServices = engineDatabase === database ? services : createServices({ database: engineDatabase, config, logger });
   // The demo needs the worker: its live match is dispatched and run like any other.
   const demo = config.demoData && config.engine.worker ? new LiveDemo(engineServices) : null;
   await demo?.start();
   const worker = config.engine.worker ? createEngineWorker(engineServices, demo ? [demo.task()] : []) : null;
   worker?.start();
+  // Adding a check drops a result reused from before (src/http/health.ts): the next probe sees the process ready.
+  starting = false;
+  health.add(busCheck(services.liveBus));
   if (worker) health.add(engineCheck(worker, engineStaleMs(config.engine.pollMs)));
   const ops = config.ops.port === null ? null : await startOpsServer({ health, port: config.ops.port, host: config.ops.host });
   if (ops) logger.info({ port: ops.port }, `operations port: /healthz, /readyz and /metrics on ${config.ops.host}:${ops.port}`);

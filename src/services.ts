@@ -23,6 +23,7 @@ import { createGroupsService } from './modules/groups/groups.service.js';
 import { createInheritanceService } from './modules/inheritance/inheritance.service.js';
 import { createIssuancesService } from './modules/issuances/issuances.service.js';
 import { createLeaderboardsService } from './modules/leaderboards/leaderboards.service.js';
+import { createLeagueListCache } from './modules/leagues/league-cache.js';
 import { createLeaguesService } from './modules/leagues/leagues.service.js';
 import { createListenersService } from './modules/listeners/listeners.service.js';
 import { createMatchControlService } from './modules/match-control/match-control.service.js';
@@ -46,13 +47,17 @@ export interface ServiceDeps {
 
 /** A statement that changes users or API keys (the key cache keeps both). */
 const WRITES_USERS_OR_KEYS = /^(update|delete from) "(users|api_keys)"/;
+/** A statement that changes leagues (the league list cache keeps them). */
+const WRITES_LEAGUES = /^(insert into|update|delete from) "leagues"/;
 
 export function createServices(deps: ServiceDeps) {
   const { db } = deps.database;
   const storage = deps.storage === undefined ? createObjectStore(deps.config.s3) : deps.storage;
-  const leagues = createLeaguesService({ db, checkAllowlist: checkDefinitionAllowlist });
   /** Live delivery: issuance, match, follow and key events go on the cross-process bus (LISTEN/NOTIFY); the stream listens when attached. */
   const liveBus = createLiveBus({ database: deps.database, logger: deps.logger });
+  // The league list is kept while the bus listens: every change to the leagues table is announced on it by a trigger.
+  const leagueCache = createLeagueListCache({ trusted: () => liveBus.listening });
+  const leagues = createLeaguesService({ db, checkAllowlist: checkDefinitionAllowlist, cache: leagueCache });
   const leaderboards = createLeaderboardsService({
     db,
     leagues,
@@ -75,11 +80,13 @@ export function createServices(deps: ServiceDeps) {
   liveBus.subscribe({
     onEvent: (e) => {
       if (e.k === 'user' || e.k === 'keys') keyCache.invalidateUser(e.u);
+      else if (e.k === 'leagues') leagueCache.invalidate();
       // Cached leaderboard pages carry display names (their rows and ranks are versioned, names are not).
       if (e.k === 'user') leaderboards.forgetPages();
     },
     onResync: () => {
       keyCache.flush();
+      leagueCache.invalidate();
       leaderboards.forgetPages();
     },
   });
@@ -87,7 +94,7 @@ export function createServices(deps: ServiceDeps) {
     if (WRITES_USERS_OR_KEYS.test(query)) {
       keyCache.flush();
       leaderboards.forgetPages();
-    }
+    } else if (WRITES_LEAGUES.test(query)) leagueCache.invalidate();
   });
   const auth = createAuthService({ db, throttle: loginThrottle, onKeysRevoked, keyCache });
   const brands = createBrandsService({ db, storage, logger: deps.logger });

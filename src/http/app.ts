@@ -20,6 +20,7 @@ import { SpanKind, traced, tracingEnabled } from '../observability/tracing.js';
 import { apiCors, securityHeaders } from './security.js';
 import { toErrorResponse } from './error-mapping.js';
 import type { Handlers, StreamBody, UploadedFile } from './handler-types.js';
+import { reusedText } from './reused-body.js';
 import { createHandlers } from './registry.js';
 
 export interface AppOptions {
@@ -105,7 +106,7 @@ async function send(res: Response, reply: AnyReply): Promise<void> {
     res.status(reply.status).end();
     return;
   }
-  const text = JSON.stringify(reply.body);
+  const text = reusedText(reply.body) ?? JSON.stringify(reply.body);
   if (reply.headers || reply.filename || !writesPlainly(res, reply.status)) {
     res.status(reply.status).type('application/json').send(text);
     return;

@@ -90,24 +90,31 @@ export function createHealth(initial: ReadinessCheck[] = []): Health {
     },
     middleware(req, res, next) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-      if (req.path === '/healthz') {
-        res
-          .set('Cache-Control', 'no-store')
-          .type('application/json')
-          .send(JSON.stringify({ status: 'ok' }));
-        return;
-      }
+      if (req.path === '/healthz') return probeReply(res, 200, { status: 'ok' });
       if (req.path !== '/readyz') return next();
       readiness().then(
         ({ ready, checks: parts }) => {
-          res.status(ready ? 200 : 503).set('Cache-Control', 'no-store');
-          if (!ready) res.set('Retry-After', '5');
-          res.type('application/json').send(JSON.stringify({ status: ready ? 'ready' : 'not ready', checks: parts }));
+          if (!ready) res.setHeader('Retry-After', '5');
+          probeReply(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', checks: parts });
         },
         (err: unknown) => next(err),
       );
     },
   };
+}
+
+/**
+ * A probe's JSON reply, written with Node's own calls: express's res.set and res.send look the content type up
+ * in mime-types, whose 200 kB database a process would otherwise load for its first readiness probe.
+ */
+function probeReply(res: Response, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  if (res.req.method === 'HEAD') res.end();
+  else res.end(text);
 }
 
 /** Migrations the code expects: the entries of drizzle's journal (read once). */

@@ -40,7 +40,9 @@ export type SettledStatus = 'resolved' | 'voided' | 'revoked';
  * (logout, login, deactivation); `user`: a user row or one of their keys changed
  * (published by the database itself: a trigger, drizzle/0011_user_change_notify.sql);
  * `gone`: the match was deleted (a test match); `board`: the match's leaderboard
- * changed (a chunk of a settlement was applied to it, after the settlement).
+ * changed (a chunk of a settlement was applied to it, after the settlement);
+ * `leagues`: a statement changed the leagues table (published by the database
+ * itself: a trigger, drizzle/0017_league_change_notify.sql).
  */
 export type BusEvent =
   | { k: 'issued'; i: string; m: string }
@@ -51,7 +53,8 @@ export type BusEvent =
   | { k: 'keys'; u: string }
   | { k: 'user'; u: string }
   | { k: 'gone'; m: string }
-  | { k: 'board'; m: string };
+  | { k: 'board'; m: string }
+  | { k: 'leagues' };
 
 /** Internal kinds: `probe` checks this process's LISTEN connection; `gap` says that some process lost events (its NOTIFY failed). */
 type WireEvent = BusEvent | { k: 'probe'; p: string } | { k: 'gap' };
@@ -105,6 +108,8 @@ export function decodeEvent(payload: string): WireEvent | undefined {
     case 'gone':
     case 'board':
       return isId(v.m) ? { k: v.k, m: v.m } : undefined;
+    case 'leagues':
+      return { k: 'leagues' };
     case 'probe':
       return typeof v.p === 'string' ? { k: 'probe', p: v.p } : undefined;
     case 'gap':

@@ -470,12 +470,16 @@ describe.each(BY_KIND)('%s question definitions', (_name, kind) => {
       const m2 = await createMatch(app, { [column]: [b.id] });
       const m3 = await createMatch(app, { [column]: null, [otherColumn]: [a.id] });
       const m4 = await createMatch(app, { [column]: [a.id] });
+      // The league list, kept by the process from here (src/modules/leagues/league-cache.ts).
+      const wcInList = async () => (await app.request('GET', '/api/leagues')).body.find((l: { slug: string }) => l.slug === 'wc');
+      expect((await wcInList())[field]).toEqual([a.id, b.id]);
 
       const res = await app.request('DELETE', `${BASE}/${a.id}`, { token: admin.token });
       expect(res.status).toBe(204);
       expect(res.text).toBe('');
       expectError(await app.request('GET', `${BASE}/${a.id}`), kind.errors.notFound);
       expect((await app.request('GET', '/api/leagues/wc')).body[field]).toEqual([b.id]);
+      expect((await wcInList())[field]).toEqual([b.id]);
       const rows = await db()
         .select()
         .from(matches)

@@ -39,7 +39,10 @@ describe.skipIf(!testDatabaseUrl())('the raw anchor against the service', () => 
       serviceBase: app.url,
       data,
       poolSize: 2,
-      forgetKeys: () => app.services.keyCache.flush(),
+      forgetCaches: () => {
+        app.services.keyCache.flush();
+        app.services.leagues.changed();
+      },
     });
   }, 60_000);
 

@@ -37,6 +37,24 @@ describe('config:check', () => {
     expect(err).toMatch(/^config:check: PORT must be an integer from 0 to 65535, got 'eighty'$/);
   });
 
+  it('checks FEED_URL_TEMPLATE at start by the rules of a feed URL, with the private-address policy in force', async () => {
+    const ok = await configCheck([], { APP_ENV: 'main', FEED_URL_TEMPLATE: 'https://feeds.example.com/{sr_id}' });
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.out).engine.feedUrlTemplate).toBe('https://feeds.example.com/{sr_id}');
+    for (const [template, why] of [
+      ['https://feeds.example.com/all', /FEED_URL_TEMPLATE must contain \{sr_id\}/],
+      ['ftp://feeds.example.com/{sr_id}', /FEED_URL_TEMPLATE builds feed URLs that are refused: .*http or https/],
+      ['http://127.0.0.1:9000/{sr_id}', /FEED_URL_TEMPLATE builds feed URLs that are refused: .*public host/],
+    ] as const) {
+      const { code, out, err } = await configCheck([], { APP_ENV: 'main', FEED_URL_TEMPLATE: template });
+      expect(code).toBe(1);
+      expect(out).toBe('');
+      expect(err).toMatch(why);
+    }
+    // Where private addresses are allowed (development), a loopback feed template is fine.
+    expect((await configCheck([], { APP_ENV: 'development', FEED_URL_TEMPLATE: 'http://127.0.0.1:9000/{sr_id}' })).code).toBe(0);
+  });
+
   it('with --connect, opens the database: an unreachable one fails the check, the embedded one passes', async () => {
     const down = await configCheck(['--connect'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' });
     expect(down.code).toBe(1);

@@ -157,7 +157,7 @@ describe('the LISTEN connection (PostgreSQL)', () => {
     const bus: LiveBus = createLiveBus({ database: { ...app.services.database, url: viaProxy.toString() }, logger, probeMs: 100 });
     const seen: string[] = [];
     let resyncs = 0;
-    bus.subscribe({ onEvent: (e) => seen.push('m' in e ? e.m : e.u), onResync: () => resyncs++ });
+    bus.subscribe({ onEvent: (e) => seen.push('m' in e ? e.m : 'u' in e ? e.u : e.k), onResync: () => resyncs++ });
     try {
       await bus.start();
       const m1 = (await createMatch(app)).id;

@@ -120,7 +120,7 @@ export type DefinitionsService<Row extends StoredDefinition, Input extends Commo
 
 export function createDefinitionsService<Row extends StoredDefinition, Input extends CommonInput>(
   kind: Kind<Row, Input>,
-  { db, leagues }: { db: Db; leagues: Pick<LeaguesService, 'bySlug'> },
+  { db, leagues }: { db: Db; leagues: Pick<LeaguesService, 'bySlug' | 'changed'> },
 ) {
   const leagueSlugOf = async (leagueId: string) => (await findLeague({ db, idOrSlug: leagueId }))?.slug ?? leagueId;
   const missing = () => kind.errors.notFound();
@@ -242,6 +242,9 @@ export function createDefinitionsService<Row extends StoredDefinition, Input ext
         // A reference committed in between: the foreign key refused the delete.
         if (isForeignKeyViolation(err)) throw referencedConflict(kind, id, await countReferences({ db, kind, id }));
         throw err;
+      } finally {
+        // The allowlists scrubbed are leagues' rows: the process's league list is read again (the bus tells the others).
+        leagues.changed();
       }
     },
   };

@@ -2,6 +2,7 @@
 import type { components } from '../../../generated/api-types.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { periodsOfSport, supportedLeague } from '../../domain/sports/league-registry.js';
+import type { LeagueListCache } from './league-cache.js';
 import { leagueErrors } from './leagues.errors.js';
 import { findLeague, listLeagues, matchesOverDefaultCap, updateLeague } from './leagues.repository.js';
 import type { LeagueRow } from './leagues.table.js';
@@ -14,9 +15,21 @@ export type LeaguesService = ReturnType<typeof createLeaguesService>;
 /** Checks that allowlisted ids are definitions of the league (kind `in_game` or `match`); throws 400 otherwise. Resolves to the list to store (lowercase ids, each once). */
 export type AllowlistChecker = (args: { db: DbOrTx; leagueId: string; kind: 'in_game' | 'match'; field: string; ids: string[] }) => Promise<string[]>;
 
-export function createLeaguesService({ db, checkAllowlist }: { db: Db; checkAllowlist: AllowlistChecker }) {
+export function createLeaguesService({ db, checkAllowlist, cache }: { db: Db; checkAllowlist: AllowlistChecker; cache?: LeagueListCache }) {
   return {
-    list: () => listLeagues({ db }),
+    /** Every league, by slug: from the process's copy while it is trusted (src/modules/leagues/league-cache.ts). Never to be modified. */
+    async list(): Promise<readonly LeagueRow[]> {
+      const cached = cache?.get();
+      if (cached) return cached;
+      if (!cache) return listLeagues({ db });
+      const version = cache.version();
+      return cache.set(await listLeagues({ db }), version);
+    },
+
+    /** This process committed a change to the leagues (the bus tells the others): its next list reads them again. */
+    changed(): void {
+      cache?.invalidate();
+    },
 
     /** By id or slug; 404 when absent. */
     async get(idOrSlug: string): Promise<LeagueRow> {
@@ -36,48 +49,58 @@ export function createLeaguesService({ db, checkAllowlist }: { db: Db; checkAllo
       return row;
     },
 
-    /**
-     * Partial update under a row lock on the league. A sponsorship assignment
-     * reads the league's default cap under a share lock, so the slots counted
-     * against a lowered default cannot change before this commits.
-     */
+    /** Partial update (see updateInTransaction); the process's league list is dropped once it is over. */
     async update(idOrSlug: string, patch: LeaguePatch): Promise<LeagueRow> {
-      return db.transaction(async (tx) => {
-        const league = await findLeague({ db: tx, idOrSlug, lock: 'no key update' });
-        if (!league) throw leagueErrors.notFound(idOrSlug);
-        const values: Partial<LeagueRow> = {};
-        if (patch.default_question_max_count !== undefined) {
-          const cap = patch.default_question_max_count;
-          if (cap < league.defaultQuestionMaxCount) {
-            const { count, example } = await matchesOverDefaultCap({ db: tx, leagueId: league.id, cap });
-            if (example) throw leagueErrors.capBelowSlots(cap, count, example);
-          }
-          values.defaultQuestionMaxCount = cap;
-        }
-        if (patch.default_question_min_interval_seconds !== undefined) values.defaultQuestionMinIntervalSeconds = patch.default_question_min_interval_seconds;
-        if (patch.default_question_points !== undefined) values.defaultQuestionPoints = patch.default_question_points;
-        if (patch.default_answer_window_seconds !== undefined) values.defaultAnswerWindowSeconds = patch.default_answer_window_seconds;
-        if (patch.default_question_probability !== undefined) values.defaultQuestionProbability = patch.default_question_probability;
-        if (patch.default_question_period_distribution !== undefined) {
-          values.defaultQuestionPeriodDistribution = parsePeriodDistribution(
-            'default_question_period_distribution',
-            patch.default_question_period_distribution,
-            periodsOfSport(league.sport),
-            { nullable: false },
-          )!;
-        }
-        if (patch.question_definition_allowlist !== undefined) {
-          const ids = patch.question_definition_allowlist;
-          values.questionDefinitionAllowlist =
-            ids && (await checkAllowlist({ db: tx, leagueId: league.id, kind: 'in_game', field: 'question_definition_allowlist', ids }));
-        }
-        if (patch.match_question_definition_allowlist !== undefined) {
-          const ids = patch.match_question_definition_allowlist;
-          values.matchQuestionDefinitionAllowlist =
-            ids && (await checkAllowlist({ db: tx, leagueId: league.id, kind: 'match', field: 'match_question_definition_allowlist', ids }));
-        }
-        return (await updateLeague({ db: tx, id: league.id, values }))!;
-      });
+      try {
+        return await updateInTransaction(idOrSlug, patch);
+      } finally {
+        // After the commit (or the rollback): a list read while it ran is not kept, the next one reads the change.
+        cache?.invalidate();
+      }
     },
   };
+
+  /**
+   * Partial update under a row lock on the league. A sponsorship assignment
+   * reads the league's default cap under a share lock, so the slots counted
+   * against a lowered default cannot change before this commits.
+   */
+  function updateInTransaction(idOrSlug: string, patch: LeaguePatch): Promise<LeagueRow> {
+    return db.transaction(async (tx) => {
+      const league = await findLeague({ db: tx, idOrSlug, lock: 'no key update' });
+      if (!league) throw leagueErrors.notFound(idOrSlug);
+      const values: Partial<LeagueRow> = {};
+      if (patch.default_question_max_count !== undefined) {
+        const cap = patch.default_question_max_count;
+        if (cap < league.defaultQuestionMaxCount) {
+          const { count, example } = await matchesOverDefaultCap({ db: tx, leagueId: league.id, cap });
+          if (example) throw leagueErrors.capBelowSlots(cap, count, example);
+        }
+        values.defaultQuestionMaxCount = cap;
+      }
+      if (patch.default_question_min_interval_seconds !== undefined) values.defaultQuestionMinIntervalSeconds = patch.default_question_min_interval_seconds;
+      if (patch.default_question_points !== undefined) values.defaultQuestionPoints = patch.default_question_points;
+      if (patch.default_answer_window_seconds !== undefined) values.defaultAnswerWindowSeconds = patch.default_answer_window_seconds;
+      if (patch.default_question_probability !== undefined) values.defaultQuestionProbability = patch.default_question_probability;
+      if (patch.default_question_period_distribution !== undefined) {
+        values.defaultQuestionPeriodDistribution = parsePeriodDistribution(
+          'default_question_period_distribution',
+          patch.default_question_period_distribution,
+          periodsOfSport(league.sport),
+          { nullable: false },
+        )!;
+      }
+      if (patch.question_definition_allowlist !== undefined) {
+        const ids = patch.question_definition_allowlist;
+        values.questionDefinitionAllowlist =
+          ids && (await checkAllowlist({ db: tx, leagueId: league.id, kind: 'in_game', field: 'question_definition_allowlist', ids }));
+      }
+      if (patch.match_question_definition_allowlist !== undefined) {
+        const ids = patch.match_question_definition_allowlist;
+        values.matchQuestionDefinitionAllowlist =
+          ids && (await checkAllowlist({ db: tx, leagueId: league.id, kind: 'match', field: 'match_question_definition_allowlist', ids }));
+      }
+      return (await updateLeague({ db: tx, id: league.id, values }))!;
+    });
+  }
 }

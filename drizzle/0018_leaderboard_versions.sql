@@ -1,5 +1,6 @@
 ALTER TABLE "leaderboard_point_counts" ADD COLUMN "version" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
-ALTER TABLE "leaderboards" ADD COLUMN "version" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "leaderboards" ADD COLUMN "version" bigint DEFAULT 0 NOT NULL;
+--> statement-breakpoint
 -- As in 0016, and every board whose rows change moves its version on, and so
 -- does every points total whose players change: what the readers' caches are
 -- keyed by (docs/decisions.md#leaderboard-read-caches).
