@@ -14,27 +14,17 @@ import { ALL_TIME_START, boardForDelivery, rebuildAll } from '../../src/modules/
 import { createLeaderboardsService } from '../../src/modules/leaderboards/leaderboards.service.js';
 import { leaderboardPointCounts } from '../../src/modules/leaderboards/leaderboards.table.js';
 import { users } from '../../src/modules/users/users.table.js';
-import { insertIssuance } from '../helpers/engine-rows.js';
 import { createMatch, follow } from '../helpers/factories.js';
 import { registerUser, type TestUser } from '../helpers/test-app.js';
+import { playQuestion } from '../helpers/leaderboards.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 
 const { app } = useTestApp();
 const db = () => app.services.database.db;
 const inMinutes = (m: number) => new Date(Date.now() + m * 60_000);
 
-async function play(matchId: string, answers: [TestUser, 'home' | 'away'][], outcome: 'home' | 'away', points = 10) {
-  const issuance = await insertIssuance(app, { matchId, status: 'open', closesAt: inMinutes(2), points });
-  for (const [user, choice] of answers) {
-    const res = await app.request('PUT', '/api/question-answers', {
-      token: user.token,
-      body: { question_issuance_id: issuance.id, selected_answer_identifier: choice },
-    });
-    expect(res.status).toBe(201);
-  }
-  await app.services.engine.store.settleIssuance({ id: issuance.id, status: 'resolved', correct: outcome, resolvedSeq: null, resolutionEventId: null });
-  await app.services.leaderboards.drain();
-}
+const play = (matchId: string, answers: [TestUser, 'home' | 'away'][], outcome: 'home' | 'away', points = 10) =>
+  playQuestion(app, matchId, answers, outcome, { points });
 
 /** Every player's row and rank and the first page, as the one-statement read counts them (nothing cached). */
 async function reference(matchId: string, ids: string[]) {

@@ -9,6 +9,7 @@ import { userErrors } from '../../src/modules/users/users.errors.js';
 import { users } from '../../src/modules/users/users.table.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
 import { expectError } from '../helpers/errors.js';
+import { playQuestion } from '../helpers/leaderboards.js';
 import { createMatch, follow, leagueBySlug, UNKNOWN_ID } from '../helpers/factories.js';
 import { registerUser, type TestUser } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
@@ -29,29 +30,8 @@ interface Entry {
   reached_at: string;
 }
 
-/**
- * One question on a match: every player answers (choice by player), then it settles as the engine settles it (scoring and
- * the settlement queued for the boards in one transaction), and the boards take it (`drain`: the worker's applier in production).
- */
-async function play(matchId: string, answers: [TestUser, 'home' | 'away'][], outcome: 'home' | 'away' | 'voided', points = 10, drain = true) {
-  const issuance = await insertIssuance(app, { matchId, status: 'open', closesAt: inMinutes(2), points });
-  for (const [user, choice] of answers) {
-    const res = await app.request('PUT', '/api/question-answers', {
-      token: user.token,
-      body: { question_issuance_id: issuance.id, selected_answer_identifier: choice },
-    });
-    expect(res.status).toBe(201);
-  }
-  await app.services.engine.store.settleIssuance({
-    id: issuance.id,
-    status: outcome === 'voided' ? 'voided' : 'resolved',
-    correct: outcome === 'voided' ? null : outcome,
-    resolvedSeq: null,
-    resolutionEventId: null,
-  });
-  if (drain) await app.services.leaderboards.drain();
-  return issuance;
-}
+const play = (matchId: string, answers: [TestUser, 'home' | 'away'][], outcome: 'home' | 'away' | 'voided', points = 10, drain = true) =>
+  playQuestion(app, matchId, answers, outcome, { points, drain });
 
 async function liveMatch(values: Parameters<typeof createMatch>[1] = {}) {
   return createMatch(app, { status: 'live', scheduled: inMinutes(-30), ...values });

@@ -1,0 +1,34 @@
+/** Shared steps of the leaderboard tests. */
+import { expect } from 'vitest';
+import { insertIssuance } from './engine-rows.js';
+import type { TestApp, TestUser } from './test-app.js';
+
+/**
+ * One question on a match: every player answers (choice by player), then it settles as the engine settles it (scoring and
+ * the settlement queued for the boards in one transaction), and the boards take it (`drain`: the worker's applier in production).
+ */
+export async function playQuestion(
+  app: TestApp,
+  matchId: string,
+  answers: [TestUser, 'home' | 'away'][],
+  outcome: 'home' | 'away' | 'voided',
+  { points = 10, drain = true }: { points?: number; drain?: boolean } = {},
+) {
+  const issuance = await insertIssuance(app, { matchId, status: 'open', closesAt: new Date(Date.now() + 2 * 60_000), points });
+  for (const [user, choice] of answers) {
+    const res = await app.request('PUT', '/api/question-answers', {
+      token: user.token,
+      body: { question_issuance_id: issuance.id, selected_answer_identifier: choice },
+    });
+    expect(res.status).toBe(201);
+  }
+  await app.services.engine.store.settleIssuance({
+    id: issuance.id,
+    status: outcome === 'voided' ? 'voided' : 'resolved',
+    correct: outcome === 'voided' ? null : outcome,
+    resolvedSeq: null,
+    resolutionEventId: null,
+  });
+  if (drain) await app.services.leaderboards.drain();
+  return issuance;
+}
