@@ -1,0 +1,85 @@
+/**
+ * The PostgreSQL driver (postgres.js 3.4.9) writing to a connection that has
+ * closed: it buffers a short write behind a setImmediate and, when the
+ * connection had closed before that ran, wrote to a null socket. The TypeError
+ * came from an Immediate, out of reach of any await or catch, and ended the
+ * process: an API process died so in a database outage (the outage test under
+ * load). patches/postgres+3.4.9.patch (applied by `npm install`) settles such a
+ * write as CONNECTION_CLOSED instead (upstream: porsager/postgres#1154, #1208,
+ * not released).
+ *
+ * Reproduced deterministically on the service's own path, a transaction whose
+ * backend is terminated under it: its statements fail, and the pool's next
+ * statements went to the dead connection, crashed the process (second round)
+ * or never settled. Now every statement settles, nothing is thrown out of
+ * reach (vitest also fails a run on an uncaught exception), and the pool
+ * answers again within a few tries.
+ */
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
+
+const pg = Boolean(process.env.TEST_DATABASE_URL || process.env.DATABASE_URL);
+const CONNECTION_LOST = ['CONNECTION_CLOSED', 'CONNECTION_ENDED', 'ECONNRESET', '57P01'];
+
+/** The statement's outcome: 'answered', its error code, or 'hung' after 5 s. */
+async function outcome(statement: Promise<unknown>): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('hung'), 5000)));
+  const settled = statement.then(
+    () => 'answered',
+    (err: { code?: string }) => err.code ?? String(err),
+  );
+  try {
+    return await Promise.race([settled, hung]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe.skipIf(!pg)('the database driver, on a connection closed under it', () => {
+  let test: TestDatabase;
+  beforeAll(async () => {
+    test = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await test?.drop();
+  });
+
+  it('settles the statements sent to it as a lost connection; the process and the pool go on', async () => {
+    const sql = postgres(test.url!, { max: 2, onnotice: () => {} });
+    const killer = postgres(test.url!, { max: 1, onnotice: () => {} });
+    const uncaught: unknown[] = [];
+    const onUncaught = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', onUncaught);
+    try {
+      for (let round = 0; round < 3; round++) {
+        const inside: string[] = [];
+        const transaction = sql.begin(async (tx) => {
+          const [row] = await tx<{ pid: number }[]>`select pg_backend_pid() as pid`;
+          const pid = row!.pid;
+          await killer`select pg_terminate_backend(${pid})`;
+          inside.push(await outcome(tx`select 1`));
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          inside.push(await outcome(tx`select 1`));
+        });
+        expect(CONNECTION_LOST).toContain(await outcome(transaction));
+        for (const o of inside) expect(CONNECTION_LOST, `round ${round}: ${inside.join(', ')}`).toContain(o);
+
+        // The pool may hand the dead connection one more statement (it fails as lost), then answers on a new one.
+        const after: string[] = [];
+        for (let i = 0; i < 10 && after.at(-1) !== 'answered'; i++) {
+          if (i) await new Promise((resolve) => setTimeout(resolve, 50));
+          after.push(await outcome(sql`select 2 as n`));
+        }
+        expect(after.at(-1), `round ${round}: ${after.join(', ')}`).toBe('answered');
+        for (const o of after.slice(0, -1)) expect(CONNECTION_LOST, `round ${round}: ${after.join(', ')}`).toContain(o);
+        expect(uncaught).toEqual([]);
+      }
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await sql.end({ timeout: 1 });
+      await killer.end({ timeout: 1 });
+    }
+  });
+});
