@@ -7,6 +7,8 @@
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# npm ci applies patches/ to the dependencies (patch-package, the postinstall script).
+COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
@@ -15,6 +17,8 @@ RUN npm run build
 FROM node:22-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+# npm ci applies patches/ to the dependencies (patch-package, the postinstall script).
+COPY patches ./patches
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # 3. What runs: the build, its dependencies, and the files it reads (the contract, the migrations, the UI's stylesheet).

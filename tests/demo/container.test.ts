@@ -58,6 +58,29 @@ describe('Dockerfile', () => {
     expect(instructions.some((i) => i.getKeyword() === 'RUN' && /npm ci --omit=dev/.test(i.getArgumentsContent() ?? ''))).toBe(true);
   });
 
+  it('installs with the patches the postinstall script applies: patches/ is copied before each npm ci', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.postinstall).toMatch(/^patch-package\b/);
+    expect(fs.readdirSync(path.join(projectRoot, 'patches')).length).toBeGreaterThan(0);
+    let stages = 0;
+    for (const [n, i] of instructions.entries()) {
+      if (i.getKeyword() !== 'RUN' || !/\bnpm ci\b/.test(i.getArgumentsContent() ?? '')) continue;
+      stages++;
+      const stage = instructions.slice(0, n).findLast((x) => x.getKeyword() === 'FROM')!;
+      const before = instructions.slice(instructions.indexOf(stage), n);
+      expect(
+        before.some((x) => x.getKeyword() === 'COPY' && (x.getArgumentsContent() ?? '').split(/\s+/).slice(0, -1).includes('patches')),
+        `npm ci at line ${i.getRange().start.line + 1}`,
+      ).toBe(true);
+    }
+    expect(stages).toBeGreaterThanOrEqual(2);
+    const ignored = fs
+      .readFileSync(path.join(projectRoot, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim());
+    expect(ignored).not.toContain('patches');
+  });
+
   it('copies every file the compiled service reads, and nothing it copies is ignored by .dockerignore', () => {
     // Sources from the build context (not from another stage), all but the last argument (the destination).
     const copied = finalStage
