@@ -27,8 +27,14 @@ export interface ServiceProcess {
 }
 
 /** Starts `src/main.ts` with env (over a clean test environment) on a free port; resolves once it listens. */
-/** `preload`: modules Node imports before the service (`--import`), for fault injection. */
-export async function startServiceProcess(env: NodeJS.ProcessEnv, { preload = [] }: { preload?: string[] } = {}): Promise<ServiceProcess> {
+/**
+ * `preload`: modules Node imports before the service (`--import`), for fault injection. `spawned`: called with the
+ * service's URL as soon as the process is spawned, before it listens (a test watching the start).
+ */
+export async function startServiceProcess(
+  env: NodeJS.ProcessEnv,
+  { preload = [], spawned }: { preload?: string[]; spawned?: (url: string) => void } = {},
+): Promise<ServiceProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
@@ -39,6 +45,7 @@ export async function startServiceProcess(env: NodeJS.ProcessEnv, { preload = []
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  spawned?.(url);
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));

@@ -5,6 +5,7 @@
  * in-memory exporter.
  */
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineHooks } from '../../src/engine/subscribers.js';
@@ -13,6 +14,8 @@ import { startOpsServer } from '../../src/http/ops-server.js';
 import { createLogger } from '../../src/logger.js';
 import type { QuestionIssuanceRow } from '../../src/modules/issuances/issuances.table.js';
 import { initTracing, stopTracing } from '../../src/observability/tracing.js';
+import { waitFor } from '../helpers/engine.js';
+import { startServiceProcess } from '../helpers/service-process.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
@@ -48,6 +51,46 @@ describe('GET /healthz and GET /readyz', () => {
     expect(ready.headers.get('cache-control')).toBe('no-store');
     expect((await fetch(`${app.url}/readyz`, { method: 'HEAD' })).status).toBe(200);
   });
+
+  it('/readyz of a starting process: never 200 before the bus listens and the engine runs (503 `start` until then)', async () => {
+    // The server serves half a second before the process hears it listens (tests/helpers/slow-listening.mjs): the
+    // window in which the rest of the start runs, made wide enough to be seen.
+    const preload = path.join(import.meta.dirname, '../helpers/slow-listening.mjs');
+    const seen: { status: number; body: Record<string, unknown> }[] = [];
+    let watching = true;
+    let watcher: Promise<void> = Promise.resolve();
+    const service = await startServiceProcess(
+      { ENGINE_WORKER: 'true' },
+      {
+        preload: [preload],
+        spawned: (url) => {
+          watcher = (async () => {
+            while (watching) {
+              try {
+                const res = await json(await fetch(`${url}/readyz`));
+                seen.push(res);
+                if (res.status === 200) return;
+              } catch {
+                // Not listening yet.
+              }
+              await new Promise((resolve) => setTimeout(resolve, 2));
+            }
+          })();
+        },
+      },
+    );
+    try {
+      await waitFor(async () => seen.at(-1)?.status === 200, { what: 'the process to be ready', timeoutMs: 30_000 });
+      // Every answer before it was 503, the start named; the first 200 has every part of a serving process checked.
+      for (const early of seen.slice(0, -1)) expect(early).toMatchObject({ status: 503, body: { checks: { start: expect.any(String) } } });
+      expect(seen.at(-1)!.body).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', start: 'ok', bus: 'ok', engine: 'ok' } });
+      expect(seen.length, 'readiness was asked while the process started').toBeGreaterThan(1);
+    } finally {
+      watching = false;
+      await watcher;
+      await service.stop();
+    }
+  }, 90_000);
 
   it('/readyz: 503 naming the failing part (a migration missing, the engine not ticking), 200 again once it is back', async () => {
     const health = createHealth(databaseChecks(app.services.database));
