@@ -20,6 +20,7 @@ import { SpanKind, traced, tracingEnabled } from '../observability/tracing.js';
 import { apiCors, securityHeaders } from './security.js';
 import { toErrorResponse } from './error-mapping.js';
 import type { Handlers, StreamBody, UploadedFile } from './handler-types.js';
+import { writeJson } from './json-reply.js';
 import { reusedText } from './reused-body.js';
 import { createHandlers } from './registry.js';
 
@@ -111,17 +112,10 @@ async function send(res: Response, reply: AnyReply): Promise<void> {
     res.status(reply.status).type('application/json').send(text);
     return;
   }
-  // What express's res.send writes for this reply, written directly: the same status line and headers in the same
-  // order, the body as one string (so Node sends the head and the body in one write) and none of send's checks
-  // that cannot apply (no ETag, no conditional request, a status with a body).
-  res.statusCode = reply.status;
-  res.setHeader('Content-Type', JSON_CONTENT_TYPE);
-  res.setHeader('Content-Length', String(Buffer.byteLength(text)));
-  if (res.req.method === 'HEAD') res.end();
-  else res.end(text);
+  // What express's res.send writes for this reply (the same status line and headers in the same order), written
+  // directly: none of send's checks can apply (no ETag, no conditional request, a status with a body).
+  writeJson(res, reply.status, text);
 }
-
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Whether express's res.send would write a JSON reply as is: a 200 or 201 to a request with no conditional

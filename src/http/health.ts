@@ -20,6 +20,7 @@ import type { Database } from '../db/client.js';
 import type { LiveBus } from '../live/bus.js';
 import { metrics } from '../observability/metrics.js';
 import { paths } from '../paths.js';
+import { writeJson } from './json-reply.js';
 
 export interface ReadinessCheck {
   name: string;
@@ -103,18 +104,10 @@ export function createHealth(initial: ReadinessCheck[] = []): Health {
   };
 }
 
-/**
- * A probe's JSON reply, written with Node's own calls: express's res.set and res.send look the content type up
- * in mime-types, whose 200 kB database a process would otherwise load for its first readiness probe.
- */
+/** A probe's JSON reply, never cached (written directly: see src/http/json-reply.ts). */
 function probeReply(res: Response, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.statusCode = status;
   res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  if (res.req.method === 'HEAD') res.end();
-  else res.end(text);
+  writeJson(res, status, JSON.stringify(body));
 }
 
 /** Migrations the code expects: the entries of drizzle's journal (read once). */
