@@ -11,7 +11,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPushFeedServer } from '../../src/engine/feed/push-server.js';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
-import { listenerEvents, matchListeners } from '../../src/modules/listeners/listeners.table.js';
+import { listenerEvents, listenerLogLines, matchListeners } from '../../src/modules/listeners/listeners.table.js';
 import { startWorker, waitFor } from '../helpers/engine.js';
 import { createMatch } from '../helpers/factories.js';
 import { cleanup, closing, define, ev, listenerDone, OPEN_MATCH, produced, startHarness, type Harness } from './engine-scenario.js';
@@ -22,6 +22,34 @@ beforeAll(async () => {
 });
 afterEach(() => cleanup(h));
 afterAll(() => h?.app.close());
+
+describe('a claim', () => {
+  it('is on record at once, before any event: a process killed before its first batch does not take the record with it', async () => {
+    // A feed that sends nothing, and no heartbeat in the test's time: nothing else would write a batch.
+    const feed = await startPushFeedServer({ events: [], speed: Infinity, heartbeatMs: 50, holdOpen: true });
+    const worker = startWorker(h.app, { leaseMs: 120_000, heartbeatMs: 60_000 });
+    const db = h.app.services.database.db;
+    try {
+      const match = await createMatch(h.app, { scheduled: new Date(), feedUrl: feed.url, ...OPEN_MATCH });
+      const listener = await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.matchId, match.id)))[0], {
+        what: 'the listener',
+      });
+      const lines = await waitFor(
+        async () => {
+          const rows = await db.select().from(listenerLogLines).where(eq(listenerLogLines.listenerId, listener.id));
+          return rows.length ? rows : undefined;
+        },
+        { what: 'the claim on record', timeoutMs: 10_000 },
+      );
+      expect(lines).toHaveLength(1);
+      expect(lines[0]!.message).toMatch(/^claimed by \S+#\d+$/);
+      expect(lines[0]!.message.startsWith(`claimed by ${worker.workerId}#`)).toBe(true);
+    } finally {
+      await worker.stop();
+      await feed.close();
+    }
+  });
+});
 
 describe('a listener claimed back by the process that lost its lease', () => {
   it('is run by the new claim only: the earlier run is fenced out and the outcome is exact', async () => {
