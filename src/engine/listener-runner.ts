@@ -14,8 +14,8 @@
  * continues after the resume point, deciding exactly what the dead process
  * would have decided. A batch is committed at once when it holds something
  * players see (a question issued or settled, the match's status, period or
- * score changed), and otherwise every `flushEvery` events or heartbeat; the
- * claim's log line (who took the listener, after how many events) at once.
+ * score changed), and otherwise every `flushEvery` events or heartbeat (the
+ * claim's log line is written with the claim itself, by the store).
  * Hooks that notify players (live stream, push) run after the commit.
  */
 import type { Logger } from '../logger.js';
@@ -320,11 +320,7 @@ export class ListenerRunner {
     const timers: NodeJS.Timeout[] = [];
     try {
       this.nextLine = await store.nextLogLine(l.id);
-      this.log('info', `claimed by ${options.workerId}${l.eventsConsumed ? ` (taking over after ${l.eventsConsumed} events, seq ${l.lastSeq})` : ''}`);
       await this.load();
-      // The claim line is written at once, not with the first batch: a process killed before that batch would take
-      // the record of its claim (and of whom it took over from) with it. The state is the rows', so nothing else moves.
-      await this.commit();
       const source = await this.source();
       if (typeof source === 'string') throw new Error(source);
       timers.push(setInterval(() => void this.heartbeat(), options.heartbeatMs));

@@ -80,9 +80,20 @@ export function createEngineStore({
     /** A queued listener for the match, or the queued/running one it already has. */
     enqueue: (values: EnqueueValues) => listenersRepo.enqueueListener({ db, values }),
 
-    /** Claims one queued listener, or a running one whose lease ran out (its process died). */
+    /**
+     * Claims one queued listener, or a running one whose lease ran out (its process died), with its log line
+     * ("claimed by ..., taking over after N events") in the same transaction: a process killed right after a claim
+     * still leaves the record of it.
+     */
     claim: ({ workerId, leaseMs }: { workerId: string; leaseMs: number }): Promise<MatchListenerRow | undefined> =>
-      listenersRepo.claimListener({ db, workerId, leaseMs }),
+      transaction(async (tx) => {
+        const l = await listenersRepo.claimListener({ db: tx, workerId, leaseMs });
+        if (!l) return undefined;
+        const message = `claimed by ${workerId}${l.eventsConsumed ? ` (taking over after ${l.eventsConsumed} events, seq ${l.lastSeq})` : ''}`;
+        const firstLineNo = await listenersRepo.nextLogLine({ db: tx, listenerId: l.id });
+        await listenersRepo.writeLog({ db: tx, listenerId: l.id, firstLineNo, lines: [{ level: 'info', message }] });
+        return l;
+      }),
 
     /** Renews the lease; false when another process has taken the listener over (or it was removed). */
     renew: (k: { id: string; workerId: string; leaseMs: number }) => listenersRepo.renewLease({ db, ...k }),
