@@ -56,27 +56,62 @@ export const EXTERNAL_PACKAGES = [
   ...LAZY_PACKAGES,
 ];
 
+/** A module bundled code requires at start but uses only on some requests (or never, as the service calls it). */
+interface Deferred {
+  /** What the bundled code requires. */
+  specifier: string;
+  /** Only when required from a file matching this (a relative specifier). */
+  importer?: RegExp;
+  /** What the stand-in requires from node_modules at the first use. */
+  target: string;
+  /** The module sets `__esModule`: the stand-in answers it without loading (TypeScript's `__importDefault` reads it at once). */
+  esModule?: boolean;
+  /** The packages that leave the bundle with it. */
+  packages: string[];
+}
+
 /** Required by bundled packages at start, used only by some requests: loaded at their first use. */
-export const DEFERRED_PACKAGES = ['iconv-lite', 'mime-types'];
+export const DEFERRED: Deferred[] = [
+  { specifier: 'iconv-lite', target: 'iconv-lite', packages: ['iconv-lite'] },
+  { specifier: 'mime-types', target: 'mime-types', packages: ['mime-types', 'mime-db'] },
+  // openapi-backend's paths the service never takes (quick: true, a definition object, no mock responses): $ref
+  // resolution of files and URLs (with YAML), the check of the document against the OpenAPI schema, mock responses.
+  // Together about 350 kB of source that every start parsed.
+  {
+    specifier: './refparser',
+    importer: /[\\/]openapi-backend[\\/]backend\.js$/,
+    target: 'openapi-backend/refparser',
+    packages: ['@apidevtools/json-schema-ref-parser', 'js-yaml'],
+  },
+  { specifier: 'openapi-schema-validator', target: 'openapi-schema-validator', esModule: true, packages: ['openapi-schema-validator'] },
+  { specifier: 'mock-json-schema', target: 'mock-json-schema', packages: ['mock-json-schema'] },
+];
+
+/** The packages the deferred modules keep outside the bundle. */
+export const DEFERRED_PACKAGES = DEFERRED.flatMap((d) => d.packages);
 
 /**
- * `require('<deferred>')` from bundled code returns a stand-in; the package itself is required (from
+ * `require('<deferred>')` from bundled code returns a stand-in; the module itself is required (from
  * node_modules, outside the bundle) when a property of it is first read.
  */
 const deferPackages: Plugin = {
   name: 'defer-packages',
   setup(b) {
-    // Names of letters and dashes: nothing to escape.
-    const filter = new RegExp(`^(${DEFERRED_PACKAGES.join('|')})$`);
-    b.onResolve({ filter }, (args) =>
-      args.namespace === 'deferred' ? { path: args.path, external: true } : { path: args.path, namespace: 'deferred', sideEffects: false },
-    );
+    const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    // The specifiers bundled code requires, and the targets the stand-ins require (left to node_modules).
+    const filter = new RegExp(`^(${DEFERRED.flatMap((d) => [d.specifier, d.target].map(escape)).join('|')})$`);
+    b.onResolve({ filter }, (args) => {
+      if (args.namespace === 'deferred') return { path: args.path, external: true };
+      const deferred = DEFERRED.find((d) => d.specifier === args.path && (!d.importer || d.importer.test(args.importer)));
+      return deferred && { path: deferred.target, namespace: 'deferred', sideEffects: false };
+    });
     b.onLoad({ filter: /.*/, namespace: 'deferred' }, (args) => ({
       loader: 'js',
+      // Side effects of loading move to the first use: none of these modules' load has one the service relies on.
       contents: `let real;
 const load = () => (real ??= require(${JSON.stringify(args.path)}));
 module.exports = new Proxy({}, {
-  get: (_, key) => load()[key],
+  get: (_, key) => ${DEFERRED.some((d) => d.target === args.path && d.esModule) ? "key === '__esModule' ? true : " : ''}load()[key],
   has: (_, key) => key in load(),
   ownKeys: () => Reflect.ownKeys(load()),
   getOwnPropertyDescriptor: (_, key) => {
