@@ -59,7 +59,7 @@ async function main() {
       },
     },
   ]);
-  const { app, drain } = await createApp({ services, health });
+  const { app, api, drain } = await createApp({ services, health });
 
   const server = app.listen(config.port, config.host);
   applyServerLimits(server, config.http);
@@ -93,6 +93,10 @@ async function main() {
   starting = false;
   health.add(busCheck(services.liveBus));
   if (worker) health.add(engineCheck(worker, engineStaleMs(config.engine.pollMs)));
+  // Loaded once the process is ready rather than by its start (src/request-validators.ts); a request before waits for them.
+  api
+    .loadValidators()
+    .catch((err: unknown) => logger.error({ err }, 'loading the request validators failed: every API request fails until the build is mended'));
   const ops = config.ops.port === null ? null : await startOpsServer({ health, port: config.ops.port, host: config.ops.host });
   if (ops) logger.info({ port: ops.port }, `operations port: /healthz, /readyz and /metrics on ${config.ops.host}:${ops.port}`);
 

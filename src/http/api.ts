@@ -5,13 +5,13 @@
 import type { Request as ExpressRequest } from 'express';
 import { OpenAPIBackend, type Context, type Request as ApiRequest } from 'openapi-backend';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { requestValidators } from '../../generated/request-validators.js';
 import { adminSessionErrors } from '../modules/admin-sessions/admin-sessions.errors.js';
 import { authErrors } from '../modules/auth/auth.errors.js';
 import { httpErrors } from './http.errors.js';
 import type { AuthContext } from '../modules/auth/auth.service.js';
 import type { Services } from '../services.js';
 import { contractDocument, isAdminOperation, OperationMatcher, type ContractOperation } from './contract.js';
+import { loadRequestValidators, type RequestValidators } from '../request-validators.js';
 import { ajvErrorsToIssues } from '../validation-issues.js';
 import type { Handler, HandlerRequest, Handlers, OperationId, UploadedFile } from './handler-types.js';
 import { createMatchedDispatch } from './matched-dispatch.js';
@@ -46,6 +46,8 @@ export interface Api {
   backend: OpenAPIBackend;
   matcher: OperationMatcher<ContractOperation>;
   dispatch(request: ApiRequest, operation: ContractOperation, ctx: DispatchContext): Promise<unknown>;
+  /** Loads the request validators now (a start calls it once ready); requests wait for them anyway. */
+  loadValidators(): Promise<void>;
 }
 
 const bearerToken = (header: unknown): string | undefined => {
@@ -120,6 +122,11 @@ export async function createApi({
   // The admin UI session (a cookie) is checked by the operation's handler.
   backend.registerSecurityHandler('adminSession', (c: Context) => Boolean(c.request.cookies?.qp_admin_session));
 
+  // In quick mode openapi-backend's init hands the definition object to json-schema-ref-parser's parse (unawaited),
+  // whose only result is `document` set to that same object; on the way it walks the whole contract for $ids, and
+  // loads the parser (with YAML and the URL resolvers) for it. The service resolves no reference by file or URL: the
+  // document is set directly, and the parser stays unloaded (scripts/build.ts defers it).
+  backend.loadDocument = async () => (backend.document = document as never);
   await backend.init();
 
   const operations = backend.router.getOperations() as unknown as ContractOperation[];
@@ -129,13 +136,21 @@ export async function createApi({
   );
   if (operations.length !== declared) throw new Error(`openapi-backend loaded ${operations.length} operations, the contract declares ${declared}`);
 
-  // Pre-compiled validators, so the first request of each operation compiles nothing either.
+  // Pre-compiled validators, so the first request of each operation compiles nothing either. Loaded after the start
+  // (src/request-validators.ts): until they are in, a request waits for them, never for validators openapi-backend
+  // would compile itself.
   const validators = backend.validator.requestValidators as Record<string, ValidateFunction[] | null>;
-  for (const op of operations) {
-    const fns = (requestValidators as Record<string, ValidateFunction[] | undefined>)[op.operationId];
-    if (!fns) throw new Error(`generated/request-validators.js lacks ${op.operationId}: run npm run generate`);
-    validators[op.operationId] = fns;
-  }
+  const install = (generated: RequestValidators) => {
+    for (const op of operations) {
+      const fns = generated[op.operationId];
+      if (!fns) throw new Error(`generated/request-validators.js lacks ${op.operationId}: run npm run generate`);
+      validators[op.operationId] = fns;
+    }
+    validatorsIn = true;
+  };
+  let validatorsIn = false;
+  let installing: Promise<void> | undefined;
+  const loadValidators = () => (installing ??= loadRequestValidators().then(install));
 
   const matcher = new OperationMatcher(operations);
   const originalMatch = backend.router.matchOperation.bind(backend.router);
@@ -173,10 +188,12 @@ export async function createApi({
   return {
     backend,
     matcher,
+    loadValidators,
     dispatch: (request, operation, ctx) => {
       const target = { ...request, [MATCHED]: operation } as DispatchRequest;
       const internal = { ...ctx, [ADMITTED]: { target, files: [] } } satisfies InternalContext;
-      return matched ? matched(target, operation, internal) : backend.handleRequest(target, internal);
+      const run = () => (matched ? matched(target, operation, internal) : backend.handleRequest(target, internal));
+      return validatorsIn ? run() : loadValidators().then(run);
     },
   };
 }

@@ -152,3 +152,19 @@ describe("the matched dispatch ends every request as openapi-backend's handleReq
     expect(() => createMatchedDispatch(api.backend)).toThrow(/preOperationHandler/);
   });
 });
+
+describe('the generated request validators', () => {
+  it('are not loaded by making the API; the first request waits for them and is validated by them, on every operation', async () => {
+    const { requestValidators } = await import('../../generated/request-validators.js');
+    for (const dispatchThrough of ['matched', 'library'] as const) {
+      const api = await createApi({ services, handlers: echo(operations), dispatchThrough });
+      const installed = api.backend.validator.requestValidators as Record<string, unknown>;
+      // Nothing installed yet: openapi-backend would compile validators of its own for a request validated now.
+      expect(operations.filter((op) => installed[op.operationId] !== undefined)).toEqual([]);
+      const op = operations.find((o) => o.operationId === 'upsertQuestionAnswer')!;
+      const first = await outcome(api, op, { path: op.path, query: {}, headers: { authorization: 'Bearer user' }, body: { answer: 7 } });
+      expect(first.error?.status, dispatchThrough).toBe(422);
+      for (const o of operations) expect(installed[o.operationId], o.operationId).toBe((requestValidators as Record<string, unknown>)[o.operationId]);
+    }
+  });
+});

@@ -19,11 +19,11 @@
 import { randomUUID } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
 import type { components, operations } from '../../../generated/api-types.js';
-import { requestValidators } from '../../../generated/request-validators.js';
 import { CSV_IMPORT_LIMITS, CsvFileError, CsvRowReader, readCsvFile, type CsvFile, type CsvProblem, type CsvUpload } from '../../csv/csv-import.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { formatLocation } from '../../db/sql-helpers.js';
 import { isAppError, isForeignKeyViolation, isUniqueViolation, quote, type AppError } from '../../errors.js';
+import { loadRequestValidators, type RequestValidators } from '../../request-validators.js';
 import { ajvErrorsToIssues } from '../../validation-issues.js';
 import { definitionErrors } from './definitions.errors.js';
 import { lowerCaseNames } from './definitions.repository.js';
@@ -85,8 +85,8 @@ export interface DefinitionImportKind<S extends StoredDefinition, B, V extends {
 }
 
 /** The request body validator of a JSON operation (what openapi-backend runs on `{requestBody}`). */
-export function bodyValidator(operationId: keyof operations): ValidateFunction {
-  const fn = (requestValidators as Record<string, ValidateFunction[] | undefined>)[operationId]?.[0];
+function bodyValidator(requestValidators: RequestValidators, operationId: keyof operations): ValidateFunction {
+  const fn = requestValidators[operationId]?.[0];
   if (!fn) throw new Error(`no generated request body validator for ${operationId}; run npm run generate`);
   return fn;
 }
@@ -257,6 +257,7 @@ async function planImport<S extends StoredDefinition, B, V extends { name: strin
 }): Promise<Plan<V>> {
   const plan: Plan<V> = { rowCount: csv.rowCount, creates: [], updates: [], unchanged: [], errors: [], writes: [] };
   const problems: CsvProblem[] = [...csv.badRows];
+  const requestValidators = await loadRequestValidators();
 
   const ids = [...new Set(csv.rows.map((r) => (r.cells.get('id') ?? '').trim().toLowerCase()).filter((id) => UUID.test(id)))];
   const stored = new Map((await kind.findByIds({ db, ids, forUpdate })).map((s) => [s.id, s]));
@@ -327,7 +328,7 @@ async function planImport<S extends StoredDefinition, B, V extends { name: strin
     const reader = new CsvRowReader(cells);
     const { body, extra } = kind.toBody(reader, current);
     errors.push(...reader.errors);
-    if (!reader.errors.length) errors.push(...schemaErrors(current ? bodyValidator(kind.replaceOperation) : bodyValidator(kind.createOperation), body));
+    if (!reader.errors.length) errors.push(...schemaErrors(bodyValidator(requestValidators, current ? kind.replaceOperation : kind.createOperation), body));
 
     let values: V | undefined;
     if (!errors.length && league) {

@@ -20,7 +20,7 @@ import type { LeaguesService } from '../leagues/leagues.service.js';
 import { mapAsync } from '../shared/csv-rows.js';
 import { scrubFromAllowlists } from './allowlists.repository.js';
 import type { CommonInput, DefinitionKind, DefinitionOperations, LeagueRef, StoredDefinition, WithLeague } from './definition-kind.js';
-import { bodyValidator, importDefinitions, type DefinitionImportKind, type ImportResult } from './definition-import.js';
+import { importDefinitions, type DefinitionImportKind, type ImportResult } from './definition-import.js';
 import { checkChoiceIdentifiers, copyName, parseDefinitionName, parseListFilter, rejectNulCharacters } from './definition-rules.js';
 import { bodyFromCsv, changedFieldNames, csvColumns, requiredCsvColumns, toCsvRow } from './definitions.csv.js';
 import {
@@ -147,9 +147,6 @@ export function createDefinitionsService<Row extends StoredDefinition, Input ext
     nameIndex: kind.nameIndex,
     foreignKeyField: (values) => (values.groupId ? 'group_id' : 'league'),
   };
-  // Fail at start, not on the first import, when the generated validators lack the operations.
-  bodyValidator(importKind.createOperation);
-  bodyValidator(importKind.replaceOperation);
 
   async function get(id: string): Promise<WithLeague<Row>> {
     const row = await findDefinition({ db, kind, id });
