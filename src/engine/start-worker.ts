@@ -55,6 +55,13 @@ function leaderboardApplier(services: Services): { task: WorkerTask; subscriber:
 }
 
 /**
+ * Housekeeping (ended sign-in counters and sessions, boards past their retention) runs first a minute after the start,
+ * not with it: nothing waits for it, and a start's first moments belong to serving and to the engine's first round
+ * (its first leaderboard retention alone cost 10-15 ms of CPU, most of it the first time-zone formatter).
+ */
+export const HOUSEKEEPING_FIRST_RUN_MS = 60_000;
+
+/**
  * The worker with its periodic tasks: Match questions (issue, lock, resolve), the leaderboards' applier, ended
  * sign-in counters, sessions and their keys, leaderboards of periods past their retention, and any extra ones.
  */
@@ -70,6 +77,7 @@ export function createEngineWorker(services: Services, extraTasks: WorkerTask[] 
   const signInCleanup: WorkerTask = {
     name: 'sign-in-cleanup',
     everyMs: 10 * 60_000,
+    firstAfterMs: HOUSEKEEPING_FIRST_RUN_MS,
     run: async () => {
       await services.loginThrottle.cleanup();
       await services.adminSessions.cleanup();
@@ -78,6 +86,7 @@ export function createEngineWorker(services: Services, extraTasks: WorkerTask[] 
   const leaderboardRetention: WorkerTask = {
     name: 'leaderboard-retention',
     everyMs: 60 * 60_000,
+    firstAfterMs: HOUSEKEEPING_FIRST_RUN_MS,
     run: async () => {
       await services.leaderboards.pruneExpired();
     },

@@ -40,7 +40,13 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
 };
 
 /** Extra periodic work of the worker (the Match question scheduler, for one). `run` may check `worker.stopped` between steps of a long run. */
-export type WorkerTask = { name: string; everyMs: number; run: (worker?: { readonly stopped: boolean }) => Promise<void> };
+export type WorkerTask = {
+  name: string;
+  everyMs: number;
+  /** The first run, this long after the worker starts (default 0: at once). Housekeeping waits, so a start serves first. */
+  firstAfterMs?: number;
+  run: (worker?: { readonly stopped: boolean }) => Promise<void>;
+};
 
 export class EngineWorker {
   readonly workerId: string;
@@ -86,8 +92,18 @@ export class EngineWorker {
           })
           .finally(() => (running = false));
       };
-      this.timers.push(setInterval(run, task.everyMs));
-      void run();
+      const first = task.firstAfterMs ?? 0;
+      if (first > 0)
+        this.timers.push(
+          setTimeout(() => {
+            void run();
+            if (!this.stopped) this.timers.push(setInterval(run, task.everyMs));
+          }, first),
+        );
+      else {
+        this.timers.push(setInterval(run, task.everyMs));
+        void run();
+      }
     }
     void this.tick();
     this.deps.logger.info({ worker: this.workerId }, 'engine worker started');
