@@ -5,6 +5,7 @@
  * OPS_PORT set it serves /healthz, /readyz (database, migrations, the engine
  * ticking) and /metrics on that port.
  */
+import module from 'node:module';
 import { runCli } from '../src/cli.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';
@@ -32,6 +33,8 @@ async function main() {
   const services = createServices({ database, config, logger });
   const worker = createEngineWorker(services);
   worker.start();
+  // The compiled build turned Node's compile cache on (scripts/build.ts): written now, not only at exit.
+  (module as { flushCompileCache?: () => void }).flushCompileCache?.();
   const health = createHealth([...databaseChecks(database), engineCheck(worker, engineStaleMs(config.engine.pollMs))]);
   const ops = config.ops.port === null ? null : await startOpsServer({ health, port: config.ops.port, host: config.ops.host });
   if (ops) logger.info({ port: ops.port }, `operations port: /healthz, /readyz and /metrics on ${config.ops.host}:${ops.port}`);

@@ -1,4 +1,5 @@
 /** Process entry: configuration, database, HTTP server, graceful shutdown. */
+import module from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig } from './config.js';
 import { DatabaseError, openDatabase, redactUrl } from './db/client.js';
@@ -93,6 +94,9 @@ async function main() {
   starting = false;
   health.add(busCheck(services.liveBus));
   if (worker) health.add(engineCheck(worker, engineStaleMs(config.engine.pollMs)));
+  // The compiled build turned Node's compile cache on (scripts/build.ts): written now, not only at exit, so a
+  // process that never exits cleanly still leaves it for the next start. Elsewhere (Node 20, tsx) a no-op.
+  (module as { flushCompileCache?: () => void }).flushCompileCache?.();
   // Loaded once the process is ready rather than by its start (src/request-validators.ts); a request before waits for them.
   api
     .loadValidators()

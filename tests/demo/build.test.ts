@@ -5,6 +5,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +54,7 @@ beforeAll(async () => {
     ENGINE_WORKER: 'false',
     LOG_LEVEL: 'info',
     LOG_FORMAT: 'json',
+    NODE_COMPILE_CACHE: path.join(dataDir, 'compile-cache'),
   };
   for (const key of ['DATABASE_URL', 'TEST_DATABASE_URL', 'APP_ENV']) delete env[key];
   // The compiled operator tool, on the same (not yet locked) data directory.
@@ -92,14 +94,19 @@ describe('npm run build, then npm run start:prod', () => {
   });
 
   it('bundles the packages every start loads, and leaves out the native ones, PGlite and those loaded on first use', () => {
-    // What dist/main.js loads when it starts: its static imports, transitively (dynamic imports are the lazy chunks).
+    // What a start loads: dist/main.js turns Node's compile cache on and imports the service's entry chunk, and that
+    // chunk's static imports, transitively (its dynamic imports are the lazy chunks).
     const eager = new Set<string>();
     const visit = (file: string) => {
       if (eager.has(file)) return;
       eager.add(file);
       for (const imported of metafile.outputs[file]!.imports) if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
     };
+    const entry = metafile.outputs['dist/main.js']!.imports.filter((i) => i.kind === 'dynamic-import' && !i.external);
+    expect(entry, 'dist/main.js imports the entry chunk, and nothing else of the build').toHaveLength(1);
+    expect(fs.readFileSync(path.join(projectRoot, 'dist/main.js'), 'utf8')).toMatch(/enableCompileCache\?\.\(\)[^]*await import\(/);
     visit('dist/main.js');
+    visit(entry[0]!.path);
     const eagerPackages = packagesOf([...eager].flatMap((file) => Object.keys(metafile.outputs[file]!.inputs)));
     for (const bundled of ['express', 'openapi-backend', 'ajv', 'drizzle-orm', 'pino', 'ws', 'helmet', 'prom-client']) {
       expect(eagerPackages, `${bundled} is loaded by every start: bundled`).toContain(bundled);
@@ -120,6 +127,17 @@ describe('npm run build, then npm run start:prod', () => {
     // (an error, a file), iconv-lite for the first request body (body-parser decodes through it).
     for (const notYet of [...DEFERRED_PACKAGES, 'mime-db', 'express', 'openapi-backend'])
       expect(loaded, `${notYet} loaded from node_modules`).not.toContain(notYet);
+  });
+
+  it("turns Node's compile cache on where Node has one (22.1 and later), and writes it once the process is ready", async () => {
+    await waitFor(async () => (await fetch(`${base}/readyz`)).status === 200, { what: 'the compiled process to be ready', timeoutMs: 30_000, intervalMs: 50 });
+    const cache = path.join(dataDir, 'compile-cache');
+    const cached = fs.existsSync(cache) ? fs.readdirSync(cache, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()) : [];
+    if (typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function') {
+      expect(cached.length, `files in ${cache}`).toBeGreaterThan(5);
+    } else {
+      expect(cached, 'Node 20 has no compile cache: nothing written').toEqual([]);
+    }
   });
 
   it('serves the API, the docs and the prebuilt operator UI from compiled JavaScript', async () => {
