@@ -10,7 +10,7 @@ import { authErrors } from '../modules/auth/auth.errors.js';
 import { httpErrors } from './http.errors.js';
 import type { AuthContext } from '../modules/auth/auth.service.js';
 import type { Services } from '../services.js';
-import { contractDocument, isAdminOperation, OperationMatcher, type ContractOperation } from './contract.js';
+import { contractDocument, isAdminOperation, requestContract, OperationMatcher, type ContractOperation } from './contract.js';
 import { loadRequestValidators, type RequestValidators } from '../request-validators.js';
 import { ajvErrorsToIssues } from '../validation-issues.js';
 import type { Handler, HandlerRequest, Handlers, OperationId, UploadedFile } from './handler-types.js';
@@ -67,7 +67,8 @@ export async function createApi({
   /** `library`: openapi-backend's handleRequest, which the matched dispatch replaces (its tests compare both). */
   dispatchThrough?: 'matched' | 'library';
 }): Promise<Api> {
-  const document = structuredClone(contractDocument());
+  // The request side of the contract only: openapi-backend copies and dereferences what it is given at every start.
+  const document = requestContract(contractDocument());
   const backend = new OpenAPIBackend({
     definition: document as never,
     strict: true,
