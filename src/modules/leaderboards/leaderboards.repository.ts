@@ -790,3 +790,150 @@ export async function pruneBoard({ tx, leaderboardId, rows }: { tx: Tx; leaderbo
   await tx.delete(leaderboards).where(eq(leaderboards.id, leaderboardId));
   return true;
 }
+
+// ------------------------------------------------------------ the in-process match boards (leaderboards.memory.ts)
+
+/** A settlement of a match as the in-process boards need it: its order, its phase and cursor, its time in microseconds. */
+export interface MatchSettlement {
+  seq: number;
+  issuanceId: string;
+  resolved: boolean;
+  /** scored_at in microseconds since 1970 (exact: reached_at orders ties to the microsecond). */
+  scoredUs: number;
+  position: number | null;
+  phase: number;
+  cursor: string | null;
+}
+
+/** One scored answer of a settlement: its player, points, whether right, and whether the player counts on boards now (active, not hidden). */
+export interface SettledAnswer {
+  userId: string;
+  points: number;
+  correct: number;
+  counts: boolean;
+}
+
+/** A board row as the in-process boards keep it (reached_at in microseconds). */
+export interface MemoryRow {
+  userId: string;
+  points: number;
+  correct: number;
+  answered: number;
+  currentStreak: number;
+  bestStreak: number;
+  reachedUs: number;
+}
+
+/** Microseconds since 1970 of a timestamptz, as text (exact; a double would round past 2^53, far beyond any date here). */
+const MICROS = (col: string) => sql.raw(`((extract(epoch from ${col}) * 1000000)::bigint)::text`);
+
+/**
+ * Every settlement of a match (queued, being applied or done), in the order
+ * the applier takes them: by position, those without one after, by seq. The
+ * match's issuances by their index, each one's queue row by its unique key.
+ */
+export async function matchSettlements({ db, matchId }: { db: DbOrTx; matchId: string }): Promise<MatchSettlement[]> {
+  const rows = await rowsOf<{
+    seq: string | number;
+    question_issuance_id: string;
+    resolved: boolean;
+    scored_us: string;
+    position: string | number | null;
+    phase: number;
+    cursor: string | null;
+  }>(
+    db,
+    sql`select s.seq, s.question_issuance_id, s.resolved, ${MICROS('s.scored_at')} as scored_us, s.position, s.phase, s.cursor
+        from question_issuances i join leaderboard_settlements s on s.question_issuance_id = i.id
+        where i.match_id = ${matchId}::uuid
+        order by s.position nulls last, s.seq`,
+  );
+  return rows.map((r) => ({
+    seq: Number(r.seq),
+    issuanceId: r.question_issuance_id,
+    resolved: r.resolved,
+    scoredUs: Number(r.scored_us),
+    position: r.position === null ? null : Number(r.position),
+    phase: Number(r.phase),
+    cursor: r.cursor,
+  }));
+}
+
+/**
+ * A settlement's scored answers after `after` (user id order; all without
+ * it), each with whether its player counts now: one range of the answers'
+ * (issuance, user) index, each player a primary-key probe (as the applier
+ * reads them, PLAYER_WHO_COUNTS, but keeping those who do not count).
+ */
+export async function settledAnswers({ db, issuanceId, after }: { db: DbOrTx; issuanceId: string; after: string | null }): Promise<SettledAnswer[]> {
+  const rows = await rowsOf<{ user_id: string; points: number; correct: boolean; counts: boolean | null }>(
+    db,
+    sql`select a.user_id, a.points_awarded as points, a.outcome = 'correct' as correct, u.counts
+        from question_answers a
+        left join lateral (select u.is_active and not u.hidden_from_leaderboards as counts from users u where u.id = a.user_id limit 1) u on true
+        where a.question_issuance_id = ${issuanceId}::uuid and a.outcome is not null ${after ? sql`and a.user_id > ${after}::uuid` : sql``}`,
+  );
+  return rows.map((r) => ({ userId: r.user_id, points: Number(r.points ?? 0), correct: r.correct ? 1 : 0, counts: r.counts === true }));
+}
+
+/** A board's id by its key and its rows (reached_at in microseconds). Undefined when the board does not exist. */
+export async function boardRows({ db, key, userId }: { db: DbOrTx; key: BoardKey; userId?: string }): Promise<{ id: number; rows: MemoryRow[] } | undefined> {
+  const [board] = await findBoards({ db, keys: [key] });
+  if (!board) return undefined;
+  const rows = await rowsOf<{
+    user_id: string;
+    points: number;
+    correct: number;
+    answered: number;
+    current_streak: number;
+    best_streak: number;
+    reached_us: string;
+  }>(
+    db,
+    sql`select s.user_id, s.points, s.correct, s.answered, s.current_streak, s.best_streak, ${MICROS('s.reached_at')} as reached_us
+        from leaderboard_scores s where s.leaderboard_id = ${board.id}::int ${userId ? sql`and s.user_id = ${userId}::uuid` : sql``}`,
+  );
+  return {
+    id: board.id,
+    rows: rows.map((r) => ({
+      userId: r.user_id,
+      points: Number(r.points),
+      correct: Number(r.correct),
+      answered: Number(r.answered),
+      currentStreak: Number(r.current_streak),
+      bestStreak: Number(r.best_streak),
+      reachedUs: Number(r.reached_us),
+    })),
+  };
+}
+
+/** Some users' names as boards show them, and whether they count on boards (active, not hidden): primary-key probes. */
+export async function boardNames({ db, userIds }: { db: DbOrTx; userIds: string[] }): Promise<Map<string, { name: string; counts: boolean }>> {
+  if (!userIds.length) return new Map();
+  const rows = await rowsOf<{ id: string; name: string; counts: boolean }>(
+    db,
+    sql`select u.id, ${NAME} as name, u.is_active and not u.hidden_from_leaderboards as counts
+        from users u where u.id = any(string_to_array(${userIds.join(',')}, ',')::uuid[])`,
+  );
+  return new Map(rows.map((r) => [r.id, { name: r.name, counts: r.counts }]));
+}
+
+/** One user's scored answers in some settlements (their issuances): points and whether right, by issuance. */
+export async function userAnswers({
+  db,
+  userId,
+  issuanceIds,
+}: {
+  db: DbOrTx;
+  userId: string;
+  issuanceIds: string[];
+}): Promise<Map<string, { points: number; correct: number }>> {
+  if (!issuanceIds.length) return new Map();
+  const rows = await rowsOf<{ question_issuance_id: string; points: number; correct: boolean }>(
+    db,
+    sql`select a.question_issuance_id, a.points_awarded as points, a.outcome = 'correct' as correct
+        from question_answers a
+        where a.question_issuance_id = any(string_to_array(${issuanceIds.join(',')}, ',')::uuid[]) and a.user_id = ${userId}::uuid and a.outcome is not null`,
+  );
+  return new Map(rows.map((r) => [r.question_issuance_id, { points: Number(r.points ?? 0), correct: r.correct ? 1 : 0 }]));
+}

@@ -1,0 +1,231 @@
+/**
+ * The in-process match boards (leaderboards.memory.ts): a match board a
+ * process reads is kept in memory and takes each settlement as soon as it is
+ * committed, before the applier writes its rows. Whatever a read is served
+ * from, its reply must be the one the SQL read gives once the applier has
+ * caught up, byte for byte: through right, wrong, voided and revoked answers,
+ * ties, a hidden and a deactivated player, a rename; in two processes (two
+ * services); and for a board loaded while a settlement is half applied.
+ */
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { applyAnswer, rankOrder } from '../../src/modules/leaderboards/leaderboards.memory.js';
+import { createLeaderboardsService, type LeaderboardsService } from '../../src/modules/leaderboards/leaderboards.service.js';
+import { leaderboardSettlements } from '../../src/modules/leaderboards/leaderboards.table.js';
+import { users, type UserRow } from '../../src/modules/users/users.table.js';
+import { createMatch, follow } from '../helpers/factories.js';
+import { playQuestion } from '../helpers/leaderboards.js';
+import { registerUser, type TestUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
+
+const { app, admin } = useTestApp();
+const db = () => app.services.database.db;
+const inMinutes = (m: number) => new Date(Date.now() + m * 60_000);
+
+/** A service of its own (another process's), with match boards in memory, trusted as if its bus listened. */
+const memoryService = (trusted = () => true) => createLeaderboardsService({ db: db(), leagues: app.services.leagues, matchBoards: { trusted } });
+/** The SQL read, nothing in memory. */
+const sqlService = () => createLeaderboardsService({ db: db(), leagues: app.services.leagues });
+
+const viewers = async (ids: string[]): Promise<(UserRow | null)[]> => [null, ...(await db().select().from(users)).filter((u) => ids.includes(u.id))];
+
+/** Every viewer's reply (the page of 100, and one of 3 from the second row), as JSON text. */
+async function replies(svc: LeaderboardsService, matchId: string, ids: string[]): Promise<string[]> {
+  // The SQL read's own page cache holds names up to a second (the bus empties it in a process; these services hear no bus).
+  if (!svc.matchBoards) svc.forgetPages();
+  const out: string[] = [];
+  for (const viewer of await viewers(ids)) {
+    out.push(JSON.stringify(await svc.match(matchId, { offset: 0, limit: 100 }, viewer)));
+    out.push(JSON.stringify(await svc.match(matchId, { offset: 1, limit: 3 }, viewer)));
+  }
+  const live = await svc.matchForDelivery({ matchId, userIds: ids, top: 5 });
+  out.push(JSON.stringify(live ? { ...live, mine: [...live.mine.entries()].sort() } : null));
+  return out;
+}
+
+/** The replies of a memory service, after its board is loaded: served from memory (checked), not the SQL fallback. */
+async function fromMemory(svc: LeaderboardsService, matchId: string, ids: string[]): Promise<string[]> {
+  await svc.match(matchId, { offset: 0, limit: 1 }, null);
+  await svc.matchBoards!.loaded();
+  const before = svc.matchBoards!.state();
+  const out = await replies(svc, matchId, ids);
+  const after = svc.matchBoards!.state();
+  expect(after.memoryMisses).toBe(before.memoryMisses);
+  expect(after.memoryReads).toBeGreaterThan(before.memoryReads);
+  return out;
+}
+
+describe('match boards in memory', () => {
+  it('serve, before the applier has written a settlement, the replies the SQL read gives once it has, in two processes', async () => {
+    const match = await createMatch(app, { status: 'live', scheduled: inMinutes(-30) });
+    const crowd: TestUser[] = [];
+    for (let i = 0; i < 9; i++) {
+      const u = await registerUser(app);
+      await follow(app, u.id, match.id);
+      crowd.push(u);
+    }
+    const ids = crowd.map((u) => u.id);
+    const one = memoryService();
+    const two = memoryService();
+    const ref = sqlService();
+
+    /** A question settled and not applied: both memory services have it at once; the SQL read, once drained, agrees. */
+    const step = async (answers: [TestUser, 'home' | 'away'][], outcome: 'home' | 'away' | 'voided', points = 10) => {
+      await playQuestion(app, match.id, answers, outcome, { points, drain: false });
+      const a = await fromMemory(one, match.id, ids);
+      const b = await fromMemory(two, match.id, ids);
+      await app.services.leaderboards.drain();
+      const expected = await replies(ref, match.id, ids);
+      expect(a).toEqual(expected);
+      expect(b).toEqual(expected);
+      // And after the drain, from memory still (nothing counted twice).
+      expect(await fromMemory(one, match.id, ids)).toEqual(expected);
+    };
+
+    // Ties everywhere: one settlement, every right answer at the same time (ranked by user id).
+    await step(
+      crowd.map((u, i) => [u, i % 3 ? 'home' : 'away']),
+      'home',
+    );
+    await step(
+      crowd.slice(0, 6).map((u, i) => [u, i % 2 ? 'home' : 'away']),
+      'away',
+      20,
+    );
+    // Voided: answered moves, nothing else (streaks neither).
+    await step(
+      crowd.slice(2).map((u) => [u, 'home']),
+      'voided',
+    );
+    // A right answer worth nothing: more correct answers, the same points.
+    await step([[crowd[4]!, 'home']], 'home', 0);
+
+    // A rename shows at once (names are read with each reply).
+    const renamed = await app.request('PATCH', '/api/users/me', { token: crowd[1]!.token, body: { display_name: 'Renamed In Memory' } });
+    expect(renamed.status).toBe(200);
+    expect(await fromMemory(one, match.id, ids)).toEqual(await replies(ref, match.id, ids));
+
+    // Hidden and deactivated players (the operator's change rebuilds their rows in its transaction; the bus announces it).
+    for (const [who, body] of [
+      [crowd[0]!, { hidden_from_leaderboards: true }],
+      [crowd[3]!, { is_active: false }],
+    ] as const) {
+      expect((await app.request('PATCH', `/api/users/${who.id}`, { token: admin.token, body })).status).toBe(200);
+      await Promise.all([one.matchBoards!.userChanged(who.id), two.matchBoards!.userChanged(who.id)]);
+    }
+    const expected = await replies(ref, match.id, ids);
+    expect(await fromMemory(one, match.id, ids)).toEqual(expected);
+    expect(await fromMemory(two, match.id, ids)).toEqual(expected);
+    // What the hidden one answers meanwhile counts nowhere (the deactivated one's keys are revoked); the others' counts.
+    await step(
+      crowd.filter((_, i) => i !== 3).map((u) => [u, 'home']),
+      'home',
+    );
+    // Back: everything they scored meanwhile counts again.
+    await app.request('PATCH', `/api/users/${crowd[0]!.id}`, { token: admin.token, body: { hidden_from_leaderboards: false } });
+    await app.request('PATCH', `/api/users/${crowd[3]!.id}`, { token: admin.token, body: { is_active: true } });
+    for (const u of [crowd[0]!, crowd[3]!]) await Promise.all([one.matchBoards!.userChanged(u.id), two.matchBoards!.userChanged(u.id)]);
+    const back = await replies(ref, match.id, ids);
+    expect(JSON.parse(back[0]!).player_count).toBe(9);
+    expect(await fromMemory(one, match.id, ids)).toEqual(back);
+    expect(await fromMemory(two, match.id, ids)).toEqual(back);
+
+    // A player hidden whose announcement has not arrived yet: a read showing them falls back to SQL (never a wrong rank).
+    await app.request('PATCH', `/api/users/${crowd[5]!.id}`, { token: admin.token, body: { hidden_from_leaderboards: true } });
+    const misses = one.matchBoards!.state().memoryMisses;
+    expect(await replies(one, match.id, ids)).toEqual(await replies(ref, match.id, ids));
+    expect(one.matchBoards!.state().memoryMisses).toBeGreaterThan(misses);
+    await one.matchBoards!.userChanged(crowd[5]!.id);
+    expect(await fromMemory(one, match.id, ids)).toEqual(await replies(ref, match.id, ids));
+
+    // Not trusted (the bus not listening): every read is the SQL read, and the boards are dropped.
+    let trusted = true;
+    const three = memoryService(() => trusted);
+    await fromMemory(three, match.id, ids);
+    trusted = false;
+    expect(await replies(three, match.id, ids)).toEqual(await replies(ref, match.id, ids));
+    expect(three.matchBoards!.state().boards).toBe(0);
+  });
+
+  it('a board loaded while a settlement is half applied counts every answer once', async () => {
+    const match = await createMatch(app, { status: 'live', scheduled: inMinutes(-30) });
+    const crowd: TestUser[] = [];
+    for (let i = 0; i < 10; i++) {
+      const u = await registerUser(app);
+      await follow(app, u.id, match.id);
+      crowd.push(u);
+    }
+    const ids = crowd.map((u) => u.id);
+    const ref = sqlService();
+    await playQuestion(
+      app,
+      match.id,
+      crowd.map((u, i) => [u, i % 2 ? 'home' : 'away']),
+      'home',
+    );
+    // The next two settle; the applier takes three answers of the first (its match phase stops at a cursor).
+    await playQuestion(
+      app,
+      match.id,
+      crowd.map((u, i) => [u, i % 3 ? 'home' : 'away']),
+      'home',
+      { drain: false, points: 20 },
+    );
+    await playQuestion(
+      app,
+      match.id,
+      crowd.slice(3).map((u) => [u, 'away']),
+      'home',
+      { drain: false, points: 5 },
+    );
+    const chunk = await app.services.leaderboards.applyNext({ wait: true, chunkRows: 3 });
+    expect(chunk).toMatchObject({ phase: 1, answers: 3, phaseDone: false });
+    const [queued] = await db()
+      .select()
+      .from(leaderboardSettlements)
+      .where(eq(leaderboardSettlements.questionIssuanceId, chunk && chunk !== 'busy' ? chunk.issuanceId : ''));
+    expect(queued!.phase).toBe(1);
+    expect(queued!.cursor).not.toBeNull();
+
+    const mid = memoryService();
+    const early = await fromMemory(mid, match.id, ids);
+    // Another chunk meanwhile, then a process loading after it: the same.
+    await app.services.leaderboards.applyNext({ wait: true, chunkRows: 3 });
+    const later = memoryService();
+    const late = await fromMemory(later, match.id, ids);
+    await app.services.leaderboards.drain();
+    const expected = await replies(ref, match.id, ids);
+    expect(early).toEqual(expected);
+    expect(late).toEqual(expected);
+    expect(await fromMemory(mid, match.id, ids)).toEqual(expected);
+  });
+
+  it('the rules of the SQL applier: streaks, reached_at, the ranking order', () => {
+    const t = (s: number) => s * 1_000_000;
+    let row = applyAnswer(undefined, { userId: 'a', points: 0, correct: 0 }, true, t(10));
+    expect(row).toMatchObject({ answered: 1, currentStreak: 0, bestStreak: 0, reachedUs: t(10) });
+    // Wrong answers while none is right: the earliest answer's time.
+    row = applyAnswer(row, { userId: 'a', points: 0, correct: 0 }, true, t(5));
+    expect(row.reachedUs).toBe(t(5));
+    // The first right answer: its time, then the latest right one's.
+    row = applyAnswer(row, { userId: 'a', points: 10, correct: 1 }, true, t(20));
+    row = applyAnswer(row, { userId: 'a', points: 10, correct: 1 }, true, t(15));
+    expect(row).toMatchObject({ points: 20, correct: 2, answered: 4, currentStreak: 2, bestStreak: 2, reachedUs: t(20) });
+    // Voided: no streak moves; wrong (resolved): the current one ends, the best stays.
+    row = applyAnswer(row, { userId: 'a', points: 0, correct: 0 }, false, t(30));
+    expect(row).toMatchObject({ currentStreak: 2, bestStreak: 2, answered: 5, reachedUs: t(20) });
+    row = applyAnswer(row, { userId: 'a', points: 0, correct: 0 }, true, t(31));
+    expect(row).toMatchObject({ currentStreak: 0, bestStreak: 2 });
+    const base = { answered: 1, currentStreak: 0, bestStreak: 0 };
+    const sorted = [
+      { ...base, userId: 'b', points: 10, correct: 1, reachedUs: 2 },
+      { ...base, userId: 'a', points: 10, correct: 1, reachedUs: 2 },
+      { ...base, userId: 'c', points: 10, correct: 2, reachedUs: 9 },
+      { ...base, userId: 'd', points: 20, correct: 0, reachedUs: 9 },
+      { ...base, userId: 'e', points: 10, correct: 1, reachedUs: 1 },
+    ]
+      .sort(rankOrder)
+      .map((r) => r.userId);
+    expect(sorted).toEqual(['d', 'c', 'e', 'a', 'b']);
+  });
+});
