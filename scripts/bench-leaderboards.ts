@@ -265,7 +265,15 @@ async function main() {
     // queue itself, and nobody's state changes during the bench, so it is trusted throughout.
     const other = url ? await openDatabase({ url, limits: config.database.api }) : database;
     const memLb = createLeaderboardsService({ db: other.db, leagues: services.leagues, matchBoards: { trusted: () => true } });
-    const memory: { round: number; commitToRead: number; reads: number; answers: number; identical: boolean; loadMs: number }[] = [];
+    const memory: {
+      round: number;
+      commitToRead: number;
+      reads: number;
+      answers: number;
+      identical: boolean;
+      loadMs: number;
+      split: { answers: number; readMs: number; applyMs: number } | undefined;
+    }[] = [];
     const resolutions: {
       round: number;
       total: number;
@@ -351,7 +359,8 @@ async function main() {
       await fresh.match(matchRow.id, { offset: 0, limit: 100 }, watcher);
       await fresh.matchBoards!.loaded();
       const loadMs = performance.now() - l0;
-      memory.push({ round, ...seen, identical: fromSql === fromMemory, loadMs });
+      const split = memLb.matchBoards!.lastApply(matchRow.id);
+      memory.push({ round, ...seen, identical: fromSql === fromMemory, loadMs, split });
       log(
         `round ${round}: the other process's match board (memory) had it ${fmt(seen.commitToRead)} ms after the commit (${seen.reads} reads; ${seen.answers.toLocaleString()} players); identical to the SQL read after the applier: ${fromSql === fromMemory}; a fresh load ${fmt(loadMs)} ms`,
       );
@@ -468,12 +477,12 @@ async function main() {
         `| round ${r.round} | ${fmt(r.total)} | ${fmt(r.scoring)} | ${fmt(r.enqueue)} | ${fmt(r.phases[0])} | ${fmt(r.phases[1])} | ${fmt(r.phases[2])} | ${r.chunks} | ${fmt(r.longestChunk)} |`,
       );
     console.log(
-      `\n| resolution of ${ANSWERS.toLocaleString()} answers | match board in another process's memory, ms after the commit | reads until then | players | identical to the SQL read once applied | a fresh load of the board, ms |`,
+      `\n| resolution of ${ANSWERS.toLocaleString()} answers | match board in another process's memory, ms after the commit | of which reading the answers | applying them | reads until then | players | identical to the SQL read once applied | a fresh load of the board, ms |`,
     );
-    console.log('|--:|--:|--:|--:|--|--:|');
+    console.log('|--:|--:|--:|--:|--:|--:|--|--:|');
     for (const m of memory)
       console.log(
-        `| round ${m.round} | ${fmt(m.commitToRead)} | ${m.reads} | ${m.answers.toLocaleString()} | ${m.identical ? 'yes' : 'NO'} | ${fmt(m.loadMs)} |`,
+        `| round ${m.round} | ${fmt(m.commitToRead)} | ${fmt(m.split?.readMs ?? NaN)} | ${fmt(m.split?.applyMs ?? NaN)} | ${m.reads} | ${m.answers.toLocaleString()} | ${m.identical ? 'yes' : 'NO'} | ${fmt(m.loadMs)} |`,
       );
     console.log(`match boards in memory: ${JSON.stringify(memLb.matchBoards!.state())}`);
     if (other !== database) await other.close();
@@ -495,6 +504,10 @@ async function main() {
         );
     }
     const worstMatch = Math.max(...resolutions.map((r) => r.phases[0]));
+    const worstMemory = Math.max(...memory.map((m) => m.commitToRead));
+    console.log(
+      `worst: match board in another process's memory ${fmt(worstMemory)} ms after the commit -> target < 1000 ms ${worstMemory < 1000 ? 'met' : 'MISSED'}`,
+    );
     const worstAll = Math.max(...resolutions.map((r) => r.phases[2]));
     console.log(
       `worst: match board ${fmt(worstMatch)} ms, every board ${fmt(worstAll)} ms after the commit -> target < 1000 ms ${worstAll < 1000 ? 'met' : worstMatch < 1000 ? 'met for the match board only' : 'MISSED'}`,

@@ -9,7 +9,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { applyAnswer, rankOrder } from '../../src/modules/leaderboards/leaderboards.memory.js';
+import { applyAnswer, idKeyOf, rankOrder } from '../../src/modules/leaderboards/leaderboards.memory.js';
 import { createLeaderboardsService, type LeaderboardsService } from '../../src/modules/leaderboards/leaderboards.service.js';
 import { leaderboardSettlements } from '../../src/modules/leaderboards/leaderboards.table.js';
 import { users, type UserRow } from '../../src/modules/users/users.table.js';
@@ -216,16 +216,15 @@ describe('match boards in memory', () => {
     expect(row).toMatchObject({ currentStreak: 2, bestStreak: 2, answered: 5, reachedUs: t(20) });
     row = applyAnswer(row, { userId: 'a', points: 0, correct: 0 }, true, t(31));
     expect(row).toMatchObject({ currentStreak: 0, bestStreak: 2 });
-    const base = { answered: 1, currentStreak: 0, bestStreak: 0 };
-    const sorted = [
-      { ...base, userId: 'b', points: 10, correct: 1, reachedUs: 2 },
-      { ...base, userId: 'a', points: 10, correct: 1, reachedUs: 2 },
-      { ...base, userId: 'c', points: 10, correct: 2, reachedUs: 9 },
-      { ...base, userId: 'd', points: 20, correct: 0, reachedUs: 9 },
-      { ...base, userId: 'e', points: 10, correct: 1, reachedUs: 1 },
-    ]
+    // Ids: the first 48 bits compared as a number, the rest as text (b and a share their first 48 bits).
+    const id = (c: string, head = '00000000-0000') => `${head}-4000-8000-00000000000${c}`;
+    const mk = (c: string, points: number, correct: number, reachedUs: number, head?: string) => {
+      const userId = id(c, head);
+      return { userId, idKey: idKeyOf(userId), answered: 1, currentStreak: 0, bestStreak: 0, points, correct, reachedUs };
+    };
+    const sorted = [mk('b', 10, 1, 2), mk('a', 10, 1, 2), mk('0', 10, 1, 2, 'ffffffff-ffff'), mk('c', 10, 2, 9), mk('d', 20, 0, 9), mk('e', 10, 1, 1)]
       .sort(rankOrder)
-      .map((r) => r.userId);
-    expect(sorted).toEqual(['d', 'c', 'e', 'a', 'b']);
+      .map((r) => r.userId.slice(-1));
+    expect(sorted).toEqual(['d', 'c', 'e', 'a', 'b', '0']);
   });
 });

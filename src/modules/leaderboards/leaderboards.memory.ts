@@ -46,6 +46,7 @@ import {
   boardRows,
   matchForScoring,
   matchSettlements,
+  notCountingUsers,
   settledAnswers,
   userAnswers,
   type BoardKey,
@@ -57,20 +58,36 @@ import {
 
 /** Match boards kept in process at most. */
 export const MATCH_BOARDS_MAX = 16;
-/** Rows of match boards kept in process at most, all boards together (about 150 bytes each). */
+/** Rows of match boards kept in process at most, all boards together (about 200 bytes each, the user id's text included). */
 export const MATCH_ROWS_MAX = 2_000_000;
 /** A board whose load failed is not loaded again for this long (its reads are the SQL read meanwhile). */
 const RETRY_LOAD_MS = 1000;
 
+/** The first 48 bits of a uuid as a number: uuids compared by it first, as their text only when it is equal (numbers compare faster). */
+export const idKeyOf = (id: string) => parseInt(id.slice(0, 8), 16) * 65536 + parseInt(id.slice(9, 13), 16);
+
 /** The rank index's order: points desc, correct desc, reached_at, user id (uuids order as their lowercase text). */
 export function rankOrder(a: MemoryRow, b: MemoryRow): number {
-  return b.points - a.points || b.correct - a.correct || a.reachedUs - b.reachedUs || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0);
+  return (
+    b.points - a.points || b.correct - a.correct || a.reachedUs - b.reachedUs || a.idKey - b.idKey || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0)
+  );
 }
 
-/** One settlement's answers applied to a row (undefined: a new row), as `addChunk` applies them. */
+/** One settlement's answer applied to a row (changed in place; undefined: a new row), as `addChunk` applies it. */
 export function applyAnswer(row: MemoryRow | undefined, a: { userId: string; points: number; correct: number }, resolved: boolean, atUs: number): MemoryRow {
-  if (!row) return { userId: a.userId, points: a.points, correct: a.correct, answered: 1, currentStreak: a.correct, bestStreak: a.correct, reachedUs: atUs };
-  const reachedUs =
+  if (!row)
+    return {
+      userId: a.userId,
+      idKey: idKeyOf(a.userId),
+      points: a.points,
+      correct: a.correct,
+      answered: 1,
+      currentStreak: a.correct,
+      bestStreak: a.correct,
+      reachedUs: atUs,
+    };
+  // As the SQL: every column from the row before the answer.
+  row.reachedUs =
     a.correct === 1 && row.correct === 0
       ? atUs
       : a.correct === 1
@@ -79,15 +96,14 @@ export function applyAnswer(row: MemoryRow | undefined, a: { userId: string; poi
           ? Math.min(row.reachedUs, atUs)
           : row.reachedUs;
   const extended = a.correct === 1 ? row.currentStreak + 1 : 0;
-  return {
-    userId: row.userId,
-    points: row.points + a.points,
-    correct: row.correct + a.correct,
-    answered: row.answered + 1,
-    currentStreak: resolved ? extended : row.currentStreak,
-    bestStreak: resolved ? Math.max(row.bestStreak, extended) : row.bestStreak,
-    reachedUs,
-  };
+  row.points += a.points;
+  row.correct += a.correct;
+  row.answered += 1;
+  if (resolved) {
+    row.bestStreak = Math.max(row.bestStreak, extended);
+    row.currentStreak = extended;
+  }
+  return row;
 }
 
 /** The applier's order of settlements is consistent with the order applied: positioned ones by position, then unpositioned ones by seq. */
@@ -117,10 +133,16 @@ class MatchBoard {
   /** Whether PostgreSQL has (or, once the applier caught up, will have) this board. */
   exists = false;
   broken = false;
+  /** The last settlement applied after the load: its answers, and the milliseconds reading them and applying them (the merge included). */
+  lastApply = { answers: 0, readMs: 0, applyMs: 0 };
   private tail: Promise<void> = Promise.resolve();
   private queuedSync: Promise<void> | null = null;
 
-  constructor(readonly matchId: string) {}
+  /** `out`: the users who count on no board (deactivated or hidden), shared by the process's boards. */
+  constructor(
+    readonly matchId: string,
+    private readonly out: Set<string>,
+  ) {}
 
   /** Runs `fn` after everything queued on this board (one change at a time). */
   run(fn: () => Promise<void>): Promise<void> {
@@ -149,7 +171,11 @@ class MatchBoard {
     const fresh = list.filter((s) => !this.known.has(s.issuanceId));
     for (const s of fresh) {
       this.note(s);
-      this.apply(s, await settledAnswers({ db, issuanceId: s.issuanceId, after: null }));
+      const t0 = performance.now();
+      const answers = await settledAnswers({ db, issuanceId: s.issuanceId, after: null });
+      const t1 = performance.now();
+      this.apply(s, answers);
+      this.lastApply = { answers: answers.length, readMs: t1 - t0, applyMs: performance.now() - t1 };
     }
     if (!consistentOrder(this.applied)) this.broken = true;
   }
@@ -163,12 +189,14 @@ class MatchBoard {
   apply(s: Pick<MatchSettlement, 'resolved' | 'scoredUs'>, answers: SettledAnswer[]) {
     const moved = new Set<string>();
     for (const a of answers) {
-      if (!a.counts) {
-        // A player who no longer counts: the change's rebuild removed their rows (the bus's announcement recomputes them too).
+      if (this.out.has(a.userId)) {
+        // A player who counts nowhere: the change's rebuild removed their rows (its announcement recomputes them too).
         if (this.rows.delete(a.userId)) moved.add(a.userId);
         continue;
       }
-      this.rows.set(a.userId, applyAnswer(this.rows.get(a.userId), a, s.resolved, s.scoredUs));
+      const row = this.rows.get(a.userId);
+      if (row) applyAnswer(row, a, s.resolved, s.scoredUs);
+      else this.rows.set(a.userId, applyAnswer(undefined, a, s.resolved, s.scoredUs));
       moved.add(a.userId);
       this.exists = true;
     }
@@ -233,6 +261,49 @@ export function createMatchBoards({
   /** Moves on when every board is dropped: a load started before that is not kept. */
   let generation = 0;
   const served = { memoryReads: 0, memoryMisses: 0, loads: 0, drops: 0 };
+  /**
+   * The users who count on no board (deactivated or hidden): loaded once (one scan of the users) before the first
+   * board, then kept by the users' announcements (each one reads that user's state). Applying a settlement takes
+   * its answers' players from it, not from a probe into the users per answer (80% of that statement's time).
+   */
+  let out: Set<string> | null = null;
+  let outLoad: Promise<Set<string>> | null = null;
+  /** Users announced while the set or a board was loading: their state, and their rows on that board, again after it. */
+  const announcedDuringLoad = new Map<string, Set<string>>();
+
+  function outUsers(): Promise<Set<string>> {
+    if (out) return Promise.resolve(out);
+    if (!outLoad) {
+      const started = generation;
+      announcedDuringLoad.set('', new Set());
+      outLoad = notCountingUsers({ db })
+        .then(async (loaded) => {
+          const again = announcedDuringLoad.get('') ?? new Set<string>();
+          announcedDuringLoad.delete('');
+          if (again.size) {
+            const states = await boardNames({ db, userIds: [...again] });
+            for (const id of again)
+              if (states.get(id)?.counts) loaded.delete(id);
+              else loaded.add(id);
+          }
+          if (generation === started) out = loaded;
+          return loaded;
+        })
+        .finally(() => {
+          outLoad = null;
+          announcedDuringLoad.delete('');
+        });
+    }
+    return outLoad;
+  }
+
+  /** A user's state again in the set (their announcement). */
+  async function refreshOut(userId: string) {
+    if (!out) return;
+    const states = await boardNames({ db, userIds: [userId] });
+    if (states.get(userId)?.counts) out.delete(userId);
+    else out.add(userId);
+  }
 
   function drop(matchId: string) {
     if (boards.delete(matchId)) served.drops++;
@@ -240,6 +311,7 @@ export function createMatchBoards({
 
   function dropAll() {
     generation++;
+    out = null;
     served.drops += boards.size;
     boards.clear();
   }
@@ -262,7 +334,7 @@ export function createMatchBoards({
     // A test match has no boards (the SQL read answers that); no such match: the handlers answer it.
     if (!match || match.isTest) return undefined;
     const key: BoardKey = { scope: 'match', scopeId: matchId, period: 'all_time', periodStart: ALL_TIME_START };
-    const board = new MatchBoard(matchId);
+    const board = new MatchBoard(matchId, await outUsers());
     await db.transaction(
       async (tx) => {
         const list = await matchSettlements({ db: tx, matchId });
@@ -289,13 +361,17 @@ export function createMatchBoards({
     const last = failedAt.get(matchId);
     if (last !== undefined && performance.now() - last < RETRY_LOAD_MS) return;
     const started = generation;
+    announcedDuringLoad.set(matchId, new Set());
     const p = load(matchId)
       .then(
         (board) => {
+          const again = announcedDuringLoad.get(matchId) ?? new Set<string>();
           if (board && generation === started && trusted() && board.rows.size <= maxRows) {
             served.loads++;
             keep(board);
             failedAt.delete(matchId);
+            // Users announced while it loaded: the snapshot may be older than their change.
+            for (const id of again) void userChangedOn(board, id);
           } else failedAt.set(matchId, performance.now());
         },
         (err: unknown) => {
@@ -303,7 +379,10 @@ export function createMatchBoards({
           onError?.(err);
         },
       )
-      .finally(() => loading.delete(matchId));
+      .finally(() => {
+        loading.delete(matchId);
+        announcedDuringLoad.delete(matchId);
+      });
     loading.set(matchId, p);
     if (failedAt.size > 4 * maxBoards) failedAt.delete(failedAt.keys().next().value!);
   }
@@ -323,7 +402,10 @@ export function createMatchBoards({
         }
         const state = await boardNames({ db: tx, userIds: [userId] });
         const moved = new Set([userId]);
-        if (!state.get(userId)?.counts) {
+        const counts = state.get(userId)?.counts === true;
+        if (counts) out?.delete(userId);
+        else out?.add(userId);
+        if (!counts) {
           board.rows.delete(userId);
           board.reorder(moved);
           return;
@@ -352,7 +434,7 @@ export function createMatchBoards({
     );
   }
 
-  function userChanged(board: MatchBoard, userId: string) {
+  function userChangedOn(board: MatchBoard, userId: string) {
     return board
       .run(() => recompute(board, userId))
       .catch((err: unknown) => {
@@ -408,7 +490,7 @@ export function createMatchBoards({
       // A shown player who no longer counts: a change the bus has not announced here yet. Their row again, and this read from PostgreSQL.
       const stale = [...top, ...mineRows].filter((r) => !names.get(r.userId)?.counts);
       if (stale.length) {
-        for (const r of stale) void userChanged(board, r.userId);
+        for (const r of stale) void userChangedOn(board, r.userId);
         served.memoryMisses++;
         return null;
       }
@@ -442,8 +524,17 @@ export function createMatchBoards({
     },
 
     /** A user's row or state changed (the bus): their row on every loaded board again. */
-    userChanged(userId: string) {
-      return Promise.all([...boards.values()].map((b) => userChanged(b, userId)));
+    async userChanged(userId: string) {
+      for (const users of announcedDuringLoad.values()) users.add(userId);
+      try {
+        await refreshOut(userId);
+      } catch (err) {
+        // Their state unknown: nothing in memory can be trusted about them.
+        dropAll();
+        onError?.(err);
+        return;
+      }
+      await Promise.all([...boards.values()].map((b) => userChangedOn(b, userId)));
     },
 
     /** The bus listens again after a gap (events may be lost): every board is dropped. */
@@ -454,5 +545,8 @@ export function createMatchBoards({
 
     /** Boards and rows kept, and how reads were served. */
     state: () => ({ boards: boards.size, rows: [...boards.values()].reduce((n, b) => n + b.rows.size, 0), ...served }),
+
+    /** The last settlement applied to a match's board after its load (answers, ms reading them, ms applying them). */
+    lastApply: (matchId: string) => boards.get(matchId)?.lastApply,
   };
 }
