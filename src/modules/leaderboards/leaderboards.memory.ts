@@ -484,20 +484,11 @@ export function createMatchBoards({
         served.memoryReads++;
         return undefined;
       }
-      const top = board.sorted.slice(offset, offset + limit);
-      const mineRows = userIds.map((id) => board.rows.get(id)).filter((r): r is MemoryRow => r !== undefined);
-      const names = await boardNames({ db, userIds: [...new Set([...top, ...mineRows].map((r) => r.userId))] });
-      // A shown player who no longer counts: a change the bus has not announced here yet. Their row again, and this read from PostgreSQL.
-      const stale = [...top, ...mineRows].filter((r) => !names.get(r.userId)?.counts);
-      if (stale.length) {
-        for (const r of stale) void userChangedOn(board, r.userId);
-        served.memoryMisses++;
-        return null;
-      }
+      // The rows and ranks copied now, at one state of the board: a settlement applied while the names are read changes rows in place.
       const ranked = (r: MemoryRow, rank: number): RankedRow => ({
         rank,
         userId: r.userId,
-        name: names.get(r.userId)!.name,
+        name: '',
         points: r.points,
         correct: r.correct,
         answered: r.answered,
@@ -505,12 +496,23 @@ export function createMatchBoards({
         bestStreak: r.bestStreak,
         reachedAt: new Date(Math.floor(r.reachedUs / 1000)),
       });
+      const playerCount = board.sorted.length;
+      const top = board.sorted.slice(offset, offset + limit).map((r, i) => ranked(r, offset + i + 1));
+      const mine = userIds.flatMap((id) => {
+        const r = board.rows.get(id);
+        return r ? [ranked(r, board.indexOf(r) + 1)] : [];
+      });
+      const names = await boardNames({ db, userIds: [...new Set([...top, ...mine].map((r) => r.userId))] });
+      // A shown player who no longer counts: a change the bus has not announced here yet. Their row again, and this read from PostgreSQL.
+      const stale = [...top, ...mine].filter((r) => !names.get(r.userId)?.counts);
+      if (stale.length) {
+        for (const r of stale) void userChangedOn(board, r.userId);
+        served.memoryMisses++;
+        return null;
+      }
+      for (const r of [...top, ...mine]) r.name = names.get(r.userId)!.name;
       served.memoryReads++;
-      return {
-        playerCount: board.sorted.length,
-        top: top.map((r, i) => ranked(r, offset + i + 1)),
-        mine: new Map(mineRows.map((r) => [r.userId, ranked(r, board.indexOf(r) + 1)])),
-      };
+      return { playerCount, top, mine: new Map(mine.map((r) => [r.userId, r])) };
     },
 
     /** A settlement of the match was committed, or the applier wrote a chunk of it (the bus): a loaded board checks the queue at once. */
