@@ -79,6 +79,7 @@ export function applyAnswer(row: MemoryRow | undefined, a: { userId: string; poi
     return {
       userId: a.userId,
       idKey: idKeyOf(a.userId),
+      stamp: 0,
       points: a.points,
       correct: a.correct,
       answered: 1,
@@ -124,7 +125,7 @@ function consistentOrder(applied: { seq: number; position: number | null }[]): b
   return true;
 }
 
-class MatchBoard {
+export class MatchBoard {
   rows = new Map<string, MemoryRow>();
   sorted: MemoryRow[] = [];
   /** The match's settlements this board has (from the snapshot, or applied here), in the order applied. */
@@ -133,6 +134,7 @@ class MatchBoard {
   /** Whether PostgreSQL has (or, once the applier caught up, will have) this board. */
   exists = false;
   broken = false;
+  private stamps = 0;
   /** The last settlement applied after the load: its answers, and the milliseconds reading them and applying them (the merge included). */
   lastApply = { answers: 0, readMs: 0, applyMs: 0 };
   private tail: Promise<void> = Promise.resolve();
@@ -187,31 +189,41 @@ class MatchBoard {
 
   /** A settlement's answers (those not applied to the loaded rows) applied, and the ranking rebuilt by a merge. */
   apply(s: Pick<MatchSettlement, 'resolved' | 'scoredUs'>, answers: SettledAnswer[]) {
-    const moved = new Set<string>();
+    // Rows moved by this settlement carry its stamp (no set of ids to build and probe: 100,000 answers on a board of 190,000).
+    const stamp = ++this.stamps;
+    const changed: MemoryRow[] = [];
+    let gone = false;
     for (const a of answers) {
+      let row = this.rows.get(a.userId);
       if (this.out.has(a.userId)) {
         // A player who counts nowhere: the change's rebuild removed their rows (its announcement recomputes them too).
-        if (this.rows.delete(a.userId)) moved.add(a.userId);
+        if (row) {
+          this.rows.delete(a.userId);
+          row.stamp = stamp;
+          gone = true;
+        }
         continue;
       }
-      const row = this.rows.get(a.userId);
       if (row) applyAnswer(row, a, s.resolved, s.scoredUs);
-      else this.rows.set(a.userId, applyAnswer(undefined, a, s.resolved, s.scoredUs));
-      moved.add(a.userId);
+      else {
+        row = applyAnswer(undefined, a, s.resolved, s.scoredUs);
+        this.rows.set(a.userId, row);
+      }
+      if (row.stamp !== stamp) {
+        row.stamp = stamp;
+        changed.push(row);
+      }
       this.exists = true;
     }
-    this.reorder(moved);
+    if (changed.length || gone)
+      this.merge(
+        this.sorted.filter((r) => r.stamp !== stamp),
+        changed,
+      );
   }
 
-  /** The ranking again after `moved` rows changed (or went): the unmoved ones kept in order, the moved ones sorted and merged in. */
-  reorder(moved: Set<string>) {
-    if (!moved.size) return;
-    const kept = this.sorted.filter((r) => !moved.has(r.userId));
-    const changed: MemoryRow[] = [];
-    for (const id of moved) {
-      const r = this.rows.get(id);
-      if (r) changed.push(r);
-    }
+  /** The unmoved rows (in order) and the moved ones (sorted here) merged into the ranking. */
+  private merge(kept: MemoryRow[], changed: MemoryRow[]) {
     changed.sort(rankOrder);
     const out = new Array<MemoryRow>(kept.length + changed.length);
     let i = 0;
@@ -221,6 +233,20 @@ class MatchBoard {
     while (i < kept.length) out[k++] = kept[i++]!;
     while (j < changed.length) out[k++] = changed[j++]!;
     this.sorted = out;
+  }
+
+  /** The ranking again after `moved` rows changed (or went): the unmoved ones kept in order, the moved ones sorted and merged in. */
+  reorder(moved: Set<string>) {
+    if (!moved.size) return;
+    const changed: MemoryRow[] = [];
+    for (const id of moved) {
+      const r = this.rows.get(id);
+      if (r) changed.push(r);
+    }
+    this.merge(
+      this.sorted.filter((r) => !moved.has(r.userId)),
+      changed,
+    );
   }
 
   /** 0-based place of a row in the ranking: a binary search. */

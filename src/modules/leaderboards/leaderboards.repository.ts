@@ -817,6 +817,8 @@ export interface MemoryRow {
   userId: string;
   /** The user id's first 48 bits (leaderboards.memory.ts: idKeyOf), compared before the text. */
   idKey: number;
+  /** The last settlement that moved the row in memory (leaderboards.memory.ts). */
+  stamp: number;
   points: number;
   correct: number;
   answered: number;
@@ -905,6 +907,7 @@ export async function boardRows({ db, key, userId }: { db: DbOrTx; key: BoardKey
     rows.push({
       userId: f[0]!,
       idKey: parseInt(f[0]!.slice(0, 8), 16) * 65536 + parseInt(f[0]!.slice(9, 13), 16),
+      stamp: 0,
       points: Number(f[1]),
       correct: Number(f[2]),
       answered: Number(f[3]),
