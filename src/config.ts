@@ -386,7 +386,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaderboardApplyPollMs: int(env, 'LEADERBOARD_APPLY_POLL_MS', 500, 10, 600_000),
       leaderboardChunkRows: int(env, 'LEADERBOARD_APPLY_CHUNK_ROWS', 20_000, 1, 1_000_000),
       leaderboardMatchBoards: int(env, 'LEADERBOARD_MEMORY_BOARDS', 16, 0, 10_000),
-      leaderboardMatchRows: int(env, 'LEADERBOARD_MEMORY_ROWS', 2_000_000, 1, 100_000_000),
+      leaderboardMatchRows: int(env, 'LEADERBOARD_MEMORY_ROWS', 1_000_000, 1, 100_000_000),
     },
     push,
     stream: {

@@ -58,8 +58,8 @@ import {
 
 /** Match boards kept in process at most. */
 export const MATCH_BOARDS_MAX = 16;
-/** Rows of match boards kept in process at most, all boards together (about 200 bytes each, the user id's text included). */
-export const MATCH_ROWS_MAX = 2_000_000;
+/** Rows of match boards kept in process at most, all boards together (about 230 bytes each, the user id's text included: 230 MB; measured). */
+export const MATCH_ROWS_MAX = 1_000_000;
 /** A board whose load failed is not loaded again for this long (its reads are the SQL read meanwhile). */
 const RETRY_LOAD_MS = 1000;
 
