@@ -9,7 +9,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { applyAnswer, idKeyOf, rankOrder } from '../../src/modules/leaderboards/leaderboards.memory.js';
+import { applyAnswer, consistentOrder, idKeyOf, rankOrder } from '../../src/modules/leaderboards/leaderboards.memory.js';
 import { createLeaderboardsService, type LeaderboardsService } from '../../src/modules/leaderboards/leaderboards.service.js';
 import { leaderboardSettlements } from '../../src/modules/leaderboards/leaderboards.table.js';
 import { users, type UserRow } from '../../src/modules/users/users.table.js';
@@ -198,6 +198,56 @@ describe('match boards in memory', () => {
     expect(early).toEqual(expected);
     expect(late).toEqual(expected);
     expect(await fromMemory(mid, match.id, ids)).toEqual(expected);
+  });
+
+  it("in the application, its bus listening: settlements and users' changes reach the kept board through the bus", async () => {
+    const lb = app.services.leaderboards;
+    expect(app.services.liveBus.listening).toBe(true);
+    const match = await createMatch(app, { status: 'live', scheduled: inMinutes(-30) });
+    const crowd: TestUser[] = [];
+    for (let i = 0; i < 5; i++) {
+      const u = await registerUser(app);
+      await follow(app, u.id, match.id);
+      crowd.push(u);
+    }
+    const ids = crowd.map((u) => u.id);
+    const ref = sqlService();
+    await playQuestion(
+      app,
+      match.id,
+      crowd.map((u, i) => [u, i % 2 ? 'home' : 'away']),
+      'home',
+    );
+    expect(await fromMemory(lb, match.id, ids)).toEqual(await replies(ref, match.id, ids));
+    // Hidden through the API: the trigger announces it on the bus, and the kept board drops the row with no read at all.
+    const kept = lb.matchBoards!.state().rows;
+    await app.request('PATCH', `/api/users/${crowd[1]!.id}`, { token: admin.token, body: { hidden_from_leaderboards: true } });
+    for (let i = 0; i < 300 && lb.matchBoards!.state().rows !== kept - 1; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(lb.matchBoards!.state().rows).toBe(kept - 1);
+    const expected = await replies(ref, match.id, ids);
+    expect(JSON.parse(expected[0]!).player_count).toBe(4);
+    expect(await fromMemory(lb, match.id, ids)).toEqual(expected);
+    // A settlement the applier has not taken: on the kept board at once, and the same once it has.
+    await playQuestion(
+      app,
+      match.id,
+      crowd.map((u) => [u, 'home']),
+      'home',
+      { drain: false },
+    );
+    const early = await fromMemory(lb, match.id, ids);
+    await lb.drain();
+    expect(early).toEqual(await replies(ref, match.id, ids));
+  });
+
+  it("settlements applied in an order the applier's positions contradict are found (the board is loaded again)", () => {
+    const p = (seq: number, position: number | null) => ({ seq, position });
+    // The applier's order: by position, then those without one by queue number.
+    expect(consistentOrder([p(1, 1), p(3, 2), p(2, null), p(4, null)])).toBe(true);
+    // Applied before one the applier positioned without it (it committed after the applier's look), or out of queue order.
+    expect(consistentOrder([p(1, 1), p(2, null), p(3, 2)])).toBe(false);
+    expect(consistentOrder([p(1, 1), p(4, null), p(3, null)])).toBe(false);
+    expect(consistentOrder([p(1, 2), p(2, 1)])).toBe(false);
   });
 
   it('the rules of the SQL applier: streaks, reached_at, the ranking order', () => {

@@ -108,7 +108,7 @@ export function applyAnswer(row: MemoryRow | undefined, a: { userId: string; poi
 }
 
 /** The applier's order of settlements is consistent with the order applied: positioned ones by position, then unpositioned ones by seq. */
-function consistentOrder(applied: { seq: number; position: number | null }[]): boolean {
+export function consistentOrder(applied: { seq: number; position: number | null }[]): boolean {
   let lastPosition = -Infinity;
   let lastSeq = -Infinity;
   let unpositioned = false;
