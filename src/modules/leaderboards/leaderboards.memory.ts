@@ -60,6 +60,8 @@ import {
 export const MATCH_BOARDS_MAX = 16;
 /** Rows of match boards kept in process at most, all boards together (about 230 bytes each, the user id's text included: 230 MB; measured). */
 export const MATCH_ROWS_MAX = 1_000_000;
+/** How long a change this process commits makes its reads the SQL read at most, while its announcement is not back. */
+const CHANGING_MS = 5000;
 /** A board whose load failed is not loaded again for this long (its reads are the SQL read meanwhile). */
 const RETRY_LOAD_MS = 1000;
 
@@ -294,6 +296,12 @@ export function createMatchBoards({
    */
   let out: Set<string> | null = null;
   let outLoad: Promise<Set<string>> | null = null;
+  /**
+   * Users whose change this process is committing (their rows rebuilt in its transaction) and whose announcement
+   * has not been heard back yet: meanwhile every match board read here is the SQL read, so a player reads their own
+   * change at once. Counted per change; forgotten after CHANGING_MS (a rolled-back change is never announced).
+   */
+  const changing = new Map<string, { n: number; until: number }>();
   /** Users announced while the set or a board was loading: their state, and their rows on that board, again after it. */
   const announcedDuringLoad = new Map<string, Set<string>>();
 
@@ -469,7 +477,7 @@ export function createMatchBoards({
       });
   }
 
-  return {
+  const api = {
     /**
      * A match board's page, player count and some players' rows and ranks
      * from memory, after a check of the queue (every settlement committed
@@ -487,6 +495,18 @@ export function createMatchBoards({
         if (boards.size) dropAll();
         served.memoryMisses++;
         return null;
+      }
+      if (changing.size) {
+        const now = performance.now();
+        for (const [id, c] of changing)
+          if (c.until < now) {
+            changing.delete(id);
+            void api.userChanged(id);
+          }
+        if (changing.size) {
+          served.memoryMisses++;
+          return null;
+        }
       }
       const board = boards.get(matchId);
       if (!board) {
@@ -563,6 +583,14 @@ export function createMatchBoards({
         return;
       }
       await Promise.all([...boards.values()].map((b) => userChangedOn(b, userId)));
+      const c = changing.get(userId);
+      if (c && --c.n <= 0) changing.delete(userId);
+    },
+
+    /** This process is changing a user's leaderboard inputs in a transaction (their rows rebuilt in it): see `changing`. */
+    userChanging(userId: string) {
+      const c = changing.get(userId);
+      changing.set(userId, { n: (c?.n ?? 0) + 1, until: performance.now() + CHANGING_MS });
     },
 
     /** The bus listens again after a gap (events may be lost): every board is dropped. */
@@ -577,4 +605,5 @@ export function createMatchBoards({
     /** The last settlement applied to a match's board after its load (answers, ms reading them, ms applying them). */
     lastApply: (matchId: string) => boards.get(matchId)?.lastApply,
   };
+  return api;
 }

@@ -502,6 +502,8 @@ export function createLeaderboardsService({
 
     /** Rebuilds a user's rows from their answers: after hiding, deactivating, reactivating or a new time zone (in that change's transaction). */
     async rebuildUser(tx: Tx, userId: string): Promise<void> {
+      // This process's match boards in memory read PostgreSQL until the change's announcement is back (read your own change).
+      memory?.userChanging(userId);
       await rebuildUser({ tx, userId });
     },
 
