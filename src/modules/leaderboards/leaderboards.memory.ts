@@ -17,7 +17,9 @@
  * points, correct, answered, the streaks (a resolved question extends a right
  * answer's and ends a wrong one's; a voided or revoked one moves neither),
  * `reached_at` (the last right answer's time, the first answer's while none is
- * right), players not active or hidden left out. Settlements are applied in
+ * right), players not active or hidden left out (a set of the users who
+ * count nowhere, kept by their announcements: no probe into the users per
+ * answer). Settlements are applied in
  * the order the applier gives them (`position`, or for those without one yet,
  * their queue number): when the positions the applier assigns later contradict
  * the order they were applied in (two settlements of the match committed out
@@ -28,7 +30,8 @@
  * PostgreSQL's (one snapshot: the row and the settlements' cursors) plus the
  * answers PostgreSQL has not applied yet. Names are not kept: a read takes
  * the names of the rows it shows (primary-key probes), and a shown player who
- * no longer counts makes the read fall back and the row be recomputed.
+ * no longer counts makes the read fall back and the row be recomputed. The
+ * process committing a change reads PostgreSQL until its announcement is back.
  *
  * The ranking is one array of the rows in rank order (points desc, correct
  * desc, reached_at, user id: the rank index's order), rebuilt per settlement
