@@ -594,6 +594,8 @@ export function createMatchBoards({
     userChanging(userId: string) {
       const c = changing.get(userId);
       changing.set(userId, { n: (c?.n ?? 0) + 1, until: performance.now() + CHANGING_MS });
+      // Rolled-back changes are never announced and leave their entries until a read looks: a bound, oldest first out.
+      if (changing.size > 10_000) changing.delete(changing.keys().next().value!);
     },
 
     /** The bus listens again after a gap (events may be lost): every board is dropped. */
