@@ -200,6 +200,46 @@ describe('match boards in memory', () => {
     expect(await fromMemory(mid, match.id, ids)).toEqual(expected);
   });
 
+  it('boards loaded and read while the applier writes chunk after chunk end equal to the SQL read', async () => {
+    const match = await createMatch(app, { status: 'live', scheduled: inMinutes(-30) });
+    const crowd: TestUser[] = [];
+    for (let i = 0; i < 12; i++) {
+      const u = await registerUser(app);
+      await follow(app, u.id, match.id);
+      crowd.push(u);
+    }
+    const ids = crowd.map((u) => u.id);
+    for (const [points, outcome] of [
+      [10, 'home'],
+      [20, 'away'],
+      [5, 'voided'],
+    ] as const)
+      await playQuestion(
+        app,
+        match.id,
+        crowd.map((u, i) => [u, (i + points) % 3 ? 'home' : 'away']),
+        outcome,
+        { points, drain: false },
+      );
+    // Chunks of two answers; meanwhile, new processes load the board one after another and read it.
+    const readers: LeaderboardsService[] = [];
+    let applying = true;
+    const drained = app.services.leaderboards.drain({ chunkRows: 2 }).finally(() => {
+      applying = false;
+    });
+    while (applying) {
+      const svc = memoryService();
+      await svc.match(match.id, { offset: 0, limit: 100 }, null);
+      await svc.matchBoards!.loaded();
+      await replies(svc, match.id, ids);
+      readers.push(svc);
+    }
+    await drained;
+    expect(readers.length).toBeGreaterThan(1);
+    const expected = await replies(sqlService(), match.id, ids);
+    for (const svc of readers) expect(await fromMemory(svc, match.id, ids)).toEqual(expected);
+  });
+
   it("in the application, its bus listening: settlements and users' changes reach the kept board through the bus", async () => {
     const lb = app.services.leaderboards;
     expect(app.services.liveBus.listening).toBe(true);
