@@ -63,7 +63,15 @@ export function createServices(deps: ServiceDeps) {
     leagues,
     chunkRows: deps.config.engine.leaderboardChunkRows,
     onMatchBoardChanged: publishBoardChanged(liveBus),
-    onBackgroundError: (err) => deps.logger.warn({ err }, 'leaderboards: copying a points total in the background failed (reads count it through the index)'),
+    onBackgroundError: (err) =>
+      deps.logger.warn(
+        { err },
+        'leaderboards: a background read failed (a points total copied, a match board loaded or brought up to date: reads are the SQL read meanwhile)',
+      ),
+    // Match boards in memory while the bus listens: it announces users' changes (the trigger) and settlements at once.
+    matchBoards: deps.config.engine.leaderboardMatchBoards
+      ? { trusted: () => liveBus.listening, maxBoards: deps.config.engine.leaderboardMatchBoards, maxRows: deps.config.engine.leaderboardMatchRows }
+      : undefined,
   });
   const onKeysRevoked = publishKeysRevoked(liveBus);
   const onFollowChanged = publishFollowChange(liveBus);
@@ -82,12 +90,16 @@ export function createServices(deps: ServiceDeps) {
       if (e.k === 'user' || e.k === 'keys') keyCache.invalidateUser(e.u);
       else if (e.k === 'leagues') leagueCache.invalidate();
       // Cached leaderboard pages carry display names (their rows and ranks are versioned, names are not).
-      if (e.k === 'user') leaderboards.forgetPages();
+      if (e.k === 'user') {
+        leaderboards.forgetPages();
+        void leaderboards.matchBoards?.userChanged(e.u);
+      } else if (e.k === 'settled' || e.k === 'board') leaderboards.matchBoards?.settled(e.m);
     },
     onResync: () => {
       keyCache.flush();
       leagueCache.invalidate();
       leaderboards.forgetPages();
+      leaderboards.matchBoards?.resync();
     },
   });
   deps.database.onQuery((query) => {

@@ -56,6 +56,7 @@ import {
   type Scope,
 } from './leaderboards.repository.js';
 import type { LeaderboardRow } from './leaderboards.table.js';
+import { createMatchBoards } from './leaderboards.memory.js';
 
 type Schemas = components['schemas'];
 
@@ -141,6 +142,7 @@ export function createLeaderboardsService({
   tieScanMax = TIE_SCAN_MAX,
   onMatchBoardChanged,
   onBackgroundError,
+  matchBoards,
 }: {
   db: Db;
   leagues: LeaguesService;
@@ -153,7 +155,13 @@ export function createLeaderboardsService({
   tieScanMax?: number;
   /** A background copy of a points total failed (the reads counted it through the index meanwhile). */
   onBackgroundError?: (err: unknown) => void;
+  /**
+   * Keeps the match boards this process reads in memory (leaderboards.memory.ts), served from there while `trusted()`
+   * (the bus listens: it announces users' changes; a gap drops every board). Without it, every read is the SQL read.
+   */
+  matchBoards?: { trusted: () => boolean; maxBoards?: number; maxRows?: number };
 }) {
+  const memory = matchBoards ? createMatchBoards({ db, ...matchBoards, onError: onBackgroundError }) : undefined;
   // ------------------------------------------------------------ read caches (exact: keyed by versions the writers move)
   const pages = new Map<string, BoardPage & { at: number }>();
   const ties = new Map<string, TieCopy>();
@@ -225,6 +233,10 @@ export function createLeaderboardsService({
    * between the statements moves the versions, and the read starts again.
    */
   async function rankedRead(key: BoardKey, offset: number, limit: number, userIds: string[]) {
+    if (memory && key.scope === 'match') {
+      const kept = await memory.read(key.scopeId, offset, limit, userIds);
+      if (kept !== null) return kept;
+    }
     for (let attempt = 0; attempt < 3; attempt++) {
       const head = await boardHead({ db, key, userIds, tieScanMax });
       if (!head) return undefined;
@@ -434,6 +446,9 @@ export function createLeaderboardsService({
     /** Empties the cached pages (a user's name or state changed: pages carry display names, which are not versioned). */
     forgetPages: () => pages.clear(),
 
+    /** The in-process match boards (undefined without them): the bus's events go to them. */
+    matchBoards: memory,
+
     /** What the read caches hold, and how reads were served since start. */
     cacheState: () => ({ pages: pages.size, ties: ties.size, tieMembers: tieEntries, ...served }),
 
@@ -487,6 +502,8 @@ export function createLeaderboardsService({
 
     /** Rebuilds a user's rows from their answers: after hiding, deactivating, reactivating or a new time zone (in that change's transaction). */
     async rebuildUser(tx: Tx, userId: string): Promise<void> {
+      // This process's match boards in memory read PostgreSQL until the change's announcement is back (read your own change).
+      memory?.userChanging(userId);
       await rebuildUser({ tx, userId });
     },
 
