@@ -13,14 +13,12 @@ import { applyAnswer, consistentOrder, idKeyOf, rankOrder } from '../../src/modu
 import { createLeaderboardsService, type LeaderboardsService } from '../../src/modules/leaderboards/leaderboards.service.js';
 import { leaderboardSettlements } from '../../src/modules/leaderboards/leaderboards.table.js';
 import { users, type UserRow } from '../../src/modules/users/users.table.js';
-import { createMatch, follow } from '../helpers/factories.js';
-import { playQuestion } from '../helpers/leaderboards.js';
-import { registerUser, type TestUser } from '../helpers/test-app.js';
+import { liveMatchWithCrowd, playQuestion } from '../helpers/leaderboards.js';
+import type { TestUser } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 
 const { app, admin } = useTestApp();
 const db = () => app.services.database.db;
-const inMinutes = (m: number) => new Date(Date.now() + m * 60_000);
 
 /** A service of its own (another process's), with match boards in memory, trusted as if its bus listened. */
 const memoryService = (trusted = () => true) => createLeaderboardsService({ db: db(), leagues: app.services.leagues, matchBoards: { trusted } });
@@ -57,14 +55,7 @@ async function fromMemory(svc: LeaderboardsService, matchId: string, ids: string
 
 describe('match boards in memory', () => {
   it('serve, before the applier has written a settlement, the replies the SQL read gives once it has, in two processes', async () => {
-    const match = await createMatch(app, { status: 'live', scheduled: inMinutes(-30) });
-    const crowd: TestUser[] = [];
-    for (let i = 0; i < 9; i++) {
-      const u = await registerUser(app);
-      await follow(app, u.id, match.id);
-      crowd.push(u);
-    }
-    const ids = crowd.map((u) => u.id);
+    const { match, crowd, ids } = await liveMatchWithCrowd(app, 9);
     const one = memoryService();
     const two = memoryService();
     const ref = sqlService();
@@ -148,14 +139,7 @@ describe('match boards in memory', () => {
   });
 
   it('a board loaded while a settlement is half applied counts every answer once', async () => {
-    const match = await createMatch(app, { status: 'live', scheduled: inMinutes(-30) });
-    const crowd: TestUser[] = [];
-    for (let i = 0; i < 10; i++) {
-      const u = await registerUser(app);
-      await follow(app, u.id, match.id);
-      crowd.push(u);
-    }
-    const ids = crowd.map((u) => u.id);
+    const { match, crowd, ids } = await liveMatchWithCrowd(app, 10);
     const ref = sqlService();
     await playQuestion(
       app,
@@ -201,14 +185,7 @@ describe('match boards in memory', () => {
   });
 
   it('boards loaded and read while the applier writes chunk after chunk end equal to the SQL read', async () => {
-    const match = await createMatch(app, { status: 'live', scheduled: inMinutes(-30) });
-    const crowd: TestUser[] = [];
-    for (let i = 0; i < 12; i++) {
-      const u = await registerUser(app);
-      await follow(app, u.id, match.id);
-      crowd.push(u);
-    }
-    const ids = crowd.map((u) => u.id);
+    const { match, crowd, ids } = await liveMatchWithCrowd(app, 12);
     for (const [points, outcome] of [
       [10, 'home'],
       [20, 'away'],
@@ -243,14 +220,7 @@ describe('match boards in memory', () => {
   it("in the application, its bus listening: settlements and users' changes reach the kept board through the bus", async () => {
     const lb = app.services.leaderboards;
     expect(app.services.liveBus.listening).toBe(true);
-    const match = await createMatch(app, { status: 'live', scheduled: inMinutes(-30) });
-    const crowd: TestUser[] = [];
-    for (let i = 0; i < 5; i++) {
-      const u = await registerUser(app);
-      await follow(app, u.id, match.id);
-      crowd.push(u);
-    }
-    const ids = crowd.map((u) => u.id);
+    const { match, crowd, ids } = await liveMatchWithCrowd(app, 5);
     const ref = sqlService();
     await playQuestion(
       app,

@@ -14,14 +14,12 @@ import { ALL_TIME_START, boardForDelivery, rebuildAll } from '../../src/modules/
 import { createLeaderboardsService } from '../../src/modules/leaderboards/leaderboards.service.js';
 import { leaderboardPointCounts } from '../../src/modules/leaderboards/leaderboards.table.js';
 import { users } from '../../src/modules/users/users.table.js';
-import { createMatch, follow } from '../helpers/factories.js';
-import { registerUser, type TestUser } from '../helpers/test-app.js';
-import { playQuestion } from '../helpers/leaderboards.js';
+import type { TestUser } from '../helpers/test-app.js';
+import { liveMatchWithCrowd, playQuestion } from '../helpers/leaderboards.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 
 const { app } = useTestApp();
 const db = () => app.services.database.db;
-const inMinutes = (m: number) => new Date(Date.now() + m * 60_000);
 
 const play = (matchId: string, answers: [TestUser, 'home' | 'away'][], outcome: 'home' | 'away', points = 10) =>
   playQuestion(app, matchId, answers, outcome, { points });
@@ -43,14 +41,7 @@ const waitFor = async (cond: () => boolean) => {
 
 describe('reads from cached pages and tie copies', () => {
   it('equal the one-statement read for every player, through settlements that move players in and out of ties, and renames', async () => {
-    const match = await createMatch(app, { status: 'live', scheduled: inMinutes(-30) });
-    const crowd: TestUser[] = [];
-    for (let i = 0; i < 12; i++) {
-      const u = await registerUser(app);
-      await follow(app, u.id, match.id);
-      crowd.push(u);
-    }
-    const ids = crowd.map((u) => u.id);
+    const { match, crowd, ids } = await liveMatchWithCrowd(app, 12);
     const rows = async () => db().select().from(users).where(inArray(users.id, ids));
     // This service ranks every points total from a copy (none is small enough to count in the read); a second one
     // (another process's) with the default, reading the same boards.

@@ -14,6 +14,17 @@ afterEach(() => {
 /** A store with nothing to do: every step of a round finds nothing, and nothing is there to claim. */
 const idleStore = { reapStopped: async () => [], voidOrphaned: async () => [], matchesToDispatch: async () => [], claim: async () => null };
 
+/** A worker with these tasks and nothing else to do (its rounds hourly). */
+const workerWith = (tasks: WorkerTask[]) =>
+  new EngineWorker({
+    store: idleStore as never,
+    hooks: {} as never,
+    logger: createLogger('silent'),
+    brandSnapshot: (() => ({})) as never,
+    options: { ...DEFAULT_WORKER_OPTIONS, pollMs: 3_600_000 },
+    tasks,
+  });
+
 describe('worker tasks', () => {
   it('run at once and then every everyMs; with firstAfterMs, first after that delay; none after stop', async () => {
     vi.useFakeTimers();
@@ -26,14 +37,7 @@ describe('worker tasks', () => {
       },
       ...extra,
     });
-    const worker = new EngineWorker({
-      store: idleStore as never,
-      hooks: {} as never,
-      logger: createLogger('silent'),
-      brandSnapshot: (() => ({})) as never,
-      options: { ...DEFAULT_WORKER_OPTIONS, pollMs: 3_600_000 },
-      tasks: [task('now'), task('later', { firstAfterMs: 2_500 })],
-    });
+    const worker = workerWith([task('now'), task('later', { firstAfterMs: 2_500 })]);
     const started = Date.now();
     worker.start();
     await vi.advanceTimersByTimeAsync(4_600);
@@ -48,14 +52,7 @@ describe('worker tasks', () => {
   it('a worker stopped before a delayed first run never runs it', async () => {
     vi.useFakeTimers();
     let ran = 0;
-    const worker = new EngineWorker({
-      store: idleStore as never,
-      hooks: {} as never,
-      logger: createLogger('silent'),
-      brandSnapshot: (() => ({})) as never,
-      options: { ...DEFAULT_WORKER_OPTIONS, pollMs: 3_600_000 },
-      tasks: [{ name: 'later', everyMs: 1_000, firstAfterMs: 2_000, run: async () => void ran++ }],
-    });
+    const worker = workerWith([{ name: 'later', everyMs: 1_000, firstAfterMs: 2_000, run: async () => void ran++ }]);
     worker.start();
     await vi.advanceTimersByTimeAsync(1_000);
     await worker.stop();

@@ -1,7 +1,20 @@
 /** Shared steps of the leaderboard tests. */
 import { expect } from 'vitest';
 import { insertIssuance } from './engine-rows.js';
-import type { TestApp, TestUser } from './test-app.js';
+import { createMatch, follow } from './factories.js';
+import { registerUser, type TestApp, type TestUser } from './test-app.js';
+
+/** A live match (kicked off half an hour ago) and `size` new players following it. */
+export async function liveMatchWithCrowd(app: TestApp, size: number) {
+  const match = await createMatch(app, { status: 'live', scheduled: new Date(Date.now() - 30 * 60_000) });
+  const crowd: TestUser[] = [];
+  for (let i = 0; i < size; i++) {
+    const u = await registerUser(app);
+    await follow(app, u.id, match.id);
+    crowd.push(u);
+  }
+  return { match, crowd, ids: crowd.map((u) => u.id) };
+}
 
 /**
  * One question on a match: every player answers (choice by player), then it settles as the engine settles it (scoring and
