@@ -6,12 +6,16 @@
  * resolution loads the answers of every receiver in one statement. Events of
  * one match are handled in order (an issuance before its resolution).
  *
- * A change of the match's board (`board`: the applier of the leaderboards
- * wrote a chunk of a settlement to it, after the settlement committed)
- * schedules the match's `leaderboard` (its top rows and each receiver's own
- * rank, one statement for all of them), at most once per
- * `leaderboardIntervalMs` per match; a socket gets it only when its message
- * differs from the last it got for that match.
+ * A settlement of the match (`settled`, after its resolution messages) and
+ * a change of the match's board (`board`: the applier of the leaderboards
+ * wrote a chunk of a settlement to it) schedule the match's `leaderboard`
+ * (its top rows and each receiver's own rank, read as the endpoints read it,
+ * for all of them at once), at most once per `leaderboardIntervalMs` per
+ * match; a socket gets it only when its message differs from the last it got
+ * for that match. A match board kept in this process's memory has the
+ * settlement at once (src/modules/leaderboards/leaderboards.memory.ts), so
+ * its followers see their rank move with the resolution; read from
+ * PostgreSQL, the board has it once the applier wrote it (its `board`).
  *
  * Match states (status, period, score, clock) go out as `match_state` at most
  * once per `matchStateIntervalMs` per match: changes in between are merged
@@ -124,6 +128,8 @@ export interface Hub extends BusSubscriber {
   /** Takes an authenticated socket: indexes it, sends hello and its open questions, then live events. */
   add(ws: WebSocket, user: UserRow, keyId: string): Promise<void>;
   stats(): HubStats;
+  /** Resolves once every delivery under way or queued (each match's chain, throttled sends that started) is done (tests). */
+  idle(): Promise<void>;
   /** Closes every socket (1001) and stops the heartbeat. */
   close(): Promise<void>;
 }
@@ -499,7 +505,10 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
       case 'issued':
         return serial(e.m, () => issued(e));
       case 'settled':
-        return serial(e.m, () => settled(e));
+        return serial(e.m, async () => {
+          await settled(e);
+          scheduleLeaderboard(e.m);
+        });
       case 'board':
         return scheduleLeaderboard(e.m);
       case 'follow':
@@ -587,6 +596,9 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
     onEvent,
     onResync,
     stats: connections.stats,
+    async idle() {
+      while (chains.size) await Promise.allSettled([...chains.values()]);
+    },
     async close() {
       if (closed) return;
       closed = true;

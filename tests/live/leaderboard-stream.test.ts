@@ -1,7 +1,8 @@
 /**
  * The stream's `leaderboard` message: followers of a match get its top rows
- * and their own rank when a settlement is applied to its board (after the
- * settlement's commit, by the leaderboards' applier), after the resolution,
+ * and their own rank when a settlement changes its board (at once when the
+ * board is kept in memory; else when the leaderboards' applier wrote it),
+ * after the resolution,
  * throttled per match, and only when what they would see changed. Every message is validated against openapi/asyncapi.yaml.
  */
 import { describe, expect, it } from 'vitest';
@@ -80,8 +81,56 @@ describe('leaderboard messages', () => {
     });
   });
 
-  it('follow the board, not the settlement: none until the applier wrote the match board, one after each of its chunks there', async () => {
+  it('with the match board kept in memory: one with the settlement, after its resolution and before the applier wrote it', async () => {
     await withApp({ live: { leaderboardIntervalMs: 0 } }, async (app) => {
+      const match = await createMatch(app, { status: 'live', scheduled: new Date(Date.now() - 1800_000) });
+      const [a, b, c] = [await registerUser(app), await registerUser(app), await registerUser(app)];
+      for (const u of [a, b, c]) await follow(app, u.id, match.id);
+      const client = await connected(app, a);
+      // The first: the board is read from PostgreSQL (the applier wrote it), and that read loads it into memory.
+      await settle(
+        app,
+        await question(app, match.id, [
+          [a, 'home'],
+          [b, 'away'],
+          [c, 'home'],
+        ]),
+        'resolved',
+        'home',
+      );
+      await client.take('resolution');
+      expect((await client.take('leaderboard')).me).toMatchObject({ points: 10 });
+      await app.services.leaderboards.matchBoards!.loaded();
+      // The second, not applied (no applier runs): the resolution, then the board with it, from memory.
+      await settle(
+        app,
+        await question(
+          app,
+          match.id,
+          [
+            [a, 'away'],
+            [b, 'away'],
+          ],
+          20,
+        ),
+        'resolved',
+        'away',
+        { drain: false },
+      );
+      await client.take('resolution');
+      const board = await client.take('leaderboard');
+      expect(board.me).toMatchObject({ rank: 1, points: 30 });
+      expect(board.top.map((e: { points: number }) => e.points)).toEqual([30, 20, 10]);
+      // The applier writing it changes nothing a receiver sees: no message.
+      await app.services.leaderboards.drain();
+      await client.expectNone('leaderboard', 300);
+      await client.close();
+    });
+  });
+
+  it('with the match board read from PostgreSQL (none kept in memory): none until the applier wrote the match board, one after each of its chunks there', async () => {
+    const engine = { ...loadConfig({ APP_ENV: 'test' }).engine, leaderboardMatchBoards: 0 };
+    await withApp({ live: { leaderboardIntervalMs: 0 }, config: { engine } }, async (app) => {
       const match = await createMatch(app, { status: 'live', scheduled: new Date(Date.now() - 1800_000) });
       const [a, b, c] = [await registerUser(app), await registerUser(app), await registerUser(app)];
       for (const u of [a, b, c]) await follow(app, u.id, match.id);
