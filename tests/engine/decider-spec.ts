@@ -27,7 +27,11 @@ import type { MatchRow } from '../../src/modules/matches/matches.table.js';
 const T0 = new Date('2026-06-14T17:00:00Z');
 
 let ids = 0;
-/** Ids in order of creation: a spec's probability draws (seeded by definition id) are the same on every run. */
+/**
+ * Ids in order of creation: a spec's probability draws (seeded by definition id) are the same on every run, as long
+ * as each file starts the sequence anew (`beforeAll(resetSpecIds)`): test files share their process, and this module,
+ * with whichever files ran before in it.
+ */
 const nextId = () => `00000000-0000-4000-8000-${(++ids).toString(16).padStart(12, '0')}`;
 
 export function league(slug = 'wc', overrides: Partial<LeagueRow> = {}): LeagueRow {
@@ -93,6 +97,12 @@ export function match(leagueRow: LeagueRow, overrides: Partial<MatchRow> = {}): 
 }
 
 let counter = 0;
+
+/** Ids and names from the start of their sequences, as in a process that has built no spec yet. */
+export function resetSpecIds() {
+  ids = 0;
+  counter = 0;
+}
 
 /** A group as the API would store it (snake_case body fields). */
 export function group(leagueRow: LeagueRow, body: Record<string, unknown> = {}): QuestionGroupRow {

@@ -4,12 +4,15 @@
  * at any event of a match; so a run cut anywhere and continued from its rows
  * decides exactly what an uncut run decides.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { decide, evolve, restoreState, type Decision, type EngineState } from '../../src/engine/decider.js';
 import type { FeedEvent } from '../../src/domain/sports/events.js';
 import { syntheticFootballMatch } from '../../src/engine/feed/synthetic.js';
 import type { QuestionIssuanceRow } from '../../src/modules/issuances/issuances.table.js';
-import { context, play, wc, type SpecCatalog } from './decider-spec.js';
+import { context, play, wc, type SpecCatalog, resetSpecIds } from './decider-spec.js';
+
+// The specs' ids (and so their probability draws) as in a fresh process, whatever files ran before in this one.
+beforeAll(resetSpecIds);
 
 /** The rows a listener's commits leave for a run that consumed `events` (what restoreState reads back). */
 function rowsOf(c: SpecCatalog, events: FeedEvent[], decisions: Decision[], state: EngineState) {

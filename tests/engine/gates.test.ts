@@ -8,10 +8,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { evolve } from '../../src/engine/decider.js';
 import { drawDigits, GATE_TABLE, GATES, gatesMarkdownTable } from '../../src/engine/gates.js';
-import { ev, initialState, play, step, when, wc } from './decider-spec.js';
+import { ev, initialState, play, step, when, wc, resetSpecIds } from './decider-spec.js';
+
+// The specs' ids (and so their probability draws) as in a fresh process, whatever files ran before in this one.
+beforeAll(resetSpecIds);
 
 const shots = (n: number, from = 1, overrides: Parameters<typeof ev>[2] = {}) => Array.from({ length: n }, (_, i) => ev(from + i, 'shot', overrides));
 const denials = (p: { denied: { triggerEventId: string; failedStep: string; detail: string }[] }) =>

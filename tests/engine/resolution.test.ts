@@ -7,8 +7,11 @@
  * voids the rest, and a feed that numbers its messages badly (jumps,
  * regressions, two messages sharing a seq) resolves by arrival, not by seq.
  */
-import { describe, expect, it } from 'vitest';
-import { ev, play, revise, wc, type Issued } from './decider-spec.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ev, play, revise, wc, type Issued, resetSpecIds } from './decider-spec.js';
+
+// The specs' ids (and so their probability draws) as in a fresh process, whatever files ran before in this one.
+beforeAll(resetSpecIds);
 
 const yesNo = [
   { identifier: 'yes', label_template: 'Yes' },
