@@ -4,8 +4,11 @@ import { insertIssuance } from './engine-rows.js';
 import { createMatch, follow } from './factories.js';
 import { registerUser, type TestApp, type TestUser } from './test-app.js';
 
+/** `N` players, as a tuple (destructured without an undefined case). */
+type Crowd<N extends number, T extends TestUser[] = []> = T['length'] extends N ? T : Crowd<N, [...T, TestUser]>;
+
 /** A live match (kicked off half an hour ago) and `size` new players following it. */
-export async function liveMatchWithCrowd(app: TestApp, size: number) {
+export async function liveMatchWithCrowd<N extends number>(app: TestApp, size: N) {
   const match = await createMatch(app, { status: 'live', scheduled: new Date(Date.now() - 30 * 60_000) });
   const crowd: TestUser[] = [];
   for (let i = 0; i < size; i++) {
@@ -13,7 +16,7 @@ export async function liveMatchWithCrowd(app: TestApp, size: number) {
     await follow(app, u.id, match.id);
     crowd.push(u);
   }
-  return { match, crowd, ids: crowd.map((u) => u.id) };
+  return { match, crowd: crowd as Crowd<N>, ids: crowd.map((u) => u.id) };
 }
 
 /**

@@ -10,6 +10,7 @@ import type { QuestionIssuanceRow } from '../../src/modules/issuances/issuances.
 import { loadConfig } from '../../src/config.js';
 import { createMatch, follow } from '../helpers/factories.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
+import { liveMatchWithCrowd } from '../helpers/leaderboards.js';
 import { openStream, type StreamClient, type StreamMessage } from '../helpers/live-client.js';
 import { registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
 
@@ -83,9 +84,10 @@ describe('leaderboard messages', () => {
 
   it('with the match board kept in memory: one with the settlement, after its resolution and before the applier wrote it', async () => {
     await withApp({ live: { leaderboardIntervalMs: 0 } }, async (app) => {
-      const match = await createMatch(app, { status: 'live', scheduled: new Date(Date.now() - 1800_000) });
-      const [a, b, c] = [await registerUser(app), await registerUser(app), await registerUser(app)];
-      for (const u of [a, b, c]) await follow(app, u.id, match.id);
+      const {
+        match,
+        crowd: [a, b, c],
+      } = await liveMatchWithCrowd(app, 3);
       const client = await connected(app, a);
       // The first: the board is read from PostgreSQL (the applier wrote it), and that read loads it into memory.
       await settle(
@@ -131,9 +133,10 @@ describe('leaderboard messages', () => {
   it('with the match board read from PostgreSQL (none kept in memory): none until the applier wrote the match board, one after each of its chunks there', async () => {
     const engine = { ...loadConfig({ APP_ENV: 'test' }).engine, leaderboardMatchBoards: 0 };
     await withApp({ live: { leaderboardIntervalMs: 0 }, config: { engine } }, async (app) => {
-      const match = await createMatch(app, { status: 'live', scheduled: new Date(Date.now() - 1800_000) });
-      const [a, b, c] = [await registerUser(app), await registerUser(app), await registerUser(app)];
-      for (const u of [a, b, c]) await follow(app, u.id, match.id);
+      const {
+        match,
+        crowd: [a, b, c],
+      } = await liveMatchWithCrowd(app, 3);
       const client = await connected(app, a);
       await settle(
         app,
@@ -162,9 +165,10 @@ describe('leaderboard messages', () => {
 
   it('are sent only when what a receiver sees changed, and never for test matches', async () => {
     await withApp({ live: { leaderboardIntervalMs: 0 } }, async (app) => {
-      const match = await createMatch(app, { status: 'live', scheduled: new Date(Date.now() - 1800_000) });
-      const [a, b] = [await registerUser(app), await registerUser(app)];
-      for (const u of [a, b]) await follow(app, u.id, match.id);
+      const {
+        match,
+        crowd: [a, b],
+      } = await liveMatchWithCrowd(app, 2);
       const [ca, cb] = [await connected(app, a), await connected(app, b)];
       await settle(app, await question(app, match.id, [[a, 'home']]), 'resolved', 'home');
       await ca.take('leaderboard');
@@ -192,9 +196,10 @@ describe('leaderboard messages', () => {
 
   it('are throttled per match: the first at once, later settlements of the interval merged into one at its end', async () => {
     await withApp({ live: { leaderboardIntervalMs: 1500 } }, async (app) => {
-      const match = await createMatch(app, { status: 'live', scheduled: new Date(Date.now() - 1800_000) });
-      const p = await registerUser(app);
-      await follow(app, p.id, match.id);
+      const {
+        match,
+        crowd: [p],
+      } = await liveMatchWithCrowd(app, 1);
       const client = await connected(app, p);
       await settle(app, await question(app, match.id, [[p, 'home']]), 'resolved', 'home');
       expect((await client.take('leaderboard')).me.points).toBe(10);
