@@ -94,11 +94,30 @@ export function usePreferredLeague(): string {
   return preferred;
 }
 
-export function LeagueSelect({ value, onValue, allowAll = false }: { value: string; onValue: (slug: string) => void; allowAll?: boolean }) {
+/**
+ * The league picker. On a league page (`remember`) the choice is remembered
+ * as it is made, not in an effect after the next paint: a page opened at once
+ * after the choice must open on it.
+ */
+export function LeagueSelect({
+  value,
+  onValue,
+  allowAll = false,
+  remember = false,
+}: {
+  value: string;
+  onValue: (slug: string) => void;
+  allowAll?: boolean;
+  remember?: boolean;
+}) {
   const { leagues, error } = useLeaguesState();
+  const choose = (slug: string) => {
+    if (remember && slug) rememberLeague(slug);
+    onValue(slug);
+  };
   return (
     <>
-      <select value={value} onChange={(e) => onValue((e.target as HTMLSelectElement).value)} aria-label="League">
+      <select value={value} onChange={(e) => choose((e.target as HTMLSelectElement).value)} aria-label="League">
         {allowAll ? <option value="">All leagues</option> : null}
         {leagues.map((l) => (
           <option value={l.slug}>

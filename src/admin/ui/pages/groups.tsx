@@ -160,6 +160,7 @@ export function GroupsPage() {
       <div class="filters">
         <Field label="League">
           <LeagueSelect
+            remember
             value={league}
             onValue={(v) => {
               editor.close();

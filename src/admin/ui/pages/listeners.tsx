@@ -37,7 +37,7 @@ export function ListenersPage() {
     <Page title="Listeners">
       <div class="filters">
         <Field label="League">
-          <LeagueSelect value={league} onValue={(v) => setQuery({ league: v, log: undefined })} />
+          <LeagueSelect remember value={league} onValue={(v) => setQuery({ league: v, log: undefined })} />
         </Field>
         <Field label="Day (UTC)">
           <input type="date" value={day} onInput={(e) => setQuery({ day: (e.target as HTMLInputElement).value, log: undefined })} />

@@ -26,7 +26,7 @@ export function DefinitionFilters({
   return (
     <div class="filters definition-filters">
       <Field label="League">
-        <LeagueSelect value={league} onValue={(v) => setQuery({ league: v, edit: undefined })} />
+        <LeagueSelect remember value={league} onValue={(v) => setQuery({ league: v, edit: undefined })} />
       </Field>
       <Field label="Search (name or id)">
         <TextInput type="search" value={query.get('q') ?? ''} onValue={(v) => setQuery({ q: v })} />
