@@ -264,7 +264,7 @@ async function main() {
     // connection pool of its own (PGlite: the same database, one connection). It hears no bus here: a read checks the
     // queue itself, and nobody's state changes during the bench, so it is trusted throughout.
     const other = url ? await openDatabase({ url, limits: config.database.api }) : database;
-    const memLb = createLeaderboardsService({ db: other.db, leagues: services.leagues, matchBoards: { trusted: () => true } });
+    const memLb = createLeaderboardsService({ db: other.db, leagues: services.leagues, memoryBoards: { trusted: () => true } });
     const memory: {
       round: number;
       commitToRead: number;
@@ -302,7 +302,7 @@ async function main() {
                                          where a.question_issuance_id = ${iss.id}::uuid order by a.user_id limit 1`)) as Record<string, unknown>[];
       const watcher = (await db.query.users.findFirst({ where: (u, { eq }) => eq(u.id, String(watched!.id)) }))!;
       await memLb.match(matchRow.id, { offset: 0, limit: 100 }, watcher);
-      await memLb.matchBoards!.loaded();
+      await memLb.memoryBoards!.loaded();
       const answeredBefore = (await memLb.match(matchRow.id, { offset: 0, limit: 100 }, watcher)).me?.answered_count ?? 0;
       const t0 = performance.now();
       const settled = await store.settleIssuance({ id: iss.id, status: 'resolved', correct: 'home', resolvedSeq: null, resolutionEventId: null });
@@ -316,11 +316,11 @@ async function main() {
       // versions, so the cached pages and tie copies are read again as they go stale.
       // From the commit, the other process reads the match board until the watcher's row has the answer (from memory).
       const memoryReader = (async () => {
-        const before = memLb.matchBoards!.state();
+        const before = memLb.memoryBoards!.state();
         for (let reads = 1; ; reads++) {
           const board = await memLb.match(matchRow.id, { offset: 0, limit: 100 }, watcher);
           if ((board.me?.answered_count ?? 0) > answeredBefore) {
-            const after = memLb.matchBoards!.state();
+            const after = memLb.memoryBoards!.state();
             if (after.memoryMisses !== before.memoryMisses) throw new Error('a read of the match board was not served from memory');
             return { commitToRead: performance.now() - committed, reads, answers: board.player_count };
           }
@@ -354,12 +354,12 @@ async function main() {
       const fromSql = JSON.stringify(await services.leaderboards.match(matchRow.id, { offset: 0, limit: 100 }, watcher));
       const fromMemory = JSON.stringify(await memLb.match(matchRow.id, { offset: 0, limit: 100 }, watcher));
       // And a board loaded now, in one snapshot (what a process that reads it first pays, in the background).
-      const fresh = createLeaderboardsService({ db: other.db, leagues: services.leagues, matchBoards: { trusted: () => true } });
+      const fresh = createLeaderboardsService({ db: other.db, leagues: services.leagues, memoryBoards: { trusted: () => true } });
       const l0 = performance.now();
       await fresh.match(matchRow.id, { offset: 0, limit: 100 }, watcher);
-      await fresh.matchBoards!.loaded();
+      await fresh.memoryBoards!.loaded();
       const loadMs = performance.now() - l0;
-      const split = memLb.matchBoards!.lastApply(matchRow.id);
+      const split = memLb.memoryBoards!.lastApply({ scope: 'match', scopeId: matchRow.id, period: 'all_time', periodStart: ALL_TIME_START });
       memory.push({ round, ...seen, identical: fromSql === fromMemory, loadMs, split });
       log(
         `round ${round}: the other process's match board (memory) had it ${fmt(seen.commitToRead)} ms after the commit (${seen.reads} reads; ${seen.answers.toLocaleString()} players); identical to the SQL read after the applier: ${fromSql === fromMemory}; a fresh load ${fmt(loadMs)} ms`,
@@ -484,7 +484,7 @@ async function main() {
       console.log(
         `| round ${m.round} | ${fmt(m.commitToRead)} | ${fmt(m.split?.readMs ?? NaN)} | ${fmt(m.split?.applyMs ?? NaN)} | ${m.reads} | ${m.answers.toLocaleString()} | ${m.identical ? 'yes' : 'NO'} | ${fmt(m.loadMs)} |`,
       );
-    console.log(`match boards in memory: ${JSON.stringify(memLb.matchBoards!.state())}`);
+    console.log(`match boards in memory: ${JSON.stringify(memLb.memoryBoards!.state())}`);
     if (other !== database) await other.close();
     console.log(`\n| read while the resolutions were applied (all rounds) | reads | p50 ms | p99 ms | max ms |`);
     console.log('|---|--:|--:|--:|--:|');

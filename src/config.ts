@@ -203,8 +203,8 @@ export interface EngineConfig {
   /** Board rows the leaderboards' applier writes per transaction. */
   leaderboardChunkRows: number;
   /** Match boards a process keeps in memory (0: none, every read is the SQL read), and their rows in all. */
-  leaderboardMatchBoards: number;
-  leaderboardMatchRows: number;
+  leaderboardMemoryBoards: number;
+  leaderboardMemoryRows: number;
 }
 
 export class ConfigError extends Error {}
@@ -385,8 +385,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       feedAllowPrivateAddresses,
       leaderboardApplyPollMs: int(env, 'LEADERBOARD_APPLY_POLL_MS', 500, 10, 600_000),
       leaderboardChunkRows: int(env, 'LEADERBOARD_APPLY_CHUNK_ROWS', 20_000, 1, 1_000_000),
-      leaderboardMatchBoards: int(env, 'LEADERBOARD_MEMORY_BOARDS', 16, 0, 10_000),
-      leaderboardMatchRows: int(env, 'LEADERBOARD_MEMORY_ROWS', 1_000_000, 1, 100_000_000),
+      leaderboardMemoryBoards: int(env, 'LEADERBOARD_MEMORY_BOARDS', 64, 0, 10_000),
+      leaderboardMemoryRows: int(env, 'LEADERBOARD_MEMORY_ROWS', 4_000_000, 1, 100_000_000),
     },
     push,
     stream: {

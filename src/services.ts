@@ -66,11 +66,11 @@ export function createServices(deps: ServiceDeps) {
     onBackgroundError: (err) =>
       deps.logger.warn(
         { err },
-        'leaderboards: a background read failed (a points total copied, a match board loaded or brought up to date: reads are the SQL read meanwhile)',
+        'leaderboards: a background read failed (a points total copied, a board loaded into memory or brought up to date: reads are the SQL read meanwhile)',
       ),
-    // Match boards in memory while the bus listens: it announces users' changes (the trigger) and settlements at once.
-    matchBoards: deps.config.engine.leaderboardMatchBoards
-      ? { trusted: () => liveBus.listening, maxBoards: deps.config.engine.leaderboardMatchBoards, maxRows: deps.config.engine.leaderboardMatchRows }
+    // Boards in memory while the bus listens: it announces users' changes (the trigger) and settlements at once.
+    memoryBoards: deps.config.engine.leaderboardMemoryBoards
+      ? { trusted: () => liveBus.listening, maxBoards: deps.config.engine.leaderboardMemoryBoards, maxRows: deps.config.engine.leaderboardMemoryRows }
       : undefined,
   });
   const onKeysRevoked = publishKeysRevoked(liveBus);
@@ -92,14 +92,14 @@ export function createServices(deps: ServiceDeps) {
       // Cached leaderboard pages carry display names (their rows and ranks are versioned, names are not).
       if (e.k === 'user') {
         leaderboards.forgetPages();
-        void leaderboards.matchBoards?.userChanged(e.u);
-      } else if (e.k === 'settled' || e.k === 'board') leaderboards.matchBoards?.settled(e.m);
+        void leaderboards.memoryBoards?.userChanged(e.u);
+      } else if (e.k === 'settled' || e.k === 'board') leaderboards.memoryBoards?.settled();
     },
     onResync: () => {
       keyCache.flush();
       leagueCache.invalidate();
       leaderboards.forgetPages();
-      leaderboards.matchBoards?.resync();
+      leaderboards.memoryBoards?.resync();
     },
   });
   deps.database.onQuery((query) => {

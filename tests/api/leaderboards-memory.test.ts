@@ -1,18 +1,22 @@
 /**
- * The in-process match boards (leaderboards.memory.ts): a match board a
- * process reads is kept in memory and takes each settlement as soon as it is
- * committed, before the applier writes its rows. Whatever a read is served
- * from, its reply must be the one the SQL read gives once the applier has
- * caught up, byte for byte: through right, wrong, voided and revoked answers,
- * ties, a hidden and a deactivated player, a rename; in two processes (two
- * services); and for a board loaded while a settlement is half applied.
+ * The in-process boards (leaderboards.memory.ts): a board a process reads (a
+ * match's, a league's, the whole game's; all time or a period) is kept in
+ * memory and takes each settlement as soon as it is committed, before the
+ * applier writes its rows. Whatever a read is served from, its reply must be
+ * the one the SQL read gives once the applier has caught up, byte for byte:
+ * through right, wrong, voided and revoked answers, ties, players in zones on
+ * both sides of the date line (a settlement on two days' boards at once), a
+ * hidden and a deactivated player, a new zone, a rename; in two processes
+ * (two services); and for a board loaded while a settlement is half applied.
  */
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { applyAnswer, consistentOrder, idKeyOf, rankOrder } from '../../src/modules/leaderboards/leaderboards.memory.js';
 import { createLeaderboardsService, type LeaderboardsService } from '../../src/modules/leaderboards/leaderboards.service.js';
 import { leaderboardSettlements } from '../../src/modules/leaderboards/leaderboards.table.js';
+import type { MatchRow } from '../../src/modules/matches/matches.table.js';
 import { users, type UserRow } from '../../src/modules/users/users.table.js';
+import { createMatch, follow } from '../helpers/factories.js';
 import { liveMatchWithCrowd, playQuestion } from '../helpers/leaderboards.js';
 import type { TestUser } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
@@ -20,42 +24,68 @@ import { useTestApp } from '../helpers/use-test-app.js';
 const { app, admin } = useTestApp();
 const db = () => app.services.database.db;
 
-/** A service of its own (another process's), with match boards in memory, trusted as if its bus listened. */
-const memoryService = (trusted = () => true) => createLeaderboardsService({ db: db(), leagues: app.services.leagues, matchBoards: { trusted } });
+/** A service of its own (another process's), with boards in memory, trusted as if its bus listened. */
+const memoryService = (trusted = () => true) => createLeaderboardsService({ db: db(), leagues: app.services.leagues, memoryBoards: { trusted } });
 /** The SQL read, nothing in memory. */
 const sqlService = () => createLeaderboardsService({ db: db(), leagues: app.services.leagues });
 
 const viewers = async (ids: string[]): Promise<(UserRow | null)[]> => [null, ...(await db().select().from(users)).filter((u) => ids.includes(u.id))];
 
-/** Every viewer's reply (the page of 100, and one of 3 from the second row), as JSON text. */
-async function replies(svc: LeaderboardsService, matchId: string, ids: string[]): Promise<string[]> {
+type Page = { offset: number; limit: number };
+/** Every board a settlement of the match lands on, as a viewer reads it (the periods in the viewer's zone). */
+const boardsOf = (svc: LeaderboardsService, match: Pick<MatchRow, 'id' | 'leagueId'>) => [
+  (q: Page, v: UserRow | null) => svc.match(match.id, q, v),
+  ...(['all_time', 'day', 'week', 'month'] as const).flatMap((period) => [
+    (q: Page, v: UserRow | null) => svc.overall({ ...q, period }, v),
+    (q: Page, v: UserRow | null) => svc.league(match.leagueId, { ...q, period }, v),
+  ]),
+];
+
+/** Every viewer's reply on every board (the page of 100, and one of 3 from the second row), as JSON text. */
+async function replies(svc: LeaderboardsService, match: Pick<MatchRow, 'id' | 'leagueId'>, ids: string[]): Promise<string[]> {
   // The SQL read's own page cache holds names up to a second (the bus empties it in a process; these services hear no bus).
-  if (!svc.matchBoards) svc.forgetPages();
+  if (!svc.memoryBoards) svc.forgetPages();
   const out: string[] = [];
-  for (const viewer of await viewers(ids)) {
-    out.push(JSON.stringify(await svc.match(matchId, { offset: 0, limit: 100 }, viewer)));
-    out.push(JSON.stringify(await svc.match(matchId, { offset: 1, limit: 3 }, viewer)));
-  }
-  const live = await svc.matchForDelivery({ matchId, userIds: ids, top: 5 });
+  for (const viewer of await viewers(ids))
+    for (const read of boardsOf(svc, match)) {
+      out.push(JSON.stringify(await read({ offset: 0, limit: 100 }, viewer)));
+      out.push(JSON.stringify(await read({ offset: 1, limit: 3 }, viewer)));
+    }
+  const live = await svc.matchForDelivery({ matchId: match.id, userIds: ids, top: 5 });
   out.push(JSON.stringify(live ? { ...live, mine: [...live.mine.entries()].sort() } : null));
   return out;
 }
 
-/** The replies of a memory service, after its board is loaded: served from memory (checked), not the SQL fallback. */
-async function fromMemory(svc: LeaderboardsService, matchId: string, ids: string[]): Promise<string[]> {
-  await svc.match(matchId, { offset: 0, limit: 1 }, null);
-  await svc.matchBoards!.loaded();
-  const before = svc.matchBoards!.state();
-  const out = await replies(svc, matchId, ids);
-  const after = svc.matchBoards!.state();
+/** The replies of a memory service, after its boards are loaded: served from memory (checked), not the SQL fallback. */
+async function fromMemory(svc: LeaderboardsService, match: Pick<MatchRow, 'id' | 'leagueId'>, ids: string[]): Promise<string[]> {
+  await replies(svc, match, ids);
+  await svc.memoryBoards!.loaded();
+  const before = svc.memoryBoards!.state();
+  const out = await replies(svc, match, ids);
+  const after = svc.memoryBoards!.state();
   expect(after.memoryMisses).toBe(before.memoryMisses);
   expect(after.memoryReads).toBeGreaterThan(before.memoryReads);
   return out;
 }
 
-describe('match boards in memory', () => {
+/** Zones on both sides of the date line and UTC: at any hour, a settlement's day differs between two of them. */
+const ZONES = ['Pacific/Kiritimati', 'Pacific/Pago_Pago', null] as const;
+
+async function setZone(u: TestUser, zone: string | null) {
+  const res = await app.request('PATCH', '/api/users/me', { token: u.token, body: { match_follow_timezone: zone } });
+  expect(res.status).toBe(200);
+}
+
+/** A live match and its followers, in the zones of ZONES by turns. */
+async function crowdInZones<N extends number>(size: N) {
+  const made = await liveMatchWithCrowd(app, size);
+  for (const [i, u] of (made.crowd as TestUser[]).entries()) if (ZONES[i % 3]) await setZone(u, ZONES[i % 3]!);
+  return made;
+}
+
+describe('boards in memory', () => {
   it('serve, before the applier has written a settlement, the replies the SQL read gives once it has, in two processes', async () => {
-    const { match, crowd, ids } = await liveMatchWithCrowd(app, 9);
+    const { match, crowd, ids } = await crowdInZones(9);
     const one = memoryService();
     const two = memoryService();
     const ref = sqlService();
@@ -63,14 +93,14 @@ describe('match boards in memory', () => {
     /** A question settled and not applied: both memory services have it at once; the SQL read, once drained, agrees. */
     const step = async (answers: [TestUser, 'home' | 'away'][], outcome: 'home' | 'away' | 'voided', points = 10) => {
       await playQuestion(app, match.id, answers, outcome, { points, drain: false });
-      const a = await fromMemory(one, match.id, ids);
-      const b = await fromMemory(two, match.id, ids);
+      const a = await fromMemory(one, match, ids);
+      const b = await fromMemory(two, match, ids);
       await app.services.leaderboards.drain();
-      const expected = await replies(ref, match.id, ids);
+      const expected = await replies(ref, match, ids);
       expect(a).toEqual(expected);
       expect(b).toEqual(expected);
       // And after the drain, from memory still (nothing counted twice).
-      expect(await fromMemory(one, match.id, ids)).toEqual(expected);
+      expect(await fromMemory(one, match, ids)).toEqual(expected);
     };
 
     // Ties everywhere: one settlement, every right answer at the same time (ranked by user id).
@@ -94,7 +124,7 @@ describe('match boards in memory', () => {
     // A rename shows at once (names are read with each reply).
     const renamed = await app.request('PATCH', '/api/users/me', { token: crowd[1]!.token, body: { display_name: 'Renamed In Memory' } });
     expect(renamed.status).toBe(200);
-    expect(await fromMemory(one, match.id, ids)).toEqual(await replies(ref, match.id, ids));
+    expect(await fromMemory(one, match, ids)).toEqual(await replies(ref, match, ids));
 
     // Hidden and deactivated players (the operator's change rebuilds their rows in its transaction; the bus announces it).
     for (const [who, body] of [
@@ -102,11 +132,11 @@ describe('match boards in memory', () => {
       [crowd[3]!, { is_active: false }],
     ] as const) {
       expect((await app.request('PATCH', `/api/users/${who.id}`, { token: admin.token, body })).status).toBe(200);
-      await Promise.all([one.matchBoards!.userChanged(who.id), two.matchBoards!.userChanged(who.id)]);
+      await Promise.all([one.memoryBoards!.userChanged(who.id), two.memoryBoards!.userChanged(who.id)]);
     }
-    const expected = await replies(ref, match.id, ids);
-    expect(await fromMemory(one, match.id, ids)).toEqual(expected);
-    expect(await fromMemory(two, match.id, ids)).toEqual(expected);
+    const expected = await replies(ref, match, ids);
+    expect(await fromMemory(one, match, ids)).toEqual(expected);
+    expect(await fromMemory(two, match, ids)).toEqual(expected);
     // What the hidden one answers meanwhile counts nowhere (the deactivated one's keys are revoked); the others' counts.
     await step(
       crowd.filter((_, i) => i !== 3).map((u) => [u, 'home']),
@@ -115,31 +145,48 @@ describe('match boards in memory', () => {
     // Back: everything they scored meanwhile counts again.
     await app.request('PATCH', `/api/users/${crowd[0]!.id}`, { token: admin.token, body: { hidden_from_leaderboards: false } });
     await app.request('PATCH', `/api/users/${crowd[3]!.id}`, { token: admin.token, body: { is_active: true } });
-    for (const u of [crowd[0]!, crowd[3]!]) await Promise.all([one.matchBoards!.userChanged(u.id), two.matchBoards!.userChanged(u.id)]);
-    const back = await replies(ref, match.id, ids);
+    for (const u of [crowd[0]!, crowd[3]!]) await Promise.all([one.memoryBoards!.userChanged(u.id), two.memoryBoards!.userChanged(u.id)]);
+    const back = await replies(ref, match, ids);
     expect(JSON.parse(back[0]!).player_count).toBe(9);
-    expect(await fromMemory(one, match.id, ids)).toEqual(back);
-    expect(await fromMemory(two, match.id, ids)).toEqual(back);
+    expect(await fromMemory(one, match, ids)).toEqual(back);
+    expect(await fromMemory(two, match, ids)).toEqual(back);
+
+    // A new zone (the change rebuilds the player's rows; the announcement recomputes them on every kept board, periods too).
+    for (const [who, zone] of [
+      [crowd[2]!, 'Pacific/Kiritimati'],
+      [crowd[0]!, null],
+    ] as const) {
+      await setZone(who, zone);
+      await Promise.all([one.memoryBoards!.userChanged(who.id), two.memoryBoards!.userChanged(who.id)]);
+    }
+    const moved = await replies(ref, match, ids);
+    expect(await fromMemory(one, match, ids)).toEqual(moved);
+    expect(await fromMemory(two, match, ids)).toEqual(moved);
+    await step(
+      crowd.filter((_, i) => i !== 3).map((u, i) => [u, i % 2 ? 'home' : 'away']),
+      'away',
+      7,
+    );
 
     // A player hidden whose announcement has not arrived yet: a read showing them falls back to SQL (never a wrong rank).
     await app.request('PATCH', `/api/users/${crowd[5]!.id}`, { token: admin.token, body: { hidden_from_leaderboards: true } });
-    const misses = one.matchBoards!.state().memoryMisses;
-    expect(await replies(one, match.id, ids)).toEqual(await replies(ref, match.id, ids));
-    expect(one.matchBoards!.state().memoryMisses).toBeGreaterThan(misses);
-    await one.matchBoards!.userChanged(crowd[5]!.id);
-    expect(await fromMemory(one, match.id, ids)).toEqual(await replies(ref, match.id, ids));
+    const misses = one.memoryBoards!.state().memoryMisses;
+    expect(await replies(one, match, ids)).toEqual(await replies(ref, match, ids));
+    expect(one.memoryBoards!.state().memoryMisses).toBeGreaterThan(misses);
+    await one.memoryBoards!.userChanged(crowd[5]!.id);
+    expect(await fromMemory(one, match, ids)).toEqual(await replies(ref, match, ids));
 
     // Not trusted (the bus not listening): every read is the SQL read, and the boards are dropped.
     let trusted = true;
     const three = memoryService(() => trusted);
-    await fromMemory(three, match.id, ids);
+    await fromMemory(three, match, ids);
     trusted = false;
-    expect(await replies(three, match.id, ids)).toEqual(await replies(ref, match.id, ids));
-    expect(three.matchBoards!.state().boards).toBe(0);
-  });
+    expect(await replies(three, match, ids)).toEqual(await replies(ref, match, ids));
+    expect(three.memoryBoards!.state().boards).toBe(0);
+  }, 120_000);
 
   it('a board loaded while a settlement is half applied counts every answer once', async () => {
-    const { match, crowd, ids } = await liveMatchWithCrowd(app, 10);
+    const { match, crowd, ids } = await crowdInZones(10);
     const ref = sqlService();
     await playQuestion(
       app,
@@ -172,20 +219,101 @@ describe('match boards in memory', () => {
     expect(queued!.cursor).not.toBeNull();
 
     const mid = memoryService();
-    const early = await fromMemory(mid, match.id, ids);
+    const early = await fromMemory(mid, match, ids);
     // Another chunk meanwhile, then a process loading after it: the same.
     await app.services.leaderboards.applyNext({ wait: true, chunkRows: 3 });
     const later = memoryService();
-    const late = await fromMemory(later, match.id, ids);
+    const late = await fromMemory(later, match, ids);
     await app.services.leaderboards.drain();
-    const expected = await replies(ref, match.id, ids);
+    const expected = await replies(ref, match, ids);
     expect(early).toEqual(expected);
     expect(late).toEqual(expected);
-    expect(await fromMemory(mid, match.id, ids)).toEqual(expected);
-  });
+    expect(await fromMemory(mid, match, ids)).toEqual(expected);
+  }, 120_000);
+
+  it("a settlement lands on its own match's and league's boards only, and on the whole game's", async () => {
+    const { match, crowd, ids } = await crowdInZones(4);
+    const other = await createMatch(app, { league: 'nhl', status: 'live', scheduled: new Date(Date.now() - 30 * 60_000) });
+    for (const u of crowd) await follow(app, u.id, other.id);
+    const ref = sqlService();
+    const one = memoryService();
+    await playQuestion(
+      app,
+      match.id,
+      crowd.map((u, i) => [u, i % 2 ? 'home' : 'away']),
+      'home',
+    );
+    await fromMemory(one, match, ids);
+    await fromMemory(one, other, ids);
+    await playQuestion(
+      app,
+      other.id,
+      crowd.map((u) => [u, 'away']),
+      'away',
+      { drain: false, points: 30 },
+    );
+    const [a, b] = [await fromMemory(one, match, ids), await fromMemory(one, other, ids)];
+    await app.services.leaderboards.drain();
+    expect(a).toEqual(await replies(ref, match, ids));
+    expect(b).toEqual(await replies(ref, other, ids));
+  }, 120_000);
+
+  it("users' changes while settlements are half applied (each board's phase, before and after the cursor) count every answer once", async () => {
+    const { match, crowd, ids } = await crowdInZones(6);
+    const ref = sqlService();
+    const one = memoryService();
+    await playQuestion(
+      app,
+      match.id,
+      crowd.map((u, i) => [u, i % 2 ? 'home' : 'away']),
+      'home',
+    );
+    await fromMemory(one, match, ids);
+    const lb = app.services.leaderboards;
+    // Stop the applier with the first of two settlements in the middle of its all-time phase, then of its periods' phase
+    // (two answers a chunk: players on both sides of the cursor); meanwhile every player gets a new zone and one is hidden
+    // (then shown again), each change announced. Every board then has each answer once: the SQL read's once drained.
+    for (const [stop, target, hidden] of [
+      [0, 2, true],
+      [1, 3, false],
+    ] as const) {
+      await playQuestion(
+        app,
+        match.id,
+        crowd.map((u, i) => [u, (i + stop) % 3 ? 'home' : 'away']),
+        'home',
+        { drain: false, points: 20 },
+      );
+      await playQuestion(
+        app,
+        match.id,
+        crowd.slice(2).map((u) => [u, 'away']),
+        'away',
+        { drain: false, points: 5 },
+      );
+      for (;;) {
+        const chunk = await lb.applyNext({ wait: true, chunkRows: target === 2 ? 4 : 12 });
+        if (!chunk || chunk === 'busy') throw new Error('the applier ran out of work before the stop');
+        if (chunk.phase === target && !chunk.phaseDone) break;
+      }
+      const kept = one.memoryBoards!.state();
+      for (const [i, u] of crowd.entries()) {
+        await setZone(u, ZONES[(i + stop + 1) % 3]!);
+        await one.memoryBoards!.userChanged(u.id);
+      }
+      const res = await app.request('PATCH', `/api/users/${crowd[4]!.id}`, { token: admin.token, body: { hidden_from_leaderboards: hidden } });
+      expect(res.status).toBe(200);
+      await one.memoryBoards!.userChanged(crowd[4]!.id);
+      const mid = await fromMemory(one, match, ids);
+      // Recomputed in place: no board dropped and loaded again (a fresh load would hide a wrong recompute).
+      expect(one.memoryBoards!.state()).toMatchObject({ loads: kept.loads, drops: kept.drops });
+      await lb.drain();
+      expect(mid).toEqual(await replies(ref, match, ids));
+    }
+  }, 120_000);
 
   it('boards loaded and read while the applier writes chunk after chunk end equal to the SQL read', async () => {
-    const { match, crowd, ids } = await liveMatchWithCrowd(app, 12);
+    const { match, crowd, ids } = await crowdInZones(12);
     for (const [points, outcome] of [
       [10, 'home'],
       [20, 'away'],
@@ -198,29 +326,29 @@ describe('match boards in memory', () => {
         outcome,
         { points, drain: false },
       );
-    // Chunks of two answers; meanwhile, new processes load the board one after another and read it.
+    // One answer a chunk (about 110 chunks); every 20 chunks a new process starts loading the boards (each read starts
+    // its board's load, and reads PostgreSQL meanwhile), its loads racing the chunks that follow.
     const readers: LeaderboardsService[] = [];
-    let applying = true;
-    const drained = app.services.leaderboards.drain({ chunkRows: 2 }).finally(() => {
-      applying = false;
-    });
-    while (applying) {
-      const svc = memoryService();
-      await svc.match(match.id, { offset: 0, limit: 100 }, null);
-      await svc.matchBoards!.loaded();
-      await replies(svc, match.id, ids);
-      readers.push(svc);
+    const loads: Promise<void>[] = [];
+    for (let n = 0; ; n++) {
+      const chunk = await app.services.leaderboards.applyNext({ wait: true, chunkRows: 1 });
+      if (!chunk) break;
+      if (n % 20 === 0) {
+        const svc = memoryService();
+        readers.push(svc);
+        loads.push(replies(svc, match, ids).then(() => svc.memoryBoards!.loaded()));
+      }
     }
-    await drained;
-    expect(readers.length).toBeGreaterThan(1);
-    const expected = await replies(sqlService(), match.id, ids);
-    for (const svc of readers) expect(await fromMemory(svc, match.id, ids)).toEqual(expected);
-  });
+    await Promise.all(loads);
+    expect(readers.length).toBeGreaterThan(4);
+    const expected = await replies(sqlService(), match, ids);
+    for (const svc of readers) expect(await fromMemory(svc, match, ids)).toEqual(expected);
+  }, 120_000);
 
   it("in the application, its bus listening: settlements and users' changes reach the kept board through the bus", async () => {
     const lb = app.services.leaderboards;
     expect(app.services.liveBus.listening).toBe(true);
-    const { match, crowd, ids } = await liveMatchWithCrowd(app, 5);
+    const { match, crowd, ids } = await crowdInZones(5);
     const ref = sqlService();
     await playQuestion(
       app,
@@ -228,15 +356,16 @@ describe('match boards in memory', () => {
       crowd.map((u, i) => [u, i % 2 ? 'home' : 'away']),
       'home',
     );
-    expect(await fromMemory(lb, match.id, ids)).toEqual(await replies(ref, match.id, ids));
+    expect(await fromMemory(lb, match, ids)).toEqual(await replies(ref, match, ids));
     // Hidden through the API: the trigger announces it on the bus, and the kept board drops the row with no read at all.
-    const kept = lb.matchBoards!.state().rows;
+    const kept = lb.memoryBoards!.state().rows;
     await app.request('PATCH', `/api/users/${crowd[1]!.id}`, { token: admin.token, body: { hidden_from_leaderboards: true } });
-    for (let i = 0; i < 300 && lb.matchBoards!.state().rows !== kept - 1; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(lb.matchBoards!.state().rows).toBe(kept - 1);
-    const expected = await replies(ref, match.id, ids);
+    // Their row on each of the nine boards they are on: the match's, and the league's and the whole game's, all time and their periods.
+    for (let i = 0; i < 300 && lb.memoryBoards!.state().rows !== kept - 9; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(lb.memoryBoards!.state().rows).toBe(kept - 9);
+    const expected = await replies(ref, match, ids);
     expect(JSON.parse(expected[0]!).player_count).toBe(4);
-    expect(await fromMemory(lb, match.id, ids)).toEqual(expected);
+    expect(await fromMemory(lb, match, ids)).toEqual(expected);
     // A settlement the applier has not taken: on the kept board at once, and the same once it has.
     await playQuestion(
       app,
@@ -245,10 +374,10 @@ describe('match boards in memory', () => {
       'home',
       { drain: false },
     );
-    const early = await fromMemory(lb, match.id, ids);
+    const early = await fromMemory(lb, match, ids);
     await lb.drain();
-    expect(early).toEqual(await replies(ref, match.id, ids));
-  });
+    expect(early).toEqual(await replies(ref, match, ids));
+  }, 120_000);
 
   it("settlements applied in an order the applier's positions contradict are found (the board is loaded again)", () => {
     const p = (seq: number, position: number | null) => ({ seq, position });

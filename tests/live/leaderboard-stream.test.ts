@@ -102,7 +102,7 @@ describe('leaderboard messages', () => {
       );
       await client.take('resolution');
       expect((await client.take('leaderboard')).me).toMatchObject({ points: 10 });
-      await app.services.leaderboards.matchBoards!.loaded();
+      await app.services.leaderboards.memoryBoards!.loaded();
       // The second, not applied (no applier runs): the resolution, then the board with it, from memory.
       await settle(
         app,
@@ -131,7 +131,7 @@ describe('leaderboard messages', () => {
   });
 
   it('with the match board read from PostgreSQL (none kept in memory): none until the applier wrote the match board, one after each of its chunks there', async () => {
-    const engine = { ...loadConfig({ APP_ENV: 'test' }).engine, leaderboardMatchBoards: 0 };
+    const engine = { ...loadConfig({ APP_ENV: 'test' }).engine, leaderboardMemoryBoards: 0 };
     await withApp({ live: { leaderboardIntervalMs: 0 }, config: { engine } }, async (app) => {
       const {
         match,

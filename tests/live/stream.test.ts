@@ -202,7 +202,7 @@ describe('WS /api/play/stream', () => {
           // The settlement also asks for the match's leaderboard (none here: the question was voided), and that read
           // loads the match's board into memory: both counted once they are done.
           await app.live.hub.idle();
-          await app.services.leaderboards.matchBoards?.loaded();
+          await app.services.leaderboards.memoryBoards?.loaded();
         });
         return statements;
       };

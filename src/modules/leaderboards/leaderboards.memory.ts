@@ -1,72 +1,92 @@
 /**
- * The in-process match boards: a match's board (scope match, all time: the
- * board the live stream and the players read during a match) kept in memory
- * once it is read, so a settlement is on it as soon as it is committed, not
- * once the applier has written its rows (seconds for 100,000 answers).
- * PostgreSQL stays the durable truth and the fallback: a board is served from
- * memory only when it is loaded and trusted, else the read is the SQL read.
+ * The in-process boards: a board a process reads (a match's, a league's or
+ * the whole game's; all time, or a day, week or month) kept in memory once it
+ * is read, so a settlement is on it as soon as it is committed, not once the
+ * applier has written its rows (seconds for the match's board, tens of
+ * seconds for the other eight boards of 100,000 answers). PostgreSQL stays the
+ * durable truth and the fallback: a board is served from memory only when it
+ * is loaded and trusted, else the read is the SQL read.
  *
- * A board is loaded in one REPEATABLE READ snapshot together with the state
- * of the match's settlements in the queue (each one's phase and cursor): its
- * rows, then the answers of each settlement not yet applied to the match board
- * (phase 1: the players after its cursor) applied in memory, in the applier's
- * order. After that, every settlement of the match not seen before (a read
- * checks the queue first, one statement; the bus's `settled` and `board`
- * events start the same check at once) is applied in memory with its answers
- * (one indexed statement), with the rules of the SQL applier (`addChunk`):
- * points, correct, answered, the streaks (a resolved question extends a right
- * answer's and ends a wrong one's; a voided or revoked one moves neither),
- * `reached_at` (the last right answer's time, the first answer's while none is
- * right), players not active or hidden left out (a set of the users who
- * count nowhere, kept by their announcements: no probe into the users per
- * answer). Settlements are applied in
- * the order the applier gives them (`position`, or for those without one yet,
- * their queue number): when the positions the applier assigns later contradict
- * the order they were applied in (two settlements of the match committed out
- * of their queue order), the board is dropped and loaded again.
+ * A board is loaded in one REPEATABLE READ snapshot together with the queue's
+ * state (each pending settlement's phase and cursor, and the highest position
+ * the applier has assigned): its rows, then the answers of each pending
+ * settlement the board's rows do not have yet applied in memory, in the
+ * applier's order (a settlement in an earlier phase than the board's: all of
+ * them; in the board's phase: the players after its cursor). After that,
+ * every settlement not seen before (a read checks the queue first, one
+ * statement for every kept board: the settlements positioned after the lowest
+ * position every board has seen, and those not positioned yet; the bus's
+ * `settled` and `board` events start the same check at once) is applied with
+ * its answers (one indexed statement, shared by every board it is on) to the
+ * boards it is on: its match's, its league's and the whole game's, and of
+ * the period boards those whose period its time falls in, in each player's
+ * zone (the process keeps the users' zones, from one scan of the users before
+ * its first period board, kept by their announcements). The rules are the SQL
+ * applier's (`addChunk`): points, correct, answered, the streaks (a resolved
+ * question extends a right answer's and ends a wrong one's; a voided or
+ * revoked one moves neither), `reached_at` (the last right answer's time, the
+ * first answer's while none is right), players not active or hidden left out
+ * (a set of the users who count nowhere, kept by their announcements: no probe
+ * into the users per answer). Settlements are applied in the order the
+ * applier gives them (`position`, or for those without one yet, their queue
+ * number): when the positions the applier assigns later contradict the order
+ * they were applied in (two settlements committed out of their queue order),
+ * the board is dropped and loaded again.
  *
- * A user's change (hidden, deactivated, reactivated; announced by the
- * database's trigger on the bus at commit) recomputes that user's row from
- * PostgreSQL's (one snapshot: the row and the settlements' cursors) plus the
- * answers PostgreSQL has not applied yet. Names are not kept: a read takes
- * the names of the rows it shows (primary-key probes), and a shown player who
- * no longer counts makes the read fall back and the row be recomputed. The
- * process committing a change reads PostgreSQL until its announcement is back.
+ * A user's change (hidden, deactivated, reactivated, a new zone; announced by
+ * the database's trigger on the bus at commit) recomputes that user's row on
+ * every kept board from PostgreSQL's (one snapshot: the row and the pending
+ * settlements' cursors) plus the answers PostgreSQL has not applied to it yet.
+ * Names are not kept: a read takes the names of the rows it shows
+ * (primary-key probes), and a shown player who no longer counts makes the
+ * read fall back and the row be recomputed. The process committing a change
+ * reads PostgreSQL until its announcement is back.
  *
  * The ranking is one array of the rows in rank order (points desc, correct
  * desc, reached_at, user id: the rank index's order), rebuilt per settlement
  * by merging the moved rows (sorted) into the unmoved ones: O(n + k log k) a
  * settlement, and a page is a slice, a rank a binary search, O(log n).
  *
- * Bounded: at most MATCH_BOARDS_MAX boards and MATCH_ROWS_MAX rows in all,
+ * Bounded: at most MEMORY_BOARDS_MAX boards and MEMORY_ROWS_MAX rows in all,
  * least recently read first out. Not trusted (every read the SQL read, every
  * board dropped) while the bus does not listen or after a gap in it.
  */
 import type { Db } from '../../db/client.js';
+import { periodStarts, zoneOrUtc } from '../shared/calendar.js';
 import {
-  ALL_TIME_START,
+  PHASE,
   boardNames,
   boardRows,
   matchForScoring,
-  matchSettlements,
   notCountingUsers,
+  pendingSettlements,
   settledAnswers,
+  settlementsSince,
   userAnswers,
+  userZones,
   type BoardKey,
-  type MatchSettlement,
   type MemoryRow,
   type RankedRow,
+  type Settlement,
   type SettledAnswer,
 } from './leaderboards.repository.js';
 
-/** Match boards kept in process at most. */
-export const MATCH_BOARDS_MAX = 16;
-/** Rows of match boards kept in process at most, all boards together (about 230 bytes each, the user id's text included: 230 MB; measured). */
-export const MATCH_ROWS_MAX = 1_000_000;
+/** Boards kept in process at most (LEADERBOARD_MEMORY_BOARDS). */
+export const MEMORY_BOARDS_MAX = 64;
+/** Rows kept in process at most, all boards together (LEADERBOARD_MEMORY_ROWS; about 230 bytes each, the user id's text included: 920 MB; measured). */
+export const MEMORY_ROWS_MAX = 4_000_000;
 /** How long a change this process commits makes its reads the SQL read at most, while its announcement is not back. */
 const CHANGING_MS = 5000;
 /** A board whose load failed is not loaded again for this long (its reads are the SQL read meanwhile). */
 const RETRY_LOAD_MS = 1000;
+/** A user's row recomputed while settlements keep arriving: tries before the board is dropped and loaded again. */
+const RECOMPUTE_TRIES = 3;
+
+/** A board's key as text (the kept boards' map). */
+export const boardKeyText = (k: BoardKey) => `${k.scope}|${k.scopeId}|${k.period}|${k.periodStart}`;
+
+/** The applier's phase of a board: the match's first, then the all-time boards, then the periods. */
+const phaseOfBoard = (k: BoardKey): number => (k.scope === 'match' ? PHASE.match : k.period === 'all_time' ? PHASE.allTime : PHASE.periods);
 
 /** The first 48 bits of a uuid as a number: uuids compared by it first, as their text only when it is equal (numbers compare faster). */
 export const idKeyOf = (id: string) => parseInt(id.slice(0, 8), 16) * 65536 + parseInt(id.slice(9, 13), 16);
@@ -130,75 +150,66 @@ export function consistentOrder(applied: { seq: number; position: number | null 
   return true;
 }
 
-export class MatchBoard {
+export class MemoryBoard {
   rows = new Map<string, MemoryRow>();
   sorted: MemoryRow[] = [];
-  /** The match's settlements this board has (from the snapshot, or applied here), in the order applied. */
-  applied: { issuanceId: string; seq: number; position: number | null; resolved: boolean }[] = [];
+  /** The settlements on this board applied here (from the snapshot, or after it) and not yet behind `seenThrough`, in the order applied. */
+  applied: { issuanceId: string; seq: number; position: number | null }[] = [];
+  /** Settlements seen (applied, or not on this board) that are not behind `seenThrough`: no-position ones, or positioned after it. */
   known = new Set<string>();
+  /** Every settlement positioned up to here is on the board (in the rows loaded, or applied since): later checks look past it. */
+  seenThrough = 0;
   /** Whether PostgreSQL has (or, once the applier caught up, will have) this board. */
   exists = false;
   broken = false;
+  readonly phase: number;
+  readonly text: string;
   private stamps = 0;
   /** The last settlement applied after the load: its answers, and the milliseconds reading them and applying them (the merge included). */
   lastApply = { answers: 0, readMs: 0, applyMs: 0 };
-  private tail: Promise<void> = Promise.resolve();
-  private queuedSync: Promise<void> | null = null;
 
   /** `out`: the users who count on no board (deactivated or hidden), shared by the process's boards. */
   constructor(
-    readonly matchId: string,
+    readonly key: BoardKey,
     private readonly out: Set<string>,
-  ) {}
-
-  /** Runs `fn` after everything queued on this board (one change at a time). */
-  run(fn: () => Promise<void>): Promise<void> {
-    const next = this.tail.then(fn);
-    this.tail = next.catch(() => undefined);
-    return next;
+  ) {
+    this.phase = phaseOfBoard(key);
+    this.text = boardKeyText(key);
   }
 
-  /** A check of the queue that starts after the call (shared by every caller until it starts). */
-  sync(db: Db): Promise<void> {
-    if (this.queuedSync) return this.queuedSync;
-    const p = this.run(async () => {
-      this.queuedSync = null;
-      await this.syncNow(db);
-    });
-    this.queuedSync = p;
-    return p;
+  /** Whether a settlement's answers count on this board's scope (its match, its league, the whole game); a test match's nowhere. */
+  covers(s: Settlement): boolean {
+    if (s.isTest) return false;
+    return this.key.scope === 'overall' || (this.key.scope === 'league' ? s.leagueId === this.key.scopeId : s.matchId === this.key.scopeId);
   }
 
-  /** Applies every settlement of the match not seen before, in the applier's order; checks the order of those seen against their positions. */
-  async syncNow(db: Db): Promise<void> {
-    if (this.broken) return;
-    const list = await matchSettlements({ db, matchId: this.matchId });
-    const byIssuance = new Map(list.map((s) => [s.issuanceId, s]));
-    for (const a of this.applied) if (a.position === null) a.position = byIssuance.get(a.issuanceId)?.position ?? null;
-    const fresh = list.filter((s) => !this.known.has(s.issuanceId));
-    for (const s of fresh) {
-      this.note(s);
-      const t0 = performance.now();
-      const answers = await settledAnswers({ db, issuanceId: s.issuanceId, after: null });
-      const t1 = performance.now();
-      this.apply(s, answers);
-      this.lastApply = { answers: answers.length, readMs: t1 - t0, applyMs: performance.now() - t1 };
-    }
-    if (!consistentOrder(this.applied)) this.broken = true;
+  /**
+   * Whether a player's answer of a settlement this board covers lands in its
+   * period, given the player's zone (null: UTC): always on an all-time board;
+   * on a period board when the settlement's time falls in it in that zone.
+   */
+  inPeriod(s: Settlement, zone: string | null | undefined): boolean {
+    if (this.key.period === 'all_time') return true;
+    return periodStarts(new Date(Math.floor(s.scoredUs / 1000)), zoneOrUtc(zone ?? ''))[this.key.period] === this.key.periodStart;
   }
 
-  note(s: MatchSettlement) {
+  note(s: Settlement) {
     this.known.add(s.issuanceId);
-    this.applied.push({ issuanceId: s.issuanceId, seq: s.seq, position: s.position, resolved: s.resolved });
+    if (this.covers(s)) this.applied.push({ issuanceId: s.issuanceId, seq: s.seq, position: s.position });
   }
 
-  /** A settlement's answers (those not applied to the loaded rows) applied, and the ranking rebuilt by a merge. */
-  apply(s: Pick<MatchSettlement, 'resolved' | 'scoredUs'>, answers: SettledAnswer[]) {
+  /**
+   * A settlement's answers (those the loaded rows do not have) applied, and
+   * the ranking rebuilt by a merge. `counts`: whether an answer lands on this
+   * board (a period board's players by their zones); default every one.
+   */
+  apply(s: Pick<Settlement, 'resolved' | 'scoredUs'>, answers: SettledAnswer[], counts?: (userId: string) => boolean) {
     // Rows moved by this settlement carry its stamp (no set of ids to build and probe: 100,000 answers on a board of 190,000).
     const stamp = ++this.stamps;
     const changed: MemoryRow[] = [];
     let gone = false;
     for (const a of answers) {
+      if (counts && !counts(a.userId)) continue;
       let row = this.rows.get(a.userId);
       if (this.out.has(a.userId)) {
         // A player who counts nowhere: the change's rebuild removed their rows (its announcement recomputes them too).
@@ -254,6 +265,21 @@ export class MatchBoard {
     );
   }
 
+  /**
+   * After a check of the queue that returned every settlement positioned
+   * after `seenThrough` up to `through`: those are all seen. The order applied
+   * is checked against the positions (a contradiction breaks the board), then
+   * what lies behind the new mark is forgotten.
+   */
+  seen(through: number, positions: Map<string, number | null>) {
+    for (const a of this.applied) if (a.position === null) a.position = positions.get(a.issuanceId) ?? null;
+    if (!consistentOrder(this.applied)) this.broken = true;
+    if (through <= this.seenThrough) return;
+    this.seenThrough = through;
+    this.applied = this.applied.filter((a) => a.position === null || a.position > through);
+    for (const [id, position] of positions) if (position !== null && position <= through) this.known.delete(id);
+  }
+
   /** 0-based place of a row in the ranking: a binary search. */
   indexOf(row: MemoryRow): number {
     let lo = 0;
@@ -267,17 +293,17 @@ export class MatchBoard {
   }
 }
 
-export type MatchBoards = ReturnType<typeof createMatchBoards>;
+export type MemoryBoards = ReturnType<typeof createMemoryBoards>;
 
 /**
- * The in-process match boards of one process. `trusted`: whether the bus
- * listens (no gap since the boards were loaded: `resync` drops them all).
+ * The in-process boards of one process. `trusted`: whether the bus listens
+ * (no gap since the boards were loaded: `resync` drops them all).
  */
-export function createMatchBoards({
+export function createMemoryBoards({
   db,
   trusted,
-  maxBoards = MATCH_BOARDS_MAX,
-  maxRows = MATCH_ROWS_MAX,
+  maxBoards = MEMORY_BOARDS_MAX,
+  maxRows = MEMORY_ROWS_MAX,
   onError,
 }: {
   db: Db;
@@ -286,7 +312,7 @@ export function createMatchBoards({
   maxRows?: number;
   onError?: (err: unknown) => void;
 }) {
-  const boards = new Map<string, MatchBoard>();
+  const boards = new Map<string, MemoryBoard>();
   const loading = new Map<string, Promise<void>>();
   const failedAt = new Map<string, number>();
   /** Moves on when every board is dropped: a load started before that is not kept. */
@@ -299,197 +325,312 @@ export function createMatchBoards({
    */
   let out: Set<string> | null = null;
   let outLoad: Promise<Set<string>> | null = null;
+  /** The users' own zones (period boards: an answer's period is its player's): loaded before the first period board, kept alike. */
+  let zones: Map<string, string> | null = null;
+  let zonesLoad: Promise<Map<string, string>> | null = null;
   /**
    * Users whose change this process is committing (their rows rebuilt in its transaction) and whose announcement
-   * has not been heard back yet: meanwhile every match board read here is the SQL read, so a player reads their own
-   * change at once. Counted per change; forgotten after CHANGING_MS (a rolled-back change is never announced).
+   * has not been heard back yet: meanwhile every read here is the SQL read, so a player reads their own change at
+   * once. Counted per change; forgotten after CHANGING_MS (a rolled-back change is never announced).
    */
   const changing = new Map<string, { n: number; until: number }>();
-  /** Users announced while the set or a board was loading: their state, and their rows on that board, again after it. */
+  /** Users announced while the users' sets or a board were loading: their state, and their rows on that board, again after it. */
   const announcedDuringLoad = new Map<string, Set<string>>();
+  /** Every change to the kept boards (a check of the queue, a user's row again) runs after the one before. */
+  let tail: Promise<void> = Promise.resolve();
+  let queuedSync: Promise<void> | null = null;
 
-  function outUsers(): Promise<Set<string>> {
-    if (out) return Promise.resolve(out);
-    if (!outLoad) {
-      const started = generation;
-      announcedDuringLoad.set('', new Set());
-      outLoad = notCountingUsers({ db })
-        .then(async (loaded) => {
-          const again = announcedDuringLoad.get('') ?? new Set<string>();
-          announcedDuringLoad.delete('');
-          if (again.size) {
-            const states = await boardNames({ db, userIds: [...again] });
-            for (const id of again)
-              if (states.get(id)?.counts) loaded.delete(id);
-              else loaded.add(id);
-          }
-          if (generation === started) out = loaded;
-          return loaded;
-        })
-        .finally(() => {
-          outLoad = null;
-          announcedDuringLoad.delete('');
-        });
-    }
-    return outLoad;
+  function run(fn: () => Promise<void>): Promise<void> {
+    const next = tail.then(fn);
+    tail = next.catch(() => undefined);
+    return next;
   }
 
-  /** A user's state again in the set (their announcement). */
-  async function refreshOut(userId: string) {
-    if (!out) return;
-    const states = await boardNames({ db, userIds: [userId] });
-    if (states.get(userId)?.counts) out.delete(userId);
-    else out.add(userId);
+  /** A set of the users, loaded once (announcements heard meanwhile applied after it), kept until every board is dropped. */
+  function usersSet<T>(
+    name: string,
+    get: () => T | null,
+    set: (v: T) => void,
+    loadOf: () => Promise<T> | null,
+    setLoad: (p: Promise<T> | null) => void,
+    fetch: () => Promise<T>,
+    update: (v: T, id: string, state: { counts: boolean; zone: string | null } | undefined) => void,
+  ): Promise<T> {
+    const have = get();
+    if (have) return Promise.resolve(have);
+    const under = loadOf();
+    if (under) return under;
+    const started = generation;
+    announcedDuringLoad.set(name, new Set());
+    const p = fetch()
+      .then(async (loaded) => {
+        const again = announcedDuringLoad.get(name) ?? new Set<string>();
+        announcedDuringLoad.delete(name);
+        if (again.size) {
+          const states = await boardNames({ db, userIds: [...again] });
+          for (const id of again) update(loaded, id, states.get(id));
+        }
+        if (generation === started) set(loaded);
+        return loaded;
+      })
+      .finally(() => {
+        setLoad(null);
+        announcedDuringLoad.delete(name);
+      });
+    setLoad(p);
+    return p;
   }
 
-  function drop(matchId: string) {
-    if (boards.delete(matchId)) served.drops++;
+  const updateOut = (set: Set<string>, id: string, state: { counts: boolean } | undefined) => (state?.counts ? set.delete(id) : set.add(id));
+  const updateZone = (map: Map<string, string>, id: string, state: { zone: string | null } | undefined) =>
+    state?.zone == null ? map.delete(id) : map.set(id, state.zone);
+
+  const outUsers = () =>
+    usersSet(
+      '\0out',
+      () => out,
+      (v) => (out = v),
+      () => outLoad,
+      (p) => (outLoad = p),
+      () => notCountingUsers({ db }),
+      updateOut,
+    );
+  const zonesOfUsers = () =>
+    usersSet(
+      '\0zones',
+      () => zones,
+      (v) => (zones = v),
+      () => zonesLoad,
+      (p) => (zonesLoad = p),
+      () => userZones({ db }),
+      updateZone,
+    );
+
+  /** A user's state again in the sets (their announcement). */
+  async function refreshUser(userId: string) {
+    if (!out && !zones) return;
+    const state = (await boardNames({ db, userIds: [userId] })).get(userId);
+    if (out) updateOut(out, userId, state);
+    if (zones) updateZone(zones, userId, state);
+  }
+
+  function drop(text: string) {
+    if (boards.delete(text)) served.drops++;
   }
 
   function dropAll() {
     generation++;
     out = null;
+    zones = null;
     served.drops += boards.size;
     boards.clear();
   }
 
-  function keep(board: MatchBoard) {
-    boards.delete(board.matchId);
-    boards.set(board.matchId, board);
+  function keep(board: MemoryBoard) {
+    boards.delete(board.text);
+    boards.set(board.text, board);
     let total = 0;
     for (const b of boards.values()) total += b.rows.size;
-    for (const [id, b] of boards) {
+    for (const [text, b] of boards) {
       if (boards.size <= maxBoards && total <= maxRows) break;
-      boards.delete(id);
+      boards.delete(text);
       total -= b.rows.size;
     }
   }
 
-  /** The board in one snapshot with the queue's state, and what the applier has not written yet applied in memory. */
-  async function load(matchId: string): Promise<MatchBoard | undefined> {
-    const match = await matchForScoring({ db, matchId });
-    // A test match has no boards (the SQL read answers that); no such match: the handlers answer it.
-    if (!match || match.isTest) return undefined;
-    const key: BoardKey = { scope: 'match', scopeId: matchId, period: 'all_time', periodStart: ALL_TIME_START };
-    const board = new MatchBoard(matchId, await outUsers());
+  /** Whether a player's answer of a settlement lands on a board: their zone's period (period boards), given the kept zones. */
+  function countsOn(board: MemoryBoard, s: Settlement): ((userId: string) => boolean) | undefined {
+    if (board.key.period === 'all_time') return undefined;
+    const z = zones;
+    if (!z) return () => false;
+    const byZone = new Map<string | undefined, boolean>();
+    return (userId) => {
+      const zone = z.get(userId);
+      let yes = byZone.get(zone);
+      if (yes === undefined) byZone.set(zone, (yes = board.inPeriod(s, zone)));
+      return yes;
+    };
+  }
+
+  /** The board in one snapshot with the queue's state, and what the applier has not written to it yet applied in memory. */
+  async function load(key: BoardKey): Promise<MemoryBoard | undefined> {
+    if (key.scope === 'match') {
+      const match = await matchForScoring({ db, matchId: key.scopeId });
+      // A test match has no boards (the SQL read answers that); no such match: the handlers answer it.
+      if (!match || match.isTest) return undefined;
+    }
+    const board = new MemoryBoard(key, await outUsers());
+    if (key.period !== 'all_time') await zonesOfUsers();
     await db.transaction(
       async (tx) => {
-        const list = await matchSettlements({ db: tx, matchId });
+        const { pending, maxPosition } = await pendingSettlements({ db: tx });
         const found = await boardRows({ db: tx, key });
         if (found) {
           board.exists = true;
           for (const r of found.rows) board.rows.set(r.userId, r);
           board.sorted = [...board.rows.values()].sort(rankOrder);
         }
-        for (const s of list) {
+        for (const s of pending) {
           board.note(s);
-          // Phase 1: the match board has the players up to the cursor (none without one); later phases: every player.
-          if (s.phase === 1) board.apply(s, await settledAnswers({ db: tx, issuanceId: s.issuanceId, after: s.cursor }));
+          if (!board.covers(s) || s.phase > board.phase) continue;
+          // An earlier phase: none of its answers is on this board yet; the board's own phase: those after the cursor.
+          const answers = await settledAnswers({ db: tx, issuanceId: s.issuanceId, after: s.phase === board.phase ? s.cursor : null });
+          board.apply(s, answers, countsOn(board, s));
         }
+        board.seen(maxPosition, new Map(pending.map((s) => [s.issuanceId, s.position])));
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },
     );
-    if (!consistentOrder(board.applied)) return undefined;
-    return board;
+    return board.broken ? undefined : board;
   }
 
-  function startLoad(matchId: string) {
-    if (loading.has(matchId)) return;
-    const last = failedAt.get(matchId);
+  function startLoad(key: BoardKey) {
+    const text = boardKeyText(key);
+    if (loading.has(text)) return;
+    const last = failedAt.get(text);
     if (last !== undefined && performance.now() - last < RETRY_LOAD_MS) return;
     const started = generation;
-    announcedDuringLoad.set(matchId, new Set());
-    const p = load(matchId)
+    announcedDuringLoad.set(text, new Set());
+    const p = load(key)
       .then(
         (board) => {
-          const again = announcedDuringLoad.get(matchId) ?? new Set<string>();
+          const again = announcedDuringLoad.get(text) ?? new Set<string>();
           if (board && generation === started && trusted() && board.rows.size <= maxRows) {
             served.loads++;
             keep(board);
-            failedAt.delete(matchId);
+            failedAt.delete(text);
             // Users announced while it loaded: the snapshot may be older than their change.
             for (const id of again) void userChangedOn(board, id);
-          } else failedAt.set(matchId, performance.now());
+          } else failedAt.set(text, performance.now());
         },
         (err: unknown) => {
-          failedAt.set(matchId, performance.now());
+          failedAt.set(text, performance.now());
           onError?.(err);
         },
       )
       .finally(() => {
-        loading.delete(matchId);
-        announcedDuringLoad.delete(matchId);
+        loading.delete(text);
+        announcedDuringLoad.delete(text);
       });
-    loading.set(matchId, p);
+    loading.set(text, p);
     if (failedAt.size > 4 * maxBoards) failedAt.delete(failedAt.keys().next().value!);
   }
 
-  /** A user's row again: PostgreSQL's at one snapshot, and the answers PostgreSQL has not applied to it of the settlements this board has. */
-  async function recompute(board: MatchBoard, userId: string) {
-    await board.syncNow(db);
-    if (board.broken) return;
-    const key: BoardKey = { scope: 'match', scopeId: board.matchId, period: 'all_time', periodStart: ALL_TIME_START };
-    await db.transaction(
-      async (tx) => {
-        const list = await matchSettlements({ db: tx, matchId: board.matchId });
-        // A settlement committed since the check above: the board takes it on its next check; this row would have it already.
-        if (list.some((s) => !board.known.has(s.issuanceId))) {
-          board.broken = true;
-          return;
-        }
-        const state = await boardNames({ db: tx, userIds: [userId] });
-        const moved = new Set([userId]);
-        const counts = state.get(userId)?.counts === true;
-        if (counts) out?.delete(userId);
-        else out?.add(userId);
-        if (!counts) {
-          board.rows.delete(userId);
-          board.reorder(moved);
-          return;
-        }
-        const found = await boardRows({ db: tx, key, userId });
-        // The settlements whose answer of this user PostgreSQL has not applied yet (phase 1, the user after the cursor).
-        const phaseOf = new Map(list.map((s) => [s.issuanceId, s]));
-        const pending = board.applied.filter((a) => {
-          const s = phaseOf.get(a.issuanceId)!;
-          return s.phase === 1 && (s.cursor === null || userId > s.cursor);
-        });
-        const answers = await userAnswers({ db: tx, userId, issuanceIds: pending.map((p) => p.issuanceId) });
-        let row = found?.rows[0];
-        if (found) board.exists = true;
-        for (const p of pending) {
-          const a = answers.get(p.issuanceId);
-          if (a) row = applyAnswer(row, { userId, ...a }, p.resolved, phaseOf.get(p.issuanceId)!.scoredUs);
-        }
-        if (row) {
-          board.rows.set(userId, row);
-          board.exists = true;
-        } else board.rows.delete(userId);
-        board.reorder(moved);
-      },
-      { isolationLevel: 'repeatable read', accessMode: 'read only' },
-    );
+  /** A check of the queue that starts after the call (shared by every caller until it starts). */
+  function sync(): Promise<void> {
+    if (queuedSync) return queuedSync;
+    const p = run(async () => {
+      queuedSync = null;
+      await syncNow();
+    });
+    queuedSync = p;
+    return p;
   }
 
-  function userChangedOn(board: MatchBoard, userId: string) {
-    return board
-      .run(() => recompute(board, userId))
-      .catch((err: unknown) => {
-        board.broken = true;
-        onError?.(err);
-      });
+  /**
+   * Every settlement no kept board has seen, applied to the boards it is on,
+   * in the applier's order: its answers read once for them all.
+   */
+  async function syncNow(): Promise<void> {
+    const live = [...boards.values()].filter((b) => !b.broken);
+    if (!live.length) return;
+    const after = Math.min(...live.map((b) => b.seenThrough));
+    const list = await settlementsSince({ db, after });
+    const needsZones = live.some((b) => b.key.period !== 'all_time');
+    if (needsZones) await zonesOfUsers();
+    let through = after;
+    for (const s of list) {
+      if (s.position !== null && s.position > through) through = s.position;
+      const takers = live.filter((b) => !b.known.has(s.issuanceId) && (s.position === null || s.position > b.seenThrough));
+      if (!takers.length) continue;
+      for (const b of takers) b.note(s);
+      const on = takers.filter((b) => b.covers(s));
+      if (!on.length) continue;
+      const t0 = performance.now();
+      const answers = await settledAnswers({ db, issuanceId: s.issuanceId, after: null });
+      const readMs = performance.now() - t0;
+      for (const b of on) {
+        const t1 = performance.now();
+        b.apply(s, answers, countsOn(b, s));
+        b.lastApply = { answers: answers.length, readMs, applyMs: performance.now() - t1 };
+      }
+    }
+    const positions = new Map(list.map((s) => [s.issuanceId, s.position]));
+    for (const b of live) b.seen(through, positions);
+  }
+
+  /**
+   * A user's row again on a board: PostgreSQL's at one snapshot, and the
+   * answers of the pending settlements PostgreSQL has not applied to it (every
+   * one in that snapshot is on the kept board: the queue is checked first, and
+   * again when a settlement committed in between).
+   */
+  async function recompute(board: MemoryBoard, userId: string) {
+    for (let attempt = 0; attempt < RECOMPUTE_TRIES; attempt++) {
+      await syncNow();
+      if (board.broken) return;
+      const done = await db.transaction(
+        async (tx) => {
+          // A settlement committed since the check above: the board takes it on the next check, and this row would have it already.
+          const since = await settlementsSince({ db: tx, after: board.seenThrough });
+          if (since.some((s) => board.covers(s) && !board.known.has(s.issuanceId))) return false;
+          const state = (await boardNames({ db: tx, userIds: [userId] })).get(userId);
+          if (out) updateOut(out, userId, state);
+          if (zones) updateZone(zones, userId, state);
+          const moved = new Set([userId]);
+          if (!state?.counts) {
+            board.rows.delete(userId);
+            board.reorder(moved);
+            return true;
+          }
+          const { pending } = await pendingSettlements({ db: tx });
+          const found = await boardRows({ db: tx, key: board.key, userId });
+          // Pending on this board for this user: an earlier phase, or the board's phase with the user after the cursor.
+          const todo = pending.filter(
+            (s) =>
+              board.covers(s) &&
+              (s.phase < board.phase || (s.phase === board.phase && (s.cursor === null || userId > s.cursor))) &&
+              board.inPeriod(s, state.zone),
+          );
+          const answers = await userAnswers({ db: tx, userId, issuanceIds: todo.map((s) => s.issuanceId) });
+          let row = found?.rows[0];
+          if (found) board.exists = true;
+          for (const s of todo) {
+            const a = answers.get(s.issuanceId);
+            if (a) row = applyAnswer(row, { userId, ...a }, s.resolved, s.scoredUs);
+          }
+          if (row) {
+            row.stamp = 0;
+            board.rows.set(userId, row);
+            board.exists = true;
+          } else board.rows.delete(userId);
+          board.reorder(moved);
+          return true;
+        },
+        { isolationLevel: 'repeatable read', accessMode: 'read only' },
+      );
+      if (done) return;
+    }
+    board.broken = true;
+  }
+
+  function userChangedOn(board: MemoryBoard, userId: string) {
+    return run(() => recompute(board, userId)).catch((err: unknown) => {
+      board.broken = true;
+      onError?.(err);
+    });
   }
 
   const api = {
     /**
-     * A match board's page, player count and some players' rows and ranks
-     * from memory, after a check of the queue (every settlement committed
-     * before the call is on it); undefined when the board does not exist;
-     * null when memory cannot serve it (not loaded yet: its load starts; not
-     * trusted): the caller reads PostgreSQL.
+     * A board's page, player count and some players' rows and ranks from
+     * memory, after a check of the queue (every settlement committed before
+     * the call is on it); undefined when the board does not exist; null when
+     * memory cannot serve it (not loaded yet: its load starts; not trusted):
+     * the caller reads PostgreSQL.
      */
     async read(
-      matchId: string,
+      key: BoardKey,
       offset: number,
       limit: number,
       userIds: string[],
@@ -511,20 +652,21 @@ export function createMatchBoards({
           return null;
         }
       }
-      const board = boards.get(matchId);
+      const text = boardKeyText(key);
+      const board = boards.get(text);
       if (!board) {
-        startLoad(matchId);
+        startLoad(key);
         served.memoryMisses++;
         return null;
       }
       try {
-        await board.sync(db);
+        await sync();
       } catch (err) {
         board.broken = true;
         onError?.(err);
       }
-      if (board.broken || boards.get(matchId) !== board || !trusted()) {
-        drop(matchId);
+      if (board.broken || boards.get(text) !== board || !trusted()) {
+        drop(text);
         served.memoryMisses++;
         return null;
       }
@@ -564,21 +706,20 @@ export function createMatchBoards({
       return { playerCount, top, mine: new Map(mine.map((r) => [r.userId, r])) };
     },
 
-    /** A settlement of the match was committed, or the applier wrote a chunk of it (the bus): a loaded board checks the queue at once. */
-    settled(matchId: string) {
-      const board = boards.get(matchId);
-      if (board)
-        void board.sync(db).catch((err: unknown) => {
-          board.broken = true;
+    /** A settlement was committed, or the applier wrote a chunk of one (the bus): the kept boards check the queue at once. */
+    settled() {
+      if (boards.size)
+        void sync().catch((err: unknown) => {
+          for (const b of boards.values()) b.broken = true;
           onError?.(err);
         });
     },
 
-    /** A user's row or state changed (the bus): their row on every loaded board again. */
+    /** A user's row or state changed (the bus): their row on every kept board again. */
     async userChanged(userId: string) {
       for (const users of announcedDuringLoad.values()) users.add(userId);
       try {
-        await refreshOut(userId);
+        await refreshUser(userId);
       } catch (err) {
         // Their state unknown: nothing in memory can be trusted about them.
         dropAll();
@@ -607,8 +748,8 @@ export function createMatchBoards({
     /** Boards and rows kept, and how reads were served. */
     state: () => ({ boards: boards.size, rows: [...boards.values()].reduce((n, b) => n + b.rows.size, 0), ...served }),
 
-    /** The last settlement applied to a match's board after its load (answers, ms reading them, ms applying them). */
-    lastApply: (matchId: string) => boards.get(matchId)?.lastApply,
+    /** The last settlement applied to a kept board after its load (answers, ms reading them, ms applying them to it). */
+    lastApply: (key: BoardKey) => boards.get(boardKeyText(key))?.lastApply,
   };
   return api;
 }

@@ -791,12 +791,17 @@ export async function pruneBoard({ tx, leaderboardId, rows }: { tx: Tx; leaderbo
   return true;
 }
 
-// ------------------------------------------------------------ the in-process match boards (leaderboards.memory.ts)
+// ------------------------------------------------------------ the in-process boards (leaderboards.memory.ts)
 
-/** A settlement of a match as the in-process boards need it: its order, its phase and cursor, its time in microseconds. */
-export interface MatchSettlement {
+/** A settlement as the in-process boards need it: its scope (match, league), its order, its phase and cursor, its time in microseconds. */
+export interface Settlement {
   seq: number;
   issuanceId: string;
+  matchId: string;
+  /** The match's league; null when the match is gone. */
+  leagueId: string | null;
+  /** A test match's (or a match gone): on no board (the applier skips it). */
+  isTest: boolean;
   resolved: boolean;
   /** scored_at in microseconds since 1970 (exact: reached_at orders ties to the microsecond). */
   scoredUs: number;
@@ -830,36 +835,64 @@ export interface MemoryRow {
 /** Microseconds since 1970 of a timestamptz, as text (exact; a double would round past 2^53, far beyond any date here). */
 const MICROS = (col: string) => sql.raw(`((extract(epoch from ${col}) * 1000000)::bigint)::text`);
 
+type SettlementDbRow = {
+  seq: string | number;
+  question_issuance_id: string;
+  match_id: string;
+  league_id: string | null;
+  is_test: boolean | null;
+  resolved: boolean;
+  scored_us: string;
+  position: string | number | null;
+  phase: number;
+  cursor: string | null;
+};
+
+const SETTLEMENT_COLUMNS = sql`s.seq, s.question_issuance_id, s.match_id, m.league_id, m.is_test, s.resolved, ${MICROS('s.scored_at')} as scored_us,
+  s.position, s.phase, s.cursor`;
+
+const toSettlement = (r: SettlementDbRow): Settlement => ({
+  seq: Number(r.seq),
+  issuanceId: r.question_issuance_id,
+  matchId: r.match_id,
+  leagueId: r.league_id,
+  isTest: r.is_test !== false,
+  resolved: r.resolved,
+  scoredUs: Number(r.scored_us),
+  position: r.position === null ? null : Number(r.position),
+  phase: Number(r.phase),
+  cursor: r.cursor,
+});
+
 /**
- * Every settlement of a match (queued, being applied or done), in the order
- * the applier takes them: by position, those without one after, by seq. The
- * match's issuances by their index, each one's queue row by its unique key.
+ * The settlements positioned after `after` and those without a position yet,
+ * in the order the applier takes them (by position, then by seq): the
+ * position index's range and its nulls. The applier positions settlements
+ * gap-free, in transactions it commits one after another, so a reader that
+ * has seen every settlement up to a position sees each later one here.
  */
-export async function matchSettlements({ db, matchId }: { db: DbOrTx; matchId: string }): Promise<MatchSettlement[]> {
-  const rows = await rowsOf<{
-    seq: string | number;
-    question_issuance_id: string;
-    resolved: boolean;
-    scored_us: string;
-    position: string | number | null;
-    phase: number;
-    cursor: string | null;
-  }>(
+export async function settlementsSince({ db, after }: { db: DbOrTx; after: number }): Promise<Settlement[]> {
+  const rows = await rowsOf<SettlementDbRow>(
     db,
-    sql`select s.seq, s.question_issuance_id, s.resolved, ${MICROS('s.scored_at')} as scored_us, s.position, s.phase, s.cursor
-        from question_issuances i join leaderboard_settlements s on s.question_issuance_id = i.id
-        where i.match_id = ${matchId}::uuid
+    sql`select ${SETTLEMENT_COLUMNS}
+        from leaderboard_settlements s left join matches m on m.id = s.match_id
+        where s.position > ${after} or s.position is null
         order by s.position nulls last, s.seq`,
   );
-  return rows.map((r) => ({
-    seq: Number(r.seq),
-    issuanceId: r.question_issuance_id,
-    resolved: r.resolved,
-    scoredUs: Number(r.scored_us),
-    position: r.position === null ? null : Number(r.position),
-    phase: Number(r.phase),
-    cursor: r.cursor,
-  }));
+  return rows.map(toSettlement);
+}
+
+/** The settlements not applied to every board yet (the pending index), in the applier's order, and the highest position assigned. */
+export async function pendingSettlements({ db }: { db: DbOrTx }): Promise<{ pending: Settlement[]; maxPosition: number }> {
+  const rows = await rowsOf<SettlementDbRow>(
+    db,
+    sql`select ${SETTLEMENT_COLUMNS}
+        from leaderboard_settlements s left join matches m on m.id = s.match_id
+        where s.phase < ${PHASE.done}
+        order by s.position nulls last, s.seq`,
+  );
+  const [max] = await rowsOf<{ max: string | number | null }>(db, sql`select max(position) as max from leaderboard_settlements`);
+  return { pending: rows.map(toSettlement), maxPosition: Number(max?.max ?? 0) };
 }
 
 /**
@@ -891,6 +924,18 @@ export async function notCountingUsers({ db }: { db: DbOrTx }): Promise<Set<stri
   return new Set(row?.ids ? row.ids.split(',') : []);
 }
 
+/** The users with a time zone of their own (the others are on UTC's periods): one scan of the users. */
+export async function userZones({ db }: { db: DbOrTx }): Promise<Map<string, string>> {
+  const [row] = await rowsOf<{ zones: string | null }>(
+    db,
+    // A newline inside a zone (no valid zone has one: it counts as UTC either way) must not split the list.
+    sql`select string_agg(id::text || translate(match_follow_timezone, chr(10), ' '), chr(10)) as zones from users where match_follow_timezone is not null`,
+  );
+  const zones = new Map<string, string>();
+  for (const t of row?.zones ? row.zones.split('\n') : []) zones.set(t.slice(0, 36), t.slice(36));
+  return zones;
+}
+
 /** A board's id by its key and its rows (reached_at in microseconds). Undefined when the board does not exist. */
 export async function boardRows({ db, key, userId }: { db: DbOrTx; key: BoardKey; userId?: string }): Promise<{ id: number; rows: MemoryRow[] } | undefined> {
   const [board] = await findBoards({ db, keys: [key] });
@@ -920,14 +965,20 @@ export async function boardRows({ db, key, userId }: { db: DbOrTx; key: BoardKey
 }
 
 /** Some users' names as boards show them, and whether they count on boards (active, not hidden): primary-key probes. */
-export async function boardNames({ db, userIds }: { db: DbOrTx; userIds: string[] }): Promise<Map<string, { name: string; counts: boolean }>> {
+export async function boardNames({
+  db,
+  userIds,
+}: {
+  db: DbOrTx;
+  userIds: string[];
+}): Promise<Map<string, { name: string; counts: boolean; zone: string | null }>> {
   if (!userIds.length) return new Map();
-  const rows = await rowsOf<{ id: string; name: string; counts: boolean }>(
+  const rows = await rowsOf<{ id: string; name: string; counts: boolean; zone: string | null }>(
     db,
-    sql`select u.id, ${NAME} as name, u.is_active and not u.hidden_from_leaderboards as counts
+    sql`select u.id, ${NAME} as name, u.is_active and not u.hidden_from_leaderboards as counts, u.match_follow_timezone as zone
         from users u where u.id = any(string_to_array(${userIds.join(',')}, ',')::uuid[])`,
   );
-  return new Map(rows.map((r) => [r.id, { name: r.name, counts: r.counts }]));
+  return new Map(rows.map((r) => [r.id, { name: r.name, counts: r.counts, zone: r.zone }]));
 }
 
 /** One user's scored answers in some settlements (their issuances): points and whether right, by issuance. */

@@ -56,7 +56,7 @@ import {
   type Scope,
 } from './leaderboards.repository.js';
 import type { LeaderboardRow } from './leaderboards.table.js';
-import { createMatchBoards } from './leaderboards.memory.js';
+import { createMemoryBoards } from './leaderboards.memory.js';
 
 type Schemas = components['schemas'];
 
@@ -142,7 +142,7 @@ export function createLeaderboardsService({
   tieScanMax = TIE_SCAN_MAX,
   onMatchBoardChanged,
   onBackgroundError,
-  matchBoards,
+  memoryBoards,
 }: {
   db: Db;
   leagues: LeaguesService;
@@ -156,12 +156,12 @@ export function createLeaderboardsService({
   /** A background copy of a points total failed (the reads counted it through the index meanwhile). */
   onBackgroundError?: (err: unknown) => void;
   /**
-   * Keeps the match boards this process reads in memory (leaderboards.memory.ts), served from there while `trusted()`
+   * Keeps the boards this process reads (match, league, whole game; all time and periods) in memory (leaderboards.memory.ts), served from there while `trusted()`
    * (the bus listens: it announces users' changes; a gap drops every board). Without it, every read is the SQL read.
    */
-  matchBoards?: { trusted: () => boolean; maxBoards?: number; maxRows?: number };
+  memoryBoards?: { trusted: () => boolean; maxBoards?: number; maxRows?: number };
 }) {
-  const memory = matchBoards ? createMatchBoards({ db, ...matchBoards, onError: onBackgroundError }) : undefined;
+  const memory = memoryBoards ? createMemoryBoards({ db, ...memoryBoards, onError: onBackgroundError }) : undefined;
   // ------------------------------------------------------------ read caches (exact: keyed by versions the writers move)
   const pages = new Map<string, BoardPage & { at: number }>();
   const ties = new Map<string, TieCopy>();
@@ -233,8 +233,8 @@ export function createLeaderboardsService({
    * between the statements moves the versions, and the read starts again.
    */
   async function rankedRead(key: BoardKey, offset: number, limit: number, userIds: string[]) {
-    if (memory && key.scope === 'match') {
-      const kept = await memory.read(key.scopeId, offset, limit, userIds);
+    if (memory) {
+      const kept = await memory.read(key, offset, limit, userIds);
       if (kept !== null) return kept;
     }
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -447,7 +447,7 @@ export function createLeaderboardsService({
     forgetPages: () => pages.clear(),
 
     /** The in-process match boards (undefined without them): the bus's events go to them. */
-    matchBoards: memory,
+    memoryBoards: memory,
 
     /** What the read caches hold, and how reads were served since start. */
     cacheState: () => ({ pages: pages.size, ties: ties.size, tieMembers: tieEntries, ...served }),
