@@ -41,6 +41,7 @@
  */
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
+import type { BoardKey } from '../src/modules/leaderboards/leaderboards.repository.js';
 
 function envInt(name: string, fallback: number, min: number): number {
   const raw = process.env[name];
@@ -77,7 +78,7 @@ async function main() {
   const { scoreSettledIssuance } = await import('../src/modules/answers/scoring.js');
   const { openBenchDatabase } = await import('./bench-database.js');
   const { seedLeagues } = await import('../src/modules/leagues/leagues.repository.js');
-  const { periodStarts } = await import('../src/modules/shared/calendar.js');
+  const { periodStarts, periodStartsOfDate, localDate, zoneOrUtc } = await import('../src/modules/shared/calendar.js');
   const { OVERALL_ID, ALL_TIME_START } = await import('../src/modules/leaderboards/leaderboards.repository.js');
   const { createLeaderboardsService } = await import('../src/modules/leaderboards/leaderboards.service.js');
   const { openDatabase } = await import('../src/db/client.js');
@@ -267,12 +268,16 @@ async function main() {
     const memLb = createLeaderboardsService({ db: other.db, leagues: services.leagues, memoryBoards: { trusted: () => true } });
     const memory: {
       round: number;
-      commitToRead: number;
+      /** ms from the commit until each board read from memory had the watcher's answer, by board name. */
+      byBoard: Map<string, number>;
+      /** ms until the last of them. */
+      every: number;
       reads: number;
-      answers: number;
+      rows: number;
       identical: boolean;
       loadMs: number;
-      split: { answers: number; readMs: number; applyMs: number } | undefined;
+      readMs: number;
+      applyMs: number[];
     }[] = [];
     const resolutions: {
       round: number;
@@ -301,9 +306,35 @@ async function main() {
       const [watched] = (await exec(sql`select u.* from users u join question_answers a on a.user_id = u.id
                                          where a.question_issuance_id = ${iss.id}::uuid order by a.user_id limit 1`)) as Record<string, unknown>[];
       const watcher = (await db.query.users.findFirst({ where: (u, { eq }) => eq(u.id, String(watched!.id)) }))!;
-      await memLb.match(matchRow.id, { offset: 0, limit: 100 }, watcher);
+      // Every board the watcher's answer lands on (the periods in the watcher's zone), as the handlers read them.
+      const page = { offset: 0, limit: 100 };
+      const boardReads: { name: string; key: BoardKey; read: (svc: typeof memLb) => ReturnType<typeof memLb.overall> }[] = [
+        {
+          name: 'match',
+          key: { scope: 'match', scopeId: matchRow.id, period: 'all_time', periodStart: ALL_TIME_START },
+          read: (svc) => svc.match(matchRow.id, page, watcher),
+        },
+        ...(['all_time', 'day', 'week', 'month'] as const).flatMap((period) => {
+          const start = period === 'all_time' ? ALL_TIME_START : periodStartsOfDate(localDate(new Date(), zoneOrUtc(watcher.matchFollowTimezone)))[period];
+          return [
+            {
+              name: `whole game ${period}`,
+              key: { scope: 'overall' as const, scopeId: OVERALL_ID, period, periodStart: start },
+              read: (svc: typeof memLb) => svc.overall({ ...page, period }, watcher),
+            },
+            {
+              name: `league ${period}`,
+              key: { scope: 'league' as const, scopeId: leagueId, period, periodStart: start },
+              read: (svc: typeof memLb) => svc.league(leagueId, { ...page, period }, watcher),
+            },
+          ];
+        }),
+      ];
+      // Loaded in memory first (their loads are not what is measured): a read starts each one's load.
+      for (const b of boardReads) await b.read(memLb);
       await memLb.memoryBoards!.loaded();
-      const answeredBefore = (await memLb.match(matchRow.id, { offset: 0, limit: 100 }, watcher)).me?.answered_count ?? 0;
+      const answeredBefore = new Map<string, number>();
+      for (const b of boardReads) answeredBefore.set(b.name, (await b.read(memLb)).me?.answered_count ?? 0);
       const t0 = performance.now();
       const settled = await store.settleIssuance({ id: iss.id, status: 'resolved', correct: 'home', resolvedSeq: null, resolutionEventId: null });
       const committed = performance.now();
@@ -314,17 +345,21 @@ async function main() {
       let last = committed;
       // Meanwhile, readers (as players refresh the boards while the resolution lands): every chunk moves the boards'
       // versions, so the cached pages and tie copies are read again as they go stale.
-      // From the commit, the other process reads the match board until the watcher's row has the answer (from memory).
+      // From the commit, the other process reads its boards in turn until the watcher's row has the answer on each (from memory).
       const memoryReader = (async () => {
         const before = memLb.memoryBoards!.state();
-        for (let reads = 1; ; reads++) {
-          const board = await memLb.match(matchRow.id, { offset: 0, limit: 100 }, watcher);
-          if ((board.me?.answered_count ?? 0) > answeredBefore) {
-            const after = memLb.memoryBoards!.state();
-            if (after.memoryMisses !== before.memoryMisses) throw new Error('a read of the match board was not served from memory');
-            return { commitToRead: performance.now() - committed, reads, answers: board.player_count };
+        const byBoard = new Map<string, number>();
+        let reads = 0;
+        while (byBoard.size < boardReads.length)
+          for (const b of boardReads) {
+            if (byBoard.has(b.name)) continue;
+            reads++;
+            const board = await b.read(memLb);
+            if ((board.me?.answered_count ?? 0) > answeredBefore.get(b.name)!) byBoard.set(b.name, performance.now() - committed);
           }
-        }
+        const after = memLb.memoryBoards!.state();
+        if (after.memoryMisses !== before.memoryMisses) throw new Error('a read of a board was not served from memory');
+        return { byBoard, every: Math.max(...byBoard.values()), reads, rows: after.rows };
       })().catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
       let applying = READ_DURING > 0;
       const reader = (async () => {
@@ -351,18 +386,26 @@ async function main() {
       if (seen instanceof Error) throw seen;
       // Once the applier has caught up, the memory's replies are the SQL read's, byte for byte (the top 100 and the watcher's row).
       services.leaderboards.forgetPages();
-      const fromSql = JSON.stringify(await services.leaderboards.match(matchRow.id, { offset: 0, limit: 100 }, watcher));
-      const fromMemory = JSON.stringify(await memLb.match(matchRow.id, { offset: 0, limit: 100 }, watcher));
-      // And a board loaded now, in one snapshot (what a process that reads it first pays, in the background).
+      let identical = true;
+      for (const b of boardReads) if (JSON.stringify(await b.read(services.leaderboards)) !== JSON.stringify(await b.read(memLb))) identical = false;
+      // And the boards loaded now, in one snapshot each (what a process that reads them first pays, in the background); dropped after.
       const fresh = createLeaderboardsService({ db: other.db, leagues: services.leagues, memoryBoards: { trusted: () => true } });
       const l0 = performance.now();
-      await fresh.match(matchRow.id, { offset: 0, limit: 100 }, watcher);
+      for (const b of boardReads) await b.read(fresh);
       await fresh.memoryBoards!.loaded();
       const loadMs = performance.now() - l0;
-      const split = memLb.memoryBoards!.lastApply({ scope: 'match', scopeId: matchRow.id, period: 'all_time', periodStart: ALL_TIME_START });
-      memory.push({ round, ...seen, identical: fromSql === fromMemory, loadMs, split });
+      fresh.memoryBoards!.resync();
+      const splits = boardReads.map((b) => memLb.memoryBoards!.lastApply(b.key));
+      memory.push({
+        round,
+        ...seen,
+        identical,
+        loadMs,
+        readMs: splits[0]?.readMs ?? NaN,
+        applyMs: splits.map((x) => x?.applyMs ?? NaN),
+      });
       log(
-        `round ${round}: the other process's match board (memory) had it ${fmt(seen.commitToRead)} ms after the commit (${seen.reads} reads; ${seen.answers.toLocaleString()} players); identical to the SQL read after the applier: ${fromSql === fromMemory}; a fresh load ${fmt(loadMs)} ms`,
+        `round ${round}: the other process's ${boardReads.length} boards (memory, ${seen.rows.toLocaleString()} rows) had it ${fmt(seen.every)} ms after the commit (${[...seen.byBoard].map(([n, ms]) => `${n} ${fmt(ms)}`).join(', ')}; ${seen.reads} reads); identical to the SQL read after the applier: ${identical}; a fresh load of them ${fmt(loadMs)} ms`,
       );
       const r = { round, total: committed - t0, scoring: parts.scoring, enqueue: parts.enqueue, phases, chunks, longestChunk };
       resolutions.push(r);
@@ -477,14 +520,17 @@ async function main() {
         `| round ${r.round} | ${fmt(r.total)} | ${fmt(r.scoring)} | ${fmt(r.enqueue)} | ${fmt(r.phases[0])} | ${fmt(r.phases[1])} | ${fmt(r.phases[2])} | ${r.chunks} | ${fmt(r.longestChunk)} |`,
       );
     console.log(
-      `\n| resolution of ${ANSWERS.toLocaleString()} answers | match board in another process's memory, ms after the commit | of which reading the answers | applying them | reads until then | players | identical to the SQL read once applied | a fresh load of the board, ms |`,
+      `\n| resolution of ${ANSWERS.toLocaleString()} answers | every board in another process's memory, ms after the commit | match board | slowest other board | reading the answers, ms | applying them, ms a board (match, then whole game / league by period) | reads until then | rows kept | identical to the SQL read once applied | a fresh load of the boards, ms |`,
     );
-    console.log('|--:|--:|--:|--:|--:|--:|--|--:|');
-    for (const m of memory)
+    console.log('|--:|--:|--:|--:|--:|--|--:|--:|--|--:|');
+    for (const m of memory) {
+      const others = [...m.byBoard].filter(([n]) => n !== 'match');
+      const slowest = others.reduce((a, b) => (b[1] > a[1] ? b : a), others[0]!);
       console.log(
-        `| round ${m.round} | ${fmt(m.commitToRead)} | ${fmt(m.split?.readMs ?? NaN)} | ${fmt(m.split?.applyMs ?? NaN)} | ${m.reads} | ${m.answers.toLocaleString()} | ${m.identical ? 'yes' : 'NO'} | ${fmt(m.loadMs)} |`,
+        `| round ${m.round} | ${fmt(m.every)} | ${fmt(m.byBoard.get('match') ?? NaN)} | ${slowest[0]} ${fmt(slowest[1])} | ${fmt(m.readMs)} | ${m.applyMs.map((x) => fmt(x)).join(' / ')} | ${m.reads} | ${m.rows.toLocaleString()} | ${m.identical ? 'yes' : 'NO'} | ${fmt(m.loadMs)} |`,
       );
-    console.log(`match boards in memory: ${JSON.stringify(memLb.memoryBoards!.state())}`);
+    }
+    console.log(`boards in memory: ${JSON.stringify(memLb.memoryBoards!.state())}`);
     if (other !== database) await other.close();
     console.log(`\n| read while the resolutions were applied (all rounds) | reads | p50 ms | p99 ms | max ms |`);
     console.log('|---|--:|--:|--:|--:|');
@@ -504,14 +550,12 @@ async function main() {
         );
     }
     const worstMatch = Math.max(...resolutions.map((r) => r.phases[0]));
-    const worstMemory = Math.max(...memory.map((m) => m.commitToRead));
+    const worstMemory = Math.max(...memory.map((m) => m.every));
     console.log(
-      `worst: match board in another process's memory ${fmt(worstMemory)} ms after the commit -> target < 1000 ms ${worstMemory < 1000 ? 'met' : 'MISSED'}`,
+      `worst: every board in another process's memory ${fmt(worstMemory)} ms after the commit -> target < 1000 ms ${worstMemory < 1000 ? 'met' : 'MISSED'}`,
     );
     const worstAll = Math.max(...resolutions.map((r) => r.phases[2]));
-    console.log(
-      `worst: match board ${fmt(worstMatch)} ms, every board ${fmt(worstAll)} ms after the commit -> target < 1000 ms ${worstAll < 1000 ? 'met' : worstMatch < 1000 ? 'met for the match board only' : 'MISSED'}`,
-    );
+    console.log(`worst (the applier's rows in PostgreSQL, the SQL read): match board ${fmt(worstMatch)} ms, every board ${fmt(worstAll)} ms after the commit`);
   } finally {
     // BENCH_LB_KEEP=1 leaves the database in place (to look at plans); drop it by hand after.
     if (process.env.BENCH_LB_KEEP === '1') {

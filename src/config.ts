@@ -2,6 +2,7 @@
 import { createECDH } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import type { DatabaseLimits } from './db/client.js';
 import { feedUrlTemplateProblem } from './engine/schedule/feed-url-template.js';
 
@@ -302,6 +303,19 @@ function corsOrigins(value: string | undefined): '*' | string[] {
   return origins;
 }
 
+/** Bytes a kept leaderboard row costs in memory (measured: leaderboards.memory.ts). */
+const MEMORY_ROW_BYTES = 230;
+
+/**
+ * LEADERBOARD_MEMORY_ROWS by default: 4,000,000 rows (about 920 MB), or fewer
+ * where the process's heap is smaller (a container's memory, --max-old-space-size),
+ * so the kept boards never take more than 40% of it: a bound that runs the
+ * process out of memory would be a crash, not a slower read.
+ */
+export function defaultMemoryRows(heapLimit = getHeapStatistics().heap_size_limit): number {
+  return Math.max(1, Math.min(4_000_000, Math.floor((heapLimit * 0.4) / MEMORY_ROW_BYTES)));
+}
+
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -386,7 +400,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaderboardApplyPollMs: int(env, 'LEADERBOARD_APPLY_POLL_MS', 500, 10, 600_000),
       leaderboardChunkRows: int(env, 'LEADERBOARD_APPLY_CHUNK_ROWS', 20_000, 1, 1_000_000),
       leaderboardMemoryBoards: int(env, 'LEADERBOARD_MEMORY_BOARDS', 64, 0, 10_000),
-      leaderboardMemoryRows: int(env, 'LEADERBOARD_MEMORY_ROWS', 4_000_000, 1, 100_000_000),
+      leaderboardMemoryRows: int(env, 'LEADERBOARD_MEMORY_ROWS', defaultMemoryRows(), 1, 100_000_000),
     },
     push,
     stream: {

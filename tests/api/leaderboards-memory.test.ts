@@ -10,8 +10,10 @@
  * (two services); and for a board loaded while a settlement is half applied.
  */
 import { eq } from 'drizzle-orm';
+import { defaultMemoryRows, loadConfig } from '../../src/config.js';
 import { describe, expect, it } from 'vitest';
 import { applyAnswer, consistentOrder, idKeyOf, rankOrder } from '../../src/modules/leaderboards/leaderboards.memory.js';
+import { ALL_TIME_START, boardRowsPage, findBoards } from '../../src/modules/leaderboards/leaderboards.repository.js';
 import { createLeaderboardsService, type LeaderboardsService } from '../../src/modules/leaderboards/leaderboards.service.js';
 import { leaderboardSettlements } from '../../src/modules/leaderboards/leaderboards.table.js';
 import type { MatchRow } from '../../src/modules/matches/matches.table.js';
@@ -378,6 +380,81 @@ describe('boards in memory', () => {
     await lb.drain();
     expect(early).toEqual(await replies(ref, match, ids));
   }, 120_000);
+
+  it('are bounded by LEADERBOARD_MEMORY_BOARDS and LEADERBOARD_MEMORY_ROWS, by default within 40% of the heap', () => {
+    expect(defaultMemoryRows(4 * 2 ** 30)).toBe(4_000_000);
+    // A smaller heap (a container, --max-old-space-size): 40% of it at 230 bytes a row.
+    expect(defaultMemoryRows(2 ** 30)).toBe(Math.floor((2 ** 30 * 0.4) / 230));
+    expect(defaultMemoryRows(512 * 2 ** 20)).toBeLessThan(1_000_000);
+    expect(loadConfig({ APP_ENV: 'test' }).engine).toMatchObject({ leaderboardMemoryBoards: 64, leaderboardMemoryRows: defaultMemoryRows() });
+    expect(loadConfig({ APP_ENV: 'test', LEADERBOARD_MEMORY_BOARDS: '0', LEADERBOARD_MEMORY_ROWS: '1000' }).engine).toMatchObject({
+      leaderboardMemoryBoards: 0,
+      leaderboardMemoryRows: 1000,
+    });
+    expect(() => loadConfig({ APP_ENV: 'test', LEADERBOARD_MEMORY_ROWS: '0' })).toThrow(/LEADERBOARD_MEMORY_ROWS/);
+  });
+
+  it('keep at most their bounds of boards and rows, the least recently read first out', async () => {
+    const { match, crowd } = await crowdInZones(3);
+    await playQuestion(
+      app,
+      match.id,
+      crowd.map((u) => [u, 'home']),
+      'home',
+    );
+    // Two boards at most: reading a third drops the one read least recently.
+    const two = createLeaderboardsService({ db: db(), leagues: app.services.leagues, memoryBoards: { trusted: () => true, maxBoards: 2 } });
+    for (const period of ['all_time', 'week', 'month'] as const) {
+      await two.overall({ period, offset: 0, limit: 10 }, null);
+      await two.memoryBoards!.loaded();
+    }
+    expect(two.memoryBoards!.state()).toMatchObject({ boards: 2, loads: 3 });
+    const misses = two.memoryBoards!.state().memoryMisses;
+    await two.overall({ period: 'month', offset: 0, limit: 10 }, null);
+    expect(two.memoryBoards!.state().memoryMisses).toBe(misses);
+    await two.overall({ period: 'all_time', offset: 0, limit: 10 }, null);
+    expect(two.memoryBoards!.state().memoryMisses).toBe(misses + 1);
+    // Rows: a board larger than the bound is never kept (its reads stay the SQL read, and right).
+    const tiny = createLeaderboardsService({ db: db(), leagues: app.services.leagues, memoryBoards: { trusted: () => true, maxRows: 2 } });
+    await tiny.match(match.id, { offset: 0, limit: 10 }, null);
+    await tiny.memoryBoards!.loaded();
+    expect(tiny.memoryBoards!.state()).toMatchObject({ boards: 0, rows: 0 });
+    expect(JSON.stringify(await tiny.match(match.id, { offset: 0, limit: 10 }, null))).toEqual(
+      JSON.stringify(await sqlService().match(match.id, { offset: 0, limit: 10 }, null)),
+    );
+  });
+
+  it("a board's rows read a page at a time join up in rank order, ties split across the pages' ends", async () => {
+    const { match, crowd } = await crowdInZones(9);
+    // Ties on points, on correct answers and on reached_at (one settlement: one time), broken by the user id.
+    await playQuestion(
+      app,
+      match.id,
+      crowd.map((u, i) => [u, i % 3 ? 'home' : 'away']),
+      'home',
+    );
+    await playQuestion(
+      app,
+      match.id,
+      crowd.slice(0, 4).map((u) => [u, 'home']),
+      'home',
+      { points: 0 },
+    );
+    const [board] = await findBoards({ db: db(), keys: [{ scope: 'match', scopeId: match.id, period: 'all_time', periodStart: ALL_TIME_START }] });
+    const all = await boardRowsPage({ db: db(), boardId: board!.id, after: null, limit: 1000 });
+    expect(all).toHaveLength(9);
+    expect([...all].sort(rankOrder)).toEqual(all);
+    for (const limit of [1, 2, 4]) {
+      const paged: typeof all = [];
+      for (let after = null; ;) {
+        const page = await boardRowsPage({ db: db(), boardId: board!.id, after, limit });
+        paged.push(...page);
+        if (page.length < limit) break;
+        after = page[page.length - 1]!;
+      }
+      expect(paged).toEqual(all);
+    }
+  });
 
   it("settlements applied in an order the applier's positions contradict are found (the board is loaded again)", () => {
     const p = (seq: number, position: number | null) => ({ seq, position });

@@ -56,7 +56,9 @@ import { periodStarts, zoneOrUtc } from '../shared/calendar.js';
 import {
   PHASE,
   boardNames,
-  boardRows,
+  boardRow,
+  boardRowsPage,
+  findBoards,
   matchForScoring,
   notCountingUsers,
   pendingSettlements,
@@ -79,6 +81,10 @@ export const MEMORY_ROWS_MAX = 4_000_000;
 const CHANGING_MS = 5000;
 /** A board whose load failed is not loaded again for this long (its reads are the SQL read meanwhile). */
 const RETRY_LOAD_MS = 1000;
+/** Rows a board's load reads per statement (in rank order), giving way to other work between pages. */
+const LOAD_PAGE_ROWS = 50_000;
+/** Lets the process's other work (reads, I/O) run between two long steps (a page of a load, a board's share of a settlement). */
+const giveWay = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** A user's row recomputed while settlements keep arriving: tries before the board is dropped and loaded again. */
 const RECOMPUTE_TRIES = 3;
 
@@ -464,11 +470,24 @@ export function createMemoryBoards({
     await db.transaction(
       async (tx) => {
         const { pending, maxPosition } = await pendingSettlements({ db: tx });
-        const found = await boardRows({ db: tx, key });
+        const [found] = await findBoards({ db: tx, keys: [key] });
         if (found) {
           board.exists = true;
-          for (const r of found.rows) board.rows.set(r.userId, r);
-          board.sorted = [...board.rows.values()].sort(rankOrder);
+          // In rank order, a page at a time (the index's order is the ranking's: no sort here).
+          let ordered = true;
+          for (let after: MemoryRow | null = null; ;) {
+            const page = await boardRowsPage({ db: tx, boardId: found.id, after, limit: LOAD_PAGE_ROWS });
+            for (const r of page) {
+              if (after && rankOrder(after, r) >= 0) ordered = false;
+              board.rows.set(r.userId, r);
+              board.sorted.push(r);
+              after = r;
+            }
+            if (page.length < LOAD_PAGE_ROWS) break;
+            await giveWay();
+          }
+          // Never expected (PostgreSQL orders uuids as their lowercase text): a ranking out of order would misplace ranks.
+          if (!ordered) board.sorted.sort(rankOrder);
         }
         for (const s of pending) {
           board.note(s);
@@ -550,6 +569,7 @@ export function createMemoryBoards({
       const answers = await settledAnswers({ db, issuanceId: s.issuanceId, after: null });
       const readMs = performance.now() - t0;
       for (const b of on) {
+        await giveWay();
         const t1 = performance.now();
         b.apply(s, answers, countsOn(b, s));
         b.lastApply = { answers: answers.length, readMs, applyMs: performance.now() - t1 };
@@ -584,7 +604,7 @@ export function createMemoryBoards({
             return true;
           }
           const { pending } = await pendingSettlements({ db: tx });
-          const found = await boardRows({ db: tx, key: board.key, userId });
+          const found = await boardRow({ db: tx, key: board.key, userId });
           // Pending on this board for this user: an earlier phase, or the board's phase with the user after the cursor.
           const todo = pending.filter(
             (s) =>
@@ -593,7 +613,7 @@ export function createMemoryBoards({
               board.inPeriod(s, state.zone),
           );
           const answers = await userAnswers({ db: tx, userId, issuanceIds: todo.map((s) => s.issuanceId) });
-          let row = found?.rows[0];
+          let row = found?.row;
           if (found) board.exists = true;
           for (const s of todo) {
             const a = answers.get(s.issuanceId);

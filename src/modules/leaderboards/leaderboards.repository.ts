@@ -937,17 +937,9 @@ export async function userZones({ db }: { db: DbOrTx }): Promise<Map<string, str
 }
 
 /** A board's id by its key and its rows (reached_at in microseconds). Undefined when the board does not exist. */
-export async function boardRows({ db, key, userId }: { db: DbOrTx; key: BoardKey; userId?: string }): Promise<{ id: number; rows: MemoryRow[] } | undefined> {
-  const [board] = await findBoards({ db, keys: [key] });
-  if (!board) return undefined;
-  // One text value for every row (as settledAnswers): fields comma-separated, rows semicolon-separated.
-  const [row] = await rowsOf<{ rows: string | null }>(
-    db,
-    sql`select string_agg(concat_ws(',', s.user_id, s.points, s.correct, s.answered, s.current_streak, s.best_streak, ${MICROS('s.reached_at')}), ';') as rows
-        from leaderboard_scores s where s.leaderboard_id = ${board.id}::int ${userId ? sql`and s.user_id = ${userId}::uuid` : sql``}`,
-  );
+const parseMemoryRows = (text: string | null): MemoryRow[] => {
   const rows: MemoryRow[] = [];
-  for (const t of row?.rows ? row.rows.split(';') : []) {
+  for (const t of text ? text.split(';') : []) {
     const f = t.split(',');
     rows.push({
       userId: f[0]!,
@@ -961,7 +953,66 @@ export async function boardRows({ db, key, userId }: { db: DbOrTx; key: BoardKey
       reachedUs: Number(f[6]),
     });
   }
-  return { id: board.id, rows };
+  return rows;
+};
+
+// One text value for many rows (as settledAnswers): fields comma-separated, rows semicolon-separated.
+const MEMORY_ROW_TEXT = sql`concat_ws(',', s.user_id, s.points, s.correct, s.answered, s.current_streak, s.best_streak, ${MICROS('s.reached_at')})`;
+
+/** A board's id by its key and one user's row on it (reached_at in microseconds). Undefined when the board does not exist. */
+export async function boardRow({
+  db,
+  key,
+  userId,
+}: {
+  db: DbOrTx;
+  key: BoardKey;
+  userId: string;
+}): Promise<{ id: number; row: MemoryRow | undefined } | undefined> {
+  const [board] = await findBoards({ db, keys: [key] });
+  if (!board) return undefined;
+  const [row] = await rowsOf<{ rows: string | null }>(
+    db,
+    sql`select ${MEMORY_ROW_TEXT} as rows from leaderboard_scores s where s.user_id = ${userId}::uuid and s.leaderboard_id = ${board.id}::int`,
+  );
+  return { id: board.id, row: parseMemoryRows(row?.rows ?? null)[0] };
+}
+
+/**
+ * A page of a board's rows in rank order (points desc, correct desc,
+ * reached_at, user id), after `after` (the last row of the page before; the
+ * first page without it): one range of the rank index. A board of 1,000,000
+ * rows in one statement would outlast the API's statement timeout and hold
+ * the process for seconds turning it into rows; pages of 50,000 take a
+ * fraction of a second each.
+ */
+export async function boardRowsPage({
+  db,
+  boardId,
+  after,
+  limit,
+}: {
+  db: DbOrTx;
+  boardId: number;
+  after: MemoryRow | null;
+  limit: number;
+}): Promise<MemoryRow[]> {
+  // After `after` in the index's order: lower points, or the same points and fewer correct, or the same both and a later
+  // (reached_at, user id). `points <= p` bounds the index range; the rest filters the rows of p already read.
+  const at = after ? sql`(timestamptz 'epoch' + ${after.reachedUs}::bigint * interval '1 microsecond')` : sql``;
+  const rest = after
+    ? sql`and s.points <= ${after.points}::int and (s.points < ${after.points}::int or s.correct < ${after.correct}::int
+            or (s.correct = ${after.correct}::int and (s.reached_at, s.user_id) > (${at}, ${after.userId}::uuid)))`
+    : sql``;
+  const [row] = await rowsOf<{ rows: string | null }>(
+    db,
+    sql`select string_agg(t.line, ';' order by t.n) as rows from (
+          select ${MEMORY_ROW_TEXT} as line, row_number() over () as n
+          from (select * from leaderboard_scores s where s.leaderboard_id = ${boardId}::int ${rest}
+                order by s.points desc, s.correct desc, s.reached_at, s.user_id limit ${limit}::int) s
+        ) t`,
+  );
+  return parseMemoryRows(row?.rows ?? null);
 }
 
 /** Some users' names as boards show them, and whether they count on boards (active, not hidden): primary-key probes. */
