@@ -2234,14 +2234,17 @@ export interface components {
          *     count on no board, and deactivated users and users an admin hid
          *     (`hidden_from_leaderboards`) are on no board and take no rank.
          *
-         *     **When**: the boards take a settlement shortly after it, not in the
-         *     same instant: `GET /api/users/me/points` counts an answer as soon as
-         *     its question settles, a board within seconds after that (the
-         *     match's board first, then the all-time boards, then the day, week
-         *     and month boards; settlements in the order they were taken in), so
-         *     for those seconds a board may not have the latest settlement yet.
-         *     Once it has, a player's row is exactly what the points endpoint
-         *     says. A display name changed a moment ago may take up to a second
+         *     **When**: `GET /api/users/me/points` counts an answer as soon as its
+         *     question settles. A board the server keeps in memory (every board
+         *     read recently, within its memory bounds) has the settlement as
+         *     soon as it is committed; one it does not keep is read from the
+         *     boards' tables, which take a settlement within seconds after it
+         *     (the match's board first, then the all-time boards, then the day,
+         *     week and month boards; settlements in the order they were taken
+         *     in), so for those seconds such a board may not have the latest
+         *     settlement yet. Either way, once a board has it, a player's row is
+         *     exactly what the points endpoint says, and the same read answers
+         *     the same from memory or from the tables. A display name changed a moment ago may take up to a second
          *     to show in a board's rows.
          *
          *     **Ranking**: points (more first), then correct answers (more
