@@ -486,7 +486,7 @@ describe('boards in memory', () => {
     const id = (c: string, head = '00000000-0000') => `${head}-4000-8000-00000000000${c}`;
     const mk = (c: string, points: number, correct: number, reachedUs: number, head?: string) => {
       const userId = id(c, head);
-      return { userId, idKey: idKeyOf(userId), stamp: 0, answered: 1, currentStreak: 0, bestStreak: 0, points, correct, reachedUs };
+      return { userId, idKey: idKeyOf(userId), stamp: 0, next: undefined, answered: 1, currentStreak: 0, bestStreak: 0, points, correct, reachedUs };
     };
     const sorted = [mk('b', 10, 1, 2), mk('a', 10, 1, 2), mk('0', 10, 1, 2, 'ffffffff-ffff'), mk('c', 10, 2, 9), mk('d', 20, 0, 9), mk('e', 10, 1, 1)]
       .sort(rankOrder)

@@ -37,7 +37,7 @@ async function outcome(statement: Promise<unknown>): Promise<string> {
   }
 }
 
-describe.skipIf(!pg)('the database driver, on a connection closed under it', () => {
+describe.skipIf(!pg)('the database driver, on a connection closed under it or a statement failed in its rows', () => {
   let test: TestDatabase;
   beforeAll(async () => {
     test = await createTestDatabase();
@@ -80,6 +80,30 @@ describe.skipIf(!pg)('the database driver, on a connection closed under it', () 
       process.off('uncaughtException', onUncaught);
       await sql.end({ timeout: 1 });
       await killer.end({ timeout: 1 });
+    }
+  });
+
+  // porsager/postgres#1119, #1181: a statement that fails after some of its rows (a statement timeout or a cancel under
+  // load; here an error on the fourth row) left the driver's row count where it stopped, and the next statement on the
+  // connection resolved with that many holes before its rows (`new Map(rows.map(...))` then threw, in a leaderboard read
+  // during the bench's loads). patches/postgres+3.4.9.patch resets the count once the failed statement is over.
+  it('answers the statement after one that failed in the middle of its rows with exactly its rows, on the same connection', async () => {
+    const sql = postgres(test.url!, { max: 1, onnotice: () => {} });
+    try {
+      for (const prepare of [true, false]) {
+        const failing = sql.unsafe('select i, 1 / (4 - i) as boom from generate_series(1, 10) i', [], { prepare }).then(
+          () => 'answered',
+          (err: { code?: string }) => err.code,
+        );
+        const next = sql.unsafe('select x from generate_series(1, 5) x', [], { prepare });
+        expect(await failing).toBe('22012');
+        const rows = await next;
+        expect(rows).toHaveLength(5);
+        expect([...rows].map((r) => Number(r.x))).toEqual([1, 2, 3, 4, 5]);
+        expect(await sql`select 1 as one`).toHaveLength(1);
+      }
+    } finally {
+      await sql.end({ timeout: 1 });
     }
   });
 });

@@ -813,6 +813,8 @@ export interface Settlement {
 /** One scored answer of a settlement: its player, points, and whether right. */
 export interface SettledAnswer {
   userId: string;
+  /** The user id's slot in the in-process indexes (leaderboards.memory.ts: slotOf). */
+  slot: number;
   points: number;
   correct: number;
 }
@@ -824,6 +826,8 @@ export interface MemoryRow {
   idKey: number;
   /** The last settlement that moved the row in memory (leaderboards.memory.ts). */
   stamp: number;
+  /** The next row of the board whose user id has the same slot (leaderboards.memory.ts: RowIndex). */
+  next: MemoryRow | undefined;
   points: number;
   correct: number;
   answered: number;
@@ -912,7 +916,13 @@ export async function settledAnswers({ db, issuanceId, after }: { db: DbOrTx; is
         where a.question_issuance_id = ${issuanceId}::uuid and a.outcome is not null ${after ? sql`and a.user_id > ${after}::uuid` : sql``}`,
   );
   if (!row?.answers) return [];
-  return row.answers.split(',').map((t) => ({ userId: t.slice(0, 36), correct: t.charCodeAt(36) === 49 ? 1 : 0, points: Number(t.slice(37)) }));
+  return row.answers.split(',').map((t) => ({
+    userId: t.slice(0, 36),
+    // The slot (leaderboards.memory.ts: slotOf): the first 30 bits of the id.
+    slot: parseInt(t.slice(0, 8), 16) >>> 2,
+    correct: t.charCodeAt(36) === 49 ? 1 : 0,
+    points: Number(t.slice(37)),
+  }));
 }
 
 /** The users who count on no board (deactivated or hidden): one scan of the users (a few, usually; 1,000,000 users: about 150 ms). */
@@ -945,6 +955,7 @@ const parseMemoryRows = (text: string | null): MemoryRow[] => {
       userId: f[0]!,
       idKey: parseInt(f[0]!.slice(0, 8), 16) * 65536 + parseInt(f[0]!.slice(9, 13), 16),
       stamp: 0,
+      next: undefined,
       points: Number(f[1]),
       correct: Number(f[2]),
       answered: Number(f[3]),
