@@ -13,7 +13,7 @@ import { eq } from 'drizzle-orm';
 import { defaultMemoryRows, loadConfig } from '../../src/config.js';
 import { describe, expect, it } from 'vitest';
 import { applyAnswer, consistentOrder, idKeyOf, rankOrder } from '../../src/modules/leaderboards/leaderboards.memory.js';
-import { ALL_TIME_START, boardRowsPage, findBoards } from '../../src/modules/leaderboards/leaderboards.repository.js';
+import { ALL_TIME_START, boardRowsPage, findBoards, userZonesPage } from '../../src/modules/leaderboards/leaderboards.repository.js';
 import { createLeaderboardsService, type LeaderboardsService } from '../../src/modules/leaderboards/leaderboards.service.js';
 import { leaderboardSettlements } from '../../src/modules/leaderboards/leaderboards.table.js';
 import type { MatchRow } from '../../src/modules/matches/matches.table.js';
@@ -453,6 +453,20 @@ describe('boards in memory', () => {
         after = page[page.length - 1]!;
       }
       expect(paged).toEqual(all);
+    }
+    // The users' zones, a page at a time too (every user with a zone once, those without none).
+    const whole = await userZonesPage({ db: db(), after: null, limit: 100_000 });
+    expect(whole.done).toBe(true);
+    expect(whole.zones.length).toBeGreaterThanOrEqual(6);
+    for (const limit of [1, 2, 3]) {
+      const zones: [string, string][] = [];
+      for (let after: string | null = null; ;) {
+        const page = await userZonesPage({ db: db(), after, limit });
+        zones.push(...page.zones);
+        if (page.done) break;
+        after = page.last;
+      }
+      expect(zones).toEqual(whole.zones);
     }
   });
 

@@ -65,7 +65,7 @@ import {
   settledAnswers,
   settlementsSince,
   userAnswers,
-  userZones,
+  userZonesPage,
   type BoardKey,
   type MemoryRow,
   type RankedRow,
@@ -389,6 +389,8 @@ export function createMemoryBoards({
 }) {
   const boards = new Map<string, MemoryBoard>();
   const loading = new Map<string, Promise<void>>();
+  /** The last load started: the next one starts after it. */
+  let loadsDone: Promise<unknown> = Promise.resolve();
   const failedAt = new Map<string, number>();
   /** Moves on when every board is dropped: a load started before that is not kept. */
   let generation = 0;
@@ -478,8 +480,15 @@ export function createMemoryBoards({
       () => zonesLoad,
       (p) => (zonesLoad = p),
       async () => {
+        // A page of users at a time, giving way between pages (1,000,000 users at once outlast the statement timeout).
         const index = new ByUser<ZoneEntry>();
-        for (const [userId, zone] of await userZones({ db })) index.set({ userId, zone, next: undefined });
+        for (let after: string | null = null; ;) {
+          const page = await userZonesPage({ db, after, limit: LOAD_PAGE_ROWS * 2 });
+          for (const [userId, zone] of page.zones) index.set({ userId, zone, next: undefined });
+          if (page.done || !page.last) break;
+          after = page.last;
+          await giveWay();
+        }
         return index;
       },
       updateZone,
@@ -592,7 +601,10 @@ export function createMemoryBoards({
     if (last !== undefined && performance.now() - last < RETRY_LOAD_MS) return;
     const started = generation;
     announcedDuringLoad.set(text, new Set());
-    const p = load(key)
+    // One load at a time: loads side by side share one core to turn their pages into rows, and each one's transaction
+    // would wait between its statements for the others' (the idle-in-transaction timeout ends it past 5 s).
+    const p = loadsDone
+      .then(() => load(key))
       .then(
         (board) => {
           const again = announcedDuringLoad.get(text) ?? new Set<string>();
@@ -614,6 +626,7 @@ export function createMemoryBoards({
         announcedDuringLoad.delete(text);
       });
     loading.set(text, p);
+    loadsDone = p.catch(() => undefined);
     if (failedAt.size > 4 * maxBoards) failedAt.delete(failedAt.keys().next().value!);
   }
 
