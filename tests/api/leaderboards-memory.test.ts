@@ -9,11 +9,12 @@
  * hidden and a deactivated player, a new zone, a rename; in two processes
  * (two services); and for a board loaded while a settlement is half applied.
  */
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { defaultMemoryRows, loadConfig } from '../../src/config.js';
 import { describe, expect, it } from 'vitest';
-import { applyAnswer, consistentOrder, idKeyOf, rankOrder } from '../../src/modules/leaderboards/leaderboards.memory.js';
-import { ALL_TIME_START, boardRowsPage, findBoards, userZonesPage } from '../../src/modules/leaderboards/leaderboards.repository.js';
+import { applyAnswer, ByUser, consistentOrder, rankOrder } from '../../src/modules/leaderboards/leaderboards.memory.js';
+import { ALL_TIME_START, boardRowsPage, findBoards, userKeyOf, userZonesPage } from '../../src/modules/leaderboards/leaderboards.repository.js';
 import { createLeaderboardsService, type LeaderboardsService } from '../../src/modules/leaderboards/leaderboards.service.js';
 import { leaderboardSettlements } from '../../src/modules/leaderboards/leaderboards.table.js';
 import type { MatchRow } from '../../src/modules/matches/matches.table.js';
@@ -496,15 +497,48 @@ describe('boards in memory', () => {
     expect(row).toMatchObject({ currentStreak: 2, bestStreak: 2, answered: 5, reachedUs: t(20) });
     row = applyAnswer(row, { userId: 'a', points: 0, correct: 0 }, true, t(31));
     expect(row).toMatchObject({ currentStreak: 0, bestStreak: 2 });
-    // Ids: the first 48 bits compared as a number, the rest as text (b and a share their first 48 bits).
+    // Ids: compared as their key's three numbers, in the order of their text (b and a share their first 48 bits).
     const id = (c: string, head = '00000000-0000') => `${head}-4000-8000-00000000000${c}`;
-    const mk = (c: string, points: number, correct: number, reachedUs: number, head?: string) => {
-      const userId = id(c, head);
-      return { userId, idKey: idKeyOf(userId), stamp: 0, next: undefined, answered: 1, currentStreak: 0, bestStreak: 0, points, correct, reachedUs };
-    };
-    const sorted = [mk('b', 10, 1, 2), mk('a', 10, 1, 2), mk('0', 10, 1, 2, 'ffffffff-ffff'), mk('c', 10, 2, 9), mk('d', 20, 0, 9), mk('e', 10, 1, 1)]
+    const mk = (userId: string, points = 10, correct = 1, reachedUs = 2) => ({
+      userId,
+      ...userKeyOf(userId),
+      stamp: 0,
+      next: undefined,
+      answered: 1,
+      currentStreak: 0,
+      bestStreak: 0,
+      points,
+      correct,
+      reachedUs,
+    });
+    const sorted = [mk(id('b')), mk(id('a')), mk(id('0', 'ffffffff-ffff')), mk(id('c'), 10, 2, 9), mk(id('d'), 20, 0, 9), mk(id('e'), 10, 1, 1)]
       .sort(rankOrder)
       .map((r) => r.userId.slice(-1));
     expect(sorted).toEqual(['d', 'c', 'e', 'a', 'b', '0']);
+    // Equal otherwise, rows order as their ids' text, whichever of the three parts tells them apart; equal keys only for equal ids.
+    const ids = [
+      ...Array.from({ length: 300 }, () => randomUUID()),
+      '12345678-9abc-4def-8123-456789abcdef',
+      '12345678-9abc-4def-8123-456789abcdee',
+      '12345678-9abc-4dee-8123-456789abcdef',
+      '12345678-9abc-3def-8123-456789abcdef',
+      '12345678-9abd-4def-8123-456789abcdef',
+      'ffffffff-ffff-ffff-ffff-ffffffffffff',
+      '00000000-0000-0000-0000-000000000000',
+    ];
+    expect(
+      [...ids]
+        .map((u) => mk(u))
+        .sort(rankOrder)
+        .map((r) => r.userId),
+    ).toEqual([...ids].sort());
+    const index = new ByUser<ReturnType<typeof mk>>();
+    for (const u of ids) index.set(mk(u));
+    expect(index.size).toBe(ids.length);
+    for (const u of ids) expect(index.get(userKeyOf(u))?.userId).toBe(u);
+    expect(index.get(userKeyOf('12345678-9abc-4def-8123-456789abcded'))).toBeUndefined();
+    expect(index.delete(userKeyOf(ids[301]!))).toBe(true);
+    expect(index.get(userKeyOf(ids[301]!))).toBeUndefined();
+    expect(index.get(userKeyOf(ids[300]!))?.userId).toBe(ids[300]);
   });
 });

@@ -57,6 +57,8 @@ import {
   PHASE,
   boardNames,
   boardRow,
+  flatId,
+  userKeyOf,
   boardRowsPage,
   findBoards,
   matchForScoring,
@@ -71,6 +73,7 @@ import {
   type RankedRow,
   type Settlement,
   type SettledAnswer,
+  type UserKey,
 } from './leaderboards.repository.js';
 
 /** Boards kept in process at most (LEADERBOARD_MEMORY_BOARDS). */
@@ -94,22 +97,23 @@ export const boardKeyText = (k: BoardKey) => `${k.scope}|${k.scopeId}|${k.period
 /** The applier's phase of a board: the match's first, then the all-time boards, then the periods. */
 const phaseOfBoard = (k: BoardKey): number => (k.scope === 'match' ? PHASE.match : k.period === 'all_time' ? PHASE.allTime : PHASE.periods);
 
-/** The first 48 bits of a uuid as a number: uuids compared by it first, as their text only when it is equal (numbers compare faster). */
-export const idKeyOf = (id: string) => parseInt(id.slice(0, 8), 16) * 65536 + parseInt(id.slice(9, 13), 16);
-
-/** The rank index's order: points desc, correct desc, reached_at, user id (uuids order as their lowercase text). */
+/** The rank index's order: points desc, correct desc, reached_at, user id (its key's parts in turn: the order of the ids' text). */
 export function rankOrder(a: MemoryRow, b: MemoryRow): number {
-  return (
-    b.points - a.points || b.correct - a.correct || a.reachedUs - b.reachedUs || a.idKey - b.idKey || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0)
-  );
+  return b.points - a.points || b.correct - a.correct || a.reachedUs - b.reachedUs || a.idKey - b.idKey || a.idMid - b.idMid || a.idLow - b.idLow;
 }
 
 /** One settlement's answer applied to a row (changed in place; undefined: a new row), as `addChunk` applies it. */
-export function applyAnswer(row: MemoryRow | undefined, a: { userId: string; points: number; correct: number }, resolved: boolean, atUs: number): MemoryRow {
+export function applyAnswer(
+  row: MemoryRow | undefined,
+  a: { userId: string; points: number; correct: number } & Partial<UserKey>,
+  resolved: boolean,
+  atUs: number,
+): MemoryRow {
   if (!row)
     return {
-      userId: a.userId,
-      idKey: idKeyOf(a.userId),
+      // The id copied: an answer's is a view into its settlement's whole text.
+      userId: flatId(a.userId),
+      ...(a.idKey === undefined ? userKeyOf(a.userId) : { idKey: a.idKey, idMid: a.idMid!, idLow: a.idLow! }),
       stamp: 0,
       next: undefined,
       points: a.points,
@@ -158,37 +162,36 @@ export function consistentOrder(applied: { seq: number; position: number | null 
 }
 
 /**
- * A user id's slot: its first 30 bits, a small integer. The in-process
- * indexes are keyed by it (a map keyed by small integers takes a tenth of
- * the time of one keyed by 36-character text, measured: 100,000 answers
- * looked up on a board of 1,000,000 rows, about 70 ms against 10-15), each
- * slot a short chain of the entries whose ids share it (about 1,000 ids
- * share a slot with another among 1,000,000).
+ * Entries by user id. Keyed by the id's slot, its first 30 bits (a small
+ * integer: a map keyed by small integers takes about a tenth of the time of
+ * one keyed by 36-character text, measured: 100,000 answers looked up on a
+ * board of 1,000,000 rows, 15 ms against about 70), each slot a short chain
+ * through `next` of the entries whose ids share it (about 1,000 of 1,000,000
+ * ids share one), found by the id's key (its three numbers).
  */
-export const slotOf = (id: string) => parseInt(id.slice(0, 8), 16) >>> 2;
-
-/** Entries by user id, keyed by slot, chained through `next`. */
-export class ByUser<T extends { userId: string; next: T | undefined }> {
+export class ByUser<T extends UserKey & { next: T | undefined }> {
   private readonly map = new Map<number, T>();
   size = 0;
 
-  get(userId: string, slot = slotOf(userId)): T | undefined {
-    for (let e = this.map.get(slot); e; e = e.next) if (e.userId === userId) return e;
+  get(k: UserKey): T | undefined {
+    for (let e = this.map.get(Math.floor(k.idKey / 262144)); e; e = e.next) if (e.idLow === k.idLow && e.idMid === k.idMid && e.idKey === k.idKey) return e;
     return undefined;
   }
 
   /** Adds an entry, or replaces the one of its user. */
-  set(entry: T, slot = slotOf(entry.userId)): void {
-    this.delete(entry.userId, slot);
+  set(entry: T): void {
+    this.delete(entry);
+    const slot = Math.floor(entry.idKey / 262144);
     entry.next = this.map.get(slot);
     this.map.set(slot, entry);
     this.size++;
   }
 
-  delete(userId: string, slot = slotOf(userId)): boolean {
+  delete(k: UserKey): boolean {
+    const slot = Math.floor(k.idKey / 262144);
     let prev: T | undefined;
     for (let e = this.map.get(slot); e; prev = e, e = e.next)
-      if (e.userId === userId) {
+      if (e.idLow === k.idLow && e.idMid === k.idMid && e.idKey === k.idKey) {
         if (prev) prev.next = e.next;
         else if (e.next) this.map.set(slot, e.next);
         else this.map.delete(slot);
@@ -200,9 +203,18 @@ export class ByUser<T extends { userId: string; next: T | undefined }> {
   }
 }
 
+/** A user who counts on no board (deactivated or hidden). */
+interface OutEntry extends UserKey {
+  next: OutEntry | undefined;
+}
+
+/** The users who count on no board, by their ids' keys (a set of their ids' texts took a third of a settlement's time on a board). */
+export type OutUsers = ByUser<OutEntry>;
+
+const outOf = (userId: string): OutEntry => ({ ...userKeyOf(userId), next: undefined });
+
 /** A user's own zone, kept for the period boards. */
-interface ZoneEntry {
-  userId: string;
+interface ZoneEntry extends UserKey {
   zone: string;
   next: ZoneEntry | undefined;
 }
@@ -228,7 +240,7 @@ export class MemoryBoard {
   /** `out`: the users who count on no board (deactivated or hidden), shared by the process's boards. */
   constructor(
     readonly key: BoardKey,
-    private readonly out: Set<string>,
+    private readonly out: OutUsers,
   ) {
     this.phase = phaseOfBoard(key);
     this.text = boardKeyText(key);
@@ -272,11 +284,11 @@ export class MemoryBoard {
     for (let i = 0; i < answers.length; i++) {
       const a = answers[i]!;
       if (counts && !counts(i)) continue;
-      let row = this.rows.get(a.userId, a.slot);
-      if (this.out.has(a.userId)) {
+      let row = this.rows.get(a);
+      if (this.out.size && this.out.get(a)) {
         // A player who counts nowhere: the change's rebuild removed their rows (its announcement recomputes them too).
         if (row) {
-          this.rows.delete(a.userId, a.slot);
+          this.rows.delete(a);
           row.stamp = stamp;
           leaving++;
         }
@@ -286,7 +298,7 @@ export class MemoryBoard {
       if (!row) {
         row = applyAnswer(undefined, a, s.resolved, s.scoredUs);
         row.stamp = stamp;
-        this.rows.set(row, a.slot);
+        this.rows.set(row);
         changed.push(row);
         continue;
       }
@@ -334,7 +346,7 @@ export class MemoryBoard {
       }
     const changed: MemoryRow[] = [];
     for (const id of moved) {
-      const r = this.rows.get(id);
+      const r = this.rows.get(userKeyOf(id));
       if (r) changed.push(r);
     }
     this.merge(stamp, leaving, changed);
@@ -400,8 +412,8 @@ export function createMemoryBoards({
    * board, then kept by the users' announcements (each one reads that user's state). Applying a settlement takes
    * its answers' players from it, not from a probe into the users per answer (80% of that statement's time).
    */
-  let out: Set<string> | null = null;
-  let outLoad: Promise<Set<string>> | null = null;
+  let out: OutUsers | null = null;
+  let outLoad: Promise<OutUsers> | null = null;
   /** The users' own zones (period boards: an answer's period is its player's): loaded before the first period board, kept alike. */
   let zones: ByUser<ZoneEntry> | null = null;
   let zonesLoad: Promise<ByUser<ZoneEntry>> | null = null;
@@ -458,9 +470,9 @@ export function createMemoryBoards({
     return p;
   }
 
-  const updateOut = (set: Set<string>, id: string, state: { counts: boolean } | undefined) => (state?.counts ? set.delete(id) : set.add(id));
+  const updateOut = (set: OutUsers, id: string, state: { counts: boolean } | undefined) => (state?.counts ? set.delete(userKeyOf(id)) : set.set(outOf(id)));
   const updateZone = (index: ByUser<ZoneEntry>, userId: string, state: { zone: string | null } | undefined) =>
-    state?.zone == null ? index.delete(userId) : index.set({ userId, zone: state.zone, next: undefined });
+    state?.zone == null ? index.delete(userKeyOf(userId)) : index.set({ ...userKeyOf(userId), zone: state.zone, next: undefined });
 
   const outUsers = () =>
     usersSet(
@@ -469,7 +481,11 @@ export function createMemoryBoards({
       (v) => (out = v),
       () => outLoad,
       (p) => (outLoad = p),
-      () => notCountingUsers({ db }),
+      async () => {
+        const set: OutUsers = new ByUser();
+        for (const id of await notCountingUsers({ db })) set.set(outOf(id));
+        return set;
+      },
       updateOut,
     );
   const zonesOfUsers = () =>
@@ -484,7 +500,7 @@ export function createMemoryBoards({
         const index = new ByUser<ZoneEntry>();
         for (let after: string | null = null; ;) {
           const page = await userZonesPage({ db, after, limit: LOAD_PAGE_ROWS * 2 });
-          for (const [userId, zone] of page.zones) index.set({ userId, zone, next: undefined });
+          for (const [userId, zone] of page.zones) index.set({ ...userKeyOf(userId), zone, next: undefined });
           if (page.done || !page.last) break;
           after = page.last;
           await giveWay();
@@ -529,7 +545,7 @@ export function createMemoryBoards({
   /** Each answer's player's own zone (undefined: none, UTC), looked up once for every period board of a settlement. */
   function zonesOf(answers: SettledAnswer[]): (string | undefined)[] {
     const z = zones;
-    return answers.map((a) => z?.get(a.userId, a.slot)?.zone);
+    return answers.map((a) => z?.get(a)?.zone);
   }
 
   /** Whether the answer at an index lands on a board: on a period board, in its player's zone's period (`answerZones`). */
@@ -699,7 +715,7 @@ export function createMemoryBoards({
           if (zones) updateZone(zones, userId, state);
           const moved = new Set([userId]);
           if (!state?.counts) {
-            board.rows.delete(userId);
+            board.rows.delete(userKeyOf(userId));
             board.reorder(moved);
             return true;
           }
@@ -723,7 +739,7 @@ export function createMemoryBoards({
             row.stamp = 0;
             board.rows.set(row);
             board.exists = true;
-          } else board.rows.delete(userId);
+          } else board.rows.delete(userKeyOf(userId));
           board.reorder(moved);
           return true;
         },
@@ -810,7 +826,7 @@ export function createMemoryBoards({
       const playerCount = board.sorted.length;
       const top = board.sorted.slice(offset, offset + limit).map((r, i) => ranked(r, offset + i + 1));
       const mine = userIds.flatMap((id) => {
-        const r = board.rows.get(id);
+        const r = board.rows.get(userKeyOf(id));
         return r ? [ranked(r, board.indexOf(r) + 1)] : [];
       });
       const names = await boardNames({ db, userIds: [...new Set([...top, ...mine].map((r) => r.userId))] });
