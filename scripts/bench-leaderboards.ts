@@ -59,6 +59,8 @@ const ANSWERS = Math.min(envInt('BENCH_LB_ANSWERS', 100_000, 10), PLAYERS);
 const ROUNDS = envInt('BENCH_LB_ROUNDS', 2, 1);
 /** 0: no reads while the resolutions are applied (the applier alone, to compare its cost between builds). */
 const READ_DURING = envInt('BENCH_LB_READ_DURING', 1, 0);
+/** 1: the applier starts once the other process's boards in memory have the settlement (their figure without the applier's database work on the same cores). */
+const APPLIER_AFTER = envInt('BENCH_LB_APPLIER_AFTER', 0, 0);
 /** Board rows per applied chunk (0: the service's default, LEADERBOARD_APPLY_CHUNK_ROWS). */
 const CHUNK_ROWS = envInt('BENCH_LB_CHUNK_ROWS', 0, 0);
 
@@ -85,7 +87,9 @@ async function main() {
 
   const { database, where, url, drop } = await openBenchDatabase('qp_benchlb');
   try {
-    const config = loadConfig({ APP_ENV: 'test', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', DATA_DIR: ':memory:' });
+    // The service's own boards are the SQL read (what the reads and the applier below measure); the boards in memory are
+    // another service's (memLb below), as another process's would be.
+    const config = loadConfig({ APP_ENV: 'test', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', DATA_DIR: ':memory:', LEADERBOARD_MEMORY_BOARDS: '0' });
     const services = createServices({ database, config, logger: createLogger(config.logLevel) });
     const { db } = database;
     const exec = (q: ReturnType<typeof sql>) => database.rows(q);
@@ -370,6 +374,7 @@ async function main() {
           kind.lat.push(performance.now() - t0);
         }
       })();
+      if (APPLIER_AFTER) await memoryReader;
       await services.leaderboards.drain({
         ...(CHUNK_ROWS ? { chunkRows: CHUNK_ROWS } : {}),
         onChunk: (c) => {
