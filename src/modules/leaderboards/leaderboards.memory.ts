@@ -232,9 +232,9 @@ const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
  * spread over the heap (measured, 1,000,000 rows and 50,000 moved: the
  * moved rows' sort 27 -> 11 ms, the merge 70 -> 19 ms), a row costs about
  * 90 bytes instead of 230, and the collector has no rows to trace. Rows are
- * found by their user id's slot (its first 30 bits: a map of small integers
- * to the first row, then a chain through `nextOf`), compared by their key's
- * three numbers. The ranking (`sorted`) is the rows' indexes in rank order.
+ * found through a hash table of typed arrays too (the chains' heads by the
+ * id's low 32 bits, then `nextOf`), compared by their key's three numbers.
+ * The ranking (`sorted`) is the rows' indexes in rank order.
  */
 export class MemoryBoard {
   /** Live rows. */
@@ -271,7 +271,8 @@ export class MemoryBoard {
   private reachedUs = new Float64Array(0);
   private stampOf = new Int32Array(0);
   private nextOf = new Int32Array(0);
-  private readonly slots = new Map<number, number>();
+  /** The chains' heads by the id's low 32 bits (a power of two of them, at least the rows' room): a hash table in two typed arrays. */
+  private buckets = new Int32Array(0);
 
   /** `out`: the users who count on no board (deactivated or hidden), shared by the process's boards. */
   constructor(
@@ -327,12 +328,26 @@ export class MemoryBoard {
     this.stampOf = grow(this.stampOf, i32);
     this.nextOf = grow(this.nextOf, i32);
     this.cap = cap;
+    // Every row is in the ranking here (reserve runs before a change adds or removes one): the chains again from it.
+    let size = 1024;
+    while (size < cap) size *= 2;
+    if (size !== this.buckets.length) {
+      const buckets = new Int32Array(size).fill(NONE);
+      const { idLow, nextOf } = this;
+      for (const i of this.sorted) {
+        const b = (idLow[i]! >>> 0) & (size - 1);
+        nextOf[i] = buckets[b]!;
+        buckets[b] = i;
+      }
+      this.buckets = buckets;
+    }
   }
 
   /** The row of a user (by their id's key), or NONE. */
   find(k: UserKey): number {
-    const { idKey, idMid, idLow, nextOf } = this;
-    for (let i = this.slots.get(Math.floor(k.idKey / 262144)) ?? NONE; i !== NONE; i = nextOf[i]!)
+    const { idKey, idMid, idLow, nextOf, buckets } = this;
+    if (!buckets.length) return NONE;
+    for (let i = buckets[(k.idLow >>> 0) & (buckets.length - 1)]!; i !== NONE; i = nextOf[i]!)
       if (idLow[i] === k.idLow && idMid[i] === k.idMid && idKey[i] === k.idKey) return i;
     return NONE;
   }
@@ -344,23 +359,22 @@ export class MemoryBoard {
     this.idMid[i] = k.idMid;
     this.idLow[i] = k.idLow;
     this.stampOf[i] = 0;
-    const slot = Math.floor(k.idKey / 262144);
-    this.nextOf[i] = this.slots.get(slot) ?? NONE;
-    this.slots.set(slot, i);
+    const b = (k.idLow >>> 0) & (this.buckets.length - 1);
+    this.nextOf[i] = this.buckets[b]!;
+    this.buckets[b] = i;
     this.size++;
     return i;
   }
 
   /** A row given up (out of its chain; its index reused later). Still in `sorted` until the next merge drops it (stamp it first). */
   private remove(i: number) {
-    const slot = Math.floor(this.idKey[i]! / 262144);
-    const { nextOf } = this;
+    const b = (this.idLow[i]! >>> 0) & (this.buckets.length - 1);
+    const { nextOf, buckets } = this;
     let prev = NONE;
-    for (let j = this.slots.get(slot) ?? NONE; j !== NONE; prev = j, j = nextOf[j]!)
+    for (let j = buckets[b]!; j !== NONE; prev = j, j = nextOf[j]!)
       if (j === i) {
         if (prev !== NONE) nextOf[prev] = nextOf[i]!;
-        else if (nextOf[i] !== NONE) this.slots.set(slot, nextOf[i]!);
-        else this.slots.delete(slot);
+        else buckets[b] = nextOf[i]!;
         break;
       }
     this.free.push(i);
@@ -503,6 +517,7 @@ export class MemoryBoard {
   replaceRow(k: UserKey, row: MemoryRow | undefined) {
     const stamp = ++this.stamps;
     let leaving = 0;
+    this.reserve(1);
     const old = this.find(k);
     if (old !== NONE) {
       this.stampOf[old] = stamp;
@@ -511,7 +526,6 @@ export class MemoryBoard {
     }
     const changed: number[] = [];
     if (row) {
-      this.reserve(1);
       const i = this.add(k);
       this.write(i, row);
       this.stampOf[i] = stamp;
