@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { defaultMemoryRows, loadConfig } from '../../src/config.js';
 import { describe, expect, it } from 'vitest';
-import { applyAnswer, ByUser, consistentOrder, rankOrder } from '../../src/modules/leaderboards/leaderboards.memory.js';
+import { applyAnswer, ByUser, consistentOrder, rankOrder, UserZones } from '../../src/modules/leaderboards/leaderboards.memory.js';
 import { ALL_TIME_START, boardRowsPage, findBoards, userKeyOf, userZonesPage } from '../../src/modules/leaderboards/leaderboards.repository.js';
 import { createLeaderboardsService, type LeaderboardsService } from '../../src/modules/leaderboards/leaderboards.service.js';
 import { leaderboardSettlements } from '../../src/modules/leaderboards/leaderboards.table.js';
@@ -540,5 +540,17 @@ describe('boards in memory', () => {
     expect(index.delete(userKeyOf(ids[301]!))).toBe(true);
     expect(index.get(userKeyOf(ids[301]!))).toBeUndefined();
     expect(index.get(userKeyOf(ids[300]!))?.userId).toBe(ids[300]);
+    // The users' zones: found, replaced, deleted, past their first room (1,024) and with rooms reused.
+    const zones = new UserZones();
+    const many = Array.from({ length: 3000 }, () => randomUUID());
+    for (const [i, u] of many.entries()) zones.set(userKeyOf(u), i % 2 ? 'Asia/Tokyo' : 'Europe/Berlin');
+    for (const u of many.slice(0, 1000)) zones.delete(userKeyOf(u));
+    for (const u of many.slice(0, 500)) zones.set(userKeyOf(u), 'Pacific/Kiritimati');
+    zones.set(userKeyOf(many[2999]!), 'America/New_York');
+    for (const [i, u] of many.entries())
+      expect(zones.get(userKeyOf(u))).toBe(
+        i < 500 ? 'Pacific/Kiritimati' : i < 1000 ? undefined : i === 2999 ? 'America/New_York' : i % 2 ? 'Asia/Tokyo' : 'Europe/Berlin',
+      );
+    expect(zones.get(userKeyOf(randomUUID()))).toBeUndefined();
   });
 });
