@@ -384,9 +384,9 @@ describe('boards in memory', () => {
 
   it('are bounded by LEADERBOARD_MEMORY_BOARDS and LEADERBOARD_MEMORY_ROWS, by default within 40% of the heap', () => {
     expect(defaultMemoryRows(4 * 2 ** 30)).toBe(4_000_000);
-    // A smaller heap (a container, --max-old-space-size): 40% of it at 230 bytes a row.
-    expect(defaultMemoryRows(2 ** 30)).toBe(Math.floor((2 ** 30 * 0.4) / 230));
-    expect(defaultMemoryRows(512 * 2 ** 20)).toBeLessThan(1_000_000);
+    // A smaller heap (a container, --max-old-space-size): 40% of it at 110 bytes a row.
+    expect(defaultMemoryRows(2 ** 30)).toBe(Math.floor((2 ** 30 * 0.4) / 110));
+    expect(defaultMemoryRows(256 * 2 ** 20)).toBeLessThan(1_000_000);
     expect(loadConfig({ APP_ENV: 'test' }).engine).toMatchObject({ leaderboardMemoryBoards: 64, leaderboardMemoryRows: defaultMemoryRows() });
     expect(loadConfig({ APP_ENV: 'test', LEADERBOARD_MEMORY_BOARDS: '0', LEADERBOARD_MEMORY_ROWS: '1000' }).engine).toMatchObject({
       leaderboardMemoryBoards: 0,
