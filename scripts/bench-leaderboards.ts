@@ -270,6 +270,19 @@ async function main() {
     // queue itself, and nobody's state changes during the bench, so it is trusted throughout.
     const other = url ? await openDatabase({ url, limits: config.database.api }) : database;
     const memLb = createLeaderboardsService({ db: other.db, leagues: services.leagues, memoryBoards: { trusted: () => true } });
+    // The same reads from the other service's memory (its whole game's board is kept from each round's start).
+    duringApply.push(
+      {
+        name: "from the other process's memory: whole game, all time: top 100 + caller",
+        lat: [],
+        run: (i) => memLb.overall({ period: 'all_time', offset: 0, limit: 100 }, viewers[i % viewers.length]!),
+      },
+      {
+        name: "from the other process's memory: whole game, all time, caller in the largest tie",
+        lat: [],
+        run: (i) => memLb.overall({ period: 'all_time', offset: 0, limit: 100 }, tied[i % tied.length]!),
+      },
+    );
     const memory: {
       round: number;
       /** ms from the commit until each board read from memory had the watcher's answer, by board name. */

@@ -445,6 +445,8 @@ describe('retention', () => {
     const expired = [await boardOf('day', ago(60)), await boardOf('week', ago(200)), await boardOf('month', ago(900))];
     const kept = [await boardOf('day', ago(20)), await boardOf('week', ago(100)), await boardOf('month', ago(400))];
     expect((await app.request('GET', '/api/leaderboards/overall', { query: { period: 'day', date: ago(60) } })).body.player_count).toBe(3);
+    // A board read is kept in memory (its load started by the read): a board past its retention must still read as deleted.
+    await app.services.leaderboards.memoryBoards?.loaded();
     await app.services.leaderboards.pruneExpired({ chunk: 2 });
     const left = new Set((await db().select({ id: leaderboards.id }).from(leaderboards)).map((b) => b.id));
     for (const id of expired) expect(left.has(id)).toBe(false);

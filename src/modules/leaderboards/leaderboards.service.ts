@@ -20,6 +20,7 @@ import {
   ALL_TIME_START,
   OVERALL_ID,
   PHASE,
+  RETENTION_DAYS,
   addChunk,
   advanceQueued,
   aheadInCopy,
@@ -232,8 +233,18 @@ export function createLeaderboardsService({
    * (or, while none is loaded, through the rank index). A writer committing
    * between the statements moves the versions, and the read starts again.
    */
+  /**
+   * Whether a board's period is past its retention (the worker deletes such boards, a chunk at a time, from PostgreSQL
+   * only): its reads are PostgreSQL's, never a copy kept in memory from before the deletion.
+   */
+  function pastRetention(key: BoardKey): boolean {
+    if (key.period === 'all_time') return false;
+    const today = Date.parse(`${localDate(now(), 'UTC')}T00:00:00Z`);
+    return key.periodStart < new Date(today - RETENTION_DAYS[key.period] * 86_400_000).toISOString().slice(0, 10);
+  }
+
   async function rankedRead(key: BoardKey, offset: number, limit: number, userIds: string[]) {
-    if (memory) {
+    if (memory && !pastRetention(key)) {
       const kept = await memory.read(key, offset, limit, userIds);
       if (kept !== null) return kept;
     }
