@@ -105,7 +105,17 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       body = JSON.stringify(opts.body);
       headers['content-type'] = 'application/json';
     }
-    const res = await fetch(`${url}${path}${buildQuery(opts.query)}`, { method, headers, body });
+    const send = () => fetch(`${url}${path}${buildQuery(opts.query)}`, { method, headers, body });
+    let res: Response;
+    try {
+      res = await send();
+    } catch (err) {
+      // The server runs in this process: when its event loop stalls (PGlite's statements run on it), a kept-alive
+      // connection can reach its idle timeout on the server just as the client sends on it, and the server resets it
+      // before reading the request. Sent once more, on a new connection; any other failure stands.
+      if ((err as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw err;
+      res = await send();
+    }
     const text = await res.text();
     const contentType = res.headers.get('content-type') ?? '';
     let parsed: unknown = text;
