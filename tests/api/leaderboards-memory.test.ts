@@ -13,8 +13,8 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { defaultMemoryRows, loadConfig } from '../../src/config.js';
 import { describe, expect, it } from 'vitest';
-import { applyAnswer, ByUser, consistentOrder, rankOrder, UserZones } from '../../src/modules/leaderboards/leaderboards.memory.js';
-import { ALL_TIME_START, boardRowsPage, findBoards, userKeyOf, userZonesPage } from '../../src/modules/leaderboards/leaderboards.repository.js';
+import { consistentOrder, KeyIndex, MemoryBoard, NONE, UserZones } from '../../src/modules/leaderboards/leaderboards.memory.js';
+import { ALL_TIME_START, boardRowsPage, findBoards, OVERALL_ID, userKeyOf, userZonesPage } from '../../src/modules/leaderboards/leaderboards.repository.js';
 import { createLeaderboardsService, type LeaderboardsService } from '../../src/modules/leaderboards/leaderboards.service.js';
 import { leaderboardSettlements } from '../../src/modules/leaderboards/leaderboards.table.js';
 import type { MatchRow } from '../../src/modules/matches/matches.table.js';
@@ -444,7 +444,8 @@ describe('boards in memory', () => {
     const [board] = await findBoards({ db: db(), keys: [{ scope: 'match', scopeId: match.id, period: 'all_time', periodStart: ALL_TIME_START }] });
     const all = await boardRowsPage({ db: db(), boardId: board!.id, after: null, limit: 1000 });
     expect(all).toHaveLength(9);
-    expect([...all].sort(rankOrder)).toEqual(all);
+    // In the order a kept board ranks them (its load takes the pages as they come, checking that order).
+    expect(new MemoryBoard({ scope: 'overall', scopeId: OVERALL_ID, period: 'all_time', periodStart: ALL_TIME_START }, new KeyIndex()).append(all)).toBe(true);
     for (const limit of [1, 2, 4]) {
       const paged: typeof all = [];
       for (let after = null; ;) {
@@ -483,27 +484,50 @@ describe('boards in memory', () => {
 
   it('the rules of the SQL applier: streaks, reached_at, the ranking order', () => {
     const t = (s: number) => s * 1_000_000;
-    let row = applyAnswer(undefined, { userId: 'a', points: 0, correct: 0 }, true, t(10));
-    expect(row).toMatchObject({ answered: 1, currentStreak: 0, bestStreak: 0, reachedUs: t(10) });
+    const key = { scope: 'overall', scopeId: OVERALL_ID, period: 'all_time', periodStart: ALL_TIME_START } as const;
+    const board = new MemoryBoard(key, new KeyIndex());
+    const userId = randomUUID();
+    const steps: { points: number; correct: number; resolved: boolean; atUs: number }[] = [];
+    /** One settlement's answer of the player, on the board; their row after it. */
+    const answer = (points: number, correct: number, resolved: boolean, atUs: number) => {
+      steps.push({ points, correct, resolved, atUs });
+      board.apply({ resolved, scoredUs: atUs }, [{ userId, ...userKeyOf(userId), points, correct }]);
+      return board.rowAt(board.find(userKeyOf(userId)));
+    };
+    let row = answer(0, 0, true, t(10));
+    expect(row).toMatchObject({ userId, answered: 1, currentStreak: 0, bestStreak: 0, reachedUs: t(10) });
     // Wrong answers while none is right: the earliest answer's time.
-    row = applyAnswer(row, { userId: 'a', points: 0, correct: 0 }, true, t(5));
+    row = answer(0, 0, true, t(5));
     expect(row.reachedUs).toBe(t(5));
     // The first right answer: its time, then the latest right one's.
-    row = applyAnswer(row, { userId: 'a', points: 10, correct: 1 }, true, t(20));
-    row = applyAnswer(row, { userId: 'a', points: 10, correct: 1 }, true, t(15));
+    answer(10, 1, true, t(20));
+    row = answer(10, 1, true, t(15));
     expect(row).toMatchObject({ points: 20, correct: 2, answered: 4, currentStreak: 2, bestStreak: 2, reachedUs: t(20) });
     // Voided: no streak moves; wrong (resolved): the current one ends, the best stays.
-    row = applyAnswer(row, { userId: 'a', points: 0, correct: 0 }, false, t(30));
+    row = answer(0, 0, false, t(30));
     expect(row).toMatchObject({ currentStreak: 2, bestStreak: 2, answered: 5, reachedUs: t(20) });
-    row = applyAnswer(row, { userId: 'a', points: 0, correct: 0 }, true, t(31));
+    row = answer(0, 0, true, t(31));
     expect(row).toMatchObject({ currentStreak: 0, bestStreak: 2 });
-    // Ids: compared as their key's three numbers, in the order of their text (b and a share their first 48 bits).
+    // A row recomputed from the same answers (a user's change) is the same row, from none or from a row part of the way.
+    const again = new MemoryBoard(key, new KeyIndex());
+    again.recomputed(userKeyOf(userId), undefined, steps);
+    expect(again.rowAt(again.find(userKeyOf(userId)))).toEqual(row);
+    const midway = new MemoryBoard(key, new KeyIndex());
+    midway.recomputed(userKeyOf(userId), undefined, steps.slice(0, 3));
+    const base = midway.rowAt(midway.find(userKeyOf(userId)));
+    midway.recomputed(userKeyOf(userId), base, steps.slice(3));
+    expect(midway.rowAt(midway.find(userKeyOf(userId)))).toEqual(row);
+    expect(midway.size).toBe(1);
+    // Not counting any more (no row, no answers): gone.
+    midway.recomputed(userKeyOf(userId), undefined, []);
+    expect([midway.size, midway.find(userKeyOf(userId)), midway.sorted.length]).toEqual([0, NONE, 0]);
+
+    // The ranking: points desc, correct desc, reached_at, then the ids as their key's three numbers, in the order of their
+    // text (b and a share their first 48 bits). Rows given out of order are found so, and ranked.
     const id = (c: string, head = '00000000-0000') => `${head}-4000-8000-00000000000${c}`;
     const mk = (userId: string, points = 10, correct = 1, reachedUs = 2) => ({
       userId,
       ...userKeyOf(userId),
-      stamp: 0,
-      next: undefined,
       answered: 1,
       currentStreak: 0,
       bestStreak: 0,
@@ -511,11 +535,14 @@ describe('boards in memory', () => {
       correct,
       reachedUs,
     });
-    const sorted = [mk(id('b')), mk(id('a')), mk(id('0', 'ffffffff-ffff')), mk(id('c'), 10, 2, 9), mk(id('d'), 20, 0, 9), mk(id('e'), 10, 1, 1)]
-      .sort(rankOrder)
-      .map((r) => r.userId.slice(-1));
-    expect(sorted).toEqual(['d', 'c', 'e', 'a', 'b', '0']);
-    // Equal otherwise, rows order as their ids' text, whichever of the three parts tells them apart; equal keys only for equal ids.
+    const ranked = (rows: ReturnType<typeof mk>[]) => {
+      const b = new MemoryBoard(key, new KeyIndex());
+      if (!b.append(rows)) b.resort();
+      return [...b.sorted].map((i) => b.rowAt(i).userId);
+    };
+    const sorted = ranked([mk(id('b')), mk(id('a')), mk(id('0', 'ffffffff-ffff')), mk(id('c'), 10, 2, 9), mk(id('d'), 20, 0, 9), mk(id('e'), 10, 1, 1)]);
+    expect(sorted.map((u) => u.slice(-1))).toEqual(['d', 'c', 'e', 'a', 'b', '0']);
+    // Equal otherwise, rows order as their ids' text, whichever of the three parts tells them apart; written out again as given.
     const ids = [
       ...Array.from({ length: 300 }, () => randomUUID()),
       '12345678-9abc-4def-8123-456789abcdef',
@@ -526,20 +553,27 @@ describe('boards in memory', () => {
       'ffffffff-ffff-ffff-ffff-ffffffffffff',
       '00000000-0000-0000-0000-000000000000',
     ];
-    expect(
-      [...ids]
-        .map((u) => mk(u))
-        .sort(rankOrder)
-        .map((r) => r.userId),
-    ).toEqual([...ids].sort());
-    const index = new ByUser<ReturnType<typeof mk>>();
-    for (const u of ids) index.set(mk(u));
+    expect(ranked(ids.map((u) => mk(u)))).toEqual([...ids].sort());
+    // The index: each id at its own row, found by its key only; ids sharing a chain (the same low bits) stay apart.
+    const index = new KeyIndex();
+    index.reserve(ids.length);
+    const rows = ids.map((u) => index.add(userKeyOf(u)));
+    expect(new Set(rows).size).toBe(ids.length);
     expect(index.size).toBe(ids.length);
-    for (const u of ids) expect(index.get(userKeyOf(u))?.userId).toBe(u);
-    expect(index.get(userKeyOf('12345678-9abc-4def-8123-456789abcded'))).toBeUndefined();
-    expect(index.delete(userKeyOf(ids[301]!))).toBe(true);
-    expect(index.get(userKeyOf(ids[301]!))).toBeUndefined();
-    expect(index.get(userKeyOf(ids[300]!))?.userId).toBe(ids[300]);
+    for (const [n, u] of ids.entries()) {
+      expect(index.find(userKeyOf(u))).toBe(rows[n]);
+      expect(index.userIdAt(rows[n]!)).toBe(u);
+    }
+    expect(index.find(userKeyOf('12345678-9abc-4def-8123-456789abcded'))).toBe(NONE);
+    // 300 and 304 differ in their first 48 bits only: one chain.
+    index.remove(index.find(userKeyOf(ids[304]!)));
+    expect(index.find(userKeyOf(ids[304]!))).toBe(NONE);
+    expect(index.find(userKeyOf(ids[300]!))).toBe(rows[300]);
+    // Grown past its room, every id still found; a removed row's number reused.
+    index.reserve(5000);
+    for (const [n, u] of ids.entries()) expect(index.find(userKeyOf(u))).toBe(n === 304 ? NONE : rows[n]);
+    index.reserve(1);
+    expect(index.add(userKeyOf(ids[304]!))).toBe(rows[304]);
     // The users' zones: found, replaced, deleted, past their first room (1,024) and with rooms reused.
     const zones = new UserZones();
     const many = Array.from({ length: 3000 }, () => randomUUID());

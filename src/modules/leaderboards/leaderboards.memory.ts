@@ -57,7 +57,6 @@ import {
   PHASE,
   boardNames,
   boardRow,
-  flatId,
   userKeyOf,
   boardRowsPage,
   findBoards,
@@ -97,52 +96,6 @@ export const boardKeyText = (k: BoardKey) => `${k.scope}|${k.scopeId}|${k.period
 /** The applier's phase of a board: the match's first, then the all-time boards, then the periods. */
 const phaseOfBoard = (k: BoardKey): number => (k.scope === 'match' ? PHASE.match : k.period === 'all_time' ? PHASE.allTime : PHASE.periods);
 
-/** The rank index's order: points desc, correct desc, reached_at, user id (its key's parts in turn: the order of the ids' text). */
-export function rankOrder(a: MemoryRow, b: MemoryRow): number {
-  return b.points - a.points || b.correct - a.correct || a.reachedUs - b.reachedUs || a.idKey - b.idKey || a.idMid - b.idMid || a.idLow - b.idLow;
-}
-
-/** One settlement's answer applied to a row (changed in place; undefined: a new row), as `addChunk` applies it. */
-export function applyAnswer(
-  row: MemoryRow | undefined,
-  a: { userId: string; points: number; correct: number } & Partial<UserKey>,
-  resolved: boolean,
-  atUs: number,
-): MemoryRow {
-  if (!row)
-    return {
-      // The id copied: an answer's is a view into its settlement's whole text.
-      userId: flatId(a.userId),
-      ...(a.idKey === undefined ? userKeyOf(a.userId) : { idKey: a.idKey, idMid: a.idMid!, idLow: a.idLow! }),
-      stamp: 0,
-      next: undefined,
-      points: a.points,
-      correct: a.correct,
-      answered: 1,
-      currentStreak: a.correct,
-      bestStreak: a.correct,
-      reachedUs: atUs,
-    };
-  // As the SQL: every column from the row before the answer.
-  row.reachedUs =
-    a.correct === 1 && row.correct === 0
-      ? atUs
-      : a.correct === 1
-        ? Math.max(row.reachedUs, atUs)
-        : row.correct === 0
-          ? Math.min(row.reachedUs, atUs)
-          : row.reachedUs;
-  const extended = a.correct === 1 ? row.currentStreak + 1 : 0;
-  row.points += a.points;
-  row.correct += a.correct;
-  row.answered += 1;
-  if (resolved) {
-    row.bestStreak = Math.max(row.bestStreak, extended);
-    row.currentStreak = extended;
-  }
-  return row;
-}
-
 /** The applier's order of settlements is consistent with the order applied: positioned ones by position, then unpositioned ones by seq. */
 export function consistentOrder(applied: { seq: number; position: number | null }[]): boolean {
   let lastPosition = -Infinity;
@@ -161,91 +114,132 @@ export function consistentOrder(applied: { seq: number; position: number | null 
   return true;
 }
 
-/**
- * Entries by user id. Keyed by the id's slot, its first 30 bits (a small
- * integer: a map keyed by small integers takes about a tenth of the time of
- * one keyed by 36-character text, measured: 100,000 answers looked up on a
- * board of 1,000,000 rows, 15 ms against about 70), each slot a short chain
- * through `next` of the entries whose ids share it (about 1,000 of 1,000,000
- * ids share one), found by the id's key (its three numbers).
- */
-export class ByUser<T extends UserKey & { next: T | undefined }> {
-  private readonly map = new Map<number, T>();
-  size = 0;
-
-  get(k: UserKey): T | undefined {
-    for (let e = this.map.get(Math.floor(k.idKey / 262144)); e; e = e.next) if (e.idLow === k.idLow && e.idMid === k.idMid && e.idKey === k.idKey) return e;
-    return undefined;
-  }
-
-  /** Adds an entry, or replaces the one of its user. */
-  set(entry: T): void {
-    this.delete(entry);
-    const slot = Math.floor(entry.idKey / 262144);
-    entry.next = this.map.get(slot);
-    this.map.set(slot, entry);
-    this.size++;
-  }
-
-  delete(k: UserKey): boolean {
-    const slot = Math.floor(k.idKey / 262144);
-    let prev: T | undefined;
-    for (let e = this.map.get(slot); e; prev = e, e = e.next)
-      if (e.idLow === k.idLow && e.idMid === k.idMid && e.idKey === k.idKey) {
-        if (prev) prev.next = e.next;
-        else if (e.next) this.map.set(slot, e.next);
-        else this.map.delete(slot);
-        e.next = undefined;
-        this.size--;
-        return true;
-      }
-    return false;
-  }
-}
-
-/** A user who counts on no board (deactivated or hidden). */
-interface OutEntry extends UserKey {
-  next: OutEntry | undefined;
-}
-
-/** The users who count on no board, by their ids' keys (a set of their ids' texts took a third of a settlement's time on a board). */
-export type OutUsers = ByUser<OutEntry>;
-
-const outOf = (userId: string): OutEntry => ({ ...userKeyOf(userId), next: undefined });
-
-/** No row (the chains' end, a user without a row). */
+/** No row (the chains' end, a user without one). */
 export const NONE = -1;
 
+/** A typed array of `cap` entries holding `old`'s at the start. */
+const grown = <T extends Int32Array | Float64Array>(old: T, cap: number): T => {
+  const next = new (old.constructor as new (n: number) => T)(cap);
+  next.set(old);
+  return next;
+};
+
 /**
- * The users' own zones (the period boards: an answer's period is its
- * player's), a hash table of typed arrays like a board's rows (1,000,000
- * users: about 40 MB, nothing for the collector; a map of objects took 100 ms
- * and more a settlement to look 100,000 answers' players up).
+ * Users (their ids' keys) in a hash table of typed arrays, each at a row
+ * number its owner uses for columns of its own: a board's rows, the users'
+ * zones, the users who count nowhere. Chains through `nextOf` from heads by
+ * the id's low 32 bits (as many heads as rows of room, a power of two); a
+ * removed row's key is NaN (found by no key) and its number is reused. No
+ * object per user: a map of 1,000,000 entries keyed by the ids' text took
+ * about 70 ms for 100,000 lookups (about 15 ms here), a map of objects about
+ * 230 bytes a row (measured), and the collector traced them all.
  */
-export class UserZones {
-  private names: string[] = [];
-  private readonly nameIndex = new Map<string, number>();
-  private cap = 0;
+export class KeyIndex {
+  size = 0;
+  /** Rows of room: an owner's columns are this long. */
+  cap = 0;
   private used = 0;
   private readonly free: number[] = [];
-  private idKey = new Float64Array(0);
-  private idMid = new Float64Array(0);
-  private idLow = new Float64Array(0);
-  private zoneOf = new Int32Array(0);
+  idKey = new Float64Array(0);
+  idMid = new Float64Array(0);
+  idLow = new Float64Array(0);
   private nextOf = new Int32Array(0);
-  private buckets = new Int32Array(0);
+  private heads = new Int32Array(0);
 
-  private find(k: UserKey): number {
-    const { idKey, idMid, idLow, nextOf, buckets } = this;
-    if (!buckets.length) return NONE;
-    for (let i = buckets[(k.idLow >>> 0) & (buckets.length - 1)]!; i !== NONE; i = nextOf[i]!)
+  /** A user's row, or NONE. */
+  find(k: UserKey): number {
+    const { idKey, idMid, idLow, nextOf, heads } = this;
+    if (!heads.length) return NONE;
+    for (let i = heads[(k.idLow >>> 0) & (heads.length - 1)]!; i !== NONE; i = nextOf[i]!)
       if (idLow[i] === k.idLow && idMid[i] === k.idMid && idKey[i] === k.idKey) return i;
     return NONE;
   }
 
+  /** Room for `more` new users; true when it grew (the owner's columns then grow to `cap`). */
+  reserve(more: number): boolean {
+    if (this.used + more <= this.cap) return false;
+    let cap = Math.max(1024, this.cap * 2);
+    while (cap < this.used + more) cap *= 2;
+    this.idKey = grown(this.idKey, cap);
+    this.idMid = grown(this.idMid, cap);
+    this.idLow = grown(this.idLow, cap);
+    this.nextOf = grown(this.nextOf, cap);
+    this.cap = cap;
+    const heads = new Int32Array(cap).fill(NONE);
+    for (let i = 0; i < this.used; i++) {
+      if (Number.isNaN(this.idKey[i])) continue;
+      const h = (this.idLow[i]! >>> 0) & (cap - 1);
+      this.nextOf[i] = heads[h]!;
+      heads[h] = i;
+    }
+    this.heads = heads;
+    return true;
+  }
+
+  /** A user's new row (reserve first; the user has none). */
+  add(k: UserKey): number {
+    const i = this.free.length ? this.free.pop()! : this.used++;
+    this.idKey[i] = k.idKey;
+    this.idMid[i] = k.idMid;
+    this.idLow[i] = k.idLow;
+    const h = (k.idLow >>> 0) & (this.heads.length - 1);
+    this.nextOf[i] = this.heads[h]!;
+    this.heads[h] = i;
+    this.size++;
+    return i;
+  }
+
+  /** A row given up: out of its chain, its number reused later. */
+  remove(i: number): void {
+    const h = (this.idLow[i]! >>> 0) & (this.heads.length - 1);
+    const { nextOf, heads } = this;
+    let prev = NONE;
+    for (let j = heads[h]!; j !== NONE; prev = j, j = nextOf[j]!)
+      if (j === i) {
+        if (prev !== NONE) nextOf[prev] = nextOf[i]!;
+        else heads[h] = nextOf[i]!;
+        break;
+      }
+    this.idKey[i] = NaN;
+    this.free.push(i);
+    this.size--;
+  }
+
+  /** A user in the index (a set's add). */
+  include(k: UserKey): void {
+    if (this.find(k) !== NONE) return;
+    this.reserve(1);
+    this.add(k);
+  }
+
+  /** A user out of the index (a set's delete). */
+  exclude(k: UserKey): void {
+    const i = this.find(k);
+    if (i !== NONE) this.remove(i);
+  }
+
+  /** A row's user id, written out from its key. */
+  userIdAt(i: number): string {
+    const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+    const key = hex(this.idKey[i]!, 12);
+    const mid = hex(this.idMid[i]!, 8);
+    return `${key.slice(0, 8)}-${key.slice(8)}-${mid.slice(0, 4)}-${mid.slice(4)}-${hex(this.idLow[i]!, 12)}`;
+  }
+}
+
+/** The users who count on no board (deactivated or hidden). */
+export type OutUsers = KeyIndex;
+
+/** The users' own zones (the period boards: an answer's period is its player's), by their ids' keys. */
+export class UserZones {
+  private readonly keys = new KeyIndex();
+  private readonly names: string[] = [];
+  private readonly nameIndex = new Map<string, number>();
+  private zoneOf = new Int32Array(0);
+
   /** A user's own zone (undefined: none, UTC). */
   get(k: UserKey): string | undefined {
-    const i = this.find(k);
+    const i = this.keys.find(k);
     return i === NONE ? undefined : this.names[this.zoneOf[i]!];
   }
 
@@ -255,85 +249,40 @@ export class UserZones {
       z = this.names.push(zone) - 1;
       this.nameIndex.set(zone, z);
     }
-    const found = this.find(k);
-    if (found !== NONE) {
-      this.zoneOf[found] = z;
-      return;
+    let i = this.keys.find(k);
+    if (i === NONE) {
+      if (this.keys.reserve(1)) this.zoneOf = grown(this.zoneOf, this.keys.cap);
+      i = this.keys.add(k);
     }
-    if (!this.free.length && this.used >= this.cap) this.grow();
-    const i = this.free.length ? this.free.pop()! : this.used++;
-    this.idKey[i] = k.idKey;
-    this.idMid[i] = k.idMid;
-    this.idLow[i] = k.idLow;
     this.zoneOf[i] = z;
-    const b = (k.idLow >>> 0) & (this.buckets.length - 1);
-    this.nextOf[i] = this.buckets[b]!;
-    this.buckets[b] = i;
   }
 
   delete(k: UserKey): void {
-    const i = this.find(k);
-    if (i === NONE) return;
-    const b = (k.idLow >>> 0) & (this.buckets.length - 1);
-    let prev = NONE;
-    for (let j = this.buckets[b]!; j !== NONE; prev = j, j = this.nextOf[j]!)
-      if (j === i) {
-        if (prev !== NONE) this.nextOf[prev] = this.nextOf[i]!;
-        else this.buckets[b] = this.nextOf[i]!;
-        break;
-      }
-    this.zoneOf[i] = NONE;
-    this.free.push(i);
-  }
-
-  private grow() {
-    const cap = Math.max(1024, this.cap * 2);
-    const f64 = (old: Float64Array) => {
-      const next = new Float64Array(cap);
-      next.set(old);
-      return next;
-    };
-    const i32 = (old: Int32Array) => {
-      const next = new Int32Array(cap);
-      next.set(old);
-      return next;
-    };
-    this.idKey = f64(this.idKey);
-    this.idMid = f64(this.idMid);
-    this.idLow = f64(this.idLow);
-    this.zoneOf = i32(this.zoneOf);
-    this.nextOf = i32(this.nextOf);
-    this.cap = cap;
-    const buckets = new Int32Array(cap).fill(NONE);
-    for (let i = 0; i < this.used; i++) {
-      if (this.zoneOf[i] === NONE) continue;
-      const b = (this.idLow[i]! >>> 0) & (cap - 1);
-      this.nextOf[i] = buckets[b]!;
-      buckets[b] = i;
-    }
-    this.buckets = buckets;
+    this.keys.exclude(k);
   }
 }
 
-const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+/** An answer as a row takes it: its points, whether right, whether its question resolved (streaks), its time. */
+export interface RowAnswer {
+  points: number;
+  correct: number;
+  resolved: boolean;
+  atUs: number;
+}
 
 /**
  * A board kept in memory. Its rows are columns (typed arrays indexed by row:
- * the id's key, points, correct, answered, the streaks, reached_at, a stamp,
- * the slot chain), not an object a row: a settlement's pass over a ranking
- * of 1,000,000 rows reads two small arrays instead of 1,000,000 objects
- * spread over the heap (measured, 1,000,000 rows and 50,000 moved: the
- * moved rows' sort 27 -> 11 ms, the merge 70 -> 19 ms), a row costs about
- * 110 bytes (room for growth included; measured) instead of 230, and the
- * collector has no rows to trace. Rows are
- * found through a hash table of typed arrays too (the chains' heads by the
- * id's low 32 bits, then `nextOf`), compared by their key's three numbers.
- * The ranking (`sorted`) is the rows' indexes in rank order.
+ * the id's key in a KeyIndex, points, correct, answered, the streaks,
+ * reached_at, a stamp), not an object a row: a settlement's pass over a
+ * ranking of 1,000,000 rows reads two small arrays instead of 1,000,000
+ * objects spread over the heap (measured, 1,000,000 rows and 50,000 moved:
+ * the moved rows' sort 27 -> 11 ms, the merge 70 -> 19 ms), a row costs
+ * about 110 bytes (room for growth included; measured) instead of 230, and
+ * the collector has no rows to trace. The ranking (`sorted`) is the rows'
+ * numbers in rank order.
  */
 export class MemoryBoard {
-  /** Live rows. */
-  size = 0;
-  /** The rows' indexes in rank order. */
+  /** The rows' numbers in rank order. */
   sorted = new Int32Array(0);
   /** The settlements on this board applied here (from the snapshot, or after it) and not yet behind `seenThrough`, in the order applied. */
   applied: { issuanceId: string; seq: number; position: number | null }[] = [];
@@ -350,13 +299,7 @@ export class MemoryBoard {
   /** The last settlement applied after the load: its answers, and the milliseconds reading them and applying them (the merge included). */
   lastApply = { answers: 0, readMs: 0, applyMs: 0 };
 
-  // The columns, `cap` rows each; rows 0..used-1 allocated, those in `free` unused.
-  private cap = 0;
-  private used = 0;
-  private readonly free: number[] = [];
-  private idKey = new Float64Array(0);
-  private idMid = new Float64Array(0);
-  private idLow = new Float64Array(0);
+  private readonly keys = new KeyIndex();
   private points = new Int32Array(0);
   private correct = new Int32Array(0);
   private answered = new Int32Array(0);
@@ -364,9 +307,6 @@ export class MemoryBoard {
   private bestStreak = new Int32Array(0);
   private reachedUs = new Float64Array(0);
   private stampOf = new Int32Array(0);
-  private nextOf = new Int32Array(0);
-  /** The chains' heads by the id's low 32 bits (a power of two of them, at least the rows' room): a hash table in two typed arrays. */
-  private buckets = new Int32Array(0);
 
   /** `out`: the users who count on no board (deactivated or hidden), shared by the process's boards. */
   constructor(
@@ -375,6 +315,11 @@ export class MemoryBoard {
   ) {
     this.phase = phaseOfBoard(key);
     this.text = boardKeyText(key);
+  }
+
+  /** Rows kept. */
+  get size(): number {
+    return this.keys.size;
   }
 
   /** Whether a settlement's answers count on this board's scope (its match, its league, the whole game); a test match's nowhere. */
@@ -400,92 +345,30 @@ export class MemoryBoard {
 
   /** Room for `more` new rows without growing (so the columns can be held in locals meanwhile). */
   private reserve(more: number) {
-    const need = this.used + more;
-    if (need <= this.cap) return;
-    const cap = Math.max(1024, this.cap * 2, need);
-    const grow = <T extends Int32Array | Float64Array>(old: T, make: (n: number) => T): T => {
-      const next = make(cap);
-      next.set(old);
-      return next;
-    };
-    const f64 = (n: number) => new Float64Array(n);
-    const i32 = (n: number) => new Int32Array(n);
-    this.idKey = grow(this.idKey, f64);
-    this.idMid = grow(this.idMid, f64);
-    this.idLow = grow(this.idLow, f64);
-    this.points = grow(this.points, i32);
-    this.correct = grow(this.correct, i32);
-    this.answered = grow(this.answered, i32);
-    this.currentStreak = grow(this.currentStreak, i32);
-    this.bestStreak = grow(this.bestStreak, i32);
-    this.reachedUs = grow(this.reachedUs, f64);
-    this.stampOf = grow(this.stampOf, i32);
-    this.nextOf = grow(this.nextOf, i32);
-    this.cap = cap;
-    // Every row is in the ranking here (reserve runs before a change adds or removes one): the chains again from it.
-    let size = 1024;
-    while (size < cap) size *= 2;
-    if (size !== this.buckets.length) {
-      const buckets = new Int32Array(size).fill(NONE);
-      const { idLow, nextOf } = this;
-      for (const i of this.sorted) {
-        const b = (idLow[i]! >>> 0) & (size - 1);
-        nextOf[i] = buckets[b]!;
-        buckets[b] = i;
-      }
-      this.buckets = buckets;
-    }
+    if (!this.keys.reserve(more)) return;
+    const cap = this.keys.cap;
+    this.points = grown(this.points, cap);
+    this.correct = grown(this.correct, cap);
+    this.answered = grown(this.answered, cap);
+    this.currentStreak = grown(this.currentStreak, cap);
+    this.bestStreak = grown(this.bestStreak, cap);
+    this.reachedUs = grown(this.reachedUs, cap);
+    this.stampOf = grown(this.stampOf, cap);
   }
 
   /** The row of a user (by their id's key), or NONE. */
   find(k: UserKey): number {
-    const { idKey, idMid, idLow, nextOf, buckets } = this;
-    if (!buckets.length) return NONE;
-    for (let i = buckets[(k.idLow >>> 0) & (buckets.length - 1)]!; i !== NONE; i = nextOf[i]!)
-      if (idLow[i] === k.idLow && idMid[i] === k.idMid && idKey[i] === k.idKey) return i;
-    return NONE;
-  }
-
-  /** A new row for a user (reserve first), in their slot's chain; its stamp 0. */
-  private add(k: UserKey): number {
-    const i = this.free.length ? this.free.pop()! : this.used++;
-    this.idKey[i] = k.idKey;
-    this.idMid[i] = k.idMid;
-    this.idLow[i] = k.idLow;
-    this.stampOf[i] = 0;
-    const b = (k.idLow >>> 0) & (this.buckets.length - 1);
-    this.nextOf[i] = this.buckets[b]!;
-    this.buckets[b] = i;
-    this.size++;
-    return i;
-  }
-
-  /** A row given up (out of its chain; its index reused later). Still in `sorted` until the next merge drops it (stamp it first). */
-  private remove(i: number) {
-    const b = (this.idLow[i]! >>> 0) & (this.buckets.length - 1);
-    const { nextOf, buckets } = this;
-    let prev = NONE;
-    for (let j = buckets[b]!; j !== NONE; prev = j, j = nextOf[j]!)
-      if (j === i) {
-        if (prev !== NONE) nextOf[prev] = nextOf[i]!;
-        else buckets[b] = nextOf[i]!;
-        break;
-      }
-    this.free.push(i);
-    this.size--;
+    return this.keys.find(k);
   }
 
   /** A row's values as an object (the user id written out from its key). */
   rowAt(i: number): MemoryRow {
-    const key = hex(this.idKey[i]!, 12);
-    const mid = hex(this.idMid[i]!, 8);
+    const { keys } = this;
     return {
-      userId: `${key.slice(0, 8)}-${key.slice(8)}-${mid.slice(0, 4)}-${mid.slice(4)}-${hex(this.idLow[i]!, 12)}`,
-      idKey: this.idKey[i]!,
-      idMid: this.idMid[i]!,
-      idLow: this.idLow[i]!,
-      stamp: this.stampOf[i]!,
-      next: undefined,
+      userId: keys.userIdAt(i),
+      idKey: keys.idKey[i]!,
+      idMid: keys.idMid[i]!,
+      idLow: keys.idLow[i]!,
       points: this.points[i]!,
       correct: this.correct[i]!,
       answered: this.answered[i]!,
@@ -514,7 +397,7 @@ export class MemoryBoard {
     let ordered = true;
     const cmp = this.comparator();
     for (const [n, r] of rows.entries()) {
-      const i = this.add(r);
+      const i = this.keys.add(r);
       this.write(i, r);
       sorted[start + n] = i;
       if (start + n > 0 && cmp(sorted[start + n - 1]!, i) >= 0) ordered = false;
@@ -528,9 +411,10 @@ export class MemoryBoard {
     this.sorted.sort(this.comparator());
   }
 
-  /** The rank index's order on rows: points desc, correct desc, reached_at, user id (its key's parts in turn). */
+  /** The rank index's order on rows: points desc, correct desc, reached_at, user id (its key's parts in turn: the ids' text order). */
   private comparator() {
-    const { points, correct, reachedUs, idKey, idMid, idLow } = this;
+    const { points, correct, reachedUs } = this;
+    const { idKey, idMid, idLow } = this.keys;
     return (a: number, b: number) =>
       points[b]! - points[a]! ||
       correct[b]! - correct[a]! ||
@@ -540,13 +424,47 @@ export class MemoryBoard {
       idLow[a]! - idLow[b]!;
   }
 
+  /** A new row's values from its first answer, as the SQL applier inserts it. */
+  private first(i: number, a: RowAnswer) {
+    this.points[i] = a.points;
+    this.correct[i] = a.correct;
+    this.answered[i] = 1;
+    this.currentStreak[i] = a.correct;
+    this.bestStreak[i] = a.correct;
+    this.reachedUs[i] = a.atUs;
+  }
+
+  /**
+   * Another answer on a row, as the SQL applier updates it (every column from
+   * the row before the answer): a resolved question extends a right answer's
+   * streak and ends a wrong one's, a voided or revoked one moves neither;
+   * reached_at is the last right answer's time (the first answer's while none
+   * is right). Whether the row's place in the ranking changed.
+   */
+  private again(i: number, a: RowAnswer): boolean {
+    const { points, correct, reachedUs, currentStreak, bestStreak } = this;
+    const p = points[i]!;
+    const c = correct[i]!;
+    const r = reachedUs[i]!;
+    reachedUs[i] = a.correct === 1 && c === 0 ? a.atUs : a.correct === 1 ? Math.max(r, a.atUs) : c === 0 ? Math.min(r, a.atUs) : r;
+    const extended = a.correct === 1 ? currentStreak[i]! + 1 : 0;
+    points[i] = p + a.points;
+    correct[i] = c + a.correct;
+    this.answered[i] = this.answered[i]! + 1;
+    if (a.resolved) {
+      bestStreak[i] = Math.max(bestStreak[i]!, extended);
+      currentStreak[i] = extended;
+    }
+    return points[i] !== p || correct[i] !== c || reachedUs[i] !== r;
+  }
+
   /**
    * A settlement's answers (those the loaded rows do not have) applied with
-   * the SQL applier's rules (`applyAnswer`), and the ranking rebuilt: the
-   * rows whose place moved (points, correct or reached_at changed; a wrong
-   * answer usually moves none) sorted and merged with the others in one
-   * pass. `counts`: whether the answer at an index lands on this board (a
-   * period board's players by their zones); default every one.
+   * the SQL applier's rules (`first`, `again`), and the ranking rebuilt: the
+   * rows whose place moved (a wrong answer usually moves none) sorted and
+   * merged with the others in one pass. `counts`: whether the answer at an
+   * index lands on this board (a period board's players by their zones);
+   * default every one.
    */
   apply(s: Pick<Settlement, 'resolved' | 'scoredUs'>, answers: SettledAnswer[], counts?: (index: number) => boolean) {
     // Rows moved by this settlement carry its stamp (the merge leaves them out of their old places).
@@ -555,50 +473,30 @@ export class MemoryBoard {
     /** Rows of the ranking that leave their place (moved or gone). */
     let leaving = 0;
     this.reserve(answers.length);
-    const { points, correct, answered, currentStreak, bestStreak, reachedUs, stampOf } = this;
-    const at = s.scoredUs;
-    const resolved = s.resolved;
-    const out = this.out;
+    const { stampOf, keys, out } = this;
+    const answer: RowAnswer = { points: 0, correct: 0, resolved: s.resolved, atUs: s.scoredUs };
     for (let n = 0; n < answers.length; n++) {
       const a = answers[n]!;
       if (counts && !counts(n)) continue;
-      let i = this.find(a);
-      if (out.size && out.get(a)) {
+      let i = keys.find(a);
+      if (out.size && out.find(a) !== NONE) {
         // A player who counts nowhere: the change's rebuild removed their rows (its announcement recomputes them too).
         if (i !== NONE) {
           stampOf[i] = stamp;
-          this.remove(i);
+          keys.remove(i);
           leaving++;
         }
         continue;
       }
       this.exists = true;
+      answer.points = a.points;
+      answer.correct = a.correct;
       if (i === NONE) {
-        i = this.add(a);
-        points[i] = a.points;
-        correct[i] = a.correct;
-        answered[i] = 1;
-        currentStreak[i] = a.correct;
-        bestStreak[i] = a.correct;
-        reachedUs[i] = at;
+        i = keys.add(a);
+        this.first(i, answer);
         stampOf[i] = stamp;
         changed.push(i);
-        continue;
-      }
-      // As the SQL: every column from the row before the answer.
-      const p = points[i]!;
-      const c = correct[i]!;
-      const r = reachedUs[i]!;
-      reachedUs[i] = a.correct === 1 && c === 0 ? at : a.correct === 1 ? Math.max(r, at) : c === 0 ? Math.min(r, at) : r;
-      const extended = a.correct === 1 ? currentStreak[i]! + 1 : 0;
-      points[i] = p + a.points;
-      correct[i] = c + a.correct;
-      answered[i] = answered[i]! + 1;
-      if (resolved) {
-        bestStreak[i] = Math.max(bestStreak[i]!, extended);
-        currentStreak[i] = extended;
-      }
-      if (stampOf[i] !== stamp && (points[i] !== p || correct[i] !== c || reachedUs[i] !== r)) {
+      } else if (this.again(i, answer) && stampOf[i] !== stamp) {
         stampOf[i] = stamp;
         changed.push(i);
         leaving++;
@@ -607,21 +505,27 @@ export class MemoryBoard {
     if (changed.length || leaving) this.merge(stamp, leaving, changed);
   }
 
-  /** A user's row replaced (recomputed), or removed (undefined), and its place in the ranking again. */
-  replaceRow(k: UserKey, row: MemoryRow | undefined) {
+  /**
+   * A user's row again (their change recomputed): PostgreSQL's row (`base`,
+   * undefined: none) with the answers it does not have yet, by the same
+   * rules as `apply`; no row when neither. Its place in the ranking again.
+   */
+  recomputed(k: UserKey, base: MemoryRow | undefined, answers: RowAnswer[]) {
     const stamp = ++this.stamps;
     let leaving = 0;
     this.reserve(1);
-    const old = this.find(k);
+    const old = this.keys.find(k);
     if (old !== NONE) {
       this.stampOf[old] = stamp;
-      this.remove(old);
+      this.keys.remove(old);
       leaving++;
     }
     const changed: number[] = [];
-    if (row) {
-      const i = this.add(k);
-      this.write(i, row);
+    if (base || answers.length) {
+      const i = this.keys.add(k);
+      if (base) this.write(i, base);
+      else this.first(i, answers[0]!);
+      for (const a of base ? answers : answers.slice(1)) this.again(i, a);
       this.stampOf[i] = stamp;
       changed.push(i);
       this.exists = true;
@@ -772,7 +676,8 @@ export function createMemoryBoards({
     return p;
   }
 
-  const updateOut = (set: OutUsers, id: string, state: { counts: boolean } | undefined) => (state?.counts ? set.delete(userKeyOf(id)) : set.set(outOf(id)));
+  const updateOut = (set: OutUsers, id: string, state: { counts: boolean } | undefined) =>
+    state?.counts ? set.exclude(userKeyOf(id)) : set.include(userKeyOf(id));
   const updateZone = (index: UserZones, userId: string, state: { zone: string | null } | undefined) =>
     state?.zone == null ? index.delete(userKeyOf(userId)) : index.set(userKeyOf(userId), state.zone);
 
@@ -784,8 +689,8 @@ export function createMemoryBoards({
       () => outLoad,
       (p) => (outLoad = p),
       async () => {
-        const set: OutUsers = new ByUser();
-        for (const id of await notCountingUsers({ db })) set.set(outOf(id));
+        const set: OutUsers = new KeyIndex();
+        for (const id of await notCountingUsers({ db })) set.include(userKeyOf(id));
         return set;
       },
       updateOut,
@@ -1012,7 +917,7 @@ export function createMemoryBoards({
           if (out) updateOut(out, userId, state);
           if (zones) updateZone(zones, userId, state);
           if (!state?.counts) {
-            board.replaceRow(userKeyOf(userId), undefined);
+            board.recomputed(userKeyOf(userId), undefined, []);
             return true;
           }
           const { pending } = await pendingSettlements({ db: tx });
@@ -1025,13 +930,15 @@ export function createMemoryBoards({
               board.inPeriod(s, state.zone),
           );
           const answers = await userAnswers({ db: tx, userId, issuanceIds: todo.map((s) => s.issuanceId) });
-          let row = found?.row;
           if (found) board.exists = true;
-          for (const s of todo) {
-            const a = answers.get(s.issuanceId);
-            if (a) row = applyAnswer(row, { userId, ...a }, s.resolved, s.scoredUs);
-          }
-          board.replaceRow(userKeyOf(userId), row);
+          board.recomputed(
+            userKeyOf(userId),
+            found?.row,
+            todo.flatMap((s) => {
+              const a = answers.get(s.issuanceId);
+              return a ? [{ ...a, resolved: s.resolved, atUs: s.scoredUs }] : [];
+            }),
+          );
           return true;
         },
         { isolationLevel: 'repeatable read', accessMode: 'read only' },

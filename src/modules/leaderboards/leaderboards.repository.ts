@@ -757,14 +757,19 @@ export async function positionsOf({
 /** How long past periods stay readable: boards of days, weeks and months that began before these many days ago go. */
 export const RETENTION_DAYS = { day: 40, week: 20 * 7, month: 25 * 31 } as const;
 
+/** The first period start kept on `today` (UTC): boards of that kind that began before it are past the retention. */
+export function keptFrom(period: keyof typeof RETENTION_DAYS, today: string): string {
+  return new Date(Date.parse(`${today}T00:00:00Z`) - RETENTION_DAYS[period] * 86_400_000).toISOString().slice(0, 10);
+}
+
 /** One board whose period has passed the retention, or undefined. */
 export async function expiredBoard({ db, today }: { db: DbOrTx; today: string }): Promise<number | undefined> {
   const [row] = await rowsOf<{ id: number }>(
     db,
     sql`select id from leaderboards
-        where (period = 'day' and period_start < ${today}::date - ${RETENTION_DAYS.day}::int)
-           or (period = 'week' and period_start < ${today}::date - ${RETENTION_DAYS.week}::int)
-           or (period = 'month' and period_start < ${today}::date - ${RETENTION_DAYS.month}::int)
+        where (period = 'day' and period_start < ${keptFrom('day', today)}::date)
+           or (period = 'week' and period_start < ${keptFrom('week', today)}::date)
+           or (period = 'month' and period_start < ${keptFrom('month', today)}::date)
         order by period_start limit 1`,
   );
   return row ? Number(row.id) : undefined;
@@ -839,10 +844,6 @@ export interface SettledAnswer extends UserKey {
 /** A board row as the in-process boards keep it (reached_at in microseconds; the user id's key: UserKey). */
 export interface MemoryRow extends UserKey {
   userId: string;
-  /** The last settlement that moved the row in memory (leaderboards.memory.ts). */
-  stamp: number;
-  /** The next row of the board whose user id has the same slot (leaderboards.memory.ts: RowIndex). */
-  next: MemoryRow | undefined;
   points: number;
   correct: number;
   answered: number;
@@ -931,7 +932,7 @@ export async function settledAnswers({ db, issuanceId, after }: { db: DbOrTx; is
         where a.question_issuance_id = ${issuanceId}::uuid and a.outcome is not null ${after ? sql`and a.user_id > ${after}::uuid` : sql``}`,
   );
   if (!row?.answers) return [];
-  // The ids stay views into the text (compared by their keys; a row made from an answer takes a copy of its own).
+  // The ids stay slices of the text: the boards compare and keep their keys, never the text.
   return row.answers.split(',').map((t) => ({
     userId: t.slice(0, 36),
     ...userKeyOf(t),
@@ -973,22 +974,13 @@ export async function userZonesPage({
   return { zones, last: row?.last ?? null, done: Number(row?.n ?? 0) < limit };
 }
 
-/**
- * A user id as a string of its own. A slice of a long text (a page of rows,
- * a settlement's answers) is a view into it, and keeps the whole text alive
- * as long as it lives: a kept row's id must be a copy.
- */
-export const flatId = (id: string): string => Buffer.from(id, 'latin1').toString('latin1');
-
 const parseMemoryRows = (text: string | null): MemoryRow[] => {
   const rows: MemoryRow[] = [];
   for (const t of text ? text.split(';') : []) {
     const f = t.split(',');
     rows.push({
-      userId: flatId(f[0]!),
+      userId: f[0]!,
       ...userKeyOf(f[0]!),
-      stamp: 0,
-      next: undefined,
       points: Number(f[1]),
       correct: Number(f[2]),
       answered: Number(f[3]),

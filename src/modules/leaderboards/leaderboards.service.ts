@@ -20,7 +20,7 @@ import {
   ALL_TIME_START,
   OVERALL_ID,
   PHASE,
-  RETENTION_DAYS,
+  keptFrom,
   addChunk,
   advanceQueued,
   aheadInCopy,
@@ -238,9 +238,7 @@ export function createLeaderboardsService({
    * only): its reads are PostgreSQL's, never a copy kept in memory from before the deletion.
    */
   function pastRetention(key: BoardKey): boolean {
-    if (key.period === 'all_time') return false;
-    const today = Date.parse(`${localDate(now(), 'UTC')}T00:00:00Z`);
-    return key.periodStart < new Date(today - RETENTION_DAYS[key.period] * 86_400_000).toISOString().slice(0, 10);
+    return key.period !== 'all_time' && key.periodStart < keptFrom(key.period, localDate(now(), 'UTC'));
   }
 
   async function rankedRead(key: BoardKey, offset: number, limit: number, userIds: string[]) {
