@@ -2,8 +2,9 @@
  * The in-process boards (leaderboards.memory.ts): a board a process reads (a
  * match's, a league's, the whole game's; all time or a period) is kept in
  * memory and takes each settlement as soon as it is committed, before the
- * applier writes its rows. Whatever a read is served from, its reply must be
- * the one the SQL read gives once the applier has caught up, byte for byte:
+ * applier writes its rows (private groups' boards, drawn from them, too).
+ * Whatever a read is served from, its reply must be the one the SQL read
+ * gives once the applier has caught up, byte for byte:
  * through right, wrong, voided and revoked answers, ties, players in zones on
  * both sides of the date line (a settlement on two days' boards at once), a
  * hidden and a deactivated player, a new zone, a rename; in two processes
@@ -56,6 +57,29 @@ async function replies(svc: LeaderboardsService, match: Pick<MatchRow, 'id' | 'l
     }
   const live = await svc.matchForDelivery({ matchId: match.id, userIds: ids, top: 5 });
   out.push(JSON.stringify(live ? { ...live, mine: [...live.mine.entries()].sort() } : null));
+  // A private group of every other player (and an id with no row), on each scope, as each member in turn sees it.
+  const members = [...ids.filter((_, i) => i % 2 === 0), '00000000-0000-4000-8000-000000000000'];
+  for (const viewer of (await viewers(members)).filter((v) => v !== null))
+    for (const [scope, period] of [
+      ['overall', 'all_time'],
+      ['overall', 'week'],
+      ['league', 'day'],
+      ['match', 'all_time'],
+    ] as const)
+      out.push(
+        JSON.stringify(
+          await svc.ofMembers({
+            groupId: '00000000-0000-4000-8000-000000000001',
+            scope,
+            league: scope === 'league' ? match.leagueId : undefined,
+            matchId: scope === 'match' ? match.id : undefined,
+            query: { period },
+            viewer,
+            userIds: members,
+            limit: 50,
+          }),
+        ),
+      );
   return out;
 }
 

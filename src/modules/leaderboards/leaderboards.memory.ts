@@ -955,6 +955,83 @@ export function createMemoryBoards({
     });
   }
 
+  /**
+   * A kept board, brought up to date with the queue (every settlement committed before the call is on it); undefined
+   * when the board does not exist; null when memory cannot serve it (not loaded yet: its load starts; not trusted).
+   */
+  async function keptBoard(key: BoardKey): Promise<MemoryBoard | undefined | null> {
+    if (!trusted()) {
+      if (boards.size) dropAll();
+      served.memoryMisses++;
+      return null;
+    }
+    if (changing.size) {
+      const now = performance.now();
+      for (const [id, c] of changing)
+        if (c.until < now) {
+          changing.delete(id);
+          void api.userChanged(id);
+        }
+      if (changing.size) {
+        served.memoryMisses++;
+        return null;
+      }
+    }
+    const text = boardKeyText(key);
+    const board = boards.get(text);
+    if (!board) {
+      startLoad(key);
+      served.memoryMisses++;
+      return null;
+    }
+    try {
+      await sync();
+    } catch (err) {
+      board.broken = true;
+      onError?.(err);
+    }
+    if (board.broken || boards.get(text) !== board || !trusted()) {
+      drop(text);
+      served.memoryMisses++;
+      return null;
+    }
+    keep(board);
+    if (!board.exists) {
+      served.memoryReads++;
+      return undefined;
+    }
+    return board;
+  }
+
+  const ranked = (r: MemoryRow, rank: number): RankedRow => ({
+    rank,
+    userId: r.userId,
+    name: '',
+    points: r.points,
+    correct: r.correct,
+    answered: r.answered,
+    currentStreak: r.currentStreak,
+    bestStreak: r.bestStreak,
+    reachedAt: new Date(Math.floor(r.reachedUs / 1000)),
+  });
+
+  /**
+   * The shown rows' names (primary-key probes); false when a shown player no longer counts (a change the bus has not
+   * announced here yet): their row again, and the read from PostgreSQL.
+   */
+  async function named(board: MemoryBoard, rows: RankedRow[]): Promise<boolean> {
+    const names = await boardNames({ db, userIds: [...new Set(rows.map((r) => r.userId))] });
+    const stale = rows.filter((r) => !names.get(r.userId)?.counts);
+    if (stale.length) {
+      for (const r of stale) void userChangedOn(board, r.userId);
+      served.memoryMisses++;
+      return false;
+    }
+    for (const r of rows) r.name = names.get(r.userId)!.name;
+    served.memoryReads++;
+    return true;
+  }
+
   const api = {
     /**
      * A board's page, player count and some players' rows and ranks from
@@ -969,75 +1046,33 @@ export function createMemoryBoards({
       limit: number,
       userIds: string[],
     ): Promise<{ playerCount: number; top: RankedRow[]; mine: Map<string, RankedRow> } | undefined | null> {
-      if (!trusted()) {
-        if (boards.size) dropAll();
-        served.memoryMisses++;
-        return null;
-      }
-      if (changing.size) {
-        const now = performance.now();
-        for (const [id, c] of changing)
-          if (c.until < now) {
-            changing.delete(id);
-            void api.userChanged(id);
-          }
-        if (changing.size) {
-          served.memoryMisses++;
-          return null;
-        }
-      }
-      const text = boardKeyText(key);
-      const board = boards.get(text);
-      if (!board) {
-        startLoad(key);
-        served.memoryMisses++;
-        return null;
-      }
-      try {
-        await sync();
-      } catch (err) {
-        board.broken = true;
-        onError?.(err);
-      }
-      if (board.broken || boards.get(text) !== board || !trusted()) {
-        drop(text);
-        served.memoryMisses++;
-        return null;
-      }
-      keep(board);
-      if (!board.exists) {
-        served.memoryReads++;
-        return undefined;
-      }
-      // The rows and ranks copied now, at one state of the board: a settlement applied while the names are read changes rows in place.
-      const ranked = (r: MemoryRow, rank: number): RankedRow => ({
-        rank,
-        userId: r.userId,
-        name: '',
-        points: r.points,
-        correct: r.correct,
-        answered: r.answered,
-        currentStreak: r.currentStreak,
-        bestStreak: r.bestStreak,
-        reachedAt: new Date(Math.floor(r.reachedUs / 1000)),
-      });
+      const board = await keptBoard(key);
+      if (!board) return board;
+      // The rows and ranks copied now, at one state of the board: a settlement applied while the names are read changes rows.
       const playerCount = board.sorted.length;
       const top = [...board.sorted.subarray(offset, offset + limit)].map((i, n) => ranked(board.rowAt(i), offset + n + 1));
       const mine = userIds.flatMap((id) => {
         const i = board.find(userKeyOf(id));
         return i === NONE ? [] : [ranked(board.rowAt(i), board.indexOf(i) + 1)];
       });
-      const names = await boardNames({ db, userIds: [...new Set([...top, ...mine].map((r) => r.userId))] });
-      // A shown player who no longer counts: a change the bus has not announced here yet. Their row again, and this read from PostgreSQL.
-      const stale = [...top, ...mine].filter((r) => !names.get(r.userId)?.counts);
-      if (stale.length) {
-        for (const r of stale) void userChangedOn(board, r.userId);
-        served.memoryMisses++;
-        return null;
-      }
-      for (const r of [...top, ...mine]) r.name = names.get(r.userId)!.name;
-      served.memoryReads++;
+      if (!(await named(board, [...top, ...mine]))) return null;
       return { playerCount, top, mine: new Map(mine.map((r) => [r.userId, r])) };
+    },
+
+    /**
+     * A private group's board from memory: the rows some players (its members)
+     * have on a kept board, ranked among themselves; undefined and null as `read`.
+     */
+    async members(key: BoardKey, userIds: string[]): Promise<RankedRow[] | undefined | null> {
+      const board = await keptBoard(key);
+      if (!board) return board;
+      const rows = userIds
+        .map((id) => board.find(userKeyOf(id)))
+        .filter((i) => i !== NONE)
+        .map((i) => ({ i, place: board.indexOf(i) }))
+        .sort((x, y) => x.place - y.place)
+        .map(({ i }, n) => ranked(board.rowAt(i), n + 1));
+      return (await named(board, rows)) ? rows : null;
     },
 
     /** A settlement was committed, or the applier wrote a chunk of one (the bus): the kept boards check the queue at once. */

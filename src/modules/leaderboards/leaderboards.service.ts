@@ -241,6 +241,16 @@ export function createLeaderboardsService({
     return key.period !== 'all_time' && key.periodStart < keptFrom(key.period, localDate(now(), 'UTC'));
   }
 
+  /** A group's rows: its members' on the public board, ranked among themselves (from memory where the board is kept). */
+  async function groupRows(key: BoardKey, userIds: string[]): Promise<RankedRow[]> {
+    if (memory && !pastRetention(key)) {
+      const kept = await memory.members(key, userIds);
+      if (kept !== null) return kept ?? [];
+    }
+    const board = await findBoard(key);
+    return board ? membersBoard({ db, leaderboardId: board.id, userIds }) : [];
+  }
+
   async function rankedRead(key: BoardKey, offset: number, limit: number, userIds: string[]) {
     if (memory && !pastRetention(key)) {
       const kept = await memory.read(key, offset, limit, userIds);
@@ -584,8 +594,7 @@ export function createLeaderboardsService({
         empty = match.isTest;
       }
       const { timezone, periodStart, bounds } = resolvePeriod(query, viewer);
-      const board = empty ? undefined : await findBoard({ scope, scopeId, period: query.period, periodStart });
-      const rows = board ? await membersBoard({ db, leaderboardId: board.id, userIds }) : [];
+      const rows = empty ? [] : await groupRows({ scope, scopeId, period: query.period, periodStart }, userIds);
       const me = rows.find((r) => r.userId === viewer.id);
       return {
         scope,
