@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
 
 const pg = Boolean(process.env.TEST_DATABASE_URL || process.env.DATABASE_URL);
-const CONNECTION_LOST = ['CONNECTION_CLOSED', 'CONNECTION_ENDED', 'ECONNRESET', '57P01'];
+const CONNECTION_LOST = ['CONNECTION_CLOSED', 'CONNECTION_ENDED', 'ECONNRESET', 'EPIPE', '57P01'];
 
 /** The statement's outcome: 'answered', its error code, or 'hung' after 5 s. */
 async function outcome(statement: Promise<unknown>): Promise<string> {
@@ -78,6 +78,58 @@ describe.skipIf(!pg)('the database driver, on a connection closed under it or a 
       }
     } finally {
       process.off('uncaughtException', onUncaught);
+      await sql.end({ timeout: 1 });
+      await killer.end({ timeout: 1 });
+    }
+  });
+
+  // porsager/postgres#1155, #1186, #1215: the pool reconnects a closed connection and reuses it for its own queue while the
+  // transaction that had it reserved goes on. Its later statements ran there, outside the transaction and in between the
+  // other query's messages (CI failed here once with ERR_OUT_OF_RANGE: one statement's row read with another's columns),
+  // its statements queued behind a full pipeline never settled, and the first query on the new socket could settle with
+  // the dead backend's FATAL. patches/postgres+3.4.9.patch settles all of them as the connection's loss.
+  it("fails a transaction's statements after its connection was lost and reused, never running them outside it", async () => {
+    const sql = postgres(test.url!, { max: 1, onnotice: () => {}, backoff: () => 0.005 });
+    const killer = postgres(test.url!, { max: 1, onnotice: () => {} });
+    try {
+      await sql`create table if not exists fault_escaped (x int)`;
+      for (let round = 0; round < 5; round++) {
+        let other: Promise<string> | undefined;
+        const inside: string[] = [];
+        const transaction = sql.begin(async (tx) => {
+          const [row] = await tx<{ pid: number }[]>`select pg_backend_pid() as pid`;
+          await killer`select pg_terminate_backend(${row!.pid})`;
+          inside.push(await outcome(tx`select 1`));
+          // The pool's own query takes the reconnected connection; the transaction then writes.
+          other = outcome(sql<{ n: number }[]>`select 2 as n`.then((rows) => expect([...rows]).toEqual([{ n: 2 }])));
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          inside.push(await outcome(tx`insert into fault_escaped values (${round})`));
+          inside.push(...(await Promise.all(Array.from({ length: 3 }, () => outcome(tx`select 3`)))));
+        });
+        expect(CONNECTION_LOST).toContain(await outcome(transaction));
+        await new Promise((resolve) => setTimeout(resolve, 60));
+        expect(inside, `round ${round}`).toHaveLength(5);
+        for (const o of inside) expect(CONNECTION_LOST, `round ${round}: ${inside.join(', ')}`).toContain(o);
+        expect(await other, `round ${round}`).toBe('answered');
+        expect(await sql`select x from fault_escaped`, `round ${round}`).toEqual([]);
+      }
+
+      // Statements queued in the transaction behind a full pipeline (over 100 in flight) settle with the others.
+      let statements: Promise<string[]> | undefined;
+      const queued = sql.begin(async (tx) => {
+        const [row] = await tx<{ pid: number }[]>`select pg_backend_pid() as pid`;
+        await killer`select pg_terminate_backend(${row!.pid})`;
+        return (statements = Promise.all(Array.from({ length: 150 }, () => outcome(tx`select 4`))));
+      });
+      expect(CONNECTION_LOST).toContain(await outcome(queued));
+      // The transaction fails at the loss; its callback goes on to send the statements.
+      for (let i = 0; i < 100 && !statements; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      const outcomes = await statements!;
+      expect(outcomes).toHaveLength(150);
+      for (const o of new Set(outcomes)) expect(CONNECTION_LOST, outcomes.join(', ')).toContain(o);
+      expect(await outcome(sql`select 5`)).toBe('answered');
+    } finally {
+      await sql`drop table if exists fault_escaped`.catch(() => {});
       await sql.end({ timeout: 1 });
       await killer.end({ timeout: 1 });
     }
