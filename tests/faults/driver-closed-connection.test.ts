@@ -135,6 +135,33 @@ describe.skipIf(!pg)('the database driver, on a connection closed under it or a 
     }
   });
 
+  // porsager/postgres#1199: a reserved connection (sql.reserve()) is the same case outside a transaction: after its loss
+  // the pool reuses it, so the reservation's statements ran in between another query's, and its release handed the pool
+  // a connection already in use. The service reserves none today; the patch covers it so that nothing reserved can.
+  it("fails a reserved connection's statements after its loss, and its release leaves the pool whole", async () => {
+    const sql = postgres(test.url!, { max: 1, onnotice: () => {}, backoff: () => 0.005 });
+    const killer = postgres(test.url!, { max: 1, onnotice: () => {} });
+    try {
+      for (let round = 0; round < 3; round++) {
+        const reserved = await sql.reserve();
+        const [row] = await reserved<{ pid: number }[]>`select pg_backend_pid() as pid`;
+        await killer`select pg_terminate_backend(${row!.pid})`;
+        expect(CONNECTION_LOST).toContain(await outcome(reserved`select 1`));
+        const other = sql<{ n: number }[]>`select 2 as n`;
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        const late = await Promise.all([outcome(reserved`select 3`), outcome(reserved`select pg_sleep(0.05)`)]);
+        for (const o of late) expect(CONNECTION_LOST, `round ${round}: ${late.join(', ')}`).toContain(o);
+        reserved.release();
+        expect([...(await other)]).toEqual([{ n: 2 }]);
+        const next = await Promise.all(Array.from({ length: 5 }, (_, i) => sql<{ i: number }[]>`select ${i}::int as i`));
+        expect(next.map((rows) => rows[0]!.i)).toEqual([0, 1, 2, 3, 4]);
+      }
+    } finally {
+      await sql.end({ timeout: 1 });
+      await killer.end({ timeout: 1 });
+    }
+  });
+
   // porsager/postgres#1119, #1181: a statement that fails after some of its rows (a statement timeout or a cancel under
   // load; here an error on the fourth row) left the driver's row count where it stopped, and the next statement on the
   // connection resolved with that many holes before its rows (`new Map(rows.map(...))` then threw, in a leaderboard read
