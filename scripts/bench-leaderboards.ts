@@ -252,17 +252,22 @@ async function main() {
                                        values ('bench:lb', ${leagueId}::uuid, 'Bench Home', 'Bench Away', now() - interval '30 minutes', 'live') returning id`)) as [
       { id: string },
     ];
-    const duringApply: { name: string; lat: number[]; run: (i: number, matchId: string) => Promise<unknown> }[] = [
+    type DuringApply = { name: string; lat: number[]; run: (i: number, matchId: string) => Promise<unknown> };
+    /** The whole game's board, top 100 + a caller, and a caller in the largest tie, read through a service. */
+    const wholeGameReads = (prefix: string, service: typeof lb): DuringApply[] => [
       {
-        name: 'whole game, all time: top 100 + caller',
+        name: `${prefix}whole game, all time: top 100 + caller`,
         lat: [],
-        run: (i) => lb.overall({ period: 'all_time', offset: 0, limit: 100 }, viewers[i % viewers.length]!),
+        run: (i) => service.overall({ period: 'all_time', offset: 0, limit: 100 }, viewers[i % viewers.length]!),
       },
       {
-        name: 'whole game, all time, caller in the largest tie',
+        name: `${prefix}whole game, all time, caller in the largest tie`,
         lat: [],
-        run: (i) => lb.overall({ period: 'all_time', offset: 0, limit: 100 }, tied[i % tied.length]!),
+        run: (i) => service.overall({ period: 'all_time', offset: 0, limit: 100 }, tied[i % tied.length]!),
       },
+    ];
+    const duringApply: DuringApply[] = [
+      ...wholeGameReads('', lb),
       { name: 'the match: top 100 + caller', lat: [], run: (i, matchId) => lb.match(matchId, { offset: 0, limit: 100 }, viewers[i % viewers.length]!) },
     ];
     // Another process's reads of the match board, from memory (leaderboards.memory.ts): a service of its own on a
@@ -271,18 +276,7 @@ async function main() {
     const other = url ? await openDatabase({ url, limits: config.database.api }) : database;
     const memLb = createLeaderboardsService({ db: other.db, leagues: services.leagues, memoryBoards: { trusted: () => true } });
     // The same reads from the other service's memory (its whole game's board is kept from each round's start).
-    duringApply.push(
-      {
-        name: "from the other process's memory: whole game, all time: top 100 + caller",
-        lat: [],
-        run: (i) => memLb.overall({ period: 'all_time', offset: 0, limit: 100 }, viewers[i % viewers.length]!),
-      },
-      {
-        name: "from the other process's memory: whole game, all time, caller in the largest tie",
-        lat: [],
-        run: (i) => memLb.overall({ period: 'all_time', offset: 0, limit: 100 }, tied[i % tied.length]!),
-      },
-    );
+    duringApply.push(...wholeGameReads("from the other process's memory: ", memLb));
     const memory: {
       round: number;
       /** ms from the commit until each board read from memory had the watcher's answer, by board name. */

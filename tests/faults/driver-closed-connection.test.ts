@@ -37,6 +37,32 @@ async function outcome(statement: Promise<unknown>): Promise<string> {
   }
 }
 
+type Pool = ReturnType<typeof postgres>;
+/** A session to end: the pool itself, a transaction or a reserved connection (anything that runs a tagged statement). */
+type Session = (strings: TemplateStringsArray) => PromiseLike<readonly { pid: number }[]>;
+
+/**
+ * Runs fn with a pool of the given options and a step that ends, from a second pool, the backend one of its sessions runs
+ * on; ends both pools after it.
+ */
+async function withPools(
+  url: string,
+  options: postgres.Options<Record<string, never>>,
+  fn: (sql: Pool, terminate: (on: Session) => Promise<void>) => Promise<void>,
+) {
+  const sql = postgres(url, { onnotice: () => {}, ...options });
+  const killer = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await fn(sql, async (on) => {
+      const [row] = await on`select pg_backend_pid() as pid`;
+      await killer`select pg_terminate_backend(${row!.pid})`;
+    });
+  } finally {
+    await sql.end({ timeout: 1 });
+    await killer.end({ timeout: 1 });
+  }
+}
+
 describe.skipIf(!pg)('the database driver, on a connection closed under it or a statement failed in its rows', () => {
   let test: TestDatabase;
   beforeAll(async () => {
@@ -47,39 +73,35 @@ describe.skipIf(!pg)('the database driver, on a connection closed under it or a 
   });
 
   it('settles the statements sent to it as a lost connection; the process and the pool go on', async () => {
-    const sql = postgres(test.url!, { max: 2, onnotice: () => {} });
-    const killer = postgres(test.url!, { max: 1, onnotice: () => {} });
     const uncaught: unknown[] = [];
     const onUncaught = (err: unknown) => uncaught.push(err);
     process.on('uncaughtException', onUncaught);
     try {
-      for (let round = 0; round < 3; round++) {
-        const inside: string[] = [];
-        const transaction = sql.begin(async (tx) => {
-          const [row] = await tx<{ pid: number }[]>`select pg_backend_pid() as pid`;
-          const pid = row!.pid;
-          await killer`select pg_terminate_backend(${pid})`;
-          inside.push(await outcome(tx`select 1`));
-          await new Promise((resolve) => setTimeout(resolve, 20));
-          inside.push(await outcome(tx`select 1`));
-        });
-        expect(CONNECTION_LOST).toContain(await outcome(transaction));
-        for (const o of inside) expect(CONNECTION_LOST, `round ${round}: ${inside.join(', ')}`).toContain(o);
+      await withPools(test.url!, { max: 2 }, async (sql, terminate) => {
+        for (let round = 0; round < 3; round++) {
+          const inside: string[] = [];
+          const transaction = sql.begin(async (tx) => {
+            await terminate(tx);
+            inside.push(await outcome(tx`select 1`));
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            inside.push(await outcome(tx`select 1`));
+          });
+          expect(CONNECTION_LOST).toContain(await outcome(transaction));
+          for (const o of inside) expect(CONNECTION_LOST, `round ${round}: ${inside.join(', ')}`).toContain(o);
 
-        // The pool may hand the dead connection one more statement (it fails as lost), then answers on a new one.
-        const after: string[] = [];
-        for (let i = 0; i < 10 && after.at(-1) !== 'answered'; i++) {
-          if (i) await new Promise((resolve) => setTimeout(resolve, 50));
-          after.push(await outcome(sql`select 2 as n`));
+          // The pool may hand the dead connection one more statement (it fails as lost), then answers on a new one.
+          const after: string[] = [];
+          for (let i = 0; i < 10 && after.at(-1) !== 'answered'; i++) {
+            if (i) await new Promise((resolve) => setTimeout(resolve, 50));
+            after.push(await outcome(sql`select 2 as n`));
+          }
+          expect(after.at(-1), `round ${round}: ${after.join(', ')}`).toBe('answered');
+          for (const o of after.slice(0, -1)) expect(CONNECTION_LOST, `round ${round}: ${after.join(', ')}`).toContain(o);
+          expect(uncaught).toEqual([]);
         }
-        expect(after.at(-1), `round ${round}: ${after.join(', ')}`).toBe('answered');
-        for (const o of after.slice(0, -1)) expect(CONNECTION_LOST, `round ${round}: ${after.join(', ')}`).toContain(o);
-        expect(uncaught).toEqual([]);
-      }
+      });
     } finally {
       process.off('uncaughtException', onUncaught);
-      await sql.end({ timeout: 1 });
-      await killer.end({ timeout: 1 });
     }
   });
 
@@ -89,16 +111,13 @@ describe.skipIf(!pg)('the database driver, on a connection closed under it or a 
   // its statements queued behind a full pipeline never settled, and the first query on the new socket could settle with
   // the dead backend's FATAL. patches/postgres+3.4.9.patch settles all of them as the connection's loss.
   it("fails a transaction's statements after its connection was lost and reused, never running them outside it", async () => {
-    const sql = postgres(test.url!, { max: 1, onnotice: () => {}, backoff: () => 0.005 });
-    const killer = postgres(test.url!, { max: 1, onnotice: () => {} });
-    try {
+    await withPools(test.url!, { max: 1, backoff: () => 0.005 }, async (sql, terminate) => {
       await sql`create table if not exists fault_escaped (x int)`;
       for (let round = 0; round < 5; round++) {
         let other: Promise<string> | undefined;
         const inside: string[] = [];
         const transaction = sql.begin(async (tx) => {
-          const [row] = await tx<{ pid: number }[]>`select pg_backend_pid() as pid`;
-          await killer`select pg_terminate_backend(${row!.pid})`;
+          await terminate(tx);
           inside.push(await outcome(tx`select 1`));
           // The pool's own query takes the reconnected connection; the transaction then writes.
           other = outcome(sql<{ n: number }[]>`select 2 as n`.then((rows) => expect([...rows]).toEqual([{ n: 2 }])));
@@ -117,8 +136,7 @@ describe.skipIf(!pg)('the database driver, on a connection closed under it or a 
       // Statements queued in the transaction behind a full pipeline (over 100 in flight) settle with the others.
       let statements: Promise<string[]> | undefined;
       const queued = sql.begin(async (tx) => {
-        const [row] = await tx<{ pid: number }[]>`select pg_backend_pid() as pid`;
-        await killer`select pg_terminate_backend(${row!.pid})`;
+        await terminate(tx);
         return (statements = Promise.all(Array.from({ length: 150 }, () => outcome(tx`select 4`))));
       });
       expect(CONNECTION_LOST).toContain(await outcome(queued));
@@ -128,24 +146,18 @@ describe.skipIf(!pg)('the database driver, on a connection closed under it or a 
       expect(outcomes).toHaveLength(150);
       for (const o of new Set(outcomes)) expect(CONNECTION_LOST, outcomes.join(', ')).toContain(o);
       expect(await outcome(sql`select 5`)).toBe('answered');
-    } finally {
-      await sql`drop table if exists fault_escaped`.catch(() => {});
-      await sql.end({ timeout: 1 });
-      await killer.end({ timeout: 1 });
-    }
+      await sql`drop table fault_escaped`;
+    });
   });
 
   // porsager/postgres#1199: a reserved connection (sql.reserve()) is the same case outside a transaction: after its loss
   // the pool reuses it, so the reservation's statements ran in between another query's, and its release handed the pool
   // a connection already in use. The service reserves none today; the patch covers it so that nothing reserved can.
   it("fails a reserved connection's statements after its loss, and its release leaves the pool whole", async () => {
-    const sql = postgres(test.url!, { max: 1, onnotice: () => {}, backoff: () => 0.005 });
-    const killer = postgres(test.url!, { max: 1, onnotice: () => {} });
-    try {
+    await withPools(test.url!, { max: 1, backoff: () => 0.005 }, async (sql, terminate) => {
       for (let round = 0; round < 3; round++) {
         const reserved = await sql.reserve();
-        const [row] = await reserved<{ pid: number }[]>`select pg_backend_pid() as pid`;
-        await killer`select pg_terminate_backend(${row!.pid})`;
+        await terminate(reserved);
         expect(CONNECTION_LOST).toContain(await outcome(reserved`select 1`));
         const other = sql<{ n: number }[]>`select 2 as n`;
         await new Promise((resolve) => setTimeout(resolve, 30));
@@ -156,10 +168,7 @@ describe.skipIf(!pg)('the database driver, on a connection closed under it or a 
         const next = await Promise.all(Array.from({ length: 5 }, (_, i) => sql<{ i: number }[]>`select ${i}::int as i`));
         expect(next.map((rows) => rows[0]!.i)).toEqual([0, 1, 2, 3, 4]);
       }
-    } finally {
-      await sql.end({ timeout: 1 });
-      await killer.end({ timeout: 1 });
-    }
+    });
   });
 
   // porsager/postgres#1119, #1181: a statement that fails after some of its rows (a statement timeout or a cancel under
