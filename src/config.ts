@@ -303,6 +303,11 @@ function corsOrigins(value: string | undefined): '*' | string[] {
   return origins;
 }
 
+/** Leaderboards kept in each process's memory at most, by default (LEADERBOARD_MEMORY_BOARDS). */
+export const LEADERBOARD_MEMORY_BOARDS = 64;
+/** Rows kept in memory at most, all boards together, however large the heap (LEADERBOARD_MEMORY_ROWS). */
+export const LEADERBOARD_MEMORY_ROWS_MAX = 4_000_000;
+
 /** Bytes a kept leaderboard row costs in memory, its room in the columns included (measured: leaderboards.memory.ts). */
 const MEMORY_ROW_BYTES = 110;
 
@@ -313,7 +318,7 @@ const MEMORY_ROW_BYTES = 110;
  * past what the process has would be a crash, not a slower read.
  */
 export function defaultMemoryRows(heapLimit = getHeapStatistics().heap_size_limit): number {
-  return Math.max(1, Math.min(4_000_000, Math.floor((heapLimit * 0.4) / MEMORY_ROW_BYTES)));
+  return Math.max(1, Math.min(LEADERBOARD_MEMORY_ROWS_MAX, Math.floor((heapLimit * 0.4) / MEMORY_ROW_BYTES)));
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -399,7 +404,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       feedAllowPrivateAddresses,
       leaderboardApplyPollMs: int(env, 'LEADERBOARD_APPLY_POLL_MS', 500, 10, 600_000),
       leaderboardChunkRows: int(env, 'LEADERBOARD_APPLY_CHUNK_ROWS', 20_000, 1, 1_000_000),
-      leaderboardMemoryBoards: int(env, 'LEADERBOARD_MEMORY_BOARDS', 64, 0, 10_000),
+      leaderboardMemoryBoards: int(env, 'LEADERBOARD_MEMORY_BOARDS', LEADERBOARD_MEMORY_BOARDS, 0, 10_000),
       leaderboardMemoryRows: int(env, 'LEADERBOARD_MEMORY_ROWS', defaultMemoryRows(), 1, 100_000_000),
     },
     push,

@@ -51,6 +51,7 @@
  * least recently read first out. Not trusted (every read the SQL read, every
  * board dropped) while the bus does not listen or after a gap in it.
  */
+import { LEADERBOARD_MEMORY_BOARDS, LEADERBOARD_MEMORY_ROWS_MAX } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { periodStarts, zoneOrUtc } from '../shared/calendar.js';
 import {
@@ -75,10 +76,9 @@ import {
   type UserKey,
 } from './leaderboards.repository.js';
 
-/** Boards kept in process at most (LEADERBOARD_MEMORY_BOARDS). */
-export const MEMORY_BOARDS_MAX = 64;
-/** Rows kept in process at most, all boards together (LEADERBOARD_MEMORY_ROWS; about 110 bytes each with their room in the columns: 440 MB; measured). */
-export const MEMORY_ROWS_MAX = 4_000_000;
+/** Boards kept in process at most, and rows in all (about 110 bytes each with their room in the columns: 440 MB; measured), unless given. */
+const MEMORY_BOARDS_MAX = LEADERBOARD_MEMORY_BOARDS;
+const MEMORY_ROWS_MAX = LEADERBOARD_MEMORY_ROWS_MAX;
 /** How long a change this process commits makes its reads the SQL read at most, while its announcement is not back. */
 const CHANGING_MS = 5000;
 /** A board whose load failed is not loaded again for this long (its reads are the SQL read meanwhile). */
@@ -91,7 +91,7 @@ const giveWay = () => new Promise<void>((resolve) => setImmediate(resolve));
 const RECOMPUTE_TRIES = 3;
 
 /** A board's key as text (the kept boards' map). */
-export const boardKeyText = (k: BoardKey) => `${k.scope}|${k.scopeId}|${k.period}|${k.periodStart}`;
+const boardKeyText = (k: BoardKey) => `${k.scope}|${k.scopeId}|${k.period}|${k.periodStart}`;
 
 /** The applier's phase of a board: the match's first, then the all-time boards, then the periods. */
 const phaseOfBoard = (k: BoardKey): number => (k.scope === 'match' ? PHASE.match : k.period === 'all_time' ? PHASE.allTime : PHASE.periods);
