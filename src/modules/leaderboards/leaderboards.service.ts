@@ -223,17 +223,6 @@ export function createLeaderboardsService({
   }
 
   /**
-   * A page of a board, its player count and some players' rows and ranks,
-   * exact at one version of the board: the players' rows with their points
-   * totals' sizes and versions in one statement; the page and the point
-   * counts (shared by every reader) from the cache at the board's version,
-   * or read and kept; the players ahead of a reader on the same points
-   * counted in that statement when the total is small (at most
-   * `tieScanMax`), else from an in-process copy of the total at its version
-   * (or, while none is loaded, through the rank index). A writer committing
-   * between the statements moves the versions, and the read starts again.
-   */
-  /**
    * Whether a board's period is past its retention (the worker deletes such boards, a chunk at a time, from PostgreSQL
    * only): its reads are PostgreSQL's, never a copy kept in memory from before the deletion.
    */
@@ -251,6 +240,17 @@ export function createLeaderboardsService({
     return board ? membersBoard({ db, leaderboardId: board.id, userIds }) : [];
   }
 
+  /**
+   * A page of a board, its player count and some players' rows and ranks,
+   * exact at one version of the board: the players' rows with their points
+   * totals' sizes and versions in one statement; the page and the point
+   * counts (shared by every reader) from the cache at the board's version,
+   * or read and kept; the players ahead of a reader on the same points
+   * counted in that statement when the total is small (at most
+   * `tieScanMax`), else from an in-process copy of the total at its version
+   * (or, while none is loaded, through the rank index). A writer committing
+   * between the statements moves the versions, and the read starts again.
+   */
   async function rankedRead(key: BoardKey, offset: number, limit: number, userIds: string[]) {
     if (memory && !pastRetention(key)) {
       const kept = await memory.read(key, offset, limit, userIds);
