@@ -13,7 +13,9 @@ export interface paths {
         /**
          * Register a player account
          * @description Creates an active, non-admin `local_password` user and returns its
-         *     first API key (shown once). `username`, `password` and `email` are
+         *     first API key (shown once), and mails a link to verify the email
+         *     (see `POST /api/auth/email-verification`; this mail does not count
+         *     against the mail budgets: registrations have their own). `username`, `password` and `email` are
          *     required; `first_name` is optional. Usernames and emails are unique
          *     without regard to case; a taken one gives 409.
          *
@@ -79,6 +81,123 @@ export interface paths {
          * @description Revokes the API key sent with this request; other keys are untouched.
          */
         post: operations["logoutUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a password-reset link by email ("forgot password")
+         * @description When an active account has this email, mails it a link to the player
+         *     app (`<PLAYER_APP_URL>/reset-password?token=...`) whose token sets a
+         *     new password with `POST /api/auth/password-reset/confirm`. The link
+         *     works once, for 60 minutes (`PASSWORD_RESET_TTL_MINUTES`), and only
+         *     the latest one asked for works. The answer is 202 whether or not an
+         *     account has the address, and does not wait for the mail, so it tells
+         *     nothing about which addresses have accounts.
+         *
+         *     Mails asked for count, before the address is looked up, against two
+         *     budgets kept in the database (as sign-in attempts do): the recipient
+         *     from one client address (3 per hour by default) and the client
+         *     address over all recipients (20 per hour); past either, 429 with
+         *     `Retry-After` and no mail. Limits: `MAIL_MAX_PER_RECIPIENT`,
+         *     `MAIL_MAX_PER_IP`, `MAIL_WINDOW_SECONDS` (shared by every mail a
+         *     player asks for).
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with a mailed reset token
+         * @description Sets the password of the account the token was mailed for, revokes
+         *     every API key of the account (open stream sockets close) and its
+         *     operator-UI sessions, and returns a new key, as a login does. Using
+         *     the link proves the mailbox too: an account whose email is still the
+         *     one the link went to is verified by it. A token that is unknown,
+         *     used, expired, or whose account is no longer active gives 400
+         *     (`account.reset_token_invalid`, one answer for all four).
+         */
+        post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/email-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail the caller a new email-verification link
+         * @description Mails the caller's email a link to the player app
+         *     (`<PLAYER_APP_URL>/verify-email?token=...`) whose token verifies the
+         *     address with `POST /api/auth/email-verification/confirm`; it works
+         *     once, for 48 hours (`EMAIL_VERIFICATION_TTL_HOURS`), and only the
+         *     latest link works. Registering and changing one's email send one by
+         *     themselves; this sends it again. An email already verified gives 409.
+         *     Counted against the mail budgets (429, see
+         *     `POST /api/auth/password-reset`).
+         *
+         *     What verification changes: an unverified account plays in full
+         *     (follows, answers, points, leaderboards, the stream, push) but
+         *     cannot create or join private player groups (403
+         *     `account.email_unverified`), where throwaway accounts could fill or
+         *     spam other players' groups.
+         */
+        post: operations["requestEmailVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/email-verification/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify an email with a mailed token
+         * @description Verifies the address the link was mailed to, if it is still the
+         *     account's email (a link sent before an email change verifies
+         *     nothing). Open: the link may be opened on another device than the
+         *     app's. A token that is unknown, used, expired, or for an address the
+         *     account no longer has gives 400 (`account.verification_token_invalid`).
+         */
+        post: operations["verifyEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -346,7 +465,10 @@ export interface paths {
         /**
          * [Admin] Import in-game definitions from CSV
          * @description Multipart with one `file` in the export's format (UTF-8, a byte order
-         *     mark and CRLF line ends are fine; at most 5 MiB and 2,000 rows). A row
+         *     mark and CRLF line ends are fine; at most 5 MiB, 2,000 rows, 1,000
+         *     blank lines or rows of empty cells, 100 cells and 1,048,576
+         *     characters in a row, the header included; a file that is not UTF-8 is
+         *     a 422 at `["body", "file"]`). A row
          *     with a blank `id` creates a definition in its `league`; a row with the
          *     id of an existing definition replaces it (`league` must be that
          *     definition's league: definitions do not move between leagues); an
@@ -375,7 +497,8 @@ export interface paths {
          *     while the import runs. A file that cannot be read as CSV, is empty,
          *     lacks required columns, has unknown ones or exceeds a limit gives 400
          *     with a detail (the `errors` list names the row or column where there
-         *     is one); a header row alone is an empty import. Updating a definition
+         *     is one); a header row alone is an empty import. `errors` lists the
+         *     first 100 problems in file order, `error_count` counts them all. Updating a definition
          *     never rewrites the snapshots of issuances already made from it.
          */
         post: operations["importQuestionDefinitions"];
@@ -918,7 +1041,9 @@ export interface paths {
          *     targets, gives 409. `feed_url` attaches the provider's live feed
          *     (an `http` or `https` URL of at most 2,048 characters, without a
          *     user name or password in it) and `null` detaches it; 400 with a
-         *     detail saying what is wrong otherwise. Unless the service allows
+         *     detail saying what is wrong otherwise. An operator's choice stands:
+         *     once set here (a URL, or `null`), neither a schedule sync's feed
+         *     URL template nor `FEED_URL_TEMPLATE` attaches another. Unless the service allows
          *     private feed addresses (`FEED_ALLOW_PRIVATE_ADDRESSES`, on by default
          *     only with `APP_ENV` `development` or `test`, where the demo and the
          *     tests serve feeds on loopback), the host must not be a local,
@@ -994,6 +1119,43 @@ export interface paths {
          *     revoked ones were withdrawn by an operator and never had an outcome).
          */
         get: operations["listMatchQuestionIssuances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/matches/{match_id}/resolutions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The match's resolutions after a cursor (what the live stream sent, to catch up)
+         * @description The match's settled questions (resolved, voided or revoked; in-game
+         *     and Match questions) whose `resolution_seq` is above `after`, in
+         *     that order, each exactly as the live stream's `resolution` message
+         *     gives it, with the caller's own answer, outcome and points (or
+         *     `answer: null`).
+         *
+         *     A match's settlements are numbered 1, 2, 3, ... in the order they
+         *     were committed, with no gaps; every `resolution` message carries its
+         *     number, and the stream's snapshots (`open_questions.matches`) the
+         *     match's latest. So a client knows exactly what it holds: its cursor
+         *     of a match is the highest number up to which it has them all. After
+         *     any gap (a reconnect, a `resync`, a number skipped) it reads after
+         *     its cursor, and again after the last one it got while a page comes
+         *     back full (`limit`). Any player may read any match's; following it
+         *     is not needed.
+         */
+        get: operations["listMatchResolutions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1188,7 +1350,11 @@ export interface paths {
          * [Admin] Stop the match listeners and close open rows
          * @description Stops every queued or running listener of the match (a queued one is
          *     revoked, a running one stopped), and revokes the match's open
-         *     in-game issuances (answers to them score nothing). Idempotent.
+         *     in-game issuances (answers to them score nothing). A test match in
+         *     play (`live`, `break`) ends (`ended`, no result; followers get
+         *     `match_closed`): nothing else would end it, and
+         *     `start-listener` replays it again. A real match keeps its status
+         *     (its feed may come back; its schedule closes it). Idempotent.
          */
         post: operations["stopMatchListener"];
         delete?: never;
@@ -1313,13 +1479,75 @@ export interface paths {
          * @description Only `display_name`, `email`, the name fields, `postal_address`,
          *     `date_of_birth`, `match_follow_timezone`, `notify_on_issuance` and
          *     `notify_on_resolve` can be set; any other field (such as `is_admin`)
-         *     is rejected with 422. A taken email gives 409. `match_follow_timezone`
+         *     is rejected with 422. A taken email gives 409; a new email is
+         *     unverified (`email_verified` false) until its verification link,
+         *     mailed to it at once, is used (counted against the mail budgets:
+         *     429 changes nothing). `match_follow_timezone`
          *     must be an IANA zone name (422 otherwise); blank or null means UTC.
-         *     A `display_name` that breaks its rules (see `DisplayName`) gives 400;
-         *     changing it while an admin has locked it (`display_name_locked`)
-         *     gives 409 and changes nothing.
+         *     A `display_name` that breaks its rules (see `DisplayName`) gives 400,
+         *     one another player is shown by 409; changing it while an admin has
+         *     locked it (`display_name_locked`) gives 409 and changes nothing.
          */
         patch: operations["updateCurrentUser"];
+        trace?: never;
+    };
+    "/api/users/me/data-export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a copy of the caller's data
+         * @description Everything the service keeps about the caller, in one JSON document
+         *     (the right of access): their profile, every answer with its outcome
+         *     and points, their points, follows, private groups, feedback, push
+         *     devices and leaderboard positions. Sent as an attachment
+         *     (`Content-Disposition`), so a browser saves it as a file.
+         */
+        get: operations["exportCurrentUserData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/deletion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete the caller's account
+         * @description Deletes the caller's account for good (in-app deletion, the right to
+         *     erasure) once the password is confirmed (403 `account.password_mismatch`
+         *     when it is wrong; attempts count against the sign-in budgets, 429).
+         *     What goes: every personal field (username, display name, email,
+         *     names, postal address, date of birth, time zone, password), every API
+         *     key (open stream sockets close), operator-UI sessions, follows and
+         *     follow quotas, push devices and delivery records, feedback, private
+         *     group memberships (an owned group passes to its earliest member, or
+         *     goes with its last one) and mailed links; its names are free at once
+         *     and the email can register again. What stays, anonymised: the
+         *     account's id with its answers, so other players' history keeps its
+         *     meaning (how everyone answered, `crowd`, still counts them) and
+         *     scores stay auditable. The account is on no leaderboard any more:
+         *     every board ranks the others as if it had never played (as for a
+         *     deactivated account). An admin account cannot delete itself (409):
+         *     another admin removes its admin flag first.
+         */
+        post: operations["deleteCurrentUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/users/me/points": {
@@ -1398,9 +1626,9 @@ export interface paths {
         };
         /**
          * [Admin] List users
-         * @description `q` matches case-insensitively as a substring of username, email,
-         *     first or last name, or the id. `user_count` is the number of users
-         *     matching the filters (before `offset` and `limit`).
+         * @description `q` matches case-insensitively as a substring of username, display
+         *     name, email, first or last name, or the id. `user_count` is the
+         *     number of users matching the filters (before `offset` and `limit`).
          */
         get: operations["listUsers"];
         put?: never;
@@ -1449,6 +1677,7 @@ export interface paths {
          *     locks it (`display_name_locked=true`) unless the same request says
          *     `display_name_locked: false`. `hidden_from_leaderboards` takes the
          *     user off every leaderboard (cheating) without touching their history.
+         *     An account its player deleted (`deleted_at`) cannot be changed (409).
          */
         patch: operations["updateUser"];
         trace?: never;
@@ -1578,7 +1807,8 @@ export interface paths {
          *     closing time. In-game questions disappear when their answer window has
          *     passed; Match questions when they lock at kick-off (the match's
          *     scheduled time, which follows a rescheduling, or the match starting
-         *     earlier).
+         *     earlier). `crowd` (how everyone answered so far) is null until the
+         *     caller has answered the question, so nobody copies the crowd.
          */
         get: operations["listOpenQuestions"];
         put?: never;
@@ -1792,7 +2022,8 @@ export interface paths {
         put?: never;
         /**
          * Create a private group
-         * @description Creates a group owned by the caller, who is its first member, with a
+         * @description Needs a verified email (403 `account.email_unverified` otherwise).
+         *     Creates a group owned by the caller, who is its first member, with a
          *     new invite code. A player belongs to at most `PLAYER_GROUPS_PER_USER`
          *     groups (20 by default, owned ones included): one more answers 409
          *     naming the limit. A name that breaks its rules (see
@@ -1816,7 +2047,8 @@ export interface paths {
         put?: never;
         /**
          * Join a private group with its invite code
-         * @description Joins the group whose invite code this is (200 with the group;
+         * @description Needs a verified email (403 `account.email_unverified` otherwise).
+         *     Joins the group whose invite code this is (200 with the group;
          *     joining a group one is already in changes nothing and answers 200
          *     too). Codes are compared without regard to case, spaces and dashes.
          *     An unknown (or replaced) code answers 404. A full group
@@ -1968,6 +2200,34 @@ export interface paths {
          *     400; so is a period other than `all_time` for a match.
          */
         get: operations["getPlayerGroupLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/leaderboard-positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's leaderboard positions
+         * @description Where the caller stands, in one call (a home screen's ranks): their
+         *     row and rank on the whole game's board and on each league's they are
+         *     on, all time and in their current day, week and month (in their
+         *     `match_follow_timezone`), then on the boards of the 20 matches they
+         *     played last (newest first); the same read as an operator's
+         *     `GET /api/users/{user_id}/leaderboard-positions`. Empty while the
+         *     caller is hidden from leaderboards (`hidden_from_leaderboards`) or
+         *     before any of their answers has settled. Private groups' boards are
+         *     read per group (`GET /api/player-groups/{player_group_id}/leaderboard`).
+         */
+        get: operations["getCurrentUserLeaderboardPositions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2368,6 +2628,66 @@ export interface components {
              */
             type: string;
         };
+        PasswordResetRequest: {
+            /**
+             * Format: email
+             * @description The account's email (any letter case).
+             * @example alice@example.com
+             */
+            email: string;
+        };
+        PasswordReset: {
+            token: components["schemas"]["MailedToken"];
+            password: components["schemas"]["Password"];
+        };
+        EmailVerification: {
+            token: components["schemas"]["MailedToken"];
+        };
+        /**
+         * @description The `token` of a mailed link.
+         * @example qpm_Xk3vR9wq2LmN8pZ4tY7uB1cD5eF6gH0jK2lM3nO4pQ5
+         */
+        MailedToken: string;
+        AccountDeletion: {
+            /**
+             * Format: password
+             * @description The account's password, confirming the deletion.
+             * @example correct horse battery staple
+             */
+            password: string;
+        };
+        /** @description Everything the service keeps about a player. */
+        UserDataExport: {
+            /**
+             * Format: date-time
+             * @example 2026-11-20T22:00:00Z
+             */
+            exported_at: string;
+            user: components["schemas"]["User"];
+            points: components["schemas"]["UserPoints"];
+            /** @description Every answer, newest first (as `GET /api/question-answers`). */
+            answers: components["schemas"]["AnswerHistoryItem"][];
+            /** @description Every follow, newest first; `following` false is a follow given up after kick-off (it used a daily slot). */
+            follows: components["schemas"]["FollowRecord"][];
+            player_groups: components["schemas"]["PlayerGroupSummary"][];
+            feedback: components["schemas"]["Feedback"][];
+            devices: components["schemas"]["Device"][];
+            leaderboard_positions: components["schemas"]["UserLeaderboardPositions"];
+        };
+        FollowRecord: {
+            /**
+             * Format: uuid
+             * @example 7d444840-9dc0-11d1-b245-5ffdce74fad2
+             */
+            match_id: string;
+            /** @example true */
+            following: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T18:00:00Z
+             */
+            followed_at: string;
+        };
         /** @description An API key, shown only in this response, and the user it belongs to. */
         Token: {
             /**
@@ -2431,7 +2751,12 @@ export interface components {
          *     bidirectional marks), must not look like an email address, and must
          *     not carry a word of the service's profanity list (400 naming the rule
          *     otherwise). Blank (only spaces) or null clears it: leaderboards then
-         *     show the username. Display names need not be unique.
+         *     show the username. Names players are shown by are unique without
+         *     regard to case: a display name another player uses as their display
+         *     name or username gives 409 (`user.display_name_taken`; one's own
+         *     username in other letter cases is fine), and so does a username
+         *     another player displays (`user.username_taken`). It must not look
+         *     like the name of a player without one (`Player` and 8 hex digits).
          * @example Alice in Goalland
          */
         DisplayName: string | null;
@@ -2457,12 +2782,17 @@ export interface components {
              */
             display_name_locked: boolean;
             /**
-             * @description What leaderboards show for this user, derived, never the email - `display_name`, else `username`, else `Player` and the first 8 characters of the id.
+             * @description What leaderboards show for this user, derived, never the email - `display_name`, else `username`, else `Player` and the first 8 characters of the id. No two users have the same one, without regard to case.
              * @example Alice in Goalland
              */
             leaderboard_name: string;
             /** @example alice@example.com */
             email: string;
+            /**
+             * @description The player proved the email theirs (a mailed verification link, or a password reset sent there). Changing the email makes it false until the new address is verified; unverified accounts cannot create or join private groups.
+             * @example true
+             */
+            email_verified: boolean;
             /** @example Alice */
             first_name: string | null;
             /** @example Liddell */
@@ -2520,6 +2850,12 @@ export interface components {
              * @example 2026-11-20T18:30:00Z
              */
             last_login_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the player deleted the account (its row stays, anonymised, and inactive); null otherwise.
+             * @example null
+             */
+            deleted_at: string | null;
         };
         /** @description The fields a player may change on their own profile. */
         UserSelfPatch: {
@@ -3071,6 +3407,17 @@ export interface components {
              */
             default_answer_window_seconds: number;
             /**
+             * @description The fairness rule: an in-game question whose outcome is decided
+             *     less than this many seconds after it was asked (feed time: the
+             *     deciding event's `occurred_at` minus the triggering event's) is
+             *     voided instead of resolved, since nobody could answer it in
+             *     time; its answers score nothing and cost nothing. The same on
+             *     live matches and on replays (whatever their speed). 0 turns the
+             *     rule off.
+             * @example 10
+             */
+            default_min_answer_seconds: number;
+            /**
              * @description Chance that a matched trigger issues (after the other gates).
              * @example 1
              */
@@ -3100,6 +3447,11 @@ export interface components {
             default_question_points?: number;
             /** @example 45 */
             default_answer_window_seconds?: number;
+            /**
+             * @description See `League.default_min_answer_seconds`.
+             * @example 15
+             */
+            default_min_answer_seconds?: number;
             /** @example 0.8 */
             default_question_probability?: number;
             question_definition_allowlist?: components["schemas"]["NullableUuidList"];
@@ -3153,6 +3505,11 @@ export interface components {
              */
             answer_window_seconds: number | null;
             /**
+             * @description Overrides the league's minimum answer time (`League.default_min_answer_seconds`); null inherits.
+             * @example null
+             */
+            min_answer_seconds: number | null;
+            /**
              * @description Overrides the league's points; null inherits.
              * @example 15
              */
@@ -3195,6 +3552,11 @@ export interface components {
             period_distribution?: components["schemas"]["PeriodDistributionInput"];
             /** @example 45 */
             answer_window_seconds?: number | null;
+            /**
+             * @description Overrides the league's minimum answer time (`League.default_min_answer_seconds`); null inherits.
+             * @example null
+             */
+            min_answer_seconds?: number | null;
             /** @example 15 */
             points?: number | null;
             /** @example null */
@@ -3219,6 +3581,11 @@ export interface components {
             period_distribution?: components["schemas"]["PeriodDistributionInput"];
             /** @example 45 */
             answer_window_seconds?: number | null;
+            /**
+             * @description Overrides the league's minimum answer time (`League.default_min_answer_seconds`); null inherits.
+             * @example null
+             */
+            min_answer_seconds?: number | null;
             /** @example 15 */
             points?: number | null;
             /** @example 0.5 */
@@ -3502,6 +3869,11 @@ export interface components {
              */
             answer_window_seconds?: number | null;
             /**
+             * @description Overrides the group's or league's minimum answer time (`League.default_min_answer_seconds`); null inherits.
+             * @example null
+             */
+            min_answer_seconds?: number | null;
+            /**
              * @description Overrides the group's or league's points; null inherits.
              * @example null
              */
@@ -3584,6 +3956,8 @@ export interface components {
             /** @example null */
             answer_window_seconds: number | null;
             /** @example null */
+            min_answer_seconds: number | null;
+            /** @example null */
             points: number | null;
             /** @example null */
             probability: number | null;
@@ -3640,7 +4014,9 @@ export interface components {
              *     identifier once the match is closed; a result that is null or not
              *     a choice voids the question. `result` is `{home_score, away_score,
              *     winner ("home", "away" or "draw"), home_team, away_team, goals:
-             *     [{team, minute, player, penalty, own_goal}]}`.
+             *     [{team, minute, offset, player, penalty, own_goal}]}`, where a
+             *     goal in stoppage time has the period's last minute and its
+             *     `offset` (45+2: minute 45, offset 2; 0 otherwise).
              * @example result.winner
              */
             correct_choice: string;
@@ -3913,7 +4289,13 @@ export interface components {
             creates: components["schemas"]["ImportRowAction"][];
             updates: components["schemas"]["ImportRowAction"][];
             unchanged: components["schemas"]["ImportRowAction"][];
+            /** @description The first 100 problems, in file order (`error_count` says how many there were). */
             errors: components["schemas"]["ImportRowError"][];
+            /**
+             * @description Every problem found, listed in `errors` or not.
+             * @example 0
+             */
+            error_count: number;
         };
         SampleEventType: {
             /** @example shot */
@@ -3981,7 +4363,10 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /**
-             * @description Names mapped to JSONata expressions, evaluated as at issue.
+             * @description Names mapped to JSONata expressions, evaluated as at issue. At
+             *     most 50 of them, as in a definition (422 `request.invalid` at
+             *     `body.issuance_state_extract` above that; the released contract
+             *     could not add `maxProperties` here without a breaking version).
              * @example {
              *       "minute": "$floor(event.clock_seconds / 60) + 1"
              *     }
@@ -4149,6 +4534,7 @@ export interface components {
             group_id: string | null;
             included: components["schemas"]["InheritedBoolean"];
             answer_window_seconds: components["schemas"]["InheritedInteger"];
+            min_answer_seconds: components["schemas"]["InheritedInteger"];
             points: components["schemas"]["InheritedInteger"];
             probability: components["schemas"]["InheritedNumber"];
             min_interval_seconds: components["schemas"]["InheritedInteger"];
@@ -4187,8 +4573,8 @@ export interface components {
          *     first: league, group, definition, match. Per-match settings
          *     (`question_max_count`, `min_interval_seconds`, period distribution)
          *     come from the league or the match; per-question settings (answer
-         *     window, points, probability; the lane interval from league, group or
-         *     match). `included` is false for an archived definition (`definition`);
+         *     window, minimum answer time, points, probability; the lane interval
+         *     from league, group or match). `included` is false for an archived definition (`definition`);
          *     otherwise the match's allowlist decides when it has one (`match`),
          *     else the league's (`league`), else the definition's `is_active`
          *     (`definition`). For `kind=match` only `included` and `points` apply;
@@ -4213,6 +4599,8 @@ export interface components {
                 points: number;
                 /** @example 60 */
                 answer_window_seconds: number;
+                /** @example 10 */
+                min_answer_seconds: number;
                 /** @example 1 */
                 probability: number;
             };
@@ -4248,10 +4636,12 @@ export interface components {
         };
         /**
          * @description `scheduled` (not started), `live` (in play), `break` (between
-         *     periods), `ended` (play over, result not yet confirmed), `closed`
-         *     (result final), `postponed`, `cancelled`. The live statuses are
-         *     `live` and `break`. Usual flow: scheduled, live, break, live, ...,
-         *     ended, closed.
+         *     periods, or play suspended), `ended` (play over, result not yet
+         *     confirmed), `closed` (result final), `postponed`, `cancelled`. The
+         *     live statuses are `live` and `break`. Usual flow: scheduled, live,
+         *     break, live, ..., ended, closed. A live match follows its feed: a
+         *     period starting, or play going on after a break, makes it `live`;
+         *     a period ending makes it `break`.
          * @example live
          * @enum {string}
          */
@@ -4267,6 +4657,8 @@ export interface components {
             question_points: number | null;
             /** @example null */
             answer_window_seconds: number | null;
+            /** @example null */
+            min_answer_seconds: number | null;
             /** @example null */
             question_probability: number | null;
         };
@@ -4428,7 +4820,9 @@ export interface components {
              * @description The provider's live push feed of this match (newline-delimited
              *     JSON), which its auto-dispatched listener reads; null when none is
              *     attached (then `FEED_URL_TEMPLATE`, when set, builds one from
-             *     `sr_id`). Set and cleared with `PATCH /api/matches/{match_id}`.
+             *     `sr_id`, unless an operator detached it). Set and cleared with
+             *     `PATCH /api/matches/{match_id}`: an operator's choice, a URL or
+             *     null, is never replaced by a template.
              * @example https://feeds.example.com/wc/openfootball:wc2022:1
              */
             feed_url: string | null;
@@ -4523,6 +4917,11 @@ export interface components {
             question_points?: number | null;
             /** @example 45 */
             answer_window_seconds?: number | null;
+            /**
+             * @description Overrides the minimum answer time of every in-game question of the match (`League.default_min_answer_seconds`); null inherits.
+             * @example null
+             */
+            min_answer_seconds?: number | null;
             /** @example 1 */
             question_probability?: number | null;
             question_definition_allowlist?: components["schemas"]["NullableUuidList"];
@@ -4541,7 +4940,7 @@ export interface components {
              */
             sponsor_brand_id?: string | null;
             /**
-             * @description The provider's live push feed of the match (`http` or `https`, no credentials in it); null detaches it. See the operation for the address rules.
+             * @description The provider's live push feed of the match (`http` or `https`, no credentials in it); null detaches it, for good (no feed URL template attaches one again). See the operation for the address rules.
              * @example https://feeds.example.com/wc/openfootball:wc2022:1
              */
             feed_url?: string | null;
@@ -4716,6 +5115,7 @@ export interface components {
             points: number;
             /** @example 152 */
             answer_count: number;
+            crowd: components["schemas"]["Crowd"];
             sponsor_brand: components["schemas"]["NullableBrandSummary"];
             match_sponsor_brand: components["schemas"]["NullableBrandSummary"];
         };
@@ -5110,6 +5510,12 @@ export interface components {
              */
             updated_by_user_id: string | null;
         };
+        /**
+         * @description `delivered` (the push service accepted it), `failed` (it refused or could not be reached; see `status_code` and `error`), `skipped` (a gate held it back; see `error`).
+         * @example delivered
+         * @enum {string}
+         */
+        PushDeliveryStatus: "delivered" | "failed" | "skipped";
         PushDeliveryAttempt: {
             /**
              * Format: uuid
@@ -5140,12 +5546,7 @@ export interface components {
              * @example 8f9e0d1c-2b3a-4c5d-8e7f-6a5b4c3d2e1f
              */
             question_issuance_id: string | null;
-            /**
-             * @description `skipped`: a gate held it back (see `error`).
-             * @example delivered
-             * @enum {string}
-             */
-            status: "delivered" | "failed" | "skipped";
+            status: components["schemas"]["PushDeliveryStatus"];
             /**
              * @description HTTP status from the push service.
              * @example 201
@@ -5210,9 +5611,154 @@ export interface components {
              * @example null
              */
             current_answer: string | null;
+            crowd: components["schemas"]["NullableCrowd"];
             sponsor_brand: components["schemas"]["NullableBrandSummary"];
             match_sponsor_brand: components["schemas"]["NullableBrandSummary"];
         };
+        /**
+         * @description A settled question, self-contained (the match, the question text,
+         *     its choices, the correct choice), with how everyone answered
+         *     (`crowd`, final) and the receiver's own answer: the live stream's `resolution` message, also listed by
+         *     `GET /api/matches/{match_id}/resolutions` to catch up, so a client
+         *     handles both with the same code.
+         */
+        QuestionResolution: {
+            /**
+             * @description Always `resolution` (the stream's message type).
+             * @example resolution
+             * @enum {string}
+             */
+            type: "resolution";
+            /**
+             * Format: uuid
+             * @example 8f9e0d1c-2b3a-4c5d-8e7f-6a5b4c3d2e1f
+             */
+            question_issuance_id: string;
+            /**
+             * @description This settlement's number among its match's: 1, 2, 3, ... in the
+             *     order they were committed, no gaps. The cursor a client catches
+             *     up from (`GET /api/matches/{match_id}/resolutions?after=`).
+             * @example 4
+             */
+            resolution_seq: number;
+            /**
+             * Format: uuid
+             * @example 7d444840-9dc0-11d1-b245-5ffdce74fad2
+             */
+            match_id: string;
+            kind: components["schemas"]["QuestionKind"];
+            match: components["schemas"]["MatchRef"];
+            /**
+             * @description The question as it was issued, so a client that never saw it can show it.
+             * @example Qatar 0-1 Ecuador. Who scores next?
+             */
+            question_text: string;
+            /**
+             * @description The choices as issued (identifier and label); `correct_answer_identifier` and the answer's `selected_answer_identifier` name one of them.
+             * @example [
+             *       {
+             *         "identifier": "home",
+             *         "label": "Qatar"
+             *       },
+             *       {
+             *         "identifier": "away",
+             *         "label": "Ecuador"
+             *       },
+             *       {
+             *         "identifier": "none",
+             *         "label": "No more goals"
+             *       }
+             *     ]
+             */
+            choices: components["schemas"]["RenderedChoice"][];
+            /**
+             * @description `voided`: it could not resolve; `revoked`: an operator withdrew it. Neither scores.
+             * @example resolved
+             * @enum {string}
+             */
+            status: "resolved" | "voided" | "revoked";
+            /**
+             * @description The correct choice when `resolved`; null otherwise.
+             * @example away
+             */
+            correct_answer_identifier: string | null;
+            /**
+             * @description Points a correct answer scores (fixed when the question was issued).
+             * @example 10
+             */
+            points_possible: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T20:10:00Z
+             */
+            resolved_at: string | null;
+            crowd: components["schemas"]["Crowd"];
+            /** @description The receiver's own answer; null when they did not answer. */
+            answer: {
+                /** @example away */
+                selected_answer_identifier: string;
+                /**
+                 * @example correct
+                 * @enum {string}
+                 */
+                outcome: "correct" | "incorrect" | "void";
+                /** @example 10 */
+                points_awarded: number;
+            } | null;
+        };
+        /**
+         * @description How everyone answered a question ("62% said Ecuador"): the answers to
+         *     each of its choices, in the question's order, and their share in
+         *     whole percent. The shares add up to 100 (largest remainder: each
+         *     share rounded down, then the points left over go to the largest
+         *     remainders, an earlier choice first on a tie); all 0 while nobody
+         *     has answered. A player sees it once they have answered the question
+         *     or it has closed, never before, so the crowd cannot be copied; it is
+         *     at most a second old while the question is open and fixed once the
+         *     question settles. Every answer counts, those of deleted accounts
+         *     too (anonymous numbers).
+         */
+        Crowd: {
+            /**
+             * @description Answers to the question.
+             * @example 152
+             */
+            answer_count: number;
+            /**
+             * @example [
+             *       {
+             *         "identifier": "home",
+             *         "count": 30,
+             *         "percent": 20
+             *       },
+             *       {
+             *         "identifier": "away",
+             *         "count": 94,
+             *         "percent": 62
+             *       },
+             *       {
+             *         "identifier": "none",
+             *         "count": 28,
+             *         "percent": 18
+             *       }
+             *     ]
+             */
+            choices: components["schemas"]["CrowdChoice"][];
+        };
+        /** @description One choice's answers and share. */
+        CrowdChoice: {
+            /**
+             * @description The choice (one of the question's `choices`).
+             * @example away
+             */
+            identifier: string;
+            /** @example 94 */
+            count: number;
+            /** @example 62 */
+            percent: number;
+        };
+        /** @description How everyone answered (see `Crowd`), or null while the caller has not answered. */
+        NullableCrowd: components["schemas"]["Crowd"] | components["schemas"]["NullValue"];
         AnswerRequest: {
             /**
              * Format: uuid
@@ -5295,6 +5841,7 @@ export interface components {
              * @example 2026-11-20T20:10:00Z
              */
             resolved_at: string | null;
+            crowd: components["schemas"]["Crowd"];
             sponsor_brand: components["schemas"]["NullableBrandSummary"];
             match_sponsor_brand: components["schemas"]["NullableBrandSummary"];
         };
@@ -5391,21 +5938,6 @@ export interface components {
         };
     };
     responses: {
-        /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
-        BadRequest: {
-            headers: {
-                "X-Error-Code": components["headers"]["ErrorCode"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "detail": "unsupported league slug 'xfl'"
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
         /** @description Missing, invalid or revoked API key (or bad login credentials). */
         Unauthorized: {
             headers: {
@@ -5440,63 +5972,31 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Authenticated, but not allowed to do this. */
+        /** @description Too many mails asked for to this recipient from this address, or from this address overall; try again after `Retry-After` seconds. */
+        TooManyMails: {
+            headers: {
+                "X-Error-Code": components["headers"]["ErrorCode"];
+                /** @description Seconds until the next mail is accepted. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "too many mails asked for; try again in 2400 seconds"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Authenticated, but not an admin (an `[Admin]` operation). */
         Forbidden: {
             headers: {
-                "X-Error-Code": components["headers"]["ErrorCode"];
+                /** @description The error's stable code (see `ErrorCode`). */
+                "X-Error-Code": "auth.forbidden";
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "detail": "this operation requires an admin account"
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The resource (named in `detail`) does not exist. */
-        NotFound: {
-            headers: {
-                "X-Error-Code": components["headers"]["ErrorCode"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "detail": "brand not found"
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The request conflicts with the current state; `detail` says how. */
-        Conflict: {
-            headers: {
-                "X-Error-Code": components["headers"]["ErrorCode"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "detail": "a brand named 'Acme' already exists"
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description Too late; the answer window has expired (Match questions are locked at kick-off). */
-        Gone: {
-            headers: {
-                "X-Error-Code": components["headers"]["ErrorCode"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "detail": "the answer window of this question has expired"
-                 *     }
-                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -5518,7 +6018,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request body is over the limit (JSON bodies, uploads and CSV imports each have theirs; the README lists them). */
+        /** @description The request body is over the limit (JSON bodies, uploads and CSV imports each have theirs; the README lists them). Answered at once, and the rest of the body is not read: before any of it when the declared `Content-Length` is over the limit, as soon as a chunked body (or a compressed one, counted decompressed) passes it. The connection closes after the answer (`Connection: close`). */
         PayloadTooLarge: {
             headers: {
                 "X-Error-Code": components["headers"]["ErrorCode"];
@@ -5533,27 +6033,25 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request does not match the contract (including malformed JSON). */
-        ValidationFailed: {
-            headers: {
-                "X-Error-Code": components["headers"]["ErrorCode"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ValidationError"];
-            };
-        };
         /**
          * @description The service cannot answer now; `Retry-After` says when to try again.
          *     A client keeps its key: this is never a verdict on the key (that is
-         *     401). Causes: the database is out of reach (any operation, during an
-         *     outage; the request was not carried out, except that a single write
-         *     already on its way to a database that then froze may be applied when
-         *     it resumes: repeat it if you still want it), or the process is shutting
-         *     down (the request was refused before anything ran; `Connection:
-         *     close`, another process answers). Brand operations that touch a logo
-         *     also answer 503 when object storage is not configured (no
-         *     `Retry-After`: that lasts until the service is reconfigured).
+         *     401). `X-Error-Code` says which cause:
+         *     `database.unavailable`, the database is out of reach (any operation,
+         *     during an outage; the request was not carried out, except that a
+         *     single write already on its way to a database that then froze may be
+         *     applied when it resumes: repeat it if you still want it);
+         *     `database.outcome_unknown`, the change was sent to the database but
+         *     its COMMIT went unconfirmed (a freeze, a lost connection): it may
+         *     have been stored, so read it back before repeating it (a login that
+         *     answers this hands no key: sign in again);
+         *     `service.overloaded`, every database connection stayed busy while
+         *     the database answered (a burst of load): nothing was done, retry;
+         *     `service.shutting_down`, the process is shutting down (the request
+         *     was refused before anything ran; `Connection: close`, another
+         *     process answers). Brand operations that touch a logo also answer 503
+         *     when object storage is not configured (no `Retry-After`: that lasts
+         *     until the service is reconfigured).
          */
         ServiceUnavailable: {
             headers: {
@@ -5576,7 +6074,10 @@ export interface components {
          * @description With `period` day, week or month: the period containing this
          *     calendar date (past periods stay readable). Without it, the current
          *     period in the caller's `match_follow_timezone` (UTC for anonymous
-         *     callers and blank zones). With `period=all_time`, 400.
+         *     callers and blank zones). With `period=all_time`, 400. Any date of
+         *     the years 0001 to 9999, as written (`0026-11-28` is in the year 26,
+         *     not 1926); a period reaching outside them is 400
+         *     `leaderboard.date_out_of_range`.
          */
         LeaderboardDate: string;
         /** @description Rows to skip from the top (the first row returned has rank `offset + 1`). */
@@ -5678,9 +6179,29 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "user.username_taken" | "user.email_taken" | "user.display_name_locked" | "user.self_lockout";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description Too many registrations from this client address; try again after `Retry-After` seconds. */
             429: {
                 headers: {
@@ -5726,7 +6247,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5749,7 +6280,194 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted; a link is mailed if an active account has this address. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            429: components["responses"]["TooManyMails"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordReset"];
+            };
+        };
+        responses: {
+            /** @description The password is set; the new key is shown once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Token"];
+                };
+            };
+            /** @description The token is unknown, used, expired, or its account is no longer active. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "account.reset_token_invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    requestEmailVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted; the link is on its way. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The request conflicts with the current state (see `detail`). */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "account.email_already_verified";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            429: components["responses"]["TooManyMails"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    verifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailVerification"];
+            };
+        };
+        responses: {
+            /** @description The email is verified. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The token is unknown, used, expired, or for an address the account no longer has. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "account.verification_token_invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5775,9 +6493,29 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description Authenticated, but not allowed to do this. */
+            403: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "admin_session.csrf" | "admin_session.not_admin" | "admin_session.inactive";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5803,7 +6541,17 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5829,13 +6577,43 @@ export interface operations {
                     "application/json": components["schemas"]["Brand"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "brand.invalid_color" | "brand.invalid_name" | "brand.logo_type" | "brand.logo_empty" | "brand.logo_too_large" | "brand.logo_conflict";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "brand.name_taken";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5860,9 +6638,29 @@ export interface operations {
                     "application/json": components["schemas"]["Brand"];
                 };
             };
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "brand.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5887,9 +6685,29 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "brand.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5918,14 +6736,54 @@ export interface operations {
                     "application/json": components["schemas"]["Brand"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "brand.invalid_color" | "brand.invalid_name" | "brand.logo_conflict" | "brand.logo_type" | "brand.logo_too_large" | "brand.logo_empty";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "brand.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "brand.name_taken";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5962,9 +6820,29 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionSponsorship"][];
                 };
             };
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "brand.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5993,14 +6871,54 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionSponsorshipAssignmentResult"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "sponsorship.slots_and_random" | "sponsorship.nothing_to_assign" | "sponsorship.invalid_target" | "sponsorship.match_not_editable" | "brand.invalid_color" | "brand.invalid_name" | "brand.logo_conflict" | "brand.logo_empty" | "brand.logo_too_large" | "brand.logo_type" | "match.invalid_feed_url" | "match.invalid_range";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "brand.not_found" | "match.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "sponsorship.over_capacity" | "sponsorship.duplicate_number" | "sponsorship.number_taken" | "sponsorship.not_enough_numbers" | "brand.name_taken" | "match.already_played" | "match.cap_below_slots" | "match.listener_active" | "match.not_closed" | "match.not_followable" | "match.not_test" | "match.nothing_to_replay";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6031,9 +6949,29 @@ export interface operations {
                     "application/json": components["schemas"]["SampleCatalog"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "league.unsupported";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6059,13 +6997,43 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionPreview"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "definition.template_invalid" | "definition.expression_invalid" | "preview.duplicate_choice" | "preview.sample_required" | "preview.sample_event_invalid" | "league.unsupported" | "definition.duplicate_choice" | "definition.invalid_event_type" | "definition.invalid_name" | "definition.invalid_range" | "definition.invalid_timeout_choice" | "definition.unknown_event_type" | "definition.unknown_group";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "sample_event.not_found" | "definition.not_found" | "league.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6092,7 +7060,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6124,7 +7102,8 @@ export interface operations {
             /** @description Malformed CSV, over a limit, or refused because a row failed; same shape as the preview. */
             400: {
                 headers: {
-                    "X-Error-Code": components["headers"]["ErrorCode"];
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "import.invalid_file" | "import.refused";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6135,7 +7114,17 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6178,10 +7167,40 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionDefinitionSummary"][];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            404: components["responses"]["NotFound"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "league.unsupported" | "definition.invalid_range" | "definition.duplicate_choice" | "definition.expression_invalid" | "definition.invalid_event_type" | "definition.invalid_name" | "definition.invalid_timeout_choice" | "definition.template_invalid" | "definition.unknown_event_type" | "definition.unknown_group";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "league.not_found" | "definition.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6214,14 +7233,54 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionDefinition"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "league.unsupported" | "definition.expression_invalid" | "definition.template_invalid" | "definition.duplicate_choice" | "definition.unknown_group" | "definition.invalid_name" | "definition.unknown_event_type" | "definition.invalid_event_type" | "definition.invalid_timeout_choice" | "definition.invalid_range";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "league.not_found" | "definition.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "definition.name_taken" | "definition.in_use" | "league.cap_below_slots";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6246,9 +7305,29 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionDefinition"];
                 };
             };
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "question_definition.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6277,14 +7356,54 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionDefinition"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "definition.template_invalid" | "definition.duplicate_choice" | "definition.expression_invalid" | "definition.invalid_event_type" | "definition.invalid_name" | "definition.invalid_range" | "definition.invalid_timeout_choice" | "definition.unknown_event_type" | "definition.unknown_group";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "question_definition.not_found" | "definition.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "definition.name_taken" | "definition.in_use";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6309,10 +7428,40 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "question_definition.not_found" | "definition.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "definition.in_use" | "definition.name_taken";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6341,14 +7490,54 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionDefinition"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "definition.invalid_name" | "definition.duplicate_choice" | "definition.expression_invalid" | "definition.invalid_event_type" | "definition.invalid_range" | "definition.invalid_timeout_choice" | "definition.template_invalid" | "definition.unknown_event_type" | "definition.unknown_group";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "question_definition.not_found" | "definition.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "definition.name_taken" | "definition.in_use";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6375,9 +7564,29 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "question_definition.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6404,9 +7613,29 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "question_definition.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6433,7 +7662,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6465,7 +7704,8 @@ export interface operations {
             /** @description Malformed CSV, over a limit, or refused because a row failed; same shape as the preview. */
             400: {
                 headers: {
-                    "X-Error-Code": components["headers"]["ErrorCode"];
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "import.invalid_file" | "import.refused";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6476,7 +7716,17 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6519,10 +7769,40 @@ export interface operations {
                     "application/json": components["schemas"]["MatchQuestionDefinition"][];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            404: components["responses"]["NotFound"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "league.unsupported" | "definition.invalid_range" | "definition.duplicate_choice" | "definition.expression_invalid" | "definition.invalid_event_type" | "definition.invalid_name" | "definition.invalid_timeout_choice" | "definition.template_invalid" | "definition.unknown_event_type" | "definition.unknown_group";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "league.not_found" | "definition.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6555,14 +7835,54 @@ export interface operations {
                     "application/json": components["schemas"]["MatchQuestionDefinition"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "league.unsupported" | "definition.template_invalid" | "definition.expression_invalid" | "definition.duplicate_choice" | "match_definition.unknown_group" | "definition.invalid_name" | "definition.invalid_event_type" | "definition.invalid_range" | "definition.invalid_timeout_choice" | "definition.unknown_event_type" | "definition.unknown_group";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "league.not_found" | "definition.not_found" | "match_definition.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match_definition.name_taken" | "definition.in_use" | "definition.name_taken" | "league.cap_below_slots" | "match_definition.in_use";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6587,9 +7907,29 @@ export interface operations {
                     "application/json": components["schemas"]["MatchQuestionDefinition"];
                 };
             };
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match_definition.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6618,14 +7958,54 @@ export interface operations {
                     "application/json": components["schemas"]["MatchQuestionDefinition"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "definition.template_invalid" | "definition.duplicate_choice" | "definition.expression_invalid" | "definition.invalid_event_type" | "definition.invalid_name" | "definition.invalid_range" | "definition.invalid_timeout_choice" | "definition.unknown_event_type" | "definition.unknown_group" | "match_definition.unknown_group";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match_definition.not_found" | "definition.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match_definition.name_taken" | "definition.in_use" | "definition.name_taken" | "match_definition.in_use";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6650,10 +8030,40 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match_definition.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match_definition.in_use" | "match_definition.name_taken";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6682,14 +8092,54 @@ export interface operations {
                     "application/json": components["schemas"]["MatchQuestionDefinition"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "definition.invalid_name" | "definition.duplicate_choice" | "definition.expression_invalid" | "definition.invalid_event_type" | "definition.invalid_range" | "definition.invalid_timeout_choice" | "definition.template_invalid" | "definition.unknown_event_type" | "definition.unknown_group" | "match_definition.unknown_group";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match_definition.not_found" | "definition.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match_definition.name_taken" | "definition.in_use" | "definition.name_taken" | "match_definition.in_use";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6716,9 +8166,29 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match_definition.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6745,9 +8215,29 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match_definition.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6776,12 +8266,42 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionGroup"][];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "league.unsupported";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "league.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6814,14 +8334,54 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionGroup"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "league.unsupported" | "group.invalid_slug" | "period_distribution.invalid" | "group.invalid_name" | "group.slug_immutable";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "league.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "group.slug_taken" | "group.in_use" | "league.cap_below_slots";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6848,7 +8408,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6875,9 +8445,29 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "question_group.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6902,10 +8492,40 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "question_group.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "group.in_use" | "group.slug_taken";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6950,13 +8570,43 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionGroup"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "group.slug_immutable" | "period_distribution.invalid" | "group.invalid_name" | "group.invalid_slug";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "question_group.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6979,7 +8629,17 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7004,9 +8664,29 @@ export interface operations {
                     "application/json": components["schemas"]["League"];
                 };
             };
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "league.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7035,14 +8715,54 @@ export interface operations {
                     "application/json": components["schemas"]["League"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "allowlist.unknown_definition" | "period_distribution.invalid" | "league.unsupported";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "league.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "league.cap_below_slots";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7074,9 +8794,29 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "league.not_found" | "definition.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7113,10 +8853,30 @@ export interface operations {
                     "application/json": components["schemas"]["MatchListItem"][];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match.invalid_range" | "league.unsupported" | "match.invalid_feed_url";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7142,9 +8902,29 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7169,10 +8949,40 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match.not_test" | "match.already_played" | "match.cap_below_slots" | "match.listener_active" | "match.not_closed" | "match.not_followable" | "match.nothing_to_replay";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7201,14 +9011,54 @@ export interface operations {
                     "application/json": components["schemas"]["MatchDetail"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "period_distribution.invalid" | "allowlist.unknown_definition" | "match.invalid_feed_url" | "brand.invalid_color" | "brand.invalid_name" | "brand.logo_conflict" | "brand.logo_empty" | "brand.logo_too_large" | "brand.logo_type" | "match.invalid_range";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match.not_found" | "brand.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match.cap_below_slots" | "brand.name_taken" | "match.already_played" | "match.listener_active" | "match.not_closed" | "match.not_followable" | "match.not_test" | "match.nothing_to_replay";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7234,10 +9084,40 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match.not_found" | "follow.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "follow.daily_limit" | "match.not_followable" | "follow.busy" | "match.already_played" | "match.cap_below_slots" | "match.listener_active" | "match.not_closed" | "match.not_test" | "match.nothing_to_replay";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7263,9 +9143,29 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match.not_found" | "follow.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7294,9 +9194,82 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMatchResolutions: {
+        parameters: {
+            query?: {
+                /** @description The cursor: only resolutions numbered above it (0, the default, gives the match's first ones). */
+                after?: number;
+                /** @description The most resolutions one answer lists (the lowest numbers first). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Internal match id (`Match.id`, not the provider's `sr_id`). */
+                match_id: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Resolutions in the order of their `resolution_seq`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionResolution"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7328,9 +9301,29 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match.not_found" | "definition.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7364,9 +9357,29 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7396,9 +9409,29 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7428,12 +9461,52 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description Authenticated, but not allowed to do this. */
+            403: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match.unavailable_in_main" | "auth.forbidden";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match.not_closed" | "match.nothing_to_replay" | "match.already_played" | "match.cap_below_slots" | "match.listener_active" | "match.not_followable" | "match.not_test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7463,12 +9536,52 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description Authenticated, but not allowed to do this. */
+            403: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match.unavailable_in_main" | "auth.forbidden";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match.listener_active" | "match.already_played" | "match.not_test" | "match.nothing_to_replay" | "match.cap_below_slots" | "match.not_closed" | "match.not_followable";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7495,9 +9608,29 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7530,12 +9663,42 @@ export interface operations {
                     "application/json": components["schemas"]["MatchListenerGroup"][];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "league.unsupported" | "match_listeners.invalid_range";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "league.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7567,9 +9730,29 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "listener.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7598,9 +9781,29 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "listener.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7629,9 +9832,29 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "listener.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7655,7 +9878,17 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7681,12 +9914,139 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "user.display_name_invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "user.email_taken" | "user.display_name_locked" | "user.self_lockout" | "user.username_taken" | "user.display_name_taken";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            429: components["responses"]["TooManyMails"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportCurrentUserData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's data. */
+            200: {
+                headers: {
+                    /** @description `attachment` with a file name of the day. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserDataExport"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteCurrentUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountDeletion"];
+            };
+        };
+        responses: {
+            /** @description The account is deleted; its keys no longer work. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Authenticated, but not allowed (see `detail`). */
+            403: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "account.password_mismatch";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description The request conflicts with the current state (see `detail`). */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "account.admin_cannot_delete";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7710,7 +10070,17 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7745,11 +10115,31 @@ export interface operations {
                     "application/json": components["schemas"]["Device"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "push_device.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7774,14 +10164,24 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
     listUsers: {
         parameters: {
             query?: {
-                /** @description Case-insensitive search over username, email, names and id. */
+                /** @description Case-insensitive search over username, display name, email, names and id. */
                 q?: string;
                 /** @description Only admins (true) or only non-admins (false). */
                 is_admin?: boolean;
@@ -7816,7 +10216,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7842,13 +10252,43 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "user.display_name_invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "user.username_taken" | "user.display_name_locked" | "user.email_taken" | "user.self_lockout" | "user.display_name_taken";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7875,9 +10315,29 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "user.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7902,10 +10362,40 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "user.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "user.self_lockout" | "user.display_name_locked" | "user.email_taken" | "user.username_taken";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7934,14 +10424,54 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "user.display_name_invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "user.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "user.self_lockout" | "user.username_taken" | "user.display_name_locked" | "user.email_taken" | "user.deleted" | "user.display_name_taken";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7968,9 +10498,29 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "user.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8004,9 +10554,29 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "user.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8031,7 +10601,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8057,12 +10637,32 @@ export interface operations {
                     "application/json": components["schemas"]["PushSettings"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "push_settings.template_invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8087,7 +10687,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8118,9 +10728,29 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "user.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8144,7 +10774,17 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8175,7 +10815,17 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8210,15 +10860,75 @@ export interface operations {
                     "application/json": components["schemas"]["QuestionAnswer"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "answer.invalid_choice";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description Authenticated, but not allowed to do this. */
+            403: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "answer.not_following";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "issuance.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
-            410: components["responses"]["Gone"];
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "answer.already_resolved";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too late; the answer window has expired (Match questions are locked at kick-off). */
+            410: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "answer.window_expired" | "answer.locked";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8241,7 +10951,17 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8280,10 +11000,30 @@ export interface operations {
                     "application/json": components["schemas"]["FeedbackList"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "feedback.invalid_range" | "feedback.description_too_long" | "feedback.invalid_subject_type" | "feedback.invalid_topic" | "feedback.subject_kind_mismatch";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8309,13 +11049,53 @@ export interface operations {
                     "application/json": components["schemas"]["Feedback"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "feedback.subject_kind_mismatch" | "feedback.invalid_subject_type" | "feedback.invalid_topic" | "feedback.description_too_long" | "feedback.invalid_range";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "feedback.subject_not_found" | "feedback.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "feedback.subject_pending" | "feedback.duplicate";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8341,9 +11121,29 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "feedback.not_found" | "feedback.subject_not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8356,7 +11156,10 @@ export interface operations {
                  * @description With `period` day, week or month: the period containing this
                  *     calendar date (past periods stay readable). Without it, the current
                  *     period in the caller's `match_follow_timezone` (UTC for anonymous
-                 *     callers and blank zones). With `period=all_time`, 400.
+                 *     callers and blank zones). With `period=all_time`, 400. Any date of
+                 *     the years 0001 to 9999, as written (`0026-11-28` is in the year 26,
+                 *     not 1926); a period reaching outside them is 400
+                 *     `leaderboard.date_out_of_range`.
                  */
                 date?: components["parameters"]["LeaderboardDate"];
                 /** @description Rows to skip from the top (the first row returned has rank `offset + 1`). */
@@ -8379,10 +11182,30 @@ export interface operations {
                     "application/json": components["schemas"]["Leaderboard"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "leaderboard.date_without_period" | "leaderboard.date_out_of_range" | "leaderboard.match_period" | "leaderboard.scope_incomplete" | "leaderboard.scope_mismatch";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8395,7 +11218,10 @@ export interface operations {
                  * @description With `period` day, week or month: the period containing this
                  *     calendar date (past periods stay readable). Without it, the current
                  *     period in the caller's `match_follow_timezone` (UTC for anonymous
-                 *     callers and blank zones). With `period=all_time`, 400.
+                 *     callers and blank zones). With `period=all_time`, 400. Any date of
+                 *     the years 0001 to 9999, as written (`0026-11-28` is in the year 26,
+                 *     not 1926); a period reaching outside them is 400
+                 *     `leaderboard.date_out_of_range`.
                  */
                 date?: components["parameters"]["LeaderboardDate"];
                 /** @description Rows to skip from the top (the first row returned has rank `offset + 1`). */
@@ -8421,11 +11247,41 @@ export interface operations {
                     "application/json": components["schemas"]["Leaderboard"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "leaderboard.date_without_period" | "leaderboard.date_out_of_range" | "league.unsupported";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "league.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8456,9 +11312,29 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "match.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8477,12 +11353,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "5d7f9b1c-3e5a-4c7e-9f1b-3d5f7a9c1e3b",
+                     *         "name": "Office World Cup",
+                     *         "owner_id": "3f1b2c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *         "is_owner": true,
+                     *         "invite_code": "K7QX-2M9P-ZA",
+                     *         "member_count": 2,
+                     *         "max_members": 50,
+                     *         "created_at": "2026-11-19T12:00:00Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["PlayerGroupSummary"][];
                 };
             };
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8508,12 +11408,53 @@ export interface operations {
                     "application/json": components["schemas"]["PlayerGroup"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "player_group.name_invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
+            /** @description Authenticated, but not allowed (see `detail`). */
+            403: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "account.email_unverified";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "player_group.too_many_groups" | "player_group.full" | "player_group.owner_cannot_be_removed";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8540,11 +11481,52 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            /** @description Authenticated, but not allowed (see `detail`). */
+            403: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "account.email_unverified";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "player_group.unknown_code" | "player_group.member_not_found" | "player_group.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "player_group.too_many_groups" | "player_group.full" | "player_group.owner_cannot_be_removed";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description Too many join attempts by the caller or from the client address; try again after `Retry-After` seconds. */
             429: {
                 headers: {
@@ -8586,9 +11568,29 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "player_group.not_found" | "player_group.member_not_found" | "player_group.unknown_code";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8612,10 +11614,40 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description Authenticated, but not allowed to do this. */
+            403: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "player_group.not_owner";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "player_group.not_found" | "player_group.member_not_found" | "player_group.unknown_code";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8644,13 +11676,53 @@ export interface operations {
                     "application/json": components["schemas"]["PlayerGroup"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "player_group.name_invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description Authenticated, but not allowed to do this. */
+            403: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "player_group.not_owner";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "player_group.not_found" | "player_group.member_not_found" | "player_group.unknown_code";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8676,10 +11748,40 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description Authenticated, but not allowed to do this. */
+            403: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "player_group.not_owner";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "player_group.not_found" | "player_group.member_not_found" | "player_group.unknown_code";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8703,9 +11805,29 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "player_group.not_found" | "player_group.member_not_found" | "player_group.unknown_code";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8731,11 +11853,51 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description Authenticated, but not allowed to do this. */
+            403: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "player_group.not_owner";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "player_group.member_not_found" | "player_group.not_found" | "player_group.unknown_code";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state; `detail` says how. */
+            409: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "player_group.owner_cannot_be_removed" | "player_group.full" | "player_group.too_many_groups";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8754,7 +11916,10 @@ export interface operations {
                  * @description With `period` day, week or month: the period containing this
                  *     calendar date (past periods stay readable). Without it, the current
                  *     period in the caller's `match_follow_timezone` (UTC for anonymous
-                 *     callers and blank zones). With `period=all_time`, 400.
+                 *     callers and blank zones). With `period=all_time`, 400. Any date of
+                 *     the years 0001 to 9999, as written (`0026-11-28` is in the year 26,
+                 *     not 1926); a period reaching outside them is 400
+                 *     `leaderboard.date_out_of_range`.
                  */
                 date?: components["parameters"]["LeaderboardDate"];
             };
@@ -8776,11 +11941,75 @@ export interface operations {
                     "application/json": components["schemas"]["Leaderboard"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is well-formed but breaks a rule of the service; `detail` says which. */
+            400: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "leaderboard.scope_incomplete" | "leaderboard.scope_mismatch" | "leaderboard.match_period" | "leaderboard.date_out_of_range" | "leaderboard.date_without_period" | "match.invalid_feed_url" | "match.invalid_range" | "player_group.name_invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "player_group.not_found" | "match.not_found" | "player_group.member_not_found" | "player_group.unknown_code";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCurrentUserLeaderboardPositions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's positions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserLeaderboardPositions"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8807,9 +12036,29 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description The resource (named in `detail`) does not exist. */
+            404: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "user.not_found";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description The request does not match the contract (including malformed JSON). */
+            422: {
+                headers: {
+                    /** @description The error's stable code (see `ErrorCode`); one of these. */
+                    "X-Error-Code": "request.invalid";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -18,9 +18,13 @@ export type ListenerSource = (typeof ListenerSource)[number];
 export const ListenerStatus = ['queued', 'running', 'stopped', 'completed', 'failed'] as const;
 export type ListenerStatus = (typeof ListenerStatus)[number];
 
-/** `scheduled` (not started), `live` (in play), `break` (between periods), `ended` (play over, result not yet confirmed), `closed` (result final), `postponed`, `cancelled`. The live statuses are `live` and `break`. Usual flow: scheduled, live, break, live, ..., ended, closed. */
+/** `scheduled` (not started), `live` (in play), `break` (between periods, or play suspended), `ended` (play over, result not yet confirmed), `closed` (result final), `postponed`, `cancelled`. The live statuses are `live` and `break`. Usual flow: scheduled, live, break, live, ..., ended, closed. A live match follows its feed: a period starting, or play going on after a break, makes it `live`; a period ending makes it `break`. */
 export const MatchStatus = ['scheduled', 'live', 'break', 'ended', 'closed', 'postponed', 'cancelled'] as const;
 export type MatchStatus = (typeof MatchStatus)[number];
+
+/** `delivered` (the push service accepted it), `failed` (it refused or could not be reached; see `status_code` and `error`), `skipped` (a gate held it back; see `error`). */
+export const PushDeliveryStatus = ['delivered', 'failed', 'skipped'] as const;
+export type PushDeliveryStatus = (typeof PushDeliveryStatus)[number];
 
 /** `in_game`: issued by a listener on a live event; `match`: a pre-game (Match) question, issued before kick-off and resolved from the result. */
 export const QuestionKind = ['in_game', 'match'] as const;

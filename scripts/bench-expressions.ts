@@ -7,6 +7,7 @@
 import { conditionHolds, extractIssuanceState, renderQuestion } from '../src/domain/question-render.js';
 import { evaluateExpression } from '../src/domain/language/expressions.js';
 import { renderTemplate } from '../src/domain/language/templates.js';
+import { installSandbox } from '../src/runtime/sandbox/sandbox.js';
 
 const event = {
   match: 'm1',
@@ -35,6 +36,9 @@ const question = {
     { identifier: 'no', label_template: 'No' },
   ],
 };
+
+// What outgrows this thread's tier runs in the sandbox's worker threads, as in the service.
+installSandbox();
 
 async function perCall(what: string, n: number, fn: () => Promise<unknown>): Promise<void> {
   for (let i = 0; i < 200; i++) await fn();

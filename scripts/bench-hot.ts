@@ -138,7 +138,7 @@ export async function seedHotPaths(database: Database): Promise<HotData> {
       status: open ? ('open' as const) : ('resolved' as const),
       questionText: `Who scores next? (#${k})`,
       choices: CHOICES,
-      resolution: {},
+      resolution: { rules: [] },
       triggerEventId: `bench-hot-${k}`,
       period: '1',
       clockSeconds: 60 * number,

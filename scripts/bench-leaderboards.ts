@@ -89,7 +89,7 @@ async function main() {
   try {
     // The service's own boards are the SQL read (what the reads and the applier below measure); the boards in memory are
     // another service's (memLb below), as another process's would be.
-    const config = loadConfig({ APP_ENV: 'test', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', DATA_DIR: ':memory:', LEADERBOARD_MEMORY_BOARDS: '0' });
+    const config = loadConfig({ APP_ENV: 'test', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', DATA_DIR: ':memory:' });
     const services = createServices({ database, config, logger: createLogger(config.logLevel) });
     const { db } = database;
     const exec = (q: ReturnType<typeof sql>) => database.rows(q);
@@ -239,13 +239,18 @@ async function main() {
     const store = createEngineStore({
       db,
       brandSnapshot: services.engine.brandSnapshot,
-      settleTx: async (tx, row) => {
-        const t0 = performance.now();
-        await scoreSettledIssuance(tx, row);
-        const t1 = performance.now();
-        await services.leaderboards.enqueueSettlement(tx, row);
-        parts.scoring = t1 - t0;
-        parts.enqueue = performance.now() - t1;
+      // The reactions to `settling` (src/events/reactions.ts), timed one by one.
+      events: {
+        emit: async (event) => {
+          if (event.type !== 'settling') return;
+          const { tx, row } = event;
+          const t0 = performance.now();
+          await scoreSettledIssuance(tx, row);
+          const t1 = performance.now();
+          await services.leaderboards.enqueueSettlement(tx, row);
+          parts.scoring = t1 - t0;
+          parts.enqueue = performance.now() - t1;
+        },
       },
     });
     const [matchRow] = (await exec(sql`insert into matches (sr_id, league_id, home_team, away_team, scheduled, status)
@@ -270,11 +275,39 @@ async function main() {
       ...wholeGameReads('', lb),
       { name: 'the match: top 100 + caller', lat: [], run: (i, matchId) => lb.match(matchId, { offset: 0, limit: 100 }, viewers[i % viewers.length]!) },
     ];
-    // Another process's reads of the match board, from memory (leaderboards.memory.ts): a service of its own on a
-    // connection pool of its own (PGlite: the same database, one connection). It hears no bus here: a read checks the
-    // queue itself, and nobody's state changes during the bench, so it is trusted throughout.
+    // Another process's reads of the boards: a service of its own on a connection pool of its own (PGlite: the same
+    // database, one connection); with BENCH_REDIS_URL its boards are in Redis (leaderboards.redis.ts), copied there by
+    // its writer as each phase is applied, as a worker's would be. Without it, its reads are PostgreSQL's.
     const other = url ? await openDatabase({ url, limits: config.database.api }) : database;
-    const memLb = createLeaderboardsService({ db: other.db, leagues: services.leagues, memoryBoards: { trusted: () => true } });
+    const { connectRedis } = await import('../src/redis/client.js');
+    const { createRedisBoards } = await import('../src/modules/leaderboards/leaderboards.redis.js');
+    const redisConfig = process.env.BENCH_REDIS_URL ? { url: process.env.BENCH_REDIS_URL, keyPrefix: `qp-benchlb:${process.pid}:` } : null;
+    const benchLogger = createLogger('warn');
+    const otherBoards = (otherDb: typeof other.db) =>
+      createLeaderboardsService({
+        db: otherDb,
+        leagues: services.leagues,
+        ...(redisConfig
+          ? {
+              redisBoards: {
+                boards: createRedisBoards({ redis: connectRedis(redisConfig, { name: 'bench boards', logger: benchLogger }), prefix: redisConfig.keyPrefix }),
+                writer: createRedisBoards({
+                  redis: connectRedis(redisConfig, { name: 'bench writer', logger: benchLogger, commandTimeoutMs: 60_000 }),
+                  prefix: redisConfig.keyPrefix,
+                }),
+              },
+            }
+          : {}),
+      });
+    const memLb = otherBoards(other.db);
+    /** The writer's copies into Redis, one after another (kicked as the applier finishes each phase). */
+    let copying: Promise<unknown> = Promise.resolve();
+    const copy = () => (copying = copying.then(() => memLb.copyToRedis()));
+    if (redisConfig) {
+      const c0 = performance.now();
+      const rows = await memLb.copyToRedis();
+      log(`every board copied into Redis: ${rows.toLocaleString()} rows in ${fmt(performance.now() - c0)} ms`);
+    }
     // The same reads from the other service's memory (its whole game's board is kept from each round's start).
     duringApply.push(...wholeGameReads("from the other process's memory: ", memLb));
     const memory: {
@@ -343,7 +376,6 @@ async function main() {
       ];
       // Loaded in memory first (their loads are not what is measured): a read starts each one's load.
       for (const b of boardReads) await b.read(memLb);
-      await memLb.memoryBoards!.loaded();
       const answeredBefore = new Map<string, number>();
       for (const b of boardReads) answeredBefore.set(b.name, (await b.read(memLb)).me?.answered_count ?? 0);
       const t0 = performance.now();
@@ -358,7 +390,6 @@ async function main() {
       // versions, so the cached pages and tie copies are read again as they go stale.
       // From the commit, the other process reads its boards in turn until the watcher's row has the answer on each (from memory).
       const memoryReader = (async () => {
-        const before = memLb.memoryBoards!.state();
         const byBoard = new Map<string, number>();
         let reads = 0;
         while (byBoard.size < boardReads.length)
@@ -368,9 +399,7 @@ async function main() {
             const board = await b.read(memLb);
             if ((board.me?.answered_count ?? 0) > answeredBefore.get(b.name)!) byBoard.set(b.name, performance.now() - committed);
           }
-        const after = memLb.memoryBoards!.state();
-        if (after.memoryMisses !== before.memoryMisses) throw new Error('a read of a board was not served from memory');
-        return { byBoard, every: Math.max(...byBoard.values()), reads, rows: after.rows };
+        return { byBoard, every: Math.max(...byBoard.values()), reads, rows: 0 };
       })().catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
       let applying = READ_DURING > 0;
       const reader = (async () => {
@@ -390,8 +419,10 @@ async function main() {
           longestChunk = Math.max(longestChunk, at - last);
           last = at;
           if (c.phaseDone) phases[c.phase - 1] = at - committed;
+          if (c.phaseDone && redisConfig) void copy();
         },
       });
+      await copying;
       applying = false;
       await reader;
       const seen = await memoryReader;
@@ -401,13 +432,11 @@ async function main() {
       let identical = true;
       for (const b of boardReads) if (JSON.stringify(await b.read(services.leaderboards)) !== JSON.stringify(await b.read(memLb))) identical = false;
       // And the boards loaded now, in one snapshot each (what a process that reads them first pays, in the background); dropped after.
-      const fresh = createLeaderboardsService({ db: other.db, leagues: services.leagues, memoryBoards: { trusted: () => true } });
+      const fresh = otherBoards(other.db);
       const l0 = performance.now();
       for (const b of boardReads) await b.read(fresh);
-      await fresh.memoryBoards!.loaded();
       const loadMs = performance.now() - l0;
-      fresh.memoryBoards!.resync();
-      const splits = boardReads.map((b) => memLb.memoryBoards!.lastApply(b.key));
+      const splits: ({ readMs: number; applyMs: number } | undefined)[] = [];
       memory.push({
         round,
         ...seen,
@@ -542,7 +571,7 @@ async function main() {
         `| round ${m.round} | ${fmt(m.every)} | ${fmt(m.byBoard.get('match') ?? NaN)} | ${slowest[0]} ${fmt(slowest[1])} | ${fmt(m.readMs)} | ${m.applyMs.map((x) => fmt(x)).join(' / ')} | ${m.reads} | ${m.rows.toLocaleString()} | ${m.identical ? 'yes' : 'NO'} | ${fmt(m.loadMs)} |`,
       );
     }
-    console.log(`boards in memory: ${JSON.stringify(memLb.memoryBoards!.state())}`);
+    await memLb.close();
     if (other !== database) await other.close();
     console.log(`\n| read while the resolutions were applied (all rounds) | reads | p50 ms | p99 ms | max ms |`);
     console.log('|---|--:|--:|--:|--:|');

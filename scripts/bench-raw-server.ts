@@ -2,7 +2,9 @@
  * The raw anchor server of npm run bench (started by scripts/bench-raw.ts,
  * never by hand): node:http and postgres.js, nothing else. For each endpoint
  * it runs the statements captured from the service (RAW_PLANS, a JSON file of
- * RawPlan), binding each parameter from its recorded source, with the checks
+ * RawPlan), binding each parameter from its recorded source, keeping in
+ * process what the service keeps (the rows of a kept statement by its
+ * parameters; the serialized league list), with the checks
  * the service makes (a missing or unknown key is 401; an answer to an unknown
  * question 404, to a closed one 409, with a choice it does not offer 400, on
  * a match the caller does not follow 403) and a response of the same shape.
@@ -17,6 +19,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import postgres from 'postgres';
 import { periodsOfSport } from '../src/domain/sports/league-registry.js';
+import { toCrowd } from '../src/modules/answers/crowd.js';
 import { selectItems, type ParamSource, type RawPlan, type RawStatement } from './bench-raw.js';
 
 const plans = JSON.parse(fs.readFileSync(process.env.RAW_PLANS!, 'utf8')) as RawPlan[];
@@ -61,6 +64,11 @@ function bind(sources: ParamSource[], ctx: { digest: string | null; body: Record
         return ctx.body[s.field];
       case 'row':
         return ctx.results[s.statement]?.[0]?.[s.column] ?? null;
+      case 'rows':
+        return (ctx.results[s.statement] ?? [])
+          .filter((r) => r[s.when] !== null)
+          .map((r) => r[s.column])
+          .join(',');
       case 'now':
         return new Date(ctx.now + s.offsetMs).toISOString();
     }
@@ -90,6 +98,7 @@ const respond: Record<
         default_question_period_distribution: col(r, 'default_question_period_distribution'),
         default_question_points: col(r, 'default_question_points'),
         default_answer_window_seconds: col(r, 'default_answer_window_seconds'),
+        default_min_answer_seconds: col(r, 'default_min_answer_seconds'),
         default_question_probability: col(r, 'default_question_probability'),
         question_definition_allowlist: col(r, 'question_definition_allowlist'),
         match_question_definition_allowlist: col(r, 'match_question_definition_allowlist'),
@@ -131,12 +140,21 @@ const respond: Record<
     };
   },
   open(plan, results, { now }) {
-    const last = plan.statements.length - 1;
-    const col = reader(plan.statements[last]!);
+    const at = plan.statements.findIndex((st) => st.columns.includes('question_issuances.closes_at'));
+    const col = reader(plan.statements[at]!);
+    // The crowd's count of the questions the caller answered, when the captured read had any.
+    const countAt = plan.statements.findIndex((st, i) => i > at && st.columns.includes('question_answers.selected_answer_identifier'));
+    const counts = new Map<string, Record<string, number>>();
+    for (const [id, choice, n] of countAt >= 0 ? results[countAt]! : []) {
+      const c = counts.get(id as string) ?? {};
+      c[choice as string] = Number(n);
+      counts.set(id as string, c);
+    }
     return {
       status: 200,
-      json: results[last]!.map((r) => {
+      json: results[at]!.map((r) => {
         const closesAt = col(r, 'question_issuances.closes_at') as Date;
+        const answered = col(r, 'question_answers.selected_answer_identifier');
         return {
           question_issuance_id: col(r, 'question_issuances.id'),
           kind: col(r, 'question_issuances.kind'),
@@ -157,6 +175,10 @@ const respond: Record<
           closes_at: iso(closesAt),
           seconds_remaining: Math.max(0, Math.ceil((closesAt.getTime() - now) / 1000)),
           current_answer: col(r, 'question_answers.selected_answer_identifier'),
+          crowd:
+            answered === null
+              ? null
+              : toCrowd(col(r, 'question_issuances.choices') as { identifier: string }[], counts.get(col(r, 'question_issuances.id') as string) ?? {}),
           sponsor_brand: col(r, 'question_issuances.sponsor_brand'),
           match_sponsor_brand: col(r, 'question_issuances.match_sponsor_brand'),
         };
@@ -215,13 +237,29 @@ function checkAnswer(plan: RawPlan, results: Row[][], body: Record<string, unkno
   if (!choices.some((c) => c.identifier === body.selected_answer_identifier)) throw new HttpError(400, 'not a choice of this question');
 }
 
+/** The rows of the statements the service keeps in process (RawStatement.kept), by statement and parameters. */
+const keptRows = new Map<RawStatement, Map<string, { rows: Row[]; until: number }>>();
+
+async function rowsOf(db: postgres.Sql | postgres.TransactionSql, s: RawStatement, params: unknown[], now: number): Promise<Row[]> {
+  if (!s.kept) return (await db.unsafe(s.text, params as never[]).values()) as unknown as Row[];
+  let table = keptRows.get(s);
+  if (!table) keptRows.set(s, (table = new Map()));
+  const key = params.length === 1 ? String(params[0]) : JSON.stringify(params);
+  const entry = table.get(key);
+  if (entry && entry.until > now) return entry.rows;
+  const rows = (await db.unsafe(s.text, params as never[]).values()) as unknown as Row[];
+  // As the key cache: an unknown key is never kept.
+  if (rows.length || s.params.every((p) => p.kind !== 'digest')) table.set(key, { rows, until: s.kept.keepMs === null ? Infinity : now + s.kept.keepMs });
+  return rows;
+}
+
 async function run(plan: RawPlan, token: string | null, body: Record<string, unknown>): Promise<{ status: number; json: unknown }> {
   const now = Date.now();
   const digest = token === null ? null : createHash('sha256').update(token).digest('hex');
   const results: Row[][] = [];
   const exec = async (db: postgres.Sql | postgres.TransactionSql, i: number) => {
     const s = plan.statements[i]!;
-    results[i] = (await db.unsafe(s.text, bind(s.params, { digest, body, results, now }) as never[]).values()) as unknown as Row[];
+    results[i] = await rowsOf(db, s, bind(s.params, { digest, body, results, now }), now);
   };
   let first = 0;
   if (plan.authenticated) {
@@ -243,14 +281,27 @@ async function run(plan: RawPlan, token: string | null, body: Record<string, unk
 
 const byRoute = new Map(plans.map((p) => [`${p.method} ${p.path}`, p]));
 
+/**
+ * The serialized response of an endpoint whose statements are all kept and which reads no clock, no key and no
+ * body (the league list): kept as the text the service keeps (its reusedBody), made once.
+ */
+const keptText = new Map<RawPlan, string>();
+const keepsText = (plan: RawPlan) =>
+  !plan.authenticated && plan.statements.every((s) => s.kept && s.kept.keepMs === null && s.params.every((p) => p.kind === 'const'));
+
 const server = http.createServer((req, res) => {
-  const send = (status: number, json: unknown) => {
-    const text = JSON.stringify(json);
+  const sendText = (status: number, text: string) => {
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
     res.end(text);
   };
+  const send = (status: number, json: unknown) => sendText(status, JSON.stringify(json));
   const plan = byRoute.get(`${req.method} ${(req.url ?? '').split('?')[0]}`);
   if (!plan) return send(404, { detail: 'not found' });
+  const kept = keptText.get(plan);
+  if (kept !== undefined) {
+    req.resume();
+    return sendText(200, kept);
+  }
   const auth = req.headers.authorization;
   const token = auth?.startsWith('Bearer ') ? auth.slice(7) : null;
   const chunks: Buffer[] = [];
@@ -267,7 +318,11 @@ const server = http.createServer((req, res) => {
         return send(400, { detail: 'question_issuance_id and selected_answer_identifier are required' });
     }
     run(plan, token, body).then(
-      (r) => send(r.status, r.json),
+      (r) => {
+        const text = JSON.stringify(r.json);
+        if (r.status === 200 && keepsText(plan)) keptText.set(plan, text);
+        sendText(r.status, text);
+      },
       (err: unknown) => (err instanceof HttpError ? send(err.status, { detail: err.message }) : send(500, { detail: String((err as Error).message) })),
     );
   });

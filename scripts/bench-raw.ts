@@ -7,18 +7,26 @@
  *
  * The statements are not written by hand: they are captured from the service
  * (database.onQuery) while it answers one request per endpoint, so a change
- * to the service's queries changes the anchor too. The service's key cache and
- * league list are emptied before each capture: the raw server looks the key
- * up and reads the leagues on every request, as the service does when nothing
- * is kept (the caches are the service's own levers, measured against the
- * anchor). For each parameter of each
+ * to the service's queries changes the anchor too. The anchor does the
+ * service's work, no more and no less: each endpoint is captured twice, once
+ * with the service's key cache and league list emptied (every statement a
+ * request can need, with the rows later statements read) and once warm (the
+ * statements a request sends in the steady state). A statement of the first
+ * capture the warm request does not send is one whose rows the service keeps
+ * in process: the raw server keeps them too, by their parameters (the key
+ * lookup by digest, for as long as the service's key cache keeps an entry;
+ * the league list until the run ends), and where every statement of an
+ * endpoint is kept it keeps the serialized response as the service does (the
+ * league list's body). For each parameter of each
  * statement the capture works out where its value came from, by running the
  * captured statements again and looking the value up:
  *
  * - the SHA-256 digest of the caller's key (`digest`);
  * - a field of the JSON request body (`body`);
  * - a column of a row an earlier statement of the same request returned
- *   (`row`: the user id the key lookup found, the match of the question);
+ *   (`row`: the user id the key lookup found, the match of the question), or
+ *   the values of a column of its rows, joined as one list (`rows`: the
+ *   questions the caller answered, whose crowd a read counts);
  * - the clock: a timestamp within a month of the request that is not a
  *   calendar boundary is taken as "now plus an offset" (`now`); a midnight
  *   boundary (today, this week, this month, this year) is kept as it is,
@@ -49,6 +57,8 @@ export type ParamSource =
   | { kind: 'digest' }
   | { kind: 'body'; field: string }
   | { kind: 'row'; statement: number; column: number }
+  /** The values of a column of an earlier statement's rows whose `when` column is not null, joined by commas (a list of ids as one parameter). */
+  | { kind: 'rows'; statement: number; column: number; when: number }
   | { kind: 'now'; offsetMs: number };
 
 export interface RawStatement {
@@ -56,6 +66,11 @@ export interface RawStatement {
   params: ParamSource[];
   /** Output column names, qualified where the select list says `"table"."column"` (the response builders read them). */
   columns: string[];
+  /**
+   * The service keeps this statement's rows in process (a warm request does not send it): the raw server
+   * keeps them too, by parameters, for `keepMs` (null: until the run ends).
+   */
+  kept?: { keepMs: number | null };
 }
 
 export type RawEndpointId = 'leagues' | 'matches' | 'open' | 'answer' | 'points';
@@ -69,6 +84,8 @@ export interface RawPlan {
   /** Statements after the key lookup run in one transaction. */
   transaction: boolean;
   statements: RawStatement[];
+  /** What a warm request of the service sends, in order (BEGIN/COMMIT are the driver's and not seen). */
+  warm: string[];
 }
 
 export interface RawRequest {
@@ -138,6 +155,7 @@ export function outputColumns(text: string): string[] {
   });
 }
 
+const UUID_LIST = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(,[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})*$/;
 const isMidnight = (iso: string) => /T00:00:00(\.000)?Z$/.test(iso);
 
 /**
@@ -145,16 +163,14 @@ const isMidnight = (iso: string) => /T00:00:00(\.000)?Z$/.test(iso);
  * each parameter. `execute` runs a statement again (to read the rows earlier
  * statements returned); `request` sends the request to the service.
  */
-async function capture(
+/** The statements the service sends for one request, with their parameters. */
+async function statementsOf(
   database: Database,
-  execute: (text: string, params: unknown[]) => Promise<unknown[][]>,
-  id: RawEndpointId,
   req: RawRequest,
   send: (req: RawRequest) => Promise<{ status: number }>,
-): Promise<RawPlan> {
+): Promise<{ text: string; params: unknown[] }[]> {
   const seen: { text: string; params: unknown[] }[] = [];
   const stop = database.onQuery((text, params) => seen.push({ text, params: [...params] }));
-  const sentAt = Date.now();
   let status: number;
   try {
     ({ status } = await send(req));
@@ -162,6 +178,40 @@ async function capture(
     stop();
   }
   if (status < 200 || status > 299) throw new Error(`raw anchor: capturing ${req.method} ${req.path} answered ${status}`);
+  return seen;
+}
+
+/**
+ * Marks the statements of a cold capture that a warm request does not send (the service keeps their rows): the
+ * warm statements must be the cold ones with some left out, in the same order, or the service does other work
+ * when warm and the anchor cannot copy it. The key lookup is kept as long as the service's key cache keeps an entry.
+ */
+export function markKept(statements: RawStatement[], warm: string[], authenticated: boolean, keyCacheMs: number): void {
+  let w = 0;
+  statements.forEach((statement, i) => {
+    if (w < warm.length && warm[w] === statement.text) {
+      w++;
+      return;
+    }
+    statement.kept = { keepMs: authenticated && i === 0 ? keyCacheMs : null };
+  });
+  if (w < warm.length)
+    throw new Error(`raw anchor: a warm request sends a statement the cold one did not (${warm[w]!.slice(0, 120)}): the anchor cannot do the same work`);
+}
+
+async function capture(
+  database: Database,
+  execute: (text: string, params: unknown[]) => Promise<unknown[][]>,
+  id: RawEndpointId,
+  req: RawRequest,
+  send: (req: RawRequest) => Promise<{ status: number }>,
+  keyCacheMs: number,
+): Promise<RawPlan> {
+  const sentAt = Date.now();
+  const seen = await statementsOf(database, req, send);
+  // Warm: the same request again, the caches filled by the first (twice: the first warm request may still fill one).
+  await statementsOf(database, req, send);
+  const warm = (await statementsOf(database, req, send)).map((s) => s.text);
   const digest = req.token ? createHash('sha256').update(req.token).digest('hex') : null;
   const results: unknown[][][] = [];
   const statements: RawStatement[] = [];
@@ -171,6 +221,26 @@ async function capture(
       if (req.body && typeof value === 'string') {
         const field = Object.keys(req.body).find((k) => req.body![k] === value);
         if (field) return { kind: 'body', field };
+      }
+      if (typeof value === 'string' && UUID_LIST.test(value)) {
+        for (let s = 0; s < results.length; s++) {
+          const rows = results[s]!;
+          if (rows.length < 2) continue;
+          // A column of an outer-joined table first: a row without it (a question not answered) is left out of the list.
+          const names = statements[s]!.columns;
+          const whens = names
+            .map((_, i) => i)
+            .sort((a, b) => Number(names[b]!.startsWith('question_answers.')) - Number(names[a]!.startsWith('question_answers.')));
+          for (let column = 0; column < rows[0]!.length; column++) {
+            for (const when of whens) {
+              const joined = rows
+                .filter((r) => r[when] !== null)
+                .map((r) => r[column])
+                .join(',');
+              if (joined === value) return { kind: 'rows', statement: s, column, when };
+            }
+          }
+        }
       }
       if (typeof value === 'string' && value.length >= 16) {
         for (let s = 0; s < results.length; s++) {
@@ -191,6 +261,7 @@ async function capture(
     results.push(index < seen.length - 1 ? await execute(text, params) : []);
   }
   const authenticated = Boolean(digest) && statements[0]?.params.some((p) => p.kind === 'digest') === true;
+  markKept(statements, warm, authenticated, keyCacheMs);
   return {
     id,
     method: req.method,
@@ -198,6 +269,7 @@ async function capture(
     authenticated,
     transaction: statements.some((s) => / for (share|update)( of "\w+")?$/.test(s.text)),
     statements,
+    warm,
   };
 }
 
@@ -257,10 +329,12 @@ export async function startRawAnchor(options: {
   data: HotData;
   poolSize: number;
   /**
-   * Empties the service's key cache and league list: a capture must see the statements a request makes when nothing
-   * is kept (the anchor runs them on every request; what the service keeps is its own lever).
+   * Empties the service's key cache and league list: the first capture of an endpoint must see every statement a
+   * request can need (a warm request then shows which of them the service keeps).
    */
   forgetCaches: () => void;
+  /** How long the service's key cache keeps an entry (AUTH_CACHE_TTL_MS): the raw server keeps a key's row as long. */
+  keyCacheMs: number;
 }): Promise<RawServer> {
   const { default: postgres } = await import('postgres');
   const sql = postgres(options.databaseUrl, { max: 1, onnotice: () => {} });
@@ -269,7 +343,7 @@ export async function startRawAnchor(options: {
     const execute = async (text: string, params: unknown[]) => (await sql.unsafe(text, params as never[]).values()) as unknown as unknown[][];
     for (const { id, req } of anchorRequests(options.data)) {
       options.forgetCaches();
-      plans.push(await capture(options.database, execute, id, req, (r) => sendRequest(options.serviceBase, r)));
+      plans.push(await capture(options.database, execute, id, req, (r) => sendRequest(options.serviceBase, r), options.keyCacheMs));
     }
   } finally {
     await sql.end({ timeout: 1 });

@@ -32,6 +32,16 @@
  * process reports per round its CPU time and the SQL statements it ran
  * (the lookup behind the NOTIFY): the cost that repeats per process.
  *
+ * With BENCH_WS_APART=1 the API processes run apart from the publisher even
+ * when BENCH_WS_PROCESSES is 1 (the statements it reports are then the API
+ * side's alone). With REDIS_URL set, every process (publisher and API) runs
+ * live delivery on Redis (src/live/redis-bus.ts) under a key prefix of this
+ * run's own (deleted at the end): the publisher reads each message once and
+ * the API processes read none; the table then also shows the publisher's
+ * statements per event. `npm run bench:ws` on PostgreSQL without REDIS_URL
+ * against the same with it, for 1, 2, 4 and 8 processes, is the comparison
+ * of docs/performance.md (database statements per live event).
+ *
  * Prints per round and overall p50 / p90 / p99 / max and the total (last
  * socket), the connect phase, server memory and CPU, and the machine.
  * Exits non-zero when a socket misses a message or gets a wrong one, never
@@ -57,6 +67,14 @@ function envInt(name: string, fallback: number, min: number): number {
 }
 
 const now = () => performance.timeOrigin + performance.now();
+
+/** The environment every process of the run loads its configuration from: Redis (when REDIS_URL is set) under the run's own prefix. */
+const benchEnv = () => ({
+  APP_ENV: 'test',
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  DATA_DIR: ':memory:',
+  ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: process.env.BENCH_WS_REDIS_PREFIX ?? `qp-benchws-${process.pid}:` } : {}),
+});
 
 // ---------------------------------------------------------------- client process
 
@@ -153,7 +171,7 @@ async function apiMain() {
   const { attachLiveStream } = await import('../src/live/stream.js');
   const { createLogger } = await import('../src/logger.js');
   const { createServices } = await import('../src/services.js');
-  const config = loadConfig({ APP_ENV: 'test', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', DATA_DIR: ':memory:' });
+  const config = loadConfig(benchEnv());
   const database = await openDatabase({ url: process.env.BENCH_WS_DATABASE_URL!, limits: config.database.api });
   const services = createServices({ database, config, logger: createLogger(config.logLevel) });
   const { app } = await createApp({ services });
@@ -220,8 +238,11 @@ async function serverMain() {
   const clientCount = Math.min(envInt('BENCH_WS_CLIENTS', 4, 1), total);
   const rounds = envInt('BENCH_WS_ROUNDS', 5, 1);
   const processes = envInt('BENCH_WS_PROCESSES', 1, 1);
+  const apart = processes > 1 || process.env.BENCH_WS_APART === '1';
   const perClient = Math.ceil(total / clientCount);
-  if (processes > 1 && !process.env.DATABASE_URL) {
+  // One prefix for the run's processes (the API processes inherit it).
+  process.env.BENCH_WS_REDIS_PREFIX ??= `qp-benchws-${process.pid}:`;
+  if (apart && !process.env.DATABASE_URL) {
     console.error(
       'bench:ws: BENCH_WS_PROCESSES > 1 needs PostgreSQL (set DATABASE_URL): the API processes share one database, which an in-memory PGlite cannot be.',
     );
@@ -263,12 +284,23 @@ async function serverMain() {
   const cleanup = async () => {
     for (const c of [...children, ...apis]) c.kill('SIGKILL');
     await drop().catch(() => {});
+    if (process.env.REDIS_URL) {
+      const { Redis } = await import('ioredis');
+      const redis = new Redis(process.env.REDIS_URL);
+      let cursor = '0';
+      do {
+        const [next, found] = await redis.scan(cursor, 'MATCH', `${process.env.BENCH_WS_REDIS_PREFIX}*`, 'COUNT', 1000);
+        cursor = next;
+        if (found.length) await redis.unlink(...found);
+      } while (cursor !== '0');
+      redis.disconnect();
+    }
   };
   process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
 
   try {
     await seedLeagues({ db: database.db });
-    const config = loadConfig({ APP_ENV: 'test', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', DATA_DIR: ':memory:' });
+    const config = loadConfig(benchEnv());
     const services = createServices({ database, config, logger: createLogger(config.logLevel) });
     const { app } = await createApp({ services });
     const server = app.listen(0, '127.0.0.1');
@@ -279,7 +311,9 @@ async function serverMain() {
 
     // Several API processes: each serves its share of the sockets; this one only publishes.
     const apiUrls: string[] = [];
-    if (processes > 1) {
+    let published = 0;
+    database.onQuery(() => void published++);
+    if (apart) {
       for (let i = 0; i < processes; i++) {
         const child = fork(self, ['--api'], { stdio: 'inherit', env: { ...process.env, BENCH_WS_DATABASE_URL: databaseUrl! } });
         apis.push(child);
@@ -290,9 +324,11 @@ async function serverMain() {
           }),
         );
       }
-      console.log(`${processes} API processes listening (one LISTEN connection each); this process publishes`);
+      console.log(
+        `${processes} API processes listening (${process.env.REDIS_URL ? 'Redis streams: one reader each' : 'one LISTEN connection each'}); this process publishes`,
+      );
     }
-    const urlOf = (clientIndex: number) => (processes > 1 ? apiUrls[clientIndex % processes]! : localUrl);
+    const urlOf = (clientIndex: number) => (apart ? apiUrls[clientIndex % processes]! : localUrl);
     const askApis = () =>
       Promise.all(
         apis.map(
@@ -350,7 +386,7 @@ async function serverMain() {
         { identifier: 'away', label: 'Tigers' },
         { identifier: 'none', label: 'No one' },
       ],
-      resolution: {},
+      resolution: { rules: [] },
       triggerEventId: `bench-${n}`,
       closesAt: new Date(Date.now() + 120_000),
       points: 10,
@@ -374,7 +410,7 @@ async function serverMain() {
             }),
         ),
       );
-    if (processes > 1 && clientCount % processes !== 0)
+    if (apart && clientCount % processes !== 0)
       console.warn(
         `bench:ws: ${clientCount} client processes over ${processes} API processes: the sockets are not spread evenly; use a multiple of ${processes}`,
       );
@@ -391,7 +427,7 @@ async function serverMain() {
     console.log(
       `connected ${connected}/${total} sockets (hello + open_questions each) in ${fmt(connectMs / 1000)} s, ${fmt((connected / connectMs) * 1000, 0)} sockets/s; ${failed} failed; hub: ${JSON.stringify(stats)}`,
     );
-    if (processes > 1) {
+    if (apart) {
       for (const [i, r] of (await askApis()).entries())
         console.log(`API process ${i + 1}: ${r.sockets} sockets, RSS ${fmt(r.rssMiB, 0)} MiB, JS heap ${fmt(r.heapMiB, 0)} MiB`);
     } else {
@@ -412,6 +448,8 @@ async function serverMain() {
       wrong: number;
       prepMs: number;
       perProcess: { cpuMs: number; statements: number }[];
+      /** Statements of the publishing process from the hook call until every socket had the message. */
+      published: number;
     };
     const results: Result[] = [];
     const measure = async (type: 'question' | 'resolution', id: string, prepare: () => Promise<() => Promise<void>>, round: number): Promise<Result> => {
@@ -424,10 +462,12 @@ async function serverMain() {
       const t = now();
       const fire = await prepare();
       const start = now();
+      const published0 = published;
       await fire();
       const reports = await done;
+      const publishedNow = published - published0;
       const cpu = process.cpuUsage(cpu0);
-      const perProcess = processes > 1 ? (await askApis()).map((r) => ({ cpuMs: r.cpuMs, statements: r.statements })) : [];
+      const perProcess = apart ? (await askApis()).map((r) => ({ cpuMs: r.cpuMs, statements: r.statements })) : [];
       const lat = reports.flatMap((r) => r.times).map((t) => t - start);
       const missing = lat.filter((l) => Number.isNaN(l)).length;
       if (missing) throw new Error(`${missing} sockets missed the ${type} of round ${round}`);
@@ -440,6 +480,7 @@ async function serverMain() {
         prepMs: start - t,
         cpuMs: (cpu.user + cpu.system) / 1000,
         perProcess,
+        published: publishedNow,
         answered: reports.reduce((s, r) => s + r.answered, 0),
         wrong: reports.reduce((s, r) => s + r.wrong, 0),
       };
@@ -484,15 +525,17 @@ async function serverMain() {
     );
     console.log(
       `database: ${where}${version ? ` (${version.split(' on ')[0]})` : ''}; ${clientCount} client processes; ${total} sockets` +
-        (processes > 1 ? ` over ${processes} API processes (${Math.ceil(total / processes)} each), published from a separate process` : ''),
+        (process.env.REDIS_URL ? '; live delivery on Redis streams' : '; live delivery on LISTEN/NOTIFY') +
+        (apart ? ` over ${processes} API processes (${Math.ceil(total / processes)} each), published from a separate process` : ''),
     );
     console.log('\nLatency from the engine hook (publish) to each socket; resolutions are preceded by their scoring transaction (own column).');
-    const cpuHead = processes > 1 ? 'CPU ms per API process | statements per API process' : 'server CPU ms';
+    const cpuHead = apart ? 'CPU ms per API process | statements per API process | publisher statements' : 'server CPU ms';
     console.log(`\n| round | message | p50 ms | p90 ms | p99 ms | max (all received) ms | scoring tx ms | ${cpuHead} |`);
-    console.log(`|--:|---|--:|--:|--:|--:|--:|--:|${processes > 1 ? '--:|' : ''}`);
+    console.log(`|--:|---|--:|--:|--:|--:|--:|--:|${apart ? '--:|--:|' : ''}`);
     for (const r of results) {
-      const cpuCells =
-        processes > 1 ? `${r.perProcess.map((p) => fmt(p.cpuMs, 0)).join(' / ')} | ${r.perProcess.map((p) => p.statements).join(' / ')}` : fmt(r.cpuMs, 0);
+      const cpuCells = apart
+        ? `${r.perProcess.map((p) => fmt(p.cpuMs, 0)).join(' / ')} | ${r.perProcess.map((p) => p.statements).join(' / ')} | ${r.published}`
+        : fmt(r.cpuMs, 0);
       console.log(
         `| ${r.round} | ${r.type} | ${fmt(percentile(r.lat, 50))} | ${fmt(percentile(r.lat, 90))} | ${fmt(percentile(r.lat, 99))} | ${fmt(r.total)} | ${r.type === 'resolution' ? fmt(r.prepMs) : ''} | ${cpuCells} |`,
       );

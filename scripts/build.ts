@@ -36,7 +36,7 @@ export const ENTRY_POINTS = {
   'schedule-sync': 'scripts/schedule-sync.ts',
   'config-check': 'scripts/config-check.ts',
   // The sandbox's worker thread loads it by path (src/paths.ts), so it must be a file of its own.
-  'sandbox-worker': 'src/domain/language/sandbox-worker.ts',
+  'sandbox-worker': 'src/runtime/sandbox/sandbox-worker.ts',
 };
 
 /** Loaded on first use (src/lazy.ts), never by a start: tests/demo/build.test.ts checks both. */

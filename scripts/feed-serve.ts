@@ -5,7 +5,7 @@
  * client can be pointed at something that behaves like a provider. Sources:
  *   --metrica-csv <events.csv>       (repeatable: one feed per file)
  *   --metrica-json <events.json> --metadata <metadata.xml>
- *   --openfootball <worldcup.json> --match <n>[,<n>...] [--season <year>] [--utc-offset +03:00]
+ *   --openfootball <worldcup.json or euro.json> --match <n>[,<n>...] [--season <year>] [--utc-offset +03:00]
  *   --events <recording.json>        (repeatable; an EventRecording: {"events": [FeedEvent, ...]})
  * Every match kicks off at --kickoff (default: now) and the feeds play relative
  * to it, whoever is connected: events are held until their time, and a feed
@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import type { FeedEvent } from '../src/domain/sports/events.js';
 import { summarizeFeed } from '../src/engine/feed/football-feed.js';
 import { importMetricaCsv, importMetricaJson } from '../src/engine/feed/importers/metrica.js';
-import { importOpenfootballSchedule, openfootballEvents } from '../src/engine/feed/importers/openfootball.js';
+import { importOpenfootballSchedule, openfootballEvents, utcOffsetProblem } from '../src/engine/feed/importers/openfootball.js';
 import { startPushFeedServer } from '../src/engine/feed/push-server.js';
 import { runCli, UsageError } from '../src/cli.js';
 
@@ -88,10 +88,13 @@ export function parseFeedServeArgs(argv: string[], now = new Date()): FeedServeA
     if (!values.metadata) throw new UsageError('--metrica-json needs --metadata <metadata.xml>', USAGE);
     sources = [{ kind, file: values['metrica-json']!, metadata: values.metadata }];
   } else if (kind === 'openfootball') {
-    if (!values.match) throw new UsageError('--openfootball needs --match <n> (1-based position in the file; several: 1,2,64)', USAGE);
+    if (!values.match)
+      throw new UsageError('--openfootball needs --match <n> (the match number: its `num`, else its 1-based position in the file; several: 1,2,64)', USAGE);
     const numbers = values.match.split(',').map((m) => positiveNumber(m, '--match', 0, true));
     if (numbers.some((m) => m < 1)) throw new UsageError('--match must be 1 or more');
     if (new Set(numbers).size !== numbers.length) throw new UsageError(`--match lists a match twice: ${values.match}`);
+    const offsetProblem = values['utc-offset'] === undefined ? null : utcOffsetProblem(values['utc-offset']);
+    if (offsetProblem) throw new UsageError(`--utc-offset ${offsetProblem}`, USAGE);
     sources = numbers.map((match) => ({ kind, file: values.openfootball!, match, season: values.season ?? null, utcOffset: values['utc-offset'] ?? null }));
   } else {
     const files = values[kind]!;
@@ -155,8 +158,9 @@ export function loadFeed(args: FeedServeArgs, source: FeedSource = args.source):
       const season = source.season ?? /\b(\d{4})\b/.exec((JSON.parse(text) as { name?: unknown }).name?.toString() ?? '')?.[1];
       if (!season) throw new UsageError('cannot tell the season from the file name field; pass --season <year>');
       const matches = importOpenfootballSchedule(text, { season, ...(source.utcOffset ? { localUtcOffset: source.utcOffset } : {}) });
-      const match = matches[source.match - 1];
-      if (!match) throw new UsageError(`--match ${source.match} is out of range: the file has ${matches.length} matches`);
+      const match = matches.find((m) => m.num === source.match);
+      if (!match)
+        throw new UsageError(`--match ${source.match}: the file has no match of that number (its ${matches.length} matches are numbered as their ids)`);
       if (!match.result) throw new UsageError(`match ${source.match} (${match.homeTeam} vs ${match.awayTeam}) has no result to replay`);
       return {
         title: `${match.homeTeam} vs ${match.awayTeam}, ${match.round} (openfootball ${season})`,
@@ -208,6 +212,7 @@ async function main() {
     port: args.port,
     heartbeatMs: args.heartbeatMs,
     startAt: args.kickoff,
+    onError: (err) => console.error(`feed server: ${err.message}`),
   });
   const when = args.kickoff.getTime() > Date.now() ? `kicks off at ${args.kickoff.toISOString()}` : `kicked off at ${args.kickoff.toISOString()}`;
   for (const f of feeds) {

@@ -7,7 +7,8 @@
  * closes or cancels are announced on the live bus, so players' open sockets
  * get `match_closed` (PostgreSQL only: an embedded database has no other
  * process to tell). `--utc-offset` gives the offset of kick-off times the
- * file writes without one (known hosts, such as 2022's, need none).
+ * file writes without one (known hosts, such as 2022's, need none): one a
+ * place uses, from -12:00 to +14:00 (`--utc-offset=-06:00` for a negative one).
  * `--feed-url-template` attaches a live feed to each match that has none,
  * `{sr_id}` replaced by its provider id (checked as PATCH checks a feed URL;
  * a match whose feed an operator set keeps it).
@@ -20,6 +21,7 @@ import { createLiveBus } from '../src/live/bus.js';
 import { publishMatchStatus } from '../src/live/publishers.js';
 import { createLogger } from '../src/logger.js';
 import { openfootballProvider } from '../src/engine/schedule/openfootball-provider.js';
+import { utcOffsetProblem } from '../src/engine/feed/importers/openfootball.js';
 import { feedUrlTemplateProblem, withFeedUrlTemplate } from '../src/engine/schedule/feed-url-template.js';
 import { syncSchedule } from '../src/engine/schedule/schedule-sync.js';
 import { seedLeagues } from '../src/modules/leagues/leagues.repository.js';
@@ -41,8 +43,8 @@ async function main() {
   const missing = (['openfootball', 'season'] as const).filter((k) => !values[k]);
   if (missing.length) throw new UsageError(`missing --${missing.join(' and --')}`, USAGE);
   const utcOffset = values['utc-offset'];
-  if (utcOffset !== undefined && !/^[+-]\d{1,2}(:?\d{2})?$/.test(utcOffset))
-    throw new UsageError(`--utc-offset must look like +03:00 or -06:00, got '${utcOffset}'`, USAGE);
+  const offsetProblem = utcOffset === undefined ? null : utcOffsetProblem(utcOffset);
+  if (offsetProblem) throw new UsageError(`--utc-offset ${offsetProblem}`, USAGE);
   const config = loadConfig();
   const feedUrlPolicy = { allowPrivateAddresses: config.engine.feedAllowPrivateAddresses };
   const template = values['feed-url-template'];

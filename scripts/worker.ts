@@ -36,12 +36,22 @@ async function main() {
   // The compiled build turned Node's compile cache on (scripts/build.ts): written now, not only at exit.
   (module as { flushCompileCache?: () => void }).flushCompileCache?.();
   const health = createHealth([...databaseChecks(database), engineCheck(worker, engineStaleMs(config.engine.pollMs))]);
-  const ops = config.ops.port === null ? null : await startOpsServer({ health, port: config.ops.port, host: config.ops.host });
+  const ops =
+    config.ops.port === null
+      ? null
+      : await startOpsServer({
+          health,
+          port: config.ops.port,
+          host: config.ops.host,
+          onError: (err) => logger.error({ err }, 'the operations server failed to accept a connection'),
+        });
   if (ops) logger.info({ port: ops.port }, `operations port: /healthz, /readyz and /metrics on ${config.ops.host}:${ops.port}`);
   const stop = async (signal: string) => {
     logger.info({ signal }, 'worker stopping: handing running listeners back to the queue');
     health.drain();
     await worker.stop();
+    // What the engine published goes out before the process does (Redis: its outbox, a second at most).
+    await services.liveBus.close();
     await database.close();
     await ops?.close();
     await stopTracing();

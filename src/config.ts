@@ -2,9 +2,9 @@
 import { createECDH } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { getHeapStatistics } from 'node:v8';
 import type { DatabaseLimits } from './db/client.js';
 import { feedUrlTemplateProblem } from './engine/schedule/feed-url-template.js';
+import type { PasswordHashCost } from './modules/auth/credentials.js';
 
 export type AppEnv = 'main' | 'staging' | 'development' | 'test';
 
@@ -16,6 +16,9 @@ export interface LoginThrottleConfig {
   maxAttemptsPerIp: number;
   windowSeconds: number;
 }
+
+/** Minutes, not seconds, to answer a live demo match's Match questions before its kick-off. */
+export const DEMO_KICKOFF_SECONDS = 180;
 
 export const DEFAULT_LOGIN_THROTTLE: LoginThrottleConfig = { maxAttempts: 10, maxAttemptsPerIp: 100, windowSeconds: 900 };
 
@@ -47,6 +50,33 @@ export const DEFAULT_PLAYER_GROUPS: PlayerGroupsConfig = {
   joinWindowSeconds: 900,
 };
 
+/** REDIS_URL and REDIS_KEY_PREFIX: src/redis/client.ts. */
+export interface RedisConfig {
+  /** redis:// or rediss:// URL (credentials and database number in it). */
+  url: string;
+  /** Prepended to every key and channel the service uses, so deployments (and test runs) can share one server. */
+  keyPrefix: string;
+}
+
+/** Mail (password resets, email verification): src/mail/mailer.ts. */
+export interface MailConfig {
+  /** smtp:// or smtps:// URL of the SMTP server (credentials in it); null: mails are logged, not sent. */
+  smtpUrl: string | null;
+  /** The sender of every mail. */
+  from: string;
+  /** Base URL of the player app: mails link to `<url>/reset-password?token=...` and `<url>/verify-email?token=...`. */
+  playerAppUrl: string;
+  /** How long a password-reset link works. */
+  resetTtlMinutes: number;
+  /** How long an email-verification link works. */
+  verifyTtlHours: number;
+  /** Mails to one recipient asked for from one client address per window; 0 turns this budget off. */
+  maxPerRecipient: number;
+  /** Mails asked for from one client address per window, all recipients together; 0 turns this budget off. */
+  maxPerIp: number;
+  windowSeconds: number;
+}
+
 export interface S3Config {
   bucket: string;
   region: string;
@@ -69,6 +99,10 @@ export interface Config {
   logFormat: 'auto' | 'json' | 'pretty';
   /** Seed demo data (brands, users, matches) into an empty database at start. */
   demoData: boolean;
+  /** Port of the demo's feed server on loopback (0: a free port). */
+  demoFeedPort: number;
+  /** Seconds from scheduling a live demo match to its kick-off: how long its Match questions are open. */
+  demoKickoffSeconds: number;
   /** Largest JSON request body, bytes. */
   jsonBodyLimitBytes: number;
   s3: S3Config | null;
@@ -87,9 +121,16 @@ export interface Config {
   /** Sign-in throttling (API login and the operator UI's form). */
   /** The authentication step's cache of key lookups (src/modules/auth/key-cache.ts); ttlMs 0: off. */
   authCache: { ttlMs: number; maxEntries: number };
+  /** argon2id's cost for new password hashes: 'standard' always, except 'minimal' in test runs (src/modules/auth/credentials.ts). */
+  passwordHashCost: PasswordHashCost;
+  /** LANGUAGE_TIME_SCALE: the language's wall-clock limits times this (1 but in test runs; src/domain/language/time-scale.ts). */
+  languageTimeScale: number;
   loginThrottle: LoginThrottleConfig;
   registerThrottle: RegisterThrottleConfig;
   playerGroups: PlayerGroupsConfig;
+  mail: MailConfig;
+  /** Redis, when a deployment outgrows one process (src/redis/client.ts); null: nothing uses Redis. */
+  redis: RedisConfig | null;
   /** The live stream (WS /api/play/stream) of this process. */
   stream: StreamConfig;
   /** PostgreSQL: how long the database may keep the API and the engine waiting. */
@@ -203,19 +244,47 @@ export interface EngineConfig {
   leaderboardApplyPollMs: number;
   /** Board rows the leaderboards' applier writes per transaction. */
   leaderboardChunkRows: number;
-  /** Match boards a process keeps in memory (0: none, every read is the SQL read), and their rows in all. */
-  leaderboardMemoryBoards: number;
-  leaderboardMemoryRows: number;
 }
 
-export class ConfigError extends Error {}
+/** Wrong settings: every one of them, each a line that names the variable and says what to set. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+
+  constructor(problems: string | string[]) {
+    const list = typeof problems === 'string' ? [problems] : problems;
+    super(list.length === 1 ? list[0]! : `${list.length} settings are wrong:\n${list.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = list;
+  }
+}
+
+/** The problems found by the loadConfig running now (null outside it): it checks every setting, then reports them all. */
+let problems: string[] | null = null;
+
+/** A wrong setting: recorded while loadConfig runs (the check goes on with `fallback`), else thrown at once. */
+function invalid<T>(message: string, fallback: T): T {
+  if (!problems) throw new ConfigError(message);
+  problems.push(message);
+  return fallback;
+}
+
+/** Settings checked together (a key pair, say): their first problem ends the group, not the whole check. */
+function group<T>(read: () => T, fallback: T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (!(e instanceof ConfigError) || !problems) throw e;
+    problems.push(...e.problems);
+    return fallback;
+  }
+}
 
 function opsConfig(env: NodeJS.ProcessEnv): OpsConfig {
-  const metricsToken = env.METRICS_TOKEN || null;
+  let metricsToken = env.METRICS_TOKEN || null;
   if (metricsToken !== null && (metricsToken.length < 16 || /\s/.test(metricsToken))) {
-    throw new ConfigError('METRICS_TOKEN must be at least 16 characters without spaces (for example: openssl rand -hex 24)');
+    metricsToken = invalid('METRICS_TOKEN must be at least 16 characters without spaces (for example: openssl rand -hex 24)', null);
   }
-  const otlpEndpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT || null;
+  let otlpEndpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT || null;
   if (otlpEndpoint !== null) {
     let u: URL | undefined;
     try {
@@ -224,8 +293,9 @@ function opsConfig(env: NodeJS.ProcessEnv): OpsConfig {
       u = undefined;
     }
     if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) {
-      throw new ConfigError(
+      otlpEndpoint = invalid(
         `OTEL_EXPORTER_OTLP_ENDPOINT: '${otlpEndpoint}' is not an http(s) URL; give the collector's OTLP/HTTP base URL, like http://otel-collector:4318`,
+        null,
       );
     }
   }
@@ -247,7 +317,7 @@ function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (raw === undefined || raw === '') return fallback;
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
-  throw new ConfigError(`${name} must be true or false, got '${raw}'`);
+  return invalid(`${name} must be true or false, got '${raw}'`, fallback);
 }
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -272,8 +342,9 @@ function trustProxy(value: string | undefined): false | number | string[] {
     const version = isIP(address ?? '');
     const prefixOk = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (version === 6 ? 128 : 32));
     if (!PROXY_NAMES.has(entry) && (!version || !prefixOk || rest.length)) {
-      throw new ConfigError(
+      return invalid(
         `TRUST_PROXY: '${entry}' is not an address, a subnet or one of ${[...PROXY_NAMES].join(', ')}; give false, true (one proxy), a number of proxies, or the proxies' addresses (comma-separated, like 10.0.0.0/8,loopback)`,
+        false,
       );
     }
   }
@@ -295,50 +366,76 @@ function corsOrigins(value: string | undefined): '*' | string[] {
       url = undefined;
     }
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== origin) {
-      throw new ConfigError(
+      return invalid(
         `CORS_ORIGINS: '${origin}' is not an origin; give scheme, host and port only, like https://play.example.com or http://localhost:3000 (comma-separated), or * for any`,
+        [],
       );
     }
   }
   return origins;
 }
 
-/** Leaderboards kept in each process's memory at most, by default (LEADERBOARD_MEMORY_BOARDS). */
-export const LEADERBOARD_MEMORY_BOARDS = 64;
-/** Rows kept in memory at most, all boards together, however large the heap (LEADERBOARD_MEMORY_ROWS). */
-export const LEADERBOARD_MEMORY_ROWS_MAX = 4_000_000;
-
-/** Bytes a kept leaderboard row costs in memory, its room in the columns included (measured: leaderboards.memory.ts). */
-const MEMORY_ROW_BYTES = 110;
-
-/**
- * LEADERBOARD_MEMORY_ROWS by default: 4,000,000 rows (about 440 MB), or fewer
- * where the process's heap is smaller (a container's memory, --max-old-space-size),
- * so the kept boards never take more than 40% of that much memory: a bound
- * past what the process has would be a crash, not a slower read.
- */
-export function defaultMemoryRows(heapLimit = getHeapStatistics().heap_size_limit): number {
-  return Math.max(1, Math.min(LEADERBOARD_MEMORY_ROWS_MAX, Math.floor((heapLimit * 0.4) / MEMORY_ROW_BYTES)));
-}
-
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got '${raw}'`);
+  if (!Number.isInteger(n) || n < min || n > max) return invalid(`${name} must be an integer from ${min} to ${max}, got '${raw}'`, fallback);
   return n;
 }
 
+/**
+ * The configuration from the environment. Every setting is checked before
+ * anything is reported: a ConfigError lists every wrong one, not only the
+ * first, so a deployment is fixed in one round.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const appEnv = (env.APP_ENV || 'development') as AppEnv;
-  if (!APP_ENVS.includes(appEnv)) throw new ConfigError(`APP_ENV must be one of ${APP_ENVS.join(', ')}, got '${env.APP_ENV}'`);
-  const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got '${env.LOG_LEVEL}'`);
-  const logFormat = (env.LOG_FORMAT || 'auto') as Config['logFormat'];
-  if (!LOG_FORMATS.includes(logFormat)) throw new ConfigError(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}, got '${env.LOG_FORMAT}'`);
-  const databaseUrl = env.DATABASE_URL || undefined;
+  const outer = problems;
+  problems = [];
+  try {
+    const config = readConfig(env);
+    // A setting read in two places (DB_PREPARED_STATEMENTS) is reported once.
+    if (problems.length) throw new ConfigError([...new Set(problems)]);
+    return config;
+  } finally {
+    problems = outer;
+  }
+}
+
+/** One of `allowed`, else a problem naming them (the check goes on with `fallback`). */
+function oneOf<T extends string>(name: string, raw: string | undefined, allowed: readonly T[], fallback: T): T {
+  const value = (raw || fallback) as T;
+  return allowed.includes(value) ? value : invalid(`${name} must be one of ${allowed.join(', ')}, got '${raw}'`, fallback);
+}
+
+/**
+ * PASSWORD_HASH_COST: `minimal` hashes are cheap to guess, so only a test run (APP_ENV=test, whose players are made up)
+ * may ask for them; anywhere else the setting stops the start.
+ */
+function passwordHashCost(env: NodeJS.ProcessEnv, appEnv: AppEnv): PasswordHashCost {
+  const cost = oneOf<PasswordHashCost>('PASSWORD_HASH_COST', env.PASSWORD_HASH_COST, ['standard', 'minimal'], 'standard');
+  if (cost === 'minimal' && appEnv !== 'test')
+    return invalid(`PASSWORD_HASH_COST=minimal is for test runs only (APP_ENV=test), got APP_ENV=${appEnv}`, 'standard');
+  return cost;
+}
+
+/**
+ * LANGUAGE_TIME_SCALE: stretches the wall-clock limits of definitions' expressions and templates (the sandbox's 250 ms),
+ * so that a test run on a busy machine gets the answers, not the deadlines. Limits that a slow machine would then exceed
+ * protect a production process, so only a test run (APP_ENV=test) may ask for it; anywhere else the setting stops the start.
+ */
+function languageTimeScale(env: NodeJS.ProcessEnv, appEnv: AppEnv): number {
+  const scale = int(env, 'LANGUAGE_TIME_SCALE', 1, 1, 1000);
+  if (scale !== 1 && appEnv !== 'test') return invalid(`LANGUAGE_TIME_SCALE is for test runs only (APP_ENV=test), got APP_ENV=${appEnv}`, 1);
+  return scale;
+}
+
+function readConfig(env: NodeJS.ProcessEnv): Config {
+  const appEnv = oneOf('APP_ENV', env.APP_ENV, APP_ENVS, 'development');
+  const logLevel = oneOf('LOG_LEVEL', env.LOG_LEVEL, LOG_LEVELS, 'info');
+  const logFormat = oneOf('LOG_FORMAT', env.LOG_FORMAT, LOG_FORMATS, 'auto');
+  let databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError(`DATABASE_URL must be a postgres:// URL, got '${databaseUrl.slice(0, 20)}...'; unset it to use the embedded database`);
+    databaseUrl = invalid(`DATABASE_URL must be a postgres:// URL, got '${databaseUrl.slice(0, 20)}...'; unset it to use the embedded database`, undefined);
   }
   const dataDirRaw = env.DATA_DIR ?? '.data';
   const dataDir = dataDirRaw === ':memory:' ? null : path.resolve(dataDirRaw);
@@ -346,13 +443,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   let s3: S3Config | null = null;
   if (env.S3_BUCKET) {
     const endpoint = env.S3_ENDPOINT || undefined;
-    if (endpoint && !/^https?:\/\//.test(endpoint)) throw new ConfigError(`S3_ENDPOINT must be an http(s) URL, got '${endpoint}'`);
+    if (endpoint && !/^https?:\/\//.test(endpoint)) invalid(`S3_ENDPOINT must be an http(s) URL, got '${endpoint}'`, undefined);
     const publicBaseUrl = env.S3_PUBLIC_BASE_URL || undefined;
-    if (publicBaseUrl && !/^https?:\/\//.test(publicBaseUrl)) {
-      throw new ConfigError(`S3_PUBLIC_BASE_URL must be an http(s) URL, got '${publicBaseUrl}'`);
-    }
+    if (publicBaseUrl && !/^https?:\/\//.test(publicBaseUrl)) invalid(`S3_PUBLIC_BASE_URL must be an http(s) URL, got '${publicBaseUrl}'`, undefined);
     if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
-      throw new ConfigError('set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (to use the default AWS credential chain)');
+      invalid('set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (to use the default AWS credential chain)', undefined);
     }
     s3 = {
       bucket: env.S3_BUCKET,
@@ -368,14 +463,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const leaseMs = int(env, 'ENGINE_LEASE_MS', 15_000, 100, 3_600_000);
   const heartbeatMs = int(env, 'ENGINE_HEARTBEAT_MS', 3000, 10, 600_000);
   if (heartbeatMs * 2 > leaseMs)
-    throw new ConfigError(`ENGINE_HEARTBEAT_MS (${heartbeatMs}) must be at most half of ENGINE_LEASE_MS (${leaseMs}), or leases run out between heartbeats`);
+    invalid(`ENGINE_HEARTBEAT_MS (${heartbeatMs}) must be at most half of ENGINE_LEASE_MS (${leaseMs}), or leases run out between heartbeats`, undefined);
 
   const feedAllowPrivateAddresses = bool(env, 'FEED_ALLOW_PRIVATE_ADDRESSES', appEnv === 'development' || appEnv === 'test');
   const feedUrlTemplate = env.FEED_URL_TEMPLATE || undefined;
   const templateProblem = feedUrlTemplate === undefined ? null : feedUrlTemplateProblem(feedUrlTemplate, { allowPrivateAddresses: feedAllowPrivateAddresses });
-  if (templateProblem) throw new ConfigError(`FEED_URL_TEMPLATE ${templateProblem}; got '${feedUrlTemplate}'`);
+  if (templateProblem) invalid(`FEED_URL_TEMPLATE ${templateProblem}; got '${feedUrlTemplate}'`, undefined);
 
-  const push = pushConfig(env);
+  // The VAPID keys depend on each other: their first problem is the one to fix.
+  const push = group<PushConfig>(() => pushConfig(env), { provider: 'log', vapid: null, allowHttpEndpoints: false });
 
   return {
     host: env.HOST || '127.0.0.1',
@@ -386,6 +482,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     logFormat,
     demoData: bool(env, 'DEMO_DATA', appEnv !== 'main' && appEnv !== 'test'),
+    demoFeedPort: int(env, 'DEMO_FEED_PORT', 0, 0, 65535),
+    demoKickoffSeconds: int(env, 'DEMO_KICKOFF_SECONDS', DEMO_KICKOFF_SECONDS, 0, 86400),
     jsonBodyLimitBytes: int(env, 'JSON_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     s3,
     trustProxy: trustProxy(env.TRUST_PROXY),
@@ -404,8 +502,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       feedAllowPrivateAddresses,
       leaderboardApplyPollMs: int(env, 'LEADERBOARD_APPLY_POLL_MS', 500, 10, 600_000),
       leaderboardChunkRows: int(env, 'LEADERBOARD_APPLY_CHUNK_ROWS', 20_000, 1, 1_000_000),
-      leaderboardMemoryBoards: int(env, 'LEADERBOARD_MEMORY_BOARDS', LEADERBOARD_MEMORY_BOARDS, 0, 10_000),
-      leaderboardMemoryRows: int(env, 'LEADERBOARD_MEMORY_ROWS', defaultMemoryRows(), 1, 100_000_000),
     },
     push,
     stream: {
@@ -422,12 +518,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaderboardIntervalMs: int(env, 'STREAM_LEADERBOARD_INTERVAL_MS', 5000, 0, 600_000),
     },
     database: {
-      api: {
-        connectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 2000, 100, 600_000),
-        statementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 2000, 100, 3_600_000),
-        idleInTransactionTimeoutMs: int(env, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 5000, 100, 3_600_000),
-        preparedStatements: bool(env, 'DB_PREPARED_STATEMENTS', true),
-      },
+      api: apiDatabaseLimits(env),
       engine: {
         connectTimeoutMs: int(env, 'ENGINE_DB_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
         statementTimeoutMs: int(env, 'ENGINE_DB_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
@@ -443,6 +534,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ttlMs: int(env, 'AUTH_CACHE_TTL_MS', 10_000, 0, 600_000),
       maxEntries: int(env, 'AUTH_CACHE_MAX_ENTRIES', 100_000, 1, 10_000_000),
     },
+    passwordHashCost: passwordHashCost(env, appEnv),
+    languageTimeScale: languageTimeScale(env, appEnv),
     loginThrottle: {
       maxAttempts: int(env, 'LOGIN_MAX_ATTEMPTS', DEFAULT_LOGIN_THROTTLE.maxAttempts, 0, 1_000_000),
       maxAttemptsPerIp: int(env, 'LOGIN_MAX_ATTEMPTS_PER_IP', DEFAULT_LOGIN_THROTTLE.maxAttemptsPerIp, 0, 1_000_000),
@@ -453,6 +546,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPerIp: int(env, 'REGISTER_MAX_PER_IP', appEnv === 'test' ? 0 : 20, 0, 1_000_000),
       windowSeconds: int(env, 'REGISTER_WINDOW_SECONDS', 3600, 1, 7 * 86_400),
     },
+    mail: mailConfig(env),
+    redis: redisConfig(env),
     playerGroups: {
       maxGroupsPerUser: int(env, 'PLAYER_GROUPS_PER_USER', DEFAULT_PLAYER_GROUPS.maxGroupsPerUser, 1, 1000),
       maxMembers: int(env, 'PLAYER_GROUP_MAX_MEMBERS', DEFAULT_PLAYER_GROUPS.maxMembers, 2, 1000),
@@ -463,12 +558,60 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+/** The API's database budgets: a COMMIT is bounded like a statement, and the wait for a connection has a budget of its own. */
+function apiDatabaseLimits(env: NodeJS.ProcessEnv): DatabaseLimits {
+  const statementTimeoutMs = int(env, 'DB_STATEMENT_TIMEOUT_MS', 2000, 100, 3_600_000);
+  return {
+    connectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 2000, 100, 600_000),
+    statementTimeoutMs,
+    poolWaitMs: int(env, 'DB_POOL_WAIT_MS', 5000, 100, 600_000),
+    commitTimeoutMs: statementTimeoutMs,
+    idleInTransactionTimeoutMs: int(env, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 5000, 100, 3_600_000),
+    preparedStatements: bool(env, 'DB_PREPARED_STATEMENTS', true),
+  };
+}
+
+/** REDIS_URL (redis:// or rediss://) and the key prefix; unset: the embedded default, no Redis. */
+function redisConfig(env: NodeJS.ProcessEnv): RedisConfig | null {
+  const url = env.REDIS_URL || null;
+  if (url === null) return null;
+  if (!/^rediss?:\/\/[^/]*/.test(url)) {
+    invalid(`REDIS_URL must be a redis:// or rediss:// URL, like redis://127.0.0.1:6379/0; unset it to run without Redis`, null);
+  }
+  const keyPrefix = env.REDIS_KEY_PREFIX ?? 'qp:';
+  if (!/^[A-Za-z0-9:_.-]{0,64}$/.test(keyPrefix)) {
+    invalid(`REDIS_KEY_PREFIX may hold letters, digits and ':_.-' (at most 64), got '${keyPrefix}'`, null);
+  }
+  return { url, keyPrefix };
+}
+
+/** SMTP_URL and the mail settings: a URL must be smtp:// or smtps://, the app URL http(s). */
+function mailConfig(env: NodeJS.ProcessEnv): MailConfig {
+  const smtpUrl = env.SMTP_URL || null;
+  if (smtpUrl !== null && !/^smtps?:\/\/[^/]/.test(smtpUrl)) {
+    invalid('SMTP_URL must be an smtp:// or smtps:// URL, like smtps://user:password@smtp.example.com:465; unset it to log mails instead', null);
+  }
+  const playerAppUrl = (env.PLAYER_APP_URL || 'http://127.0.0.1:8000').replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]/.test(playerAppUrl)) invalid(`PLAYER_APP_URL must be an http(s) URL, got '${playerAppUrl}'`, null);
+  return {
+    smtpUrl,
+    from: env.MAIL_FROM || 'Question-Play <no-reply@question-play.invalid>',
+    playerAppUrl,
+    resetTtlMinutes: int(env, 'PASSWORD_RESET_TTL_MINUTES', 60, 5, 7 * 24 * 60),
+    verifyTtlHours: int(env, 'EMAIL_VERIFICATION_TTL_HOURS', 48, 1, 30 * 24),
+    maxPerRecipient: int(env, 'MAIL_MAX_PER_RECIPIENT', 3, 0, 1_000_000),
+    maxPerIp: int(env, 'MAIL_MAX_PER_IP', 20, 0, 1_000_000),
+    windowSeconds: int(env, 'MAIL_WINDOW_SECONDS', 3600, 1, 7 * 86_400),
+  };
+}
+
 function httpLimits(env: NodeJS.ProcessEnv): ServerLimits {
   const headersTimeoutMs = int(env, 'HTTP_HEADERS_TIMEOUT_SECONDS', 10, 1, 3600) * 1000;
   const requestTimeoutMs = int(env, 'HTTP_REQUEST_TIMEOUT_SECONDS', 60, 1, 3600) * 1000;
   if (requestTimeoutMs < headersTimeoutMs) {
-    throw new ConfigError(
+    invalid(
       `HTTP_REQUEST_TIMEOUT_SECONDS (${requestTimeoutMs / 1000}) must be at least HTTP_HEADERS_TIMEOUT_SECONDS (${headersTimeoutMs / 1000}): the headers are part of the request`,
+      undefined,
     );
   }
   return {

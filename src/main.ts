@@ -8,12 +8,13 @@ import { seedDemoData } from './demo/seed.js';
 import { createEngineWorker } from './engine/start-worker.js';
 import { createApp } from './http/app.js';
 import { shutDownHttp } from './http/drain.js';
+import { createFrontDoorServer } from './http/front-door.js';
 import { busCheck, createHealth, databaseChecks, engineCheck, engineStaleMs } from './http/health.js';
 import { startOpsServer } from './http/ops-server.js';
 import { applyServerLimits } from './http/server-limits.js';
 import { attachLiveStream } from './live/stream.js';
 import { createLogger } from './logger.js';
-import { seedLeagues } from './modules/leagues/leagues.repository.js';
+import { seedLeagues } from './modules/leagues/leagues.public.js';
 import { guardUnhandledRejections } from './observability/process-guards.js';
 import { initTracing, stopTracing } from './observability/tracing.js';
 import { createServices } from './services.js';
@@ -60,9 +61,15 @@ async function main() {
       },
     },
   ]);
-  const { app, api, drain } = await createApp({ services, health });
+  const { frontDoor, api, drain } = await createApp({ services, health });
 
-  const server = app.listen(config.port, config.host);
+  // The API through the pipeline's front door (src/http/front-door.ts), every other request through express.
+  const server = createFrontDoorServer(frontDoor);
+  // Lasting: once it listens, a failed accept (out of file descriptors, say) is an 'error' too; it goes on listening.
+  server.on('error', (err) => {
+    if (server.listening) logger.error({ err }, 'the HTTP server failed to accept a connection');
+  });
+  server.listen(config.port, config.host);
   applyServerLimits(server, config.http);
   // WS /api/play/stream on the same server, from its first moment; LISTENs on the live bus.
   const attaching = attachLiveStream({ server, services });
@@ -86,7 +93,10 @@ async function main() {
   const engineDatabase = (await openingEngineDatabase) ?? database;
   const engineServices = engineDatabase === database ? services : createServices({ database: engineDatabase, config, logger });
   // The demo needs the worker: its live match is dispatched and run like any other.
-  const demo = config.demoData && config.engine.worker ? new LiveDemo(engineServices) : null;
+  const demo =
+    config.demoData && config.engine.worker
+      ? new LiveDemo(engineServices, { feedPort: config.demoFeedPort, kickoffInSeconds: config.demoKickoffSeconds })
+      : null;
   await demo?.start();
   const worker = config.engine.worker ? createEngineWorker(engineServices, demo ? [demo.task()] : []) : null;
   worker?.start();
@@ -101,7 +111,15 @@ async function main() {
   api
     .loadValidators()
     .catch((err: unknown) => logger.error({ err }, 'loading the request validators failed: every API request fails until the build is mended'));
-  const ops = config.ops.port === null ? null : await startOpsServer({ health, port: config.ops.port, host: config.ops.host });
+  const ops =
+    config.ops.port === null
+      ? null
+      : await startOpsServer({
+          health,
+          port: config.ops.port,
+          host: config.ops.host,
+          onError: (err) => logger.error({ err }, 'the operations server failed to accept a connection'),
+        });
   if (ops) logger.info({ port: ops.port }, `operations port: /healthz, /readyz and /metrics on ${config.ops.host}:${ops.port}`);
 
   let stopping = false;
@@ -124,6 +142,12 @@ async function main() {
     // Running listeners go back to the queue, so another process continues them at once.
     await worker?.stop().catch((err) => logger.error({ err }, 'stopping the engine worker failed'));
     await demo?.stop();
+    await services.leaderboards.close();
+    if (engineServices !== services) await engineServices.leaderboards.close();
+    // What the engine published goes out before the process does (Redis: its outbox, a second at most).
+    if (engineServices !== services) await engineServices.liveBus.close();
+    // Mails handed over by requests that finished are sent before the process goes.
+    await services.mailer.close().catch((err) => logger.error({ err }, 'closing the mailer failed'));
     // The pools close last: nothing above uses them any more.
     if (engineDatabase !== database) await engineDatabase.close().catch((err) => logger.error({ err }, 'closing the engine database failed'));
     await database.close().catch((err) => logger.error({ err }, 'closing the database failed'));

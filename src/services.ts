@@ -3,12 +3,17 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import type { Logger } from './logger.js';
 import { createEngineStore } from './engine/store.js';
-import { engineHooks, type EngineSubscriber } from './engine/subscribers.js';
+import { engineHooks } from './engine/subscribers.js';
+import { createLeaderboardWriter } from './engine/leaderboard-writer.js';
+import { connectRedis } from './redis/client.js';
+import { createRedisBoards } from './modules/leaderboards/leaderboards.redis.js';
+import { createDispatcher } from './events/dispatcher.js';
+import { reactions } from './events/reactions.js';
+import { lazy } from './lazy.js';
 import { tracedObject, tracingEnabled } from './observability/tracing.js';
-import { scoreSettledIssuance } from './modules/answers/scoring.js';
-import type { SettleInTx } from './modules/issuances/issuances.repository.js';
 import type { BrandRow } from './modules/brands/brands.table.js';
 import type { BrandSnapshot } from './modules/issuances/issuances.table.js';
+import { createAccountService } from './modules/account/account.service.js';
 import { createAdminSessionsService } from './modules/admin-sessions/admin-sessions.service.js';
 import { createAnswersService } from './modules/answers/answers.service.js';
 import { createAuthService } from './modules/auth/auth.service.js';
@@ -33,9 +38,13 @@ import { createPushService } from './modules/push/push.service.js';
 import { createSponsorshipsService } from './modules/sponsorships/sponsorships.service.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { createObjectStore, type ObjectStore } from './storage/object-store.js';
-import { createLiveBus } from './live/bus.js';
+import { createMailer } from './mail/mailer.js';
+import { createLiveBus, type LiveBus } from './live/bus.js';
+import { createRedisLiveBus } from './live/redis-bus.js';
 import { createKeyCache } from './modules/auth/key-cache.js';
-import { liveEngineSubscriber, publishBoardChanged, publishFollowChange, publishKeysRevoked, publishMatchGone } from './live/publishers.js';
+import { passwordHashing } from './modules/auth/credentials.js';
+import { installSandbox } from './runtime/sandbox/sandbox.js';
+import { setLanguageTimeScale } from './domain/language/time-scale.js';
 
 export interface ServiceDeps {
   database: Database;
@@ -45,70 +54,68 @@ export interface ServiceDeps {
   storage?: ObjectStore | null;
 }
 
-/** A statement that changes users or API keys (the key cache keeps both). */
-const WRITES_USERS_OR_KEYS = /^(update|delete from) "(users|api_keys)"/;
-/** A statement that changes leagues (the league list cache keeps them). */
-const WRITES_LEAGUES = /^(insert into|update|delete from) "leagues"/;
-
 export function createServices(deps: ServiceDeps) {
+  // What the expression and template language cannot run in this thread runs in its worker threads (started on first need).
+  installSandbox();
   const { db } = deps.database;
   const storage = deps.storage === undefined ? createObjectStore(deps.config.s3) : deps.storage;
-  /** Live delivery: issuance, match, follow and key events go on the cross-process bus (LISTEN/NOTIFY); the stream listens when attached. */
-  const liveBus = createLiveBus({ database: deps.database, logger: deps.logger });
+  /**
+   * Live delivery: issuance, match, follow and key events go on the cross-process bus, the stream listens when attached:
+   * Redis streams carrying whole messages with REDIS_URL (src/live/redis-bus.ts), else LISTEN/NOTIFY carrying ids.
+   */
+  const liveBus: LiveBus = deps.config.redis
+    ? createRedisLiveBus({ database: deps.database, config: deps.config.redis, logger: deps.logger })
+    : createLiveBus({ database: deps.database, logger: deps.logger });
+  /** What changed, said once by whoever changed it; who reacts is src/events/reactions.ts, installed below. */
+  const events = createDispatcher({ logger: deps.logger });
   // The league list is kept while the bus listens: every change to the leagues table is announced on it by a trigger.
   const leagueCache = createLeagueListCache({ trusted: () => liveBus.listening });
-  const leagues = createLeaguesService({ db, checkAllowlist: checkDefinitionAllowlist, cache: leagueCache });
+  const leagues = createLeaguesService({ db, checkAllowlist: checkDefinitionAllowlist, cache: leagueCache, events });
+  /** With REDIS_URL, boards are served from Redis (one connection for reads, bounded by its command budget; one for the writer). */
+  const redis = deps.config.redis;
+  const redisBoards = redis
+    ? {
+        boards: createRedisBoards({ redis: connectRedis(redis, { name: 'boards', logger: deps.logger, commandTimeoutMs: 250 }), prefix: redis.keyPrefix }),
+        writer: createRedisBoards({
+          redis: connectRedis(redis, { name: 'boards writer', logger: deps.logger, commandTimeoutMs: 10_000 }),
+          prefix: redis.keyPrefix,
+        }),
+        onError: (err: unknown) => deps.logger.warn({ err }, 'leaderboards: a read from Redis failed; read from PostgreSQL (for a second)'),
+      }
+    : undefined;
   const leaderboards = createLeaderboardsService({
+    redisBoards,
     db,
     leagues,
     chunkRows: deps.config.engine.leaderboardChunkRows,
-    onMatchBoardChanged: publishBoardChanged(liveBus),
+    events,
     onBackgroundError: (err) =>
       deps.logger.warn(
         { err },
         'leaderboards: a background read failed (a points total copied, a board loaded into memory or brought up to date: reads are the SQL read meanwhile)',
       ),
-    // Boards in memory while the bus listens: it announces users' changes (the trigger) and settlements at once.
-    memoryBoards: deps.config.engine.leaderboardMemoryBoards
-      ? { trusted: () => liveBus.listening, maxBoards: deps.config.engine.leaderboardMemoryBoards, maxRows: deps.config.engine.leaderboardMemoryRows }
-      : undefined,
   });
-  const onKeysRevoked = publishKeysRevoked(liveBus);
-  const onFollowChanged = publishFollowChange(liveBus);
   const loginThrottle = createLoginThrottle({
     db,
     config: deps.config.loginThrottle,
     register: deps.config.registerThrottle,
     groupJoin: deps.config.playerGroups,
+    mail: deps.config.mail,
     logger: deps.logger,
   });
+  const mailer = createMailer({ config: deps.config.mail, appEnv: deps.config.appEnv, logger: deps.logger });
   const keyCache = createKeyCache({ ttlMs: deps.config.authCache.ttlMs, maxEntries: deps.config.authCache.maxEntries, trusted: () => liveBus.listening });
-  // Other processes' changes (and this one's, once committed) arrive on the bus, announced by the database's trigger;
-  // this process's own writes empty the cache at once, before they run, so its next request never sees the old row.
-  liveBus.subscribe({
-    onEvent: (e) => {
-      if (e.k === 'user' || e.k === 'keys') keyCache.invalidateUser(e.u);
-      else if (e.k === 'leagues') leagueCache.invalidate();
-      // Cached leaderboard pages carry display names (their rows and ranks are versioned, names are not).
-      if (e.k === 'user') {
-        leaderboards.forgetPages();
-        void leaderboards.memoryBoards?.userChanged(e.u);
-      } else if (e.k === 'settled' || e.k === 'board') leaderboards.memoryBoards?.settled();
-    },
-    onResync: () => {
-      keyCache.flush();
-      leagueCache.invalidate();
-      leaderboards.forgetPages();
-      leaderboards.memoryBoards?.resync();
-    },
+  const passwords = passwordHashing(deps.config.passwordHashCost);
+  setLanguageTimeScale(deps.config.languageTimeScale);
+  const auth = createAuthService({
+    db,
+    passwords,
+    throttle: loginThrottle,
+    events,
+    keyCache,
+    // The demo starts a match every ten minutes: its players follow without a daily quota (docs/decisions.md).
+    registeredFollowQuota: deps.config.demoData ? null : undefined,
   });
-  deps.database.onQuery((query) => {
-    if (WRITES_USERS_OR_KEYS.test(query)) {
-      keyCache.flush();
-      leaderboards.forgetPages();
-    } else if (WRITES_LEAGUES.test(query)) leagueCache.invalidate();
-  });
-  const auth = createAuthService({ db, throttle: loginThrottle, onKeysRevoked, keyCache });
   const brands = createBrandsService({ db, storage, logger: deps.logger });
   const brandSnapshot = (b: BrandRow): BrandSnapshot => ({
     id: b.id,
@@ -117,31 +124,70 @@ export function createServices(deps: ServiceDeps) {
     secondary_color: b.secondaryColor,
     logo_url: brands.publicLogoUrl(b),
   });
-  /**
-   * The live engine's persistence and hooks: scoring runs inside each settling
-   * transaction; subscribers (live delivery, push) run after commit.
-   */
-  const subscribers: EngineSubscriber[] = [];
   const push = createPushService({ db, config: deps.config.push, logger: deps.logger });
-  subscribers.push(push.subscriber);
-  subscribers.push(liveEngineSubscriber(liveBus));
-  /**
-   * What every settling transaction runs, whoever settles (the engine, an
-   * operator's stop or revocation, the sweep of orphaned questions): the
-   * answers are scored, and the settlement is queued for the leaderboards,
-   * which the worker applies after the commit (docs/decisions.md#leaderboard-tables).
-   */
-  const settleTx: SettleInTx = async (tx, row) => {
-    await scoreSettledIssuance(tx, row);
-    await leaderboards.enqueueSettlement(tx, row);
-  };
+  /** The live engine's persistence and hooks: both say what happened through `events` (settling in the transaction, issued, settled, matchChanged after it). */
   const engine = {
-    store: createEngineStore({ db, brandSnapshot, settleTx }),
-    hooks: engineHooks({ logger: deps.logger, subscribers }),
-    subscribers,
+    store: createEngineStore({ db, brandSnapshot, events }),
+    hooks: engineHooks(events),
+    /** The boards' writers, tasks of the worker: the SQL applier of the settlements' queue, and with REDIS_URL the copy into Redis. */
+    leaderboardWriters: [
+      createLeaderboardWriter({
+        name: 'leaderboard-apply',
+        write: (o) => leaderboards.applyQueued(o),
+        logger: deps.logger,
+        everyMs: deps.config.engine.leaderboardApplyPollMs,
+      }),
+      ...(redisBoards
+        ? [
+            createLeaderboardWriter({
+              name: 'leaderboard-redis',
+              write: (o) => leaderboards.copyToRedis(o),
+              logger: deps.logger,
+              everyMs: deps.config.engine.leaderboardApplyPollMs,
+            }),
+          ]
+        : []),
+    ],
     brandSnapshot,
   };
-  const listeners = createListenersService({ db, leagues, onSettle: settleTx, onSettled: (row) => engine.hooks.onSettled?.(row) });
+  /** The engine's Match question issuance, for a test match's clone and restart (loaded on first use: the expression language comes with it). */
+  const matchQuestions = lazy(async () =>
+    (await import('./engine/match-questions.js')).createMatchQuestions({
+      db,
+      store: engine.store,
+      hooks: engine.hooks,
+      logger: deps.logger,
+      brandSnapshot,
+    }),
+  );
+  const listeners = createListenersService({ db, leagues, events });
+  const answers = createAnswersService({ db });
+  const playerGroups = createPlayerGroupsService({ db, config: deps.config.playerGroups, throttle: loginThrottle, leaderboards });
+  const account = createAccountService({
+    db,
+    config: deps.config.mail,
+    mailer,
+    throttle: loginThrottle,
+    auth,
+    answers,
+    leaderboards,
+    playerGroups,
+    events,
+    passwords,
+  });
+  events.use(
+    reactions({
+      logger: deps.logger,
+      bus: liveBus,
+      keyCache,
+      leagueCache,
+      leaderboards,
+      push: push.subscriber,
+      leaderboardWriters: engine.leaderboardWriters,
+      mailVerification: account.mailVerification,
+    }),
+  );
+  events.listen(liveBus);
   return tracedServices({
     config: deps.config,
     database: deps.database,
@@ -149,12 +195,19 @@ export function createServices(deps: ServiceDeps) {
     storage,
     auth,
     keyCache,
-    adminSessions: createAdminSessionsService({ db, auth, onKeysRevoked }),
+    adminSessions: createAdminSessionsService({ db, auth, events }),
     loginThrottle,
-    answers: createAnswersService({ db }),
-    users: createUsersService({ db, onKeysRevoked, onLeaderboardInputsChanged: leaderboards.rebuildUser }),
+    answers,
+    users: createUsersService({
+      db,
+      events,
+      throttle: loginThrottle,
+      passwords,
+    }),
+    account,
+    mailer,
     leaderboards,
-    playerGroups: createPlayerGroupsService({ db, config: deps.config.playerGroups, throttle: loginThrottle, leaderboards }),
+    playerGroups,
     leagues,
     groups: createGroupsService({ db, leagues }),
     definitions: createDefinitionsService(IN_GAME, { db, leagues }),
@@ -166,8 +219,7 @@ export function createServices(deps: ServiceDeps) {
       leagues,
       checkAllowlist: checkDefinitionAllowlist,
       feedUrlPolicy: { allowPrivateAddresses: deps.config.engine.feedAllowPrivateAddresses },
-      onFollowChanged,
-      onMatchDeleted: publishMatchGone(liveBus),
+      events,
     }),
     inheritance: createInheritanceService({ db, leagues }),
     issuances: createIssuancesService({ db }),
@@ -175,8 +227,15 @@ export function createServices(deps: ServiceDeps) {
     feedback: createFeedbackService({ db }),
     push,
     liveBus,
+    events,
     engine,
-    matchControl: createMatchControlService({ db, appEnv: deps.config.appEnv, listeners, onFollowChanged }),
+    matchControl: createMatchControlService({
+      db,
+      appEnv: deps.config.appEnv,
+      listeners,
+      events,
+      issueMatchQuestions: async (matchId) => (await matchQuestions()).issueDue({ matchId }),
+    }),
   });
 }
 
@@ -185,6 +244,7 @@ const TRACED_SERVICES = [
   'leaderboards',
   'playerGroups',
   'auth',
+  'account',
   'adminSessions',
   'answers',
   'users',

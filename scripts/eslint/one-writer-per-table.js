@@ -15,7 +15,7 @@ import process from 'node:process';
 const MODULES = path.join(process.cwd(), 'src', 'modules');
 
 /** Table identifier and SQL name -> owning module folder, read once from the table files. */
-function loadTables(root = MODULES) {
+export function loadTables(root = MODULES) {
   const byIdentifier = new Map();
   const bySqlName = new Map();
   if (!fs.existsSync(root)) return { byIdentifier, bySqlName };

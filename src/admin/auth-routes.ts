@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import { isAppError } from '../errors.js';
+import { urlencodedForm } from '../http/body.js';
 import { clientIp } from '../http/request.js';
 import { ADMIN_SESSION_COOKIE, ADMIN_SESSION_TTL_MS } from '../modules/admin-sessions/admin-sessions.service.js';
 import { sameToken } from '../modules/auth/credentials.js';
@@ -50,7 +51,7 @@ function formFields(raw: unknown): Record<string, string | undefined> {
 
 export function adminAuthRoutes(services: Services): Router {
   const router = express.Router();
-  const form = express.urlencoded({ extended: false, limit: '16kb' });
+  const form = urlencodedForm(16 * 1024);
   router.get('/login', async (req, res) => {
     if (await activeAdminSession(services, req)) return res.redirect(303, '/admin/');
     const csrf = randomBytes(24).toString('base64url');

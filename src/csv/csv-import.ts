@@ -8,10 +8,15 @@
  * cells differs from the header is reported with its line and skipped.
  */
 import { clip, quote } from '../errors.js';
+import { yieldIfBusy } from '../slices.js';
 import { unneutralizeCell } from './csv-export.js';
 
-/** Limits of a CSV import: the file's size and its number of data rows. */
-export const CSV_IMPORT_LIMITS = { maxBytes: 5 * 1024 * 1024, maxRows: 2000 } as const;
+/**
+ * Limits of a CSV import: the file's size, its number of data rows, of
+ * blank lines (and rows of empty cells), of cells in a row (the header's
+ * included) and of characters in a row.
+ */
+export const CSV_IMPORT_LIMITS = { maxBytes: 5 * 1024 * 1024, maxRows: 2000, maxBlankLines: 1000, maxCells: 100, maxRowChars: 1024 * 1024 } as const;
 
 /** A problem of the import, on a line of the file (null: the file as a whole) and a column (null: none in particular). */
 export interface CsvProblem {
@@ -53,6 +58,9 @@ export interface CsvFileSpec {
   required: readonly string[];
   maxBytes: number;
   maxRows: number;
+  maxBlankLines: number;
+  maxCells: number;
+  maxRowChars: number;
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -67,9 +75,110 @@ export interface CsvUpload {
   truncated: boolean;
 }
 
+/** Characters the parser is handed at a time (rounded up to the end of a row); the event loop turns between slices. */
+const SLICE_CHARS = 16 * 1024;
+
+/**
+ * Where the rows of a CSV text end, found slice by slice with RFC 4180's
+ * states (a quote opens a quoted cell only at the start of a cell, where
+ * spaces before it are allowed; `""` in a quoted cell is a quote), so that
+ * the parser is handed whole rows only, and a row with too many cells or
+ * characters refuses the file before the parser builds it.
+ */
+class RowBounds {
+  private state: 'start' | 'unquoted' | 'quoted' | 'quote' = 'start';
+  private rowStart = 0;
+  private cells = 1;
+  private lines = 0;
+  /** The line the current row starts on (the header is line 1). */
+  private line = 1;
+  private afterCr = false;
+  /** The end of the last whole row seen. */
+  lastRowEnd = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly spec: CsvFileSpec,
+  ) {}
+
+  /** Scans up to `end`; throws CsvFileError when a row is past a limit. */
+  scan(end: number, from: number): void {
+    const { text } = this;
+    for (let i = from; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (this.afterCr) {
+        this.afterCr = false;
+        if (c === LF && this.state !== 'quoted') {
+          this.rowStart = i + 1;
+          this.lastRowEnd = i + 1;
+          continue;
+        }
+      }
+      switch (this.state) {
+        case 'quoted':
+          if (c === QUOTE) this.state = 'quote';
+          else if (c === LF || c === CR) this.lines++;
+          continue;
+        case 'quote':
+          if (c === QUOTE) {
+            this.state = 'quoted';
+            continue;
+          }
+          break;
+        case 'start':
+          if (c === QUOTE) {
+            this.state = 'quoted';
+            continue;
+          }
+          if (c === SPACE || c === TAB) continue;
+          break;
+      }
+      if (c === COMMA) {
+        if (++this.cells > this.spec.maxCells) this.tooMany();
+        this.state = 'start';
+      } else if (c === LF || c === CR) {
+        this.endRow(i);
+        this.afterCr = c === CR;
+      } else {
+        this.state = 'unquoted';
+      }
+      if (i - this.rowStart > this.spec.maxRowChars) this.tooLong();
+    }
+    if (end - this.rowStart > this.spec.maxRowChars) this.tooLong();
+  }
+
+  private endRow(at: number): void {
+    this.line += 1 + this.lines;
+    this.lines = 0;
+    this.cells = 1;
+    this.state = 'start';
+    this.rowStart = at + 1;
+    this.lastRowEnd = at + 1;
+  }
+
+  private tooMany(): never {
+    const what = this.line === 1 ? 'the header row' : `the row on line ${this.line}`;
+    throw new CsvFileError(`${what} has more than ${fmt(this.spec.maxCells)} cells (the limit); the export's rows have ${this.spec.columns.length}`, [
+      { row: this.line, field: null, detail: `more than ${fmt(this.spec.maxCells)} cells` },
+    ]);
+  }
+
+  private tooLong(): never {
+    const what = this.line === 1 ? 'the header row' : `the row on line ${this.line}`;
+    throw new CsvFileError(`${what} is longer than ${fmt(this.spec.maxRowChars)} characters (the limit)`, [
+      { row: this.line, field: null, detail: `longer than ${fmt(this.spec.maxRowChars)} characters` },
+    ]);
+  }
+}
+
+const [LF, CR, QUOTE, COMMA, SPACE, TAB] = [10, 13, 34, 44, 32, 9];
+
 /**
  * Reads an uploaded CSV file. `truncated` says the upload went past the
- * byte limit (the multipart layer cut it there).
+ * byte limit (the multipart layer cut it there). The text is parsed in
+ * slices of whole rows, the event loop turning between them, and every
+ * limit is checked as the slices go: a file past one costs only what was
+ * read up to it.
  */
 export async function readCsvFile({ data, truncated }: CsvUpload, spec: CsvFileSpec): Promise<CsvFile> {
   if (truncated || data.length > spec.maxBytes) {
@@ -88,13 +197,18 @@ export async function readCsvFile({ data, truncated }: CsvUpload, spec: CsvFileS
   const rows: CsvRow[] = [];
   const badRows: CsvProblem[] = [];
   let rowCount = 0;
+  let blankLines = 0;
   let line = 1;
 
   const onRecord = (cells: string[]) => {
     const start = line;
     line += 1 + cells.reduce((n, c) => n + lineBreaks(c), 0);
     // A blank line, or a row of empty cells (spreadsheets add those at the end), is not a row.
-    if (cells.every((c) => c === '')) return;
+    if (cells.every((c) => c === '')) {
+      if (++blankLines > spec.maxBlankLines)
+        throw new CsvFileError(`the file has more than ${fmt(spec.maxBlankLines)} blank lines or rows of empty cells (the limit); remove them`);
+      return;
+    }
     if (!header) {
       header = checkHeader(cells, spec);
       return;
@@ -108,35 +222,54 @@ export async function readCsvFile({ data, truncated }: CsvUpload, spec: CsvFileS
     rows.push({ line: start, cells: new Map(header.map((column, i) => [column, unneutralizeCell(cells[i]!)])) });
   };
 
-  const { parseString } = await import('fast-csv');
-  await new Promise<void>((resolve, reject) => {
-    let settled = false;
-    const stream = parseString(text, { headers: false });
-    const fail = (err: unknown) => {
-      if (settled) return;
-      settled = true;
-      stream.destroy();
-      reject(err);
-    };
+  const { parse } = await import('fast-csv');
+  const stream = parse({ headers: false });
+  let failure: unknown;
+  const ended = new Promise<void>((resolve) => {
     stream
       .on('data', (cells: string[]) => {
-        if (settled) return;
+        if (failure) return;
         try {
           onRecord(cells);
         } catch (err) {
-          fail(err);
+          failure = err;
         }
       })
       .on('error', (err: Error) => {
         const detail = `malformed CSV at line ${line}: ${err.message.replace(/^Parse Error: /, '')}`;
-        fail(new CsvFileError(detail, [{ row: line, field: null, detail }]));
-      })
-      .on('end', () => {
-        if (settled) return;
-        settled = true;
+        failure ??= new CsvFileError(detail, [{ row: line, field: null, detail }]);
         resolve();
-      });
+      })
+      .on('end', () => resolve());
   });
+  // Resolves when the parser has taken the chunk's rows, or stopped (it reports its own failures as 'error', above).
+  const write = (chunk: string) => Promise.race([new Promise<void>((resolve) => stream.write(chunk, () => resolve())), ended]);
+
+  const bounds = new RowBounds(text, spec);
+  let handed = 0;
+  try {
+    for (let scanned = 0; scanned < text.length && !failure;) {
+      const end = Math.min(text.length, scanned + SLICE_CHARS);
+      bounds.scan(end, scanned);
+      scanned = end;
+      // Whole rows only: a row the parser does not see the end of, it parses again with the next slice.
+      const upTo = scanned === text.length ? text.length : bounds.lastRowEnd;
+      if (upTo > handed) {
+        await write(text.slice(handed, upTo));
+        handed = upTo;
+      }
+      await yieldIfBusy();
+    }
+  } catch (err) {
+    failure ??= err;
+  }
+  if (failure) {
+    stream.destroy();
+    throw failure;
+  }
+  stream.end();
+  await ended;
+  if (failure) throw failure;
   if (!header) throw new CsvFileError(`the file is empty; expected a header row (${spec.columns.join(',')})`);
   return { header, rows, badRows, rowCount };
 }
@@ -153,8 +286,14 @@ function checkHeader(cells: string[], spec: CsvFileSpec): string[] {
   for (const n of new Set(duplicates)) problems.push({ row: 1, field: n, detail: `column ${quote(n)} appears more than once` });
   for (const n of missing) problems.push({ row: 1, field: n, detail: `required column '${n}' is missing` });
   if (!problems.length) return names;
+  // At most a few unknown names in the message (the list of problems has them all, up to the limit of cells).
+  const some = (names: string[]) =>
+    `${names
+      .slice(0, 5)
+      .map((n) => quote(n))
+      .join(', ')}${names.length > 5 ? ` and ${names.length - 5} more` : ''}`;
   const parts = [
-    unknown.length ? `unknown columns: ${unknown.map((n) => `'${n}'`).join(', ')}` : '',
+    unknown.length ? `unknown columns: ${some(unknown)}` : '',
     duplicates.length ? `duplicate columns: ${[...new Set(duplicates)].join(', ')}` : '',
     missing.length ? `missing required columns: ${missing.join(', ')}` : '',
   ].filter(Boolean);

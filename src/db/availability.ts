@@ -9,10 +9,36 @@
 
 /** A statement, transaction or connection wait that ran out of its budget. */
 export class DatabaseUnavailableError extends Error {
-  readonly code = 'DATABASE_UNAVAILABLE';
+  readonly code: string = 'DATABASE_UNAVAILABLE';
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
+/**
+ * No connection of the pool became free in time while the database went on
+ * answering: the process has more work than connections (overload), the
+ * database is up. Retryable like an outage, and reported apart from one.
+ */
+export class DatabaseBusyError extends DatabaseUnavailableError {
+  override readonly code: string = 'DATABASE_BUSY';
   constructor(message: string) {
     super(message);
-    this.name = 'DatabaseUnavailableError';
+    this.name = 'DatabaseBusyError';
+  }
+}
+
+/**
+ * COMMIT was sent and no answer came (none in time, or the connection was
+ * lost before it): the transaction may have committed or not, and only
+ * reading the data tells. Never to be reported as "nothing was done".
+ */
+export class CommitOutcomeUnknownError extends DatabaseUnavailableError {
+  override readonly code: string = 'COMMIT_OUTCOME_UNKNOWN';
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'CommitOutcomeUnknownError';
   }
 }
 
@@ -52,6 +78,38 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     cur = (cur as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/** The first error in err's chain (drizzle wraps driver errors in `cause`) that is an instance of `kind`. */
+function inChain<E>(err: unknown, kind: abstract new (...args: never[]) => E): E | undefined {
+  let cur: unknown = err;
+  for (let depth = 0; depth < 5 && cur && typeof cur === 'object'; depth++) {
+    if (cur instanceof kind) return cur;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Whether err (or what it wraps) says the pool was saturated while the database answered (overload, not an outage). */
+export const isDatabaseBusy = (err: unknown): boolean => inChain(err, DatabaseBusyError) !== undefined;
+
+/** Whether err (or what it wraps) says a COMMIT went unanswered: the change may be stored. */
+export const isCommitOutcomeUnknown = (err: unknown): boolean => inChain(err, CommitOutcomeUnknownError) !== undefined;
+
+/**
+ * Whether a failure of COMMIT leaves its outcome unknown: the connection
+ * was lost or went silent (the server may have committed before it could
+ * answer). A server's own error answer (a statement timeout cancelling
+ * COMMIT, a deferred constraint) means it did not commit.
+ */
+export function commitOutcomeUnknown(err: unknown): boolean {
+  if (!isDatabaseUnavailable(err)) return false;
+  let cur: unknown = err;
+  for (let depth = 0; depth < 5 && cur && typeof cur === 'object'; depth++) {
+    if ((cur as { code?: unknown }).code === '57014') return false;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return true;
 }
 
 /**

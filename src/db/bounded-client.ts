@@ -6,24 +6,33 @@
  * frozen server keeps its sockets open).
  *
  * - At most `slots` statements and transactions are handed to postgres.js at
- *   once (the pool size); the others wait here, in order. A wait that passes
- *   its deadline gives up here, so the statement is never sent later: after
- *   the caller was told "unavailable", nothing it asked for runs.
- * - A statement (its wait for a slot included) or the start of a transaction
- *   that takes longer than `statementMs` fails with DatabaseUnavailableError.
- *   One already sent may still run when a frozen server resumes: a write can
- *   then be applied although its caller saw a failure (a transaction's
- *   statement cannot: the transaction rolls back).
+ *   once (the pool size); the others wait here, in order, up to `poolWaitMs`.
+ *   A wait that passes its deadline gives up here, so the statement is never
+ *   sent later: after the caller was told "unavailable", nothing it asked
+ *   for runs.
+ * - A wait for a connection that runs out is told apart by what the server
+ *   does meanwhile. A live server answers every statement within its
+ *   `statement_timeout` (it cancels it itself), so a statement still
+ *   unanswered `STALL_GRACE_MS` past its deadline means the server is not
+ *   answering: then a waiter gives up after `statementMs` (or as soon as
+ *   that is known) with DatabaseUnavailableError (an outage).
+ *   Otherwise every connection is simply busy: the waiter waits the whole
+ *   `poolWaitMs` and gives up with DatabaseBusyError (overload).
+ * - A statement, or the start of a transaction, that takes longer than
+ *   `statementMs` once it has a connection fails with
+ *   DatabaseUnavailableError. One already sent may still run when a frozen
+ *   server resumes: a write can then be applied although its caller saw a
+ *   failure (a transaction's statement cannot: the transaction rolls back).
  * - A transaction whose statement failed that way fails at once, without
  *   waiting for its ROLLBACK, which postgres.js sends when the server answers
  *   again; the slot comes back only then.
- * - COMMIT is awaited without a deadline: a transaction that may have
- *   committed is never reported as failed (a login whose key was stored must
- *   deliver it).
+ * - COMMIT unanswered after `commitMs` (or whose connection is lost) fails
+ *   with CommitOutcomeUnknownError, never as "not done": the transaction may
+ *   have committed. Without `commitMs` (the engine) COMMIT is awaited.
  * - With `retryConnectFailures` (the engine's budget), a statement or a
  *   transaction whose connection attempt failed (a server stopped or
- *   restarting) is tried again until its deadline: nothing was sent, so it
- *   is safe, and a short outage costs a delay rather than a failure.
+ *   restarting) is tried again for up to `statementMs`: nothing was sent, so
+ *   it is safe, and a short outage costs a delay rather than a failure.
  *
  * A slot is held until postgres.js settles the statement, so slots in use
  * never undercount busy connections and nothing queues inside postgres.js.
@@ -31,11 +40,23 @@
 import type { Sql } from 'postgres';
 import { metrics, registerPool } from '../observability/metrics.js';
 import { SpanKind, traced, tracingEnabled } from '../observability/tracing.js';
-import { DatabaseUnavailableError, isConnectFailure, isDatabaseUnavailable } from './availability.js';
+import {
+  CommitOutcomeUnknownError,
+  DatabaseBusyError,
+  DatabaseUnavailableError,
+  commitOutcomeUnknown,
+  isConnectFailure,
+  isDatabaseBusy,
+  isDatabaseUnavailable,
+} from './availability.js';
 
 export interface WaitBudget {
-  /** Longest wait for one statement, or for a transaction to start, a free connection included (ms). */
+  /** Longest wait for one statement's answer, or for a transaction to start, once it has a connection (ms). */
   statementMs: number;
+  /** Longest wait for a free connection while the database answers (ms; default `statementMs`). */
+  poolWaitMs?: number;
+  /** Longest wait for COMMIT's answer (ms); unset: COMMIT is awaited however long it takes. */
+  commitMs?: number;
   /** Statements and transactions handed to postgres.js at once: its pool size. */
   slots: number;
   /** Try again, within the deadline, what failed to get a connection (nothing sent yet). */
@@ -57,15 +78,27 @@ const RETRY_PAUSE_MS = 250;
 
 interface Waiter {
   grant: () => void;
-  timer: NodeJS.Timeout;
+  /** Gives up as an outage (the database is not answering). */
+  giveUp: () => void;
+  since: number;
+  timers: NodeJS.Timeout[];
 }
 
-/** A counting semaphore whose waits end at a deadline. */
+/**
+ * A counting semaphore whose waits end at a deadline: `waitMs` while the
+ * database answers, `stallMs` once `stalled()` says it does not (see the
+ * file's description).
+ */
 class Slots {
   private free: number;
   private readonly waiters: Waiter[] = [];
 
-  constructor(readonly size: number) {
+  constructor(
+    readonly size: number,
+    private readonly waitMs: number,
+    private readonly stallMs: number,
+    private readonly stalled: () => boolean,
+  ) {
     this.free = size;
   }
 
@@ -77,26 +110,47 @@ class Slots {
     return this.waiters.length;
   }
 
-  /** Resolves with the release function of a slot, or rejects when none frees up before the deadline. */
-  acquire(deadline: number, what: () => string): Promise<() => void> {
+  /** Resolves with the release function of a slot, or rejects when none frees up in time. */
+  acquire(what: () => string): Promise<() => void> {
     if (this.free > 0) {
       this.free -= 1;
       return Promise.resolve(this.releaser());
     }
     return new Promise((resolve, reject) => {
+      const leave = (err: Error) => {
+        const at = this.waiters.indexOf(waiter);
+        if (at < 0) return;
+        this.waiters.splice(at, 1);
+        for (const t of waiter.timers) clearTimeout(t);
+        reject(err);
+      };
+      const outage = () => new DatabaseUnavailableError(`no database connection became free for ${what()}: the database is not answering`);
       const waiter: Waiter = {
         grant: () => resolve(this.releaser()),
-        timer: setTimeout(
-          () => {
-            const at = this.waiters.indexOf(waiter);
-            if (at >= 0) this.waiters.splice(at, 1);
-            reject(new DatabaseUnavailableError(`no database connection became free in time for ${what()}`));
-          },
-          Math.max(0, deadline - Date.now()),
-        ),
+        giveUp: () => leave(outage()),
+        since: Date.now(),
+        timers: [],
       };
+      waiter.timers.push(
+        setTimeout(
+          () => leave(this.stalled() ? outage() : new DatabaseBusyError(`every database connection stayed busy for ${this.waitMs} ms (${what()})`)),
+          this.waitMs,
+        ),
+      );
+      if (this.stallMs < this.waitMs)
+        waiter.timers.push(
+          setTimeout(() => {
+            if (this.stalled()) leave(outage());
+          }, this.stallMs),
+        );
       this.waiters.push(waiter);
     });
+  }
+
+  /** A statement went unanswered past its deadline: waiters that waited `stallMs` already give up now. */
+  onStall(): void {
+    const now = Date.now();
+    for (const waiter of [...this.waiters]) if (now - waiter.since >= this.stallMs) waiter.giveUp();
   }
 
   private releaser(): () => void {
@@ -106,18 +160,68 @@ class Slots {
       released = true;
       const next = this.waiters.shift();
       if (next) {
-        clearTimeout(next.timer);
+        for (const t of next.timers) clearTimeout(t);
         next.grant();
       } else this.free += 1;
     };
   }
 }
 
-/** Rejects with DatabaseUnavailableError when `work` has not settled by the deadline (work goes on; its outcome is dropped). */
-function withDeadline<T>(work: Promise<T>, deadline: number, what: () => string): Promise<T> {
+/**
+ * How long past its deadline a statement may stay unanswered before the
+ * server counts as not answering: the server's own `statement_timeout`
+ * fires at the same budget, measured from a little later (the statement's
+ * trip and queueing), and its cancellation needs to travel back.
+ */
+const STALL_GRACE_MS = 500;
+
+/**
+ * Counts what the server has left unanswered past its deadline (statements,
+ * transaction starts, COMMITs): while any is, the server is taken as not
+ * answering.
+ */
+class Stalls {
+  private count = 0;
+  constructor(private readonly onStall: () => void) {}
+
+  get any(): boolean {
+    return this.count > 0;
+  }
+
+  /** `work` passed its deadline: still unanswered `STALL_GRACE_MS` later, it is stalled until it settles. */
+  add(work: Promise<unknown>): void {
+    let settled = false;
+    const settle = () => {
+      settled = true;
+    };
+    work.then(settle, settle);
+    setTimeout(() => {
+      if (settled) return;
+      this.count += 1;
+      const done = () => {
+        this.count -= 1;
+      };
+      work.then(done, done);
+      this.onStall();
+    }, STALL_GRACE_MS).unref();
+  }
+}
+
+/**
+ * Rejects with `late()` when `work` has not settled by the deadline (work
+ * goes on; its outcome is dropped), and reports it to `stalls` until it
+ * settles.
+ */
+function withDeadline<T>(work: Promise<T>, deadline: number, stalls: Stalls, late: () => Error): Promise<T> {
   work.catch(() => {});
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new DatabaseUnavailableError(`the database did not answer ${what()} in time`)), Math.max(0, deadline - Date.now()));
+    const timer = setTimeout(
+      () => {
+        stalls.add(work);
+        reject(late());
+      },
+      Math.max(0, deadline - Date.now()),
+    );
     work.then(
       (value) => {
         clearTimeout(timer);
@@ -145,7 +249,8 @@ function observed(pool: string, run: () => Promise<unknown>): Promise<unknown> {
       return value;
     },
     (err: unknown) => {
-      metrics.dbStatementDuration.observe({ pool, outcome: isDatabaseUnavailable(err) ? 'unavailable' : 'error' }, (performance.now() - started) / 1000);
+      const outcome = isDatabaseBusy(err) ? 'busy' : isDatabaseUnavailable(err) ? 'unavailable' : 'error';
+      metrics.dbStatementDuration.observe({ pool, outcome }, (performance.now() - started) / 1000);
       throw err;
     },
   );
@@ -199,8 +304,10 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Wraps a postgres.js pool (`Sql`) so that drizzle's statements and transactions through it keep the budget. */
 export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
-  const slots = new Slots(budget.slots);
+  const stalls: Stalls = new Stalls(() => slots.onStall());
+  const slots: Slots = new Slots(budget.slots, budget.poolWaitMs ?? budget.statementMs, budget.statementMs, () => stalls.any);
   const pool = budget.pool ?? 'api';
+  const unanswered = (what: () => string) => () => new DatabaseUnavailableError(`the database did not answer ${what()} in time`);
   registerPool(pool, slots);
 
   /**
@@ -221,19 +328,19 @@ export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
   };
 
   /** Whether a failed attempt is tried again: a connection attempt that failed, with time left for another. */
-  const retryable = (err: unknown, deadline: number) => budget.retryConnectFailures === true && isConnectFailure(err) && Date.now() + RETRY_PAUSE_MS < deadline;
+  const retryable = (err: unknown, until: number) => budget.retryConnectFailures === true && isConnectFailure(err) && Date.now() + RETRY_PAUSE_MS < until;
 
-  /** A statement outside any transaction: a slot, then the statement, both within one deadline. */
+  /** A statement outside any transaction: a slot (its own wait), then the statement (its own deadline). */
   const poolStatement = (what: () => string, statement: unknown) => (make: () => Query) => instrumented(statement, () => poolRun(what, make));
   const poolRun = async (what: () => string, make: () => Query) => {
-    const deadline = Date.now() + budget.statementMs;
+    const retryUntil = Date.now() + budget.statementMs;
     for (;;) {
-      const release = await slots.acquire(deadline, what);
+      const release = await slots.acquire(what);
       const running = Promise.resolve(make()).finally(release);
       try {
-        return await withDeadline(running, deadline, what);
+        return await withDeadline(running, Date.now() + budget.statementMs, stalls, unanswered(what));
       } catch (err) {
-        if (!retryable(err, deadline)) throw err;
+        if (!retryable(err, retryUntil)) throw err;
         await pause(RETRY_PAUSE_MS);
       }
     }
@@ -241,7 +348,7 @@ export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
 
   /** A statement inside a transaction: its connection is reserved already, only the answer is waited for. */
   const txStatement = (what: () => string, statement: unknown) => (make: () => Query) =>
-    instrumented(statement, () => withDeadline(Promise.resolve(make()), Date.now() + budget.statementMs, what));
+    instrumented(statement, () => withDeadline(Promise.resolve(make()), Date.now() + budget.statementMs, stalls, unanswered(what)));
 
   /** Metrics always; a span when tracing runs. */
   const instrumented = (statement: unknown, run: () => Promise<unknown>) =>
@@ -257,16 +364,22 @@ export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
   /**
    * Runs `fn` as postgres.js's transaction (or savepoint) callback with a
    * bounded client, and fails fast when one of its statements ran out of
-   * time. `onStart` hears when `fn` starts (the transaction began).
+   * time. `onStart` hears when `fn` starts (the transaction began). `commit`
+   * (a transaction, not a savepoint): once `fn` is done postgres.js sends
+   * COMMIT; unanswered within `commit.ms` (when set), or lost with its
+   * connection, it fails with CommitOutcomeUnknownError.
    */
   async function transaction(
     open: (callback: (tx: Sql) => Promise<unknown>) => Promise<unknown>,
     fn: (tx: Sql) => unknown,
     deadline: number | null,
     onStart?: () => void,
+    commit?: { ms: number | undefined },
   ): Promise<unknown> {
     let started = false;
     let abandoned = false;
+    let committing = false;
+    let commitTimer: NodeJS.Timeout | undefined;
     let fail!: (err: unknown) => void;
     const failed = new Promise<never>((_, reject) => (fail = reject));
     failed.catch(() => {});
@@ -274,13 +387,24 @@ export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
       if (abandoned) throw new DatabaseUnavailableError('the transaction started after its caller gave up');
       started = true;
       onStart?.();
+      let result: unknown;
       try {
-        return await fn(wrapTx(tx));
+        result = await fn(wrapTx(tx));
       } catch (err) {
         // Fail now; postgres.js rolls back when the server answers again.
         if (isDatabaseUnavailable(err)) fail(err);
         throw err;
       }
+      if (commit) {
+        committing = true;
+        const ms = commit.ms;
+        if (ms !== undefined)
+          commitTimer = setTimeout(() => {
+            stalls.add(done);
+            fail(new CommitOutcomeUnknownError(`the database did not confirm COMMIT within ${ms} ms: the transaction may have been stored`));
+          }, ms);
+      }
+      return result;
     });
     done.catch(() => {});
     const timer =
@@ -290,14 +414,20 @@ export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
             () => {
               if (started) return;
               abandoned = true;
+              stalls.add(done);
               fail(new DatabaseUnavailableError('the database did not start a transaction in time'));
             },
             Math.max(0, deadline - Date.now()),
           );
     try {
       return await Promise.race([done, failed]);
+    } catch (err) {
+      if (committing && !(err instanceof CommitOutcomeUnknownError) && commitOutcomeUnknown(err))
+        throw new CommitOutcomeUnknownError('the connection was lost while COMMIT was on its way: the transaction may have been stored', { cause: err });
+      throw err;
     } finally {
       clearTimeout(timer);
+      clearTimeout(commitTimer);
     }
   }
 
@@ -349,9 +479,9 @@ export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
       unsafe: (statement: string, ...rest: unknown[]) => deferred(() => unsafe(statement, ...withPrepare(rest)), poolStatement(describe(statement), statement)),
       begin: async (...args: unknown[]) => {
         const fn = args.pop() as (tx: Sql) => unknown;
-        const deadline = Date.now() + budget.statementMs;
+        const retryUntil = Date.now() + budget.statementMs;
         for (;;) {
-          const release = await slots.acquire(deadline, () => 'a transaction');
+          const release = await slots.acquire(() => 'a transaction');
           const open = (callback: (tx: Sql) => Promise<unknown>) => {
             const begun = begin(...args, callback);
             begun.then(release, release);
@@ -359,10 +489,12 @@ export function boundedClient(sql: Sql, budget: WaitBudget): Sql {
           };
           let began = false;
           try {
-            return await transaction(open, fn, deadline, () => (began = true));
+            // A read-only transaction stores nothing: its COMMIT failing is only the database being out of reach.
+            const readOnly = args.some((a) => typeof a === 'string' && /\bread only\b/i.test(a));
+            return await transaction(open, fn, Date.now() + budget.statementMs, () => (began = true), readOnly ? undefined : { ms: budget.commitMs });
           } catch (err) {
             // BEGIN never got a connection: nothing of the transaction ran.
-            if (began || !retryable(err, deadline)) throw err;
+            if (began || !retryable(err, retryUntil)) throw err;
             await pause(RETRY_PAUSE_MS);
           }
         }

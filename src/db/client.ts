@@ -12,6 +12,7 @@ import { paths } from '../paths.js';
 import * as schema from './schema.js';
 import { SpanKind, traced, tracingEnabled } from '../observability/tracing.js';
 import { boundedClient } from './bounded-client.js';
+import { assertDriverPatched } from './driver-patch.js';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -85,9 +86,22 @@ export interface DatabaseLimits {
   connectTimeoutMs: number;
   /**
    * The server's `statement_timeout`, and the longest the process waits for
-   * one statement (a free connection included) or for a transaction to start.
+   * one statement, or for a transaction to start, once it has a connection.
    */
   statementTimeoutMs: number;
+  /**
+   * The longest a statement or transaction waits for a free connection while
+   * the database answers (default `statementTimeoutMs`); past it, it fails
+   * with DatabaseBusyError. While the database does not answer, the wait
+   * ends after `statementTimeoutMs` as an outage.
+   */
+  poolWaitMs?: number;
+  /**
+   * The longest COMMIT's answer is awaited; past it the transaction fails
+   * with CommitOutcomeUnknownError (it may have committed). Unset: awaited
+   * however long the database takes.
+   */
+  commitTimeoutMs?: number;
   /** The server's `idle_in_transaction_session_timeout`: a session idle inside a transaction that long is ended, its locks released. */
   idleInTransactionTimeoutMs: number;
   /** Named prepared statements for every statement (default true); off behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21). */
@@ -127,6 +141,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 
 async function openPostgres(url: string, max: number, limits: DatabaseLimits | undefined, applicationName: string): Promise<Database> {
   const { default: postgres } = await import('postgres');
+  assertDriverPatched(postgres);
   const { drizzle } = await import('drizzle-orm/postgres-js');
   const raw = postgres(url, {
     max,
@@ -148,6 +163,8 @@ async function openPostgres(url: string, max: number, limits: DatabaseLimits | u
   const client = limits
     ? boundedClient(raw, {
         statementMs: limits.statementTimeoutMs,
+        ...(limits.poolWaitMs !== undefined ? { poolWaitMs: limits.poolWaitMs } : {}),
+        ...(limits.commitTimeoutMs !== undefined ? { commitMs: limits.commitTimeoutMs } : {}),
         slots: max,
         retryConnectFailures: limits.retryConnectFailures ?? false,
         pool: applicationName.endsWith('-engine') ? 'engine' : 'api',

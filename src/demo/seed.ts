@@ -1,5 +1,5 @@
 /** Demo data for `npm start` on an empty database: brands to look at, and who sponsors what. Idempotent. */
-import { insertBrandsIfAbsent } from '../modules/brands/brands.repository.js';
+import { insertBrandsIfAbsent } from '../modules/brands/brands.public.js';
 import type { Services } from '../services.js';
 
 const DEMO_BRANDS = [

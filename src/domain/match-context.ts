@@ -24,8 +24,9 @@ export interface LiveFacts {
   status: string;
   period: string | null;
   clockSeconds: number | null;
-  homeScore: number;
-  awayScore: number;
+  /** Null before kick-off. */
+  homeScore: number | null;
+  awayScore: number | null;
 }
 
 /** In-game definitions: the match with its live fields. */
@@ -38,7 +39,7 @@ export function inGameMatchContext(match: Pick<MatchFacts, 'id' | 'homeTeam' | '
     status: live.status,
     period: live.period,
     clock_seconds: live.clockSeconds,
-    score: { home: live.homeScore, away: live.awayScore },
+    score: { home: live.homeScore ?? 0, away: live.awayScore ?? 0 },
   };
 }
 

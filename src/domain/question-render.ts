@@ -3,10 +3,9 @@
  * the live engine and the preview endpoint: update the state store, evaluate
  * the issuance extract, render the question text and choice labels.
  */
-import { domainErrors } from './domain.errors.js';
-import { compileExpression, evaluateExpression, evaluateMap, ExpressionError, isTruthy } from './language/expressions.js';
+import { checkExpression, evaluateExpression, evaluateMap, ExpressionError, isTruthy } from './language/expressions.js';
 import type { FeedEvent } from './sports/events.js';
-import { compileTemplate, renderTemplate, TemplateError } from './language/templates.js';
+import { checkTemplate, renderTemplate, TemplateError } from './language/templates.js';
 
 export interface MatchContext {
   id: string;
@@ -41,13 +40,6 @@ type StateInput = { state: Record<string, unknown> };
 
 export type DefinitionError = ExpressionError | TemplateError;
 export const isDefinitionError = (err: unknown): err is DefinitionError => err instanceof ExpressionError || err instanceof TemplateError;
-
-/** A template or expression failure as the contract's 400 (its message names the field); anything else unchanged. */
-export function definitionErrorToBadRequest(err: unknown): unknown {
-  if (err instanceof TemplateError) return domainErrors.templateInvalid(err.message);
-  if (err instanceof ExpressionError) return domainErrors.expressionInvalid(err.message);
-  return err;
-}
 
 const MAX_SNAPSHOT_BYTES = 16 * 1024;
 
@@ -101,30 +93,35 @@ export interface InGameSyntax {
   };
 }
 
-/** Compiles every template and expression of an in-game definition; throws the first error, naming its field. */
-export function checkInGameSyntax(def: InGameSyntax): void {
-  if (def.trigger.condition) compileExpression('trigger.condition', def.trigger.condition);
-  compileTemplate('question_text_template', def.question_text_template);
-  def.choices.forEach((c, i) => compileTemplate(`choices[${i}].label_template`, c.label_template));
-  for (const [k, v] of Object.entries(def.issuance_state_extract ?? {})) compileExpression(`issuance_state_extract.${k}`, v);
-  for (const [k, v] of Object.entries(def.store_state ?? {})) compileExpression(`store_state.${k}`, v);
-  def.resolution.rules.forEach((r, i) => {
-    if (r.condition) compileExpression(`resolution.rules[${i}].condition`, r.condition);
-    compileExpression(`resolution.rules[${i}].correct_choice`, r.correct_choice);
-  });
+/**
+ * Compiles every template and expression of an in-game definition; throws
+ * the first error, naming its field. Compiling a definition's many sources
+ * is sliced (slices.ts), and a source too costly to compile here goes to the
+ * sandbox (expressions.ts), so a check never holds the event loop for long.
+ */
+export async function checkInGameSyntax(def: InGameSyntax): Promise<void> {
+  if (def.trigger.condition) await checkExpression('trigger.condition', def.trigger.condition);
+  await checkTemplate('question_text_template', def.question_text_template);
+  for (const [i, c] of def.choices.entries()) await checkTemplate(`choices[${i}].label_template`, c.label_template);
+  for (const [k, v] of Object.entries(def.issuance_state_extract ?? {})) await checkExpression(`issuance_state_extract.${k}`, v);
+  for (const [k, v] of Object.entries(def.store_state ?? {})) await checkExpression(`store_state.${k}`, v);
+  for (const [i, r] of def.resolution.rules.entries()) {
+    if (r.condition) await checkExpression(`resolution.rules[${i}].condition`, r.condition);
+    await checkExpression(`resolution.rules[${i}].correct_choice`, r.correct_choice);
+  }
 }
 
-/** Compiles every template and expression of a Match question definition. */
-export function checkMatchSyntax(def: {
+/** Compiles every template and expression of a Match question definition (as checkInGameSyntax). */
+export async function checkMatchSyntax(def: {
   question_text_template: string;
   choices: ChoiceTemplate[];
   issuance_state_extract?: Record<string, string> | null;
   store_state?: Record<string, string> | null;
   resolution: { correct_choice: string };
-}): void {
-  compileTemplate('question_text_template', def.question_text_template);
-  def.choices.forEach((c, i) => compileTemplate(`choices[${i}].label_template`, c.label_template));
-  for (const [k, v] of Object.entries(def.issuance_state_extract ?? {})) compileExpression(`issuance_state_extract.${k}`, v);
-  for (const [k, v] of Object.entries(def.store_state ?? {})) compileExpression(`store_state.${k}`, v);
-  compileExpression('resolution.correct_choice', def.resolution.correct_choice);
+}): Promise<void> {
+  await checkTemplate('question_text_template', def.question_text_template);
+  for (const [i, c] of def.choices.entries()) await checkTemplate(`choices[${i}].label_template`, c.label_template);
+  for (const [k, v] of Object.entries(def.issuance_state_extract ?? {})) await checkExpression(`issuance_state_extract.${k}`, v);
+  for (const [k, v] of Object.entries(def.store_state ?? {})) await checkExpression(`store_state.${k}`, v);
+  await checkExpression('resolution.correct_choice', def.resolution.correct_choice);
 }

@@ -9,6 +9,7 @@ interface LeagueSettings {
   defaultQuestionMinIntervalSeconds: number;
   defaultQuestionPeriodDistribution: Record<string, number>;
   defaultAnswerWindowSeconds: number;
+  defaultMinAnswerSeconds: number;
   defaultQuestionPoints: number;
   defaultQuestionProbability: number;
   questionDefinitionAllowlist: string[] | null;
@@ -16,6 +17,7 @@ interface LeagueSettings {
 }
 interface GroupSettings {
   answerWindowSeconds: number | null;
+  minAnswerSeconds: number | null;
   points: number | null;
   probability: number | null;
   minIntervalSeconds: number | null;
@@ -25,6 +27,7 @@ interface InGameDefinitionSettings {
   isActive: boolean;
   isArchived: boolean;
   answerWindowSeconds: number | null;
+  minAnswerSeconds: number | null;
   points: number | null;
   probability: number | null;
 }
@@ -39,6 +42,7 @@ interface MatchOverrides {
   questionPeriodDistribution: Record<string, number> | null;
   questionPoints: number | null;
   answerWindowSeconds: number | null;
+  minAnswerSeconds: number | null;
   questionProbability: number | null;
   questionDefinitionAllowlist: string[] | null;
   matchQuestionDefinitionAllowlist: string[] | null;
@@ -78,6 +82,8 @@ export function matchLevelSettings(league: LeagueSettings, match?: MatchOverride
 export interface InGameSettings {
   included: Inherited<boolean>;
   answer_window_seconds: Inherited<number>;
+  /** The fairness rule: an outcome decided sooner than this after the question was asked (feed time) voids it. */
+  min_answer_seconds: Inherited<number>;
   points: Inherited<number>;
   probability: Inherited<number>;
   /** Minimum interval between questions in the definition's lane. */
@@ -109,6 +115,12 @@ export function inGameSettings(
       [group?.answerWindowSeconds, 'group'],
       [def.answerWindowSeconds, 'definition'],
       [match?.answerWindowSeconds, 'match'],
+    ),
+    min_answer_seconds: pick(
+      [league.defaultMinAnswerSeconds, 'league'],
+      [group?.minAnswerSeconds, 'group'],
+      [def.minAnswerSeconds, 'definition'],
+      [match?.minAnswerSeconds, 'match'],
     ),
     points: pick([league.defaultQuestionPoints, 'league'], [group?.points, 'group'], [def.points, 'definition'], [match?.questionPoints, 'match']),
     probability: pick(

@@ -21,9 +21,9 @@
  * end of the match voids what is left; a deleted event voids the questions
  * it triggered.
  */
-import type { QuestionDefinitionRow } from '../modules/definitions/definitions.table.js';
+import type { QuestionDefinitionRow, ResolutionSpec } from '../modules/definitions/definitions.table.js';
 import type { QuestionGroupRow } from '../modules/groups/groups.table.js';
-import type { BrandSnapshot, QuestionIssuanceRow } from '../modules/issuances/issuances.table.js';
+import type { BrandSnapshot, IssuanceResolution, QuestionIssuanceRow } from '../modules/issuances/issuances.table.js';
 import { periodsOfSport } from '../domain/sports/league-registry.js';
 import type { LeagueRow } from '../modules/leagues/leagues.table.js';
 import type { MatchRow } from '../modules/matches/matches.table.js';
@@ -63,8 +63,9 @@ export interface LiveFields {
   status: MatchStatus;
   period: string | null;
   clockSeconds: number | null;
-  homeScore: number;
-  awayScore: number;
+  /** Null before kick-off only (a started match stands 0-0 until a goal). */
+  homeScore: number | null;
+  awayScore: number | null;
   startedAt: Date | null;
 }
 
@@ -76,18 +77,21 @@ export interface OpenQuestion {
   questionNumber: number | null;
   lane: string;
   choices: string[];
-  resolution: ResolutionSnapshot;
+  resolution: ResolutionSpec;
   triggerEventId: string;
   trigger: FeedEvent;
   /** Arrival position of the triggering event: only events first seen after it are later information. */
   triggerPosition: number;
   state: Record<string, unknown>;
   issuedAt: string;
+  /** The fairness rule in force when it was issued: an outcome decided sooner (feed time) voids it. */
+  minAnswerSeconds: number;
 }
 
-interface ResolutionSnapshot {
-  rules: { event_type: string; condition?: string | null; correct_choice: string }[];
-  timeout?: { after_seconds: number; correct_choice: string | null } | null;
+/** An in-game issuance's snapshot of its definition's rules (a Match question's has none: it is never in the engine's state). */
+function inGameResolution(resolution: IssuanceResolution): ResolutionSpec {
+  if ('rules' in resolution) return resolution;
+  throw new Error('an in-game question without resolution rules: its issuance row is not an in-game one');
 }
 
 export interface EngineState {
@@ -121,7 +125,7 @@ export interface QuestionValues {
   choices: { identifier: string; label: string }[];
   choiceTemplates: QuestionDefinitionRow['choices'];
   state: Record<string, unknown>;
-  resolution: Record<string, unknown>;
+  resolution: ResolutionSpec;
   triggerEventId: string;
   triggerEvent: FeedEvent;
   triggerSeq: number;
@@ -129,6 +133,7 @@ export interface QuestionValues {
   clockSeconds: number | null;
   issuedAt: Date;
   answerWindowSeconds: number;
+  minAnswerSeconds: number;
   points: number;
   matchSponsorBrand: BrandSnapshot | null;
   decisionTrace: DecisionStep[];
@@ -195,8 +200,8 @@ export function restoreState(rows: {
       status: rows.match.status,
       period: rows.match.period,
       clockSeconds: rows.match.clockSeconds,
-      homeScore: rows.match.homeScore ?? 0,
-      awayScore: rows.match.awayScore ?? 0,
+      homeScore: rows.match.homeScore,
+      awayScore: rows.match.awayScore,
       startedAt: rows.match.startedAt,
     },
     store: rows.store,
@@ -223,13 +228,14 @@ export function restoreState(rows: {
       questionNumber: row.questionNumber,
       lane: row.lane,
       choices: row.choices.map((c) => c.identifier),
-      resolution: row.resolution as unknown as ResolutionSnapshot,
+      resolution: inGameResolution(row.resolution),
       triggerEventId: row.triggerEventId,
       trigger,
       // An issuance of an earlier listener of the match: whatever this one consumes is later.
       triggerPosition: known.get(row.triggerEventId) ?? 0,
       state: row.state,
       issuedAt: row.issuedAt.toISOString(),
+      minAnswerSeconds: row.minAnswerSeconds,
     };
     state = countIssued(
       state,
@@ -282,12 +288,13 @@ export function evolve(state: EngineState, d: Decision): EngineState {
         questionNumber: q.questionNumber,
         lane: q.lane,
         choices: q.choices.map((c) => c.identifier),
-        resolution: q.resolution as unknown as ResolutionSnapshot,
+        resolution: inGameResolution(q.resolution),
         triggerEventId: q.triggerEventId,
         trigger: q.triggerEvent,
         triggerPosition: d.triggerPosition,
         state: q.state,
         issuedAt: q.issuedAt.toISOString(),
+        minAnswerSeconds: q.minAnswerSeconds,
       };
       const next = countIssued(
         state,
@@ -410,7 +417,7 @@ export async function decide(state: EngineState, event: FeedEvent, ctx: DecideCo
     return out;
   }
 
-  const changed = liveChange(s, event, ctx.catalog.match);
+  const changed = liveChange(s, event, ctx.catalog, first);
   if (changed) emit({ type: 'match_changed', values: changed });
   if (event.final) await resolve(s, event, ctx, emit, () => s);
   if (first) await trigger(event, ctx, emit, () => s);
@@ -436,38 +443,83 @@ function settled(q: OpenQuestion, event: FeedEvent, status: 'resolved' | 'voided
   };
 }
 
-function liveChange(s: EngineState, event: FeedEvent, match: MatchRow): MatchChange | null {
+/**
+ * Events that can happen while play is stopped (at a break, before a restart): they say nothing
+ * about play being on. Any other event, new and of the current period, is play.
+ */
+const STOPPED_PLAY_EVENTS = new Set(['match_status', 'period_end', 'substitution', 'card', 'timeout', 'pitching_change']);
+
+/**
+ * The match's status after an event, from everything the event implies (a feed need not send a
+ * `match_status` at every change): an explicit status says it; a period starting means play is on;
+ * a period ending means a break (until the next period, or the end the feed announces); play during
+ * a break (or before kick-off) means play is on again (a suspension lifted, a feed that sends no
+ * status at the restart). Nothing but an explicit status reopens a match that is over, and a
+ * correction or a late event of an earlier period says nothing about now.
+ */
+function statusAfter(status: MatchStatus, event: FeedEvent, current: boolean): MatchStatus {
+  if (event.type === 'match_status') {
+    const said = String(event.data.status ?? '');
+    return hasStarted.has(said) ? said : status;
+  }
+  if (playOver.has(status) || !current) return status;
+  if (event.type === 'period_start') return 'live';
+  if (event.type === 'period_end') return hasStarted.has(status) ? 'break' : status;
+  if (hasStarted.has(status) && STOPPED_PLAY_EVENTS.has(event.type)) return status;
+  return 'live';
+}
+
+/** True when `period` comes before `than` in the sport's order (unknown periods are never earlier). */
+function periodBefore(periods: readonly string[], period: string, than: string | null): boolean {
+  if (than === null) return false;
+  const a = periods.indexOf(period);
+  const b = periods.indexOf(than);
+  return a >= 0 && b >= 0 && a < b;
+}
+
+function liveChange(s: EngineState, event: FeedEvent, catalog: EngineCatalog, first: boolean): MatchChange | null {
   const live = s.live;
   const next = { ...live };
-  if (event.period) next.period = event.period;
-  if (event.clock_seconds !== null && event.clock_seconds !== undefined) next.clockSeconds = event.clock_seconds;
-  if (event.score) {
+  // A correction of an earlier event, or an event of a period already over arriving late, tells what happened then, not now.
+  const late = event.period !== null && periodBefore(derived(catalog).periods, event.period, live.period);
+  const current = first && !late;
+  // A correction of the latest goal (its scorer's side, say) is the score now.
+  const latestGoal = event.type === 'score_change' && [...s.goals.keys()].at(-1) === event.provider_event_id;
+  if (current || event.type === 'match_status') {
+    if (event.period && !late) next.period = event.period;
+    if (event.clock_seconds !== null && event.clock_seconds !== undefined) next.clockSeconds = event.clock_seconds;
+  }
+  if ((current || latestGoal || event.type === 'match_status') && event.score) {
     next.homeScore = event.score.home;
     next.awayScore = event.score.away;
   }
-  const status = event.type === 'match_status' ? String(event.data.status ?? '') : '';
-  if (hasStarted.has(status)) next.status = status;
-  // Any other event means play is on (a feed that starts without a status message).
-  else if (!hasStarted.has(next.status) && event.type !== 'match_status') next.status = 'live';
+  next.status = statusAfter(live.status, event, current);
+  // Started, the match has a score: 0-0 until a goal, whatever event says it started.
+  if (hasStarted.has(next.status)) {
+    next.homeScore ??= 0;
+    next.awayScore ??= 0;
+  }
   const changed: MatchChange = {};
   if (next.status !== live.status) changed.status = next.status;
   if (next.period !== live.period) changed.period = next.period;
   if (next.homeScore !== live.homeScore || next.awayScore !== live.awayScore) Object.assign(changed, { homeScore: next.homeScore, awayScore: next.awayScore });
   if (next.clockSeconds !== live.clockSeconds) changed.clockSeconds = next.clockSeconds;
-  if (status === 'live' && !live.startedAt) changed.startedAt = new Date(event.occurred_at);
-  if (status === 'closed') changed.result = closedResult(event, match, next, s.goals);
+  if (next.status === 'live' && !live.startedAt) changed.startedAt = new Date(event.occurred_at);
+  if (event.type === 'match_status' && event.data.status === 'closed') changed.result = closedResult(event, catalog.match, next, s.goals);
   return Object.keys(changed).length ? changed : null;
 }
 
 /** The final result stored on the match when it closes (Match questions resolve from it). */
 function closedResult(event: FeedEvent, match: MatchRow, live: LiveFields, goals: ReadonlyMap<string, FeedEvent>): Record<string, unknown> {
   const final = (event.data.final_score ?? {}) as Record<string, unknown>;
-  const home = typeof final.home === 'number' ? final.home : live.homeScore;
-  const away = typeof final.away === 'number' ? final.away : live.awayScore;
+  const home = typeof final.home === 'number' ? final.home : (live.homeScore ?? 0);
+  const away = typeof final.away === 'number' ? final.away : (live.awayScore ?? 0);
   const winner = typeof final.winner === 'string' ? final.winner : home > away ? 'home' : home < away ? 'away' : 'draw';
   const list = [...goals.values()].map((e) => ({
     team: e.team,
     minute: e.data.minute ?? null,
+    // Stoppage time: 45+2 is minute 45, offset 2 (0 when the feed says none).
+    offset: typeof e.data.offset === 'number' ? e.data.offset : 0,
     player: e.data.scorer ?? null,
     penalty: Boolean(e.data.penalty),
     own_goal: Boolean(e.data.own_goal),
@@ -475,7 +527,17 @@ function closedResult(event: FeedEvent, match: MatchRow, live: LiveFields, goals
   return { home_score: home, away_score: away, winner, home_team: match.homeTeam, away_team: match.awayTeam, penalties: final.penalties ?? null, goals: list };
 }
 
-/** Later final information decides open questions: a timeout first, then the rules in order. */
+/**
+ * The fairness rule: how long after the question was asked (feed time, the deciding event's occurred_at
+ * minus the trigger's) its outcome was decided, when that is sooner than its minimum answer time; else null.
+ */
+function decidedTooSoon(q: OpenQuestion, event: FeedEvent): number | null {
+  if (!(q.minAnswerSeconds > 0)) return null;
+  const after = (Date.parse(event.occurred_at) - Date.parse(q.trigger.occurred_at)) / 1000;
+  return Number.isFinite(after) && after < q.minAnswerSeconds ? after : null;
+}
+
+/** Later final information decides open questions: a timeout first, then the rules in order; an outcome decided too soon voids. */
 async function resolve(start: EngineState, event: FeedEvent, ctx: DecideContext, emit: (d: Decision) => void, current: () => EngineState): Promise<void> {
   // A late final version of an event that began before the trigger is not later information.
   const firstPosition = start.known.get(event.provider_event_id) ?? start.position;
@@ -483,6 +545,15 @@ async function resolve(start: EngineState, event: FeedEvent, ctx: DecideContext,
     if (q.triggerEventId === event.provider_event_id) continue;
     if (firstPosition <= q.triggerPosition) continue;
     const choices = new Set(q.choices);
+    const tooSoon = decidedTooSoon(q, event);
+    const unfair = (how: string) =>
+      settled(
+        q,
+        event,
+        'voided',
+        null,
+        `${how}, ${Math.round(tooSoon! * 10) / 10} s after it was asked: within its minimum answer time of ${q.minAnswerSeconds} s nobody could answer it fairly`,
+      );
     const timeout = q.resolution.timeout;
     const triggerClock = q.trigger.clock_seconds;
     if (
@@ -495,7 +566,9 @@ async function resolve(start: EngineState, event: FeedEvent, ctx: DecideContext,
       const correct = timeout.correct_choice;
       emit(
         correct && choices.has(correct)
-          ? settled(q, event, 'resolved', correct, `timeout: ${timeout.after_seconds} s passed without a deciding event`)
+          ? tooSoon !== null
+            ? unfair(`decided by its timeout`)
+            : settled(q, event, 'resolved', correct, `timeout: ${timeout.after_seconds} s passed without a deciding event`)
           : settled(q, event, 'voided', null, 'timeout without a correct choice'),
       );
       continue;
@@ -515,7 +588,9 @@ async function resolve(start: EngineState, event: FeedEvent, ctx: DecideContext,
         const correct = typeof value === 'string' && choices.has(value) ? value : null;
         emit(
           correct
-            ? settled(q, event, 'resolved', correct, `rule ${i + 1} on ${event.type} ${event.provider_event_id}`)
+            ? tooSoon !== null
+              ? unfair(`decided by rule ${i + 1} on ${event.type} ${event.provider_event_id}`)
+              : settled(q, event, 'resolved', correct, `rule ${i + 1} on ${event.type} ${event.provider_event_id}`)
             : settled(q, event, 'voided', null, `rule ${i + 1} gave ${JSON.stringify(value ?? null)}, not a choice`),
         );
       } catch (err) {
@@ -606,7 +681,7 @@ async function trigger(event: FeedEvent, ctx: DecideContext, emit: (d: Decision)
         choices: rendered.choices,
         choiceTemplates: def.choices,
         state: rendered.extract,
-        resolution: def.resolution as unknown as Record<string, unknown>,
+        resolution: def.resolution,
         triggerEventId: event.provider_event_id,
         triggerEvent: event,
         triggerSeq: event.seq,
@@ -614,6 +689,7 @@ async function trigger(event: FeedEvent, ctx: DecideContext, emit: (d: Decision)
         clockSeconds: event.clock_seconds,
         issuedAt: ctx.now,
         answerWindowSeconds: st.answer_window_seconds.value,
+        minAnswerSeconds: st.min_answer_seconds.value,
         points: st.points.value,
         matchSponsorBrand: catalog.matchSponsor,
         decisionTrace: trace,

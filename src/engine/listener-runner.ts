@@ -18,11 +18,13 @@
  * claim's log line is written with the claim itself, by the store).
  * Hooks that notify players (live stream, push) run after the commit.
  */
+import { stopsInGameQuestions } from '../domain/statuses.js';
 import type { Logger } from '../logger.js';
 import type { QuestionIssuanceRow } from '../modules/issuances/issuances.table.js';
 import type { MatchListenerRow } from '../modules/listeners/listeners.table.js';
 import type { MatchRow } from '../modules/matches/matches.table.js';
 import type { Tx } from '../db/client.js';
+import { isLive } from '../domain/vocabulary.js';
 import { decide, evolve, isOver, restoreState, type Decision, type DecideContext, type EngineCatalog, type EngineState, type MatchChange } from './decider.js';
 import type { FeedEvent } from '../domain/sports/events.js';
 import { dedupeKey, PushFeedClient } from './feed/push-client.js';
@@ -31,7 +33,8 @@ import { observeSequence, startSequence, type SequenceState } from './feed/seque
 import { metrics } from '../observability/metrics.js';
 import { traced } from '../observability/tracing.js';
 import { LeaseLostError, type EngineStore, type LogLine, type MatchCatalogRows, type NewDenial, type ProgressValues } from './store.js';
-import { nonPublicHost, publicOnlyFetch } from '../net/public-address.js';
+import { publicOnlyFetch } from '../net/outbound.js';
+import { nonPublicHost } from '../net/public-address.js';
 
 /** Extension points, run after commit (scoring runs inside the settling transaction). */
 export interface EngineHooks {
@@ -68,11 +71,14 @@ export interface RunnerOptions {
 }
 
 /**
- * How a run ended. 'lost': another process holds the lease; 'abandoned': a commit could not be
+ * How a run ended. 'lost': another process holds the lease, or the listener's row was removed; 'abandoned': a commit could not be
  * written (the database out of reach too long): this process writes nothing more and the lease
  * runs out, so another process continues from the last commit.
  */
 export type RunOutcome = 'completed' | 'stopped' | 'released' | 'lost' | 'abandoned' | 'failed';
+
+/** Logged when a running listener's row is removed under it: an operator's restart or deletion, not a takeover. */
+export const LISTENER_REMOVED = 'listener removed (its test match was restarted from the beginning or deleted): this run stops, writing nothing more';
 
 type BrandSnapshotFn = (row: NonNullable<MatchCatalogRows['matchSponsor']>) => EngineCatalog['matchSponsor'];
 
@@ -143,8 +149,6 @@ function isOutward(d: Decision): boolean {
   if (d.type === 'match_changed') return Object.keys(d.values).some((k) => k !== 'clockSeconds');
   return false;
 }
-
-const MATCH_STOPPED_ELSEWHERE = new Set(['closed', 'cancelled', 'postponed']);
 
 export class ListenerRunner {
   private readonly abort = new AbortController();
@@ -345,7 +349,9 @@ export class ListenerRunner {
     } catch (err) {
       if (err instanceof LeaseLostError) {
         // Taken over while this process could not renew (the database was out of reach): the new owner carries on.
-        logger.warn({ listener: l.id }, 'lease lost: another process has taken this listener over; this one stops writing');
+        // Removed (an operator restarted the replay or deleted the match): nobody carries on, and nothing is wrong.
+        if (err.removed) logger.info({ listener: l.id }, LISTENER_REMOVED);
+        else logger.warn({ listener: l.id }, 'lease lost: another process has taken this listener over; this one stops writing');
         outcome = 'lost';
       } else if (this.broken) {
         logger.error(
@@ -362,6 +368,9 @@ export class ListenerRunner {
     } finally {
       for (const t of timers) clearInterval(t);
       metrics.listenerLag.remove({ listener: l.id });
+      // However the run ended (the match closed, the feed said it is over, a stop, a failure): its feed client goes
+      // with it, connection, back-off and staleness timers and all, and says nothing more.
+      await this.closeFeed();
     }
     if (outcome === 'lost' || outcome === 'abandoned') return outcome;
     try {
@@ -371,6 +380,14 @@ export class ListenerRunner {
       logger.error({ err, listener: l.id }, 'could not finish the listener');
     }
     return outcome === 'match_over' || outcome === 'replay_ended' ? 'completed' : outcome;
+  }
+
+  /** Closes the feed client, if any: no connection, reconnect, timer or log line of it outlives the run. */
+  private async closeFeed(): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    client.removeAllListeners();
+    await client.close();
   }
 
   /** The last commit: what is pending, and how the listener ends, in one transaction. */
@@ -409,12 +426,19 @@ export class ListenerRunner {
           if (this.state.live.status === 'closed') await store.updateMatch(l.matchId, { listenerEventsArchived: true }, tx);
           await end('completed', 'listener completed')(tx);
         });
-      case 'stopped':
-        return this.commit(async (tx) => {
+      case 'stopped': {
+        // A test match stopped in play ends (no result): nothing else would end it. Last in the transaction, after
+        // whatever the batch decided, so a batch committed after the stop was asked cannot leave it live.
+        const endsTest = Boolean(this.catalog?.match.isTest) && isLive.has(this.state?.live.status);
+        await this.commit(async (tx) => {
           const rows = await voidOpen('revoked', 'the listener was stopped, they can no longer resolve')(tx);
+          if (endsTest) await store.updateMatch(l.matchId, { status: 'ended' }, tx);
           await end('stopped', 'listener stopped')(tx);
           return rows;
         });
+        if (endsTest) await this.deps.hooks.onMatchChanged?.(l.matchId, { status: 'ended' });
+        return;
+      }
       case 'match_over':
         return this.commit(async (tx) => {
           const rows = await voidOpen('voided', `the match is ${this.reasonStatus ?? 'over'}, they can no longer resolve`)(tx);
@@ -424,12 +448,15 @@ export class ListenerRunner {
       case 'replay_ended':
         // The recording has nothing more and no retry can bring more: play is over without a result.
         this.log('warn', `the replay ended before the match closed (status ${this.state.live.status}): the test match ends without a result`);
-        return this.commit(async (tx) => {
+        await this.commit(async (tx) => {
           const rows = await voidOpen('voided', 'the replay ended before the match closed, they can no longer resolve')(tx);
           await store.updateMatch(l.matchId, { status: 'ended' }, tx);
           await end('completed', 'listener completed')(tx);
           return rows;
         });
+        // Followers see it end like any match.
+        if (this.state.live.status !== 'ended') await this.deps.hooks.onMatchChanged?.(l.matchId, { status: 'ended' });
+        return;
       case 'failed':
         return this.commit(end('failed', 'listener failed'));
       default:
@@ -673,9 +700,10 @@ export class ListenerRunner {
     this.heartbeatBusy = true;
     const { store, options, logger } = this.deps;
     try {
-      const { owned, stopRequested } = await store.renew({ id: this.listener.id, workerId: options.workerId, leaseMs: options.leaseMs });
+      const { owned, stopRequested, removed } = await store.renew({ id: this.listener.id, workerId: options.workerId, leaseMs: options.leaseMs });
       if (!owned) {
-        logger.warn({ listener: this.listener.id }, 'lease lost: another process has taken this listener over');
+        if (removed) logger.info({ listener: this.listener.id }, LISTENER_REMOVED);
+        else logger.warn({ listener: this.listener.id }, 'lease lost: another process has taken this listener over');
         this.halt('lost');
         return;
       }
@@ -708,7 +736,7 @@ export class ListenerRunner {
       const ctx = await this.deps.store.matchCatalog(this.listener.matchId);
       if (!ctx) return;
       // Closed, cancelled or postponed elsewhere (schedule sync, an operator): nothing here can resolve any more.
-      if (MATCH_STOPPED_ELSEWHERE.has(ctx.match.status) && ctx.match.status !== this.state.live.status) {
+      if (stopsInGameQuestions.has(ctx.match.status) && ctx.match.status !== this.state.live.status) {
         this.reasonStatus = ctx.match.status;
         this.log('info', `the match was ${ctx.match.status} elsewhere: the listener completes`);
         this.halt('match_over');

@@ -9,25 +9,18 @@
  * safe in several processes at once (unique issuance per match and
  * definition; settling only moves rows still open or locked).
  */
-import { and, asc, eq, gt, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import type { BrandRow } from '../modules/brands/brands.table.js';
-import { brands } from '../modules/brands/brands.table.js';
-import { questionGroups } from '../modules/groups/groups.table.js';
-import { insertMatchIssuance, lockStartedMatchQuestions } from '../modules/issuances/issuances.repository.js';
-import { questionIssuances, type BrandSnapshot, type QuestionIssuanceRow } from '../modules/issuances/issuances.table.js';
-import { leagues } from '../modules/leagues/leagues.table.js';
-import { matchQuestionDefinitions } from '../modules/definitions/match-definitions.table.js';
-import { saveMatchStateStore } from '../modules/matches/matches.repository.js';
-import { matches } from '../modules/matches/matches.table.js';
+import { dueMatchQuestions, insertMatchIssuance, lockStartedMatchQuestions, matchQuestionsToResolve } from '../modules/issuances/issuances.public.js';
+import type { BrandSnapshot, QuestionIssuanceRow } from '../modules/issuances/issuances.table.js';
+import { lockMatchStateStore, saveMatchStateStore } from '../modules/matches/matches.public.js';
 import { evaluateExpression } from '../domain/language/expressions.js';
 import type { EngineHooks } from './listener-runner.js';
 import { applyStoreState, extractIssuanceState, isDefinitionError, renderQuestion } from '../domain/question-render.js';
 import { matchQuestionSettings } from '../domain/settings.js';
 import type { EngineStore } from './store.js';
 import type { WorkerTask } from './worker.js';
-import { unsettled } from '../domain/vocabulary.js';
 import { preGameIssueContext, preGameMatchContext } from '../domain/match-context.js';
 
 /** The longest `issue_lead_seconds` the contract allows. */
@@ -54,37 +47,23 @@ export function createMatchQuestions({
   /** Pairs that failed to render, with the definition version: warned about once, not every poll. */
   const renderFailures = new Set<string>();
 
-  /** Issues the Match questions that are due on matches not started yet. */
-  async function issueDue(): Promise<number> {
+  /**
+   * Issues the Match questions that are due on matches not started yet; or,
+   * with `matchId`, every Match question of that match not issued yet, whatever
+   * its lead (a test match cloned or restarted: it kicks off when its replay
+   * starts, not at a time the leads count back from). A question never closes
+   * before it was issued.
+   */
+  async function issueDue({ matchId }: { matchId?: string } = {}): Promise<number> {
     const t = now();
-    const due = await db
-      .select({ match: matches, league: leagues, definition: matchQuestionDefinitions, group: questionGroups, sponsor: brands })
-      .from(matches)
-      .innerJoin(leagues, eq(leagues.id, matches.leagueId))
-      .innerJoin(matchQuestionDefinitions, and(eq(matchQuestionDefinitions.leagueId, matches.leagueId), eq(matchQuestionDefinitions.isActive, true)))
-      .leftJoin(questionGroups, eq(questionGroups.id, matchQuestionDefinitions.groupId))
-      .leftJoin(brands, eq(brands.id, matches.sponsorBrandId))
-      .where(
-        and(
-          eq(matches.status, 'scheduled'),
-          gt(matches.scheduled, t),
-          // No definition issues earlier than its longest lead (14 days): matches beyond are not read.
-          lte(matches.scheduled, new Date(t.getTime() + MAX_ISSUE_LEAD_SECONDS * 1000)),
-          // Raw fragment: ISO text (postgres.js does not serialize a Date bound in raw SQL).
-          sql`${matches.scheduled} - (${matchQuestionDefinitions.issueLeadSeconds} * interval '1 second') <= ${t.toISOString()}::timestamptz`,
-          sql`not exists (select 1 from ${questionIssuances} qi where qi.match_id = ${matches.id} and qi.match_question_definition_id = ${matchQuestionDefinitions.id})`,
-          // Inclusion is decided here, in SQL (match allowlist over league allowlist over the
-          // active flag, as inclusion() in settings.ts, which gives the trace its source), so
-          // that excluded pairs never take a place in the batch that due ones need.
-          sql`(case when ${matches.matchQuestionDefinitionAllowlist} is not null then ${matchQuestionDefinitions.id} = any(${matches.matchQuestionDefinitionAllowlist})
-                    when ${leagues.matchQuestionDefinitionAllowlist} is not null then ${matchQuestionDefinitions.id} = any(${leagues.matchQuestionDefinitionAllowlist})
-                    else true end)`,
-        ),
-      )
-      // Earliest kick-off first: those are the questions with the least time left to answer.
-      .orderBy(asc(matches.scheduled), asc(matches.id), asc(matchQuestionDefinitions.id))
+    const due = await dueMatchQuestions({
+      db,
+      now: t,
+      matchId,
+      maxLeadSeconds: MAX_ISSUE_LEAD_SECONDS,
       // Pairs known not to render come back every tick: room for each, so they never crowd out due ones.
-      .limit(batch + renderFailures.size);
+      limit: batch + renderFailures.size,
+    });
     let issued = 0;
     for (const { match, league, group, definition, sponsor } of due) {
       const settings = matchQuestionSettings(league, group, definition, match);
@@ -93,11 +72,7 @@ export function createMatchQuestions({
       try {
         row = await db.transaction(async (tx) => {
           // The match row, locked: its state store is read, updated and written by one Match question at a time.
-          const [current] = await tx
-            .select({ status: matches.status, stateStore: matches.stateStore })
-            .from(matches)
-            .where(eq(matches.id, match.id))
-            .for('update');
+          const current = await lockMatchStateStore({ tx, id: match.id });
           if (current?.status !== 'scheduled') return undefined;
           const before = { match: matchContext, state: current.stateStore };
           const state = await applyStoreState(definition.storeState, before);
@@ -122,7 +97,7 @@ export function createMatchQuestions({
               state: extract,
               resolution: definition.resolution,
               issuedAt: t,
-              closesAt: match.scheduled,
+              closesAt: match.scheduled > t ? match.scheduled : t,
               points: settings.points.value,
               matchSponsorBrand: sponsor ? brandSnapshot(sponsor) : null,
               decisionTrace: [
@@ -169,19 +144,7 @@ export function createMatchQuestions({
 
   /** Closed matches resolve their Match questions from the result; cancelled ones void them. */
   async function resolveFinished(): Promise<number> {
-    const pending = await db
-      .select({ issuance: questionIssuances, match: matches, league: leagues.slug })
-      .from(questionIssuances)
-      .innerJoin(matches, eq(matches.id, questionIssuances.matchId))
-      .innerJoin(leagues, eq(leagues.id, matches.leagueId))
-      .where(
-        and(
-          eq(questionIssuances.kind, 'match'),
-          unsettled.sql(questionIssuances.status),
-          sql`((${matches.status} = 'closed' and ${isNotNull(matches.result)}) or ${matches.status} = 'cancelled')`,
-        ),
-      )
-      .limit(batch);
+    const pending = await matchQuestionsToResolve({ db, limit: batch });
     let settled = 0;
     for (const { issuance, match, league } of pending) {
       let correct: string | null = null;

@@ -8,26 +8,27 @@
  * it decided on them, and its resume point, fenced by its lease
  * (`holdLease`), commit together or not at all.
  */
-import { and, asc, eq } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../db/client.js';
 import type { FeedEvent } from '../domain/sports/events.js';
-import { brands, type BrandRow } from '../modules/brands/brands.table.js';
-import { questionDefinitions, type QuestionDefinitionRow } from '../modules/definitions/definitions.table.js';
-import { insertDenials, type NewDenial } from '../modules/denials/denials.repository.js';
-import { questionIssuanceDenials } from '../modules/denials/denials.table.js';
-import { questionGroups, type QuestionGroupRow } from '../modules/groups/groups.table.js';
-import * as issuancesRepo from '../modules/issuances/issuances.repository.js';
-import type { NewIssuance, SettleInTx } from '../modules/issuances/issuances.repository.js';
-import { questionIssuances, type BrandSnapshot, type QuestionIssuanceRow } from '../modules/issuances/issuances.table.js';
-import { leagues, type LeagueRow } from '../modules/leagues/leagues.table.js';
-import * as listenersRepo from '../modules/listeners/listeners.repository.js';
-import type { EnqueueValues, LogLine, ProgressValues } from '../modules/listeners/listeners.repository.js';
+import { findBrand } from '../modules/brands/brands.public.js';
+import type { BrandRow } from '../modules/brands/brands.table.js';
+import { activeInGameDefinitionsOfLeague } from '../modules/definitions/definitions.public.js';
+import type { QuestionDefinitionRow } from '../modules/definitions/definitions.table.js';
+import { deniedOfMatch, insertDenials, type NewDenial } from '../modules/denials/denials.public.js';
+import { listGroups } from '../modules/groups/groups.public.js';
+import type { QuestionGroupRow } from '../modules/groups/groups.table.js';
+import * as issuanceSql from '../modules/issuances/issuances.public.js';
+import type { NewIssuance, SettlingEvents } from '../modules/issuances/issuances.public.js';
+import type { BrandSnapshot, QuestionIssuanceRow } from '../modules/issuances/issuances.table.js';
+import type { LeagueRow } from '../modules/leagues/leagues.table.js';
+import * as listenerSql from '../modules/listeners/listeners.public.js';
+import type { EnqueueValues, LogLine, ProgressValues } from '../modules/listeners/listeners.public.js';
 import type { MatchListenerRow } from '../modules/listeners/listeners.table.js';
-import { updateMatchRow } from '../modules/matches/matches.repository.js';
-import { matches, type MatchRow } from '../modules/matches/matches.table.js';
-import { pickSlot, stampSlot } from '../modules/sponsorships/sponsorships.repository.js';
+import { matchWithLeagueAndSponsor, updateMatchRow } from '../modules/matches/matches.public.js';
+import type { matches, MatchRow } from '../modules/matches/matches.table.js';
+import { pickSlot, stampSlot } from '../modules/sponsorships/sponsorships.public.js';
 
-export { LeaseLostError } from '../modules/listeners/listeners.repository.js';
+export { LeaseLostError } from '../modules/listeners/listeners.public.js';
 export type { LogLine, NewDenial, NewIssuance, ProgressValues };
 
 /** What a listener runs a match with; reread while it runs (definitions, groups, overrides and the sponsor may be edited). */
@@ -52,33 +53,32 @@ export type EngineStore = ReturnType<typeof createEngineStore>;
 export function createEngineStore({
   db,
   brandSnapshot,
-  settleTx,
+  events,
 }: {
   db: Db;
   brandSnapshot: (brand: BrandRow) => BrandSnapshot;
-  /** Runs inside every settling transaction, whoever settles (scoring of the answers). */
-  settleTx: SettleInTx;
+  /** Every settling transaction emits `settling` through it, whoever settles (the scoring of the answers). */
+  events: SettlingEvents;
 }) {
   /** Runs `fn` in a transaction (a savepoint inside one already open). */
   const transaction = <T>(fn: (tx: Tx) => Promise<T>, q: DbOrTx = db): Promise<T> => q.transaction(fn);
-  const onSettle = settleTx;
 
   /** Moves an open issuance to resolved, voided or revoked (see issuances.repository), with its scoring, in a transaction. */
   const settleIssuance = (
     k: { id: string; status: 'resolved' | 'voided' | 'revoked'; correct: string | null; resolvedSeq: number | null; resolutionEventId: string | null },
     q: DbOrTx = db,
-  ): Promise<QuestionIssuanceRow | undefined> => transaction((tx) => issuancesRepo.settleIssuance({ tx, onSettle, ...k }), q);
+  ): Promise<QuestionIssuanceRow | undefined> => transaction((tx) => issuanceSql.settleIssuance({ tx, events, ...k }), q);
 
   const settleOpenOfMatch = (matchId: string, status: 'revoked' | 'voided', tx: Tx): Promise<QuestionIssuanceRow[]> =>
-    issuancesRepo.settleOpenOfMatch({ tx, onSettle, matchId, status });
+    issuanceSql.settleOpenOfMatch({ tx, events, matchId, status });
 
-  const requestStop = (matchId: string, q: DbOrTx = db): Promise<string[]> => transaction((tx) => listenersRepo.requestStop({ tx, matchId }), q);
+  const requestStop = (matchId: string, q: DbOrTx = db): Promise<string[]> => transaction((tx) => listenerSql.requestStop({ tx, matchId }), q);
 
   return {
     transaction,
 
     /** A queued listener for the match, or the queued/running one it already has. */
-    enqueue: (values: EnqueueValues) => listenersRepo.enqueueListener({ db, values }),
+    enqueue: (values: EnqueueValues) => listenerSql.enqueueListener({ db, values }),
 
     /**
      * Claims one queued listener, or a running one whose lease ran out (its process died), with its log line
@@ -87,73 +87,57 @@ export function createEngineStore({
      */
     claim: ({ workerId, leaseMs }: { workerId: string; leaseMs: number }): Promise<MatchListenerRow | undefined> =>
       transaction(async (tx) => {
-        const l = await listenersRepo.claimListener({ db: tx, workerId, leaseMs });
+        const l = await listenerSql.claimListener({ db: tx, workerId, leaseMs });
         if (!l) return undefined;
         const message = `claimed by ${workerId}${l.eventsConsumed ? ` (taking over after ${l.eventsConsumed} events, seq ${l.lastSeq})` : ''}`;
-        const firstLineNo = await listenersRepo.nextLogLine({ db: tx, listenerId: l.id });
-        await listenersRepo.writeLog({ db: tx, listenerId: l.id, firstLineNo, lines: [{ level: 'info', message }] });
+        const firstLineNo = await listenerSql.nextLogLine({ db: tx, listenerId: l.id });
+        await listenerSql.writeLog({ db: tx, listenerId: l.id, firstLineNo, lines: [{ level: 'info', message }] });
         return l;
       }),
 
     /** Renews the lease; false when another process has taken the listener over (or it was removed). */
-    renew: (k: { id: string; workerId: string; leaseMs: number }) => listenersRepo.renewLease({ db, ...k }),
+    renew: (k: { id: string; workerId: string; leaseMs: number }) => listenerSql.renewLease({ db, ...k }),
 
     /** The lease fence of a batch (see listeners.repository `holdLease`). */
     holdLease: ({ listenerId, workerId }: { listenerId: string; workerId: string }, tx: Tx): Promise<void> =>
-      listenersRepo.holdLease({ tx, listenerId, workerId }),
+      listenerSql.holdLease({ tx, listenerId, workerId }),
 
     /** Saves progress (the resume point, counters, state store) and renews the lease, while the lease is ours. */
     saveProgress: (k: { id: string; workerId: string; leaseMs?: number; values: ProgressValues }, q: DbOrTx = db): Promise<boolean> =>
-      listenersRepo.saveListenerProgress({ db: q, ...k }),
+      listenerSql.saveListenerProgress({ db: q, ...k }),
 
     /** Hands a listener back to the queue (graceful shutdown): another process picks it up at once. */
-    release: (k: { id: string; workerId: string }, q: DbOrTx = db): Promise<void> => listenersRepo.releaseListener({ db: q, ...k }),
+    release: (k: { id: string; workerId: string }, q: DbOrTx = db): Promise<void> => listenerSql.releaseListener({ db: q, ...k }),
 
     finish: (k: { id: string; workerId: string | null; status: 'completed' | 'stopped' | 'failed'; error?: string | null }, q: DbOrTx = db): Promise<void> =>
-      listenersRepo.finishListener({ db: q, ...k }),
+      listenerSql.finishListener({ db: q, ...k }),
 
     /** Records consumed feed messages, one row per message (a redelivery is not recorded twice). */
-    recordEvents: (k: { listenerId: string; matchId: string; events: FeedEvent[] }, q: DbOrTx = db): Promise<void> =>
-      listenersRepo.recordEvents({ db: q, ...k }),
+    recordEvents: (k: { listenerId: string; matchId: string; events: FeedEvent[] }, q: DbOrTx = db): Promise<void> => listenerSql.recordEvents({ db: q, ...k }),
 
     /** What a listener consumed, in arrival order (a takeover rebuilds its event store from it). */
-    listenerRecording: (listenerId: string, q: DbOrTx = db): Promise<FeedEvent[]> => listenersRepo.listenerRecording({ db: q, listenerId }),
+    listenerRecording: (listenerId: string, q: DbOrTx = db): Promise<FeedEvent[]> => listenerSql.listenerRecording({ db: q, listenerId }),
 
     /** Every message recorded for a match (all its listeners), in arrival order, each message once. */
-    matchRecording: (matchId: string, q: DbOrTx = db): Promise<FeedEvent[]> => listenersRepo.matchRecording({ db: q, matchId }),
+    matchRecording: (matchId: string, q: DbOrTx = db): Promise<FeedEvent[]> => listenerSql.matchRecording({ db: q, matchId }),
 
-    nextLogLine: (listenerId: string): Promise<number> => listenersRepo.nextLogLine({ db, listenerId }),
+    nextLogLine: (listenerId: string): Promise<number> => listenerSql.nextLogLine({ db, listenerId }),
 
-    writeLog: (k: { listenerId: string; firstLineNo: number; lines: LogLine[] }, q: DbOrTx = db): Promise<void> => listenersRepo.writeLog({ db: q, ...k }),
+    writeLog: (k: { listenerId: string; firstLineNo: number; lines: LogLine[] }, q: DbOrTx = db): Promise<void> => listenerSql.writeLog({ db: q, ...k }),
 
     /** The catalog a listener runs a match with, in three queries. */
     async matchCatalog(matchId: string): Promise<MatchCatalogRows | undefined> {
-      const [row] = await db
-        .select({ match: matches, league: leagues, matchSponsor: brands })
-        .from(matches)
-        .innerJoin(leagues, eq(leagues.id, matches.leagueId))
-        .leftJoin(brands, eq(brands.id, matches.sponsorBrandId))
-        .where(eq(matches.id, matchId));
+      const row = await matchWithLeagueAndSponsor({ db, id: matchId });
       if (!row) return undefined;
-      const definitions = await db
-        .select()
-        .from(questionDefinitions)
-        .where(and(eq(questionDefinitions.leagueId, row.league.id), eq(questionDefinitions.isArchived, false)))
-        .orderBy(asc(questionDefinitions.createdAt), asc(questionDefinitions.id));
-      const groups = await db.select().from(questionGroups).where(eq(questionGroups.leagueId, row.league.id));
+      const definitions = await activeInGameDefinitionsOfLeague({ db, leagueId: row.league.id });
+      const groups = await listGroups({ db, leagueId: row.league.id });
       return { ...row, definitions, groups };
     },
 
     /** The decisions already taken on a match (a listener taking over or replaying repeats none). */
     async matchDecisions(matchId: string): Promise<MatchDecisions> {
-      const issuances = await db
-        .select()
-        .from(questionIssuances)
-        .where(and(eq(questionIssuances.matchId, matchId), eq(questionIssuances.kind, 'in_game')));
-      const denied = await db
-        .select({ definitionId: questionIssuanceDenials.definitionId, triggerEventId: questionIssuanceDenials.triggerEventId })
-        .from(questionIssuanceDenials)
-        .where(eq(questionIssuanceDenials.matchId, matchId));
+      const issuances = await issuanceSql.inGameIssuancesOfMatch({ db, matchId });
+      const denied = await deniedOfMatch({ db, matchId });
       return { issuances, deniedKeys: denied.map((d) => `${d.definitionId}|${d.triggerEventId}`) };
     },
 
@@ -174,10 +158,10 @@ export function createEngineStore({
       });
       let sponsor: BrandSnapshot | null = null;
       if (slot) {
-        const [brand] = await tx.select().from(brands).where(eq(brands.id, slot.brandId));
+        const brand = await findBrand({ db: tx, id: slot.brandId });
         if (brand) sponsor = brandSnapshot(brand);
       }
-      const row = await issuancesRepo.insertInGameIssuance({ tx, values: { ...values, sponsorBrandId: sponsor?.id ?? null, sponsorBrand: sponsor } });
+      const row = await issuanceSql.insertInGameIssuance({ tx, values: { ...values, sponsorBrandId: sponsor?.id ?? null, sponsorBrand: sponsor } });
       if (row && slot) await stampSlot({ tx, slotId: slot.id, issuanceId: row.id });
       return row;
     },
@@ -194,7 +178,7 @@ export function createEngineStore({
         resolutionEventId: string;
       },
       tx: Tx,
-    ): Promise<QuestionIssuanceRow | undefined> => issuancesRepo.settleByTrigger({ tx, onSettle, ...k }),
+    ): Promise<QuestionIssuanceRow | undefined> => issuanceSql.settleByTrigger({ tx, events, ...k }),
 
     /** Records blocked attempts (each once per match, definition and triggering event), in the order decided. */
     insertDenials: (values: NewDenial[], q: DbOrTx = db): Promise<void> => insertDenials({ db: q, values }),
@@ -207,7 +191,7 @@ export function createEngineStore({
 
     /** Live matches with a feed that should have a listener and have none (auto-dispatch). */
     matchesToDispatch: ({ horizonMinutes, anyFeed }: { horizonMinutes: number; anyFeed: boolean }): Promise<MatchRow[]> =>
-      listenersRepo.matchesToDispatch({ db, horizonMinutes, anyFeed }),
+      listenerSql.matchesToDispatch({ db, horizonMinutes, anyFeed }),
 
     requestStop,
 
@@ -216,9 +200,9 @@ export function createEngineStore({
       transaction((tx) => settleOpenOfMatch(matchId, status, tx)),
 
     /** The safety net: voids open in-game questions that nothing can resolve any more (see issuances.repository). */
-    voidOrphaned: (): Promise<QuestionIssuanceRow[]> => transaction((tx) => issuancesRepo.voidOrphaned({ tx, onSettle })),
+    voidOrphaned: (): Promise<QuestionIssuanceRow[]> => transaction((tx) => issuanceSql.voidOrphaned({ tx, events })),
 
     /** Running listeners whose stop was requested but whose process is gone: stopped here. Returns their matches. */
-    reapStopped: (): Promise<string[]> => listenersRepo.reapStopped({ db }),
+    reapStopped: (): Promise<string[]> => listenerSql.reapStopped({ db }),
   };
 }

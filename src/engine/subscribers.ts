@@ -1,37 +1,22 @@
 /**
- * The engine's hooks fanned out to its subscribers (the interface they
- * implement is the issuances module's EngineSubscriber): each runs on its
- * own, and one that fails is logged without stopping the engine or the others.
+ * The engine's hooks as domain events: what the engine reports after a
+ * commit (an issuance, a settlement, a match's state) is emitted as
+ * `issued`, `settled` and `matchChanged` (src/events/catalogue.ts); who
+ * reacts is listed in src/events/reactions.ts. Each reaction runs on its own:
+ * one that fails is logged without stopping the engine or the others.
  */
-import type { Logger } from '../logger.js';
-import { metrics } from '../observability/metrics.js';
+import type { Events } from '../events/catalogue.js';
 import { traced } from '../observability/tracing.js';
-import type { EngineSubscriber } from '../modules/issuances/issuance-subscriber.js';
 import type { EngineHooks } from './listener-runner.js';
 
-export type { EngineSubscriber };
-
-export function engineHooks({ logger, subscribers }: { logger: Logger; subscribers: EngineSubscriber[] }): EngineHooks {
-  const each = async <K extends 'onIssued' | 'onSettled' | 'onMatchChanged'>(hook: K, ...args: Parameters<NonNullable<EngineSubscriber[K]>>) => {
-    for (const s of subscribers) {
-      const fn = s[hook] as ((...a: unknown[]) => void | Promise<void>) | undefined;
-      if (!fn) continue;
-      try {
-        await fn.apply(s, args);
-      } catch (err) {
-        logger.error({ err, subscriber: s.name, hook }, 'engine subscriber failed');
-      }
-    }
-  };
+export function engineHooks(events: Events): EngineHooks {
   return {
     onIssued: (row) => {
-      metrics.issuances.inc({ kind: row.kind });
-      return traced('engine.deliver', { 'qp.issuance_id': row.id, 'qp.hook': 'issued' }, () => each('onIssued', row));
+      return traced('engine.deliver', { 'qp.issuance_id': row.id, 'qp.hook': 'issued' }, () => events.emit({ type: 'issued', row }));
     },
     onSettled: (row) => {
-      metrics.resolutions.inc({ status: row.status });
-      return traced('engine.deliver', { 'qp.issuance_id': row.id, 'qp.hook': 'settled' }, () => each('onSettled', row));
+      return traced('engine.deliver', { 'qp.issuance_id': row.id, 'qp.hook': 'settled' }, () => events.emit({ type: 'settled', row }));
     },
-    onMatchChanged: (matchId, values) => each('onMatchChanged', matchId, values),
+    onMatchChanged: (matchId, values) => events.emit({ type: 'matchChanged', matchId, values }),
   };
 }

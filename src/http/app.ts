@@ -1,17 +1,19 @@
 /** The express application: docs, the JSON API through openapi-backend, and one error mapping. */
 import { Readable } from 'node:stream';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { findJsonProblem, JSON_PROBLEM_MESSAGES, textProblem } from '../db/sql-helpers.js';
 import type { ValidationIssue } from '../errors.js';
 import { httpErrors } from './http.errors.js';
 import type { Services } from '../services.js';
 import { createApi, type Api } from './api.js';
-import { bodyReadError, readJson, readMultipart } from './body.js';
+import { readJson, readMultipart } from './body.js';
+import { percentIssue, urlEncodedProblems } from './utf8.js';
 import type { ContractOperation } from './contract.js';
 import { adminAuthRoutes } from '../admin/auth-routes.js';
 import { adminUiRoutes } from '../admin/ui-routes.js';
 import { docsRouter } from './docs.js';
 import { createDrain, type Drain } from './drain.js';
+import { createFrontDoor, type FrontDoor } from './front-door.js';
 import { createHealth, databaseChecks, type Health } from './health.js';
 import type { Span } from '@opentelemetry/api';
 import { metrics } from '../observability/metrics.js';
@@ -55,6 +57,9 @@ interface AnyReply {
 }
 
 const isApiPath = (p: string) => p.startsWith('/api/') || p === '/admin/api-session';
+
+/** Where CORS applies: express's match of the mount paths '/api' and '/openapi.json'. */
+const CORS_PATH = /^\/(api|openapi\.json)(\/|$)/i;
 
 function requestContentType(op: ContractOperation): string | undefined {
   return op.requestBody ? Object.keys(op.requestBody.content)[0] : undefined;
@@ -132,11 +137,14 @@ function writesPlainly(res: Response, status: number): boolean {
   );
 }
 
-export async function createApp({
-  services,
-  handlers,
-  health = createHealth(databaseChecks(services.database)),
-}: AppOptions): Promise<{ app: express.Express; api: Api; drain: Drain; health: Health }> {
+export async function createApp({ services, handlers, health = createHealth(databaseChecks(services.database)) }: AppOptions): Promise<{
+  app: express.Express;
+  /** The server's request listener and its options (createFrontDoorServer): the API through the pipeline's front door, the rest through `app`. */
+  frontDoor: FrontDoor;
+  api: Api;
+  drain: Drain;
+  health: Health;
+}> {
   const { config, logger } = services;
   const api = await createApi({ services, handlers: handlers ?? createHandlers(services) });
   const app = express();
@@ -188,6 +196,10 @@ export async function createApp({
       const query = req.query as Record<string, string | string[]>;
       const admit = async () => {
         if (problems.length) throw httpErrors.invalid(problems);
+        // The query as sent: escapes that are not UTF-8 (express's parser reads them as U+FFFD) are refused.
+        const at = req.url.indexOf('?');
+        const encoding = at < 0 ? [] : urlEncodedProblems(Buffer.from(req.url.slice(at + 1), 'latin1'), 'query', percentIssue);
+        if (encoding.length) throw httpErrors.invalid(encoding);
         refuseJsonProblem(findJsonProblem(query, ['query']));
         const expected = requestContentType(operation);
         let body: unknown;
@@ -218,35 +230,33 @@ export async function createApp({
     }
   };
 
-  /**
-   * An API request: the steps the layers below run for every request, in their order (the probes and
-   * /metrics never match an API path; CORS as mounted below on /api, and an API path is /api/... or
-   * /admin/api-session), then the API. It ends answered, or calls `fail` with what went wrong.
-   */
-  const apiRequest = (req: Request, res: Response, fail: (err: unknown) => void) => {
-    // A rejection without a reason still fails the request (express would take it for "go on", and answer 404).
-    const dispatch = () => void answer(req, res, (err: unknown) => fail(err ?? new Error('the request failed without an error')));
-    const cors = corsMiddleware && req.path.startsWith('/api/') ? () => corsMiddleware(req, res, dispatch) : dispatch;
-    drain.middleware(req, res, () => timing(req, res, () => security(req, res, cors)));
+  // The pipeline: the steps every request runs, in this order, before its answer (express runs them for every
+  // request it routes; the front door for the API, src/http/front-door.ts). A step for the API goes here.
+  const steps: RequestHandler[] = [
+    // During shutdown, new requests are refused before anything else runs.
+    drain.middleware,
+    timing,
+    security,
+    // CORS on the JSON API and the contract (as express matches a mount path: case-insensitive, the path or below it).
+    ...(corsMiddleware ? [(req: Request, res: Response, next: NextFunction) => (CORS_PATH.test(req.path) ? corsMiddleware(req, res, next) : next())] : []),
+  ];
+
+  // The error reply of every request, AppErrors (the operator UI's forms' included) and anything unexpected, mapped in one place.
+  const fail = (err: unknown, req: Request, res: Response) => {
+    const out = toErrorResponse(err, logger, { method: req.method, path: req.path });
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.status(out.status).set(out.headers).type('application/json').send(JSON.stringify(out.body));
   };
 
-  // The first layer: an API request that failed comes back through the router (see app.handle below) to reach
-  // the error handler as any other request would.
-  app.use((req: Request, _res: Response, next: NextFunction) => {
-    const failed = (req as Failed)[API_FAILURE];
-    if (failed === undefined) return next();
-    delete (req as Failed)[API_FAILURE];
-    next(failed.err);
-  });
-
-  // Every other request. Probes first: /healthz answers while the process drains, /readyz says 503 from the moment it starts to.
+  // Probes first: /healthz answers while the process drains, /readyz says 503 from the moment it starts to.
+  // Neither they nor /metrics ever match an API path.
   app.use(health.middleware);
   app.use(metricsMiddleware(config.ops.metricsToken));
-  // Then, during shutdown, new requests are refused before anything else runs.
-  app.use(drain.middleware);
-  app.use(timing);
-  app.use(security);
-  if (corsMiddleware) app.use(['/api', '/openapi.json'], corsMiddleware);
+  for (const step of steps) app.use(step);
+  app.use((req: Request, res: Response, next: NextFunction) => (isApiPath(req.path) ? answer(req, res, next) : next()));
 
   // The pages (docs, operator UI).
   app.get('/', (_req, res) => res.redirect(302, '/docs'));
@@ -255,49 +265,8 @@ export async function createApp({
   app.use('/admin', adminUiRoutes(services));
 
   app.use((req: Request, _res: Response, next: NextFunction) => next(httpErrors.routeNotFound({ method: req.method, path: req.path })));
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => fail(err, req, res));
 
-  // Body-parser failures (the operator UI's forms), AppErrors and anything unexpected, mapped in one place.
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const out = toErrorResponse(bodyReadError(err, req, config.jsonBodyLimitBytes) ?? err, logger, { method: req.method, path: req.path });
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    res.status(out.status).set(out.headers).type('application/json').send(JSON.stringify(out.body));
-  });
-
-  // API requests skip express's router: express's app.handle is done here (references between request and
-  // response, their prototypes, res.locals) and so is what the router sets up for a layer mounted at '/', then
-  // apiRequest runs; a failure goes through the router with its error. Every other request is express's own.
-  const route = (app as unknown as Handle).handle.bind(app);
-  (app as unknown as Handle).handle = (req, res, callback) => {
-    if (callback !== undefined) return route(req, res, callback);
-    if (app.enabled('x-powered-by')) res.setHeader('X-Powered-By', 'Express');
-    req.res = res;
-    res.req = req;
-    Object.setPrototypeOf(req, app.request);
-    Object.setPrototypeOf(res, app.response);
-    if (!res.locals) res.locals = Object.create(null) as Response['locals'];
-    if (!isApiPath(req.path)) return route(req, res);
-    req.baseUrl = '';
-    req.originalUrl ||= req.url;
-    req.params = {};
-    const fail = (err: unknown) => {
-      (req as Failed)[API_FAILURE] = { err };
-      route(req, res);
-    };
-    try {
-      apiRequest(req, res, fail);
-    } catch (err) {
-      fail(err);
-    }
-  };
-
-  return { app, api, drain, health };
-}
-
-const API_FAILURE = Symbol('apiFailure');
-type Failed = Request & { [API_FAILURE]?: { err: unknown } };
-interface Handle {
-  handle(req: Request, res: Response, callback?: NextFunction): void;
+  const frontDoor = createFrontDoor({ app, isApiPath, steps, answer, fail });
+  return { app, frontDoor, api, drain, health };
 }

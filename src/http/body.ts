@@ -1,18 +1,30 @@
 /**
- * Request bodies, read only once the caller is authorized: JSON through
- * body-parser, multipart forms through busboy into memory, each bounded per
- * operation, and every way a body can be broken (cut short, lying about its
- * length or encoding, not what its Content-Type says) answered as a 4xx.
+ * Request bodies, read only once the caller is authorized: JSON (and the
+ * operator UI's forms) by readBody below, multipart forms through busboy into
+ * memory, each bounded per operation, and every way a body can be broken
+ * (cut short, lying about its length or encoding, not what its Content-Type
+ * says) answered as a 4xx.
+ *
+ * A body over its limit is answered 413 at once, with `Connection: close`,
+ * and not read further: when its declared Content-Length is over the limit,
+ * before any of it is read; when it arrives chunked, as soon as it passes
+ * the limit. (body-parser, which read JSON before, read a refused body to
+ * its end before answering: a login declaring 1 GiB and sending nothing was
+ * held for the whole request timeout, then answered 408.)
  */
+import { parse as parseQueryString } from 'node:querystring';
+import type { Readable, Writable } from 'node:stream';
+import zlib from 'node:zlib';
 import type busboyModule from 'busboy';
 import { lazyRequire } from '../lazy.js';
 
 const busboy = lazyRequire<typeof busboyModule>('busboy');
-import express, { type Request, type Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { CSV_IMPORT_LIMITS } from '../csv/csv-import.js';
 import type { AppError } from '../errors.js';
-import { isAppError, quote } from '../errors.js';
+import { quote } from '../errors.js';
 import { httpErrors } from './http.errors.js';
+import { invalidUtf8Offset, locateInvalidUtf8InJson, urlEncodedProblems, utf8Issue } from './utf8.js';
 import type { ContractOperation } from './contract.js';
 import type { UploadedFile } from './handler-types.js';
 
@@ -45,75 +57,131 @@ const bodyIssue = (type: string, msg: string) => httpErrors.invalid([{ loc: ['bo
 const contentTypeError = (msg: string) => bodyIssue('content_type', msg);
 const encodingError = (msg: string) => bodyIssue('content_encoding', msg);
 
-/**
- * A failure of body-parser (or of the stream under it) as the contract's
- * answer; undefined when `err` is not one (a fault of ours, a 500).
- */
-export function bodyReadError(err: unknown, req: Request, limitBytes: number): AppError | undefined {
-  if (isAppError(err)) return err;
-  const e = err as Error & { type?: string; status?: number; code?: string; body?: unknown; limit?: number };
-  const encoding = String(req.headers['content-encoding'] ?? 'identity');
-  switch (e.type) {
-    case 'entity.too.large':
-      // The parser's own limit (the operator UI's forms have a smaller one than JSON bodies).
-      return httpErrors.tooLarge(`request body exceeds the limit of ${e.limit ?? limitBytes} bytes`);
-    case 'entity.parse.failed':
-      return bodyIssue('json_invalid', jsonParseMessage(e));
-    case 'encoding.unsupported':
-      return encodingError(`unsupported Content-Encoding ${quote(encoding)}; send the body uncompressed, or as gzip, deflate or br`);
-    case 'charset.unsupported':
-      return contentTypeError(`unsupported charset in Content-Type ${quote(String(req.headers['content-type'] ?? ''))}; send UTF-8`);
-    case 'request.size.invalid':
-    case 'request.aborted':
-      return bodyIssue('body_incomplete', 'the body ended before the length it announced');
-    default:
-  }
-  // Decompression failures carry zlib's code and body-parser's 400, but no type.
-  if (typeof e.code === 'string' && (/^Z_/.test(e.code) || /^ERR__?ERROR_/.test(e.code) || /^ERR_ZSTD/.test(e.code))) {
-    return encodingError(`the body is not valid ${quote(encoding)} data`);
-  }
-  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
-    return bodyIssue('body_invalid', `unreadable body: ${quote(e.message ?? '', 120)}`);
-  }
-  return undefined;
+/** The 413 of a body over `limitBytes` (its declared length, or what arrived). */
+const tooLargeBody = (limitBytes: number) => httpErrors.tooLarge(`request body exceeds the limit of ${limitBytes} bytes`);
+
+/** Refuses, before any of it is read, a body whose declared length is over the limit (compressed or not: it only grows). */
+export function refuseDeclaredLength(req: Request, limitBytes: number): void {
+  const declared = Number(req.headers['content-length']);
+  if (declared > limitBytes) throw tooLargeBody(limitBytes);
 }
 
-/** What is wrong with a JSON body the parser refused: not JSON at all, or JSON that is not an object or array. */
-function jsonParseMessage(err: Error & { body?: unknown }): string {
-  if (typeof err.body === 'string') {
-    try {
-      const value: unknown = JSON.parse(err.body);
-      return `the body must be a JSON object or array, not ${value === null ? 'null' : `a JSON ${typeof value}`}`;
-    } catch {
-      // Not JSON: the parser's own words say where.
-    }
-  }
-  return `malformed JSON: ${quote(err.message, 160)}`;
+/** Content codings a JSON or form body may come in (the limit counts what they decompress to). */
+const DECODERS: Record<string, (() => zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress) | null> = {
+  identity: null,
+  gzip: () => zlib.createGunzip(),
+  'x-gzip': () => zlib.createGunzip(),
+  deflate: () => zlib.createInflate(),
+  br: () => zlib.createBrotliDecompress(),
+};
+
+/**
+ * The body's bytes (decompressed), at most `limitBytes` of them: past it, 413
+ * at once, the rest left unread. A body cut short, or that does not
+ * decompress, is a 422.
+ */
+export function readBody(req: Request, limitBytes: number): Promise<Buffer> {
+  refuseDeclaredLength(req, limitBytes);
+  const coding = String(req.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
+  const decoder = DECODERS[coding];
+  if (decoder === undefined)
+    return Promise.reject(encodingError(`unsupported Content-Encoding ${quote(coding)}; send the body uncompressed, or as gzip, deflate or br`));
+  return new Promise((resolve, reject) => {
+    const decompress = decoder?.();
+    const source: Readable = decompress ? req.pipe(decompress) : req;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (err: AppError | null) => {
+      if (settled) return;
+      settled = true;
+      source.off('data', onData);
+      if (decompress) {
+        req.unpipe(decompress as Writable);
+        decompress.destroy();
+      }
+      // Not read any further: the answer closes the connection (Connection: close on every 413), so an
+      // endless or slow body costs nothing more.
+      req.pause();
+      if (err) reject(err);
+      else resolve(Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limitBytes) settle(tooLargeBody(limitBytes));
+      else chunks.push(chunk);
+    };
+    source.on('data', onData);
+    source.on('end', () => settle(null));
+    const incomplete = () => settle(bodyIssue('body_incomplete', 'the body ended before the length it announced'));
+    // Lasting: a decompressor destroyed above may still report the error it met.
+    decompress?.on('error', () => settle(encodingError(`the body is not valid ${quote(coding)} data`)));
+    req.on('error', incomplete);
+    req.on('close', () => {
+      if (!req.complete) incomplete();
+    });
+  });
+}
+
+/** The charset a Content-Type names (lowercased), if any. */
+const charsetOf = (req: Request) => /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(String(req.headers['content-type'] ?? ''))?.[1]?.toLowerCase();
+
+/** A body's text: UTF-8 (a leading byte order mark dropped); the caller checked the bytes are UTF-8. */
+function bodyText(bytes: Buffer): string {
+  return new TextDecoder('utf-8').decode(bytes);
 }
 
 /** Reads a JSON body (undefined when none was sent). */
-export async function readJson(req: Request, res: Response, limitBytes: number): Promise<unknown> {
-  const actual = mediaType(req);
+export async function readJson(req: Request, _res: Response, limitBytes: number): Promise<unknown> {
   if (!hasBody(req)) return undefined;
+  // Before anything else about it: a body that will not be read is refused at once.
+  refuseDeclaredLength(req, limitBytes);
+  const actual = mediaType(req);
   if (!actual) throw contentTypeError('the body has no Content-Type; send Content-Type: application/json');
   if (actual !== 'application/json' && !actual.endsWith('+json')) throw contentTypeError(`expected Content-Type application/json, got ${quote(actual)}`);
-  const parse = jsonParser(limitBytes);
+  const charset = charsetOf(req);
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')
+    throw contentTypeError(`unsupported charset in Content-Type ${quote(String(req.headers['content-type'] ?? ''))}; send UTF-8`);
+  const bytes = await readBody(req, limitBytes);
+  const bad = invalidUtf8Offset(bytes);
+  if (bad >= 0) throw httpErrors.invalid([utf8Issue(['body', ...locateInvalidUtf8InJson(bytes, bad)])]);
+  const text = bodyText(bytes);
+  // A chunked body of no bytes at all is an empty object, as a JSON body parser has always read it.
+  if (text.length === 0) return {};
+  let value: unknown;
   try {
-    await new Promise<void>((resolve, reject) => parse(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+    value = JSON.parse(text);
   } catch (err) {
-    throw bodyReadError(err, req, limitBytes) ?? err;
+    throw bodyIssue('json_invalid', `malformed JSON: ${quote((err as Error).message, 160)}`);
   }
-  return req.body;
+  if (value === null || typeof value !== 'object')
+    throw bodyIssue('json_invalid', `the body must be a JSON object or array, not ${value === null ? 'null' : `a JSON ${typeof value}`}`);
+  return value;
 }
 
-const jsonParsers = new Map<number, ReturnType<typeof express.json>>();
-function jsonParser(limit: number) {
-  let parser = jsonParsers.get(limit);
-  if (!parser) {
-    parser = express.json({ limit, type: () => true });
-    jsonParsers.set(limit, parser);
-  }
-  return parser;
+/**
+ * The operator UI's url-encoded forms, read like JSON bodies (bounded, 413
+ * at once past `limitBytes`) into `req.body`; a field sent twice is an array.
+ */
+export function urlencodedForm(limitBytes: number) {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    if (!hasBody(req) || mediaType(req) !== 'application/x-www-form-urlencoded') {
+      req.body = {};
+      next();
+      return;
+    }
+    readBody(req, limitBytes).then(
+      (bytes) => {
+        const problems = urlEncodedProblems(bytes, 'body', utf8Issue);
+        if (problems.length) return next(httpErrors.invalid(problems));
+        req.body = parseQueryString(bodyText(bytes));
+        next();
+      },
+      (err: unknown) => next(err),
+    );
+  };
 }
 
 /** Form fields arrive as text; turn them into the types the operation's schema declares. */
@@ -141,14 +209,18 @@ export async function readMultipart(req: Request, operation: ContractOperation):
     .toLowerCase();
   if (encoding !== 'identity')
     throw encodingError(`a multipart/form-data body cannot be compressed (Content-Encoding ${quote(encoding)}); send it uncompressed`);
-  const schema = operation.requestBody?.content['multipart/form-data']?.schema as { properties?: SchemaProps; required?: string[] } | undefined;
-  return parseMultipart(req, operation.operationId, schema);
+  const media = operation.requestBody?.content['multipart/form-data'] as
+    { schema?: { properties?: SchemaProps; required?: string[] }; encoding?: Record<string, { contentType?: string }> } | undefined;
+  // Files the contract says are text (`encoding.<field>.contentType: text/...`, the CSV imports) must be UTF-8.
+  const textFiles = new Set(Object.entries(media?.encoding ?? {}).flatMap(([field, e]) => (e.contentType?.startsWith('text/') ? [field] : [])));
+  return parseMultipart(req, operation.operationId, media?.schema, textFiles);
 }
 
 async function parseMultipart(
   req: Request,
   operationId: string,
   schema: { properties?: SchemaProps; required?: string[] } | undefined,
+  textFiles: ReadonlySet<string>,
 ): Promise<{ body: Record<string, unknown>; files: UploadedFile[] }> {
   const fileLimit = FILE_LIMITS[operationId] ?? DEFAULT_FILE_LIMIT;
   const bodyLimit = fileLimit + FORM_OVERHEAD;
@@ -187,6 +259,9 @@ async function parseMultipart(
     const files: UploadedFile[] = [];
     bb.on('field', (name, value, info) => {
       if (info.valueTruncated) fail(tooLarge(`form field ${quote(name)} exceeds the limit of ${FORM_FIELD_LIMIT} bytes`));
+      // busboy decodes a field as its part declares (UTF-8 by default), replacing bytes that are not with U+FFFD:
+      // a field holding it was not UTF-8 (no form of ours takes the replacement character itself).
+      else if (value.includes('\uFFFD') || name.includes('\uFFFD')) fail(httpErrors.invalid([utf8Issue(['body', name])]));
       else fields.set(name, coerceField(value, props[name]));
     });
     bb.on('file', (name, stream, info) => {
@@ -215,6 +290,11 @@ async function parseMultipart(
       const missing = (schema?.required ?? []).filter((name) => props[name]?.format === 'binary' && !files.some((f) => f.field === name));
       if (missing.length) {
         fail(httpErrors.invalid(missing.map((name) => ({ loc: ['body', name], msg: 'file required', type: 'missing' }))));
+        return;
+      }
+      const notText = files.find((f) => textFiles.has(f.field) && !f.truncated && invalidUtf8Offset(f.data) >= 0);
+      if (notText) {
+        fail(httpErrors.invalid([utf8Issue(['body', notText.field])]));
         return;
       }
       settled = true;

@@ -23,16 +23,19 @@ const page = (title: string, head: string, body: string) => `<!doctype html>
 type Json = Record<string, unknown>;
 
 /**
- * The contract as Swagger UI gets it: optional query parameters carry their
- * example in the description instead of `example`, because Swagger UI fills a
- * parameter's input with its example, and a plain "Execute" of
- * `GET /api/matches` would then filter by the example league and dates
- * instead of listing today's matches. Everything else is the contract as is.
+ * The contract as Swagger UI gets it: optional query parameters and path
+ * parameters carry their example in the description instead of `example`,
+ * because Swagger UI fills a parameter's input with its example: a plain
+ * "Execute" of `GET /api/matches` would then filter by the example league
+ * and dates instead of listing today's matches, and one of
+ * `GET /api/matches/{match_id}` would ask this service for the mock's story
+ * match (a 404). Everything else is the contract as is (`/openapi.json`, what
+ * ReDoc and the mock read, keeps every example).
  */
 export function docsVariant(document: Json): Json {
   const doc = structuredClone(document);
   const unfill = (param: Json) => {
-    if (param.in !== 'query' || param.required === true) return;
+    if (param.in !== 'path' && (param.in !== 'query' || param.required === true)) return;
     const schema = (param.schema ?? {}) as Json;
     const example = param.example ?? schema.example;
     if (example === undefined) return;

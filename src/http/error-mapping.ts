@@ -1,5 +1,5 @@
 /** The one place where any failure becomes the contract's error body. */
-import { isDatabaseUnavailable } from '../db/availability.js';
+import { isCommitOutcomeUnknown, isDatabaseBusy, isDatabaseUnavailable } from '../db/availability.js';
 import { clip, isAppError, type ValidationIssue } from '../errors.js';
 import { httpErrors } from './http.errors.js';
 import type { Logger } from '../logger.js';
@@ -30,14 +30,19 @@ const boundedIssues = (issues: ValidationIssue[]): ValidationIssue[] =>
     .map((i) => ({ loc: i.loc.map((p) => (typeof p === 'string' ? clip(p, LOC_PART_MAX) : p)), msg: clip(i.msg, ISSUE_MSG_MAX), type: i.type }));
 
 /**
- * AppError -> its status and detail; a database out of reach -> 503 with
- * Retry-After; anything else -> 500 with a generic detail (the cause goes to
- * the log only).
+ * AppError -> its status and detail; a database out of reach, every
+ * connection busy, or a COMMIT unanswered -> 503 with Retry-After, each with
+ * its own code; anything else -> 500 with a generic detail (the cause goes
+ * to the log only).
  */
 export function toErrorResponse(err: unknown, logger: Logger, context: Record<string, unknown> = {}): ErrorResponse {
   if (!isAppError(err) && isDatabaseUnavailable(err)) {
-    logger.warn({ err: (err as Error).message, ...context }, 'database unavailable');
-    const out = httpErrors.databaseUnavailable();
+    const [out, what] = isDatabaseBusy(err)
+      ? [httpErrors.overloaded(), 'database connections all busy']
+      : isCommitOutcomeUnknown(err)
+        ? [httpErrors.outcomeUnknown(), 'COMMIT unconfirmed']
+        : [httpErrors.databaseUnavailable(), 'database unavailable'];
+    logger.warn({ err: (err as Error).message, ...context }, what);
     return { status: out.status, body: { detail: out.message }, headers: { ...out.headers, [ERROR_CODE_HEADER]: out.code } };
   }
   if (isAppError(err)) {

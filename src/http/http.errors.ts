@@ -32,10 +32,33 @@ export const httpErrors = {
     (issues: ValidationIssue[]) => issues.map((i) => i.msg).join('; '),
     (issues: ValidationIssue[]) => ({ issues }),
   ),
-  /** `what` says which limit: the whole body, a form field, the number of parts. */
-  tooLarge: errorFactory(413, 'request.too_large', (what: string) => what),
+  /**
+   * `what` says which limit: the whole body, a form field, the number of parts. The rest of the body is not
+   * read, so the connection closes after the answer.
+   */
+  tooLarge: errorFactory(
+    413,
+    'request.too_large',
+    (what: string) => what,
+    () => ({ headers: { Connection: 'close' } }),
+  ),
   notImplemented: errorFactory(501, 'operation.not_implemented', (operationId: string | undefined) => `${operationId} is not implemented yet`),
   databaseUnavailable: errorFactory(503, 'database.unavailable', () => retryLater('database unreachable'), RETRY_AFTER),
+  /** Every database connection stayed busy (the database answering): overload, not an outage. Nothing was carried out. */
+  overloaded: errorFactory(
+    503,
+    'service.overloaded',
+    () => `the service is overloaded (every database connection is busy); nothing was done; retry after ${RETRY_AFTER_SECONDS} seconds`,
+    RETRY_AFTER,
+  ),
+  /** COMMIT went unanswered: the change may have been stored. Not "nothing was done". */
+  outcomeUnknown: errorFactory(
+    503,
+    'database.outcome_unknown',
+    () =>
+      `the database did not confirm the change in time: it may have been stored; read it back before repeating it (retry after ${RETRY_AFTER_SECONDS} seconds)`,
+    RETRY_AFTER,
+  ),
   shuttingDown: errorFactory(503, 'service.shutting_down', () => retryLater('the server is shutting down'), RETRY_AFTER),
   /** Anything unexpected: the cause goes to the log only. */
   internal: errorFactory(500, 'internal.error', () => 'internal server error; the incident has been logged'),

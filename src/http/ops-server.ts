@@ -14,7 +14,18 @@ export interface OpsServer {
   close(): Promise<void>;
 }
 
-export async function startOpsServer({ health, port, host }: { health: Health; port: number; host: string }): Promise<OpsServer> {
+export async function startOpsServer({
+  health,
+  port,
+  host,
+  onError,
+}: {
+  health: Health;
+  port: number;
+  host: string;
+  /** Told of a failure of the server (an accept that failed: it goes on listening). */
+  onError?: (err: Error) => void;
+}): Promise<OpsServer> {
   const app = express();
   app.disable('x-powered-by');
   app.use(health.middleware);
@@ -28,6 +39,8 @@ export async function startOpsServer({ health, port, host }: { health: Health; p
       .send(JSON.stringify({ detail: 'not found: this port serves /healthz, /readyz and /metrics' })),
   );
   const server = http.createServer(app);
+  // Lasting, unlike the start's once('error'): a server that listens may still fail to accept a connection (it goes on listening).
+  server.on('error', (err) => onError?.(err));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

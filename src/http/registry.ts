@@ -2,6 +2,7 @@
  * Every operation of the contract mapped to its handler. `satisfies Handlers`
  * makes a missing or mistyped handler a compile error.
  */
+import { accountHandlers } from '../modules/account/account.handlers.js';
 import { adminSessionHandlers } from '../modules/admin-sessions/admin-sessions.handlers.js';
 import { answerHandlers } from '../modules/answers/answers.handlers.js';
 import { authHandlers } from '../modules/auth/auth.handlers.js';
@@ -27,6 +28,7 @@ import type { Handlers } from './handler-types.js';
 export function createHandlers(services: Services): Handlers {
   return {
     ...authHandlers(services),
+    ...accountHandlers(services),
     ...adminSessionHandlers(services),
     ...answerHandlers(services),
     ...userHandlers(services),

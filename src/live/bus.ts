@@ -21,10 +21,12 @@
  *
  * PGlite: one connection, and it delivers its own notifications.
  */
+import { settled } from '../domain/statuses.js';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { reconnectBackoff, type Database } from '../db/client.js';
 import type { Logger } from '../logger.js';
+import type { CarriedQuestion, CarriedSettlement, MatchState } from './messages.js';
 
 export const LIVE_CHANNEL = 'qp_live';
 /** PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more. */
@@ -43,12 +45,16 @@ export type SettledStatus = 'resolved' | 'voided' | 'revoked';
  * changed (a chunk of a settlement was applied to it, after the settlement);
  * `leagues`: a statement changed the leagues table (published by the database
  * itself: a trigger, drizzle/0017_league_change_notify.sql).
+ *
+ * `q`, `r` and `st` are the whole message, read once by the publisher: the
+ * Redis transport carries them (src/live/redis-bus.ts), so no process reads
+ * the database to deliver; NOTIFY never does (each process reads it).
  */
 export type BusEvent =
-  | { k: 'issued'; i: string; m: string }
-  | { k: 'settled'; i: string; m: string; s: SettledStatus }
+  | { k: 'issued'; i: string; m: string; q?: CarriedQuestion }
+  | { k: 'settled'; i: string; m: string; s: SettledStatus; r?: CarriedSettlement }
   | { k: 'locked'; i: string; m: string }
-  | { k: 'match'; m: string; s?: string }
+  | { k: 'match'; m: string; s?: string; st?: MatchState }
   | { k: 'follow'; m: string; u: string; f: boolean }
   | { k: 'keys'; u: string }
   | { k: 'user'; u: string }
@@ -63,10 +69,25 @@ export interface BusSubscriber {
   onEvent(event: BusEvent): void;
   /** The bus listens again after a gap: events may have been missed. */
   onResync?(): void;
+  /** Events of this one match may have been missed (Redis: its stream was trimmed past this process's position). */
+  onMatchResync?(matchId: string): void;
 }
 
 export interface LiveBus {
   readonly channel: string;
+  /**
+   * The database announces changes of users, keys and leagues on this bus by
+   * itself (triggers): true for LISTEN/NOTIFY; false for Redis, where this
+   * process's commits publish them.
+   */
+  readonly announcesTableChanges: boolean;
+  /**
+   * Match-scoped transports (Redis): start hearing a match's events, from
+   * now on (resolves once the position is taken: read a snapshot after it),
+   * and stop. Absent: every event of every match is heard.
+   */
+  watch?(matchId: string): Promise<void>;
+  unwatch?(matchId: string): void;
   /** NOTIFY one event; never throws (a failure is logged: the change it reports is committed already). */
   publish(event: BusEvent): Promise<void>;
   /** Receives every event on the channel (after start). Returns an unsubscribe function. */
@@ -78,7 +99,6 @@ export interface LiveBus {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const SETTLED = new Set<string>(['resolved', 'voided', 'revoked']);
 const isId = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);
 
 /** Parses a payload from the channel; anything else on it (another tool, a newer format) is ignored. */
@@ -95,7 +115,7 @@ export function decodeEvent(payload: string): WireEvent | undefined {
     case 'locked':
       return isId(v.i) && isId(v.m) ? { k: v.k, i: v.i, m: v.m } : undefined;
     case 'settled':
-      return isId(v.i) && isId(v.m) && typeof v.s === 'string' && SETTLED.has(v.s) ? { k: 'settled', i: v.i, m: v.m, s: v.s as SettledStatus } : undefined;
+      return isId(v.i) && isId(v.m) && typeof v.s === 'string' && settled.has(v.s) ? { k: 'settled', i: v.i, m: v.m, s: v.s as SettledStatus } : undefined;
     case 'match':
       if (!isId(v.m)) return undefined;
       if (v.s === undefined) return { k: 'match', m: v.m };
@@ -319,6 +339,7 @@ export function createLiveBus({ database, logger, channel = LIVE_CHANNEL, probeM
 
   return {
     channel,
+    announcesTableChanges: true,
     get listening() {
       return listening;
     },

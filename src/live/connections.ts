@@ -50,7 +50,12 @@ export class Connection {
 
 export type Connections = ReturnType<typeof createConnections>;
 
-export function createConnections(options: ConnectionOptions) {
+export interface ConnectionHooks {
+  /** The last socket of this process stopped following the match. */
+  matchIdle?(matchId: string): void;
+}
+
+export function createConnections(options: ConnectionOptions, hooks: ConnectionHooks = {}) {
   const all = new Set<Connection>();
   const byMatch = new Map<string, Set<Connection>>();
   const byUser = new Map<string, Set<Connection>>();
@@ -69,7 +74,10 @@ export function createConnections(options: ConnectionOptions) {
     const set = byMatch.get(matchId);
     if (!set) return;
     set.delete(conn);
-    if (!set.size) byMatch.delete(matchId);
+    if (!set.size) {
+      byMatch.delete(matchId);
+      hooks.matchIdle?.(matchId);
+    }
   }
 
   function drop(conn: Connection) {

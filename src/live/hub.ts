@@ -12,10 +12,8 @@
  * (its top rows and each receiver's own rank, read as the endpoints read it,
  * for all of them at once), at most once per `leaderboardIntervalMs` per
  * match; a socket gets it only when its message differs from the last it got
- * for that match. A match board kept in this process's memory has the
- * settlement at once (src/modules/leaderboards/leaderboards.memory.ts), so
- * its followers see their rank move with the resolution; read from
- * PostgreSQL, the board has it once the applier wrote it (its `board`).
+ * for that match. The board has a settlement once the applier wrote it to
+ * PostgreSQL (its `board`), or with REDIS_URL once its copy in Redis has it.
  *
  * Match states (status, period, score, clock) go out as `match_state` at most
  * once per `matchStateIntervalMs` per match: changes in between are merged
@@ -27,34 +25,30 @@
  * connect, and the deliveries of bus events.
  */
 import { WebSocket, type RawData } from 'ws';
-import { isDatabaseUnavailable } from '../db/availability.js';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import { toOpenQuestion } from '../modules/answers/answers.mapper.js';
-import type { OpenRow } from '../modules/answers/answers.repository.js';
+import type { OpenRow } from '../modules/answers/answers.public.js';
 import type { AnswersService } from '../modules/answers/answers.service.js';
 import type { UserRow } from '../modules/users/users.table.js';
-import type { BusEvent, BusSubscriber } from './bus.js';
+import type { BusEvent, BusSubscriber, LiveBus } from './bus.js';
 import { Connection, createConnections } from './connections.js';
-import { toMatchRef } from '../modules/listeners/listeners.mapper.js';
-import {
-  followedMatchIds,
-  followsOfUsers,
-  issuanceForDelivery,
-  matchLeaderboardForDelivery,
-  matchStates,
-  settledForDelivery,
-  validKeyIds,
-  type MatchStateRow,
-} from './live.repository.js';
+import { resolutionAnswer, toQuestionResolution } from '../modules/issuances/issuances.mapper.js';
+import { validKeyIds } from '../modules/auth/auth.public.js';
+import { issuanceForDelivery, settledForDelivery } from '../modules/issuances/issuances.public.js';
+import { matchLeaderboardForDelivery } from '../modules/leaderboards/leaderboards.public.js';
+import { followedMatchIds, followsOfUsers, matchStates } from '../modules/matches/matches.public.js';
 import {
   CLOSE,
   CLOSED_STATUSES,
+  closeForFailure,
   LEADERBOARD_TOP,
   RESYNC_DETAIL,
   STREAM_PROTOCOL,
+  toMatchState,
+  type CarriedQuestion,
+  type CarriedSettlement,
   type MatchState,
-  type ResolutionMessage,
   type ServerMessage,
 } from './messages.js';
 import { toEntry } from '../modules/leaderboards/leaderboards.service.js';
@@ -84,6 +78,11 @@ export interface HubOptions {
   leaderboardIntervalMs: number;
   /** The hub's database reads, replaceable one by one (tests hold a read to open a race window). */
   lookups?: Partial<HubLookups>;
+  /**
+   * A settlement schedules the match's `leaderboard` too (boards kept in this
+   * process have it at once); off, only the board's own change (`board`) does.
+   */
+  leaderboardOnSettlement?: boolean;
 }
 
 export interface HubLookups {
@@ -137,15 +136,6 @@ export interface Hub extends BusSubscriber {
 const encode = (message: ServerMessage): Buffer => Buffer.from(JSON.stringify(message));
 const PONG = encode({ type: 'pong' });
 
-const toMatchState = (row: MatchStateRow): MatchState => ({
-  match_id: row.id,
-  status: row.status as MatchState['status'],
-  period: row.period,
-  clock_seconds: row.clockSeconds,
-  home_score: row.homeScore,
-  away_score: row.awayScore,
-});
-
 /** Snapshot states a socket receives: matches already over need no `match_closed` after it. */
 function noteOver(conn: Connection, states: MatchState[]) {
   for (const st of states) if (CLOSED_STATUSES.has(st.status)) conn.closedAnnounced.add(st.match_id);
@@ -163,12 +153,37 @@ interface StateThrottle {
   sent: string | null;
 }
 
-export function createHub({ db, answers, logger, options }: { db: Db; answers: Pick<AnswersService, 'open'>; logger: Logger; options: HubOptions }): Hub {
+export function createHub({
+  db,
+  answers,
+  logger,
+  options,
+  bus,
+}: {
+  db: Db;
+  answers: Pick<AnswersService, 'open'>;
+  logger: Logger;
+  options: HubOptions;
+  /** A match-scoped bus (Redis) is told which matches this process's sockets follow. */
+  bus?: Pick<LiveBus, 'watch' | 'unwatch'>;
+}): Hub {
+  /** The latest state of each match heard with its event, waiting for its throttled send. */
+  const carriedStates = new Map<string, MatchState>();
   const { followedMatchIds, followsOfUsers, validKeyIds, issuanceForDelivery, settledForDelivery, matchStates, matchLeaderboardForDelivery }: HubLookups = {
     ...defaultLookups,
     ...options.lookups,
   };
-  const connections = createConnections(options);
+  const connections = createConnections(options, {
+    matchIdle: (m) => {
+      carriedStates.delete(m);
+      bus?.unwatch?.(m);
+    },
+  });
+  /** The bus hears these matches from now on (a snapshot read after this sees what came before). */
+  const watch = async (matchIds: Iterable<string>) => {
+    if (bus?.watch) await Promise.all([...matchIds].map((m) => bus.watch!(m)));
+  };
+
   const { all, byMatch, byUser, indexMatch, unindexMatch, receivers, cut, write, deliver } = connections;
   const chains = new Map<string, Promise<void>>();
   const stateThrottles = new Map<string, StateThrottle>();
@@ -201,6 +216,8 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
       for (const [m, following] of conn.followChanges) if (following) indexMatch(conn, m);
       conn.followChanges.clear();
       conn.loading = false;
+      await watch(conn.matches);
+      if (conn.closing) return;
       write(
         conn,
         encode({
@@ -223,7 +240,7 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
       for (const data of conn.pending.splice(0)) write(conn, typeof data === 'function' ? data() : data);
     } catch (err) {
       logger.error({ err, user_id: user.id }, 'live stream: could not set a socket up');
-      const close = isDatabaseUnavailable(err) ? CLOSE.unavailable : CLOSE.internal;
+      const close = closeForFailure(err);
       cut(conn, close.code, close.reason);
     }
   }
@@ -270,6 +287,7 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
 
   async function issued(e: Extract<BusEvent, { k: 'issued' }>) {
     if (!byMatch.has(e.m)) return;
+    if (e.q) return issuedCarried(e.m, e.q);
     const started = performance.now();
     const row = await issuanceForDelivery({ db, id: e.i });
     if (!row || row.issuance.status !== 'open' || row.issuance.closesAt.getTime() <= Date.now()) return;
@@ -281,7 +299,53 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
     delivered('question', e.i, targets.length, started, looked);
   }
 
+  /** A question the publisher read: sent as it came, its seconds remaining counted now. */
+  function issuedCarried(matchId: string, q: CarriedQuestion) {
+    const closes = Date.parse(q.closes_at);
+    if (closes <= Date.now()) return;
+    const started = performance.now();
+    const build = () =>
+      JSON.stringify({
+        type: 'question',
+        question: { ...q, seconds_remaining: Math.max(0, Math.floor((closes - Date.now()) / 1000)) },
+      } satisfies ServerMessage);
+    const now = Buffer.from(build());
+    const targets = receivers(matchId);
+    for (const conn of targets) deliver(conn, conn.ready ? now : build);
+    delivered('question', q.question_issuance_id, targets.length, started, started);
+  }
+
+  /** A settlement the publisher read with every answer: each receiver gets its own, one message per distinct answer. */
+  function settledCarried(matchId: string, r: CarriedSettlement) {
+    const targets = receivers(matchId);
+    if (!targets.length) return;
+    const started = performance.now();
+    const wanted = new Set(targets.map((c) => c.user.id));
+    const groupOf = new Map<string, number>();
+    r.answers.forEach(([, , , userIds], g) => {
+      for (const u of userIds) if (wanted.has(u)) groupOf.set(u, g);
+    });
+    const unanswered = encode(r.base);
+    const byGroup = new Map<number, Buffer>();
+    for (const conn of targets) {
+      const g = groupOf.get(conn.user.id);
+      if (g === undefined) {
+        deliver(conn, unanswered);
+        continue;
+      }
+      let data = byGroup.get(g);
+      if (!data) {
+        const [selected, outcome, points] = r.answers[g]!;
+        data = encode({ ...r.base, answer: resolutionAnswer({ selected, outcome, points }) });
+        byGroup.set(g, data);
+      }
+      deliver(conn, data);
+    }
+    delivered('resolution', r.base.question_issuance_id, targets.length, started, started);
+  }
+
   async function settled(e: Extract<BusEvent, { k: 'settled' }>) {
+    if (e.r) return settledCarried(e.m, e.r);
     const targets = receivers(e.m);
     if (!targets.length) return;
     const started = performance.now();
@@ -291,20 +355,7 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
     const { issuance, answers: byUserAnswer } = found;
     if (issuance.status !== 'resolved' && issuance.status !== 'voided' && issuance.status !== 'revoked') return;
     // Self-contained: a client that never saw the question can still show it with its outcome.
-    const base: Omit<ResolutionMessage, 'answer'> = {
-      type: 'resolution',
-      question_issuance_id: issuance.id,
-      match_id: issuance.matchId,
-      kind: issuance.kind as ResolutionMessage['kind'],
-      match: toMatchRef(found.match, found.league),
-      question_text: issuance.questionText,
-      choices: issuance.choices.map((c) => ({ identifier: c.identifier, label: c.label })),
-      status: issuance.status,
-      correct_answer_identifier: issuance.status === 'resolved' ? issuance.correctAnswerIdentifier : null,
-      points_possible: issuance.points,
-      resolved_at: issuance.resolvedAt ? issuance.resolvedAt.toISOString() : null,
-    };
-    const unanswered = encode({ ...base, answer: null });
+    const unanswered = encode(toQuestionResolution(found, null));
     const perUser = new Map<string, Buffer>();
     let now = receivers(e.m);
     // Players who started following during the lookup: their answers too (they may have answered
@@ -328,8 +379,7 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
       }
       let data = perUser.get(conn.user.id);
       if (!data) {
-        const outcome = a.outcome === 'correct' || a.outcome === 'incorrect' ? a.outcome : 'void';
-        data = encode({ ...base, answer: { selected_answer_identifier: a.selected, outcome, points_awarded: a.points } });
+        data = encode(toQuestionResolution(found, a));
         perUser.set(conn.user.id, data);
       }
       deliver(conn, data);
@@ -361,6 +411,7 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
       }
     }
     if (!started.length) return;
+    await watch([e.m]);
     // All of them are the same user's sockets: one statement for the questions, one for the match.
     const [rows, states] = await Promise.all([answers.open(started[0]!.user, [e.m]), matchStates({ db, matchIds: [e.m] })]);
     const matches = states.map(toMatchState);
@@ -405,18 +456,31 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
     }
   }
 
-  /** Sends the match's state as it is now (one statement), unless it is what was sent last. */
-  async function sendStates(matchIds: string[]) {
-    const rows = await matchStates({ db, matchIds: matchIds.filter((m) => byMatch.has(m)) });
-    for (const row of rows) {
-      const data = JSON.stringify({ type: 'match_state', match: toMatchState(row) } satisfies ServerMessage);
-      const throttle = stateThrottles.get(row.id);
+  /**
+   * Sends the match's state, unless it is what was sent last: the latest one
+   * heard with its event, or (none, or `fromDatabase`) as read now, in one
+   * statement for all of them.
+   */
+  async function sendStates(matchIds: string[], fromDatabase = false) {
+    const wanted = matchIds.filter((m) => byMatch.has(m));
+    const states: MatchState[] = [];
+    const toRead: string[] = [];
+    for (const m of wanted) {
+      const carried = carriedStates.get(m);
+      carriedStates.delete(m);
+      if (carried && !fromDatabase) states.push(carried);
+      else toRead.push(m);
+    }
+    if (toRead.length) states.push(...(await matchStates({ db, matchIds: toRead })).map(toMatchState));
+    for (const state of states) {
+      const data = JSON.stringify({ type: 'match_state', match: state } satisfies ServerMessage);
+      const throttle = stateThrottles.get(state.match_id);
       if (throttle) {
         if (throttle.sent === data) continue;
         throttle.sent = data;
       }
       const buffer = Buffer.from(data);
-      for (const conn of receivers(row.id)) deliver(conn, buffer);
+      for (const conn of receivers(state.match_id)) deliver(conn, buffer);
     }
   }
 
@@ -507,7 +571,7 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
       case 'settled':
         return serial(e.m, async () => {
           await settled(e);
-          scheduleLeaderboard(e.m);
+          if (options.leaderboardOnSettlement !== false) scheduleLeaderboard(e.m);
         });
       case 'board':
         return scheduleLeaderboard(e.m);
@@ -516,6 +580,7 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
       case 'locked':
         return serial(e.m, async () => broadcast(e.m, { type: 'locked', question_issuance_id: e.i, match_id: e.m }));
       case 'match': {
+        if (e.st && byMatch.has(e.m)) carriedStates.set(e.m, e.st);
         const status = e.s;
         if (status && CLOSED_STATUSES.has(status)) serial(e.m, async () => announceClosed(e.m, status as 'ended' | 'closed' | 'cancelled'));
         return scheduleState(e.m);
@@ -568,6 +633,7 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
         }
         for (const m of wanted) if (!conn.matches.has(m)) indexMatch(conn, m);
       }
+      await watch(byMatch.keys()).catch((err: unknown) => logger.warn({ err }, 'live stream: could not hear the followed matches again'));
     }
   }
 
@@ -577,8 +643,15 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
     // Match states changed during the gap were not heard: every followed match's state, in one statement.
     void reconcile().then(() => {
       const ids = [...byMatch.keys()];
-      if (ids.length) serial('states', () => sendStates(ids));
+      if (ids.length) serial('states', () => sendStates(ids, true));
     });
+  }
+
+  /** Events of one match may be lost (its stream was trimmed past this process's position): its receivers catch up, its state is read once. */
+  function onMatchResync(matchId: string) {
+    if (closed) return;
+    broadcast(matchId, { type: 'resync', detail: RESYNC_DETAIL });
+    serial(matchId, () => sendStates([matchId], true));
   }
 
   let recheckBusy = false;
@@ -595,6 +668,7 @@ export function createHub({ db, answers, logger, options }: { db: Db; answers: P
     add,
     onEvent,
     onResync,
+    onMatchResync,
     stats: connections.stats,
     async idle() {
       while (chains.size) await Promise.allSettled([...chains.values()]);

@@ -4,7 +4,9 @@
  * receive against it). Questions reuse the contract's OpenQuestion schema.
  */
 import type { components } from '../../generated/api-types.js';
+import { isDatabaseBusy, isDatabaseUnavailable } from '../db/availability.js';
 import { isOver } from '../domain/vocabulary.js';
+import type { MatchStateRow } from '../modules/matches/matches.public.js';
 
 type Schemas = components['schemas'];
 export type OpenQuestion = Schemas['OpenQuestion'];
@@ -19,6 +21,35 @@ export interface MatchState {
   clock_seconds: number | null;
   home_score: number | null;
   away_score: number | null;
+  /** The number of the match's latest settlement when read (0: none yet): where a client's cursor of the match starts. */
+  resolution_seq: number;
+}
+
+export const toMatchState = (row: MatchStateRow): MatchState => ({
+  match_id: row.id,
+  status: row.status as MatchState['status'],
+  period: row.period,
+  clock_seconds: row.clockSeconds,
+  home_score: row.homeScore,
+  away_score: row.awayScore,
+  resolution_seq: row.resolutionSeq,
+});
+
+/**
+ * A new question as the Redis transport carries it: the message's question
+ * without a receiver's answer; `seconds_remaining` is worked out again from
+ * `closes_at` when it is sent.
+ */
+export type CarriedQuestion = OpenQuestion;
+
+/**
+ * A settlement as the Redis transport carries it: the resolution without an
+ * answer, and every answer grouped by what the receiver is shown
+ * (`[selected, outcome, points, user ids]`), read once by the publisher.
+ */
+export interface CarriedSettlement {
+  base: Schemas['QuestionResolution'];
+  answers: [string, string | null, number, string[]][];
 }
 
 /** Version of the message set; a client can refuse a protocol it does not know. */
@@ -44,7 +75,15 @@ export const CLOSE = {
    * with the key. "Try Again Later" in the IANA registry of close codes.
    */
   unavailable: { code: 1013, reason: 'service temporarily unavailable; reconnect later' },
+  /** Every database connection stayed busy (the server is overloaded, the database up): the same code, its own reason. */
+  busy: { code: 1013, reason: 'server busy; reconnect later' },
 } as const;
+
+/** The close for a socket that could not be authenticated or set up: an outage or overload (1013, try again later), else 1011. */
+export function closeForFailure(err: unknown): { code: number; reason: string } {
+  if (isDatabaseBusy(err)) return CLOSE.busy;
+  return isDatabaseUnavailable(err) ? CLOSE.unavailable : CLOSE.internal;
+}
 
 export interface HelloMessage {
   type: 'hello';
@@ -76,21 +115,8 @@ export interface QuestionMessage {
   question: OpenQuestion;
 }
 
-export interface ResolutionMessage {
-  type: 'resolution';
-  question_issuance_id: string;
-  match_id: string;
-  kind: 'in_game' | 'match';
-  match: MatchRef;
-  question_text: string;
-  choices: { identifier: string; label: string }[];
-  status: 'resolved' | 'voided' | 'revoked';
-  correct_answer_identifier: string | null;
-  points_possible: number;
-  resolved_at: string | null;
-  /** The receiver's own answer, or null when they did not answer. */
-  answer: { selected_answer_identifier: string; outcome: 'correct' | 'incorrect' | 'void'; points_awarded: number } | null;
-}
+/** A settled question with the receiver's own answer: the contract's QuestionResolution (also what the catch-up read lists). */
+export type ResolutionMessage = Schemas['QuestionResolution'];
 
 /** A followed match's leaderboard changed: its top rows and the receiver's own row and rank. */
 export interface LeaderboardMessage {
@@ -152,4 +178,5 @@ export type ServerMessage =
 /** Match statuses after which a followed match is over for live play. */
 export const CLOSED_STATUSES = isOver;
 
-export const RESYNC_DETAIL = 'the server may have missed events; catch up with GET /api/question-answers/open';
+export const RESYNC_DETAIL =
+  'the server may have missed events; catch up with GET /api/question-answers/open and, per followed match, GET /api/matches/{match_id}/resolutions?after=<your cursor>';

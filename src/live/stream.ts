@@ -10,20 +10,27 @@
  * request URL carries the key, so it is never logged (only the path is).
  * Connects count against a budget per key and per client address
  * (connect-budget.ts) before the key is looked up; over it, 4429.
+ *
+ * Every socket has its error path from the moment it exists: the upgrade's
+ * TCP socket as it arrives, the WebSocket as the handshake creates it (in
+ * accept(), before it is closed or handed on). A client's bad frame, sent
+ * with the upgrade request, on a socket being refused or on one closing, is
+ * an 'error' event on it; without a listener Node ends the process.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
-import { isDatabaseUnavailable } from '../db/availability.js';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { Services } from '../services.js';
 import { createHub, DEFAULT_HUB_OPTIONS, type Hub, type HubOptions } from './hub.js';
 import { upgradeClientIp } from '../http/request.js';
 import { createConnectBudget } from './connect-budget.js';
-import { CLOSE } from './messages.js';
+import { CLOSE, closeForFailure } from './messages.js';
 
 export const STREAM_PATH = '/api/play/stream';
 /** Largest message a client may send (it sends pings only); larger ones close the socket with 1009. */
 export const MAX_CLIENT_MESSAGE_BYTES = 4096;
+/** Most fragments a client message may come in; more close the socket with 1008. */
+export const MAX_CLIENT_MESSAGE_FRAGMENTS = 16;
 
 export type LiveStreamOptions = Partial<HubOptions>;
 
@@ -60,16 +67,39 @@ export async function attachLiveStream({
     db: services.database.db,
     answers: services.answers,
     logger,
+    bus,
     options: {
       ...DEFAULT_HUB_OPTIONS,
       ...services.config.stream,
       webPushPublicKey,
+      // Boards are not kept in this process with Redis: a board's change (`board`) sends its leaderboard.
+      leaderboardOnSettlement: !services.config.redis,
       ...options,
       // The match's board as the reads rank it (cached page, pair counts, tie copies), not a count per receiver.
       lookups: { matchLeaderboardForDelivery: services.leaderboards.matchForDelivery, ...options.lookups },
     },
   });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES, perMessageDeflate: false, clientTracking: false });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_CLIENT_MESSAGE_BYTES,
+    maxFragments: MAX_CLIENT_MESSAGE_FRAGMENTS,
+    perMessageDeflate: false,
+    clientTracking: false,
+  });
+  // Without a server of its own it has nothing to report; a listener all the same, so nothing it emits ends the process.
+  wss.on('error', (err) => logger.error({ err }, 'live stream: the WebSocket server failed'));
+  // A client's protocol error (a frame over the limit, not masked, bad UTF-8...): ws closes the socket with the
+  // code RFC 6455 gives it; the client is at fault, not the service.
+  const onSocketError = (err: Error & { code?: string }) =>
+    logger.debug({ err: err.message, code: err.code, path: STREAM_PATH }, 'live stream: client socket error');
+  /** Completes the handshake; the WebSocket gets its error listener before anything else can happen on it. */
+  const accept = (req: IncomingMessage, socket: Duplex, head: Buffer, then: (ws: WebSocket) => void) => {
+    if (socket.destroyed) return;
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      ws.on('error', onSocketError);
+      then(ws);
+    });
+  };
   const budget = createConnectBudget(services.config.stream.connectBudget);
   const clientIp = upgradeClientIp(services.config.trustProxy);
   const unsubscribe = bus.subscribe(hub);
@@ -95,13 +125,13 @@ export async function attachLiveStream({
       return;
     }
     const key = url.searchParams.get('api_key');
-    void (async () => {
+    const admit = async () => {
       let user: Awaited<ReturnType<Services['auth']['authenticate']>> | undefined;
       let failed: { code: number; reason: string } | null = null;
       // Before the key is looked up: a spent budget costs no query.
       const wait = await budget.take(clientIp(req), key);
       if (wait) {
-        if (!socket.destroyed) wss.handleUpgrade(req, socket, head, (ws) => ws.close(CLOSE.tooManyConnects.code, CLOSE.tooManyConnects.reason(wait)));
+        accept(req, socket, head, (ws) => ws.close(CLOSE.tooManyConnects.code, CLOSE.tooManyConnects.reason(wait)));
         return;
       }
       if (key) {
@@ -110,18 +140,22 @@ export async function attachLiveStream({
           user = await services.auth.authenticate(key);
         } catch (err) {
           // A key that could not be checked is not a bad key: never 4401 for it.
-          failed = isDatabaseUnavailable(err) ? CLOSE.unavailable : CLOSE.internal;
+          failed = closeForFailure(err);
           logger.error({ err: (err as Error).message, path: STREAM_PATH }, 'live stream: authentication failed');
         }
       }
-      if (socket.destroyed) return;
-      wss.handleUpgrade(req, socket, head, (ws) => {
+      accept(req, socket, head, (ws) => {
         if (failed) ws.close(failed.code, failed.reason);
         else if (!user) ws.close(CLOSE.unauthorized.code, key ? CLOSE.unauthorized.invalid : CLOSE.unauthorized.missing);
         else if (closing) ws.close(CLOSE.shutdown.code, CLOSE.shutdown.reason);
         else void hub.add(ws, user.user, user.keyId);
       });
-    })();
+    };
+    admit().catch((err: unknown) => {
+      // A bug, not the client's doing: logged, and the connection dropped rather than left open.
+      logger.error({ err, path: STREAM_PATH }, 'live stream: an upgrade failed');
+      socket.destroy();
+    });
   };
   server.on('upgrade', onUpgrade);
   try {

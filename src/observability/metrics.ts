@@ -30,7 +30,7 @@ export const metrics = {
   }),
   dbStatementDuration: new Histogram({
     name: 'qp_db_statement_duration_seconds',
-    help: 'Database statements by pool (api or engine) and outcome (ok, error, unavailable), the wait for a connection included',
+    help: 'Database statements by pool (api or engine) and outcome (ok, error, unavailable, busy: no connection free in time), the wait for a connection included',
     labelNames: ['pool', 'outcome'] as const,
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers,

@@ -243,6 +243,12 @@ describe('POST /admin/api-session', () => {
       .update(apiKeys)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(apiKeys.id, row!.id));
+    // The database announces the change to every process's key cache, but
+    // asynchronously (a NOTIFY): this test is about the lookup refusing an
+    // expired key, so it starts from a cold cache rather than racing the
+    // notification (tests/api/key-cache.test.ts covers the cache's own
+    // expiry, tests/api/domain-events.test.ts the notification).
+    app.services.keyCache.flush();
     expectError(await app.request('GET', '/api/users/me', { token: res.body.api_key }), authErrors.unauthorized);
   });
 

@@ -171,7 +171,8 @@ describe('GET /api/question-answers/open', () => {
       match_sponsor_brand: brand,
       match: { id: live.match.id, status: 'live' },
     });
-    expect(res.body[0].seconds_remaining).toBeGreaterThan(50);
+    // What was left when it was read: at least what is left now, however long that took on a busy machine.
+    expect(res.body[0].seconds_remaining).toBeGreaterThanOrEqual(Math.floor((live.issuance.closesAt!.getTime() - Date.now()) / 1000));
     expect(res.body[0].seconds_remaining).toBeLessThanOrEqual(60);
     expect(res.body[1]).toMatchObject({ kind: 'match', current_answer: null });
     expect((await app.request('GET', '/api/question-answers/open')).status).toBe(401);

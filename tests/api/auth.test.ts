@@ -4,7 +4,8 @@ import { authErrors } from '../../src/modules/auth/auth.errors.js';
 import { apiKeys } from '../../src/modules/auth/auth.table.js';
 import { userErrors } from '../../src/modules/users/users.errors.js';
 import { users } from '../../src/modules/users/users.table.js';
-import { digestApiKey } from '../../src/modules/auth/credentials.js';
+import { digestApiKey, passwordHashing } from '../../src/modules/auth/credentials.js';
+import { loadConfig } from '../../src/config.js';
 import { expectError } from '../helpers/errors.js';
 import { createAdmin, registerUser, startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -42,7 +43,8 @@ describe('POST /api/auth/register', () => {
   it('stores keys and passwords only as digests', async () => {
     const user = await registerUser(app);
     const [row] = await app.services.database.db.select().from(users).where(eq(users.id, user.id));
-    expect(row!.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    // argon2id at the harness's minimal cost; the standard cost is checked below.
+    expect(row!.passwordHash).toMatch(/^\$argon2id\$v=19\$m=8,t=1,p=1\$/);
     expect(row!.passwordHash).not.toContain(user.password);
     const keys = await app.services.database.db.select().from(apiKeys).where(eq(apiKeys.userId, user.id));
     expect(keys).toHaveLength(1);
@@ -205,5 +207,44 @@ describe('authentication: a bearer API key, 401 without a valid one', () => {
   it('lets open operations through without a key', async () => {
     expect((await app.request('GET', '/api/leagues')).status).toBe(200);
     expect((await app.request('GET', '/api/brands')).status).toBe(200);
+  });
+});
+
+describe('the cost of password hashes (PASSWORD_HASH_COST)', () => {
+  it('is the standard one unless a test run asks for the minimal one, which anything else refuses', () => {
+    for (const appEnv of ['main', 'staging', 'development', 'test']) expect(loadConfig({ APP_ENV: appEnv }).passwordHashCost).toBe('standard');
+    expect(loadConfig({ APP_ENV: 'test', PASSWORD_HASH_COST: 'minimal' }).passwordHashCost).toBe('minimal');
+    for (const appEnv of ['main', 'staging', 'development'])
+      expect(() => loadConfig({ APP_ENV: appEnv, PASSWORD_HASH_COST: 'minimal' })).toThrow(/PASSWORD_HASH_COST=minimal is for test runs only/);
+    expect(() => loadConfig({ APP_ENV: 'test', PASSWORD_HASH_COST: 'cheap' })).toThrow(/PASSWORD_HASH_COST must be one of standard, minimal/);
+  });
+
+  it("hashes at OWASP's argon2id parameters on a service at the standard cost, which signs its players in", async () => {
+    const standard = await startTestApp({ config: { passwordHashCost: 'standard' } });
+    try {
+      const user = await registerUser(standard);
+      const [row] = await standard.services.database.db.select().from(users).where(eq(users.id, user.id));
+      expect(row!.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      const login = await standard.request('POST', '/api/auth/login', { body: { username: user.username, password: user.password } });
+      expect(login.status).toBe(200);
+      const wrong = await standard.request('POST', '/api/auth/login', { body: { username: user.username, password: 'not the password' } });
+      expect(wrong.status).toBe(401);
+    } finally {
+      await standard.close();
+    }
+  });
+
+  it('verifies a hash at the cost it was made with, whatever the cost new hashes get', async () => {
+    const standard = passwordHashing('standard');
+    const minimal = passwordHashing('minimal');
+    for (const [maker, checker] of [
+      [standard, minimal],
+      [minimal, standard],
+    ] as const) {
+      const stored = await maker.hash('correct horse battery');
+      expect(await checker.verify(stored, 'correct horse battery')).toBe(true);
+      expect(await checker.verify(stored, 'wrong horse battery')).toBe(false);
+    }
+    expect(await minimal.verify(null, 'anything')).toBe(false);
   });
 });

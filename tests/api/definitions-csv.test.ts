@@ -77,7 +77,7 @@ const insertIssuance = (kind: Kind, definitionId: string, questionText: string) 
   insertIssuanceOf(app, kind.issuanceOf(definitionId), {
     definitionName: 'Snapshot name',
     questionText,
-    resolution: { snapshot: true },
+    resolution: { correct_choice: 'as issued' },
     points: 10,
   });
 
@@ -97,8 +97,8 @@ interface CsvOfKind {
 const CSV_OF: Record<Kind['id'], CsvOfKind> = {
   in_game: {
     own: {
-      set: { probability: 0.5 },
-      cells: (def) => ({ is_archived: 'false', trigger: JSON.stringify(def.trigger), answer_window_seconds: '', probability: '0.5' }),
+      set: { probability: 0.5, min_answer_seconds: 20 },
+      cells: (def) => ({ is_archived: 'false', trigger: JSON.stringify(def.trigger), answer_window_seconds: '', probability: '0.5', min_answer_seconds: '20' }),
     },
     tricky: (text, i, group) => ({
       name: `${text} #${i}`,
@@ -121,6 +121,7 @@ const CSV_OF: Record<Kind['id'], CsvOfKind> = {
       points: i % 2 ? null : i,
       probability: i % 2 ? 0.1 + 0.2 : null,
       answer_window_seconds: i % 2 ? 45 : null,
+      min_answer_seconds: i % 2 ? null : 5,
     }),
     update: {
       newRow: {},
@@ -133,6 +134,7 @@ const CSV_OF: Record<Kind['id'], CsvOfKind> = {
       [{ trigger: { event_type: 'touchdown' } }, 'trigger', "'touchdown' is not an event type of football"],
       [{ probability: 2 }, 'probability', 'probability: must be <= 1'],
       [{ answer_window_seconds: 1.5 }, 'answer_window_seconds', 'answer_window_seconds: must be integer'],
+      [{ min_answer_seconds: -1 }, 'min_answer_seconds', 'min_answer_seconds: must be >= 0'],
       [{ resolution: { rules: [] } }, 'resolution', 'resolution.rules: must NOT have fewer than 1 items'],
     ],
   },
@@ -346,6 +348,7 @@ describe.each(BY_KIND)('%s definitions as CSV', (_name, kind) => {
         updates: [{ row: 3, id: changed.id, league: 'wc', name, changed_fields: own.update.changedFields }],
         unchanged: [{ row: 2, id: same.id, league: 'wc', name: same.name }],
         errors: [],
+        error_count: 0,
       });
       expect(await snapshot(kind)).toEqual(before);
 
@@ -385,7 +388,7 @@ describe.each(BY_KIND)('%s definitions as CSV', (_name, kind) => {
         questionText: 'Snapshot text',
         definitionName: 'Snapshot name',
         points: 10,
-        resolution: { snapshot: true },
+        resolution: { correct_choice: 'as issued' },
         choices: issuance.choices,
         status: 'open',
       });
@@ -659,7 +662,7 @@ describe('POST /api/question-definitions/import: the rules of rows both kinds sh
       { row: 4, field: 'points', detail: "points: expected a number, got 'ten'" },
       { row: 5, field: 'choices', detail: expect.stringMatching(/^choices: malformed JSON/) },
       { row: 6, field: 'is_archived', detail: "is_archived: expected true or false, got 'maybe'" },
-      { row: 8, field: null, detail: 'the row has 18 cells, the header has 17 columns' },
+      { row: 8, field: null, detail: 'the row has 19 cells, the header has 18 columns' },
     ]);
     expect(res.body.creates.map((c: { row: number }) => c.row)).toEqual([7]);
   });
@@ -685,15 +688,15 @@ describe('the file', () => {
     expect(missing.body.detail).toContain('missing required columns: question_text_template, choices, resolution');
   });
 
-  it('answers 400 for malformed CSV, naming the line, and for text that is not UTF-8', async () => {
+  it('answers 400 for malformed CSV, naming the line, and 422 for text that is not UTF-8 (as for any body)', async () => {
     const good = csv(IN_GAME.columns, [{ league: 'wc', ...inGameDefinitionInput() }]);
     const res = await importCsv(IN_GAME, `${good}"unterminated,wc\n`, { dryRun: false });
     expect(res.status).toBe(400);
     expect(res.body.detail).toMatch(/^malformed CSV at line 3/);
     expect(res.body).toMatchObject({ dry_run: false, applied: false, errors: [{ row: 3, field: null }] });
     const latin1 = await importCsv(IN_GAME, Buffer.concat([Buffer.from(`${header}\n,wc,`), Buffer.from([0xe9, 0xff]), Buffer.from('\n')]));
-    expect(latin1.status).toBe(400);
-    expect(latin1.body.detail).toContain('not UTF-8');
+    expect(latin1.status).toBe(422);
+    expect(latin1.body.detail).toEqual([{ loc: ['body', 'file'], msg: 'not valid UTF-8 text', type: 'utf8_invalid' }]);
   });
 
   it('answers 400 for an empty file; a header alone is an empty preview', async () => {
@@ -735,6 +738,57 @@ describe('the file', () => {
     const over = await importCsv(MATCH, csv(MATCH.columns, rows));
     expect(over.status).toBe(400);
     expect(over.body.detail).toContain('more than 2,000 rows');
+  });
+});
+
+// ---------------------------------------------------------------- hostile files
+
+describe('a hostile file', () => {
+  const header = IN_GAME.columns.join(',');
+
+  it("answers 400 past 1,000 blank lines (the issue's header and 5 million of them, 4.8 MiB), reading no further", async () => {
+    const res = await importCsv(IN_GAME, `${header}\n${'\n'.repeat(5_000_000)}`);
+    expect(res.status, res.text.slice(0, 300)).toBe(400);
+    expect(res.body.detail).toBe('the file has more than 1,000 blank lines or rows of empty cells (the limit); remove them');
+    expect(res.body).toMatchObject({ row_count: 0, error_count: 1 });
+    // Up to the limit they are nothing: spreadsheets add empty rows (of empty cells, too).
+    const row = csv(IN_GAME.columns, [{ league: 'wc', ...inGameDefinitionInput({ name: `Blank lines ${randomUUID()}` }) }]).split('\n')[1]!;
+    const fine = await importCsv(IN_GAME, `${header}\n${'\n'.repeat(500)}${row}\n${',,,\r\n'.repeat(500)}`);
+    expect(fine.status, fine.text.slice(0, 300)).toBe(200);
+    expect(fine.body).toMatchObject({ row_count: 1, errors: [], error_count: 0 });
+    expect(fine.body.creates[0].row).toBe(502);
+  });
+
+  it("answers 400 for a row of more than 100 cells before reading it (the issue's header of 1,000,000 unknown columns), in a small answer", async () => {
+    const res = await importCsv(IN_GAME, `${Array.from({ length: 1_000_000 }, () => 'c').join(',')}\n`);
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toBe(`the header row has more than 100 cells (the limit); the export's rows have ${IN_GAME.columns.length}`);
+    expect(res.body.errors).toEqual([{ row: 1, field: null, detail: 'more than 100 cells' }]);
+    expect(res.text.length).toBeLessThan(2000);
+    const wide = await importCsv(IN_GAME, `${header}\n${',x'.repeat(200)}\n`);
+    expect(wide.status).toBe(400);
+    expect(wide.body.detail).toMatch(/^the row on line 2 has more than 100 cells/);
+  });
+
+  it('answers 400 for a row longer than 1,048,576 characters, naming its line', async () => {
+    const res = await importCsv(IN_GAME, `${header}\n,wc,"${'x'.repeat(1_100_000)}"\n`);
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toBe('the row on line 2 is longer than 1,048,576 characters (the limit)');
+  });
+
+  it('lists the first 100 problems, in file order, and counts them all', async () => {
+    const rows = Array.from({ length: 150 }, (_, i) => ({ league: 'wc', ...inGameDefinitionInput({ name: `Problem ${i}` }), is_archived: 'maybe' }));
+    const res = await importCsv(IN_GAME, csv([...IN_GAME.columns], rows));
+    expect(res.status).toBe(200);
+    expect(res.body.error_count).toBe(150);
+    expect(res.body.errors).toHaveLength(100);
+    expect(res.body.errors.map((e: { row: number }) => e.row)).toEqual(Array.from({ length: 100 }, (_, i) => i + 2));
+    expect(res.body.detail).toContain('150 errors');
+    // A header of many unknown columns: each is a problem, the message names a few.
+    const unknown = await importCsv(IN_GAME, `${header},${Array.from({ length: 80 }, (_, i) => `extra${i}`).join(',')}\n`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error_count).toBe(80);
+    expect(unknown.body.detail).toContain("unknown columns: 'extra0', 'extra1', 'extra2', 'extra3', 'extra4' and 75 more");
   });
 });
 

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { leaderboardName, normalizeDisplayName, profanityIn } from '../../src/modules/users/display-name.js';
 import { userErrors } from '../../src/modules/users/users.errors.js';
@@ -154,5 +154,85 @@ describe('admin override', () => {
         })
       ).status,
     ).toBe(422);
+  });
+});
+
+describe('names are unique without regard to case', () => {
+  const setName = (token: string, display_name: string | null) => app.request('PATCH', '/api/users/me', { token, body: { display_name } });
+
+  it("refuses another player's display name or username, in any letter case, and frees a name its holder gives up", async () => {
+    const [ana, bea, cid] = [await registerUser(app), await registerUser(app), await registerUser(app)];
+    expect((await setName(ana.token, 'Ana l5wuu')).status).toBe(200);
+    expectError(await setName(bea.token, 'ANA L5WUU'), userErrors.displayNameTaken);
+    // Another player's username, shown when they set no display name, is taken too.
+    expectError(await setName(bea.token, cid.username.toUpperCase()), userErrors.displayNameTaken);
+    // One's own username in other letters is one's own name.
+    expect((await setName(cid.token, cid.username.toUpperCase())).status).toBe(200);
+    // A username another player is shown by cannot be registered, nor given by an admin.
+    expect((await setName(bea.token, 'Bea_Is_Here')).status).toBe(200);
+    expectError(
+      await app.request('POST', '/api/auth/register', { body: { username: 'BEA_is_here', email: 'x2@example.com', password: 'long enough pw' } }),
+      userErrors.usernameTaken,
+    );
+    expectError(await app.request('PATCH', `/api/users/${cid.id}`, { token: admin.token, body: { username: 'bea_is_here' } }), userErrors.usernameTaken);
+    expectError(await app.request('PATCH', `/api/users/${cid.id}`, { token: admin.token, body: { display_name: 'ana l5wuu' } }), userErrors.displayNameTaken);
+    // Given up, the name is free at once.
+    expect((await setName(ana.token, null)).status).toBe(200);
+    expect((await setName(bea.token, 'ana l5wuu')).status).toBe(200);
+  });
+
+  it('refuses names posing as a player without one', () => {
+    expect(() => normalizeDisplayName('Player 3f1b2c4d')).toThrow(/Player/);
+    expect(normalizeDisplayName('Player One')).toBe('Player One');
+  });
+
+  it('settles parallel claims of one name: exactly one player gets it', async () => {
+    const racers = [await registerUser(app), await registerUser(app), await registerUser(app), await registerUser(app)];
+    const results = await Promise.all(racers.map((u) => setName(u.token, 'Photo Finish')));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
+  });
+
+  it('renames existing duplicates deterministically: the earliest account keeps a name, usernames first', async () => {
+    const db = app.services.database.db;
+    const [first, second, third, named] = [await registerUser(app), await registerUser(app), await registerUser(app), await registerUser(app)];
+    // Duplicates as they were before names were unique: written with the claiming trigger off.
+    await db.execute(sql`alter table users disable trigger users_claim_names`);
+    try {
+      for (const [u, name] of [
+        [first, 'Twin Peaks'],
+        [second, 'TWIN PEAKS'],
+        [third, 'twin peaks'],
+        [named, first.username],
+      ] as const) {
+        await db.update(users).set({ displayName: name }).where(eq(users.id, u.id));
+      }
+    } finally {
+      await db.execute(sql`alter table users enable trigger users_claim_names`);
+    }
+    await db.execute(sql`select qp_user_names_rebuild()`);
+    const names = async () => {
+      const rows = await db.select({ id: users.id, name: users.displayName }).from(users);
+      return new Map(rows.map((r) => [r.id, r.name]));
+    };
+    const after = await names();
+    expect([after.get(first.id), after.get(second.id), after.get(third.id), after.get(named.id)]).toEqual([
+      'Twin Peaks',
+      'TWIN PEAKS 2',
+      'twin peaks 3',
+      `${first.username} 2`,
+    ]);
+    // Run again: nothing moves.
+    await db.execute(sql`select qp_user_names_rebuild()`);
+    expect(await names()).toEqual(after);
+  });
+});
+
+describe('GET /api/users: q', () => {
+  it('finds users by their display name, without regard to case', async () => {
+    const user = await registerUser(app);
+    await app.request('PATCH', '/api/users/me', { token: user.token, body: { display_name: 'Zebra Crossing' } });
+    const res = await app.request('GET', '/api/users', { token: admin.token, query: { q: 'zebra cross' } });
+    expect(res.body.users.map((u: { id: string }) => u.id)).toEqual([user.id]);
+    expect(res.body.user_count).toBe(1);
   });
 });

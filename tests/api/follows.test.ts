@@ -408,3 +408,25 @@ describe('follow races (PostgreSQL)', () => {
     expect(await counter(user, utcDay())).toBe(rows.filter((r) => r.countsTowardQuota).length);
   });
 });
+
+describe('on a service running the demo', () => {
+  let demo: TestApp;
+  beforeAll(async () => {
+    demo = await startTestApp({ config: { demoData: true } });
+  });
+  afterAll(() => demo?.close());
+
+  it('registers players without a daily follow quota: a demo match every ten minutes never runs it out', async () => {
+    const player = await registerUser(demo);
+    expect((await demo.request('GET', '/api/users/me', { token: player.token })).body.match_daily_follow_count).toBeNull();
+    const demoMatches = await Promise.all(Array.from({ length: 6 }, () => createMatch(demo, { scheduled: new Date(Date.now() + 24 * HOUR) })));
+    for (const m of demoMatches) {
+      const res = await demo.request<Follow>('POST', `/api/matches/${m.id}/follow`, { token: player.token });
+      expectStatus(res, 200);
+      expect(res.body).toMatchObject({ following: true, counts_toward_quota: false, follows_remaining_today: null });
+    }
+    // Elsewhere the default stands.
+    const elsewhere = await registerUser(app);
+    expect((await app.request('GET', '/api/users/me', { token: elsewhere.token })).body.match_daily_follow_count).toBe(3);
+  });
+});

@@ -11,7 +11,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { rebuildAll } from '../../src/modules/leaderboards/leaderboards.repository.js';
+import { rebuildAll } from '../../src/modules/leaderboards/leaderboards.applier.repository.js';
 import { leaderboardPointCounts, leaderboardScores, leaderboardSettlements } from '../../src/modules/leaderboards/leaderboards.table.js';
 import type { QuestionIssuanceRow } from '../../src/modules/issuances/issuances.table.js';
 import { createEngineWorker } from '../../src/engine/start-worker.js';

@@ -10,7 +10,8 @@
  */
 import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { ALL_TIME_START, boardForDelivery, rebuildAll } from '../../src/modules/leaderboards/leaderboards.repository.js';
+import { rebuildAll } from '../../src/modules/leaderboards/leaderboards.applier.repository.js';
+import { ALL_TIME_START, boardForDelivery } from '../../src/modules/leaderboards/leaderboards.repository.js';
 import { createLeaderboardsService } from '../../src/modules/leaderboards/leaderboards.service.js';
 import { leaderboardPointCounts } from '../../src/modules/leaderboards/leaderboards.table.js';
 import { users } from '../../src/modules/users/users.table.js';

@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { leaderboardPointCounts, leaderboards, leaderboardScores } from '../../src/modules/leaderboards/leaderboards.table.js';
-import { rebuildAll } from '../../src/modules/leaderboards/leaderboards.repository.js';
+import { rebuildAll } from '../../src/modules/leaderboards/leaderboards.applier.repository.js';
 import { leaderboardErrors } from '../../src/modules/leaderboards/leaderboards.errors.js';
 import { leagueErrors } from '../../src/modules/leagues/leagues.errors.js';
 import { matchErrors } from '../../src/modules/matches/matches.errors.js';
 import { userErrors } from '../../src/modules/users/users.errors.js';
+import { authErrors } from '../../src/modules/auth/auth.errors.js';
 import { users } from '../../src/modules/users/users.table.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
 import { expectError } from '../helpers/errors.js';
@@ -425,6 +426,28 @@ describe("a user's positions (operators)", () => {
   });
 });
 
+describe("a player's own positions", () => {
+  it('answers the caller their own positions in one call, as an operator reads them, and 401 without a key', async () => {
+    const match = await liveMatch();
+    const [p, rival] = await players(2, match.id);
+    await play(
+      match.id,
+      [
+        [p!, 'away'],
+        [rival!, 'home'],
+      ],
+      'home',
+      10,
+    );
+    const mine = await app.request('GET', '/api/users/me/leaderboard-positions', { token: p!.token });
+    expect(mine.status).toBe(200);
+    expect(mine.body).toEqual((await app.request('GET', `/api/users/${p!.id}/leaderboard-positions`, { token: admin.token })).body);
+    expect(mine.body.positions.find((x: { scope: string }) => x.scope === 'match')).toMatchObject({ match_id: match.id, player_count: 2, entry: { rank: 2 } });
+    expect((await app.request('GET', '/api/users/me/leaderboard-positions', { token: rival!.token })).body.user_id).toBe(rival!.id);
+    expectError(await app.request('GET', '/api/users/me/leaderboard-positions'), authErrors.unauthorized);
+  });
+});
+
 describe('retention', () => {
   it('deletes the boards of days, weeks and months past their retention, in chunks, and leaves the others', async () => {
     const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
@@ -445,8 +468,6 @@ describe('retention', () => {
     const expired = [await boardOf('day', ago(60)), await boardOf('week', ago(200)), await boardOf('month', ago(900))];
     const kept = [await boardOf('day', ago(20)), await boardOf('week', ago(100)), await boardOf('month', ago(400))];
     expect((await app.request('GET', '/api/leaderboards/overall', { query: { period: 'day', date: ago(60) } })).body.player_count).toBe(3);
-    // A board read is kept in memory (its load started by the read): a board past its retention must still read as deleted.
-    await app.services.leaderboards.memoryBoards?.loaded();
     await app.services.leaderboards.pruneExpired({ chunk: 2 });
     const left = new Set((await db().select({ id: leaderboards.id }).from(leaderboards)).map((b) => b.id));
     for (const id of expired) expect(left.has(id)).toBe(false);

@@ -18,14 +18,19 @@ describe('GET /api/leagues/{league_id}/question-inheritance', () => {
   it('shows the league defaults, groups and definitions, and each effective setting with its source', async () => {
     await app.request('PATCH', '/api/leagues/nba', {
       token: admin.token,
-      body: { default_answer_window_seconds: 40, default_question_points: 7, default_question_probability: 0.5 },
+      body: { default_answer_window_seconds: 40, default_min_answer_seconds: 8, default_question_points: 7, default_question_probability: 0.5 },
     });
-    const group = await post('/api/question-groups', 'nba', { slug: 'scoring', name: 'Scoring', points: 12, min_interval_seconds: 45 });
+    const group = await post('/api/question-groups', 'nba', { slug: 'scoring', name: 'Scoring', points: 12, min_interval_seconds: 45, min_answer_seconds: 6 });
     const plain = await post('/api/question-definitions', 'nba', inGameDefinitionInput({ trigger: { event_type: 'score_change' } }));
     const grouped = await post(
       '/api/question-definitions',
       'nba',
       inGameDefinitionInput({ group_id: group.id, answer_window_seconds: 25, trigger: { event_type: 'score_change' } }),
+    );
+    const own = await post(
+      '/api/question-definitions',
+      'nba',
+      inGameDefinitionInput({ group_id: group.id, min_answer_seconds: 0, trigger: { event_type: 'score_change' } }),
     );
     const res = await inspect('nba');
     expect(res.status).toBe(200);
@@ -33,8 +38,8 @@ describe('GET /api/leagues/{league_id}/question-inheritance', () => {
       kind: 'in_game',
       match_id: null,
       match_overrides: null,
-      league: { slug: 'nba' },
-      league_defaults: { answer_window_seconds: 40, points: 7, probability: 0.5, question_max_count: 16 },
+      league: { slug: 'nba', default_min_answer_seconds: 8 },
+      league_defaults: { answer_window_seconds: 40, min_answer_seconds: 8, points: 7, probability: 0.5, question_max_count: 16 },
       match_settings: { question_max_count: { value: 16, source: 'league' }, period_distribution: { source: 'league' } },
       issuances: [],
     });
@@ -42,6 +47,7 @@ describe('GET /api/leagues/{league_id}/question-inheritance', () => {
     expect(row(res.body, plain.id)).toMatchObject({
       included: { value: true, source: 'definition' },
       answer_window_seconds: { value: 40, source: 'league' },
+      min_answer_seconds: { value: 8, source: 'league' },
       points: { value: 7, source: 'league' },
       probability: { value: 0.5, source: 'league' },
       min_interval_seconds: { value: 90, source: 'league' },
@@ -49,10 +55,12 @@ describe('GET /api/leagues/{league_id}/question-inheritance', () => {
     expect(row(res.body, grouped.id)).toMatchObject({
       group_id: group.id,
       answer_window_seconds: { value: 25, source: 'definition' },
+      min_answer_seconds: { value: 6, source: 'group' },
       points: { value: 12, source: 'group' },
       probability: { value: 0.5, source: 'league' },
       min_interval_seconds: { value: 45, source: 'group' },
     });
+    expect(row(res.body, own.id).min_answer_seconds).toEqual({ value: 0, source: 'definition' });
   });
 
   it('derives inclusion from archive state, the league allowlist and is_active', async () => {

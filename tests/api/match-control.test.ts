@@ -2,12 +2,14 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeedEvent } from '../../src/domain/sports/events.js';
 import { syntheticFootballMatch } from '../../src/engine/feed/synthetic.js';
+import { createMatchQuestions } from '../../src/engine/match-questions.js';
 import type { EngineWorker } from '../../src/engine/worker.js';
 import { questionAnswers } from '../../src/modules/answers/answers.table.js';
 import { questionIssuanceDenials } from '../../src/modules/denials/denials.table.js';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
 import { matchListeners } from '../../src/modules/listeners/listeners.table.js';
 import { matchControlErrors } from '../../src/modules/match-control/match-control.errors.js';
+import { PAUSED_CLONE_KICKOFF_MS } from '../../src/modules/match-control/match-control.service.js';
 import { matchErrors } from '../../src/modules/matches/matches.errors.js';
 import { followQuotaDays, matches, matchFollows } from '../../src/modules/matches/matches.table.js';
 import { questionSponsorships } from '../../src/modules/sponsorships/sponsorships.table.js';
@@ -16,7 +18,8 @@ import { feedEvent, insertIssuance, insertListener, insertListenerEvents } from 
 import { startPushFeedServer } from '../../src/engine/feed/push-server.js';
 import { expectError } from '../helpers/errors.js';
 import { createMatch, UNKNOWN_ID } from '../helpers/factories.js';
-import { inGameDefinitionInput } from '../helpers/definitions.js';
+import { createMatchDefinition, inGameDefinitionInput } from '../helpers/definitions.js';
+import { openStream } from '../helpers/live-client.js';
 import { createAdmin, registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
 
 let app: TestApp;
@@ -72,6 +75,7 @@ describe('POST /api/matches/{match_id}/clone', () => {
     const { match } = await recordedMatch(app, {
       questionMaxCount: 7,
       answerWindowSeconds: 33,
+      minAnswerSeconds: 4,
       sponsorBrandId: brand.id,
       questionPeriodDistribution: { '1': 3 },
     });
@@ -85,7 +89,7 @@ describe('POST /api/matches/{match_id}/clone', () => {
       created_by_user_id: admin.id,
       home_team: 'Home FC',
       question_max_count: 7,
-      overrides: { answer_window_seconds: 33, question_period_distribution: { '1': 3 } },
+      overrides: { answer_window_seconds: 33, min_answer_seconds: 4, question_period_distribution: { '1': 3 } },
       sponsor_brand_id: brand.id,
       is_followed: true,
       auto_dispatch_listener: false,
@@ -113,6 +117,56 @@ describe('POST /api/matches/{match_id}/clone', () => {
     const silent = await createMatch(app, { status: 'closed' });
     expectError(await app.request('POST', `/api/matches/${silent.id}/clone`, { token: admin.token }), matchControlErrors.nothingToReplay);
     expectError(await app.request('POST', `/api/matches/${UNKNOWN_ID}/clone`, { token: admin.token }), matchErrors.notFound);
+  });
+
+  it('gives the clone its Match questions: answerable until a paused clone is started, closing as it kicks off; again on a restart', async () => {
+    // A league of their own: the other tests' clones (wc) get none.
+    const definition = await createMatchDefinition(app, admin, 'mls');
+    const { match } = await recordedMatch(app, { league: 'mls', homeTeam: 'Clone Home', awayTeam: 'Clone Away' });
+    const db = app.services.database.db;
+    const matchQuestionsOf = (id: string) =>
+      db
+        .select()
+        .from(questionIssuances)
+        .where(and(eq(questionIssuances.matchId, id), eq(questionIssuances.kind, 'match')));
+
+    const paused = (await app.request('POST', `/api/matches/${match.id}/clone`, { token: admin.token, body: { start: 'paused' } })).body;
+    // Kick-off is when an operator starts it, an hour at the latest.
+    expect(Date.parse(paused.scheduled) - Date.now()).toBeGreaterThan(PAUSED_CLONE_KICKOFF_MS - 60_000);
+    const [question] = await matchQuestionsOf(paused.id);
+    expect(question).toMatchObject({
+      matchQuestionDefinitionId: definition.id,
+      status: 'open',
+      questionText: 'Clone Home vs Clone Away: who wins?',
+      closesAt: new Date(paused.scheduled),
+    });
+    // The creator follows the clone and answers it, as a player would.
+    const answer = await app.request('PUT', '/api/question-answers', {
+      token: admin.token,
+      body: { question_issuance_id: question!.id, selected_answer_identifier: 'home' },
+    });
+    expect(answer.status).toBeLessThan(300);
+
+    // Started: it kicks off now, and its open Match question closes now (it locks as the replay starts).
+    expect((await app.request('POST', `/api/matches/${paused.id}/start-listener`, { token: admin.token })).status).toBe(202);
+    const [started] = await db.select().from(matches).where(eq(matches.id, paused.id));
+    expect(Math.abs(started!.scheduled.getTime() - Date.now())).toBeLessThan(60_000);
+    expect((await matchQuestionsOf(paused.id))[0]!.closesAt).toEqual(started!.scheduled);
+
+    // Cloned to start at once: issued as it kicks off, never closing before it was issued.
+    const now = (await app.request('POST', `/api/matches/${match.id}/clone`, { token: admin.token })).body;
+    const [atOnce] = await matchQuestionsOf(now.id);
+    expect(atOnce).toMatchObject({ matchQuestionDefinitionId: definition.id, status: 'open' });
+    expect(atOnce!.closesAt.getTime()).toBeGreaterThanOrEqual(atOnce!.issuedAt.getTime());
+
+    // A restart replays from the beginning: a new Match question, as the clone had.
+    const restarted = await app.request('POST', `/api/matches/${now.id}/start-listener`, { token: admin.token, body: { restart: true } });
+    expect(restarted.status).toBe(202);
+    const again = await matchQuestionsOf(now.id);
+    expect(again).toHaveLength(1);
+    expect(again[0]!.id).not.toBe(atOnce!.id);
+    // Nothing left queued for the engine tests below.
+    for (const id of [paused.id, now.id]) await app.request('POST', `/api/matches/${id}/stop-listener`, { token: admin.token });
   });
 
   it('is unavailable in the main environment (403), and needs an admin', async () => {
@@ -262,6 +316,8 @@ describe('POST /api/matches/{match_id}/stop-listener', () => {
     expect(rows.find((r) => r.id === resolved.id)!.status).toBe('resolved');
     const again = await app.request('POST', `/api/matches/${match.id}/stop-listener`, { token: admin.token });
     expect(again.body).toEqual({ match_id: match.id, stopped_listener_ids: [], revoked_issuance_count: 0 });
+    // A real match keeps its status: its feed may come back, and its schedule closes it.
+    expect((await db.select().from(matches).where(eq(matches.id, match.id)))[0]!.status).toBe('live');
     expectError(await app.request('POST', `/api/matches/${UNKNOWN_ID}/stop-listener`, { token: admin.token }), matchErrors.notFound);
   });
 
@@ -286,21 +342,31 @@ describe('a cloned match replays through the engine', () => {
       }),
     });
     expect(res.status).toBe(201);
+    // A Match question too: the clone issues it, the replay's kick-off locks it, its result resolves it.
+    await createMatchDefinition(app, admin, 'wc');
     const { match, events } = await recordedMatch();
     const clone = (await app.request('POST', `/api/matches/${match.id}/clone`, { token: admin.token })).body;
     worker = startWorker(app);
     const db = app.services.database.db;
     const firstCorner = events.find((e: FeedEvent) => e.type === 'corner')!;
-    const issued = await waitFor(async () => (await db.select().from(questionIssuances).where(eq(questionIssuances.matchId, clone.id)))[0], {
-      what: 'a question on the cloned match',
-    });
+    const issued = await waitFor(
+      async () =>
+        (
+          await db
+            .select()
+            .from(questionIssuances)
+            .where(and(eq(questionIssuances.matchId, clone.id), eq(questionIssuances.kind, 'in_game')))
+        )[0],
+      { what: 'a question on the cloned match', timeoutMs: 120_000 },
+    );
     expect(issued.triggerEventId).toBe(firstCorner.provider_event_id);
     const done = await waitFor(
       async () => {
         const [l] = await db.select().from(matchListeners).where(eq(matchListeners.matchId, clone.id));
         return l && !['queued', 'running'].includes(l.status) ? l : undefined;
       },
-      { what: 'the replay to finish' },
+      // A whole recorded match: bounds of a wait, far above what a busy machine needs.
+      { what: 'the replay to finish', timeoutMs: 120_000 },
     );
     expect(done.status).toBe('completed');
     // A replay knows its length: the progress the operator UI draws.
@@ -309,7 +375,18 @@ describe('a cloned match replays through the engine', () => {
     expect(listed[0]).toMatchObject({ id: done.id, events_total: events.length, events_consumed: events.length });
     const [after] = await db.select().from(matches).where(eq(matches.id, clone.id));
     expect(after).toMatchObject({ status: 'closed', listenerEventsArchived: true });
-  }, 60_000);
+    const winner = after!.homeScore! > after!.awayScore! ? 'home' : after!.homeScore! < after!.awayScore! ? 'away' : 'draw';
+    // The worker's Match question step (its task is not part of this worker): lock at kick-off, resolve from the result.
+    const { engine, logger } = app.services;
+    const steps = createMatchQuestions({ db, store: engine.store, hooks: engine.hooks, logger, brandSnapshot: engine.brandSnapshot });
+    expect((await steps.tick()).settled).toBe(1);
+    const [settled] = await db
+      .select()
+      .from(questionIssuances)
+      .where(and(eq(questionIssuances.matchId, clone.id), eq(questionIssuances.kind, 'match')));
+    expect(settled!.status).toBe('resolved');
+    expect(settled!.correctAnswerIdentifier).toBe(winner);
+  }, 240_000);
 
   it('stops a running listener at its next heartbeat, and auto-dispatch does not start it again', async () => {
     const feed = await startPushFeedServer({
@@ -337,12 +414,51 @@ describe('a cloned match replays through the engine', () => {
       await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.id, running.id)))[0]?.status === 'stopped', {
         what: 'the listener to stop',
       });
-      await new Promise((r) => setTimeout(r, 600));
+      // Two whole rounds of the worker after the stop (its dispatch included): none started the listener again.
+      const rounds = worker;
+      let since = Date.now();
+      for (let round = 0; round < 2; round++) {
+        await waitFor(async () => (rounds.lastTickAt ?? 0) > since, { what: "a round of the worker's" });
+        since = rounds.lastTickAt!;
+      }
       expect(await db.select().from(matchListeners).where(eq(matchListeners.matchId, match.id))).toHaveLength(1);
     } finally {
       await feed.close();
     }
-  }, 30_000);
+  });
+
+  it('ends a test match stopped in play (no result) and tells its followers; starting it again replays it to its end', async () => {
+    worker ??= startWorker(app);
+    const { match } = await recordedMatch();
+    // Slowly: the replay is in play when it is stopped.
+    const clone = (await app.request('POST', `/api/matches/${match.id}/clone`, { token: admin.token, body: { speed: 0.1 } })).body;
+    const db = app.services.database.db;
+    const stream = await openStream(app, admin.token);
+    await stream.ready();
+    try {
+      await waitFor(async () => (await db.select().from(matches).where(eq(matches.id, clone.id)))[0]?.status === 'live', { what: 'the replay to kick off' });
+      const res = await app.request('POST', `/api/matches/${clone.id}/stop-listener`, { token: admin.token });
+      expect(res.status).toBe(200);
+      expect(await stream.take((m) => m.type === 'match_closed' && m.match_id === clone.id, 15_000)).toEqual({
+        type: 'match_closed',
+        match_id: clone.id,
+        status: 'ended',
+      });
+      await waitFor(async () => (await db.select().from(matchListeners).where(eq(matchListeners.matchId, clone.id))).every((l) => l.status === 'stopped'), {
+        what: 'the listener to stop',
+      });
+      // Ended, also once the stopped listener's last commit is in: not live forever.
+      const read = await app.request<any>('GET', `/api/matches/${clone.id}`, { token: admin.token });
+      expect(read.body.status).toBe('ended');
+      const restarted = await app.request('POST', `/api/matches/${clone.id}/start-listener`, { token: admin.token, body: { speed: 1000 } });
+      expect(restarted.status).toBe(202);
+      await waitFor(async () => (await db.select().from(matches).where(eq(matches.id, clone.id)))[0]?.status === 'closed', {
+        what: 'the replay started again to close the match',
+      });
+    } finally {
+      await stream.close();
+    }
+  });
 
   it('keeps each question of a fast replay answerable for the minimum real-time window before the replay goes on', async () => {
     await worker?.stop();
@@ -373,9 +489,9 @@ describe('a cloned match replays through the engine', () => {
         });
         return rows.find((q) => q.resolvedAt);
       },
-      { what: () => `the first question of the replay to resolve: ${seen}`, timeoutMs: 30_000 },
+      { what: () => `the first question of the replay to resolve: ${seen}`, timeoutMs: 120_000 },
     );
     // At x1000 the deciding shot comes milliseconds after the corner; the replay held it back.
     expect(settled.resolvedAt!.getTime() - settled.issuedAt.getTime()).toBeGreaterThanOrEqual(1400);
-  }, 60_000);
+  }, 180_000);
 });

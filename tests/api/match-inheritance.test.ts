@@ -27,6 +27,7 @@ describe('GET /api/matches/{match_id}/question-inheritance', () => {
       questionMaxCount: 4,
       questionPoints: 25,
       answerWindowSeconds: 33,
+      minAnswerSeconds: 20,
       questionDefinitionAllowlist: [def.id],
     });
     const res = await inspect(match.id);
@@ -35,7 +36,7 @@ describe('GET /api/matches/{match_id}/question-inheritance', () => {
       kind: 'in_game',
       match_id: match.id,
       league: { slug: 'mls' },
-      match_overrides: { question_max_count: 4, question_points: 25, answer_window_seconds: 33, question_min_interval_seconds: null },
+      match_overrides: { question_max_count: 4, question_points: 25, answer_window_seconds: 33, min_answer_seconds: 20, question_min_interval_seconds: null },
       match_settings: { question_max_count: { value: 4, source: 'match' }, min_interval_seconds: { source: 'league' } },
       issuances: [],
     });
@@ -44,6 +45,7 @@ describe('GET /api/matches/{match_id}/question-inheritance', () => {
       included: { value: true, source: 'match' },
       points: { value: 25, source: 'match' },
       answer_window_seconds: { value: 33, source: 'match' },
+      min_answer_seconds: { value: 20, source: 'match' },
     });
     expect(row(res.body, excluded.id).included).toEqual({ value: false, source: 'match' });
     // The league inspection is unchanged by the match.

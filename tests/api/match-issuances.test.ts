@@ -74,6 +74,13 @@ describe('GET /api/matches/{match_id}/question-issuances', () => {
         correct_answer_identifier: 'away',
         points: 15,
         answer_count: 0,
+        crowd: {
+          answer_count: 0,
+          choices: [
+            { identifier: 'home', count: 0, percent: 0 },
+            { identifier: 'away', count: 0, percent: 0 },
+          ],
+        },
         sponsor_brand: brand,
         match_sponsor_brand: matchBrand,
       },

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { domainErrors } from '../../src/domain/domain.errors.js';
+import { domainErrors } from '../../src/modules/shared/domain.errors.js';
 import { leagueErrors } from '../../src/modules/leagues/leagues.errors.js';
 import { leagues } from '../../src/modules/leagues/leagues.table.js';
 import { listenerErrors } from '../../src/modules/listeners/listeners.errors.js';

@@ -245,6 +245,13 @@ describe('PATCH /api/matches/{match_id}: feed_url', () => {
         'http://feeds.internal/x',
         'http://feedhost/x',
         'http://[::ffff:127.0.0.1]/x',
+        // IPv4-compatible, NAT64, 6to4 and the other ways of writing a private address (tests/http/public-address.test.ts has them all)
+        'http://[::127.0.0.1]/x',
+        'http://[::a9fe:a9fe]/latest',
+        'http://[64:ff9b::a9fe:a9fe]/latest',
+        'http://[2002:7f00:1::]/x',
+        'http://2130706433/x',
+        'http://0x7f.1/x',
       ]) {
         const res = await strict.request('PATCH', `/api/matches/${match.id}`, { token: strictAdmin.token, body: { feed_url: url } });
         expectError(res, matchErrors.invalidFeedUrl);

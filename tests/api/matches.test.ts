@@ -18,7 +18,7 @@ import { matchErrors } from '../../src/modules/matches/matches.errors.js';
 import { followQuotaDays, matches, matchFollows, type MatchRow } from '../../src/modules/matches/matches.table.js';
 import { questionSponsorships } from '../../src/modules/sponsorships/sponsorships.table.js';
 import { users } from '../../src/modules/users/users.table.js';
-import { domainErrors } from '../../src/domain/domain.errors.js';
+import { domainErrors } from '../../src/modules/shared/domain.errors.js';
 import { expectError } from '../helpers/errors.js';
 import { inGameDefinitionInput, matchDefinitionInput } from '../helpers/definitions.js';
 import { createMatch, leagueBySlug, UNKNOWN_ID } from '../helpers/factories.js';
@@ -112,7 +112,7 @@ async function addIssuances(matchId: string, { regular = 0, pivotal = 0, matchKi
     definitionName: 'Test question',
     questionText: 'Who scores next?',
     choices: [{ identifier: 'home', label: 'Home' }],
-    resolution: {},
+    resolution: { rules: [] },
     closesAt: new Date(Date.now() + 60_000),
     points: 10,
   };
@@ -377,6 +377,7 @@ describe('GET /api/matches: row fields and totals', () => {
       question_period_distribution: null,
       question_points: null,
       answer_window_seconds: null,
+      min_answer_seconds: null,
       question_probability: null,
     });
     expect(r2).toMatchObject({
@@ -452,6 +453,7 @@ describe('PATCH /api/matches/{match_id}', () => {
       question_max_count: 6,
       question_points: 20,
       answer_window_seconds: 45,
+      min_answer_seconds: 0,
       question_min_interval_seconds: 90,
       question_probability: 0.5,
     });
@@ -462,11 +464,14 @@ describe('PATCH /api/matches/{match_id}', () => {
       question_period_distribution: null,
       question_points: 20,
       answer_window_seconds: 45,
+      min_answer_seconds: 0,
       question_probability: 0.5,
     });
-    const b = await patchOk(m.id, { question_max_count: null, auto_dispatch_listener: false });
+    expectStatus(await patch(m.id, { min_answer_seconds: -1 }), 422);
+    expectStatus(await patch(m.id, { min_answer_seconds: 3601 }), 422);
+    const b = await patchOk(m.id, { question_max_count: null, min_answer_seconds: null, auto_dispatch_listener: false });
     expect(b.question_max_count).toBe(10);
-    expect(b.overrides).toMatchObject({ question_max_count: null, question_points: 20, answer_window_seconds: 45 });
+    expect(b.overrides).toMatchObject({ question_max_count: null, question_points: 20, answer_window_seconds: 45, min_answer_seconds: null });
     expect(b.auto_dispatch_listener).toBe(false);
     expect(b.question_sponsorships).toEqual([]);
     const stored = await row(m.id);
@@ -630,7 +635,7 @@ describe('DELETE /api/matches/{match_id}', () => {
         definitionName: 'Next goal',
         questionText: 'Who scores next?',
         choices: [{ identifier: 'home', label: 'Home' }],
-        resolution: {},
+        resolution: { rules: [] },
         closesAt: new Date(),
         points: 10,
       });

@@ -30,7 +30,7 @@ async function groupWith(owner: TestUser, ...others: TestUser[]) {
 
 describe('creating and joining', () => {
   it('creates a group owned by the caller, with an invite code others join with (idempotently)', async () => {
-    const [alice, carla] = [await registerUser(app), await registerUser(app)];
+    const [alice, carla] = [await registerUser(app, { verified: true }), await registerUser(app, { verified: true })];
     await app.request('PATCH', '/api/users/me', { token: alice.token, body: { display_name: 'Alice in Goalland' } });
     const created = await create(alice, '  Office   World Cup ');
     expect(created.status).toBe(201);
@@ -55,7 +55,7 @@ describe('creating and joining', () => {
   });
 
   it('answers 404 for an unknown code and for a group the caller is not in; 400 for a bad name', async () => {
-    const [a, b] = [await registerUser(app), await registerUser(app)];
+    const [a, b] = [await registerUser(app, { verified: true }), await registerUser(app, { verified: true })];
     expectError(await join(a, 'ZZZZ-ZZZZ-ZZ'), playerGroupErrors.unknownCode);
     const g = await groupWith(a);
     expectError(await get(b, g.id), playerGroupErrors.notFound);
@@ -68,26 +68,26 @@ describe('creating and joining', () => {
 
 describe('limits', () => {
   it('a player is in at most PLAYER_GROUPS_PER_USER groups, owned ones included (409), and leaving frees a place', async () => {
-    const p = await registerUser(app);
+    const p = await registerUser(app, { verified: true });
     const groups = [];
     for (let i = 0; i < 2; i++) groups.push((await create(p, `Mine ${i}`)).body);
-    const other = await groupWith(await registerUser(app));
+    const other = await groupWith(await registerUser(app, { verified: true }));
     expect((await join(p, other.invite_code)).status).toBe(200);
     const refused = await create(p, 'One too many');
     expectError(refused, playerGroupErrors.tooManyGroups);
     // The message states the limit.
     expect(refused.body.detail).toMatch(/3 groups/);
-    const another = await groupWith(await registerUser(app));
+    const another = await groupWith(await registerUser(app, { verified: true }));
     expectError(await join(p, another.invite_code), playerGroupErrors.tooManyGroups);
     expect((await app.request('POST', `/api/player-groups/${other.id}/leave`, { token: p.token })).status).toBe(204);
     expect((await join(p, another.invite_code)).status).toBe(200);
   });
 
   it('a group has at most PLAYER_GROUP_MAX_MEMBERS members (409), also under parallel joins', async () => {
-    const owner = await registerUser(app);
+    const owner = await registerUser(app, { verified: true });
     const g = await groupWith(owner);
     const crowd = [];
-    for (let i = 0; i < 6; i++) crowd.push(await registerUser(app));
+    for (let i = 0; i < 6; i++) crowd.push(await registerUser(app, { verified: true }));
     const answers = await Promise.all(crowd.map((u) => join(u, g.invite_code)));
     expect(answers.filter((r) => r.status === 200)).toHaveLength(3);
     const full = answers.filter((r) => r.status === 409);
@@ -99,7 +99,7 @@ describe('limits', () => {
   });
 
   it('joins are throttled as sign-in is: failed guesses spend the budget (429 with Retry-After, the code unchecked); right codes give their attempt back', async () => {
-    const [guesser, owner] = [await registerUser(app), await registerUser(app)];
+    const [guesser, owner] = [await registerUser(app, { verified: true }), await registerUser(app, { verified: true })];
     const g = await groupWith(owner);
     const ip = newAddress();
     // A right code never uses the budget up.
@@ -110,16 +110,16 @@ describe('limits', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     // Another player from elsewhere is not held up; the address has its own budget over all players.
     const others = [];
-    for (let i = 0; i < 3; i++) others.push(await registerUser(app));
+    for (let i = 0; i < 3; i++) others.push(await registerUser(app, { verified: true }));
     const shared = newAddress();
     for (const o of others) for (let i = 0; i < 2; i++) await join(o, `NOPE${i}`, shared);
-    const stranger = await registerUser(app);
+    const stranger = await registerUser(app, { verified: true });
     // 6 failed guesses from the address so far; 2 more spend its 8.
     for (let i = 0; i < 2; i++) expectError(await join(stranger, `NOPE9${i}`, shared), playerGroupErrors.unknownCode);
     expectError(await join(stranger, g.invite_code, shared), playerGroupErrors.tooManyJoinAttempts);
     // Every attempt counts, refused ones too: the stranger's own budget is spent now; a newcomer elsewhere joins.
     expectError(await join(stranger, g.invite_code, newAddress()), playerGroupErrors.tooManyJoinAttempts);
-    expect((await join(await registerUser(app), g.invite_code, newAddress())).status).toBe(200);
+    expect((await join(await registerUser(app, { verified: true }), g.invite_code, newAddress())).status).toBe(200);
   });
 
   it('reads the limits from the environment', () => {
@@ -139,7 +139,11 @@ describe('limits', () => {
 
 describe('owners and members', () => {
   it('the owner renames, replaces the code, removes members and deletes; other members get 403', async () => {
-    const [owner, m1, m2] = [await registerUser(app), await registerUser(app), await registerUser(app)];
+    const [owner, m1, m2] = [
+      await registerUser(app, { verified: true }),
+      await registerUser(app, { verified: true }),
+      await registerUser(app, { verified: true }),
+    ];
     const g = await groupWith(owner, m1, m2);
     const path = `/api/player-groups/${g.id}`;
     expectError(await app.request('PATCH', path, { token: m1.token, body: { name: 'Mine now' } }), playerGroupErrors.notOwner);
@@ -165,7 +169,11 @@ describe('owners and members', () => {
   });
 
   it('an owner who leaves hands the group to the earliest member; the last one out deletes it', async () => {
-    const [owner, first, second] = [await registerUser(app), await registerUser(app), await registerUser(app)];
+    const [owner, first, second] = [
+      await registerUser(app, { verified: true }),
+      await registerUser(app, { verified: true }),
+      await registerUser(app, { verified: true }),
+    ];
     const g = await groupWith(owner, first, second);
     expect((await app.request('POST', `/api/player-groups/${g.id}/leave`, { token: owner.token })).status).toBe(204);
     expect((await get(first, g.id)).body).toMatchObject({ owner_id: first.id, is_owner: true, member_count: 2 });
@@ -179,7 +187,12 @@ describe('owners and members', () => {
 
 describe('group leaderboards', () => {
   it("rank the members among themselves on the public boards' rows, in every scope and period", async () => {
-    const [a, b, c, outsider] = [await registerUser(app), await registerUser(app), await registerUser(app), await registerUser(app)];
+    const [a, b, c, outsider] = [
+      await registerUser(app, { verified: true }),
+      await registerUser(app, { verified: true }),
+      await registerUser(app, { verified: true }),
+      await registerUser(app, { verified: true }),
+    ];
     const g = await groupWith(a, b, c);
     const match = await createMatch(app, { status: 'live', scheduled: new Date(Date.now() - 1800_000), league: 'mls' });
     for (const u of [a, b, c, outsider]) await follow(app, u.id, match.id);
@@ -232,7 +245,7 @@ describe('group leaderboards', () => {
   });
 
   it("hidden members are off the group's board too", async () => {
-    const [a, b] = [await registerUser(app), await registerUser(app)];
+    const [a, b] = [await registerUser(app, { verified: true }), await registerUser(app, { verified: true })];
     const g = await groupWith(a, b);
     const match = await createMatch(app, { status: 'live', scheduled: new Date(Date.now() - 1800_000) });
     for (const u of [a, b]) await follow(app, u.id, match.id);

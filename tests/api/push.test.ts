@@ -113,6 +113,21 @@ describe('POST /api/users/me/devices', () => {
       /^subscription\.endpoint: must be a push service on the public internet/,
     ],
     [
+      'an endpoint on loopback written IPv4-compatible',
+      { device_id: 'd', platform: 'web', subscription: webSubscription('https://[::127.0.0.1]/x') },
+      /^subscription\.endpoint: must be a push service on the public internet; ::7f00:1 is a local, private or reserved address$/,
+    ],
+    [
+      'an endpoint on the cloud metadata address written IPv4-compatible',
+      { device_id: 'd', platform: 'web', subscription: webSubscription('https://[::a9fe:a9fe]/x') },
+      /^subscription\.endpoint: must be a push service on the public internet; ::a9fe:a9fe is a local, private or reserved address$/,
+    ],
+    [
+      'an endpoint on the cloud metadata address behind NAT64',
+      { device_id: 'd', platform: 'web', subscription: webSubscription('https://[64:ff9b::169.254.169.254]/x') },
+      /^subscription\.endpoint: must be a push service on the public internet; 64:ff9b::a9fe:a9fe \(169\.254\.169\.254\)/,
+    ],
+    [
       'a p256dh that is not a P-256 key',
       {
         device_id: 'd',
@@ -395,7 +410,7 @@ describe('GET /api/push-delivery-attempts', () => {
     const match = await createMatch(app);
     issuanceId = (await insertIssuance(app, { matchId: match.id })).id;
     const t0 = Date.now() - 60_000;
-    const row = (userId: string, i: number, extra: Partial<typeof pushDeliveryAttempts.$inferInsert> = {}) => ({
+    const row = (userId: string, i: number, extra: Partial<typeof pushDeliveryAttempts.$inferInsert> = {}): typeof pushDeliveryAttempts.$inferInsert => ({
       userId,
       deviceId: `dev-${i}`,
       platform: 'web',

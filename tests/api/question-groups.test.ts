@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { domainErrors } from '../../src/domain/domain.errors.js';
+import { domainErrors } from '../../src/modules/shared/domain.errors.js';
 import { groupErrors } from '../../src/modules/groups/groups.errors.js';
 import { questionGroups } from '../../src/modules/groups/groups.table.js';
 import { leagueErrors } from '../../src/modules/leagues/leagues.errors.js';
@@ -323,6 +323,7 @@ describe('GET /api/question-groups/export', () => {
       'answer_window_seconds',
       'points',
       'probability',
+      'min_answer_seconds',
     ]);
     const all = await app.services.database.db.select().from(questionGroups);
     expect(data).toHaveLength(all.length);

@@ -3,7 +3,7 @@ import { SPORT_PERIODS, SUPPORTED_LEAGUES, type Sport } from '../../src/domain/s
 import { COMMON_EVENT_TYPES } from '../../src/domain/sports/events.js';
 import { isKnownEventType, sampleEvent, sportCatalog } from '../../src/domain/sports/sports.js';
 import { renderQuestion } from '../../src/domain/question-render.js';
-import { domainErrors } from '../../src/domain/domain.errors.js';
+import { domainErrors } from '../../src/modules/shared/domain.errors.js';
 import { expectError } from '../helpers/errors.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 

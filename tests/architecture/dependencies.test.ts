@@ -18,6 +18,11 @@ async function restricted(file: string, code: string): Promise<string[]> {
   return result!.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message);
 }
 
+async function doors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(projectRoot, file) });
+  return result!.messages.filter((m) => m.ruleId === 'layering/front-doors').map((m) => m.message);
+}
+
 async function writers(file: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: path.join(projectRoot, file) });
   return result!.messages.filter((m) => m.ruleId === 'layering/one-writer-per-table').map((m) => m.message);
@@ -34,6 +39,28 @@ describe('the dependency rule', () => {
       await restricted(
         'src/domain/language/x.ts',
         "import { clip } from '../../errors.js';\nimport { lazy } from '../../lazy.js';\nimport { isTruthy } from '../language/expressions.js';\nexport const x = [clip, lazy, isTruthy];\n",
+      ),
+    ).toEqual([]);
+  });
+
+  it('keeps threads and processes out of src/domain: the sandbox is a port there, its worker threads live in src/runtime', async () => {
+    for (const name of ['node:worker_threads', 'worker_threads', 'node:child_process', 'node:cluster']) {
+      expect(await restricted('src/domain/language/x.ts', `import { Worker } from '${name}';\nexport const x = Worker;\n`), name).toHaveLength(1);
+    }
+    expect(
+      await restricted('src/domain/language/x.ts', "import { installSandbox } from '../../runtime/sandbox/sandbox.js';\nexport const x = installSandbox;\n"),
+    ).toHaveLength(1);
+    // The port is the domain's own; the runtime implements it, and other node: built-ins stay allowed in the domain.
+    expect(
+      await restricted(
+        'src/domain/language/x.ts',
+        "import { AsyncLocalStorage } from 'node:async_hooks';\nimport { isolate } from './isolation.js';\nexport const x = [AsyncLocalStorage, isolate];\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await restricted(
+        'src/runtime/sandbox/x.ts',
+        "import { Worker } from 'node:worker_threads';\nimport { useSandbox } from '../../domain/language/isolation.js';\nexport const x = [Worker, useSandbox];\n",
       ),
     ).toEqual([]);
   });
@@ -102,6 +129,125 @@ describe('the dependency rule', () => {
   });
 });
 
+describe('the front doors', () => {
+  it("refuses another module's repository anywhere in src, types and re-exports included", async () => {
+    const service = "import { revokeUserApiKeys } from '../auth/auth.repository.js';\nexport const x = revokeUserApiKeys;\n";
+    expect(await doors('src/modules/users/users.service.ts', service)).toHaveLength(1);
+    // A repository reaching into another module's repository is no better than a service doing it.
+    expect(await doors('src/modules/definitions/allowlists.repository.ts', service.replace('revokeUserApiKeys', 'x'))).toHaveLength(1);
+    expect(
+      await doors(
+        'src/modules/issuances/issuances.repository.ts',
+        "import type { OpenRow } from '../answers/answers.repository.js';\nexport type X = OpenRow;\n",
+      ),
+    ).toHaveLength(1);
+    expect(await doors('src/modules/matches/x.ts', "export { sponsorBrandColumns } from '../sponsorships/sponsorships.repository.js';\n")).toHaveLength(1);
+    expect(await doors('src/modules/matches/x.ts', "export * from '../sponsorships/sponsorships.repository.js';\n")).toHaveLength(1);
+    // The layers above the modules, too: the engine, the live stream, the demo, the process entry.
+    expect(
+      await doors('src/engine/store.ts', "import * as listeners from '../modules/listeners/listeners.repository.js';\nexport const x = listeners;\n"),
+    ).toHaveLength(1);
+    expect(
+      await doors('src/live/x.ts', "import { matchStates } from '../modules/matches/matches.repository.js';\nexport const x = matchStates;\n"),
+    ).toHaveLength(1);
+    expect(await doors('src/main.ts', "export const x = () => import('./modules/leagues/leagues.repository.js');\n")).toHaveLength(1);
+    // A second repository of a module (auth's login counters) is the module's own all the same.
+    expect(
+      await doors(
+        'src/modules/account/x.ts',
+        "import { deleteExpiredCounters } from '../auth/login-throttle.repository.js';\nexport const x = deleteExpiredCounters;\n",
+      ),
+    ).toHaveLength(1);
+  });
+
+  it('lets a module use its own repositories, and everyone use the front door, the service, the table and the mapper', async () => {
+    expect(
+      await doors(
+        'src/modules/auth/login-throttle.ts',
+        "import { deleteExpiredCounters } from './login-throttle.repository.js';\nexport const x = deleteExpiredCounters;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await doors('src/modules/users/users.service.ts', "import { findUserById } from './users.repository.js';\nexport const x = findUserById;\n"),
+    ).toEqual([]);
+    expect(
+      await doors('src/modules/users/users.service.ts', "import { revokeUserApiKeys } from '../auth/auth.public.js';\nexport const x = revokeUserApiKeys;\n"),
+    ).toEqual([]);
+    expect(
+      await doors(
+        'src/live/x.ts',
+        "import { matchStates } from '../modules/matches/matches.public.js';\nimport type { MatchRow } from '../modules/matches/matches.table.js';\n" +
+          "import type { MatchesService } from '../modules/matches/matches.service.js';\nimport { toPlayerMatchDto } from '../modules/matches/matches.mapper.js';\n" +
+          'export const x = [matchStates, toPlayerMatchDto];\nexport type Y = [MatchRow, MatchesService];\n',
+      ),
+    ).toEqual([]);
+    // The front door itself is the module's own file.
+    expect(await doors('src/modules/matches/matches.public.ts', "export { followsOfUser } from './matches.repository.js';\n")).toEqual([]);
+  });
+});
+
+describe('the tables above the modules', () => {
+  it("refuses a query of a module's table outside src/modules: the engine, the live stream, the demo ask the front door", async () => {
+    // Two findings each: the table imported as a value, and queried outside a repository.
+    const read = "import { matches } from '../modules/matches/matches.table.js';\nexport const f = (db: any) => db.select().from(matches);\n";
+    expect(await doors('src/live/x.ts', read)).toHaveLength(2);
+    expect(await doors('src/engine/x.ts', read)).toHaveLength(2);
+    expect(await doors('src/demo/x.ts', read)).toHaveLength(2);
+    expect(await doors('src/engine/schedule/x.ts', read.replace('../modules', '../../modules'))).toHaveLength(2);
+    // Half a type import is a value import.
+    expect(
+      await doors(
+        'src/live/x.ts',
+        "import { matches, type MatchRow } from '../modules/matches/matches.table.js';\nexport const x = matches;\nexport type Y = MatchRow;\n",
+      ),
+    ).toHaveLength(1);
+    expect(await doors('src/http/x.ts', "export * from '../modules/users/users.table.js';\n")).toHaveLength(1);
+  });
+
+  it("lets types through, the modules join each other's tables, and the schema list the tables", async () => {
+    expect(await doors('src/live/x.ts', "import type { MatchRow } from '../modules/matches/matches.table.js';\nexport type X = MatchRow;\n")).toEqual([]);
+    expect(
+      await doors(
+        'src/engine/x.ts',
+        "import { type matches, type MatchRow } from '../modules/matches/matches.table.js';\nexport type X = Partial<typeof matches.$inferInsert> | MatchRow;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await doors(
+        'src/modules/issuances/x.repository.ts',
+        "import { matches } from '../matches/matches.table.js';\nexport const f = (db: any) => db.select().from(matches);\n",
+      ),
+    ).toEqual([]);
+    expect(await doors('src/db/schema.ts', "export * from '../modules/users/users.table.js';\n")).toEqual([]);
+  });
+});
+
+describe('SQL in repositories', () => {
+  it("refuses a table queried in a service, its own or another module's, by drizzle or in a sql template", async () => {
+    const service =
+      "import { count, eq, sql } from 'drizzle-orm';\nimport { matches } from '../matches/matches.table.js';\nimport { listenerEvents } from '../listeners/listeners.table.js';\n" +
+      "export const a = (tx: any, id: string) => tx.select().from(matches).where(eq(matches.id, id)).for('share');\n" +
+      'export const b = (tx: any) => tx.select({ n: count() }).from(listenerEvents);\n' +
+      'export const c = (db: any) => db.select().from(listenerEvents).innerJoin(matches, sql`true`);\n' +
+      'export const d = sql`select 1 from ${matches}`;\n';
+    expect(await doors('src/modules/match-control/match-control.service.ts', service)).toHaveLength(5);
+    expect(
+      await doors(
+        'src/modules/matches/matches.service.ts',
+        "import { matches } from './matches.table.js';\nexport const f = (db: any) => db.select().from(matches);\n",
+      ),
+    ).toHaveLength(1);
+  });
+
+  it("lets repositories query and join any table, and leaves locals that share a table's name alone", async () => {
+    const join =
+      "import { eq } from 'drizzle-orm';\nimport { matches } from '../matches/matches.table.js';\nimport { questionIssuances } from './issuances.table.js';\n" +
+      'export const f = (db: any) => db.select().from(questionIssuances).innerJoin(matches, eq(matches.id, questionIssuances.matchId));\n';
+    expect(await doors('src/modules/issuances/issuances.repository.ts', join)).toEqual([]);
+    expect(await doors('src/modules/matches/matches.service.ts', 'export const f = (matches: string[]) => Array.from(matches);\n')).toEqual([]);
+  });
+});
+
 describe('the errors rule', () => {
   const inline =
     "import { AppError } from '../../errors.js';\nexport const f = (name: string) => { throw new AppError(409, 'brand.name_taken', `a brand named ${name} already exists`); };\n";
@@ -149,7 +295,11 @@ describe('the errors rule', () => {
 
   it('lets the error model and the error mapping build errors, and keeps the layering of errors files', async () => {
     expect(await restricted('src/http/error-mapping.ts', "import { AppError } from '../errors.js';\nexport const x = AppError;\n")).toEqual([]);
-    expect(await restricted('src/domain/domain.errors.ts', "import { errorFactory } from '../errors.js';\nexport const x = errorFactory;\n")).toEqual([]);
+    expect(
+      await restricted('src/modules/shared/domain.errors.ts', "import { errorFactory } from '../../errors.js';\nexport const x = errorFactory;\n"),
+    ).toEqual([]);
+    // The domain knows no HTTP statuses, not even in an errors file of its own.
+    expect(await restricted('src/domain/domain.errors.ts', "import { errorFactory } from '../errors.js';\nexport const x = errorFactory;\n")).toHaveLength(1);
     expect(await restricted('src/http/http.errors.ts', "import { errorFactory } from '../errors.js';\nexport const x = errorFactory;\n")).toEqual([]);
     // An errors file is still in its layer.
     expect(await restricted('src/modules/brands/brands.errors.ts', "import { x } from '../../engine/store.js';\nexport const y = x;\n")).toHaveLength(1);

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedLeagues } from '../../src/modules/leagues/leagues.repository.js';
 import { seedHotPaths, type HotData } from '../../scripts/bench-hot.js';
-import { outputColumns, sendRequest, startRawAnchor, type RawServer } from '../../scripts/bench-raw.js';
+import { markKept, outputColumns, sendRequest, startRawAnchor, type RawServer, type RawStatement } from '../../scripts/bench-raw.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { testDatabaseUrl } from '../helpers/pg-url.js';
 
@@ -21,6 +21,24 @@ describe('output columns of a captured statement', () => {
     ]);
     expect(outputColumns('insert into "t" ("a") values ($1) on conflict do nothing returning "id", "a", (xmax = 0)')).toEqual(['id', 'a', '#2']);
     expect(outputColumns('select count(*) as "n", \'a, b\' from "t"')).toEqual(['n', '#1']);
+  });
+});
+
+describe('what the service keeps in process', () => {
+  const statement = (text: string): RawStatement => ({ text, params: [], columns: [] });
+
+  it('marks the statements a warm request leaves out, the key lookup for as long as the key cache keeps it', () => {
+    const statements = [statement('key'), statement('a'), statement('b')];
+    markKept(statements, ['a', 'b'], true, 10_000);
+    expect(statements.map((s) => s.kept)).toEqual([{ keepMs: 10_000 }, undefined, undefined]);
+    const leagues = [statement('leagues')];
+    markKept(leagues, [], false, 10_000);
+    expect(leagues[0]!.kept).toEqual({ keepMs: null });
+  });
+
+  it('refuses a warm request that sends what the cold one did not', () => {
+    expect(() => markKept([statement('a')], ['a', 'c'], false, 0)).toThrow(/cannot do the same work/);
+    expect(() => markKept([statement('a'), statement('b')], ['b', 'a'], false, 0)).toThrow(/cannot do the same work/);
   });
 });
 
@@ -43,8 +61,9 @@ describe.skipIf(!testDatabaseUrl())('the raw anchor against the service', () => 
         app.services.keyCache.flush();
         app.services.leagues.changed();
       },
+      keyCacheMs: 10_000,
     });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await raw?.stop();
@@ -60,6 +79,13 @@ describe.skipIf(!testDatabaseUrl())('the raw anchor against the service', () => 
       expect(plan.authenticated).toBe(true);
       // The caller's user id comes from the key lookup's row, never from a constant of the capture.
       expect(plan.statements.slice(1).some((s) => s.params.some((p) => p.kind === 'row' && p.statement === 0))).toBe(true);
+    }
+    // The same work as a warm service: the league list and every caller's key row are kept in process.
+    expect(byId.leagues!.statements.every((s) => s.kept?.keepMs === null)).toBe(true);
+    expect(byId.leagues!.warm).toEqual([]);
+    for (const id of ['matches', 'open', 'answer', 'points']) {
+      expect(byId[id]!.statements[0]!.kept).toEqual({ keepMs: 10_000 });
+      expect(byId[id]!.warm.length).toBe(byId[id]!.statements.filter((s) => !s.kept).length);
     }
     expect(byId.answer!.transaction).toBe(true);
     expect(byId.answer!.statements.flatMap((s) => s.params).filter((p) => p.kind === 'body').length).toBeGreaterThanOrEqual(2);

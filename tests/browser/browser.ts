@@ -69,7 +69,7 @@ export function useBrowserApp(): { app: TestApp; admin: TestUser; browser: () =>
   let running: Browser | undefined;
   beforeAll(async () => {
     running = await launch();
-  }, 60_000);
+  });
   afterAll(async () => {
     await running?.close();
   });

@@ -151,7 +151,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await preview(tablet.page).getByText('Who wins, Brazil or Serbia?', { exact: true }).waitFor();
     await screenshot(tablet.page, 'definitions-editor-tablet');
     await tablet.context.close();
-  }, 90_000);
+  });
 
   it('exports the CSV, previews a modified file as one update (dry run), applies it, and shows the change; a refused file shows its errors', async () => {
     const target = await createDefinition({ name: 'CSV target' });
@@ -211,7 +211,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await tablet.page.getByRole('row', { name: /CSV target/ }).waitFor();
     await screenshot(tablet.page, 'definitions-tablet');
     await tablet.context.close();
-  }, 90_000);
+  });
 
   it("shows the API's error instead of hanging or showing empty lists when the key exchange fails", async () => {
     const { context, page } = await signedIn(browser(), app, admin);
@@ -334,7 +334,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await clone.getByRole('button', { name: 'Yes, delete' }).click();
     await page.getByText('Deleted "Filter pivotal two".').waitFor();
     await context.close();
-  }, 90_000);
+  });
 
   it('creates a Match question definition with its pre-match preview, archives it and exports the Match CSV', async () => {
     const { context, page } = await signedIn(browser(), app, admin);
@@ -406,7 +406,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await preview(tablet.page).getByText('Brazil to win?', { exact: true }).waitFor();
     await screenshot(tablet.page, 'match-definitions-tablet');
     await tablet.context.close();
-  }, 90_000);
+  });
 
   it('opens a definition addressed under another league in its own league, for both kinds', async () => {
     const inGame = await createDefinition({ name: 'Next goal (other league test)' });
@@ -498,7 +498,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await tablet.page.getByRole('form', { name: 'Edit group corners' }).waitFor();
     await screenshot(tablet.page, 'groups-tablet');
     await tablet.context.close();
-  }, 90_000);
+  });
 
   it('creates, edits and deletes a brand without a logo (503 when a logo is chosen without a bucket) and assigns question sponsorships to a scheduled match', async () => {
     const match = await createMatch(app, { homeTeam: 'Sponsor Home', awayTeam: 'Sponsor Away', scheduled: new Date(Date.now() + 2 * 3600_000) });
@@ -604,7 +604,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
     await tablet.page.getByText('Deleted brand "Acme UI Drinks".').waitFor();
     expect((await app.request('GET', '/api/brands', { query: { q: 'Acme UI' } })).body).toEqual([]);
     await tablet.context.close();
-  }, 90_000);
+  });
 
   describe('with a logo bucket', () => {
     let s3: TestS3;
@@ -614,7 +614,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
       s3 = await startS3();
       withS3 = await startTestApp({ config: { s3: s3.config } });
       s3Admin = await createAdmin(withS3);
-    }, 60_000);
+    });
     afterAll(async () => {
       await withS3?.close();
       await s3?.close();
@@ -650,6 +650,6 @@ describe.skipIf(!chromiumAvailable)('operator UI: question catalog and brands', 
         .waitFor();
       expect((await withS3.request('GET', '/api/brands', { query: { q: 'Logo Co' } })).body[0].logo_url).toBeNull();
       await context.close();
-    }, 90_000);
+    });
   });
 });

@@ -92,7 +92,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: leaderboards', () => {
     await tablet.page.getByRole('region', { name: 'Leaderboard rows' }).getByRole('link', { name: 'Ace of Boards' }).waitFor();
     await screenshot(tablet.page, 'leaderboards-match-tablet');
     await tablet.context.close();
-  }, 120_000);
+  });
 
   it("shows a user's positions and hides a cheat from every board, history kept", async () => {
     const { match, ace } = await scoredMatch();
@@ -119,5 +119,5 @@ describe.skipIf(!chromiumAvailable)('operator UI: leaderboards', () => {
     await page.getByText(/all time: 2 players/).waitFor();
     expect(await page.getByRole('region', { name: 'Leaderboard rows' }).getByRole('link', { name: 'Ace of Boards' }).count()).toBe(0);
     await context.close();
-  }, 120_000);
+  });
 });

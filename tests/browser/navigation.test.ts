@@ -36,7 +36,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: navigation', () => {
       expect(await page.getByLabel('League').inputValue()).toBe('nba');
     }
     await context.close();
-  }, 90_000);
+  });
 
   it('highlights Matches in the nav at /admin/, where the matches page is shown', async () => {
     const { context, page } = await signedIn(browser(), app, admin);
@@ -47,7 +47,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: navigation', () => {
     await page.goto('/admin/brands');
     await expect.poll(() => current.textContent()).toBe('Brands');
     await context.close();
-  }, 60_000);
+  });
 
   it('offers Stop listener only while a listener is queued or running', async () => {
     const closed = await createMatch(app, {
@@ -71,7 +71,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: navigation', () => {
     await page.getByRole('heading', { name: 'Test Home - Test Away' }).waitFor();
     await page.getByRole('button', { name: 'Stop listener' }).waitFor();
     await context.close();
-  }, 60_000);
+  });
 
   it('wraps trigger names between words, never inside one', async () => {
     const created = await app.request('POST', '/api/question-definitions', {
@@ -105,7 +105,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: navigation', () => {
     for (const part of lines.parts) expect(part, 'a word split over two lines').toMatch(/:1$/);
     await screenshot(page, 'definitions-trigger-wrap-tablet');
     await context.close();
-  }, 60_000);
+  });
 
   it('marks test matches in the sponsorship panel', async () => {
     const form = new FormData();
@@ -129,5 +129,5 @@ describe.skipIf(!chromiumAvailable)('operator UI: navigation', () => {
         .count(),
     ).toBe(0);
     await context.close();
-  }, 60_000);
+  });
 });

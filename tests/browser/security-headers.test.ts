@@ -30,7 +30,7 @@ describe.skipIf(!chromiumAvailable)('Content-Security-Policy in Chromium', () =>
     await page.locator('[role=search] input, input[placeholder="Search..."]').first().waitFor();
     expect(seen).toEqual([]);
     await context.close();
-  }, 90_000);
+  });
 
   it('lets the operator UI work', async () => {
     const { context, page } = await signedIn(browser(), app, admin);
@@ -43,5 +43,5 @@ describe.skipIf(!chromiumAvailable)('Content-Security-Policy in Chromium', () =>
     await page.getByRole('heading', { name: 'Matches' }).first().waitFor();
     expect(seen).toEqual([]);
     await context.close();
-  }, 90_000);
+  });
 });

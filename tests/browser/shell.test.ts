@@ -21,7 +21,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: sign-in and shell', () => {
     await page.getByText('FIFA World Cup (wc)').waitFor();
     await screenshot(page, 'leagues-laptop');
     await context.close();
-  }, 60_000);
+  });
 
   it('lists the matches of the day with their filters, at laptop and tablet widths', async () => {
     // Kick-offs inside the current UTC day (the page's default), even when the test runs near midnight.
@@ -47,7 +47,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: sign-in and shell', () => {
       await expect.poll(async () => await table.getByRole('link', { name: / - / }).allTextContents()).toEqual(['Hawks - Eagles']);
       await context.close();
     }
-  }, 60_000);
+  });
 
   it('refuses a non-admin with a clear message', async () => {
     const player = await registerUser(app);
@@ -62,7 +62,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: sign-in and shell', () => {
     await page.goto('/admin/matches');
     expect(page.url()).toMatch(/\/admin\/login$/);
     await context.close();
-  }, 60_000);
+  });
 
   it('sends a signed-in admin who is deactivated since to the sign-in form (no redirect loop)', async () => {
     const other = await createAdmin(app);
@@ -76,7 +76,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: sign-in and shell', () => {
     await page.waitForURL(/\/admin\/login$/);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await context.close();
-  }, 60_000);
+  });
 
   it('exchanges the session for one API key per page load, however many calls the page makes at once', async () => {
     const { context, page } = await signedIn(browser(), app, admin);
@@ -90,7 +90,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: sign-in and shell', () => {
     await page.locator('#inheritance table').waitFor();
     expect(exchanges).toEqual(['POST']);
     await context.close();
-  }, 60_000);
+  });
 
   it('renews its API key once when the API answers 401, and carries on', async () => {
     const sessionKeys = and(eq(apiKeys.userId, admin.id), isNotNull(apiKeys.adminSessionId), isNull(apiKeys.revokedAt));
@@ -123,7 +123,7 @@ describe.skipIf(!chromiumAvailable)('operator UI: sign-in and shell', () => {
     expect(exchanges).toEqual([200]);
     expect(unauthorized).toHaveLength(failed);
     await context.close();
-  }, 60_000);
+  });
 
   it("edits league defaults and shows the API's own error wording", async () => {
     const { context, page } = await signedIn(browser(), app, admin, VIEWPORTS.tablet);
@@ -144,5 +144,5 @@ describe.skipIf(!chromiumAvailable)('operator UI: sign-in and shell', () => {
     await context.close();
     const nhl = await app.request('GET', '/api/leagues/nhl');
     expect(nhl.body.default_answer_window_seconds).toBe(42);
-  }, 60_000);
+  });
 });

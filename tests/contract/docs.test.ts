@@ -43,7 +43,7 @@ describe('documentation', () => {
     }
   });
 
-  it("gives Swagger UI optional filters without examples (a plain Execute lists today's matches), the examples in their descriptions", async () => {
+  it("gives Swagger UI optional filters and path parameters without examples (a plain Execute lists today's matches, and no id of the mock's story is sent), the examples in their descriptions", async () => {
     const full = (await (await get('/openapi.json')).json()) as Record<string, any>;
     const docs = (await (await get('/docs/openapi.json')).json()) as Record<string, any>;
     const resolve = (doc: Record<string, any>, p: Record<string, any>) => (p.$ref ? doc.components.parameters[p.$ref.split('/').pop()] : p);
@@ -54,7 +54,16 @@ describe('documentation', () => {
     expect(league(docs).schema.example).toBeUndefined();
     expect(league(docs).description).toMatch(/Example: `\w+`/);
     for (const p of params(docs)) expect(p.example ?? p.schema?.example, p.name).toBeUndefined();
-    // Required parameters keep theirs (the input must hold something), and so does everything else.
+    // Path parameters start empty too: the examples' ids are the mock's story, unknown to this service (a 404).
+    const matchId = (doc: Record<string, any>) => resolve(doc, doc.paths['/api/matches/{match_id}'].parameters[0]);
+    expect(matchId(full).example ?? matchId(full).schema.example).toBe('7d444840-9dc0-11d1-b245-5ffdce74fad2');
+    expect(matchId(docs).example ?? matchId(docs).schema.example).toBeUndefined();
+    expect(matchId(docs).description).toContain('Example: `7d444840-9dc0-11d1-b245-5ffdce74fad2`');
+    for (const [path, item] of Object.entries(docs.paths as Record<string, Record<string, any>>))
+      for (const op of [item, ...Object.values(item)])
+        for (const p of ((op?.parameters ?? []) as Record<string, any>[]).map((q) => resolve(docs, q)).filter((q) => q.in === 'path'))
+          expect(p.example ?? p.schema?.example, `${path} ${p.name}`).toBeUndefined();
+    // Required query parameters keep theirs (the input must hold something), and so does everything else.
     const required = (docs.paths['/api/question-definitions'].get.parameters as Record<string, any>[]).map((p) => resolve(docs, p)).find((p) => p.required);
     expect(required.example ?? required.schema.example).toBeDefined();
     expect(Object.keys(docs.paths)).toEqual(Object.keys(full.paths));

@@ -12,6 +12,8 @@ import type { ValidateFunction } from 'ajv';
 import { responseValidators } from '../../generated/response-validators.js';
 import { contractDocument } from '../../src/http/contract.js';
 import { loadAsyncApi, messageProblem } from '../helpers/asyncapi.js';
+import WebSocket from 'ws';
+import { exampleOf, STORY_START, STREAM_STORY, streamExamples as storyExamples } from '../../scripts/mock-stream.js';
 import { assertMatchesContract, contractOperations } from '../helpers/contract.js';
 import { freePort } from '../helpers/ports.js';
 import { collectTeams, storyProblems, type TeamBook } from './story.js';
@@ -54,11 +56,11 @@ const stopMock = (child: ChildProcess | undefined) => {
 beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  // The port from the environment (MOCK_PORT), as a README reader would set it.
-  const started = startMock([], { MOCK_PORT: String(port) });
+  // The port from the environment (MOCK_PORT), as a README reader would set it; the stream's story at 600x, a heartbeat a second.
+  const started = startMock([], { MOCK_PORT: String(port), MOCK_STREAM_SPEED: '600', MOCK_STREAM_HEARTBEAT_SECONDS: '1' });
   prism = started.child;
   await waitForMock(base, prism, started.output);
-}, 60_000);
+});
 
 afterAll(() => {
   stopMock(prism);
@@ -135,6 +137,26 @@ describe('npm run mock (Prism)', () => {
     expect(res.status).toBe(422);
   });
 
+  it("answers an operation's errors with its own examples: a 409 about its question, a 422 about its own fields", async () => {
+    const json = { 'content-type': 'application/json', authorization: 'Bearer qp_example' };
+    const answer = { question_issuance_id: '8f9e0d1c-2b3a-4c5d-8e7f-6a5b4c3d2e1f', selected_answer_identifier: 'away' };
+    const conflict = await call('PUT', '/api/question-answers', { headers: { ...json, prefer: 'code=409' }, body: JSON.stringify(answer) });
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.detail).toMatch(/this question is already/);
+    // One of several, by its code, with that code.
+    const locked = await fetch(`${base}/api/question-answers`, {
+      method: 'PUT',
+      headers: { ...json, prefer: 'code=410, example=answer.locked' },
+      body: JSON.stringify(answer),
+    });
+    expect(locked.status).toBe(410);
+    expect(locked.headers.get('x-error-code')).toBe('answer.locked');
+    expect(((await locked.json()) as { detail: string }).detail).toMatch(/locked at kick-off/);
+    const wrong = await call('PUT', '/api/question-answers', { headers: json, body: JSON.stringify({ question_issuance_id: answer.question_issuance_id }) });
+    expect(wrong.status).toBe(422);
+    for (const issue of wrong.body.detail) expect(['question_issuance_id', 'selected_answer_identifier']).toContain(issue.loc[1]);
+  });
+
   it('takes Prism options after --, a --port among them winning over the default', async () => {
     const port = await freePort();
     // Prism refuses a second --port: it starts only if the default was left out.
@@ -145,7 +167,7 @@ describe('npm run mock (Prism)', () => {
     } finally {
       stopMock(started.child);
     }
-  }, 60_000);
+  });
 
   it('serves the named examples of the main states with Prefer: example=<name>', async () => {
     const match = '/api/matches/7d444840-9dc0-11d1-b245-5ffdce74fad2';
@@ -167,6 +189,19 @@ describe('npm run mock (Prism)', () => {
       kind: 'match',
       match: { status: 'scheduled' },
     });
+  });
+
+  it('answers a board for the period asked for, and one caller the same view of a group in its list and its detail', async () => {
+    const auth = { headers: { authorization: 'Bearer qp_example' } };
+    const group = '5d7f9b1c-3e5a-4c7e-9f1b-3d5f7a9c1e3b';
+    for (const board of ['/api/leaderboards/overall', '/api/leaderboards/leagues/wc', `/api/player-groups/${group}/leaderboard`]) {
+      expect((await call('GET', board, auth)).body.period, board).toBe('all_time');
+      for (const period of ['all_time', 'day', 'week', 'month']) expect((await call('GET', `${board}?period=${period}`, auth)).body.period, board).toBe(period);
+    }
+    const [listed] = (await call('GET', '/api/player-groups', auth)).body;
+    const detail = (await call('GET', `/api/player-groups/${listed.id}`, auth)).body;
+    for (const field of ['id', 'name', 'owner_id', 'is_owner', 'invite_code', 'member_count']) expect(detail[field], field).toEqual(listed[field]);
+    expect(detail.members).toHaveLength(detail.member_count);
   });
 
   it('answers every GET with a body that keeps to the story', async () => {
@@ -308,5 +343,123 @@ describe('the examples of the contract and of the stream', () => {
     expect(collectTeams([{ ...ref }, { ...ref, away_team: 'Senegal' }]).problems.join('\n')).toMatch(
       /match m1 is Qatar vs Senegal here but Qatar vs Ecuador elsewhere/,
     );
+  });
+});
+
+describe('npm run mock: the live stream', () => {
+  const wsUrl = (query = '?api_key=qp_example') => `${base.replace('http', 'ws')}/api/play/stream${query}`;
+
+  it("plays the story of the examples on a timer: every message valid and one of openapi/asyncapi.yaml's, heartbeats included", async () => {
+    const { book } = storyBook();
+    const examples = storyExamples();
+    const ws = new WebSocket(wsUrl());
+    const received: Record<string, any>[] = [];
+    let pinged = false;
+    ws.on('ping', () => (pinged = true));
+    const done = new Promise<void>((resolve, reject) => {
+      ws.on('message', (data) => {
+        received.push(JSON.parse(String(data)));
+        if (received.length === STREAM_STORY.length && pinged) resolve();
+      });
+      ws.on('ping', () => received.length === STREAM_STORY.length && resolve());
+      ws.on('close', (code) => reject(new Error(`closed ${code} after ${received.length} messages`)));
+      ws.on('error', reject);
+    });
+    await done;
+    ws.close();
+    expect(received.map((m) => m.type)).toEqual(STREAM_STORY.map((step) => step.type));
+    const problems: string[] = [];
+    received.forEach((message, i) => {
+      const step = STREAM_STORY[i]!;
+      const invalid = messageProblem(message);
+      if (invalid) problems.push(`${step.type} ${step.example}: ${invalid}`);
+      problems.push(...storyProblems(message, book, `stream ${step.type} ${step.example} `));
+      // The example as it is, but for what the story clock writes.
+      const expected = structuredClone(exampleOf(examples, step)) as Record<string, any>;
+      if (message.type === 'hello') {
+        expect(Date.parse(message.server_time)).toBeGreaterThanOrEqual(Date.parse(STORY_START));
+        expect(message.heartbeat_seconds).toBe(1);
+        Object.assign(expected, { server_time: message.server_time, heartbeat_seconds: 1 });
+      }
+      const questions: [Record<string, any>, Record<string, any>][] =
+        message.type === 'open_questions'
+          ? message.questions.map((q: Record<string, any>, j: number) => [q, expected.questions[j]])
+          : message.type === 'question'
+            ? [[message.question, expected.question]]
+            : [];
+      for (const [got, want] of questions) {
+        expect(got.seconds_remaining).toBeGreaterThanOrEqual(0);
+        expect(got.seconds_remaining).toBeLessThanOrEqual(want.seconds_remaining);
+        want.seconds_remaining = got.seconds_remaining;
+      }
+      expect(message, `${step.type} ${step.example}`).toEqual(expected);
+    });
+    expect(problems).toEqual([]);
+    // Every kind of live message a screen shows is in the story.
+    expect(new Set(received.map((m) => m.type))).toEqual(
+      new Set(['hello', 'open_questions', 'question', 'resolution', 'leaderboard', 'match_state', 'match_closed']),
+    );
+  });
+
+  it('answers a ping with pong and anything else with error, as the service does', async () => {
+    const ws = new WebSocket(wsUrl());
+    const replies: Record<string, any>[] = [];
+    await new Promise<void>((resolve, reject) => {
+      ws.on('open', () => {
+        ws.send(JSON.stringify({ type: 'ping' }));
+        ws.send('hello?');
+      });
+      ws.on('message', (data) => {
+        const message = JSON.parse(String(data));
+        if (message.type === 'pong' || message.type === 'error') replies.push(message);
+        if (replies.length === 2) resolve();
+      });
+      ws.on('error', reject);
+    });
+    ws.close();
+    for (const reply of replies) expect(messageProblem(reply)).toBeUndefined();
+    expect(replies.map((r) => r.type)).toEqual(['pong', 'error']);
+  });
+
+  it('closes a socket without api_key with 4401, and answers another path 404', async () => {
+    const closed = await new Promise<{ code: number; reason: string }>((resolve, reject) => {
+      const ws = new WebSocket(wsUrl(''));
+      ws.on('close', (code, reason) => resolve({ code, reason: String(reason) }));
+      ws.on('error', reject);
+    });
+    const documented = loadAsyncApi().info['x-close-codes'].find((c) => c.code === 4401)!;
+    expect(closed.code).toBe(4401);
+    expect(documented.reason.split(' | ')).toContain(closed.reason);
+    const status = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(`${base.replace('http', 'ws')}/api/play/elsewhere?api_key=x`);
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.on('error', () => {});
+    });
+    expect(status).toBe(404);
+  });
+});
+
+describe("the stream mock's story", () => {
+  const examples = storyExamples();
+  const at = (step: { at: string }) => Date.parse(step.at);
+  const KICKOFF = Date.parse('2026-11-20T19:00:00Z');
+
+  it('sends only examples, in time order, each no later than what it says happened', () => {
+    const problems: string[] = [];
+    STREAM_STORY.forEach((step, i) => {
+      const where = `${step.type} ${step.example}`;
+      const m = exampleOf(examples, step) as Record<string, any>;
+      if (i > 0 && at(step) < at(STREAM_STORY[i - 1]!)) problems.push(`${where}: before the step above it`);
+      if (m.type === 'question' && Date.parse(m.question.issued_at) !== at(step))
+        problems.push(`${where}: sent at ${step.at}, issued at ${m.question.issued_at}`);
+      if (m.type === 'resolution' && Date.parse(m.resolved_at) > at(step)) problems.push(`${where}: sent before it resolved`);
+      if (m.type === 'leaderboard')
+        for (const row of [...m.top, m.me]) if (Date.parse(row.reached_at) > at(step)) problems.push(`${where}: a row reached later than it is sent`);
+      // The clock runs from 19:00:00 while the match is played, and stops at full time.
+      if (m.type === 'match_state' && m.match.status === 'live' && m.match.clock_seconds * 1000 !== at(step) - KICKOFF)
+        problems.push(`${where}: clock ${m.match.clock_seconds} s at ${step.at}`);
+    });
+    expect(problems).toEqual([]);
+    expect(STREAM_STORY[0]).toMatchObject({ at: STORY_START, type: 'hello' });
   });
 });

@@ -157,7 +157,7 @@ describe('request examples of the contract', () => {
     }
     expect(sent).toBeGreaterThanOrEqual(operations.length);
     expect(refused).toEqual([]);
-  }, 120_000);
+  });
 });
 
 /** Signs the world's admin in to the operator UI; the session cookie and its CSRF token. */

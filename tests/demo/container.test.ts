@@ -118,8 +118,8 @@ describe('Dockerfile', () => {
 describe('compose.yaml', () => {
   const { services } = compose;
 
-  it('starts PostgreSQL, an S3-compatible store with its bucket, two API replicas and a worker, from the one image', () => {
-    expect(Object.keys(services).sort()).toEqual(['api', 'minio', 'minio-setup', 'postgres', 'worker']);
+  it('starts PostgreSQL, Redis, an S3-compatible store with its bucket, two API replicas and a worker, from the one image', () => {
+    expect(Object.keys(services).sort()).toEqual(['api', 'minio', 'minio-setup', 'postgres', 'redis', 'worker']);
     expect(services.api!.build).toBe('.');
     expect(services.api!.deploy?.replicas).toBe(2);
     expect(services.worker!.image).toBe(services.api!.image);
@@ -139,14 +139,16 @@ describe('compose.yaml', () => {
     expect(worker?.[2]).toBe('/readyz');
     expect(worker?.[1]).toBe(services.worker!.environment!.OPS_PORT);
     expect(services.postgres!.healthcheck!.test.join(' ')).toMatch(/pg_isready/);
+    expect(services.redis!.healthcheck!.test.join(' ')).toMatch(/redis-cli ping/);
     expect(services.api!.depends_on).toMatchObject({
       postgres: { condition: 'service_healthy' },
+      redis: { condition: 'service_healthy' },
       'minio-setup': { condition: 'service_completed_successfully' },
     });
     expect(services.worker!.depends_on).toMatchObject({ api: { condition: 'service_healthy' } });
   });
 
-  it('gives the service only documented settings, which load (database, logos on the S3 store, the operations port)', () => {
+  it('gives the service only documented settings, which load (database, Redis, logos on the S3 store, the operations port)', () => {
     for (const name of ['api', 'worker']) {
       const env = services[name]!.environment!;
       for (const key of Object.keys(env)) expect(documented, `${name}: ${key}`).toContain(key);
@@ -154,6 +156,7 @@ describe('compose.yaml', () => {
       expect(config.databaseUrl).toMatch(/^postgres:\/\/.*@postgres:5432\//);
       expect(config.s3).toMatchObject({ bucket: 'qp-logos', endpoint: 'http://minio:9000', forcePathStyle: true });
       expect(config.ops.port).toBe(9100);
+      expect(config.redis).toEqual({ url: 'redis://redis:6379/0', keyPrefix: 'qp:' });
     }
     // The bucket the setup job makes is the one the service writes to.
     expect((services['minio-setup'] as unknown as { entrypoint: string[] }).entrypoint.join(' ')).toContain(`qp/${services.api!.environment!.S3_BUCKET}`);

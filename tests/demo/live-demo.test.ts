@@ -3,11 +3,16 @@
  * long-running demo holds no growing set of feed servers) and keeps the day's
  * schedule current while it runs.
  */
-import { asc, eq, like } from 'drizzle-orm';
+import { and, asc, eq, like } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { LiveDemo } from '../../src/demo/live-demo.js';
+import { seedDemoCatalog } from '../../src/demo/catalog.js';
 import { DEMO_SPONSORS, seedDemoData } from '../../src/demo/seed.js';
+import { createMatchQuestions } from '../../src/engine/match-questions.js';
+import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
 import { matches } from '../../src/modules/matches/matches.table.js';
+import { freePort } from '../helpers/ports.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 
 /** 200 when the feed is served, else the connection error's code. */
@@ -28,8 +33,9 @@ describe('the live demo', () => {
   let demo: LiveDemo | undefined;
   afterAll(() => demo?.stop());
 
-  it('closes the feeds of demo matches older than the one before the latest', async () => {
-    demo = new LiveDemo(app.services, { kickoffInSeconds: 3600, durationScale: 0.09 });
+  it('serves every feed on the port set (DEMO_FEED_PORT), and stops serving those of matches older than the one before the latest', async () => {
+    const port = await freePort();
+    demo = new LiveDemo(app.services, { kickoffInSeconds: 3600, durationScale: 0.09, feedPort: port });
     const feedUrls: string[] = [];
     for (let i = 0; i < 3; i++) {
       const id = await demo.scheduleLiveMatch();
@@ -37,9 +43,37 @@ describe('the live demo', () => {
       feedUrls.push(row!.feedUrl!);
     }
     expect(new Set(feedUrls).size).toBe(3);
-    expect(await feedAnswer(feedUrls[0]!)).toBe('ECONNREFUSED');
+    for (const url of feedUrls) expect(new URL(url).port).toBe(String(port));
+    expect(await feedAnswer(feedUrls[0]!)).toBe(404);
     expect(await feedAnswer(feedUrls[1]!)).toBe(200);
     expect(await feedAnswer(feedUrls[2]!)).toBe(200);
+  });
+
+  it('takes its feed port from DEMO_FEED_PORT, any free port by default', () => {
+    expect(loadConfig({ APP_ENV: 'test' }).demoFeedPort).toBe(0);
+    expect(loadConfig({ APP_ENV: 'test', DEMO_FEED_PORT: '8100' }).demoFeedPort).toBe(8100);
+    expect(() => loadConfig({ APP_ENV: 'test', DEMO_FEED_PORT: 'http' })).toThrow(/DEMO_FEED_PORT must be an integer from 0 to 65535/);
+  });
+
+  it('gives the Match questions of its live match minutes before kick-off (DEMO_KICKOFF_SECONDS, 180 by default), not seconds', async () => {
+    expect(loadConfig({ APP_ENV: 'test' }).demoKickoffSeconds).toBe(180);
+    expect(loadConfig({ APP_ENV: 'test', DEMO_KICKOFF_SECONDS: '600' }).demoKickoffSeconds).toBe(600);
+    expect(() => loadConfig({ APP_ENV: 'test', DEMO_KICKOFF_SECONDS: 'soon' })).toThrow(/DEMO_KICKOFF_SECONDS must be an integer/);
+    await seedDemoCatalog(app.services);
+    const defaults = new LiveDemo(app.services);
+    try {
+      const id = await defaults.scheduleLiveMatch();
+      const { engine, logger, database } = app.services;
+      await createMatchQuestions({ db: database.db, store: engine.store, hooks: engine.hooks, logger, brandSnapshot: engine.brandSnapshot }).issueDue();
+      const asked = await database.db
+        .select()
+        .from(questionIssuances)
+        .where(and(eq(questionIssuances.matchId, id), eq(questionIssuances.kind, 'match')));
+      expect(asked.length).toBeGreaterThan(0);
+      for (const q of asked) expect((q.closesAt.getTime() - q.issuedAt.getTime()) / 1000).toBeGreaterThan(170);
+    } finally {
+      await defaults.stop();
+    }
   });
 
   it('sponsors each live demo match: a whole-match sponsor and question slots of another brand', async () => {

@@ -30,6 +30,25 @@ describe('calendar periods in a time zone', () => {
     expect(iso(localMidnight(2026, 1, 1, 'America/New_York'))).toBe('2026-01-01T05:00:00.000Z');
   });
 
+  it('keeps the periods of the current local date: the same as computed afresh, every hour, across midnight and DST changes', () => {
+    const fresh = (at: Date, zone: string) => {
+      // Another zone in between drops nothing (one kept date per zone); a fresh computation: a date not kept yet.
+      calendarPeriods(new Date(at.getTime() + 400 * 86_400_000), zone);
+      return calendarPeriods(at, zone).map((x) => [x.key, iso(x.from), iso(x.to)]);
+    };
+    for (const zone of ['Europe/Berlin', 'America/Santiago', 'Pacific/Kiritimati', 'UTC']) {
+      for (let at = Date.parse('2026-03-27T00:00:00Z'); at < Date.parse('2026-04-07T00:00:00Z'); at += 3_600_000 - 1) {
+        const instant = new Date(at);
+        const kept = calendarPeriods(instant, zone).map((x) => [x.key, iso(x.from), iso(x.to)]);
+        expect(kept, `${zone} ${instant.toISOString()}`).toEqual(fresh(instant, zone));
+        // Every period holds the instant.
+        const today = calendarPeriods(instant, zone)[0]!;
+        expect(today.from.getTime() <= at && at < today.to.getTime(), `${zone} ${instant.toISOString()}`).toBe(true);
+      }
+    }
+    expect(Object.isFrozen(calendarPeriods(new Date(), 'UTC')[0])).toBe(true);
+  });
+
   it('falls back to UTC for a blank or unknown zone', () => {
     expect(zoneOrUtc(null)).toBe('UTC');
     expect(zoneOrUtc(' ')).toBe('UTC');

@@ -49,7 +49,7 @@ describe('contract examples of QuestionDefinitionInput', () => {
   const example = schemas.QuestionDefinitionInput!.example as InGameSyntax & { choices: { identifier: string }[] };
 
   it('the example compiles and renders on the corner sample', async () => {
-    expect(() => checkInGameSyntax(example)).not.toThrow();
+    await expect(checkInGameSyntax(example)).resolves.toBeUndefined();
     const corner = football('corner');
     const { fires, state, extract, rendered } = await fire(example, corner);
     expect(fires).toBe(true);
@@ -92,7 +92,7 @@ describe('contract examples of QuestionDefinitionInput', () => {
         timeout: { after_seconds: prop('ResolutionTimeout', 'after_seconds'), correct_choice: prop('ResolutionTimeout', 'correct_choice') },
       },
     };
-    expect(() => checkInGameSyntax(def)).not.toThrow();
+    await expect(checkInGameSyntax(def)).resolves.toBeUndefined();
     const goal = football('score_change');
     const { fires, state, extract, rendered } = await fire(def, goal);
     expect(fires).toBe(true);

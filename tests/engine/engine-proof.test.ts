@@ -4,10 +4,12 @@
  * loopback by the push-feed command (`npm run feed:serve`, run here as its own
  * process), and consumed by a listener running realistic definitions. Issued,
  * denied and resolved questions and their correct choices are checked against
- * what the data itself says.
+ * what the data itself says, and so are the match's status and score at every
+ * transition (as the match read shows them) and the count of every event type
+ * the mapping gives (against the raw rows).
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeedEvent } from '../../src/domain/sports/events.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -16,10 +18,11 @@ import { listenerEvents, matchListeners } from '../../src/modules/listeners/list
 import { matches } from '../../src/modules/matches/matches.table.js';
 import { startWorker, waitFor } from '../helpers/engine.js';
 import type { TestApp } from '../helpers/test-app.js';
-import { describeWithFixtures, FIXTURES_DIR, readFixture } from './feed/helpers.js';
+import { FIXTURES_DIR, readFixture } from './feed/helpers.js';
+import { countsFromRows } from './feed/metrica-rows.js';
 import { createProofMatch, expectedFromData, producedForMatch, restartsFromCsv, startProofApp, type ProofDefinitions } from './proof-match.js';
 
-describeWithFixtures('the engine on a recorded match', () => {
+describe('the engine on a recorded match', () => {
   let app: TestApp;
   let feed: ChildProcess;
   let worker: EngineWorker;
@@ -27,6 +30,8 @@ describeWithFixtures('the engine on a recorded match', () => {
   let matchId: string;
   let defs: ProofDefinitions;
   const teams = { home: '', away: '' };
+  /** The match read after each commit that changed its status, period or score. */
+  const seen: { status: string; period: string | null; score: [number | null, number | null] }[] = [];
 
   beforeAll(async () => {
     const proof = await startProofApp();
@@ -67,8 +72,21 @@ describeWithFixtures('the engine on a recorded match', () => {
       feed.once('exit', (code) => reject(new Error(`feed:serve exited (${code}):\n${output}`)));
     });
     matchId = (await createProofMatch(app, proof.recorded, feedUrl)).id;
-    worker = startWorker(app);
-  }, 60_000);
+    // After every commit that changed the match, the match as players read it (the runner waits for its hooks).
+    const hooks = app.services.engine.hooks;
+    worker = startWorker(app, {}, app.services.engine.store, {
+      ...hooks,
+      async onMatchChanged(id, values) {
+        await hooks.onMatchChanged?.(id, values);
+        if (id !== matchId) return;
+        const read = await app.request<{ status: string; period: string | null; home_score: number | null; away_score: number | null }>(
+          'GET',
+          `/api/matches/${id}`,
+        );
+        seen.push({ status: read.body.status, period: read.body.period, score: [read.body.home_score, read.body.away_score] });
+      },
+    });
+  });
 
   afterAll(async () => {
     await worker?.stop();
@@ -91,7 +109,42 @@ describeWithFixtures('the engine on a recorded match', () => {
     expect(match!.result).toMatchObject({ home_score: 3, away_score: 1, winner: 'home' });
     expect((match!.result as { goals: unknown[] }).goals).toHaveLength(4);
     expect(await db.select().from(listenerEvents).where(eq(listenerEvents.listenerId, listener.id))).toHaveLength(events.length);
-  }, 120_000);
+  });
+
+  it('records every event type the mapping gives as many times as the raw rows say', async () => {
+    const recorded = await app.services.database.db.select({ event: listenerEvents.event }).from(listenerEvents).where(eq(listenerEvents.matchId, matchId));
+    const byType: Record<string, number> = {};
+    for (const { event } of recorded) byType[event.type] = (byType[event.type] ?? 0) + 1;
+    expect(byType).toEqual(countsFromRows(readFixture('feeds/metrica/sample-game-1-events.csv')));
+  });
+
+  it('shows the match live through each half, at a break between them, with its score, at every transition', async () => {
+    // From the data: a period starting is play, a period ending a break; the score is the running score.
+    const expected: typeof seen = [];
+    let status = 'scheduled';
+    let period: string | null = null;
+    for (const e of events) {
+      if (e.type === 'match_status') status = String(e.data.status);
+      else if (e.type === 'period_start') status = 'live';
+      else if (e.type === 'period_end') status = 'break';
+      period = e.period ?? period;
+      const now = { status, period, score: [e.score.home, e.score.away] as [number, number] };
+      if (JSON.stringify(now) !== JSON.stringify(expected.at(-1))) expected.push(now);
+    }
+    expect(expected.map((x) => `${x.status} ${x.period} ${x.score.join('-')}`)).toEqual([
+      'live 1 0-0',
+      'live 1 1-0',
+      'break 1 1-0',
+      'live 2 1-0',
+      'live 2 1-1',
+      'live 2 2-1',
+      'live 2 3-1',
+      'break 2 3-1',
+      'ended 2 3-1',
+      'closed 2 3-1',
+    ]);
+    expect(seen).toEqual(expected);
+  });
 
   it('asks who scores next after every goal and resolves each from the next goal, or none at full time', async () => {
     const expected = expectedFromData(events);
@@ -102,10 +155,13 @@ describeWithFixtures('the engine on a recorded match', () => {
     expect(produced.nextGoal[0]!.text).toBe(`${teams.home} 1-0 ${teams.away}. Who scores next?`);
   });
 
-  it('issues a corner question only while its lane is free, and resolves it from a shot by that team within 5 minutes', async () => {
+  it('issues a corner question only while its lane is free, resolves it from a shot by that team within 5 minutes, and voids it when the shot came too soon to answer', async () => {
     const expected = expectedFromData(events);
     const produced = await producedForMatch(app, matchId, defs);
     expect(produced.corners).toEqual(expected.corners);
+    // A shot straight from the corner decides it within seconds: the fairness rule voids it (5 of the 8 asked).
+    expect(produced.cornerStatuses).toEqual(expected.corners.map((c) => (c.answer === null ? 'voided' : 'resolved')));
+    expect(produced.cornerStatuses.filter((s) => s === 'voided')).toHaveLength(5);
     const cornerDenials = produced.denials.filter((d) => d.definitionId === defs.cornerShot);
     expect(cornerDenials.map((d) => d.trigger).sort()).toEqual([...expected.cornerDenials].sort());
     expect(new Set(cornerDenials.map((d) => d.step))).toEqual(new Set(['group_lane']));

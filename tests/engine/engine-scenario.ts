@@ -27,7 +27,7 @@ import { listenerLogLines, matchListeners, type MatchListenerRow } from '../../s
 import { matches, type MatchRow } from '../../src/modules/matches/matches.table.js';
 import { startWorker, waitFor } from '../helpers/engine.js';
 import { createMatch } from '../helpers/factories.js';
-import { createAdmin, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { createAdmin, startTestApp, type TestApp, type TestAppOptions, type TestUser } from '../helpers/test-app.js';
 
 export interface Harness {
   app: TestApp;
@@ -35,8 +35,8 @@ export interface Harness {
   leagues: LeagueRow[];
 }
 
-export async function startHarness(): Promise<Harness> {
-  const app = await startTestApp();
+export async function startHarness(options: TestAppOptions = {}): Promise<Harness> {
+  const app = await startTestApp(options);
   const admin = await createAdmin(app);
   const rows = await app.services.database.db.select().from(leagues);
   return { app, admin, leagues: rows };

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPushFeedServer, type PushFeedServer } from '../../src/engine/feed/push-server.js';
 import type { EngineWorker } from '../../src/engine/worker.js';
 import { matchListeners } from '../../src/modules/listeners/listeners.table.js';
-import { NonPublicAddressError, publicOnlyFetch } from '../../src/net/public-address.js';
+import { publicOnlyFetch } from '../../src/net/outbound.js';
+import { NonPublicAddressError } from '../../src/net/public-address.js';
 import { startWorker, waitFor } from '../helpers/engine.js';
 import { feedEvent } from '../helpers/engine-rows.js';
 import { createMatch } from '../helpers/factories.js';
@@ -71,7 +72,7 @@ describe('feeds on non-public addresses', () => {
       { what: 'the listener to run' },
     );
     await waitFor(async () => feed.stats.requests > 0, { what: 'the feed to be read' });
-  }, 30_000);
+  });
 
   it('the public-only fetch refuses a non-public host before sending anything', async () => {
     const fetchPublic = await publicOnlyFetch();

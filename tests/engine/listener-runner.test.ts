@@ -11,7 +11,10 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PushFeedClient } from '../../src/engine/feed/push-client.js';
 import { startPushFeedServer } from '../../src/engine/feed/push-server.js';
+import { LISTENER_REMOVED } from '../../src/engine/listener-runner.js';
+import { deleteListenersOfMatch } from '../../src/modules/listeners/listeners.repository.js';
 import { LeaseLostError, type EngineStore } from '../../src/engine/store.js';
 import { questionAnswers } from '../../src/modules/answers/answers.table.js';
 import { brands } from '../../src/modules/brands/brands.table.js';
@@ -25,6 +28,7 @@ import { registerUser } from '../helpers/test-app.js';
 import {
   cleanup,
   closed,
+  closing,
   define,
   definitionBody,
   ev,
@@ -169,7 +173,7 @@ describe('a stop', () => {
         definitionName: 'x',
         questionText: 'x',
         choices: [{ identifier: 'a', label: 'A' }],
-        resolution: {},
+        resolution: { rules: [] },
         closesAt: new Date(Date.now() + 60_000),
         points: 5,
       })
@@ -253,30 +257,74 @@ describe('a feed that ends before the match is over', () => {
   });
 });
 
+describe('a completed listener', () => {
+  it.each([
+    ['its match closed (the provider keeps the stream open)', false],
+    ['the feed said it ended once play was over (a client that reconnects after an early end)', true],
+  ])('leaves nothing of its feed behind when %s: the connection, the client, its timers and its log lines all stop', async (_, ends) => {
+    const start = vi.spyOn(PushFeedClient.prototype, 'start');
+    const warn = vi.spyOn(h.app.services.logger, 'warn');
+    const feed = await startLive(h, { events: [live(), ev(2, 'shot')], worker: { staleAfterMs: 60_000 } });
+    try {
+      const client = start.mock.contexts.at(-1) as PushFeedClient;
+      expect(client.active).toBe(true);
+      await feed.push(ev(3, 'match_status', { data: { status: 'ended' } }));
+      if (ends) feed.feed.end();
+      else feed.feed.publish(closing(4));
+      const done = await listenerDone(h, feed.match.id, 'the listener to complete');
+      expect(done.status).toBe('completed');
+      // The client stopped with the run: its loop has returned (no reconnect can follow), no timer is armed, nobody listens.
+      await client.start();
+      expect(client.active).toBe(false);
+      expect(client.eventNames()).toEqual([]);
+      // The provider still serves the stream (or would serve a reconnect): the listener hung up and stays away.
+      await waitFor(async () => feed.feed.stats.open === 0, { what: 'the feed connection to close' });
+      expect(feed.feed.stats.connections).toBe(1);
+      // Nothing of the listener in the log after it completed, whatever the provider does then.
+      const after = warn.mock.calls.length;
+      if (!ends) {
+        feed.feed.publish(ev(5, 'shot'));
+        feed.feed.end();
+      }
+      feed.feed.dropConnections();
+      expect(warn.mock.calls.slice(after).filter(([details]) => (details as { listener?: string })?.listener === done.id)).toEqual([]);
+    } finally {
+      start.mockRestore();
+      warn.mockRestore();
+      await feed.close();
+    }
+  });
+});
+
 describe('listener_running', () => {
   it('closes when heartbeats stop even while events keep coming (stale means no heartbeat), and opens again with the next heartbeat', async () => {
     const def = await define(h);
-    const feed = await startLive(h, { worker: { staleAfterMs: 300 }, feed: { heartbeatMs: 50 } });
+    // Three seconds without a heartbeat: sixty of the feed's intervals, so the feed is fresh until the heartbeats pause
+    // however long this process stalls between two of them on a busy machine.
+    const feed = await startLive(h, { worker: { staleAfterMs: 3000 }, feed: { heartbeatMs: 50 } });
     try {
       await feed.push(ev(1, 'shot'));
       feed.feed.pauseHeartbeats();
-      const pausedAt = Date.now();
-      // Events every 50 ms, well within the staleness window each: only heartbeats keep a feed fresh.
+      // Events every 50 ms until the listener said the feed went stale (each well within the window: only heartbeats
+      // keep a feed fresh), then one more, which must be denied.
+      let stale = false;
+      const staleLogged = feed.logged(/^feed stale: /).then(() => (stale = true));
       let seq = 2;
-      while (Date.now() - pausedAt < 900) {
+      while (!stale) {
         await feed.push(ev(seq++, 'shot'));
-        await new Promise((r) => setTimeout(r, 50));
+        await Promise.race([staleLogged, new Promise((r) => setTimeout(r, 50))]);
       }
+      await feed.push(ev(seq++, 'shot'));
       const last = seq - 1;
       feed.feed.resumeHeartbeats();
       await feed.logged(/^feed fresh again$/);
       await feed.push(ev(seq, 'shot'));
       const out = await feed.finish();
       const denied = out.denials.map((d) => d.triggerEventId);
-      // At least the events sent once the window had passed without a heartbeat were denied...
+      // At least the event sent once the listener said the feed was stale was denied...
       expect(denied).toContain(`e${last}`);
       for (const d of out.denials)
-        expect(d).toMatchObject({ definitionId: def.id, failedStep: 'listener_running', detail: 'the feed is stale: no heartbeat for more than 0.3 s' });
+        expect(d).toMatchObject({ definitionId: def.id, failedStep: 'listener_running', detail: 'the feed is stale: no heartbeat for more than 3 s' });
       // ...and the first, before the pause, and the one after the heartbeats came back were issued.
       const issued = out.issuances.map((i) => i.triggerEventId);
       expect(issued[0]).toBe('e1');
@@ -338,6 +386,33 @@ describe('a listener that lost its lease', () => {
       expect(out.listener).toMatchObject({ claimedBy: 'another-process', status: 'running', eventsConsumed: 0, issuedCount: 0 });
     } finally {
       warn.mockRestore();
+      await feed.close();
+    }
+  });
+
+  it.each([
+    ['its next commit', { heartbeatMs: 600_000 }],
+    ['its next heartbeat', { heartbeatMs: 50 }],
+  ])('whose row was removed (a restarted replay) says so at %s, not that another process took it over', async (_when, worker) => {
+    await define(h, { probability: 1 });
+    const feed = await startLive(h, { worker });
+    const warn = vi.spyOn(h.app.services.logger, 'warn');
+    const info = vi.spyOn(h.app.services.logger, 'info');
+    const db = h.app.services.database.db;
+    try {
+      // What a restart of the replay does to the listener of the match (match control, in one transaction).
+      await db.transaction((tx) => deleteListenersOfMatch({ tx, matchId: feed.match.id }));
+      feed.feed.publish(ev(1, 'shot'));
+      await waitFor(async () => info.mock.calls.some((c) => c[1] === LISTENER_REMOVED), {
+        what: 'the removal to be noticed',
+        timeoutMs: 10_000,
+        intervalMs: 20,
+      });
+      expect(warn.mock.calls.filter((c) => String(c[1]).includes('lease lost'))).toEqual([]);
+      expect(await db.select().from(questionIssuances).where(eq(questionIssuances.matchId, feed.match.id))).toEqual([]);
+    } finally {
+      warn.mockRestore();
+      info.mockRestore();
       await feed.close();
     }
   });

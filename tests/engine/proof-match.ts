@@ -5,6 +5,7 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import type { FeedEvent } from '../../src/domain/sports/events.js';
+import { SUPPORTED_LEAGUES } from '../../src/domain/sports/league-registry.js';
 import { importMetricaCsv } from '../../src/engine/feed/importers/metrica.js';
 import { questionIssuanceDenials } from '../../src/modules/denials/denials.table.js';
 import { questionIssuances } from '../../src/modules/issuances/issuances.table.js';
@@ -110,11 +111,19 @@ export async function createProofDefinitions(app: TestApp, admin: TestUser, leag
   };
 }
 
-/** What the data says the proof definitions give (the corner lane is one question wide). */
+/** The fairness rule of the proof's league (wc): a question decided sooner than this after it was asked (feed time) is voided. */
+export const PROOF_MIN_ANSWER_SECONDS = SUPPORTED_LEAGUES.find((l) => l.slug === 'wc')!.defaults.minAnswerSeconds;
+
+const feedSecondsBetween = (a: FeedEvent, b: FeedEvent) => (Date.parse(b.occurred_at) - Date.parse(a.occurred_at)) / 1000;
+
+/**
+ * What the data says the proof definitions give (the corner lane is one question wide); `null` for a question
+ * decided sooner than the minimum answer time after it was asked (the fairness rule voids it).
+ */
 export function expectedFromData(events: FeedEvent[]) {
   const goals = events.filter((e) => e.type === 'score_change');
   const nextGoal = goals.map((g, i) => ({ trigger: g.provider_event_id, answer: goals[i + 1]?.team ?? 'none' }));
-  const corners: { trigger: string; answer: 'yes' | 'no' }[] = [];
+  const corners: { trigger: string; answer: 'yes' | 'no' | null }[] = [];
   const cornerDenials: string[] = [];
   // An event resolves open questions before it triggers new ones, so a corner finds the lane
   // free when the previous corner question was decided by an earlier event or by this one.
@@ -124,7 +133,7 @@ export function expectedFromData(events: FeedEvent[]) {
       cornerDenials.push(corner.provider_event_id);
       continue;
     }
-    let answer: 'yes' | 'no' = 'no';
+    let answer: 'yes' | 'no' | null = 'no';
     let decidedAt = events[events.length - 1]!.seq;
     for (const e of events) {
       if (e.seq <= corner.seq) continue;
@@ -133,7 +142,7 @@ export function expectedFromData(events: FeedEvent[]) {
         break;
       }
       if (e.type === 'shot' && e.team === corner.team) {
-        answer = 'yes';
+        answer = feedSecondsBetween(corner, e) < PROOF_MIN_ANSWER_SECONDS ? null : 'yes';
         decidedAt = e.seq;
         break;
       }
@@ -164,6 +173,7 @@ export async function producedForMatch(app: TestApp, matchId: string, defs: Proo
   return {
     nextGoal: (await of(defs.nextGoal)).map((r) => ({ trigger: r.triggerEventId, answer: r.correctAnswerIdentifier, status: r.status, text: r.questionText })),
     corners: (await of(defs.cornerShot)).map((r) => ({ trigger: r.triggerEventId, answer: r.correctAnswerIdentifier })),
+    cornerStatuses: (await of(defs.cornerShot)).map((r) => r.status),
     card: (await of(defs.card)).map((r) => ({
       answer: r.correctAnswerIdentifier,
       decidedBy: r.resolutionEventId,
@@ -177,9 +187,10 @@ export async function producedForMatch(app: TestApp, matchId: string, defs: Proo
 
 /**
  * What the raw Metrica CSV says the restart question gives, read from its rows
- * without the importer: every KICK OFF that is not the first of its period
- * (a restart after a goal), answered by whether the kicking-off team takes
- * the next SHOT.
+ * without the importer: every KICK OFF with a goal (a SHOT or BALL OUT whose
+ * subtype has GOAL) since the previous KICK OFF of its period, answered by
+ * whether the kicking-off team takes the next SHOT. A kick-off taken again
+ * (`KICK OFF-RETAKEN`, then `KICK OFF`) follows no goal.
  */
 export function restartsFromCsv(csv: string): ('yes' | 'no')[] {
   const rows = csv
@@ -188,13 +199,16 @@ export function restartsFromCsv(csv: string): ('yes' | 'no')[] {
     .slice(1)
     .map((line) => line.split(','));
   const answers: ('yes' | 'no')[] = [];
-  const periodsStarted = new Set<string>();
-  rows.forEach(([team, type, subtype, period], i) => {
-    if (type !== 'SET PIECE' || subtype !== 'KICK OFF') return;
-    if (!periodsStarted.has(period!)) {
-      periodsStarted.add(period!);
-      return;
-    }
+  let goals = 0;
+  let period = '';
+  rows.forEach(([team, type, subtype, p], i) => {
+    if (p !== period) [period, goals] = [p!, 0];
+    const tokens = subtype!.split('-');
+    if ((type === 'SHOT' || type === 'BALL OUT') && tokens.includes('GOAL')) goals++;
+    if (type !== 'SET PIECE' || !tokens.includes('KICK OFF')) return;
+    const afterGoal = goals > 0;
+    goals = 0;
+    if (!afterGoal) return;
     const shot = rows.slice(i + 1).find((r) => r[1] === 'SHOT');
     if (shot) answers.push(shot[0] === team ? 'yes' : 'no');
   });

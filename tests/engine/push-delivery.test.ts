@@ -4,12 +4,12 @@
  * templates, recording, batching, and the real Web Push protocol against a
  * push service on loopback.
  */
-import { createECDH } from 'node:crypto';
+import { createECDH, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import webpush from 'web-push';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig, ConfigError } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { questionAnswers } from '../../src/modules/answers/answers.table.js';
@@ -75,9 +75,20 @@ describe('push delivery with the log provider', () => {
     await app.request('POST', '/api/push-settings/reset', { token: admin.token });
   });
 
-  it('is wired into the engine hooks as a subscriber', () => {
-    expect(app.services.engine.subscribers).toContain(app.services.push.subscriber);
+  it('reacts to the engine hooks (issued and settled, src/events/reactions.ts)', async () => {
     expect(app.services.push.provider.name).toBe('log');
+    const onIssued = vi.spyOn(app.services.push.subscriber, 'onIssued').mockResolvedValue(undefined);
+    const onSettled = vi.spyOn(app.services.push.subscriber, 'onSettled').mockResolvedValue(undefined);
+    try {
+      const row = { id: randomUUID(), matchId: randomUUID(), kind: 'in_game', status: 'resolved' } as QuestionIssuanceRow;
+      await app.services.engine.hooks.onIssued!(row);
+      await app.services.engine.hooks.onSettled!(row);
+      expect(onIssued).toHaveBeenCalledWith(row);
+      expect(onSettled).toHaveBeenCalledWith(row);
+    } finally {
+      onIssued.mockRestore();
+      onSettled.mockRestore();
+    }
   });
 
   it('notifies every device of every follower who wants issuance notifications, and no one else', async () => {
@@ -192,11 +203,14 @@ describe('push delivery with the log provider', () => {
       const late = await insertIssuance(app, { matchId: match.id, closesAt: new Date(Date.now() + 20_000) });
       await issued(app, late);
       await skippedWith(late, 'issuance.min_seconds_remaining');
-      expect((await attemptsFor(app, late.id))[0]!.error).toMatch(/1\d s left of the answer window \(minimum 30 s\)/);
+      // At most 20 s left, however long the delivery took to come.
+      const left = Number(/(\d+) s left of the answer window \(minimum 30 s\)/.exec((await attemptsFor(app, late.id))[0]!.error ?? '')?.[1]);
+      expect(left).toBeLessThanOrEqual(20);
       const closed = await insertIssuance(app, { matchId: match.id, closesAt: new Date(Date.now() - 5_000) });
       await issued(app, closed);
       expect((await attemptsFor(app, closed.id))[0]!.error).toMatch(/^issuance\.min_seconds_remaining: 0 s left/);
-      const early = await insertIssuance(app, { matchId: match.id, closesAt: new Date(Date.now() + 50_000) });
+      // Ten minutes: still past the minimum when the delivery comes, however busy the machine.
+      const early = await insertIssuance(app, { matchId: match.id, closesAt: new Date(Date.now() + 600_000) });
       await issued(app, early);
       expect((await attemptsFor(app, early.id)).map((a) => a.status)).toEqual(['delivered', 'delivered']);
     });
@@ -505,7 +519,8 @@ describe('push delivery through a provider', () => {
         await createPushDelivery({ db: app.services.database.db, provider: busy, logger: silent, maxRetryWaitMs: 5_000 }).deliverIssued(row);
         expect(calls).toBe(expected);
         expect((await attemptsFor(app, row.id)).filter((a) => a.userId === fan.id)).toHaveLength(expected);
-        expect(Date.now() - started).toBeLessThan(5_000);
+        // Never the minute the service asked for past the limit (a busy machine takes seconds over the rest).
+        expect(Date.now() - started).toBeLessThan(60_000);
       }
     });
   });
@@ -677,7 +692,8 @@ describe('Web Push provider (VAPID, aes128gcm) against a push service on loopbac
     expect(req.headers['content-encoding']).toBe('aes128gcm');
     expect(req.headers['content-type']).toBe('application/octet-stream');
     expect(req.headers.urgency).toBe('high');
-    expect(Number(req.headers.ttl)).toBeGreaterThan(30);
+    // The answer window left when it was sent: at most 40 s, and at least what is left now, however long that took.
+    expect(Number(req.headers.ttl)).toBeGreaterThanOrEqual(Math.floor((row.closesAt.getTime() - Date.now()) / 1000));
     expect(Number(req.headers.ttl)).toBeLessThanOrEqual(40);
 
     const claims = verifyVapid(req.headers.authorization, vapid.publicKey);

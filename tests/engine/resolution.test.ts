@@ -8,7 +8,9 @@
  * regressions, two messages sharing a seq) resolves by arrival, not by seq.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { importOpenfootballSchedule, openfootballEvents } from '../../src/engine/feed/importers/openfootball.js';
 import { ev, play, revise, wc, type Issued, resetSpecIds } from './decider-spec.js';
+import { readFixture } from './feed/helpers.js';
 
 // The specs' ids (and so their probability draws) as in a fresh process, whatever files ran before in this one.
 beforeAll(resetSpecIds);
@@ -258,8 +260,21 @@ describe('the match end', () => {
       home_team: 'Team A',
       away_team: 'Team B',
       penalties: null,
-      goals: [{ team: 'away', minute: 1, player: 'Nine', penalty: false, own_goal: false }],
+      goals: [{ team: 'away', minute: 1, offset: 0, player: 'Nine', penalty: false, own_goal: false }],
     });
+  });
+
+  it("stores each goal of the result with its stoppage-time offset, as the feed gives it (Euro 2024's opener: 45+1', 90+3')", async () => {
+    const [opener] = importOpenfootballSchedule(readFixture('feeds/openfootball/euro-2024-sample.json'), { season: 'euro2024', localUtcOffset: '+02:00' });
+    const out = await play(wc(), openfootballEvents(opener!));
+    expect((out.match.result as { goals: unknown[] }).goals).toEqual([
+      { team: 'home', minute: 10, offset: 0, player: 'Wirtz', penalty: false, own_goal: false },
+      { team: 'home', minute: 19, offset: 0, player: 'Musiala', penalty: false, own_goal: false },
+      { team: 'home', minute: 45, offset: 1, player: 'Havertz', penalty: true, own_goal: false },
+      { team: 'home', minute: 68, offset: 0, player: 'Füllkrug', penalty: false, own_goal: false },
+      { team: 'away', minute: 87, offset: 0, player: 'Rüdiger', penalty: false, own_goal: true },
+      { team: 'home', minute: 90, offset: 3, player: 'Can', penalty: false, own_goal: false },
+    ]);
   });
 });
 

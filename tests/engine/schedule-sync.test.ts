@@ -8,9 +8,9 @@ import { matchErrors } from '../../src/modules/matches/matches.errors.js';
 import { matches } from '../../src/modules/matches/matches.table.js';
 import { testDatabaseUrl } from '../helpers/pg-url.js';
 import { createAdmin, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { describeWithFixtures, FIXTURES_DIR } from './feed/helpers.js';
+import { FIXTURES_DIR } from './feed/helpers.js';
 
-describeWithFixtures('schedule sync from openfootball files', () => {
+describe('schedule sync from openfootball files', () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp();
@@ -44,6 +44,31 @@ describeWithFixtures('schedule sync from openfootball files', () => {
     await syncSchedule({ db, provider: provider('2026', () => new Date('2026-06-01T00:00:00Z')) });
     const [after] = await db.select().from(matches).where(eq(matches.id, opener!.id));
     expect(after).toMatchObject({ status: 'live', homeTeam: 'Mexico (live)' });
+  });
+
+  it("brings in a file in openfootball's rounds layout (euro.json), as the other", async () => {
+    const db = app.services.database.db;
+    const euro = openfootballProvider({
+      file: path.join(FIXTURES_DIR, 'feeds/openfootball/euro-2024-sample.json'),
+      season: 'euro2024',
+      league: 'wc',
+      utcOffset: '+02:00',
+      now: () => new Date('2024-07-02T00:00:00Z'),
+    });
+    expect(await syncSchedule({ db, provider: euro })).toMatchObject({ received: 6, written: 6, unknownLeagues: [] });
+    const rows = await db.select().from(matches).where(like(matches.srId, 'openfootball:euro2024:%'));
+    expect(rows.map((r) => [r.srId, r.homeTeam, r.status]).sort()).toEqual([
+      ['openfootball:euro2024:1', 'Germany', 'closed'],
+      ['openfootball:euro2024:2', 'Hungary', 'closed'],
+      ['openfootball:euro2024:37', 'Germany', 'closed'],
+      ['openfootball:euro2024:38', 'Switzerland', 'closed'],
+      ['openfootball:euro2024:41', 'Portugal', 'closed'],
+      ['openfootball:euro2024:45', 'Spain', 'scheduled'],
+    ]);
+    expect(rows.find((r) => r.srId === 'openfootball:euro2024:41')!.result).toMatchObject({ winner: 'home', penalties: { home: 3, away: 0 } });
+    // Goals in stoppage time keep their offset: 45+1' and 90+3'.
+    const opener = rows.find((r) => r.srId === 'openfootball:euro2024:1')!.result as { goals: { minute: number; offset: number }[] };
+    expect(opener.goals.map((g) => `${g.minute}+${g.offset}`)).toEqual(['10+0', '19+0', '45+1', '68+0', '87+0', '90+3']);
   });
 
   it('reports leagues it does not know instead of writing them', async () => {
@@ -140,7 +165,7 @@ describe('feed URLs a schedule provider carries', () => {
   const feedOf = async (srId: string) =>
     (await app.services.database.db.select({ feedUrl: matches.feedUrl }).from(matches).where(eq(matches.srId, srId)))[0]?.feedUrl;
 
-  it("builds one per match from a template ({sr_id} encoded), filling only matches without one: an operator's feed is kept", async () => {
+  it("builds one per match from a template ({sr_id} encoded), filling only matches without one: an operator's feed, or their detaching it, is kept", async () => {
     const db = app.services.database.db;
     const [a, b] = [`feeds:${Date.now()}:${n++}`, `feeds:${Date.now()}:${n++}`];
     const template = 'https://feeds.example.com/wc/{sr_id}/stream';
@@ -149,7 +174,7 @@ describe('feed URLs a schedule provider carries', () => {
     expect(await feedOf(b)).toBe('https://other.example.com/own');
     expect(feedUrlOf(template, 'openfootball:2022:1')).toBe('https://feeds.example.com/wc/openfootball%3A2022%3A1/stream');
 
-    // An operator moves match a to another feed: the next sync leaves it; detached, the provider's comes back.
+    // An operator moves match a to another feed: the next sync leaves it; detached, it stays detached.
     const [row] = await db.select().from(matches).where(eq(matches.srId, a));
     const admin = await createAdmin(app);
     const patch = (feed_url: string | null) => app.request('PATCH', `/api/matches/${row!.id}`, { token: admin.token, body: { feed_url } });
@@ -158,7 +183,17 @@ describe('feed URLs a schedule provider carries', () => {
     expect(await feedOf(a)).toBe('https://backup.example.com/wc/a');
     expect((await patch(null)).status).toBe(200);
     await syncSchedule({ db, provider: withFeedUrlTemplate(provider(fixture(a)), template) });
-    expect(await feedOf(a)).toBe(`https://feeds.example.com/wc/${encodeURIComponent(a)}/stream`);
+    expect(await feedOf(a)).toBeNull();
+    // Nor does FEED_URL_TEMPLATE at dispatch: a match without a feed gets one, the detached one does not.
+    const c = `feeds:${Date.now()}:${n++}`;
+    await syncSchedule({ db, provider: provider(fixture(c)) });
+    const dispatched = (await app.services.engine.store.matchesToDispatch({ horizonMinutes: 3 * 24 * 60, anyFeed: true })).map((m) => m.srId);
+    expect(dispatched).toContain(c);
+    expect(dispatched).not.toContain(a);
+    // The operator attaches one again: theirs is used.
+    expect((await patch('https://backup.example.com/wc/a2')).status).toBe(200);
+    await syncSchedule({ db, provider: withFeedUrlTemplate(provider(fixture(a)), template) });
+    expect(await feedOf(a)).toBe('https://backup.example.com/wc/a2');
   });
 
   it('refuses a provider whose feed URLs break the rules before writing anything; private hosts only when allowed', async () => {

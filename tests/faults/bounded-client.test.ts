@@ -1,13 +1,13 @@
 /**
  * The bounded database client (src/db/bounded-client.ts) on PostgreSQL: a
- * statement that cannot get a connection in time fails and is never sent
+ * statement that cannot get a connection in time fails (overload: busy) and is never sent
  * afterwards; a transaction whose statement runs out of time rolls back; the
  * errors read as "database unavailable" (503), not as failures of the request.
  */
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable } from '../../src/db/availability.js';
+import { isDatabaseBusy, isDatabaseUnavailable } from '../../src/db/availability.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
 
@@ -34,17 +34,23 @@ describe.skipIf(!pg)('the bounded client', () => {
 
   const count = async () => Number((await test.database.rows<{ n: number }>(sql`select count(*)::int as n from bounded_probe`))[0]!.n);
 
-  it('fails a statement that waits too long for a connection, and never sends it later', async () => {
+  it('fails a statement that waits too long for a connection (busy: the database answers), and never sends it later', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     // The only connection, busy in a transaction (idle inside it, as a slow handler would be).
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
     const holder = db.db.transaction(async (tx) => {
       await tx.execute(sql`select 1`);
+      entered();
       await held;
     });
-    await new Promise((r) => setTimeout(r, 50));
+    // Once the holder has the connection (a wait of 50 ms lost that race on a busy machine).
+    await inside;
     const err = await db.db.execute(sql`insert into bounded_probe values (1)`).catch((e: unknown) => e);
+    // Retryable as an outage is, and told apart from one: nothing was left unanswered, every connection was just in use.
     expect(isDatabaseUnavailable(err)).toBe(true);
+    expect(isDatabaseBusy(err)).toBe(true);
     release();
     await holder;
     await new Promise((r) => setTimeout(r, 200));

@@ -12,16 +12,22 @@
  */
 import postgres from 'postgres';
 import { sql } from 'drizzle-orm';
-import { isDatabaseUnavailable } from '../../src/db/availability.js';
+import { isCommitOutcomeUnknown, isDatabaseBusy, isDatabaseUnavailable } from '../../src/db/availability.js';
+import { httpErrors } from '../../src/http/http.errors.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { createLiveBus, type BusEvent } from '../../src/live/bus.js';
+import { seedLeagues } from '../../src/modules/leagues/leagues.repository.js';
 import { createLogger } from '../../src/logger.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/engine.js';
+import { insertIssuance } from '../helpers/engine-rows.js';
+import { expectError } from '../helpers/errors.js';
+import { createMatch, follow } from '../helpers/factories.js';
 import { openStream, type StreamClient } from '../helpers/live-client.js';
 import { testDatabaseUrl } from '../helpers/pg-url.js';
 import { pgClusterAvailable, startPgCluster, type PgCluster } from '../helpers/pg-cluster.js';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
+import { registerUser, startTestApp, type ApiResponse } from '../helpers/test-app.js';
 
 const enabled = Boolean(testDatabaseUrl()) && pgClusterAvailable();
 
@@ -187,7 +193,7 @@ describe.skipIf(!enabled)('a database outage under load', () => {
     await sql`update users set is_admin = true where id = ${players[0]!.id}`;
     await sql.end();
     await signInAdmin('outage0', 'correct horse battery');
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await service?.stop();
@@ -231,7 +237,7 @@ describe.skipIf(!enabled)('a database outage under load', () => {
     await socket.take('resync', 15_000);
     expect(socket.ws.readyState).toBe(socket.ws.OPEN);
     await socket.close();
-  }, 90_000);
+  });
 
   it('frozen: requests answer 503 within the statement budget instead of hanging, and everything resumes on SIGCONT', async () => {
     const socket: StreamClient = await streamOf(players[3]!.token);
@@ -264,7 +270,7 @@ describe.skipIf(!enabled)('a database outage under load', () => {
     expect(socket.ws.readyState).toBe(socket.ws.OPEN);
     await socket.close();
     expect(service.child.exitCode).toBeNull();
-  }, 90_000);
+  });
 });
 
 describe.skipIf(!enabled)("the live bus and the engine's connections through an outage", () => {
@@ -273,11 +279,29 @@ describe.skipIf(!enabled)("the live bus and the engine's connections through an 
   let busCluster: PgCluster;
   let a: Database;
   let b: Database;
+  /**
+   * A guard for a freeze the test makes: it thaws the cluster after
+   * `guardMs` (a test that would otherwise wait for the thaw fails instead
+   * of hanging). The returned function thaws it and says whether it was
+   * still frozen by the test's own hand, not thawed by the guard.
+   */
+  const thawGuard = (guardMs: number) => {
+    let guarded = false;
+    const guard = setTimeout(() => {
+      guarded = true;
+      busCluster.thaw();
+    }, guardMs);
+    return () => {
+      clearTimeout(guard);
+      busCluster.thaw();
+      return !guarded;
+    };
+  };
   beforeAll(async () => {
     busCluster = await startPgCluster();
     a = await openDatabase({ url: busCluster.url(), limits });
     b = await openDatabase({ url: busCluster.url(), limits, migrate: false });
-  }, 60_000);
+  });
   afterAll(async () => {
     await a?.close();
     await b?.close();
@@ -312,7 +336,7 @@ describe.skipIf(!enabled)("the live bus and the engine's connections through an 
     } finally {
       await bus.close();
     }
-  }, 60_000);
+  });
 
   it('an event lost because its NOTIFY failed (frozen database) makes every process resync once NOTIFY works again', async () => {
     const publisher = createLiveBus({ database: a, logger, probeMs: 3_600_000 });
@@ -333,7 +357,111 @@ describe.skipIf(!enabled)("the live bus and the engine's connections through an 
       await publisher.close();
       await listener.close();
     }
-  }, 60_000);
+  });
+
+  it('a COMMIT on its way when the database froze: its caller hears, while it is still frozen, that the outcome is unknown (and the change is there after the thaw)', async () => {
+    const c = await openDatabase({ url: busCluster.url(), migrate: false, limits: { ...limits, commitTimeoutMs: 1000 } });
+    try {
+      await c.rows(sql`create table if not exists commit_probe (n int not null)`);
+      const thaw = thawGuard(15_000);
+      const outcome = await c.db
+        .transaction(async (tx) => {
+          await tx.execute(sql`insert into commit_probe values (1)`);
+          // What goes out next is COMMIT, to a server that does not answer.
+          busCluster.freeze();
+        })
+        .then(
+          () => 'reported committed',
+          (err: unknown) => err,
+        );
+      const heardWhileFrozen = thaw();
+      expect(heardWhileFrozen, 'the caller heard only when the database was back').toBe(true);
+      // Never "failed, nothing done": it may have committed.
+      expect(isCommitOutcomeUnknown(outcome), String(outcome)).toBe(true);
+      // It had: once the server resumes, the row is there.
+      await waitFor(async () => (await c.rows<{ n: number }>(sql`select count(*)::int as n from commit_probe`))[0]!.n === 1, {
+        what: 'the commit to land',
+        timeoutMs: 10_000,
+      });
+    } finally {
+      busCluster.thaw();
+      await c.close();
+    }
+  });
+
+  it('a request whose COMMIT goes unanswered answers 503 database.outcome_unknown with Retry-After while the database is frozen, and its answer is stored after the thaw', async () => {
+    const app = await startTestApp({
+      databaseUrl: busCluster.url(),
+      databaseLimits: { connectTimeoutMs: 1000, statementTimeoutMs: 1000, poolWaitMs: 1000, commitTimeoutMs: 1000, idleInTransactionTimeoutMs: 5000 },
+    });
+    const db = app.services.database.db;
+    try {
+      await seedLeagues({ db });
+      const player = await registerUser(app);
+      const match = await createMatch(app, { status: 'live' });
+      await follow(app, player.id, match.id);
+      const issuance = await insertIssuance(app, { matchId: match.id });
+      // The answer's transaction ends with the database frozen: what goes out next is its COMMIT.
+      let answering = false;
+      const stop = app.services.database.onQuery((query) => {
+        if (/^insert into "question_answers"/.test(query)) answering = true;
+      });
+      const transaction = db.transaction.bind(db);
+      db.transaction = ((fn, config) =>
+        transaction(async (tx) => {
+          const result = await fn(tx);
+          if (answering) {
+            answering = false;
+            busCluster.freeze();
+          }
+          return result;
+        }, config)) as typeof db.transaction;
+      const thaw = thawGuard(15_000);
+      let res: ApiResponse;
+      try {
+        res = await app.request('PUT', '/api/question-answers', {
+          token: player.token,
+          body: { question_issuance_id: issuance.id, selected_answer_identifier: 'home' },
+        });
+      } finally {
+        stop();
+      }
+      expect(thaw(), 'the request was answered only when the database was back').toBe(true);
+      expectError(res, httpErrors.outcomeUnknown);
+      expect(res.headers.get('retry-after')).toBe('2');
+      expect(res.body.detail).toMatch(/may have been stored/);
+      // It was: read back, the answer is there.
+      await waitFor(
+        async () => {
+          const history = await app.request('GET', '/api/question-answers', { token: player.token, query: { match_id: match.id } });
+          return history.status === 200 && history.body.some((a: { selected_answer_identifier: string }) => a.selected_answer_identifier === 'home');
+        },
+        { what: 'the answer to be stored', timeoutMs: 10_000, intervalMs: 200 },
+      );
+    } finally {
+      busCluster.thaw();
+      delete (db as Partial<typeof db>).transaction;
+      await app.close();
+    }
+  });
+
+  it('a wait for a connection while the server does not answer ends as an outage after the statement budget, not after the (longer) wait for a connection', async () => {
+    const c = await openDatabase({ url: busCluster.url(), migrate: false, maxConnections: 1, limits: { ...limits, poolWaitMs: 120_000 } });
+    try {
+      await c.rows(sql`select 1`);
+      const thaw = thawGuard(15_000);
+      busCluster.freeze();
+      const holder = c.rows(sql`select 1`).catch((e: unknown) => e);
+      const waiter = await c.rows(sql`select 2`).catch((e: unknown) => e);
+      expect(thaw(), 'the waiter gave up only when the database was back').toBe(true);
+      expect(isDatabaseUnavailable(waiter)).toBe(true);
+      expect(isDatabaseBusy(waiter), String(waiter)).toBe(false);
+      expect(isDatabaseUnavailable(await holder)).toBe(true);
+    } finally {
+      busCluster.thaw();
+      await c.close();
+    }
+  });
 
   it("the engine's budget waits a restart out (its statements and transactions complete once the database is back); the API's fails at once", async () => {
     const engine = await openDatabase({
@@ -355,5 +483,5 @@ describe.skipIf(!enabled)("the live bus and the engine's connections through an 
     } finally {
       await engine.close();
     }
-  }, 60_000);
+  });
 });

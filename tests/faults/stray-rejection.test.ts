@@ -31,7 +31,7 @@ describe('a stray promise rejection', () => {
       where.DATA_DIR = dataDir;
     }
     service = await startServiceProcess({ ...where, METRICS_TOKEN: token }, { preload: [preload] });
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await service?.stop('SIGKILL');

@@ -19,7 +19,7 @@ interface ContractOp {
 interface DeclaredHeader {
   $ref?: string;
   required?: boolean;
-  schema?: { pattern?: string };
+  schema?: { pattern?: string; enum?: string[] };
 }
 
 const doc = contractDocument() as {
@@ -75,6 +75,12 @@ export function assertMatchesContract(res: ReceivedResponse): string | undefined
       if (value === null || value === undefined) throw new ContractViolation(`${where}: the required header ${name} is missing`);
       if (header.schema?.pattern && !new RegExp(header.schema.pattern).test(value)) {
         throw new ContractViolation(`${where}: header ${name}: ${JSON.stringify(value)} does not match ${header.schema.pattern}`);
+      }
+      // An operation's error codes are declared with it: a code it does not declare is one clients cannot know of.
+      if (header.schema?.enum && !header.schema.enum.includes(value)) {
+        throw new ContractViolation(
+          `${where}: ${op.operationId} answered ${name}: ${value}, which it does not declare for ${res.status} (${header.schema.enum.join(', ')}); add it to the contract`,
+        );
       }
     }
   }

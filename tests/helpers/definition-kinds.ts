@@ -53,6 +53,9 @@ export interface DefinitionKindFixture {
   listItem(dto: Fields): Fields;
 }
 
+/** A path of 900 steps (1,800 characters): too costly to compile in a request's thread (expressions.ts, compilesHere). */
+const LONG_PATH = ['state', ...Array.from({ length: 899 }, () => 'a')].join('.');
+
 export const IN_GAME_KIND: DefinitionKindFixture = {
   id: 'in_game',
   name: 'in-game',
@@ -78,6 +81,7 @@ export const IN_GAME_KIND: DefinitionKindFixture = {
       issuance_state_extract: { minute: '$floor(event.clock_seconds / 60)' },
       store_state: { goals: '(state.goals ? state.goals : 0) + 1' },
       answer_window_seconds: 30,
+      min_answer_seconds: 15,
       points: 20,
       probability: 0.5,
     }),
@@ -89,6 +93,7 @@ export const IN_GAME_KIND: DefinitionKindFixture = {
       issuance_state_extract: null,
       store_state: null,
       answer_window_seconds: null,
+      min_answer_seconds: null,
       points: null,
       probability: null,
     },
@@ -115,6 +120,8 @@ export const IN_GAME_KIND: DefinitionKindFixture = {
     ],
     ['issuance_state_extract.minute', { issuance_state_extract: { ok: 'event.clock_seconds', minute: '$floor(' } }],
     ['store_state.goals', { store_state: { goals: '(state.goals' } }],
+    // A path too long to compile in the request's thread: compiled in the sandbox, its error the same.
+    ['store_state.deep', { store_state: { deep: `${LONG_PATH} +` } }],
     ['resolution.rules[0].condition', { resolution: { rules: [{ event_type: 'shot', condition: 'event.team ==== 1', correct_choice: '"yes"' }] } }],
     [
       'resolution.rules[1].correct_choice',
@@ -196,6 +203,7 @@ export const MATCH_KIND: DefinitionKindFixture = {
     ['resolution.correct_choice', { resolution: { correct_choice: 'result.winner = ' } }],
     ['store_state.n', { store_state: { n: '(state.n' } }],
     ['issuance_state_extract.v', { issuance_state_extract: { v: 'match.[' } }],
+    ['issuance_state_extract.deep', { issuance_state_extract: { deep: `${LONG_PATH}[` } }],
   ],
   listItem: (d) => d,
 };

@@ -27,7 +27,7 @@ export async function insertIssuance(app: TestApp, values: Partial<typeof questi
         { identifier: 'home', label: 'Team A' },
         { identifier: 'away', label: 'Team B' },
       ],
-      resolution: {},
+      resolution: { rules: [] },
       triggerEventId: `evt-trigger-${n}`,
       closesAt: new Date(Date.now() + 60_000),
       points: 10,

@@ -1,9 +1,12 @@
 /** Running the live engine in tests: an in-process worker with short intervals, a worker process, and polling helpers. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import type { EngineHooks } from '../../src/engine/listener-runner.js';
 import type { EngineStore } from '../../src/engine/store.js';
 import { DEFAULT_WORKER_OPTIONS, EngineWorker, type WorkerOptions } from '../../src/engine/worker.js';
 import type { TestApp } from './test-app.js';
+import { TEST_LANGUAGE_TIME_SCALE } from './language-time.js';
+import { waitBound } from './bounds.js';
 
 /**
  * Short intervals for tests. The staleness limit is long: tests replay whole matches as fast as the machine goes, so
@@ -20,12 +23,20 @@ export const FAST_WORKER: Partial<WorkerOptions> = {
   flushEvery: 25,
 };
 
-/** Starts a worker of this app (fast polling); `store` replaces the app's engine store (a test wraps a write to slow or count it). */
-export function startWorker(app: TestApp, overrides: Partial<WorkerOptions> = {}, store: EngineStore = app.services.engine.store): EngineWorker {
+/**
+ * Starts a worker of this app (fast polling); `store` replaces the app's engine store (a test wraps a write to slow or count it),
+ * `hooks` the app's engine hooks (a test looks at the match after each commit).
+ */
+export function startWorker(
+  app: TestApp,
+  overrides: Partial<WorkerOptions> = {},
+  store: EngineStore = app.services.engine.store,
+  hooks: EngineHooks = app.services.engine.hooks,
+): EngineWorker {
   const { engine, logger } = app.services;
   const worker = new EngineWorker({
     store,
-    hooks: engine.hooks,
+    hooks,
     logger,
     brandSnapshot: engine.brandSnapshot,
     options: { ...DEFAULT_WORKER_OPTIONS, ...FAST_WORKER, ...overrides },
@@ -56,6 +67,8 @@ export function spawnWorkerProcess(
       ...process.env,
       DATABASE_URL: app.db.url!,
       APP_ENV: 'test',
+      PASSWORD_HASH_COST: 'minimal',
+      LANGUAGE_TIME_SCALE: String(TEST_LANGUAGE_TIME_SCALE),
       LOG_LEVEL: 'warn',
       ENGINE_POLL_MS: '100',
       ENGINE_HEARTBEAT_MS: String(heartbeatMs),
@@ -76,11 +89,13 @@ export async function waitFor<T>(
   probe: () => Promise<T | undefined | null | false>,
   { what, timeoutMs = 30_000, intervalMs = 50 }: { what: string | (() => string); timeoutMs?: number; intervalMs?: number },
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  // With a floor under the caller's bound (tests/helpers/bounds.ts).
+  const bound = waitBound(timeoutMs);
+  const deadline = Date.now() + bound;
   for (;;) {
     const value = await probe();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${bound} ms waiting for ${typeof what === 'function' ? what() : what}`);
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }

@@ -4,6 +4,7 @@
  */
 import { WebSocket, type ClientOptions } from 'ws';
 import { messageProblem } from './asyncapi.js';
+import { waitBound } from './bounds.js';
 import type { TestApp } from './test-app.js';
 
 export interface StreamMessage {
@@ -17,7 +18,10 @@ export interface StreamClient {
   messages: StreamMessage[];
   /** Resolves with the close code and reason (1006 when the connection dropped without a close frame). */
   closed: Promise<{ code: number; reason: string }>;
-  /** The next message not taken yet that matches (by type, or a predicate), waiting up to timeoutMs. Skipped messages stay available. */
+  /**
+   * The next message not taken yet that matches (by type, or a predicate), waiting up to timeoutMs (default 30 s: a
+   * bound on a wait for a message that never comes, far above what a busy machine needs). Skipped messages stay available.
+   */
   take(match?: string | ((m: StreamMessage) => boolean), timeoutMs?: number): Promise<StreamMessage>;
   /** Fails when a matching message arrives (or is already waiting) within ms. */
   expectNone(match: string | ((m: StreamMessage) => boolean), ms?: number): Promise<void>;
@@ -82,7 +86,8 @@ export async function openStream(app: TestApp, apiKey: string | null, options: C
     ws,
     messages,
     closed,
-    take(match, timeoutMs = 5000) {
+    take(match, requestedMs = 30_000) {
+      const timeoutMs = waitBound(requestedMs);
       const test = matcher(match);
       return new Promise<StreamMessage>((resolve, reject) => {
         const look = () => {
@@ -149,8 +154,8 @@ export async function openStream(app: TestApp, apiKey: string | null, options: C
 }
 
 /** Waits until the app's stream holds `sockets` sockets (or until it passes `predicate`). */
-export async function waitForHub(app: TestApp, predicate: (stats: ReturnType<TestApp['live']['hub']['stats']>) => boolean, timeoutMs = 5000): Promise<void> {
-  const until = Date.now() + timeoutMs;
+export async function waitForHub(app: TestApp, predicate: (stats: ReturnType<TestApp['live']['hub']['stats']>) => boolean, timeoutMs = 30_000): Promise<void> {
+  const until = Date.now() + waitBound(timeoutMs);
   for (;;) {
     if (predicate(app.live.hub.stats())) return;
     if (Date.now() > until) throw new Error(`hub never reached the expected state; now ${JSON.stringify(app.live.hub.stats())}`);

@@ -20,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isAlive } from '../../src/db/client.js';
 import { freePort } from './ports.js';
+import { waitBound } from './bounds.js';
 
 const DIR_PREFIX = 'qp-pgc-';
 
@@ -155,7 +156,7 @@ function installExitHook() {
 }
 
 async function waitUntil(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
+  const until = Date.now() + waitBound(timeoutMs);
   for (;;) {
     if (await check()) return;
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);

@@ -10,6 +10,7 @@ import { assertMatchesContract } from './contract.js';
 import { waitFor } from './engine.js';
 import { freePort } from './ports.js';
 import { buildQuery, type ApiResponse, type RequestOptions } from './test-app.js';
+import { TEST_LANGUAGE_TIME_SCALE } from './language-time.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -39,7 +40,18 @@ export async function startServiceProcess(
   const url = `http://127.0.0.1:${port}`;
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const key of ['DATABASE_URL', 'TEST_DATABASE_URL', 'DATA_DIR', 'DEMO_DATA', 'ENGINE_WORKER']) delete childEnv[key];
-  Object.assign(childEnv, { APP_ENV: 'test', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port) }, env);
+  Object.assign(
+    childEnv,
+    {
+      APP_ENV: 'test',
+      PASSWORD_HASH_COST: 'minimal',
+      LANGUAGE_TIME_SCALE: String(TEST_LANGUAGE_TIME_SCALE),
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+    },
+    env,
+  );
   const child = spawn(process.execPath, [...preload.flatMap((p) => ['--import', p]), '--import', 'tsx', 'src/main.ts'], {
     cwd: root,
     env: childEnv,
@@ -52,7 +64,11 @@ export async function startServiceProcess(
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const running = () => child.exitCode === null && child.signalCode === null;
   try {
-    await waitFor(async () => output.includes('listening on') || !running(), { what: `the service to listen:\n${output}`, timeoutMs: 60_000, intervalMs: 100 });
+    await waitFor(async () => output.includes('listening on') || !running(), {
+      what: `the service to listen:\n${output}`,
+      timeoutMs: 240_000,
+      intervalMs: 100,
+    });
   } catch (err) {
     child.kill('SIGKILL');
     throw err;

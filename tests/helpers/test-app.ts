@@ -5,9 +5,11 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { eq } from 'drizzle-orm';
+import type { Express } from 'express';
 import { loadConfig, type Config } from '../../src/config.js';
-import { openDatabase } from '../../src/db/client.js';
+import { openDatabase, type DatabaseLimits } from '../../src/db/client.js';
 import { createApp } from '../../src/http/app.js';
+import { createFrontDoorServer } from '../../src/http/front-door.js';
 import { applyServerLimits } from '../../src/http/server-limits.js';
 import type { Drain } from '../../src/http/drain.js';
 import { busCheck, type Health } from '../../src/http/health.js';
@@ -19,6 +21,7 @@ import type { Handlers } from '../../src/http/handler-types.js';
 import type { Api } from '../../src/http/api.js';
 import { assertMatchesContract } from './contract.js';
 import { createTestDatabase, TEST_DB_LIMITS, type TestDatabase } from './test-db.js';
+import { TEST_LANGUAGE_TIME_SCALE } from './language-time.js';
 
 export interface RequestOptions {
   token?: string | null;
@@ -50,6 +53,8 @@ export interface TestApp {
   drain: Drain;
   /** /healthz and /readyz of this app. */
   health: Health;
+  /** The express application alone (its server listens on the front door, src/http/front-door.ts). */
+  express: Express;
   request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<ApiResponse<T>>;
   close(): Promise<void>;
 }
@@ -65,6 +70,8 @@ export interface TestAppOptions {
    * would; close() leaves the database in place.
    */
   databaseUrl?: string;
+  /** PostgreSQL only: budgets of the app's connections over the tests' generous ones (a test of the budgets themselves). */
+  databaseLimits?: Partial<DatabaseLimits>;
 }
 
 export function buildQuery(query: RequestOptions['query']): string {
@@ -79,17 +86,32 @@ export function buildQuery(query: RequestOptions['query']): string {
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const db: TestDatabase = options.databaseUrl ? await shareTestDatabase(options.databaseUrl) : await createTestDatabase();
+  const limits = options.databaseLimits ?? {};
+  const db: TestDatabase = options.databaseUrl ? await shareTestDatabase(options.databaseUrl, limits) : await createTestDatabase({ limits });
   // The server runs in this process, so a stalled event loop (PGlite's statements run on it, a large comparison) stalls
   // client and server alike: a kept-alive connection idle past the server's timeout when the loop comes back is reset
   // by the server just as the client sends on it. Idle connections are kept a minute here, longer than any stall; tests
   // of the timeouts set their own.
-  const env = { APP_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', DATA_DIR: ':memory:', HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '60' };
+  // Passwords are hashed at argon2id's minimal cost (a test setting): the suite registers thousands of players, at
+  // ~30-70 ms of CPU each at the standard cost. tests/api/auth.test.ts checks the standard cost on an app of its own.
+  const env = {
+    APP_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATA_DIR: ':memory:',
+    HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '60',
+    PASSWORD_HASH_COST: 'minimal',
+    // The language's wall-clock limits stretched (tests/helpers/language-time.ts): answers, not deadlines, on a busy machine.
+    LANGUAGE_TIME_SCALE: String(TEST_LANGUAGE_TIME_SCALE),
+    // Cached keys live ten minutes (the most allowed), not the default ten seconds: the cache is told of every change
+    // (src/modules/auth/key-cache.ts), and a test that counts a request's statements must not see a key lookup come back
+    // because the test before took more than ten seconds on a busy machine. Tests of the expiry use a cache of their own.
+    AUTH_CACHE_TTL_MS: '600000',
+  };
   const config: Config = { ...loadConfig(env), ...options.config };
   const logger = createLogger(config.logLevel);
   const services = createServices({ database: db.database, config, logger });
-  const { app, api, drain, health } = await createApp({ services, ...(options.handlers ? { handlers: options.handlers(services) } : {}) });
-  const server: Server = app.listen(0, '127.0.0.1');
+  const { app: express, frontDoor, api, drain, health } = await createApp({ services, ...(options.handlers ? { handlers: options.handlers(services) } : {}) });
+  const server: Server = createFrontDoorServer(frontDoor).listen(0, '127.0.0.1');
   applyServerLimits(server, config.http);
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -137,18 +159,20 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     live,
     drain,
     health,
+    express,
     request,
     async close() {
       await live.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await services.leaderboards.close();
       await db.drop();
     },
   };
 }
 
-async function shareTestDatabase(url: string): Promise<TestDatabase> {
-  const database = await openDatabase({ url, migrate: false, limits: TEST_DB_LIMITS });
+async function shareTestDatabase(url: string, limits: Partial<DatabaseLimits>): Promise<TestDatabase> {
+  const database = await openDatabase({ url, migrate: false, limits: { ...TEST_DB_LIMITS, ...limits } });
   return { database, url, drop: () => database.close() };
 }
 
@@ -162,10 +186,15 @@ export interface TestUser {
   password: string;
 }
 
-/** Registers a player through the API. */
+/**
+ * Registers a player through the API. With `verified: true` their email is
+ * then marked verified, as its mailed link would: unverified accounts cannot
+ * create or join private groups. (Not by default: each mark is a write to
+ * `users`, which every process hears as a change of the user.)
+ */
 export async function registerUser(
   app: TestApp,
-  overrides: { username?: string; email?: string; password?: string; first_name?: string } = {},
+  overrides: { username?: string; email?: string; password?: string; first_name?: string; verified?: boolean } = {},
 ): Promise<TestUser> {
   const n = `${process.pid}${Date.now().toString(36)}${userCounter++}`;
   const username = overrides.username ?? `player${n}`;
@@ -175,6 +204,7 @@ export async function registerUser(
     body: { username, email, password, ...(overrides.first_name ? { first_name: overrides.first_name } : {}) },
   });
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
+  if (overrides.verified) await app.services.database.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, res.body.user.id));
   return { id: res.body.user.id, token: res.body.api_key, username, email: email.toLowerCase(), password };
 }
 

@@ -19,7 +19,11 @@ let counter = 0;
  */
 export const TEST_DB_LIMITS: DatabaseLimits = { connectTimeoutMs: 10_000, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000 };
 
-export async function createTestDatabase({ maxConnections = 10 }: { maxConnections?: number } = {}): Promise<TestDatabase> {
+/** `limits` (PostgreSQL): budgets over TEST_DB_LIMITS, for tests of the budgets themselves. */
+export async function createTestDatabase({
+  maxConnections = 10,
+  limits = {},
+}: { maxConnections?: number; limits?: Partial<DatabaseLimits> } = {}): Promise<TestDatabase> {
   const template = inject('pgTemplate');
   const url = testDatabaseUrl();
   if (template && url) {
@@ -37,7 +41,7 @@ export async function createTestDatabase({ maxConnections = 10 }: { maxConnectio
       }
     }
     const dbUrl = withDatabase(url, name);
-    const database = await openDatabase({ url: dbUrl, maxConnections, migrate: false, limits: TEST_DB_LIMITS });
+    const database = await openDatabase({ url: dbUrl, maxConnections, migrate: false, limits: { ...TEST_DB_LIMITS, ...limits } });
     return {
       database,
       url: dbUrl,

@@ -8,6 +8,8 @@
 import { questionAnswers } from '../../src/modules/answers/answers.table.js';
 import type { TestApp, TestUser } from './test-app.js';
 import { createAdmin, registerUser } from './test-app.js';
+import { generateMailToken } from '../../src/modules/auth/credentials.js';
+import { accountTokens } from '../../src/modules/auth/auth.table.js';
 import { createInGameDefinition, createInLeague, createMatchDefinition } from './definitions.js';
 import { feedEvent, insertIssuance, insertListener, insertListenerEvents } from './engine-rows.js';
 import { createMatch, follow, leagueBySlug } from './factories.js';
@@ -41,12 +43,15 @@ export interface World {
   /** A private group the player owns, with the victim as a member. */
   playerGroupId: string;
   inviteCode: string;
+  /** Mailed links of a player of their own (not the two above): a password reset and an email verification. */
+  resetToken: string;
+  verifyToken: string;
 }
 
 export async function buildWorld(app: TestApp, admin?: TestUser): Promise<World> {
   const theAdmin = admin ?? (await createAdmin(app));
-  const player = await registerUser(app);
-  const victim = await registerUser(app);
+  const player = await registerUser(app, { verified: true });
+  const victim = await registerUser(app, { verified: true });
   const league = await leagueBySlug(app, 'wc');
   const form = new FormData();
   form.set('name', `World brand ${Date.now().toString(36)}`);
@@ -90,7 +95,16 @@ export async function buildWorld(app: TestApp, admin?: TestUser): Promise<World>
   if (playerGroup.status !== 201) throw new Error(`world: player group ${playerGroup.status} ${playerGroup.text}`);
   const joined = await app.request('POST', '/api/player-groups/join', { token: victim.token, body: { invite_code: playerGroup.body.invite_code } });
   if (joined.status !== 200) throw new Error(`world: join ${joined.status} ${joined.text}`);
+  const mailed = await registerUser(app);
+  const [resetLink, verifyLink] = [generateMailToken(), generateMailToken()];
+  const inADay = new Date(Date.now() + 86_400_000);
+  await app.services.database.db.insert(accountTokens).values([
+    { userId: mailed.id, purpose: 'password_reset', tokenDigest: resetLink.digest, email: mailed.email, expiresAt: inADay },
+    { userId: mailed.id, purpose: 'email_verification', tokenDigest: verifyLink.digest, email: mailed.email, expiresAt: inADay },
+  ]);
   return {
+    resetToken: resetLink.token,
+    verifyToken: verifyLink.token,
     admin: theAdmin,
     player,
     victim,
@@ -174,6 +188,12 @@ export function fieldId(world: World, template: string, name: string): string | 
       return world.leagueSlug;
     case 'invite_code':
       return world.inviteCode;
+    case 'token':
+      return template === '/api/auth/password-reset/confirm'
+        ? world.resetToken
+        : template === '/api/auth/email-verification/confirm'
+          ? world.verifyToken
+          : undefined;
     default:
       return undefined;
   }

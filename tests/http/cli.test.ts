@@ -93,7 +93,7 @@ describe('npm run schedule:sync', () => {
     expect(withOffset.stderr).toBe('');
     expect(withOffset.status).toBe(0);
     expect(withOffset.stdout).toMatch(/openfootball:2031: 2 matches read, 2 written/);
-  }, 60_000);
+  });
 
   it('answers wrong arguments with one line and exit 2', async () => {
     const missing = await run('scripts/schedule-sync.ts', ['--openfootball', 'x.json']);
@@ -103,11 +103,18 @@ describe('npm run schedule:sync', () => {
     );
     const offset = await run('scripts/schedule-sync.ts', ['--openfootball', 'x.json', '--season', '2031', '--utc-offset', 'noon']);
     expect(offset.status).toBe(2);
-    expect(offset.stderr.trim()).toMatch(/^schedule:sync: --utc-offset must look like \+03:00 or -06:00, got 'noon'/);
+    expect(offset.stderr.trim()).toMatch(/^schedule:sync: --utc-offset 'noon' is not a UTC offset \(write it like \+03:00 or -06:00\)/);
+    // An offset no place uses is refused before anything is read: kick-offs 25 h off would otherwise be written.
+    for (const bad of ['+25:00', '-13:00', '+14:30']) {
+      const far = await run('scripts/schedule-sync.ts', ['--openfootball', 'x.json', '--season', '2031', `--utc-offset=${bad}`]);
+      expect(far.status, bad).toBe(2);
+      expect(far.stderr.trim().split('\n')).toHaveLength(1);
+      expect(far.stderr.trim()).toContain(`schedule:sync: --utc-offset '${bad}' is not an offset any place uses: UTC offsets run from -12:00 to +14:00`);
+    }
     const unknown = await run('scripts/schedule-sync.ts', ['--sesaon', '2031']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
-  }, 60_000);
+  });
 
   it('attaches a feed to every match with --feed-url-template, and refuses a template that builds unacceptable URLs (exit 2)', async () => {
     const file = localTimesFile();
@@ -143,7 +150,7 @@ describe('npm run schedule:sync', () => {
     } finally {
       await database.close();
     }
-  }, 90_000);
+  });
 
   it('names a missing file in one line', async () => {
     const res = await run('scripts/schedule-sync.ts', ['--openfootball', path.join(tmp, 'absent.json'), '--season', '2031'], {
@@ -152,7 +159,7 @@ describe('npm run schedule:sync', () => {
     });
     expect(res.status).toBe(1);
     expect(res.stderr.trim()).toBe(`schedule:sync: cannot read ${path.join(tmp, 'absent.json')} (ENOENT); check the path`);
-  }, 60_000);
+  });
 });
 
 describe('npm run feed:serve', () => {
@@ -162,5 +169,8 @@ describe('npm run feed:serve', () => {
     expect(res.stderr.trim()).toBe(
       "feed:serve: openfootball match 1: time '19:00' has no UTC offset, and the file's local times need one; pass the offset of its local times, e.g. --utc-offset +03:00",
     );
-  }, 60_000);
+    const far = await run('scripts/feed-serve.ts', ['--openfootball', localTimesFile(), '--match', '1', '--utc-offset', '+25:00']);
+    expect(far.status).toBe(2);
+    expect(far.stderr.trim()).toMatch(/^feed:serve: --utc-offset '\+25:00' is not an offset any place uses: UTC offsets run from -12:00 to \+14:00/);
+  });
 });

@@ -131,7 +131,8 @@ describe("error mapping: every failure is the contract's error body with the rig
       const res = await app.request('POST', '/api/auth/login', { raw: { body, contentType: 'application/json' } });
       expectError(res, httpErrors.invalid);
       expect(res.body.detail[0]).toMatchObject({ type: 'too_deep', msg: 'nested more than 64 levels deep' });
-      expect(Date.now() - started).toBeLessThan(5_000);
+      // Not a parse whose cost grows with the depth (a generous bound: a busy machine takes seconds over milliseconds).
+      expect(Date.now() - started).toBeLessThan(60_000);
     }
     // 64 levels are read (and then checked against the schema as usual).
     const ok = await app.request('POST', '/api/auth/login', { raw: { body: `${'['.repeat(64)}${']'.repeat(64)}`, contentType: 'application/json' } });

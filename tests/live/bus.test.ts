@@ -8,11 +8,12 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createLiveBus, decodeEvent, type BusEvent, type LiveBus } from '../../src/live/bus.js';
-import { liveEngineSubscriber } from '../../src/live/publishers.js';
+import { publishIssued, publishMatchChanged, publishSettled } from '../../src/live/publishers.js';
 import { createLogger } from '../../src/logger.js';
 import { createMatch } from '../helpers/factories.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { waitBound } from '../helpers/bounds.js';
 
 const logger = createLogger('silent');
 const M = '7d444840-9dc0-11d1-b245-5ffdce74fad2';
@@ -20,7 +21,7 @@ const I = '8f9e0d1c-2b3a-4c5d-8e7f-6a5b4c3d2e1f';
 const U = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 
 async function until(check: () => boolean, timeoutMs = 5000, what = 'condition') {
-  const end = Date.now() + timeoutMs;
+  const end = Date.now() + waitBound(timeoutMs);
   while (!check()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
@@ -73,15 +74,15 @@ describe('the bus of an app', () => {
       const match = await createMatch(app);
       // A long text and many choices change nothing: only ids travel.
       const row = await insertIssuance(app, { matchId: match.id, questionText: 'x'.repeat(20_000) });
-      const subscriber = liveEngineSubscriber(app.services.liveBus);
-      await subscriber.onIssued!(row);
-      await subscriber.onSettled!({ ...row, status: 'locked' });
-      await subscriber.onSettled!({ ...row, status: 'resolved' });
-      await subscriber.onSettled!({ ...row, status: 'open' });
-      await subscriber.onMatchChanged!(match.id, { homeScore: 1 });
-      await subscriber.onMatchChanged!(match.id, { status: 'ended' });
+      const bus = app.services.liveBus;
+      await publishIssued(bus, row);
+      await publishSettled(bus, { ...row, status: 'locked' });
+      await publishSettled(bus, { ...row, status: 'resolved' });
+      await publishSettled(bus, { ...row, status: 'open' });
+      await publishMatchChanged(bus, match.id, { homeScore: 1 });
+      await publishMatchChanged(bus, match.id, { status: 'ended' });
       // Nothing a live header shows: nothing published.
-      await subscriber.onMatchChanged!(match.id, { startedAt: new Date() });
+      await publishMatchChanged(bus, match.id, { startedAt: new Date() });
       await app.services.database.rows(sql`select pg_notify(${app.services.liveBus.channel}, ${'{"hello":"from another tool"}'})`);
       await until(() => seen.length >= 5, 5000, 'five events');
       await new Promise((r) => setTimeout(r, 100));

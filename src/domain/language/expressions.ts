@@ -9,11 +9,16 @@
  * sequences of 1,000, no regular expressions), checked at every step, and
  * with the built-ins whose cost is not linear in their input replaced by
  * ones that are: so one step costs little, and the thread is held ~10 ms at
- * most. What needs more goes to the sandbox (sandbox.ts: a worker thread),
- * which runs it with the full budget (50,000 steps, 250 ms, 100,000-element
+ * most. What needs more goes to the sandbox (isolation.ts: worker threads,
+ * src/runtime/sandbox/), which runs it with the full budget (50,000 steps, 250 ms, 100,000-element
  * sequences) and is terminated when it overruns, so even a step nobody
  * foresaw cannot hold anything but that worker. A definition's ordinary
  * expressions take tens of microseconds here and never reach the sandbox.
+ *
+ * Compiling is bounded the same way: a source is compiled here only when
+ * its cost is known to be small (`compilesHere`: about a millisecond), and
+ * a caller compiling or evaluating many yields between slices of them
+ * (slices.ts); any other source is compiled and evaluated in the sandbox.
  */
 import type jsonata from 'jsonata';
 import { lazyRequire } from '../../lazy.js';
@@ -22,7 +27,9 @@ import { lazyRequire } from '../../lazy.js';
 const loadJsonata = lazyRequire<typeof jsonata>('jsonata');
 import { clip } from '../../errors.js';
 import { findUnsafeRegexLiteral, SafeRegExp } from './safe-regex.js';
-import { isolate, SandboxError } from './sandbox.js';
+import { isolate, SandboxError } from './isolation.js';
+import { scaledMs } from './time-scale.js';
+import { yieldIfBusy } from '../../slices.js';
 
 export class ExpressionError extends Error {
   constructor(
@@ -353,17 +360,79 @@ function compileFor(tier: Tier, source: string): jsonata.Expression {
   return expr;
 }
 
-/** Compiles (and caches) an expression; throws ExpressionError naming the field on a syntax error. */
-export function compileExpression(field: string, source: string): jsonata.Expression {
+/**
+ * Whether an expression is compiled in the caller's thread. JSONata's parser
+ * is linear in the length of its source but for paths, which it flattens
+ * step by step, rescanning every step before (quadratic in the number of
+ * steps): a 2,000-character path takes 10 to 40 ms of CPU to compile (a
+ * definition has room for 141 of them), where any other shape of that
+ * length takes about 1 ms. A path has no more steps than
+ * the source has dots, so a source with at most COMPILE_HERE_MAX_DOTS of
+ * them (any dot counts: in a string, a number, a regular expression) costs
+ * about a millisecond to compile whatever it is. The rest are compiled, and
+ * evaluated, only in the sandbox.
+ */
+export function compilesHere(source: string): boolean {
+  let dots = 0;
+  for (let at = source.indexOf('.'); at !== -1; at = source.indexOf('.', at + 1)) if (++dots > COMPILE_HERE_MAX_DOTS) return false;
+  return true;
+}
+export const COMPILE_HERE_MAX_DOTS = 100;
+/** Deadline of a compile in the sandbox (a 2,000-character path takes up to ~200 ms on a loaded machine). */
+const COMPILE_TIMEOUT_MS = 2000;
+
+/** The text of a compile error: JSONata's message and where. */
+function compileErrorText(err: unknown): string {
+  const e = err as { message?: string; position?: number; token?: string };
+  return `does not compile: ${clip(e.message ?? String(err), 200)}${e.position !== undefined ? ` (at character ${e.position})` : ''}`;
+}
+
+/** Compiles (and caches) an expression in this thread, for a source that `compilesHere`; throws ExpressionError naming the field on a syntax error. */
+function compileHere(field: string, source: string): jsonata.Expression {
   try {
     return compileFor(IN_PROCESS, source);
   } catch (err) {
-    const e = err as { message?: string; position?: number; token?: string };
-    throw new ExpressionError(
-      field,
-      `does not compile: ${clip(e.message ?? String(err), 200)}${e.position !== undefined ? ` (at character ${e.position})` : ''}`,
-    );
+    throw new ExpressionError(field, compileErrorText(err));
   }
+}
+
+/** The sandbox's compile of a source (src/runtime/sandbox/sandbox-worker.ts): throws the compile error's text. */
+export function compileIn(tier: Tier, source: string): null {
+  try {
+    compileFor(tier, source);
+    return null;
+  } catch (err) {
+    throw new Error(compileErrorText(err), { cause: err });
+  }
+}
+
+/** Sources too costly to compile here that compiled in the sandbox. */
+const compiledThere = new Set<string>();
+
+/**
+ * Checks that an expression compiles (its syntax, and no unsafe regular
+ * expression literal); throws ExpressionError naming the field when it does
+ * not. A source that `compilesHere` is compiled (and cached) in this thread,
+ * and the thread yields after a slice of such work (slices.ts), so checking
+ * a definition's many expressions never holds it for long; any other source
+ * is compiled in the sandbox, in the caller's lane.
+ */
+export async function checkExpression(field: string, source: string): Promise<void> {
+  if (compilesHere(source)) {
+    compileHere(field, source);
+    await yieldIfBusy();
+    return;
+  }
+  if (compiledThere.has(source)) return;
+  try {
+    await isolate({ kind: 'compile', source, input: null }, COMPILE_TIMEOUT_MS);
+  } catch (err) {
+    if (err instanceof SandboxError)
+      throw new ExpressionError(field, err.message.startsWith('does not compile') ? err.message : `does not compile: ${err.message}`);
+    throw err;
+  }
+  if (compiledThere.size >= COSTLY_MAX) compiledThere.delete(compiledThere.values().next().value!);
+  compiledThere.add(source);
 }
 
 /** JSON-safe copy of a JSONata result (sequences become arrays, functions and undefined drop out). */
@@ -376,7 +445,7 @@ function toJson(value: unknown): unknown {
 export async function evaluateIn(tier: Tier, source: string, input: unknown): Promise<unknown> {
   const expr = compileFor(tier, source);
   if (sandboxOnly.has(expr)) throw new Escalate('regular expressions run in the sandbox');
-  const guard: Guard = { tier, steps: 0, depth: 0, deadline: Date.now() + tier.timeoutMs, sizes: new WeakMap() };
+  const guard: Guard = { tier, steps: 0, depth: 0, deadline: Date.now() + (tier.escalate ? tier.timeoutMs : scaledMs(tier.timeoutMs)), sizes: new WeakMap() };
   try {
     return toJson(await expr.evaluate(input, { [GUARD]: guard }));
   } catch (err) {
@@ -394,10 +463,13 @@ const COSTLY_MAX = 500;
 
 /** Evaluates an expression against input; throws ExpressionError naming the field when it fails or exceeds its budget. */
 export async function evaluateExpression(field: string, source: string, input: Record<string, unknown>, budget: Budget = DEFAULT_BUDGET): Promise<unknown> {
-  compileExpression(field, source);
-  if (!costly.has(source)) {
+  await checkExpression(field, source);
+  if (compilesHere(source) && !costly.has(source)) {
     try {
-      return await evaluateIn(IN_PROCESS, source, input);
+      const value = await evaluateIn(IN_PROCESS, source, input);
+      // One evaluation holds the thread ~10 ms at most; a caller evaluating many (a map, every definition on an event) is sliced.
+      await yieldIfBusy();
+      return value;
     } catch (err) {
       if (!(err instanceof Escalate)) throw new ExpressionError(field, `failed: ${(err as Error).message}`);
       if (err.lasting) {
@@ -407,7 +479,8 @@ export async function evaluateExpression(field: string, source: string, input: R
     }
   }
   try {
-    return await isolate({ kind: 'expression', source, input, budget }, budget.timeoutMs);
+    // A source compiled only there may need compiling again (in a new worker) before its deadline starts.
+    return await isolate({ kind: 'expression', source, input, budget }, budget.timeoutMs + (compilesHere(source) ? 0 : COMPILE_TIMEOUT_MS));
   } catch (err) {
     if (err instanceof SandboxError) throw new ExpressionError(field, `failed: ${err.message}`);
     throw err;

@@ -4,7 +4,6 @@
  * missing from the database is "not found" (404). Rows are seeded from this
  * list at start (insert-if-missing, so operators' changes to defaults stay).
  */
-import { domainErrors } from '../domain.errors.js';
 
 export type Sport = 'football' | 'american_football' | 'basketball' | 'baseball' | 'ice_hockey';
 
@@ -27,6 +26,8 @@ export interface LeagueDefinition {
     questionPeriodDistribution: Record<string, number>;
     questionPoints: number;
     answerWindowSeconds: number;
+    /** The fairness rule's minimum answer time (feed seconds between a question's trigger and the event that decides it). */
+    minAnswerSeconds: number;
     questionProbability: number;
   };
 }
@@ -35,7 +36,7 @@ const even = (periods: string[], n: number) => Object.fromEntries(periods.map((p
 
 export const SUPPORTED_LEAGUES: readonly LeagueDefinition[] = [
   {
-    // Fed by ../shared/fixtures (openfootball World Cup schedules and results, Metrica events).
+    // Fed by tests/fixtures (openfootball World Cup schedules and results, Metrica events).
     slug: 'wc',
     name: 'FIFA World Cup',
     sport: 'football',
@@ -45,6 +46,7 @@ export const SUPPORTED_LEAGUES: readonly LeagueDefinition[] = [
       questionPeriodDistribution: even(['1', '2'], 5),
       questionPoints: 10,
       answerWindowSeconds: 60,
+      minAnswerSeconds: 10,
       questionProbability: 1,
     },
   },
@@ -58,6 +60,7 @@ export const SUPPORTED_LEAGUES: readonly LeagueDefinition[] = [
       questionPeriodDistribution: even(['1', '2'], 5),
       questionPoints: 10,
       answerWindowSeconds: 60,
+      minAnswerSeconds: 10,
       questionProbability: 1,
     },
   },
@@ -71,6 +74,7 @@ export const SUPPORTED_LEAGUES: readonly LeagueDefinition[] = [
       questionPeriodDistribution: even(['1', '2', '3', '4'], 4),
       questionPoints: 10,
       answerWindowSeconds: 30,
+      minAnswerSeconds: 10,
       questionProbability: 1,
     },
   },
@@ -84,6 +88,7 @@ export const SUPPORTED_LEAGUES: readonly LeagueDefinition[] = [
       questionPeriodDistribution: even(['1', '2', '3', '4'], 4),
       questionPoints: 10,
       answerWindowSeconds: 30,
+      minAnswerSeconds: 10,
       questionProbability: 1,
     },
   },
@@ -97,6 +102,7 @@ export const SUPPORTED_LEAGUES: readonly LeagueDefinition[] = [
       questionPeriodDistribution: even(['1', '2', '3', '4', '5', '6', '7', '8', '9'], 2),
       questionPoints: 10,
       answerWindowSeconds: 45,
+      minAnswerSeconds: 10,
       questionProbability: 1,
     },
   },
@@ -110,6 +116,7 @@ export const SUPPORTED_LEAGUES: readonly LeagueDefinition[] = [
       questionPeriodDistribution: even(['1', '2', '3'], 4),
       questionPoints: 10,
       answerWindowSeconds: 45,
+      minAnswerSeconds: 10,
       questionProbability: 1,
     },
   },
@@ -117,15 +124,7 @@ export const SUPPORTED_LEAGUES: readonly LeagueDefinition[] = [
 
 const bySlug = new Map(SUPPORTED_LEAGUES.map((l) => [l.slug, l]));
 
-/** The supported league of a slug; 400 naming the slug and the supported ones otherwise. */
-export function supportedLeague(slug: string): LeagueDefinition {
-  const league = bySlug.get(slug);
-  if (!league)
-    throw domainErrors.unsupportedLeague(
-      slug,
-      SUPPORTED_LEAGUES.map((l) => l.slug),
-    );
-  return league;
-}
+/** The supported league of a slug, if the service supports it (src/modules/shared/domain.errors.ts refuses the others). */
+export const findSupportedLeague = (slug: string): LeagueDefinition | undefined => bySlug.get(slug);
 
 export const periodsOfSport = (sport: string): readonly string[] => SPORT_PERIODS[sport as Sport] ?? [];

@@ -170,12 +170,13 @@ const FOOTBALL: TypeDraft[] = [
   },
   {
     type: 'kick_off',
-    description: 'A kick-off taken by `event.team`: the first of a period starts it, any other restarts play after a goal.',
+    description: 'A kick-off taken by `event.team`: the first of a period starts it, one after a goal restarts play.',
     fields: [
       ['player', 'string | null', 'Name of the player taking it'],
-      ['after_goal', 'boolean', 'A restart after a goal (false for a period\u2019s first kick-off)'],
+      ['after_goal', 'boolean', 'A goal was scored since the period\u2019s previous kick-off (false for its first, and for a kick-off taken again)'],
+      ['retaken', 'boolean', 'This kick-off had to be taken again'],
     ],
-    sample: { seq: 1291, period: '2', clock: 3781, at: 4813, team: 'away', score: [1, 0], data: { player: 'Player 19', after_goal: true } },
+    sample: { seq: 1291, period: '2', clock: 3781, at: 4813, team: 'away', score: [1, 0], data: { player: 'Player 19', after_goal: true, retaken: false } },
   },
   {
     type: 'goal_kick',

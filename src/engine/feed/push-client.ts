@@ -134,6 +134,8 @@ export class PushFeedClient extends EventEmitter<PushFeedClientEvents> {
   private stale = false;
   private lastHeartbeatAt = 0;
   private staleTimer: NodeJS.Timeout | null = null;
+  /** The run loop has returned and no timer is armed. */
+  private stopped = false;
 
   constructor(private readonly opts: PushFeedClientOptions) {
     super();
@@ -175,11 +177,17 @@ export class PushFeedClient extends EventEmitter<PushFeedClientEvents> {
     return this.running;
   }
 
+  /** Stops for good: the connection is dropped, no reconnect or staleness check follows; resolves once the client has stopped. */
   async close(): Promise<void> {
     this.closed = true;
     this.abort.abort();
     this.clearStaleTimer();
     await this.running;
+  }
+
+  /** Connected, connecting, waiting to reconnect or watching for staleness: false once it ended or was closed and stopped. */
+  get active(): boolean {
+    return this.running !== null && !this.stopped;
   }
 
   private async run(): Promise<void> {
@@ -221,6 +229,7 @@ export class PushFeedClient extends EventEmitter<PushFeedClientEvents> {
       await abortableSleep(delayMs, this.abort.signal);
     }
     this.clearStaleTimer();
+    this.stopped = true;
   }
 
   /** Splits a byte stream into lines, tolerant of chunks that cut lines (or characters) anywhere. */

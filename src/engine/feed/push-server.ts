@@ -55,7 +55,7 @@ export interface PushFeedFaults {
 export interface PushFeedServerOptions {
   /** Served at GET /feed. */
   events?: readonly FeedEvent[];
-  /** Served at GET /feeds/<key>. */
+  /** Served at GET /feeds/<key>; may be empty when the feeds come later (`addFeed`). */
   feeds?: Readonly<Record<string, readonly FeedEvent[]>>;
   /** Replay speed factor (1 = real time; Infinity = everything at once). */
   speed: number;
@@ -78,10 +78,12 @@ export interface PushFeedServerOptions {
   faults?: PushFeedFaults;
   /** A client whose unsent output exceeds this is dropped (it can resume); default 8 MiB. */
   maxBufferedBytes?: number;
+  /** Told of a failure of the server once it listens (an accept that failed: it goes on listening); default: ignored. */
+  onError?: (err: Error) => void;
 }
 
 export interface PushFeedServer {
-  /** URL of the first feed (`/feed` when `events` is given). */
+  /** URL of the first feed (`/feed` when `events` is given; the base URL when there is none yet). */
   url: string;
   baseUrl: string;
   port: number;
@@ -92,6 +94,10 @@ export interface PushFeedServer {
   injectLine(line: string, key?: string): void;
   /** Ends a held-open feed. */
   end(key?: string): void;
+  /** Serves another feed at `/feeds/<key>`, its timeline starting at `startAt` (else at its first connection); returns its URL. */
+  addFeed(key: string, events: readonly FeedEvent[], startAt?: Date): string;
+  /** Stops serving a feed: its clients get `end`, and its URL answers 404 from now on. */
+  removeFeed(key: string): void;
   pauseHeartbeats(): void;
   resumeHeartbeats(): void;
   /** Abruptly closes every open client connection. */
@@ -194,7 +200,7 @@ class Timeline {
    * where the match is, not at its beginning.
    */
   start(elapsedMs = 0): void {
-    if (this.started) return;
+    if (this.started || this.ended) return;
     this.started = true;
     const skip = elapsedMs > 0 ? eventsDueAfter(this.events, this.opts.speed, elapsedMs, this.opts.maxGapMs) : 0;
     for (const event of this.events.slice(0, skip)) this.publish(event);
@@ -204,7 +210,11 @@ class Timeline {
       if (left > 0 && !(await abortableSleep(left, this.opts.signal))) return;
       const rest = skip > 0 ? this.events.slice(skip) : this.events;
       if (rest.length)
-        for await (const event of replay(rest, { speed: this.opts.speed, maxGapMs: this.opts.maxGapMs, signal: this.opts.signal })) this.publish(event);
+        for await (const event of replay(rest, { speed: this.opts.speed, maxGapMs: this.opts.maxGapMs, signal: this.opts.signal })) {
+          // Ended early (a removed feed): the rest of its replay goes nowhere.
+          if (this.ended) return;
+          this.publish(event);
+        }
       if (!this.opts.holdOpen && !this.opts.signal.aborted) this.end();
     })();
   }
@@ -225,24 +235,32 @@ class Timeline {
 
 export async function startPushFeedServer(opts: PushFeedServerOptions): Promise<PushFeedServer> {
   const feedsIn: Array<[string, readonly FeedEvent[]]> = [];
+  const checkKey = (key: string) => {
+    if (!/^[A-Za-z0-9._:-]+$/.test(key)) throw new Error(`feed key '${key}' must match [A-Za-z0-9._:-]+`);
+  };
   if (opts.events) feedsIn.push([DEFAULT_KEY, opts.events]);
   for (const [key, events] of Object.entries(opts.feeds ?? {})) {
-    if (!/^[A-Za-z0-9._:-]+$/.test(key)) throw new Error(`feed key '${key}' must match [A-Za-z0-9._:-]+`);
+    checkKey(key);
     feedsIn.push([key, events]);
   }
-  if (feedsIn.length === 0) throw new Error('startPushFeedServer needs events or feeds');
+  if (feedsIn.length === 0 && !opts.feeds) throw new Error('startPushFeedServer needs events or feeds');
   if (!(opts.speed > 0)) throw new Error('speed must be a positive number');
   const heartbeatMs = opts.heartbeatMs ?? 1000;
   if (!(heartbeatMs > 0)) throw new Error('heartbeatMs must be positive');
   const faults = opts.faults ?? {};
   const abort = new AbortController();
   const state: ServerState = { heartbeatsPaused: faults.noHeartbeats === true, maxBufferedBytes: opts.maxBufferedBytes ?? 8 * 1024 * 1024 };
-  const timelines = new Map(
-    feedsIn.map(([key, events]) => [
-      key,
-      new Timeline(events, { speed: opts.speed, maxGapMs: opts.maxGapMs, holdOpen: opts.holdOpen === true, signal: abort.signal }),
-    ]),
-  );
+  const newTimeline = (events: readonly FeedEvent[]) =>
+    new Timeline(events, { speed: opts.speed, maxGapMs: opts.maxGapMs, holdOpen: opts.holdOpen === true, signal: abort.signal });
+  const timelines = new Map(feedsIn.map(([key, events]) => [key, newTimeline(events)]));
+  /** Timelines that start at their first connection (no start time of their own). */
+  const startOnConnect = new Set<Timeline>(opts.startAt ? [] : timelines.values());
+  /** Starts a timeline at `startAt`, or where it would be now when that has passed. */
+  const startAtTime = (timeline: Timeline, startAt: Date) => {
+    const at = startAt.getTime();
+    const timer = setTimeout(() => timeline.start(Math.max(0, Date.now() - at)), Math.max(0, at - Date.now()));
+    abort.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+  };
   const stats = { requests: 0, connections: 0, open: 0, rejected: 0, afterSeqs: [] as number[] };
   let rejectBudget = faults.rejectFirst ?? 0;
   let dropBudget = faults.dropAfter !== undefined ? (faults.dropConnections ?? 1) : 0;
@@ -289,31 +307,31 @@ export async function startPushFeedServer(opts: PushFeedServerOptions): Promise<
     if (!conn.open) return;
     if (timeline.ended) return conn.finish();
     timeline.clients.add(conn);
-    if (!opts.startAt) timeline.start();
+    if (startOnConnect.has(timeline)) timeline.start();
   });
 
+  // Lasting, unlike the start's once('error'): a server that listens may still fail to accept a connection.
+  let started = false;
+  server.on('error', (err) => {
+    if (started) opts.onError?.(err);
+  });
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, host, () => {
       server.off('error', reject);
+      started = true;
       resolve();
     });
   });
-  if (opts.startAt) {
-    const startAt = opts.startAt.getTime();
-    const timer = setTimeout(
-      () => {
-        for (const t of timelines.values()) t.start(Math.max(0, Date.now() - startAt));
-      },
-      Math.max(0, startAt - Date.now()),
-    );
-    abort.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
-  }
+  if (opts.startAt) for (const t of timelines.values()) startAtTime(t, opts.startAt);
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const urlFor = (key: string = feedsIn[0]![0]) => (key === DEFAULT_KEY ? `${baseUrl}/feed` : `${baseUrl}/feeds/${encodeURIComponent(key)}`);
-  const timelineFor = (key: string = feedsIn[0]![0]) => {
+  const firstKey = feedsIn[0]?.[0];
+  const urlFor = (key: string | undefined = firstKey) =>
+    key === undefined ? baseUrl : key === DEFAULT_KEY ? `${baseUrl}/feed` : `${baseUrl}/feeds/${encodeURIComponent(key)}`;
+  const timelineFor = (key: string | undefined = firstKey) => {
+    if (key === undefined) throw new Error('the server has no feed');
     const t = timelines.get(key);
     if (!t) throw new Error(`no feed '${key}'`);
     return t;
@@ -329,6 +347,21 @@ export async function startPushFeedServer(opts: PushFeedServerOptions): Promise<
       for (const c of timelineFor(key).clients) c.writeLine(line);
     },
     end: (key) => timelineFor(key).end(),
+    addFeed: (key, events, startAt) => {
+      checkKey(key);
+      if (timelines.has(key)) throw new Error(`feed '${key}' is already served`);
+      const timeline = newTimeline(events);
+      timelines.set(key, timeline);
+      if (startAt) startAtTime(timeline, startAt);
+      else startOnConnect.add(timeline);
+      return urlFor(key);
+    },
+    removeFeed: (key) => {
+      const timeline = timelineFor(key);
+      timelines.delete(key);
+      startOnConnect.delete(timeline);
+      timeline.end();
+    },
     pauseHeartbeats: () => {
       state.heartbeatsPaused = true;
     },

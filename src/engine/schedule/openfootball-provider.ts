@@ -1,4 +1,4 @@
-/** A schedule provider reading openfootball results files (the format of ../shared/fixtures/feeds/openfootball). */
+/** A schedule provider reading openfootball results files (the format of tests/fixtures/feeds/openfootball). */
 import fs from 'node:fs/promises';
 import { importOpenfootballSchedule, type OpenfootballMatch } from '../feed/importers/openfootball.js';
 import type { ScheduledMatch, ScheduleProvider } from './schedule-sync.js';
@@ -23,7 +23,7 @@ export function openfootballResult(m: OpenfootballMatch): Record<string, unknown
     home_team: m.homeTeam,
     away_team: m.awayTeam,
     penalties: r.penalties,
-    goals: r.goals.map((g) => ({ team: g.team, minute: g.minute, player: g.player, penalty: g.penalty, own_goal: g.own_goal })),
+    goals: r.goals.map((g) => ({ team: g.team, minute: g.minute, offset: g.offset, player: g.player, penalty: g.penalty, own_goal: g.own_goal })),
   };
 }
 

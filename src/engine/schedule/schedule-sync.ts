@@ -8,18 +8,15 @@
  *
  * Feed URLs a provider carries are checked as an operator's are (http or
  * https, no credentials, public hosts unless allowed) before anything is
- * written, and fill in only matches without one: a feed an operator attached
- * or changed is never overwritten by a later sync (they detach it with
- * PATCH feed_url null, after which the next sync may attach the provider's).
+ * written, and fill in only matches without one: a feed an operator attached,
+ * changed or detached (PATCH feed_url null) is never replaced by a later sync.
  */
-import { inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { leagues } from '../../modules/leagues/leagues.table.js';
+import { leagueIdsBySlug } from '../../modules/leagues/leagues.public.js';
 import { feedUrlProblem, type FeedUrlPolicy } from '../../modules/matches/feed-url.js';
 import { matchErrors } from '../../modules/matches/matches.errors.js';
-import { moveMatchQuestionsClosing } from '../../modules/issuances/issuances.repository.js';
-import { upsertScheduledMatches } from '../../modules/matches/matches.repository.js';
-import { matches } from '../../modules/matches/matches.table.js';
+import { moveMatchQuestionsClosing } from '../../modules/issuances/issuances.public.js';
+import { lockStatusesBySrId, upsertScheduledMatches } from '../../modules/matches/matches.public.js';
 
 export interface ScheduledMatch {
   srId: string;
@@ -65,7 +62,7 @@ export async function syncSchedule({ db, provider, onStatusChanged, feedUrlPolic
     const problem = m.feedUrl ? feedUrlProblem(m.feedUrl, feedUrlPolicy) : null;
     if (problem) throw matchErrors.invalidFeedUrl(`${provider.name}: the feed URL of match ${m.srId}`, problem);
   }
-  const leagueIds = new Map((await db.select({ id: leagues.id, slug: leagues.slug }).from(leagues)).map((l) => [l.slug, l.id]));
+  const leagueIds = await leagueIdsBySlug({ db });
   const unknown = new Set<string>();
   const rows = incoming.flatMap((m) => {
     const leagueId = leagueIds.get(m.league);
@@ -98,23 +95,7 @@ export async function syncSchedule({ db, provider, onStatusChanged, feedUrlPolic
     // deadlock): a listener closing a match meanwhile waits, and each status
     // change is reported exactly once.
     const changed = await db.transaction(async (tx) => {
-      const before = onStatusChanged
-        ? new Map(
-            (
-              await tx
-                .select({ srId: matches.srId, status: matches.status })
-                .from(matches)
-                .where(
-                  inArray(
-                    matches.srId,
-                    batch.map((r) => r.srId),
-                  ),
-                )
-                .orderBy(matches.srId)
-                .for('update')
-            ).map((r) => [r.srId, r.status]),
-          )
-        : undefined;
+      const before = onStatusChanged ? await lockStatusesBySrId({ tx, srIds: batch.map((r) => r.srId) }) : undefined;
       const result = await upsertScheduledMatches({ tx, rows: batch });
       written += result.length;
       // A moved kick-off moves the lock of the match's open Match questions with it.

@@ -6,9 +6,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/client.js';
+import type { Events } from '../../events/catalogue.js';
 import { adminSessionErrors } from './admin-sessions.errors.js';
-import { deleteExpiredKeys, revokeAdminSessionKeys } from '../auth/auth.repository.js';
-import type { AuthService, IssuedKey, KeysRevokedHook } from '../auth/auth.service.js';
+import { deleteExpiredKeys, revokeAdminSessionKeys } from '../auth/auth.public.js';
+import type { AuthService, IssuedKey } from '../auth/auth.service.js';
 import { digestApiKey, plausibleToken, sameToken } from '../auth/credentials.js';
 import type { UserRow } from '../users/users.table.js';
 import { deleteExpiredSessions, deleteSessionByDigest, findSessionByDigest, insertSession, touchSession } from './admin-sessions.repository.js';
@@ -30,12 +31,13 @@ export const isActiveAdmin = (user: UserRow) => user.isActive && user.isAdmin;
 export function createAdminSessionsService({
   db,
   auth,
-  onKeysRevoked,
+  events,
 }: {
   db: Db;
   /** The API login's password check (and its sign-in budgets, shared by the form), and keys. */
   auth: Pick<AuthService, 'issueKey' | 'checkPassword'>;
-  onKeysRevoked: KeysRevokedHook;
+  /** `keysRevoked` after a sign-out committed (src/events/catalogue.ts). */
+  events: Events;
 }) {
   async function find(token: string | undefined): Promise<AdminSession | undefined> {
     if (!plausibleToken(token)) return undefined;
@@ -65,7 +67,10 @@ export function createAdminSessionsService({
     /** The session behind a cookie, or undefined (missing, unknown or expired). */
     find,
 
-    /** Deletes ended sessions and the expired keys they gave (a periodic task of the worker). */
+    /**
+     * Deletes ended sessions and the expired keys they gave (a periodic task of the worker). No event: an expired
+     * key authenticates nowhere already (a cached lookup never outlives its key's expiry).
+     */
     async cleanup(): Promise<{ sessions: number; keys: number }> {
       const now = new Date();
       const keys = await deleteExpiredKeys({ db, now });
@@ -81,7 +86,7 @@ export function createAdminSessionsService({
         if (!row) return undefined;
         return { userId: row.userId, revoked: await revokeAdminSessionKeys({ db: tx, adminSessionId: row.id }) };
       });
-      if (ended?.revoked) await onKeysRevoked(ended.userId);
+      if (ended?.revoked) await events.emit({ type: 'keysRevoked', userId: ended.userId });
     },
 
     /**

@@ -4,6 +4,7 @@ import { secondsRemaining } from '../issuances/issuances.mapper.js';
 import { toMatchRef } from '../listeners/listeners.mapper.js';
 import type { HistoryRow, OpenRow } from './answers.repository.js';
 import type { QuestionAnswerRow } from './answers.table.js';
+import { toCrowd } from './crowd.js';
 
 type Schemas = components['schemas'];
 
@@ -30,6 +31,8 @@ export function toOpenQuestion(row: OpenRow, now: Date): Schemas['OpenQuestion']
     closes_at: i.closesAt.toISOString(),
     seconds_remaining: secondsRemaining(i, now),
     current_answer: row.currentAnswer,
+    // Nothing before the caller has answered: the crowd is not there to copy.
+    crowd: row.currentAnswer !== null ? toCrowd(i.choices, row.crowd ?? i.crowd ?? {}) : null,
     sponsor_brand: i.sponsorBrand ?? null,
     match_sponsor_brand: i.matchSponsorBrand ?? null,
   };
@@ -54,6 +57,7 @@ export function toHistoryItem(row: HistoryRow): Schemas['AnswerHistoryItem'] {
     points_awarded: answer.pointsAwarded,
     points_possible: issuance.points,
     resolved_at: issuance.resolvedAt ? issuance.resolvedAt.toISOString() : null,
+    crowd: toCrowd(issuance.choices, row.crowd ?? issuance.crowd ?? {}),
     sponsor_brand: issuance.sponsorBrand ?? null,
     match_sponsor_brand: issuance.matchSponsorBrand ?? null,
   };

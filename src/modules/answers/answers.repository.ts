@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNull, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { prepared } from '../../db/prepared.js';
+import { anyUuid } from '../../db/sql-helpers.js';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import { questionIssuances, type QuestionIssuanceRow } from '../issuances/issuances.table.js';
 import { leagues } from '../leagues/leagues.table.js';
@@ -59,6 +60,10 @@ export interface OpenRow {
   match: MatchRow;
   league: string;
   currentAnswer: string | null;
+  /** When the caller first answered (null: not yet). */
+  answeredAt: Date | null;
+  /** How everyone answered so far: shown once the caller has answered (filled by the answers service). */
+  crowd?: Record<string, number> | null;
 }
 
 /**
@@ -78,7 +83,13 @@ function openQuery(
   }: { userId: Value<string>; now: Value<Date>; windowFrom: Value<Date>; windowTo: Value<Date>; matchIds?: string[] | undefined },
 ) {
   return db
-    .select({ issuance: questionIssuances, match: matches, league: leagues.slug, currentAnswer: questionAnswers.selectedAnswerIdentifier })
+    .select({
+      issuance: questionIssuances,
+      match: matches,
+      league: leagues.slug,
+      currentAnswer: questionAnswers.selectedAnswerIdentifier,
+      answeredAt: questionAnswers.createdAt,
+    })
     .from(questionIssuances)
     .innerJoin(matches, eq(matches.id, questionIssuances.matchId))
     .innerJoin(leagues, eq(leagues.id, matches.leagueId))
@@ -134,6 +145,8 @@ export interface HistoryRow {
   issuance: QuestionIssuanceRow;
   match: MatchRow;
   league: string;
+  /** How everyone answered (filled by the answers service). */
+  crowd?: Record<string, number>;
 }
 
 /**
@@ -191,7 +204,7 @@ export async function pointsOf({
 }: {
   db: DbOrTx;
   userId: string;
-  periods: CalendarPeriod[];
+  periods: readonly CalendarPeriod[];
 }): Promise<{ allTime: Totals; periods: Totals[] }> {
   const build = (on: DbOrTx, user: Value<string>, bounds: Value<string>[]) => {
     const a = questionAnswers;
@@ -231,15 +244,21 @@ export async function pointsOf({
   return { allTime: at(0), periods: periods.map((_, i) => at(4 + i * 4)) };
 }
 
-/** Answers per issuance, for many issuances in one grouped query. */
-export async function answerCounts({ db, issuanceIds }: { db: DbOrTx; issuanceIds: string[] }): Promise<Map<string, number>> {
-  if (!issuanceIds.length) return new Map();
+/** Answers per choice of each issuance, for many issuances in one grouped query. */
+export async function crowdCounts({ db, issuanceIds }: { db: DbOrTx; issuanceIds: string[] }): Promise<Map<string, Record<string, number>>> {
+  const out = new Map<string, Record<string, number>>();
+  if (!issuanceIds.length) return out;
   const rows = await db
-    .select({ id: questionAnswers.questionIssuanceId, n: sql<number>`count(*)::int` })
+    .select({ id: questionAnswers.questionIssuanceId, choice: questionAnswers.selectedAnswerIdentifier, n: sql<number>`count(*)::int` })
     .from(questionAnswers)
-    .where(inArray(questionAnswers.questionIssuanceId, issuanceIds))
-    .groupBy(questionAnswers.questionIssuanceId);
-  return new Map(rows.map((r) => [r.id, Number(r.n)]));
+    .where(anyUuid(questionAnswers.questionIssuanceId, issuanceIds))
+    .groupBy(questionAnswers.questionIssuanceId, questionAnswers.selectedAnswerIdentifier);
+  for (const r of rows) {
+    let counts = out.get(r.id);
+    if (!counts) out.set(r.id, (counts = {}));
+    counts[r.choice] = Number(r.n);
+  }
+  return out;
 }
 
 /**

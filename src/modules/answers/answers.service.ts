@@ -17,6 +17,7 @@ import type { UserRow } from '../users/users.table.js';
 import { history, lockIssuanceForAnswer, openForUser, pointsOf, upsertAnswer, type HistoryRow, type OpenRow } from './answers.repository.js';
 import type { QuestionAnswerRow } from './answers.table.js';
 import { calendarPeriods, zoneOrUtc } from '../shared/calendar.js';
+import { createCrowdCounter } from './crowd-counter.js';
 
 type Schemas = components['schemas'];
 
@@ -31,6 +32,7 @@ export const OPEN_WINDOW = { beforeMs: 12 * 3600_000, afterMs: 14 * 86_400_000 }
 export type AnswersService = ReturnType<typeof createAnswersService>;
 
 export function createAnswersService({ db, now = () => new Date() }: { db: Db; now?: () => Date }) {
+  const countsFor = createCrowdCounter({ db });
   return {
     async answer({
       user,
@@ -66,9 +68,10 @@ export function createAnswersService({ db, now = () => new Date() }: { db: Db; n
       });
     },
 
+    /** The caller's open questions; those they answered carry how everyone answered so far (one statement at most). */
     async open(user: UserRow, matchIds?: string[]): Promise<OpenRow[]> {
       const t = now();
-      return openForUser({
+      const rows = await openForUser({
         db,
         userId: user.id,
         now: t,
@@ -76,9 +79,16 @@ export function createAnswersService({ db, now = () => new Date() }: { db: Db; n
         windowTo: new Date(t.getTime() + OPEN_WINDOW.afterMs),
         ...(matchIds ? { matchIds } : {}),
       });
+      const answered = rows.filter((r) => r.currentAnswer !== null);
+      if (!answered.length) return rows;
+      const counts = await countsFor(
+        answered.map((r) => ({ issuanceId: r.issuance.id, stored: r.issuance.crowd, mine: { choice: r.currentAnswer!, createdAt: r.answeredAt ?? t } })),
+      );
+      return rows.map((r) => (r.currentAnswer !== null ? { ...r, crowd: counts.get(r.issuance.id) ?? {} } : r));
     },
 
-    history: ({
+    /** The user's answers, each with how everyone answered (stored once settled, else counted: one statement at most). */
+    async history({
       userId,
       limit,
       offset,
@@ -88,7 +98,17 @@ export function createAnswersService({ db, now = () => new Date() }: { db: Db; n
       limit?: number | undefined;
       offset?: number | undefined;
       matchId?: string | undefined;
-    }): Promise<HistoryRow[]> => history({ db, userId, limit, offset, matchId }),
+    }): Promise<HistoryRow[]> {
+      const rows = await history({ db, userId, limit, offset, matchId });
+      const counts = await countsFor(
+        rows.map((r) => ({
+          issuanceId: r.issuance.id,
+          stored: r.issuance.crowd,
+          mine: { choice: r.answer.selectedAnswerIdentifier, createdAt: r.answer.createdAt },
+        })),
+      );
+      return rows.map((r) => ({ ...r, crowd: counts.get(r.issuance.id) ?? {} }));
+    },
 
     async points(user: UserRow): Promise<Schemas['UserPoints']> {
       const timezone = zoneOrUtc(user.matchFollowTimezone);

@@ -12,6 +12,8 @@ export const authErrors = {
   /** One answer for an unknown user, a wrong password and an inactive account. */
   invalidCredentials: errorFactory(401, 'auth.invalid_credentials', () => 'invalid username/email or password, or the account is inactive', BEARER),
   tooManyAttempts: errorFactory(429, 'auth.too_many_attempts', (seconds: number) => `too many sign-in attempts; try again in ${seconds} seconds`, RETRY_AFTER),
+  /** Mails asked for (a password reset, a verification link, a new email) past the recipient's or the address's budget. */
+  tooManyMails: errorFactory(429, 'auth.too_many_mails', (seconds: number) => `too many mails asked for; try again in ${seconds} seconds`, RETRY_AFTER),
   tooManyRegistrations: errorFactory(
     429,
     'auth.too_many_registrations',

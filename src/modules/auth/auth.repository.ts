@@ -1,7 +1,8 @@
 import { and, eq, gt, isNull, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { prepared } from '../../db/prepared.js';
-import type { DbOrTx } from '../../db/client.js';
-import { apiKeys } from './auth.table.js';
+import { anyUuid } from '../../db/sql-helpers.js';
+import type { DbOrTx, Tx } from '../../db/client.js';
+import { accountTokens, apiKeys, type AccountTokenRow } from './auth.table.js';
 import { users, type UserRow } from '../users/users.table.js';
 
 /**
@@ -72,4 +73,73 @@ export const revokeUserApiKeys = ({ db, userId }: { db: DbOrTx; userId: string }
 export async function deleteExpiredKeys({ db, now }: { db: DbOrTx; now: Date }): Promise<number> {
   const rows = await db.delete(apiKeys).where(lt(apiKeys.expiresAt, now)).returning({ id: apiKeys.id });
   return rows.length;
+}
+
+/** A new mailed link; earlier unused links of the same purpose stop working (only the latest mail's link works): one statement. */
+export async function replaceAccountToken({
+  db,
+  userId,
+  purpose,
+  digest,
+  email,
+  expiresAt,
+}: {
+  db: DbOrTx;
+  userId: string;
+  purpose: AccountTokenRow['purpose'];
+  digest: string;
+  email: string;
+  expiresAt: Date;
+}): Promise<void> {
+  await db.execute(sql`with earlier as (
+      delete from ${accountTokens} where ${accountTokens.userId} = ${userId}::uuid and ${accountTokens.purpose} = ${purpose} and ${accountTokens.usedAt} is null
+    )
+    insert into ${accountTokens} (user_id, purpose, token_digest, email, expires_at)
+    values (${userId}::uuid, ${purpose}, ${digest}, ${email}, ${expiresAt.toISOString()}::timestamptz)`);
+}
+
+/**
+ * Uses a link: marks it used if it is unused and unexpired, in one statement
+ * (two requests with one link: one wins), and answers it; undefined otherwise.
+ */
+export async function useAccountToken({
+  tx,
+  purpose,
+  digest,
+}: {
+  tx: Tx;
+  purpose: AccountTokenRow['purpose'];
+  digest: string;
+}): Promise<AccountTokenRow | undefined> {
+  const [row] = await tx
+    .update(accountTokens)
+    .set({ usedAt: sql`now()` })
+    .where(
+      and(eq(accountTokens.tokenDigest, digest), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt), gt(accountTokens.expiresAt, sql`now()`)),
+    )
+    .returning();
+  return row;
+}
+
+/** Deletes a user's unused links (of one purpose, or all). */
+export async function deleteAccountTokens({ tx, userId, purpose }: { tx: Tx; userId: string; purpose?: AccountTokenRow['purpose'] }): Promise<void> {
+  await tx.delete(accountTokens).where(and(eq(accountTokens.userId, userId), purpose ? eq(accountTokens.purpose, purpose) : undefined));
+}
+
+/** Deletes links that expired before `now` (the worker's cleanup); returns how many. */
+export async function deleteExpiredAccountTokens({ db, now }: { db: DbOrTx; now: Date }): Promise<number> {
+  const rows = await db.delete(accountTokens).where(lt(accountTokens.expiresAt, now)).returning({ id: accountTokens.id });
+  return rows.length;
+}
+
+/** Which of these keys still authenticate (the rule of authentication itself). */
+export async function validKeyIds({ db, keyIds }: { db: DbOrTx; keyIds: string[] }): Promise<Set<string>> {
+  if (!keyIds.length) return new Set();
+  // One statement however many sockets a process holds: the ids travel as one parameter.
+  const rows = await db
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .where(and(anyUuid(apiKeys.id, keyIds), keyAuthenticates()));
+  return new Set(rows.map((r) => r.id));
 }

@@ -1,12 +1,13 @@
 /** Authentication: API keys (issue, look up, revoke), register, login, logout. */
 import type { Db } from '../../db/client.js';
-import { isUniqueViolation } from '../../errors.js';
+import type { Events } from '../../events/catalogue.js';
+import { isUniqueViolation, pgErrorDetail } from '../../errors.js';
 import { userErrors } from '../users/users.errors.js';
 import { authErrors } from './auth.errors.js';
-import { findUserByLogin, insertUser, touchLastLogin } from '../users/users.repository.js';
+import { findUserByLogin, insertUser, touchLastLogin } from '../users/users.public.js';
 import type { UserRow } from '../users/users.table.js';
 import { findActiveUserByKeyDigest, insertApiKey, revokeApiKey, revokeUserApiKeys, type NewApiKey } from './auth.repository.js';
-import { digestApiKey, generateApiKey, hashPassword, plausibleToken, verifyPassword } from './credentials.js';
+import { digestApiKey, generateApiKey, passwordHashing, plausibleToken, type Passwords } from './credentials.js';
 import type { KeyCache } from './key-cache.js';
 import type { LoginThrottle } from './login-throttle.js';
 
@@ -23,27 +24,42 @@ export interface IssuedKey {
 
 export type AuthService = ReturnType<typeof createAuthService>;
 
-/** Maps a unique violation on users to the contract's 409 detail. */
-export function userConflict(err: unknown): Error {
+/**
+ * Maps a unique violation on users to the contract's 409. A name another
+ * player is shown by (user_names) is the display name's clash when the write
+ * set one (and no username, or the clashing key is the display name's),
+ * else the username's.
+ */
+export function userConflict(err: unknown, written: { username?: unknown; displayName?: string | null | undefined } = {}): Error {
   if (isUniqueViolation(err, 'users_username_lower_uq')) return userErrors.usernameTaken();
   if (isUniqueViolation(err, 'users_email_lower_uq')) return userErrors.emailTaken();
+  if (isUniqueViolation(err, 'user_names_pkey')) {
+    const name = written.displayName;
+    if (!name) return userErrors.usernameTaken();
+    const displayNameClashed = written.username === undefined || (pgErrorDetail(err)?.includes(`(${name.toLowerCase()})`) ?? false);
+    return displayNameClashed ? userErrors.displayNameTaken() : userErrors.usernameTaken();
+  }
   return err as Error;
 }
-
-/** Told after commit that some keys of a user were revoked (open live-stream sockets close). */
-export type KeysRevokedHook = (userId: string) => Promise<void>;
 
 export function createAuthService({
   db,
   throttle,
-  onKeysRevoked,
+  events,
   keyCache,
+  registeredFollowQuota,
+  passwords = passwordHashing(),
 }: {
   db: Db;
   throttle: Pick<LoginThrottle, 'attempt' | 'registration'>;
-  onKeysRevoked: KeysRevokedHook;
+  /** After commit: `registered`, `userChanged` (a login), `keysRevoked` (src/events/catalogue.ts). */
+  events: Events;
   /** Keeps recent lookups (see key-cache.ts); none: every request looks its key up. */
   keyCache?: KeyCache;
+  /** The daily follow quota of a self-registered player: null unrestricted (the demo); unset, the default (3). */
+  registeredFollowQuota?: number | null;
+  /** How passwords are hashed (the configured cost); unset, the standard cost. */
+  passwords?: Passwords;
 }) {
   return {
     /** The caller behind a bearer key, or undefined when the key is unknown, revoked or its user inactive. */
@@ -61,20 +77,30 @@ export function createAuthService({
 
     async register(input: { username: string; password: string; email: string; firstName?: string | null; ip: string }): Promise<IssuedKey> {
       await throttle.registration(input.ip);
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await passwords.hash(input.password);
+      let issued: IssuedKey;
       try {
-        return await db.transaction(async (tx) => {
+        issued = await db.transaction(async (tx) => {
           const user = await insertUser({
             db: tx,
-            values: { username: input.username, email: input.email.toLowerCase(), passwordHash, firstName: input.firstName ?? null, lastLoginAt: new Date() },
+            values: {
+              username: input.username,
+              email: input.email.toLowerCase(),
+              passwordHash,
+              firstName: input.firstName ?? null,
+              lastLoginAt: new Date(),
+              ...(registeredFollowQuota !== undefined ? { matchDailyFollowCount: registeredFollowQuota } : {}),
+            },
           });
           const key = generateApiKey();
           await insertApiKey({ db: tx, userId: user.id, digest: key.digest, prefix: key.prefix });
           return { apiKey: key.key, user };
         });
       } catch (err) {
-        throw userConflict(err);
+        throw userConflict(err, { username: input.username });
       }
+      await events.emit({ type: 'registered', user: issued.user });
+      return issued;
     },
 
     /**
@@ -97,7 +123,7 @@ export function createAuthService({
     async checkPassword({ login, password, ip }: { login: string; password: string; ip: string }): Promise<UserRow | undefined> {
       const attempt = await throttle.attempt(login, ip);
       const user = await findUserByLogin({ db, login });
-      if (!(await verifyPassword(user?.passwordHash, password)) || !user) return undefined;
+      if (!(await passwords.verify(user?.passwordHash, password)) || !user) return undefined;
       await attempt.succeeded();
       return user;
     },
@@ -128,12 +154,14 @@ export function createAuthService({
         await insertApiKey({ db: tx, userId, digest: key.digest, prefix: key.prefix, purpose, adminSession });
         return { apiKey: key.key, user };
       });
-      if (revoked) await onKeysRevoked(userId);
+      // A login changes the user's last login, no key of theirs: their cached lookups go, the others' stay.
+      await events.emit({ type: 'userChanged', userId, shown: false });
+      if (revoked) await events.emit({ type: 'keysRevoked', userId });
       return issued;
     },
 
     async logout(ctx: AuthContext): Promise<void> {
-      if (await revokeApiKey({ db, keyId: ctx.keyId })) await onKeysRevoked(ctx.user.id);
+      if (await revokeApiKey({ db, keyId: ctx.keyId })) await events.emit({ type: 'keysRevoked', userId: ctx.user.id });
     },
   };
 }

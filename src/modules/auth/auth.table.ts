@@ -39,3 +39,28 @@ export const apiKeys = pgTable(
 );
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+/**
+ * Single-use links mailed to a player: a password reset or an email
+ * verification. Stored as the token's SHA-256 digest only (as API keys), with
+ * the address it was sent to (a verification is for that address), when it
+ * stops working, and when it was used.
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    id: idColumn(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').$type<'password_reset' | 'email_verification'>().notNull(),
+    tokenDigest: text('token_digest').notNull(),
+    email: text('email').notNull(),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+    expiresAt: tstz('expires_at').notNull(),
+    usedAt: tstz('used_at'),
+  },
+  (t) => [uniqueIndex('account_tokens_digest_uq').on(t.tokenDigest), index('account_tokens_user_idx').on(t.userId, t.purpose)],
+);
+
+export type AccountTokenRow = typeof accountTokens.$inferSelect;

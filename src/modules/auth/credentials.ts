@@ -2,27 +2,46 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 
-// OWASP's argon2id recommendation: m=19 MiB, t=2, p=1, set explicitly.
-// `algorithm: 2` is Algorithm.Argon2id (a const enum, which isolated modules cannot import).
-const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+/**
+ * The argon2id parameters a hash is made with (verifying reads them from the hash itself).
+ * `standard` is OWASP's recommendation, m=19 MiB, t=2, p=1, set explicitly: what every deployment uses.
+ * `minimal` is the smallest argon2id allows (8 KiB, one pass), about 400 times cheaper: for test runs only,
+ * which register thousands of players; the configuration refuses it unless APP_ENV is `test` (src/config.ts).
+ * `algorithm: 2` is Algorithm.Argon2id (a const enum, which isolated modules cannot import).
+ */
+export type PasswordHashCost = 'standard' | 'minimal';
+const ARGON2_OPTIONS = {
+  standard: { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 },
+  minimal: { algorithm: 2, memoryCost: 8, timeCost: 1, parallelism: 1 },
+} as const;
 
-export const hashPassword = (password: string) => hash(password, ARGON2_OPTIONS);
+export interface Passwords {
+  hash(password: string): Promise<string>;
+  /** True when password matches the stored hash; spends the same time when there is no hash. */
+  verify(storedHash: string | null | undefined, password: string): Promise<boolean>;
+}
 
-// Verified against when the account does not exist, so a login takes as long either way.
-let dummyHash: Promise<string> | undefined;
-
-/** True when password matches the stored hash; spends the same time when there is no hash. */
-export async function verifyPassword(storedHash: string | null | undefined, password: string): Promise<boolean> {
-  if (!storedHash) {
-    dummyHash ??= hashPassword('not-a-real-password-but-the-same-cost');
-    await verify(await dummyHash, password).catch(() => false);
-    return false;
-  }
-  try {
-    return await verify(storedHash, password);
-  } catch {
-    return false;
-  }
+/** Hashing and verifying of passwords at one cost. */
+export function passwordHashing(cost: PasswordHashCost = 'standard'): Passwords {
+  const options = ARGON2_OPTIONS[cost];
+  const hashOne = (password: string) => hash(password, options);
+  // Verified against when the account does not exist, so a login takes as long either way.
+  let dummyHash: Promise<string> | undefined;
+  return {
+    hash: hashOne,
+    async verify(storedHash, password) {
+      if (!storedHash) {
+        dummyHash ??= hashOne('not-a-real-password-but-the-same-cost');
+        await verify(await dummyHash, password).catch(() => false);
+        return false;
+      }
+      try {
+        return await verify(storedHash, password);
+      } catch {
+        return false;
+      }
+    },
+  };
 }
 
 export const API_KEY_PREFIX = 'qp_';
@@ -45,4 +64,10 @@ export function sameToken(a: string | undefined, b: string | undefined): boolean
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The token of a mailed link (password reset, email verification): as a key, 32 random bytes, stored as its digest only. */
+export function generateMailToken(): { token: string; digest: string } {
+  const token = `qpm_${randomBytes(32).toString('base64url')}`;
+  return { token, digest: digestApiKey(token) };
 }

@@ -13,6 +13,10 @@
  *   is emptied when the bus listens again (events of the gap are lost);
  * - a lookup that raced a change (a notification arrived while it ran) is
  *   used for its request but not kept;
+ * - with REDIS_URL the bus is Redis (src/live/redis-bus.ts): the service's
+ *   own commits announce these changes on its control stream, "listens"
+ *   means its reader has caught up, and nothing is lost across a gap (no
+ *   flush: the reader catches up from its cursor before the cache is used);
  * - an entry lives `ttlMs` at most, and never past its key's `expires_at`;
  *   unknown keys are never kept (a new key works at once).
  */

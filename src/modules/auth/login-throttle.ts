@@ -19,13 +19,13 @@
 import { createHash } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
-import type { LoginThrottleConfig, PlayerGroupsConfig, RegisterThrottleConfig } from '../../config.js';
+import type { LoginThrottleConfig, MailConfig, PlayerGroupsConfig, RegisterThrottleConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Logger } from '../../logger.js';
 import type { AppError, ErrorFactory } from '../../errors.js';
 import { playerGroupErrors } from '../player-groups/player-groups.errors.js';
 import { authErrors } from './auth.errors.js';
-import { normalizeLogin } from '../users/users.repository.js';
+import { normalizeLogin } from '../users/users.public.js';
 import { deleteExpiredCounters } from './login-throttle.repository.js';
 import { loginThrottle } from './login-throttle.table.js';
 
@@ -56,11 +56,14 @@ export function createLoginThrottle({
   config,
   register,
   groupJoin,
+  mail,
   logger,
 }: {
   db: Db;
   config: LoginThrottleConfig;
   register: RegisterThrottleConfig;
+  /** The budgets of mails players ask for (password resets, verification links, a new email). */
+  mail?: Pick<MailConfig, 'maxPerRecipient' | 'maxPerIp' | 'windowSeconds'>;
   /** The join budgets of private player groups (invite codes are guessed the way passwords are). */
   groupJoin?: Pick<PlayerGroupsConfig, 'joinMaxAttempts' | 'joinMaxAttemptsPerIp' | 'joinWindowSeconds'>;
   logger: Logger;
@@ -91,6 +94,10 @@ export function createLoginThrottle({
     register.windowSeconds,
     'registration throttled: too many accounts from one address (REGISTER_MAX_PER_IP, REGISTER_WINDOW_SECONDS)',
   );
+
+  const mails = 'mails throttled: too many asked for (MAIL_MAX_PER_RECIPIENT, MAIL_MAX_PER_IP, MAIL_WINDOW_SECONDS)';
+  const mailsByRecipient = mail ? budget('mail', mail.maxPerRecipient, mail.windowSeconds, mails, 'recipient from address') : null;
+  const mailsByAddress = mail ? budget('mail-ip', mail.maxPerIp, mail.windowSeconds, mails, 'address') : null;
 
   const joins = 'group joins throttled: too many attempts (GROUP_JOIN_MAX_ATTEMPTS, GROUP_JOIN_MAX_ATTEMPTS_PER_IP, GROUP_JOIN_WINDOW_SECONDS)';
   const joinsByUser = groupJoin ? budget('group-join', groupJoin.joinMaxAttempts, groupJoin.joinWindowSeconds, joins, 'player') : null;
@@ -165,6 +172,22 @@ export function createLoginThrottle({
           await Promise.all([joinsByUser?.limiter.reward(userId, 1), joinsByAddress?.limiter.reward(address, 1)]);
         },
       };
+    },
+
+    /**
+     * Counts one mail asked for to `recipient` from `ip` (a password reset,
+     * a verification link, a new email): throws 429 when a budget is spent.
+     * Call before anything about the recipient is looked up, so the answer
+     * says nothing about whether an account has that address.
+     */
+    async mail(recipient: string, ip: string): Promise<void> {
+      const address = addressKey(ip);
+      const recipientKey = `${createHash('sha256').update(normalizeLogin(recipient)).digest('base64url')}|${address}`;
+      const waitMs = await spend(ip, [
+        [mailsByRecipient, recipientKey],
+        [mailsByAddress, address],
+      ]);
+      if (waitMs >= 0) throw tooMany(authErrors.tooManyMails, waitMs);
     },
 
     /** Deletes counters whose window has ended (a periodic task of the worker). */

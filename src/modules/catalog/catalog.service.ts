@@ -7,9 +7,11 @@
 import type { components } from '../../../generated/api-types.js';
 import { genericSampleEvent, matchAtEvent, sampleEvent, sampleMatch, sportCatalog } from '../../domain/sports/sports.js';
 import type { FeedEvent } from '../../domain/sports/events.js';
-import { definitionErrorToBadRequest, extractIssuanceState, renderQuestion, type MatchContext } from '../../domain/question-render.js';
-import { SPORT_PERIODS, supportedLeague, type Sport } from '../../domain/sports/league-registry.js';
+import { extractIssuanceState, renderQuestion, type MatchContext } from '../../domain/question-render.js';
+import { SPORT_PERIODS, type Sport } from '../../domain/sports/league-registry.js';
+import { definitionErrorToBadRequest, supportedLeague } from '../shared/domain.errors.js';
 import { catalogErrors } from './catalog.errors.js';
+import { inAdminLane } from '../../runtime/sandbox/sandbox.js';
 
 type SampleCatalog = components['schemas']['SampleCatalog'];
 type PreviewRequest = components['schemas']['QuestionPreviewRequest'];
@@ -55,8 +57,19 @@ function mergeMatch(base: MatchContext, overrides: Record<string, unknown> | und
   return { ...base, ...overrides, score } as MatchContext;
 }
 
-/** Renders a question from a sample event exactly as the live engine does when a trigger fires; persists nothing. */
-export async function previewQuestion(body: PreviewRequest): Promise<QuestionPreview> {
+/** Expressions of a preview's `issuance_state_extract`, as many as a definition may have. */
+export const PREVIEW_MAX_EXTRACTS = 50;
+
+/**
+ * Renders a question from a sample event exactly as the live engine does
+ * when a trigger fires; persists nothing. What needs the sandbox runs in the
+ * admin lane, so previews never take the engine's capacity.
+ */
+export function previewQuestion(body: PreviewRequest): Promise<QuestionPreview> {
+  return inAdminLane(() => preview(body));
+}
+
+async function preview(body: PreviewRequest): Promise<QuestionPreview> {
   const league = supportedLeague(body.league);
   const byType = body.sample_event_type !== undefined;
   if (byType === (body.sample_event !== undefined)) throw catalogErrors.sampleRequired();

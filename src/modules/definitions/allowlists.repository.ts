@@ -1,8 +1,8 @@
 /** SQL on the definition allowlists of leagues and matches, for both kinds of definition. */
 import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { removeFromLeagueAllowlists } from '../leagues/leagues.repository.js';
-import { removeFromMatchAllowlists } from '../matches/matches.repository.js';
+import { removeFromLeagueAllowlists } from '../leagues/leagues.public.js';
+import { removeFromMatchAllowlists } from '../matches/matches.public.js';
 import type { DefinitionKindId } from './definition-kind.js';
 import { questionDefinitions } from './definitions.table.js';
 import { matchQuestionDefinitions } from './match-definitions.table.js';

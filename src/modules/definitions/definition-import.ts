@@ -24,6 +24,7 @@ import type { Db, DbOrTx } from '../../db/client.js';
 import { formatLocation } from '../../db/sql-helpers.js';
 import { isAppError, isForeignKeyViolation, isUniqueViolation, quote, type AppError } from '../../errors.js';
 import { loadRequestValidators, type RequestValidators } from '../../request-validators.js';
+import { yieldIfBusy } from '../../slices.js';
 import { ajvErrorsToIssues } from '../../validation-issues.js';
 import { definitionErrors } from './definitions.errors.js';
 import { lowerCaseNames } from './definitions.repository.js';
@@ -138,6 +139,12 @@ interface Plan<V> {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** Problems an answer lists (the first, in file order); `error_count` says how many there were. */
+export const REPORTED_ERRORS_MAX = 100;
+
+/** The answer's `errors` (the first REPORTED_ERRORS_MAX) and `error_count` (all of them). */
+const reported = (errors: RowError[]) => ({ errors: errors.slice(0, REPORTED_ERRORS_MAX), error_count: errors.length });
+
 function resultOf<V>(plan: Plan<V>, { dryRun, applied, detail }: { dryRun: boolean; applied: boolean; detail: string }): ImportResult {
   return {
     detail,
@@ -147,7 +154,7 @@ function resultOf<V>(plan: Plan<V>, { dryRun, applied, detail }: { dryRun: boole
     creates: plan.creates,
     updates: plan.updates,
     unchanged: plan.unchanged,
-    errors: plan.errors,
+    ...reported(plan.errors),
   };
 }
 
@@ -169,7 +176,7 @@ function fileError(err: CsvFileError, dryRun: boolean): AppError {
     creates: [],
     updates: [],
     unchanged: [],
-    errors: err.problems,
+    ...reported(err.problems),
   };
   return definitionErrors.importInvalidFile(body);
 }
@@ -294,6 +301,8 @@ async function planImport<S extends StoredDefinition, B, V extends { name: strin
   const prepare = kind.preparer(db);
   const seenIds = new Map<string, number>();
   for (const { line, cells } of csv.rows) {
+    // Each row's checks are cheap; 2,000 of them are not: the event loop turns between slices of rows.
+    await yieldIfBusy();
     const errors: { field: string | null; detail: string }[] = [];
     const idText = (cells.get('id') ?? '').trim();
     const leagueText = (cells.get('league') ?? '').trim();

@@ -120,7 +120,7 @@ export interface DefinitionKind<Row extends StoredDefinition, Input extends Comm
   /** The kind's own rules of create and replace, checked after the shared ones (name, choice identifiers) and before the templates compile. */
   rules: KindRules<Input>;
   /** Compiles the templates and expressions (throws the domain's template or expression error). */
-  checkSyntax(input: Input): void;
+  checkSyntax(input: Input): Promise<void>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

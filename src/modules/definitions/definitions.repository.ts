@@ -8,6 +8,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.js';
 import { containsPattern } from '../../db/sql-helpers.js';
 import { leagues } from '../leagues/leagues.table.js';
+import { questionDefinitions, type QuestionDefinitionRow } from './definitions.table.js';
 import { upsertById } from '../shared/upsert-by-id.js';
 import type { DefinitionListFilter } from './definition-rules.js';
 import type { AnyDefinitionKind, DefinitionKind, DefinitionOperations, StoredDefinition, WithLeague } from './definition-kind.js';
@@ -242,3 +243,12 @@ export async function lowerCaseNames({ db, names }: { db: DbOrTx; names: string[
 /** Writes whole definitions by id in bulk (new ones with the ids given, replacements of stored ones): the CSV import's write. */
 export const upsertDefinitions = ({ db, kind, rows }: { db: DbOrTx; kind: AnyDefinitionKind; rows: ({ id: string } & Record<string, unknown>)[] }) =>
   upsertById({ db, table: tableOf(kind), rows });
+
+/** A league's in-game definitions not archived, oldest first (the catalog a listener runs its matches with). */
+export async function activeInGameDefinitionsOfLeague({ db, leagueId }: { db: DbOrTx; leagueId: string }): Promise<QuestionDefinitionRow[]> {
+  return db
+    .select()
+    .from(questionDefinitions)
+    .where(and(eq(questionDefinitions.leagueId, leagueId), eq(questionDefinitions.isArchived, false)))
+    .orderBy(asc(questionDefinitions.createdAt), asc(questionDefinitions.id));
+}

@@ -11,11 +11,12 @@ import type { Readable } from 'node:stream';
 import { csvStream } from '../../csv/csv-export.js';
 import type { CsvUpload } from '../../csv/csv-import.js';
 import type { Db } from '../../db/client.js';
-import { definitionErrorToBadRequest } from '../../domain/question-render.js';
+import { inAdminLane } from '../../runtime/sandbox/sandbox.js';
+import { definitionErrorToBadRequest } from '../shared/domain.errors.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../errors.js';
 import { groupInDatabase, groupsReadOnce, type GroupCheck } from '../groups/group-check.js';
 import { leagueErrors } from '../leagues/leagues.errors.js';
-import { findLeague } from '../leagues/leagues.repository.js';
+import { findLeague } from '../leagues/leagues.public.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
 import { mapAsync } from '../shared/csv-rows.js';
 import { scrubFromAllowlists } from './allowlists.repository.js';
@@ -76,7 +77,8 @@ export async function definitionColumns<Input extends CommonInput>({
   const choiceIds = checkChoiceIdentifiers(input.choices);
   const own = kind.rules({ input, league, choiceIds });
   try {
-    kind.checkSyntax(input);
+    // Compiling in the sandbox (a source too costly to compile here) is the admin requests' work, not the engine's.
+    await inAdminLane(async () => kind.checkSyntax(input));
   } catch (err) {
     throw definitionErrorToBadRequest(err);
   }
@@ -240,8 +242,8 @@ export function createDefinitionsService<Row extends StoredDefinition, Input ext
         if (isForeignKeyViolation(err)) throw referencedConflict(kind, id, await countReferences({ db, kind, id }));
         throw err;
       } finally {
-        // The allowlists scrubbed are leagues' rows: the process's league list is read again (the bus tells the others).
-        leagues.changed();
+        // The allowlists scrubbed are leagues' rows: the process's league list is read again (the trigger tells the others).
+        await leagues.changed();
       }
     },
   };

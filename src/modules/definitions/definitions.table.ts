@@ -11,6 +11,11 @@ export interface ChoiceSpec {
   identifier: string;
   label_template: string;
 }
+/** A Match question's resolution: the choice its result picks (set when the result is in). */
+export interface MatchResolutionSpec {
+  correct_choice: string;
+}
+/** An in-game question's resolution: the rules deciding its outcome, and what a timeout gives. */
 export interface ResolutionSpec {
   rules: { event_type: string; condition?: string | null; correct_choice: string }[];
   timeout?: { after_seconds: number; correct_choice: string | null } | null;
@@ -41,6 +46,7 @@ export const questionDefinitions = pgTable(
     storeState: jsonb('store_state').$type<Record<string, string>>(),
     resolution: jsonb('resolution').$type<ResolutionSpec>().notNull(),
     answerWindowSeconds: integer('answer_window_seconds'),
+    minAnswerSeconds: integer('min_answer_seconds'),
     points: integer('points'),
     probability: doublePrecision('probability'),
     ...timestamps(),

@@ -39,6 +39,7 @@ const FIELDS = [
   { name: 'answer_window_seconds', column: 'answerWindowSeconds', cell: 'number', empty: 'null' },
   F.points,
   { name: 'probability', column: 'probability', cell: 'number', empty: 'null' },
+  { name: 'min_answer_seconds', column: 'minAnswerSeconds', cell: 'number', empty: 'null' },
 ] as const;
 
 const SUMMARY_FIELDS = [
@@ -109,6 +110,7 @@ export const IN_GAME: DefinitionKind<QuestionDefinitionRow, Schemas['QuestionDef
       triggerEventType: trigger.event_type,
       resolution,
       answerWindowSeconds: input.answer_window_seconds ?? null,
+      minAnswerSeconds: input.min_answer_seconds ?? null,
       probability: input.probability ?? null,
     };
   },

@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { timestamps } from '../../db/columns.js';
-import { definitionHeadColumns, type ChoiceSpec } from './definitions.table.js';
+import { definitionHeadColumns, type ChoiceSpec, type MatchResolutionSpec } from './definitions.table.js';
 import { questionGroups } from '../groups/groups.table.js';
 import { leagueScopedColumns, uniqueNameInLeague } from '../shared/league-columns.js';
 
@@ -16,7 +16,7 @@ export const matchQuestionDefinitions = pgTable(
     issuanceStateExtract: jsonb('issuance_state_extract').$type<Record<string, string>>(),
     storeState: jsonb('store_state').$type<Record<string, string>>(),
     issueLeadSeconds: integer('issue_lead_seconds').notNull().default(86400),
-    resolution: jsonb('resolution').$type<{ correct_choice: string }>().notNull(),
+    resolution: jsonb('resolution').$type<MatchResolutionSpec>().notNull(),
     points: integer('points'),
     ...timestamps(),
   },

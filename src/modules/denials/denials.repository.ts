@@ -24,3 +24,11 @@ export async function insertDenials({ db, values }: { db: DbOrTx; values: NewDen
 export async function deleteDenialsOfMatch({ tx, matchId }: { tx: Tx; matchId: string }): Promise<void> {
   await tx.delete(questionIssuanceDenials).where(eq(questionIssuanceDenials.matchId, matchId));
 }
+
+/** The (definition, trigger event) pairs denied on a match. */
+export async function deniedOfMatch({ db, matchId }: { db: DbOrTx; matchId: string }) {
+  return db
+    .select({ definitionId: questionIssuanceDenials.definitionId, triggerEventId: questionIssuanceDenials.triggerEventId })
+    .from(questionIssuanceDenials)
+    .where(eq(questionIssuanceDenials.matchId, matchId));
+}

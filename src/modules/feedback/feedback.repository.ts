@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.js';
+import type { DbOrTx, Tx } from '../../db/client.js';
 import { questionAnswers } from '../answers/answers.table.js';
 import { questionIssuances } from '../issuances/issuances.table.js';
 import { userFeedback, type UserFeedbackRow } from './feedback.table.js';
@@ -84,4 +84,9 @@ export async function listFeedback({ db, filter }: { db: DbOrTx; filter: Feedbac
     .from(userFeedback)
     .where(where);
   return { rows, total: count?.n ?? 0 };
+}
+
+/** Deletes a user's feedback (their account is deleted: their words go with it). */
+export async function deleteFeedbackOfUser({ tx, userId }: { tx: Tx; userId: string }): Promise<void> {
+  await tx.delete(userFeedback).where(eq(userFeedback.userId, userId));
 }

@@ -16,6 +16,7 @@ export function toQuestionGroupDto(row: QuestionGroupRow, leagueSlug: string): Q
     min_interval_seconds: row.minIntervalSeconds,
     period_distribution: row.periodDistribution ?? null,
     answer_window_seconds: row.answerWindowSeconds,
+    min_answer_seconds: row.minAnswerSeconds,
     points: row.points,
     probability: row.probability,
     ...isoTimestamps(row),
@@ -36,6 +37,7 @@ export const GROUP_EXPORT_COLUMNS = [
   'answer_window_seconds',
   'points',
   'probability',
+  'min_answer_seconds',
 ] as const;
 
 export type GroupExportRow = Record<(typeof GROUP_EXPORT_COLUMNS)[number], unknown>;

@@ -55,6 +55,7 @@ function groupColumns(input: Partial<Schemas['QuestionGroupPatch']>, sport: stri
     v.periodDistribution = parsePeriodDistribution('period_distribution', input.period_distribution, periodsOfSport(sport), { nullable: true });
   }
   if (input.answer_window_seconds !== undefined) v.answerWindowSeconds = input.answer_window_seconds;
+  if (input.min_answer_seconds !== undefined) v.minAnswerSeconds = input.min_answer_seconds;
   if (input.points !== undefined) v.points = input.points;
   if (input.probability !== undefined) v.probability = input.probability;
   return v;

@@ -15,6 +15,7 @@ export const questionGroups = pgTable(
     minIntervalSeconds: integer('min_interval_seconds'),
     periodDistribution: jsonb('period_distribution').$type<Record<string, number>>(),
     answerWindowSeconds: integer('answer_window_seconds'),
+    minAnswerSeconds: integer('min_answer_seconds'),
     points: integer('points'),
     probability: doublePrecision('probability'),
     ...timestamps(),

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { questionDefinitions, type QuestionDefinitionRow } from '../definitions/definitions.table.js';
-import { listGroups } from '../groups/groups.repository.js';
+import { listGroups } from '../groups/groups.public.js';
 import type { QuestionGroupRow } from '../groups/groups.table.js';
 import { questionIssuances } from '../issuances/issuances.table.js';
 import { matchQuestionDefinitions, type MatchQuestionDefinitionRow } from '../definitions/match-definitions.table.js';

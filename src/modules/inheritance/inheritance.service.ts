@@ -9,7 +9,7 @@ import { toLeagueDto } from '../leagues/leagues.mapper.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
 import type { LeagueRow } from '../leagues/leagues.table.js';
 import type { MatchRow } from '../matches/matches.table.js';
-import { findMatch } from '../issuances/issuances.repository.js';
+import { findMatch } from '../issuances/issuances.public.js';
 import { toIssuanceDecisionTrace } from './inheritance.mapper.js';
 import { loadCatalog, loadDecisionTraces } from './inheritance.repository.js';
 
@@ -54,6 +54,7 @@ export function createInheritanceService({ db, leagues }: { db: Db; leagues: Pic
               included: s.included,
               points: s.points,
               answer_window_seconds: none,
+              min_answer_seconds: none,
               probability: none,
               min_interval_seconds: none,
             };
@@ -68,6 +69,7 @@ export function createInheritanceService({ db, leagues }: { db: Db; leagues: Pic
         period_distribution: league.defaultQuestionPeriodDistribution,
         points: league.defaultQuestionPoints,
         answer_window_seconds: league.defaultAnswerWindowSeconds,
+        min_answer_seconds: league.defaultMinAnswerSeconds,
         probability: league.defaultQuestionProbability,
       },
       match_overrides: match
@@ -77,6 +79,7 @@ export function createInheritanceService({ db, leagues }: { db: Db; leagues: Pic
             question_period_distribution: match.questionPeriodDistribution,
             question_points: match.questionPoints,
             answer_window_seconds: match.answerWindowSeconds,
+            min_answer_seconds: match.minAnswerSeconds,
             question_probability: match.questionProbability,
           }
         : null,

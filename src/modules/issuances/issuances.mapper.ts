@@ -1,10 +1,45 @@
 import type { components } from '../../../generated/api-types.js';
+import { settled } from '../../domain/statuses.js';
 import type { IssuanceDenialRow } from '../denials/denials.table.js';
-import type { TimelineEventRow } from './issuances.repository.js';
+import { toMatchRef } from '../listeners/listeners.mapper.js';
+import type { OwnAnswer, SettlementRow, TimelineEventRow } from './issuances.repository.js';
 import type { BrandSnapshot, QuestionIssuanceRow } from './issuances.table.js';
+import { toCrowd, type CrowdCounts } from '../answers/crowd.js';
 
 type Schemas = components['schemas'];
 export type QuestionIssuanceDto = Schemas['QuestionIssuance'];
+export type QuestionResolutionDto = Schemas['QuestionResolution'];
+
+/**
+ * A settlement as one receiver sees it (with their answer, or none): the
+ * live stream's `resolution` message and an item of its catch-up read alike.
+ */
+export function toQuestionResolution({ issuance, match, league }: SettlementRow, answer: OwnAnswer | null): QuestionResolutionDto {
+  const status = issuance.status as QuestionResolutionDto['status'];
+  return {
+    type: 'resolution',
+    question_issuance_id: issuance.id,
+    resolution_seq: issuance.resolutionSeq,
+    match_id: issuance.matchId,
+    kind: issuance.kind as QuestionResolutionDto['kind'],
+    match: toMatchRef(match, league),
+    question_text: issuance.questionText,
+    choices: issuance.choices.map((c) => ({ identifier: c.identifier, label: c.label })),
+    status,
+    correct_answer_identifier: status === 'resolved' ? issuance.correctAnswerIdentifier : null,
+    points_possible: issuance.points,
+    resolved_at: issuance.resolvedAt ? issuance.resolvedAt.toISOString() : null,
+    crowd: toCrowd(issuance.choices, issuance.crowd ?? {}),
+    answer: answer ? resolutionAnswer(answer) : null,
+  };
+}
+
+/** A receiver's own answer as a resolution shows it. */
+export const resolutionAnswer = (answer: OwnAnswer): NonNullable<QuestionResolutionDto['answer']> => ({
+  selected_answer_identifier: answer.selected,
+  outcome: answer.outcome === 'correct' || answer.outcome === 'incorrect' ? answer.outcome : 'void',
+  points_awarded: answer.points,
+});
 
 /** Whole seconds until the issuance closes (0 once closed): `seconds_remaining` of open questions, push gates and TTLs. */
 export const secondsRemaining = (issuance: Pick<QuestionIssuanceRow, 'closesAt'>, at: Date): number =>
@@ -16,7 +51,9 @@ export type TimelineMarkerDto = Schemas['TimelineMarker'];
 const toBrandSummary = (b: BrandSnapshot | null | undefined): Schemas['BrandSummary'] | null =>
   b ? { id: b.id, name: b.name, primary_color: b.primary_color, secondary_color: b.secondary_color ?? null, logo_url: b.logo_url ?? null } : null;
 
-export function toQuestionIssuanceDto(row: QuestionIssuanceRow, answerCount: number): QuestionIssuanceDto {
+/** `counts`: answers per choice (the crowd), counted at the read or stored at settlement. */
+export function toQuestionIssuanceDto(row: QuestionIssuanceRow, counts: CrowdCounts): QuestionIssuanceDto {
+  const crowd = toCrowd(row.choices, counts);
   return {
     id: row.id,
     match_id: row.matchId,
@@ -38,7 +75,8 @@ export function toQuestionIssuanceDto(row: QuestionIssuanceRow, answerCount: num
     resolved_at: row.resolvedAt?.toISOString() ?? null,
     correct_answer_identifier: row.correctAnswerIdentifier,
     points: row.points,
-    answer_count: answerCount,
+    answer_count: crowd.answer_count,
+    crowd,
     sponsor_brand: toBrandSummary(row.sponsorBrand),
     match_sponsor_brand: toBrandSummary(row.matchSponsorBrand),
   };
@@ -87,8 +125,6 @@ export function toTimelinePoint(row: TimelineEventRow): TimelinePointDto {
   };
 }
 
-const TERMINAL = new Set(['resolved', 'voided', 'revoked']);
-
 /**
  * Markers of in-game issuances: `issued` at the trigger, and `resolved`,
  * `voided` or `revoked` at the end when there is one. The end marker's period
@@ -108,7 +144,7 @@ export function toTimelineMarkers(rows: QuestionIssuanceRow[], pointsByEventId: 
       correct_answer_identifier: null,
       order: 0,
     });
-    if (TERMINAL.has(row.status)) {
+    if (settled.has(row.status)) {
       const cause = row.resolutionEventId ? pointsByEventId.get(row.resolutionEventId) : undefined;
       markers.push({
         ...base,

@@ -10,13 +10,15 @@ import type { MatchRow } from '../matches/matches.table.js';
 import {
   toIssuanceDenialDto,
   toQuestionIssuanceDto,
+  toQuestionResolution,
   toTimelineMarkers,
   toTimelinePoint,
   type IssuanceDenialDto,
   type QuestionIssuanceDto,
+  type QuestionResolutionDto,
 } from './issuances.mapper.js';
-import { answerCounts } from '../answers/answers.repository.js';
-import { findMatch, latestEventVersions, listDenials, listInGameIssuances, listIssuances } from './issuances.repository.js';
+import { crowdCounts } from '../answers/answers.public.js';
+import { findMatch, latestEventVersions, listDenials, listInGameIssuances, listIssuances, settlementsAfter } from './issuances.repository.js';
 import { playerVisible } from '../../domain/vocabulary.js';
 
 /**
@@ -39,8 +41,30 @@ export function createIssuancesService({ db }: { db: Db }) {
     async listForMatch({ matchId, kind, isAdmin }: { matchId: string; kind: 'in_game' | 'match' | 'all'; isAdmin: boolean }): Promise<QuestionIssuanceDto[]> {
       await match(matchId);
       const rows = await listIssuances({ db, matchId, kind: kind === 'all' ? undefined : kind, statuses: isAdmin ? undefined : playerVisible });
-      const counts = await answerCounts({ db, issuanceIds: rows.map((r) => r.id) });
-      return rows.map((row) => toQuestionIssuanceDto(row, counts.get(row.id) ?? 0));
+      // One statement for the questions not settled yet; settled ones carry their crowd.
+      const counts = await crowdCounts({ db, issuanceIds: rows.filter((r) => !r.crowd).map((r) => r.id) });
+      return rows.map((row) => toQuestionIssuanceDto(row, row.crowd ?? counts.get(row.id) ?? {}));
+    },
+
+    /**
+     * The match's settlements numbered above `after` (the caller's cursor),
+     * in order, as the live stream's `resolution` messages with the
+     * caller's own answer: the stream's catch-up.
+     */
+    async resolutionsAfter({
+      matchId,
+      userId,
+      after,
+      limit,
+    }: {
+      matchId: string;
+      userId: string;
+      after: number;
+      limit: number;
+    }): Promise<QuestionResolutionDto[]> {
+      await match(matchId);
+      const rows = await settlementsAfter({ db, matchId, userId, after, limit });
+      return rows.map((row) => toQuestionResolution(row, row.answer));
     },
 
     /** A page of a match's blocked attempts, newest first, with the total that match the filter. */

@@ -1,4 +1,5 @@
 import type { Handlers } from '../../http/handler-types.js';
+import { caller } from '../../http/request.js';
 import type { Services } from '../../services.js';
 
 export const leaderboardHandlers = ({ leaderboards, users }: Services) =>
@@ -18,6 +19,7 @@ export const leaderboardHandlers = ({ leaderboards, users }: Services) =>
         auth?.user ?? null,
       ),
     }),
+    getCurrentUserLeaderboardPositions: async (req) => ({ status: 200, body: await leaderboards.positions(caller(req).user) }),
     getUserLeaderboardPositions: async ({ params }) => ({ status: 200, body: await leaderboards.positions(await users.get(params.user_id)) }),
     getMatchLeaderboard: async ({ params, query, auth }) => ({
       status: 200,

@@ -7,8 +7,10 @@
  * (what counts, the ranking, the periods) are in the contract's `Leaderboard`
  * schema and docs/decisions.md.
  */
+import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/api-types.js';
 import type { Db, Tx } from '../../db/client.js';
+import type { Events } from '../../events/catalogue.js';
 import { matchErrors } from '../matches/matches.errors.js';
 import { leaderboardErrors } from './leaderboards.errors.js';
 import { metrics } from '../../observability/metrics.js';
@@ -16,48 +18,58 @@ import type { QuestionIssuanceRow } from '../issuances/issuances.table.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
 import { localDate, periodBounds, periodStarts, periodStartsOfDate, zoneOrUtc, type LeaderboardPeriodKind } from '../shared/calendar.js';
 import type { UserRow } from '../users/users.table.js';
+import { addChunk, chunkOf, ensureBoards, findBoards, indexesOnly, rebuildUser } from './leaderboards.applier.repository.js';
 import {
   ALL_TIME_START,
   OVERALL_ID,
   PHASE,
-  keptFrom,
-  addChunk,
+  boardKeyText,
+  boardKeysFor,
+  phaseOf,
+  type BoardKey,
+  type Period,
+  type Phase,
+  type Scope,
+} from './leaderboards.keys.js';
+import {
   advanceQueued,
+  enqueueSettlement,
+  hasQueued,
+  lockLeaderboards,
+  matchForScoring,
+  nextQueued,
+  queueState,
+  tryLockLeaderboards,
+} from './leaderboards.queue.repository.js';
+import {
   aheadInCopy,
   boardForDelivery,
   boardHead,
   boardPage,
   loadTie,
+  membersBoard,
   playersAbove,
+  positionsOf,
   totalAhead,
   TIE_SCAN_MAX,
   type BoardPage,
-  type TieCopy,
-  chunkOf,
-  enqueueSettlement,
-  expiredBoard,
-  hasQueued,
-  indexesOnly,
-  nextQueued,
-  pruneBoard,
-  ensureBoards,
-  findBoards,
-  lockLeaderboards,
-  matchForScoring,
-  membersBoard,
-  positionsOf,
-  queueState,
-  rebuildUser,
-  tryLockLeaderboards,
-  type BoardKey,
   type HeadRow,
-  type Phase,
-  type Period,
   type RankedRow,
-  type Scope,
+  type TieCopy,
 } from './leaderboards.repository.js';
+import { expiredBoard, keptFrom, pruneBoard, RETENTION_DAYS } from './leaderboards.retention.repository.js';
+import {
+  allRowsPage,
+  currentCursors,
+  namesOf,
+  pendingCopies,
+  pruneUserChanges,
+  settlementRows,
+  userRows,
+  type CopiedRow,
+} from './leaderboards.copy.repository.js';
+import type { RedisBoards, RedisRow } from './leaderboards.redis.js';
 import type { LeaderboardRow } from './leaderboards.table.js';
-import { createMemoryBoards } from './leaderboards.memory.js';
 
 type Schemas = components['schemas'];
 
@@ -92,23 +104,7 @@ export interface BoardQuery {
   limit: number;
 }
 
-const keyString = (k: BoardKey) => `${k.scope}|${k.scopeId}|${k.period}|${k.periodStart}`;
-
-const phaseOf = (k: BoardKey): Phase => (k.scope === 'match' ? PHASE.match : k.period === 'all_time' ? PHASE.allTime : PHASE.periods);
-
-/** The boards an answer scored at `at` by a player of zone `tz` counts in (match, league and the whole game). */
-export function boardKeysFor({ matchId, leagueId, at, timeZone }: { matchId: string; leagueId: string; at: Date; timeZone: string }): BoardKey[] {
-  const starts = periodStarts(at, timeZone);
-  const periodic = (scope: Scope, scopeId: string): BoardKey[] => [
-    { scope, scopeId, period: 'all_time', periodStart: ALL_TIME_START },
-    ...(['day', 'week', 'month'] as const).map((p) => ({ scope, scopeId, period: p, periodStart: starts[p] })),
-  ];
-  return [
-    { scope: 'match', scopeId: matchId, period: 'all_time', periodStart: ALL_TIME_START },
-    ...periodic('league', leagueId),
-    ...periodic('overall', OVERALL_ID),
-  ];
-}
+export { boardKeysFor };
 
 export const toEntry = (r: RankedRow): Schemas['LeaderboardEntry'] => ({
   rank: r.rank,
@@ -141,35 +137,54 @@ export function createLeaderboardsService({
   now = () => new Date(),
   chunkRows: defaultChunkRows = DEFAULT_CHUNK_ROWS,
   tieScanMax = TIE_SCAN_MAX,
-  onMatchBoardChanged,
+  events,
   onBackgroundError,
-  memoryBoards,
+  redisBoards,
 }: {
   db: Db;
   leagues: LeaguesService;
   now?: () => Date;
   /** Board rows per applied chunk. */
   chunkRows?: number;
-  /** After a chunk that changed a match's board committed (the live stream's `leaderboard` message). Must not throw. */
-  onMatchBoardChanged?: (matchId: string) => void | Promise<void>;
+  /** `boardChanged` after a chunk that changed a match's board committed (the live stream's `leaderboard` message); none in tools and tests. */
+  events?: Events;
   /** Points totals of more players than this are ranked from an in-process copy (loaded in the background) instead of the rank index. */
   tieScanMax?: number;
   /** A background copy of a points total failed (the reads counted it through the index meanwhile). */
   onBackgroundError?: (err: unknown) => void;
   /**
-   * Keeps the boards this process reads (match, league, whole game; all time and periods) in memory (leaderboards.memory.ts), served from there while `trusted()`
-   * (the bus listens: it announces users' changes; a gap drops every board). Without it, every read is the SQL read.
+   * With REDIS_URL: the boards in Redis (leaderboards.redis.ts), which every read is served from while they are
+   * ready (PostgreSQL's read otherwise: being copied, Redis unreachable or slower than its command budget), and which
+   * `copyToRedis` keeps up; `boardChanged` is then said once a match's board is in Redis. `onError`: a read fell back.
    */
-  memoryBoards?: { trusted: () => boolean; maxBoards?: number; maxRows?: number };
+  redisBoards?: { boards: RedisBoards; writer: RedisBoards; onError?: (err: unknown) => void };
 }) {
-  const memory = memoryBoards ? createMemoryBoards({ db, ...memoryBoards, onError: onBackgroundError }) : undefined;
+  /** After a failed Redis read, reads go to PostgreSQL until then (a frozen server costs one command budget a second, not one a read). */
+  let redisDownUntil = 0;
+  /** How long reads skip Redis after it failed one, ms. */
+  const REDIS_BACKOFF_MS = 1000;
+  const redisUsable = () => redisBoards !== undefined && performance.now() >= redisDownUntil;
+  const redisFailed = (err: unknown) => {
+    redisDownUntil = performance.now() + REDIS_BACKOFF_MS;
+    served.redisFallbacks++;
+    redisBoards?.onError?.(err);
+  };
+  /** Board rows from Redis with the players' names (one primary-key read of the users). */
+  async function withNames(rows: RedisRow[]): Promise<RankedRow[]> {
+    const names = await namesOf({ db, userIds: [...new Set(rows.map((r) => r.userId))] });
+    return rows.map(({ reachedUs, ...r }) => ({
+      ...r,
+      name: names.get(r.userId) ?? `Player ${r.userId.slice(0, 8)}`,
+      reachedAt: new Date(Math.floor(reachedUs / 1000)),
+    }));
+  }
   // ------------------------------------------------------------ read caches (exact: keyed by versions the writers move)
   const pages = new Map<string, BoardPage & { at: number }>();
   const ties = new Map<string, TieCopy>();
   const tieLoads = new Map<string, number>();
   let tieEntries = 0;
   /** Reads served by each means (tests, and what a profile shows). */
-  const served = { pageHits: 0, pageReads: 0, tieCopies: 0, tieScans: 0, tieScansFromEnd: 0, fallbacks: 0 };
+  const served = { pageHits: 0, pageReads: 0, tieCopies: 0, tieScans: 0, tieScansFromEnd: 0, fallbacks: 0, redisReads: 0, redisFallbacks: 0 };
 
   function keepPage(key: string, page: BoardPage) {
     pages.delete(key);
@@ -230,11 +245,18 @@ export function createLeaderboardsService({
     return key.period !== 'all_time' && key.periodStart < keptFrom(key.period, localDate(now(), 'UTC'));
   }
 
-  /** A group's rows: its members' on the public board, ranked among themselves (from memory where the board is kept). */
+  /** A group's rows: its members' on the public board, ranked among themselves (from Redis while its boards are ready). */
   async function groupRows(key: BoardKey, userIds: string[]): Promise<RankedRow[]> {
-    if (memory && !pastRetention(key)) {
-      const kept = await memory.members(key, userIds);
-      if (kept !== null) return kept ?? [];
+    if (redisUsable() && !pastRetention(key)) {
+      try {
+        const rows = await redisBoards!.boards.members(key, userIds);
+        if (rows) {
+          served.redisReads++;
+          return withNames(rows);
+        }
+      } catch (err) {
+        redisFailed(err);
+      }
     }
     const board = await findBoard(key);
     return board ? membersBoard({ db, leaderboardId: board.id, userIds }) : [];
@@ -252,10 +274,26 @@ export function createLeaderboardsService({
    * between the statements moves the versions, and the read starts again.
    */
   async function rankedRead(key: BoardKey, offset: number, limit: number, userIds: string[]) {
-    if (memory && !pastRetention(key)) {
-      const kept = await memory.read(key, offset, limit, userIds);
-      if (kept !== null) return kept;
+    if (redisUsable() && !pastRetention(key)) {
+      try {
+        const found = await redisBoards!.boards.read(key, offset, limit, userIds);
+        if (found) {
+          served.redisReads++;
+          const named = await withNames([...found.top, ...found.mine.values()]);
+          const top = named.slice(0, found.top.length);
+          const mine = new Map(named.slice(found.top.length).map((r) => [r.userId, r] as const));
+          // A board Redis has no row of: none in PostgreSQL either, but for a board nobody scored on yet the SQL read says
+          // "no board" (undefined), which the callers answer alike (empty).
+          return { playerCount: found.playerCount, top, mine };
+        }
+      } catch (err) {
+        redisFailed(err);
+      }
     }
+    return sqlRankedRead(key, offset, limit, userIds);
+  }
+
+  async function sqlRankedRead(key: BoardKey, offset: number, limit: number, userIds: string[]) {
     for (let attempt = 0; attempt < 3; attempt++) {
       const head = await boardHead({ db, key, userIds, tieScanMax });
       if (!head) return undefined;
@@ -392,7 +430,7 @@ export function createLeaderboardsService({
           ),
         }));
         const ids = await ensureBoards({ db: tx, keys: keysByZone.flatMap((z) => z.keys) });
-        const boardsByZone = keysByZone.flatMap((z) => z.keys.map((k) => ({ zone: z.zone, leaderboardId: ids.get(keyString(k))! })));
+        const boardsByZone = keysByZone.flatMap((z) => z.keys.map((k) => ({ zone: z.zone, leaderboardId: ids.get(boardKeyText(k))! })));
         await addChunk({
           tx,
           issuanceId: head.issuanceId,
@@ -411,7 +449,10 @@ export function createLeaderboardsService({
       return { ...base, answers: chunk.count, phaseDone, done: next === PHASE.done, lag };
     });
     if (applied && applied !== 'busy' && applied.phaseDone) metrics.leaderboardLag.observe({ phase: PHASE_NAMES[applied.phase] }, applied.lag);
-    if (applied && applied !== 'busy' && applied.phase === PHASE.match && applied.answers > 0) await onMatchBoardChanged?.(applied.matchId);
+    // With the boards in Redis, a match's board changed for readers once it is copied there (copyToRedis says so).
+    if (!redisBoards && applied && applied !== 'busy' && applied.phase === PHASE.match && applied.answers > 0)
+      await events?.emit({ type: 'boardChanged', matchId: applied.matchId });
+    if (applied && applied !== 'busy' && applied.phaseDone) await events?.emit({ type: 'boardsApplied', phase: applied.phase });
     return applied;
   }
 
@@ -448,6 +489,91 @@ export function createLeaderboardsService({
     return chunks;
   }
 
+  // ------------------------------------------------------------ the copy into Redis (one writer: a lease in Redis)
+  /** This process's writer token (its lease in Redis fences its writes: a stale writer's late write is refused). */
+  const writerToken = randomUUID();
+  /** The writer's lease, ms: renewed by every round; another process's worker takes over once it ran out. */
+  const WRITER_LEASE_MS = 30_000;
+
+  /** When a board's keys leave Redis (unix seconds; 0: never): a period board once past the retention, as in PostgreSQL. */
+  function expireAt(key: BoardKey): number {
+    if (key.period === 'all_time') return 0;
+    return Math.floor(Date.parse(`${key.periodStart}T00:00:00Z`) / 1000) + (RETENTION_DAYS[key.period] + 1) * 86_400;
+  }
+
+  /**
+   * Copies every board row from PostgreSQL into Redis (Redis lost them, or
+   * never had them): the cursors of what is committed first, then every row
+   * (a row changed meanwhile is copied again from the cursors on), then
+   * `ready`. Reads are PostgreSQL's until then.
+   */
+  async function fullCopy(w: RedisBoards, stopped: () => boolean): Promise<number | false> {
+    await w.clear(writerToken, WRITER_LEASE_MS);
+    const cursors = await currentCursors({ db });
+    let after: { userId: string; boardId: number } | null = null;
+    let rows = 0;
+    do {
+      if (stopped() || !(await w.take(writerToken, WRITER_LEASE_MS))) return false;
+      const page: { rows: CopiedRow[]; last: { userId: string; boardId: number } | null } = await allRowsPage({ db, after, limit: 20_000 });
+      if (!(await w.write({ token: writerToken, incremental: false, rows: page.rows, expireAt }))) return false;
+      rows += page.rows.length;
+      after = page.last;
+    } while (after);
+    return (await w.write({ token: writerToken, incremental: false, rows: [], cursors: { ...cursors, ready: 1 }, expireAt })) && rows;
+  }
+
+  /**
+   * Brings the boards in Redis up to PostgreSQL (the worker's writer task,
+   * after each applied phase and every LEADERBOARD_APPLY_POLL_MS): the
+   * settlements' rows phase by phase as the SQL applier finished them, the
+   * users whose rows were rebuilt, each copied as absolute rows with its
+   * cursor in the same script; all of it again when Redis lost the boards.
+   * Returns the rows written (0: nothing to copy, or another process's
+   * worker holds the lease).
+   */
+  async function copyToRedis({ stopped = () => false, chunkAnswers = 5000 }: { stopped?: () => boolean; chunkAnswers?: number } = {}): Promise<number> {
+    if (!redisBoards) return 0;
+    const w = redisBoards.writer;
+    if (!(await w.take(writerToken, WRITER_LEASE_MS))) return 0;
+    let written = 0;
+    if (!(await w.ready())) {
+      const copied = await fullCopy(w, stopped);
+      if (copied === false) return 0;
+      written += copied;
+    }
+    while (!stopped()) {
+      const cur = await w.cursors();
+      const pending = await pendingCopies({ db, after: cur, limit: 100 });
+      // Settlements come back while any board's cursor is behind them, so one the applier is still in the middle
+      // of (its match board applied and copied, its league's not yet) is read again with nothing to copy: a round
+      // that copies nothing ends the copy (the applier's next phase kicks it again), instead of spinning on it.
+      let copied = pending.users.length > 0;
+      for (const s of pending.settlements) {
+        const phases = ([1, 2, 3] as const).filter((p) => s.phase > p && s.position > cur[`p${p}`]);
+        if (!phases.length) continue;
+        copied = true;
+        let after: string | null = null;
+        for (;;) {
+          const chunk = await settlementRows({ db, issuanceId: s.issuanceId, phases, after, limit: chunkAnswers });
+          const last = chunk.answers < chunkAnswers;
+          const cursors: Record<string, number> = last ? Object.fromEntries(phases.map((p) => [`p${p}`, s.position])) : {};
+          if (!(await w.write({ token: writerToken, incremental: true, rows: chunk.rows, cursors, expireAt }))) return written;
+          written += chunk.rows.length;
+          if (last) break;
+          after = chunk.last;
+        }
+        if (phases.includes(1)) await events?.emit({ type: 'boardChanged', matchId: s.matchId });
+      }
+      for (const u of pending.users) {
+        const rows = await userRows({ db, userId: u.userId, boardIds: u.boardIds });
+        if (!(await w.write({ token: writerToken, incremental: true, rows, cursors: { u: u.seq }, expireAt }))) return written;
+        written += rows.length;
+      }
+      if (!copied) break;
+    }
+    return written;
+  }
+
   return {
     /**
      * Runs in the settling transaction, after the answers were scored: queues
@@ -461,12 +587,19 @@ export function createLeaderboardsService({
 
     applyNext,
     applyQueued,
+    copyToRedis,
+
+    /** Whether boards are served from Redis (REDIS_URL). */
+    inRedis: redisBoards !== undefined,
+
+    /** Closes the Redis connections of the boards (none without them). */
+    async close(): Promise<void> {
+      if (!redisBoards) return;
+      for (const r of new Set([redisBoards.boards.redis, redisBoards.writer.redis])) await r.quit().catch(() => r.disconnect());
+    },
 
     /** Empties the cached pages (a user's name or state changed: pages carry display names, which are not versioned). */
     forgetPages: () => pages.clear(),
-
-    /** The in-process match boards (undefined without them): the bus's events go to them. */
-    memoryBoards: memory,
 
     /** What the read caches hold, and how reads were served since start. */
     cacheState: () => ({ pages: pages.size, ties: ties.size, tieMembers: tieEntries, ...served }),
@@ -486,6 +619,7 @@ export function createLeaderboardsService({
     async pruneExpired({ chunk = 20_000, budget = 200_000 }: { chunk?: number; budget?: number } = {}): Promise<number> {
       let done = 0;
       const today = localDate(now(), 'UTC');
+      await db.transaction((tx) => pruneUserChanges({ tx }));
       while (done < budget) {
         const id = await expiredBoard({ db, today });
         if (id === undefined) break;
@@ -521,8 +655,6 @@ export function createLeaderboardsService({
 
     /** Rebuilds a user's rows from their answers: after hiding, deactivating, reactivating or a new time zone (in that change's transaction). */
     async rebuildUser(tx: Tx, userId: string): Promise<void> {
-      // This process's match boards in memory read PostgreSQL until the change's announcement is back (read your own change).
-      memory?.userChanging(userId);
       await rebuildUser({ tx, userId });
     },
 

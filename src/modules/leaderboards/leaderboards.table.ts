@@ -126,3 +126,18 @@ export const leaderboardSettlements = pgTable(
 export type LeaderboardRow = typeof leaderboards.$inferSelect;
 export type LeaderboardScoreRow = typeof leaderboardScores.$inferSelect;
 export type LeaderboardSettlementRow = typeof leaderboardSettlements.$inferSelect;
+
+/**
+ * Users whose rows were rebuilt (hidden, shown, deactivated, reactivated,
+ * another time zone), with the boards they had rows on just before: the
+ * feed by which the boards in Redis (leaderboards.redis.ts) learn of changes
+ * that are no settlement. Written in the rebuild's transaction, under the
+ * leaderboards' lock, so `seq` commits in order; pruned after a week.
+ */
+export const leaderboardUserChanges = pgTable('leaderboard_user_changes', {
+  seq: bigint('seq', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  userId: uuid('user_id').notNull(),
+  /** leaderboards.id of the boards the user had rows on before the rebuild. */
+  boardIds: integer('board_ids').array().notNull(),
+  createdAt: tstz('created_at').notNull().defaultNow(),
+});

@@ -7,9 +7,9 @@
  * - every statement that changes the leagues table is announced by the
  *   database itself (a trigger, drizzle/0017_league_change_notify.sql) on the
  *   live bus, and every process drops its list when it hears it;
- * - this process's own writes drop it before they run and again after their
- *   transaction commits (the service's update, a definition's deletion), so
- *   its next request never sees the old rows, whatever the bus's delay;
+ * - this process's own writes drop it after their transaction is over
+ *   (`leaguesChanged`, src/events/reactions.ts: the service's update, a
+ *   definition's deletion), so its next request never sees the old rows, whatever the bus's delay;
  * - while the bus does not listen, nothing is read from or written to it, and
  *   it is emptied when the bus listens again (events of the gap are lost);
  * - a read that raced a change (one was heard while it ran) is used for its

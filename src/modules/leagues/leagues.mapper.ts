@@ -17,6 +17,7 @@ export function toLeagueDto(row: LeagueRow): LeagueDto {
     default_question_period_distribution: row.defaultQuestionPeriodDistribution,
     default_question_points: row.defaultQuestionPoints,
     default_answer_window_seconds: row.defaultAnswerWindowSeconds,
+    default_min_answer_seconds: row.defaultMinAnswerSeconds,
     default_question_probability: row.defaultQuestionProbability,
     question_definition_allowlist: row.questionDefinitionAllowlist ?? null,
     match_question_definition_allowlist: row.matchQuestionDefinitionAllowlist ?? null,

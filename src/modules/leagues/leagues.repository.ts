@@ -21,6 +21,7 @@ export async function seedLeagues({ db }: { db: DbOrTx }): Promise<void> {
         defaultQuestionPeriodDistribution: l.defaults.questionPeriodDistribution,
         defaultQuestionPoints: l.defaults.questionPoints,
         defaultAnswerWindowSeconds: l.defaults.answerWindowSeconds,
+        defaultMinAnswerSeconds: l.defaults.minAnswerSeconds,
         defaultQuestionProbability: l.defaults.questionProbability,
       })),
     )
@@ -99,4 +100,9 @@ export async function removeFromLeagueAllowlists({ db, kind, id }: { db: DbOrTx;
     .update(leagues)
     .set({ [key]: sql`array_remove(${column}, ${id}::uuid)`, updatedAt: sql`now()` })
     .where(sql`${id}::uuid = any(${column})`);
+}
+
+/** Every league's id by its slug. */
+export async function leagueIdsBySlug({ db }: { db: DbOrTx }): Promise<Map<string, string>> {
+  return new Map((await db.select({ id: leagues.id, slug: leagues.slug }).from(leagues)).map((l) => [l.slug, l.id]));
 }

@@ -1,7 +1,9 @@
 /** Leagues and their default question configuration. */
 import type { components } from '../../../generated/api-types.js';
 import type { Db, DbOrTx } from '../../db/client.js';
-import { periodsOfSport, supportedLeague } from '../../domain/sports/league-registry.js';
+import type { Events } from '../../events/catalogue.js';
+import { periodsOfSport } from '../../domain/sports/league-registry.js';
+import { supportedLeague } from '../shared/domain.errors.js';
 import type { LeagueListCache } from './league-cache.js';
 import { leagueErrors } from './leagues.errors.js';
 import { findLeague, listLeagues, matchesOverDefaultCap, updateLeague } from './leagues.repository.js';
@@ -15,7 +17,19 @@ export type LeaguesService = ReturnType<typeof createLeaguesService>;
 /** Checks that allowlisted ids are definitions of the league (kind `in_game` or `match`); throws 400 otherwise. Resolves to the list to store (lowercase ids, each once). */
 export type AllowlistChecker = (args: { db: DbOrTx; leagueId: string; kind: 'in_game' | 'match'; field: string; ids: string[] }) => Promise<string[]>;
 
-export function createLeaguesService({ db, checkAllowlist, cache }: { db: Db; checkAllowlist: AllowlistChecker; cache?: LeagueListCache }) {
+export function createLeaguesService({
+  db,
+  checkAllowlist,
+  cache,
+  events,
+}: {
+  db: Db;
+  checkAllowlist: AllowlistChecker;
+  cache?: LeagueListCache;
+  /** `leaguesChanged` after a change committed (src/events/catalogue.ts): the list cache's reaction drops it. */
+  events?: Events;
+}) {
+  const changed = (): Promise<void> => events?.emit({ type: 'leaguesChanged' }) ?? Promise.resolve();
   return {
     /** Every league, by slug: from the process's copy while it is trusted (src/modules/leagues/league-cache.ts). Never to be modified. */
     async list(): Promise<readonly LeagueRow[]> {
@@ -26,10 +40,8 @@ export function createLeaguesService({ db, checkAllowlist, cache }: { db: Db; ch
       return cache.set(await listLeagues({ db }), version);
     },
 
-    /** This process committed a change to the leagues (the bus tells the others): its next list reads them again. */
-    changed(): void {
-      cache?.invalidate();
-    },
+    /** This process committed a change to the leagues (the trigger tells the others on the bus): its next list reads them again. */
+    changed,
 
     /** By id or slug; 404 when absent. */
     async get(idOrSlug: string): Promise<LeagueRow> {
@@ -55,7 +67,7 @@ export function createLeaguesService({ db, checkAllowlist, cache }: { db: Db; ch
         return await updateInTransaction(idOrSlug, patch);
       } finally {
         // After the commit (or the rollback): a list read while it ran is not kept, the next one reads the change.
-        cache?.invalidate();
+        await changed();
       }
     },
   };
@@ -81,6 +93,7 @@ export function createLeaguesService({ db, checkAllowlist, cache }: { db: Db; ch
       if (patch.default_question_min_interval_seconds !== undefined) values.defaultQuestionMinIntervalSeconds = patch.default_question_min_interval_seconds;
       if (patch.default_question_points !== undefined) values.defaultQuestionPoints = patch.default_question_points;
       if (patch.default_answer_window_seconds !== undefined) values.defaultAnswerWindowSeconds = patch.default_answer_window_seconds;
+      if (patch.default_min_answer_seconds !== undefined) values.defaultMinAnswerSeconds = patch.default_min_answer_seconds;
       if (patch.default_question_probability !== undefined) values.defaultQuestionProbability = patch.default_question_probability;
       if (patch.default_question_period_distribution !== undefined) {
         values.defaultQuestionPeriodDistribution = parsePeriodDistribution(

@@ -13,6 +13,8 @@ export const leagues = pgTable(
     defaultQuestionPeriodDistribution: jsonb('default_question_period_distribution').$type<Record<string, number>>().notNull(),
     defaultQuestionPoints: integer('default_question_points').notNull(),
     defaultAnswerWindowSeconds: integer('default_answer_window_seconds').notNull(),
+    /** The fairness rule: an in-game question decided sooner than this after it was asked (feed time) is voided. */
+    defaultMinAnswerSeconds: integer('default_min_answer_seconds').notNull().default(10),
     defaultQuestionProbability: doublePrecision('default_question_probability').notNull().default(1),
     questionDefinitionAllowlist: uuid('question_definition_allowlist').array(),
     matchQuestionDefinitionAllowlist: uuid('match_question_definition_allowlist').array(),

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import { chunks } from '../../db/sql-helpers.js';
 import { dedupeKey, type FeedEvent } from '../../domain/sports/events.js';
@@ -96,12 +96,29 @@ export async function eventsOfListener({ db, listenerId }: { db: DbOrTx; listene
 // stops through the listeners service.
 // ---------------------------------------------------------------------------
 
-/** A listener's process no longer holds its lease (another process took the listener over): it must write nothing more. */
+/**
+ * A listener's process no longer holds its lease: it must write nothing more.
+ * `removed`: its row is gone (an operator restarted the test match's replay, or
+ * deleted the match), not taken over by another process.
+ */
 export class LeaseLostError extends Error {
-  constructor(listenerId: string) {
-    super(`listener ${listenerId}: the lease is held by another process`);
+  constructor(
+    listenerId: string,
+    readonly removed = false,
+  ) {
+    super(
+      removed
+        ? `listener ${listenerId}: removed (its replay was restarted or its match deleted)`
+        : `listener ${listenerId}: the lease is held by another process`,
+    );
     this.name = 'LeaseLostError';
   }
+}
+
+/** Whether the listener's row still exists: a lease lost to a removal is not a takeover. */
+async function listenerExists(db: DbOrTx, id: string): Promise<boolean> {
+  const [row] = await db.select({ id: matchListeners.id }).from(matchListeners).where(eq(matchListeners.id, id));
+  return Boolean(row);
 }
 
 export interface LogLine {
@@ -174,7 +191,7 @@ export async function claimListener({ db, workerId, leaseMs }: { db: DbOrTx; wor
   return listener;
 }
 
-/** Renews the lease; `owned` is false when another process has taken the listener over (or it was removed). */
+/** Renews the lease; `owned` is false when another process has taken the listener over, or (`removed`) its row is gone. */
 export async function renewLease({
   db,
   id,
@@ -185,13 +202,14 @@ export async function renewLease({
   id: string;
   workerId: string;
   leaseMs: number;
-}): Promise<{ owned: boolean; stopRequested: boolean }> {
+}): Promise<{ owned: boolean; stopRequested: boolean; removed: boolean }> {
   const [row] = await db
     .update(matchListeners)
     .set({ heartbeatAt: sql`now()`, leaseExpiresAt: leaseUntil(leaseMs) })
     .where(and(eq(matchListeners.id, id), eq(matchListeners.claimedBy, workerId), eq(matchListeners.status, 'running')))
     .returning({ stopRequested: matchListeners.stopRequested });
-  return { owned: Boolean(row), stopRequested: row?.stopRequested ?? false };
+  if (row) return { owned: true, stopRequested: row.stopRequested, removed: false };
+  return { owned: false, stopRequested: false, removed: !(await listenerExists(db, id)) };
 }
 
 /**
@@ -206,7 +224,7 @@ export async function holdLease({ tx, listenerId, workerId }: { tx: Tx; listener
     .from(matchListeners)
     .where(and(eq(matchListeners.id, listenerId), eq(matchListeners.claimedBy, workerId), eq(matchListeners.status, 'running')))
     .for('update');
-  if (!owned) throw new LeaseLostError(listenerId);
+  if (!owned) throw new LeaseLostError(listenerId, !(await listenerExists(tx, listenerId)));
 }
 
 /** Saves progress (the resume point, counters, state store) and renews the lease, while the lease is ours. */
@@ -307,7 +325,8 @@ export async function matchesToDispatch({ db, horizonMinutes, anyFeed }: { db: D
       and(
         eq(matches.autoDispatchListener, true),
         eq(matches.isTest, false),
-        anyFeed ? undefined : sql`${matches.feedUrl} is not null`,
+        // Without its own feed, a match gets the template's, unless an operator detached its feed.
+        anyFeed ? sql`(${matches.feedUrl} is not null or not ${matches.feedUrlByOperator})` : sql`${matches.feedUrl} is not null`,
         dispatchable.sql(matches.status),
         lte(matches.scheduled, sql`now() + (${horizonMinutes} * interval '1 minute')`),
         sql`${matches.scheduled} > now() - interval '12 hours'`,
@@ -398,4 +417,10 @@ export async function writeLog({
 /** Deletes every listener of the match with its recording and log (a test match replayed again from the start). */
 export async function deleteListenersOfMatch({ tx, matchId }: { tx: Tx; matchId: string }): Promise<void> {
   await tx.delete(matchListeners).where(eq(matchListeners.matchId, matchId));
+}
+
+/** How many feed events the listeners of a match recorded (a closed match can be replayed only if some were). */
+export async function recordedEventCount({ db, matchId }: { db: DbOrTx; matchId: string }): Promise<number> {
+  const [recorded] = await db.select({ n: count() }).from(listenerEvents).where(eq(listenerEvents.matchId, matchId));
+  return recorded?.n ?? 0;
 }

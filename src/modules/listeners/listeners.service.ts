@@ -7,8 +7,9 @@
 import type { components } from '../../../generated/api-types.js';
 import type { Db } from '../../db/client.js';
 import { listenerErrors } from './listeners.errors.js';
-import type { EngineSubscriber } from '../issuances/issuance-subscriber.js';
-import { settleOpenOfMatch, type SettleInTx } from '../issuances/issuances.repository.js';
+import { settleOpenOfMatch } from '../issuances/issuances.public.js';
+import type { Events } from '../../events/catalogue.js';
+import { endTestMatchPlay } from '../matches/matches.public.js';
 import type { QuestionIssuanceRow } from '../issuances/issuances.table.js';
 import type { LeaguesService } from '../leagues/leagues.service.js';
 import { MATCH_LIST_LIMIT } from '../matches/matches.service.js';
@@ -34,16 +35,13 @@ export type ListenersService = ReturnType<typeof createListenersService>;
 export function createListenersService({
   db,
   leagues,
-  onSettle,
-  onSettled,
+  events,
   now = () => new Date(),
 }: {
   db: Db;
   leagues: Pick<LeaguesService, 'bySlug'>;
-  /** Runs inside the transaction that settles a question (the scoring of its answers). */
-  onSettle: SettleInTx;
-  /** Runs after commit for each question settled (live delivery, push). */
-  onSettled?: EngineSubscriber['onSettled'];
+  /** Settling emits `settling` in the transaction and `settled` after its commit (src/events/catalogue.ts). */
+  events: Events;
   now?: () => Date;
 }) {
   async function listener(id: string): Promise<MatchListenerRow> {
@@ -61,14 +59,23 @@ export function createListenersService({
      * retired): its listeners stop (a queued one at once, a running one at
      * its next heartbeat) and its open in-game questions are settled
      * (`revoked` by an operator, `voided` otherwise), in one transaction;
-     * then each settled question goes to `onSettled`. Idempotent.
+     * then `settled` is emitted for each question settled. With `endTestMatch`
+     * (an operator's stop), a test match in play ends there too (play over,
+     * no result: nothing else would ever end it; starting its listener again
+     * replays it). Idempotent.
      */
-    async stopMatch(matchId: string, status: 'revoked' | 'voided'): Promise<{ stopped: string[]; settled: QuestionIssuanceRow[] }> {
+    async stopMatch(
+      matchId: string,
+      status: 'revoked' | 'voided',
+      { endTestMatch = false }: { endTestMatch?: boolean } = {},
+    ): Promise<{ stopped: string[]; settled: QuestionIssuanceRow[]; ended: boolean }> {
       const result = await db.transaction(async (tx) => ({
         stopped: await requestStop({ tx, matchId }),
-        settled: await settleOpenOfMatch({ tx, onSettle, matchId, status }),
+        settled: await settleOpenOfMatch({ tx, events, matchId, status }),
+        ended: endTestMatch ? await endTestMatchPlay({ tx, id: matchId }) : false,
       }));
-      for (const row of result.settled) await onSettled?.(row);
+      for (const row of result.settled) await events.emit({ type: 'settled', row });
+      if (result.ended) await events.emit({ type: 'matchChanged', matchId, values: { status: 'ended' } });
       return result;
     },
 

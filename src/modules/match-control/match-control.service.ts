@@ -4,21 +4,26 @@
  * stopping listeners. Cloning and starting are unavailable in the main
  * (production) environment.
  */
-import { count, eq } from 'drizzle-orm';
 import type { AppEnv } from '../../config.js';
 import type { Db } from '../../db/client.js';
+import type { Events } from '../../events/catalogue.js';
 import { matchErrors } from '../matches/matches.errors.js';
 import { matchControlErrors } from './match-control.errors.js';
 import type { ListenersService } from '../listeners/listeners.service.js';
-import { listenerEvents, type MatchListenerRow } from '../listeners/listeners.table.js';
-import { deleteDenialsOfMatch } from '../denials/denials.repository.js';
-import { deleteIssuancesOfMatch } from '../issuances/issuances.repository.js';
-import { deleteListenersOfMatch, enqueueListener } from '../listeners/listeners.repository.js';
-import { insertFollow, insertMatch, resetToKickOff } from '../matches/matches.repository.js';
-import { matches } from '../matches/matches.table.js';
-import { copySlots, unstampSlotsOfMatch } from '../sponsorships/sponsorships.repository.js';
+import type { MatchListenerRow } from '../listeners/listeners.table.js';
+import { deleteDenialsOfMatch } from '../denials/denials.public.js';
+import { deleteIssuancesOfMatch, moveMatchQuestionsClosing } from '../issuances/issuances.public.js';
+import { deleteListenersOfMatch, enqueueListener, recordedEventCount } from '../listeners/listeners.public.js';
+import { findMatchRow, insertFollow, insertMatch, kickOffNow, resetToKickOff } from '../matches/matches.public.js';
+import { copySlots, unstampSlotsOfMatch } from '../sponsorships/sponsorships.public.js';
 
 export const DEFAULT_REPLAY_SPEED = 10;
+
+/**
+ * A clone made paused kicks off when an operator starts it; until then (at
+ * most this long after the clone) its Match questions are open to answers.
+ */
+export const PAUSED_CLONE_KICKOFF_MS = 3600_000;
 
 export type MatchControlService = ReturnType<typeof createMatchControlService>;
 
@@ -26,14 +31,17 @@ export function createMatchControlService({
   db,
   appEnv,
   listeners,
-  onFollowChanged,
+  events,
+  issueMatchQuestions,
 }: {
   db: Db;
   appEnv: AppEnv;
   /** Enqueues replay listeners and stops a match's listeners (with its open questions). */
   listeners: Pick<ListenersService, 'enqueue' | 'stopMatch'>;
-  /** Called after the clone committed: the creator's open sockets start receiving the test match. */
-  onFollowChanged?: (change: { userId: string; matchId: string; following: boolean }) => Promise<void>;
+  /** `followChanged` after the clone committed: the creator's open sockets start receiving the test match. */
+  events: Events;
+  /** Issues every Match question of a match before kick-off that it does not have yet (the engine's issuance, whatever the leads). */
+  issueMatchQuestions?: (matchId: string) => Promise<number>;
 }) {
   const refuseInMain = (what: string) => {
     if (appEnv === 'main') throw matchControlErrors.unavailableInMain(what);
@@ -43,7 +51,11 @@ export function createMatchControlService({
     /**
      * A test match from a closed match: settings, allowlists, sponsor and
      * sponsorship slots copied; the creator recorded and following it (no
-     * quota); a listener enqueued replaying the original's recorded events.
+     * quota); its Match questions issued before its kick-off; a listener
+     * enqueued replaying the original's recorded events. Started `now`, it
+     * kicks off at once (its Match questions lock as the replay starts);
+     * `paused`, when an operator starts it (PAUSED_CLONE_KICKOFF_MS at most),
+     * its Match questions answerable until then.
      */
     async clone({
       matchId,
@@ -59,11 +71,10 @@ export function createMatchControlService({
       refuseInMain('cloning a match');
       return db
         .transaction(async (tx) => {
-          const [original] = await tx.select().from(matches).where(eq(matches.id, matchId)).for('share');
+          const original = await findMatchRow({ db: tx, id: matchId, lock: 'share' });
           if (!original) throw matchErrors.notFound();
           if (original.status !== 'closed') throw matchControlErrors.notClosed(original.status);
-          const [recorded] = await tx.select({ n: count() }).from(listenerEvents).where(eq(listenerEvents.matchId, matchId));
-          if (!recorded?.n) throw matchControlErrors.nothingToReplay('not recorded');
+          if (!(await recordedEventCount({ db: tx, matchId }))) throw matchControlErrors.nothingToReplay('not recorded');
           const copy = await insertMatch({
             db: tx,
             values: {
@@ -71,7 +82,7 @@ export function createMatchControlService({
               leagueId: original.leagueId,
               homeTeam: original.homeTeam,
               awayTeam: original.awayTeam,
-              scheduled: new Date(),
+              scheduled: new Date(Date.now() + (start === 'paused' ? PAUSED_CLONE_KICKOFF_MS : 0)),
               venue: original.venue,
               isTest: true,
               clonedFromMatchId: original.id,
@@ -82,6 +93,7 @@ export function createMatchControlService({
               questionPeriodDistribution: original.questionPeriodDistribution,
               questionPoints: original.questionPoints,
               answerWindowSeconds: original.answerWindowSeconds,
+              minAnswerSeconds: original.minAnswerSeconds,
               questionProbability: original.questionProbability,
               questionDefinitionAllowlist: original.questionDefinitionAllowlist,
               matchQuestionDefinitionAllowlist: original.matchQuestionDefinitionAllowlist,
@@ -94,7 +106,9 @@ export function createMatchControlService({
           return copy.id;
         })
         .then(async (id) => {
-          await onFollowChanged?.({ userId: actorId, matchId: id, following: true });
+          await events.emit({ type: 'followChanged', userId: actorId, matchId: id, following: true });
+          // Before the replay starts: a question issued after kick-off would never be open.
+          await issueMatchQuestions?.(id);
           if (start === 'now') await listeners.enqueue({ matchId: id, source: 'replay', replayMatchId: matchId, speed });
           return id;
         });
@@ -107,7 +121,7 @@ export function createMatchControlService({
      */
     async startListener({ matchId, speed, restart = false }: { matchId: string; speed?: number | undefined; restart?: boolean }): Promise<MatchListenerRow> {
       refuseInMain('starting a listener by hand');
-      const [match] = await db.select().from(matches).where(eq(matches.id, matchId));
+      const match = await findMatchRow({ db, id: matchId });
       if (!match) throw matchErrors.notFound();
       if (!match.isTest) throw matchErrors.notTest('start-listener');
       if (!match.clonedFromMatchId) throw matchControlErrors.nothingToReplay('not a clone');
@@ -115,9 +129,9 @@ export function createMatchControlService({
       if (restart) {
         // Its open questions are revoked (players see them go), then everything the earlier runs left goes.
         await listeners.stopMatch(matchId, 'revoked');
-        return db.transaction(async (tx) => {
+        const listener = await db.transaction(async (tx) => {
           // The match row first: a concurrent restart waits here, then finds the new listener.
-          await tx.select({ id: matches.id }).from(matches).where(eq(matches.id, matchId)).for('update');
+          await findMatchRow({ db: tx, id: matchId, lock: 'update' });
           // A listener still running loses its lease with its row: its next batch writes nothing.
           await deleteListenersOfMatch({ tx, matchId });
           await deleteIssuancesOfMatch({ tx, matchId });
@@ -126,8 +140,18 @@ export function createMatchControlService({
           await resetToKickOff({ tx, id: matchId });
           return (await enqueueListener({ db: tx, values })).listener;
         });
+        // From the beginning: its Match questions again, as its clone had them (they lock as the replay kicks off).
+        await issueMatchQuestions?.(matchId);
+        return listener;
       }
       if (match.status === 'closed') throw matchControlErrors.alreadyPlayed();
+      // A paused clone kicks off now: its open Match questions close now, and lock as the replay starts.
+      if (match.status === 'scheduled' && match.scheduled.getTime() > Date.now()) {
+        await db.transaction(async (tx) => {
+          await kickOffNow({ tx, id: matchId });
+          await moveMatchQuestionsClosing({ tx, srIds: [match.srId] });
+        });
+      }
       const { listener, created } = await listeners.enqueue(values);
       if (!created && speed !== undefined && listener.speed !== speed) {
         throw matchControlErrors.listenerActive(listener.status, listener.speed, speed);
@@ -137,12 +161,13 @@ export function createMatchControlService({
 
     /**
      * Stops the match's listeners (a queued one at once, a running one at its
-     * next heartbeat) and revokes its open in-game questions. Idempotent.
+     * next heartbeat) and revokes its open in-game questions; a test match in
+     * play ends (no result), since nothing else would end it. Idempotent.
      */
     async stopListener(matchId: string): Promise<{ stopped: string[]; revoked: number }> {
-      const [match] = await db.select({ id: matches.id }).from(matches).where(eq(matches.id, matchId));
+      const match = await findMatchRow({ db, id: matchId });
       if (!match) throw matchErrors.notFound();
-      const { stopped, settled } = await listeners.stopMatch(matchId, 'revoked');
+      const { stopped, settled } = await listeners.stopMatch(matchId, 'revoked', { endTestMatch: true });
       return { stopped, revoked: settled.length };
     },
   };

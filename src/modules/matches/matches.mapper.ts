@@ -72,6 +72,7 @@ export function toOperatorMatchDto(v: MatchView, summary: BrandSummaryOf): Opera
       question_period_distribution: m.questionPeriodDistribution,
       question_points: m.questionPoints,
       answer_window_seconds: m.answerWindowSeconds,
+      min_answer_seconds: m.minAnswerSeconds,
       question_probability: m.questionProbability,
     },
     question_definition_allowlist: m.questionDefinitionAllowlist,

@@ -1,15 +1,16 @@
 /** SQL of matches and match follows (with the daily follow quota counters). */
 import { and, asc, eq, getTableColumns, gte, inArray, like, lt, notInArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { prepared } from '../../db/prepared.js';
+import { anyUuid } from '../../db/sql-helpers.js';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import { brands } from '../brands/brands.table.js';
 import { questionIssuances } from '../issuances/issuances.table.js';
 import { leagues, type LeagueRow } from '../leagues/leagues.table.js';
 import { questionSponsorships, type QuestionSponsorshipRow } from '../sponsorships/sponsorships.table.js';
-import { sponsorBrandColumns } from '../sponsorships/sponsorships.repository.js';
+import { sponsorBrandColumns } from '../sponsorships/sponsorships.public.js';
 import type { SponsorBrand } from '../sponsorships/sponsorships.table.js';
 import { followQuotaDays, matches, matchFollows, type MatchFollowRow, type MatchRow } from './matches.table.js';
-import type { MatchStatus } from '../../domain/vocabulary.js';
+import { isLive, type MatchStatus } from '../../domain/vocabulary.js';
 
 export type NewMatchFollow = typeof matchFollows.$inferInsert;
 
@@ -327,7 +328,8 @@ export async function saveMatchStateStore({ tx, id, state }: { tx: Tx; id: strin
 /**
  * Writes scheduled matches by sr_id (one statement for the batch). Before
  * kick-off the provider is the authority; afterwards the engine is, except
- * for a final result (and a feed URL fills in only a match without one).
+ * for a final result (and a feed URL fills in only a match without one that
+ * no operator detached).
  */
 export async function upsertScheduledMatches({
   tx,
@@ -347,7 +349,8 @@ export async function upsertScheduledMatches({
         awayTeam: sql`case when ${matches.status} in ('scheduled', 'postponed') then excluded.away_team else ${matches.awayTeam} end`,
         scheduled: sql`case when ${matches.status} in ('scheduled', 'postponed') then excluded.scheduled else ${matches.scheduled} end`,
         venue: sql`coalesce(excluded.venue, ${matches.venue})`,
-        feedUrl: sql`coalesce(${matches.feedUrl}, excluded.feed_url)`,
+        // A feed an operator set or detached stays as they left it; otherwise the provider fills in a missing one.
+        feedUrl: sql`case when ${matches.feedUrlByOperator} then ${matches.feedUrl} else coalesce(${matches.feedUrl}, excluded.feed_url) end`,
         status: sql`case when ${matches.status} in ('scheduled', 'postponed', 'cancelled') or (excluded.status = 'closed' and ${matches.status} <> 'closed' and excluded.result is not null and not exists (select 1 from match_listeners l where l.match_id = ${matches.id} and l.status in ('queued', 'running'))) then excluded.status else ${matches.status} end`,
         result: sql`case when ${matches.result} is null and excluded.result is not null and not exists (select 1 from match_listeners l where l.match_id = ${matches.id} and l.status in ('queued', 'running')) then excluded.result else ${matches.result} end`,
         homeScore: sql`coalesce(${matches.homeScore}, excluded.home_score)`,
@@ -387,6 +390,27 @@ export async function removeFromMatchAllowlists({ db, kind, id }: { db: DbOrTx; 
     .where(sql`${id}::uuid = any(${column})`);
 }
 
+/**
+ * A test match whose replay is stopped ends (play over, no result), in the stop's transaction: nothing will play it
+ * on unless an operator starts it again. Returns whether it did (a live or break test match).
+ */
+export async function endTestMatchPlay({ tx, id }: { tx: Tx; id: string }): Promise<boolean> {
+  const rows = await tx
+    .update(matches)
+    .set({ status: 'ended', updatedAt: sql`now()` })
+    .where(and(eq(matches.id, id), eq(matches.isTest, true), isLive.sql(matches.status)))
+    .returning({ id: matches.id });
+  return rows.length > 0;
+}
+
+/** A test match not started yet kicks off now (its paused clone is started): its scheduled time becomes now. */
+export async function kickOffNow({ tx, id }: { tx: Tx; id: string }): Promise<void> {
+  await tx
+    .update(matches)
+    .set({ scheduled: sql`now()`, updatedAt: sql`now()` })
+    .where(and(eq(matches.id, id), eq(matches.status, 'scheduled')));
+}
+
 /** Sets a match back to before kick-off, now: no score, clock, period, result, start time or state store (its settings stay). */
 export async function resetToKickOff({ tx, id }: { tx: Tx; id: string }): Promise<void> {
   await tx
@@ -404,4 +428,123 @@ export async function resetToKickOff({ tx, id }: { tx: Tx; id: string }): Promis
       updatedAt: sql`now()`,
     })
     .where(eq(matches.id, id));
+}
+
+/** A user's follows (spent ones included), newest first: their data export. */
+export async function followsOfUser({ db, userId }: { db: DbOrTx; userId: string }): Promise<MatchFollowRow[]> {
+  return db
+    .select()
+    .from(matchFollows)
+    .where(eq(matchFollows.userId, userId))
+    .orderBy(sql`${matchFollows.followedAt} desc`, matchFollows.id);
+}
+
+/** Deletes a user's follows and follow quotas (their account is deleted). */
+export async function deleteFollowsOfUser({ tx, userId }: { tx: Tx; userId: string }): Promise<void> {
+  await tx.delete(matchFollows).where(eq(matchFollows.userId, userId));
+  await tx.delete(followQuotaDays).where(eq(followQuotaDays.userId, userId));
+}
+
+/** Ids of the matches the user follows. */
+export async function followedMatchIds({ db, userId }: { db: DbOrTx; userId: string }): Promise<string[]> {
+  const rows = await db
+    .select({ id: matchFollows.matchId })
+    .from(matchFollows)
+    .where(and(eq(matchFollows.userId, userId), eq(matchFollows.following, true)));
+  return rows.map((r) => r.id);
+}
+
+/** The matches each of these users follows: one statement, however many users. */
+export async function followsOfUsers({ db, userIds }: { db: DbOrTx; userIds: string[] }): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  if (!userIds.length) return out;
+  const rows = await db
+    .select({ userId: matchFollows.userId, matchId: matchFollows.matchId })
+    .from(matchFollows)
+    .where(and(anyUuid(matchFollows.userId, userIds), eq(matchFollows.following, true)));
+  for (const r of rows) {
+    let set = out.get(r.userId);
+    if (!set) out.set(r.userId, (set = new Set()));
+    set.add(r.matchId);
+  }
+  return out;
+}
+
+/** Where play stands on each of these matches: one statement, however many. */
+export async function matchStates({ db, matchIds }: { db: DbOrTx; matchIds: string[] }): Promise<MatchStateRow[]> {
+  if (!matchIds.length) return [];
+  return db
+    .select({
+      id: matches.id,
+      status: matches.status,
+      period: matches.period,
+      clockSeconds: matches.clockSeconds,
+      homeScore: matches.homeScore,
+      awayScore: matches.awayScore,
+      // The match's latest settlement (an index-only read of question_issuances_resolution_seq_uq); the match's id written
+      // out qualified: drizzle renders a column of the one table selected from unqualified.
+      resolutionSeq: sql<number>`(select coalesce(max(qi.resolution_seq), 0)::int from ${questionIssuances} qi where qi.match_id = ${matches}.id)`,
+    })
+    .from(matches)
+    .where(anyUuid(matches.id, matchIds))
+    .orderBy(matches.scheduled, matches.id);
+}
+
+export type MatchStateRow = Pick<MatchRow, 'id' | 'status' | 'period' | 'clockSeconds' | 'homeScore' | 'awayScore'> & {
+  /** The number of the match's latest settlement (0: none yet). */
+  resolutionSeq: number;
+};
+
+/** A match with its league and its sponsor's brand (what a listener runs the match with, beside the league's catalog). */
+export async function matchWithLeagueAndSponsor({ db, id }: { db: DbOrTx; id: string }) {
+  const [row] = await db
+    .select({ match: matches, league: leagues, matchSponsor: brands })
+    .from(matches)
+    .innerJoin(leagues, eq(leagues.id, matches.leagueId))
+    .leftJoin(brands, eq(brands.id, matches.sponsorBrandId))
+    .where(eq(matches.id, id));
+  return row;
+}
+
+/** A match's status and state store, its row locked: the store is read, updated and written by one Match question at a time. */
+export async function lockMatchStateStore({ tx, id }: { tx: Tx; id: string }) {
+  const [current] = await tx.select({ status: matches.status, stateStore: matches.stateStore }).from(matches).where(eq(matches.id, id)).for('update');
+  return current;
+}
+
+/**
+ * The statuses of the matches with these sr_ids, their rows locked in sr_id
+ * order (so two schedule syncs cannot deadlock): sr_id -> status.
+ */
+export async function lockStatusesBySrId({ tx, srIds }: { tx: Tx; srIds: string[] }): Promise<Map<string, MatchStatus>> {
+  const rows = await tx
+    .select({ srId: matches.srId, status: matches.status })
+    .from(matches)
+    .where(inArray(matches.srId, srIds))
+    .orderBy(matches.srId)
+    .for('update');
+  return new Map(rows.map((r) => [r.srId, r.status]));
+}
+
+/** The id of the match with this sr_id. */
+export async function matchIdBySrId({ db, srId }: { db: DbOrTx; srId: string }): Promise<string | undefined> {
+  const [row] = await db.select({ id: matches.id }).from(matches).where(eq(matches.srId, srId));
+  return row?.id;
+}
+
+/** Whether a match whose sr_id starts with `prefix` is still to be played or in play (not closed, cancelled or ended). */
+export async function anyOpenWithSrIdPrefix({ db, prefix }: { db: DbOrTx; prefix: string }): Promise<boolean> {
+  const active = await db
+    .select({ id: matches.id })
+    .from(matches)
+    .where(and(like(matches.srId, `${prefix}%`), notInArray(matches.status, ['closed', 'cancelled', 'ended'])))
+    .limit(1);
+  return active.length > 0;
+}
+
+/** A match by id; with `lock`, its row locked until the transaction ends (`share`: it cannot change meanwhile; `update`: nor be locked by another). */
+export async function findMatchRow({ db, id, lock }: { db: DbOrTx; id: string; lock?: 'share' | 'update' }): Promise<MatchRow | undefined> {
+  const query = db.select().from(matches).where(eq(matches.id, id));
+  const [row] = lock ? await query.for(lock) : await query;
+  return row;
 }

@@ -10,6 +10,7 @@
  */
 import type { components, operations } from '../../../generated/api-types.js';
 import type { Db, Tx } from '../../db/client.js';
+import type { Events } from '../../events/catalogue.js';
 import { isForeignKeyViolation } from '../../errors.js';
 import { brandErrors } from '../brands/brands.errors.js';
 import { leagueErrors } from '../leagues/leagues.errors.js';
@@ -66,18 +67,15 @@ export function createMatchesService({
   leagues,
   checkAllowlist,
   feedUrlPolicy,
-  onFollowChanged,
-  onMatchDeleted,
+  events,
 }: {
   db: Db;
   leagues: Pick<LeaguesService, 'bySlug'>;
   checkAllowlist: AllowlistChecker;
   /** Which hosts a feed URL may name. */
   feedUrlPolicy: FeedUrlPolicy;
-  /** Called after a follow or unfollow committed (live delivery starts or stops on the user's open sockets). */
-  onFollowChanged?: (change: { userId: string; matchId: string; following: boolean }) => Promise<void>;
-  /** Called after a (test) match was deleted: its followers' open sockets stop receiving it. */
-  onMatchDeleted?: (matchId: string) => Promise<void>;
+  /** After the commit: `followChanged`, `matchDeleted` (src/events/catalogue.ts). */
+  events: Events;
 }) {
   /** The detail view: admin operations only (update, clone), which see test matches. */
   async function view(dbOrTx: Db | Tx, id: string, viewerId: string | null): Promise<MatchDetailView> {
@@ -173,6 +171,7 @@ export function createMatchesService({
           if (patch.question_min_interval_seconds !== undefined) values.questionMinIntervalSeconds = patch.question_min_interval_seconds;
           if (patch.question_points !== undefined) values.questionPoints = patch.question_points;
           if (patch.answer_window_seconds !== undefined) values.answerWindowSeconds = patch.answer_window_seconds;
+          if (patch.min_answer_seconds !== undefined) values.minAnswerSeconds = patch.min_answer_seconds;
           if (patch.question_probability !== undefined) values.questionProbability = patch.question_probability;
           if (patch.question_period_distribution !== undefined) {
             values.questionPeriodDistribution = parsePeriodDistribution(
@@ -194,7 +193,10 @@ export function createMatchesService({
           }
           if (patch.auto_dispatch_listener !== undefined) values.autoDispatchListener = patch.auto_dispatch_listener;
           if (patch.is_test !== undefined) values.isTest = patch.is_test;
-          if (patch.feed_url !== undefined) values.feedUrl = patch.feed_url === null ? null : checkFeedUrl(patch.feed_url, feedUrlPolicy);
+          if (patch.feed_url !== undefined) {
+            values.feedUrl = patch.feed_url === null ? null : checkFeedUrl(patch.feed_url, feedUrlPolicy);
+            values.feedUrlByOperator = true;
+          }
           if (patch.sponsor_brand_id !== undefined) {
             // The foreign key refuses an unknown brand (also one deleted meanwhile): 404 below.
             values.sponsorBrandId = patch.sponsor_brand_id;
@@ -222,7 +224,7 @@ export function createMatchesService({
         await refundActiveFollowsOfMatch({ db: tx, matchId: id });
         await deleteMatchRow({ db: tx, id });
       });
-      await onMatchDeleted?.(id);
+      await events.emit({ type: 'matchDeleted', matchId: id });
     },
 
     /**
@@ -278,7 +280,7 @@ export function createMatchesService({
         if (isForeignKeyViolation(err)) throw matchErrors.notFound();
         throw err;
       }
-      if (started) await onFollowChanged?.({ userId: user.id, matchId, following: true });
+      if (started) await events.emit({ type: 'followChanged', userId: user.id, matchId, following: true });
       return result;
     },
 
@@ -307,7 +309,7 @@ export function createMatchesService({
         const follow = await updateFollow({ db: tx, id: existing.id, values: { following: false, unfollowedAt: now } });
         return { follow, refunded: false, followsRemainingToday: await remainingToday(tx, user, now) };
       });
-      await onFollowChanged?.({ userId: user.id, matchId, following: false });
+      await events.emit({ type: 'followChanged', userId: user.id, matchId, following: false });
       return result;
     },
   };

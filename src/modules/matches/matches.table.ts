@@ -26,6 +26,8 @@ export const matches = pgTable(
     venue: text('venue'),
     /** The provider's live NDJSON push feed of this match (auto-dispatched listeners read it). */
     feedUrl: text('feed_url'),
+    /** An operator set (or detached, null) the feed: no template, at sync or at dispatch, replaces their choice. */
+    feedUrlByOperator: boolean('feed_url_by_operator').notNull().default(false),
     isTest: boolean('is_test').notNull().default(false),
     clonedFromMatchId: uuid('cloned_from_match_id'),
     createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
@@ -36,6 +38,7 @@ export const matches = pgTable(
     questionPeriodDistribution: jsonb('question_period_distribution').$type<Record<string, number>>(),
     questionPoints: integer('question_points'),
     answerWindowSeconds: integer('answer_window_seconds'),
+    minAnswerSeconds: integer('min_answer_seconds'),
     questionProbability: doublePrecision('question_probability'),
     questionDefinitionAllowlist: uuid('question_definition_allowlist').array(),
     matchQuestionDefinitionAllowlist: uuid('match_question_definition_allowlist').array(),

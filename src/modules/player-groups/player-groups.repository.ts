@@ -157,3 +157,22 @@ export async function groupsOfUser({ db, userId }: { db: DbOrTx; userId: string 
     .orderBy(asc(sql`lower(${playerGroups.name})`), asc(playerGroups.id));
   return rows.map((r) => ({ ...r.group, memberCount: Number(r.memberCount) }));
 }
+
+/**
+ * Takes a user out of every group (their account is deleted), in a few
+ * statements whatever the number: their groups are locked (in id order, as
+ * joins lock a group before its members change), each group they owned passes
+ * to its earliest remaining member, and those left without members go.
+ */
+export async function leaveEveryGroup({ tx, userId }: { tx: Tx; userId: string }): Promise<void> {
+  await tx.execute(
+    sql`select g.id from player_groups g join player_group_members m on m.group_id = g.id where m.user_id = ${userId}::uuid order by g.id for update of g`,
+  );
+  await tx.delete(playerGroupMembers).where(eq(playerGroupMembers.userId, userId));
+  await tx.execute(sql`update player_groups g set owner_id = heir.user_id, updated_at = now()
+    from (select distinct on (m.group_id) m.group_id, m.user_id from player_group_members m
+          join player_groups o on o.id = m.group_id and o.owner_id = ${userId}::uuid
+          order by m.group_id, m.joined_at, m.user_id) heir
+    where g.id = heir.group_id`);
+  await tx.delete(playerGroups).where(eq(playerGroups.ownerId, userId));
+}

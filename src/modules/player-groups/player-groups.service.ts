@@ -15,6 +15,7 @@ import type { components } from '../../../generated/api-types.js';
 import type { PlayerGroupsConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { playerGroupErrors } from './player-groups.errors.js';
+import { accountErrors } from '../account/account.errors.js';
 import type { LoginThrottle } from '../auth/login-throttle.js';
 import type { LeaderboardsService } from '../leaderboards/leaderboards.service.js';
 import { hasInvisible } from '../users/display-name.js';
@@ -137,6 +138,7 @@ export function createPlayerGroupsService({
     },
 
     async create(user: UserRow, name: string): Promise<Schemas['PlayerGroup']> {
+      if (!user.emailVerifiedAt) throw accountErrors.emailUnverified();
       const clean = groupName(name);
       const g = await db.transaction(async (tx) => {
         await lockUser({ tx, userId: user.id });
@@ -179,6 +181,7 @@ export function createPlayerGroupsService({
 
     /** Joins by invite code (idempotent), throttled before the code is looked up. */
     async join(user: UserRow, code: string, ip: string): Promise<Schemas['PlayerGroup']> {
+      if (!user.emailVerifiedAt) throw accountErrors.emailUnverified();
       const attempt = await throttle.groupJoin(user.id, ip);
       const inviteCode = normalizeInviteCode(code);
       let found = false;

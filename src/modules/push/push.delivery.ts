@@ -36,7 +36,7 @@ import { renderTemplate } from '../../domain/language/templates.js';
 import { metrics } from '../../observability/metrics.js';
 import type { EngineSubscriber } from '../issuances/issuance-subscriber.js';
 import type { Logger } from '../../logger.js';
-import { findMatch } from '../issuances/issuances.repository.js';
+import { findMatch } from '../issuances/issuances.public.js';
 import { secondsRemaining } from '../issuances/issuances.mapper.js';
 import type { QuestionIssuanceRow } from '../issuances/issuances.table.js';
 import type { MatchRow } from '../matches/matches.table.js';
@@ -329,7 +329,7 @@ export function createPushDelivery({
     await releaseNotifications({ db, matchId: row.matchId, userIds: [...release] });
     summary.removedDevices = await deleteGoneDevices({ db, devices: gone });
     for (const a of attempts) {
-      summary[a.status as 'delivered' | 'failed' | 'skipped'] += 1;
+      summary[a.status] += 1;
       metrics.pushAttempts.inc({ outcome: a.status });
     }
     logger.debug({ push: summary }, 'push notification processed');

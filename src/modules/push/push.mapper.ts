@@ -37,7 +37,7 @@ export function toAttemptDto(row: PushDeliveryAttemptRow): Schemas['PushDelivery
     provider: row.provider,
     event: row.event as Schemas['PushDeliveryAttempt']['event'],
     question_issuance_id: row.questionIssuanceId,
-    status: row.status as Schemas['PushDeliveryAttempt']['status'],
+    status: row.status,
     status_code: row.statusCode,
     error: row.error,
     title: row.title,

@@ -276,3 +276,15 @@ export async function findUserId({ db, id, email }: { db: DbOrTx; id?: string | 
     .limit(1);
   return row?.id;
 }
+
+/** A user's devices, newest first: their data export. */
+export async function devicesOfUser({ db, userId }: { db: DbOrTx; userId: string }): Promise<PushDeviceRow[]> {
+  return db.select().from(pushDevices).where(eq(pushDevices.userId, userId)).orderBy(desc(pushDevices.updatedAt), pushDevices.id);
+}
+
+/** Deletes a user's devices, delivery records and per-match counters (their account is deleted). */
+export async function deletePushDataOfUser({ tx, userId }: { tx: Tx; userId: string }): Promise<void> {
+  await tx.delete(pushDevices).where(eq(pushDevices.userId, userId));
+  await tx.delete(pushDeliveryAttempts).where(eq(pushDeliveryAttempts.userId, userId));
+  await tx.delete(pushMatchNotifications).where(eq(pushMatchNotifications.userId, userId));
+}

@@ -1,4 +1,5 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { PushDeliveryStatus } from '../../../generated/vocabulary.js';
 import { idColumn, timestamps, tstz } from '../../db/columns.js';
 import { questionIssuances } from '../issuances/issuances.table.js';
 import { matches } from '../matches/matches.table.js';
@@ -45,7 +46,7 @@ export const pushDeliveryAttempts = pgTable(
     provider: text('provider').notNull(),
     event: text('event').notNull(),
     questionIssuanceId: uuid('question_issuance_id').references(() => questionIssuances.id, { onDelete: 'set null' }),
-    status: text('status').notNull(),
+    status: text('status').$type<PushDeliveryStatus>().notNull(),
     statusCode: integer('status_code'),
     error: text('error'),
     title: text('title').notNull(),

@@ -1,5 +1,6 @@
 /** Time ranges of list filters: a pair of query parameters, from inclusive, to exclusive. */
 import type { ErrorFactory } from '../../errors.js';
+import { utcMs } from '../../domain/instants.js';
 
 export interface TimeRange {
   from: Date;
@@ -32,6 +33,6 @@ export function parseTimeRange({
 
 /** The UTC calendar day holding `now`: [00:00, next 00:00). */
 export function utcDay(now: Date): TimeRange {
-  const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const from = new Date(utcMs(now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate()));
   return { from, to: new Date(from.getTime() + 86_400_000) };
 }

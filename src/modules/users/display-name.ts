@@ -19,6 +19,8 @@ export const DISPLAY_NAME_MAX = 32;
 /** Control, format (zero-width, bidi), line and paragraph separator characters. */
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 const EMAIL_LIKE = /[^\s@]+@[^\s@]+\.[^\s@]+/u;
+/** What boards show for a user with neither display name nor username (leaderboardName): nobody may pose as one. */
+const FALLBACK_LIKE = /^player [0-9a-f]{8}$/iu;
 /** Refused anywhere in the folded name, spaces between letters ignored. */
 const ANYWHERE = ['fuck', 'shit', 'nigger', 'nigga', 'faggot'];
 /** Refused at the start of a word (Scunthorpe stays playable). */
@@ -65,6 +67,7 @@ export function normalizeDisplayName(value: string | null): string | null {
     throw userErrors.displayNameInvalid(`must be ${DISPLAY_NAME_MIN} to ${DISPLAY_NAME_MAX} characters once spaces are trimmed (it has ${length})`);
   }
   if (EMAIL_LIKE.test(name)) throw userErrors.displayNameInvalid('must not look like an email address');
+  if (FALLBACK_LIKE.test(name)) throw userErrors.displayNameInvalid("must not look like the name of a player without one ('Player' and 8 hex digits)");
   if (profanityIn(name)) throw userErrors.displayNameInvalid('contains a word that is not allowed');
   return name;
 }

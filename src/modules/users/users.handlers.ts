@@ -1,12 +1,12 @@
 import type { Handlers } from '../../http/handler-types.js';
-import { caller } from '../../http/request.js';
+import { caller, clientIp } from '../../http/request.js';
 import type { Services } from '../../services.js';
 import { toUserDto } from './users.mapper.js';
 
 export const userHandlers = ({ users }: Services) =>
   ({
     getCurrentUser: async (req) => ({ status: 200, body: toUserDto(caller(req).user) }),
-    updateCurrentUser: async (req) => ({ status: 200, body: toUserDto(await users.updateSelf(caller(req).user.id, req.body)) }),
+    updateCurrentUser: async (req) => ({ status: 200, body: toUserDto(await users.updateSelf(caller(req).user, req.body, clientIp(req.raw))) }),
     listUsers: async ({ query }) => {
       const { rows, total } = await users.list({
         q: query.q,

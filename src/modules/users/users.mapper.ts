@@ -14,6 +14,7 @@ export function toUserDto(row: UserRow): UserDto {
     display_name_locked: row.displayNameLocked,
     leaderboard_name: leaderboardName(row),
     email: row.email,
+    email_verified: row.emailVerifiedAt !== null,
     first_name: row.firstName,
     last_name: row.lastName,
     postal_address: row.postalAddress,
@@ -28,5 +29,6 @@ export function toUserDto(row: UserRow): UserDto {
     auth_provider: 'local_password',
     ...isoTimestamps(row),
     last_login_at: row.lastLoginAt ? row.lastLoginAt.toISOString() : null,
+    deleted_at: row.deletedAt ? row.deletedAt.toISOString() : null,
   };
 }

@@ -34,6 +34,16 @@ export async function findUserByLogin({ db, login }: { db: DbOrTx; login: string
   return row;
 }
 
+/** By email, without regard to case. */
+export async function findUserByEmail({ db, email }: { db: DbOrTx; email: string }): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${normalizeLogin(email)}`)
+    .limit(1);
+  return row;
+}
+
 export async function touchLastLogin({ db, userId }: { db: DbOrTx; userId: string }): Promise<UserRow> {
   const [row] = await db
     .update(users)
@@ -87,7 +97,14 @@ export async function listUsers({ db, filter }: { db: DbOrTx; filter: UserListFi
   if (filter.q) {
     const p = containsPattern(filter.q);
     conditions.push(
-      or(ilike(users.username, p), ilike(users.email, p), ilike(users.firstName, p), ilike(users.lastName, p), ilike(sql`${users.id}::text`, p))!,
+      or(
+        ilike(users.username, p),
+        ilike(users.displayName, p),
+        ilike(users.email, p),
+        ilike(users.firstName, p),
+        ilike(users.lastName, p),
+        ilike(sql`${users.id}::text`, p),
+      )!,
     );
   }
   if (filter.isAdmin !== undefined) conditions.push(eq(users.isAdmin, filter.isAdmin));

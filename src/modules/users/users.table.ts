@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, date, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { idColumn, timestamps, tstz } from '../../db/columns.js';
 
 export const users = pgTable(
@@ -28,6 +28,10 @@ export const users = pgTable(
     authProvider: text('auth_provider').notNull().default('local_password'),
     ...timestamps(),
     lastLoginAt: tstz('last_login_at'),
+    /** When the player proved the current email theirs (a verification link, or a password reset sent there); null: unverified. */
+    emailVerifiedAt: tstz('email_verified_at'),
+    /** The player deleted their account: the row stays, anonymised, for the history it holds (docs/decisions.md). */
+    deletedAt: tstz('deleted_at'),
   },
   (t) => [
     // Uniqueness without regard to case, settled by the database.
@@ -38,3 +42,22 @@ export const users = pgTable(
 );
 
 export type UserRow = typeof users.$inferSelect;
+
+/**
+ * The names players are shown by, without regard to case: each user's
+ * username and display name (once when they are the same). The primary key
+ * makes them unique across users, so no two players look alike on a board.
+ * Kept by a trigger on `users` (drizzle/0021_unique_names.sql), whatever
+ * writes the row: the API, the operator UI, scripts, plain SQL.
+ */
+export const userNames = pgTable(
+  'user_names',
+  {
+    /** lower(name). */
+    nameKey: text('name_key').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [index('user_names_user_idx').on(t.userId)],
+);

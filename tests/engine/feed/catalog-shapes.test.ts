@@ -8,7 +8,7 @@ import { importMetricaCsv, importMetricaJson } from '../../../src/engine/feed/im
 import { importOpenfootballSchedule, openfootballEvents } from '../../../src/engine/feed/importers/openfootball.js';
 import { sportCatalog } from '../../../src/domain/sports/sports.js';
 import { syntheticFootballMatch } from '../../../src/engine/feed/synthetic.js';
-import { fixturesAvailable, readFixture } from './helpers.js';
+import { readFixture } from './helpers.js';
 
 const kickoff = new Date('2030-01-01T12:00:00.000Z');
 const catalog = new Map(sportCatalog('football').map((t) => [t.type, new Set(t.data_fields.map((f) => f.name))]));
@@ -35,7 +35,7 @@ describe('producers match the football catalog', () => {
     expect(shapeProblems(syntheticFootballMatch({ seed: 8, homeTeam: 'A', awayTeam: 'B', kickoff }).events)).toEqual([]);
   });
 
-  it.skipIf(!fixturesAvailable)('Metrica CSV and JSON, openfootball (fixtures)', () => {
+  it('Metrica CSV and JSON, openfootball (fixtures)', () => {
     expect(shapeProblems(importMetricaCsv(readFixture('feeds/metrica/sample-game-1-events.csv'), { matchKey: 'g1', kickoff }).events)).toEqual([]);
     expect(
       shapeProblems(

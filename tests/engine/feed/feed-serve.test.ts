@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { feedKey, loadFeed, loadFeeds, parseFeedServeArgs, UsageError } from '../../../scripts/feed-serve.js';
 import { summarizeFeed } from '../../../src/engine/feed/football-feed.js';
 import { syntheticFootballMatch } from '../../../src/engine/feed/synthetic.js';
-import { describeWithFixtures, FIXTURES_DIR } from './helpers.js';
+import { FIXTURES_DIR } from './helpers.js';
 
 const now = new Date('2030-01-01T00:00:00.000Z');
 const parse = (...argv: string[]) => parseFeedServeArgs(argv, now);
@@ -79,7 +79,7 @@ describe('feed:serve arguments', () => {
   });
 });
 
-describeWithFixtures('feed:serve sources from the fixtures', () => {
+describe('feed:serve sources from the fixtures', () => {
   const f = (p: string) => path.join(FIXTURES_DIR, p);
 
   it('imports each source kind, kicking off at --kickoff', () => {
@@ -94,8 +94,12 @@ describeWithFixtures('feed:serve sources from the fixtures', () => {
     expect(wc.title).toBe('Argentina vs France, Final (openfootball 2022)');
     expect(wc.events[0]!.occurred_at).toBe(now.toISOString());
     expect(() => loadFeed(parse('--openfootball', f('feeds/openfootball/worldcup-2022.json'), '--match', '65'))).toThrow(
-      /out of range: the file has 64 matches/,
+      /--match 65: the file has no match of that number/,
     );
+    // A file in the rounds layout (euro.json): matches by their number, listed out of order.
+    const euro = loadFeed(parse('--openfootball', f('feeds/openfootball/euro-2024-sample.json'), '--match', '41', '--utc-offset', '+02:00'));
+    expect(euro.title).toBe('Portugal vs Slovenia, Round of 16 (openfootball 2024)');
+    expect(summarizeFeed(euro.events).penalties).toEqual({ home: 3, away: 0 });
     // Several matches from one command: one feed each, all kicking off at --kickoff.
     const several = loadFeeds(parse('--openfootball', f('feeds/openfootball/worldcup-2022.json'), '--match', '1,64'));
     expect(several.map((x) => [x.key, x.title])).toEqual([

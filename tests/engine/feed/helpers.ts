@@ -1,31 +1,20 @@
 /**
- * Shared by the feed tests: where the real match fixtures live (they stay
- * beside the project, in ../shared/fixtures, and are never copied into it),
- * and a validator of the contract's FeedEvent schema so every produced event
+ * Shared by the feed tests: where the real match fixtures live (in the
+ * repository, tests/fixtures, with their terms beside them), and a validator of the contract's FeedEvent schema so every produced event
  * is checked against the contract, not against our own type only.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AjvModule from 'ajv';
-import { describe } from 'vitest';
 import type { FeedEvent } from '../../../src/domain/sports/events.js';
 import { contractDocument } from '../../../src/http/contract.js';
 import { addContractFormats } from '../../../src/http/validation-formats.js';
 
-/** ../shared/fixtures beside the repository; QP_FIXTURES_DIR points elsewhere (a missing folder skips the fixture tests). */
-export const FIXTURES_DIR = path.resolve(process.env.QP_FIXTURES_DIR ?? fileURLToPath(new URL('../../../../shared/fixtures/', import.meta.url)));
-export const fixturesAvailable = fs.existsSync(FIXTURES_DIR);
+/** tests/fixtures: the recorded matches the tests and the README's examples use (tests/fixtures/README.md). */
+export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 
 export const readFixture = (relative: string): string => fs.readFileSync(path.join(FIXTURES_DIR, relative), 'utf8');
-
-/** describe() that skips, saying why, when ../shared/fixtures is not there. */
-export function describeWithFixtures(name: string, fn: () => void): void {
-  if (!fixturesAvailable) {
-    console.warn(`[feed tests] skipping "${name}": fixture folder ${FIXTURES_DIR} not found (tests read ../shared/fixtures at run time)`);
-    describe.skip(`${name} (skipped: ../shared/fixtures not found)`, fn);
-  } else describe(name, fn);
-}
 
 const Ajv = AjvModule.default ?? AjvModule;
 const ajv = new Ajv({ strict: false, allErrors: true });

@@ -3,7 +3,8 @@ import type { FeedEvent } from '../../../src/domain/sports/events.js';
 import { FOOTBALL_PERIODS } from '../../../src/engine/feed/football-feed.js';
 import { importMetricaCsv, importMetricaJson, summarizeFeed, type MetricaImport } from '../../../src/engine/feed/importers/metrica.js';
 import { SPORT_PERIODS } from '../../../src/domain/sports/league-registry.js';
-import { contractErrors, describeWithFixtures, envelopeProblems, readFixture } from './helpers.js';
+import { contractErrors, envelopeProblems, readFixture } from './helpers.js';
+import { countsFromRows } from './metrica-rows.js';
 
 const kickoff = new Date('2024-03-02T15:00:00.000Z');
 const secondsAfterKickoff = (e: FeedEvent) => (Date.parse(e.occurred_at) - kickoff.getTime()) / 1000;
@@ -13,7 +14,7 @@ it('uses the league registry football period keys', () => {
   expect([...FOOTBALL_PERIODS]).toEqual(SPORT_PERIODS.football);
 });
 
-describeWithFixtures('Metrica CSV, sample game 1', () => {
+describe('Metrica CSV, sample game 1', () => {
   let game: MetricaImport;
   const load = () => (game ??= importMetricaCsv(readFixture('feeds/metrica/sample-game-1-events.csv'), { matchKey: 'g1', kickoff }));
 
@@ -103,7 +104,10 @@ describeWithFixtures('Metrica CSV, sample game 1', () => {
     expect(summary.byType.throw_in).toBe(28);
     expect(summary.byType.ball_out).toBe(50);
     expect(summary.byType.offside).toBe(1);
-    expect(summary.byType.duel).toBe(190);
+    // 233 CHALLENGE rows: 95 duels of two rows (about half of them not side by side in the file) and 43 of one.
+    expect(summary.byType.duel).toBe(138);
+    // 22 goal kicks, written as the kick itself: PASS / GOAL KICK (13), BALL LOST / GOAL KICK (8), BALL OUT / GOAL KICK (1).
+    expect(summary.byType.goal_kick).toBe(22);
     expect(Object.keys(dropped).filter((k) => !k.startsWith('BALL LOST'))).toEqual([]);
     // Kick-offs: each half's first starts it; the other four restart after the four goals (2', then three in the second half).
     expect(ofType(events, 'kick_off').map((e) => [e.period, e.data.after_goal])).toEqual([
@@ -138,7 +142,94 @@ describeWithFixtures('Metrica CSV, sample game 1', () => {
   });
 });
 
-describeWithFixtures('Metrica JSON + EPTS metadata, sample game 3', () => {
+/** The sample games as the importers read them. */
+const games = {
+  1: () => importMetricaCsv(readFixture('feeds/metrica/sample-game-1-events.csv'), { matchKey: 'g1', kickoff }),
+  2: () => importMetricaCsv(readFixture('feeds/metrica/sample-game-2-events.csv'), { matchKey: 'g2', kickoff }),
+  3: () =>
+    importMetricaJson(readFixture('feeds/metrica/sample-game-3-events.json'), readFixture('feeds/metrica/sample-game-3-metadata.xml'), {
+      matchKey: 'g3',
+      kickoff,
+    }),
+};
+
+describe('Metrica CSV, sample game 2 (its second half kicked off twice)', () => {
+  let game: MetricaImport;
+  const load = () => (game ??= games[2]());
+
+  it('produces contract-valid events with a clean envelope, and the five goals', () => {
+    const { events } = load();
+    expect(contractErrors(events)).toEqual([]);
+    expect(envelopeProblems(events)).toEqual([]);
+    expect(summarizeFeed(events).goals.map((g) => [g.team, g.period])).toEqual([
+      ['home', '1'],
+      ['away', '1'],
+      ['home', '2'],
+      ['away', '2'],
+      ['home', '2'],
+    ]);
+  });
+
+  it('says a kick-off follows a goal only when one was scored since the previous kick-off: not the one taken again', () => {
+    const { events } = load();
+    expect(ofType(events, 'kick_off').map((e) => [e.period, e.data.after_goal, e.data.retaken, `${e.score.home}-${e.score.away}`])).toEqual([
+      ['1', false, false, '0-0'],
+      ['1', true, false, '1-0'],
+      ['1', true, false, '1-1'],
+      // The second half's kick-off, taken again: nobody scored before either.
+      ['2', false, true, '1-1'],
+      ['2', false, false, '1-1'],
+      ['2', true, false, '2-1'],
+      ['2', true, false, '2-2'],
+      ['2', true, false, '3-2'],
+    ]);
+  });
+});
+
+describe('every mapped event type, counted against the raw rows', () => {
+  it.each([1, 2] as const)('sample game %i (CSV)', (n) => {
+    const { events } = games[n]();
+    expect(summarizeFeed(events).byType).toEqual(countsFromRows(readFixture(`feeds/metrica/sample-game-${n}-events.csv`)));
+  });
+
+  it('sample game 3 (JSON)', () => {
+    const { events } = games[3]();
+    expect(summarizeFeed(events).byType).toEqual(countsFromRows(readFixture('feeds/metrica/sample-game-3-events.json'), 'json'));
+  });
+
+  it('pairs the two rows of a duel that are not side by side, and only those of one duel', () => {
+    // Sample game 2, 201.64 s: an aerial duel won by Away Player23, lost by Home Player2, with Away's pass between the rows.
+    const { events } = games[2]();
+    const duels = ofType(events, 'duel').filter((e) => secondsAfterKickoff(e) > 201 && secondsAfterKickoff(e) < 202);
+    expect(duels.map((e) => [e.team, e.data.kind, e.data.winner, e.data.loser])).toEqual([['away', 'aerial', 'Player23', 'Player2']]);
+    // Every CHALLENGE row is in exactly one duel.
+    const rows = readFixture('feeds/metrica/sample-game-2-events.csv')
+      .split('\n')
+      .filter((l) => l.split(',')[1] === 'CHALLENGE').length;
+    expect(ofType(events, 'duel').reduce((n, e) => n + (e.data.players as string[]).length, 0)).toBe(rows);
+    expect(ofType(events, 'duel')).toHaveLength(201);
+  });
+});
+
+describe('kick-offs of every sample game', () => {
+  it.each([1, 2, 3] as const)("game %i: after_goal exactly when a goal was scored since the period's previous kick-off", (n) => {
+    const { events } = games[n]();
+    let goals = 0;
+    let period: string | null = null;
+    const wrong: string[] = [];
+    for (const e of events) {
+      if (e.period !== period) [period, goals] = [e.period, 0];
+      if (e.type === 'score_change') goals++;
+      if (e.type !== 'kick_off') continue;
+      if (e.data.after_goal !== goals > 0) wrong.push(`${e.provider_event_id}: after_goal ${String(e.data.after_goal)} after ${goals} goal(s)`);
+      goals = 0;
+    }
+    expect(wrong).toEqual([]);
+    expect(ofType(events, 'kick_off').length).toBeGreaterThan(1);
+  });
+});
+
+describe('Metrica JSON + EPTS metadata, sample game 3', () => {
   let game: MetricaImport;
   const load = () =>
     (game ??= importMetricaJson(readFixture('feeds/metrica/sample-game-3-events.json'), readFixture('feeds/metrica/sample-game-3-metadata.xml'), {

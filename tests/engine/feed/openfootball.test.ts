@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeFeed } from '../../../src/engine/feed/football-feed.js';
-import { importOpenfootballSchedule, openfootballEvents, type OpenfootballMatch } from '../../../src/engine/feed/importers/openfootball.js';
-import { contractErrors, describeWithFixtures, envelopeProblems, readFixture } from './helpers.js';
+import { importOpenfootballSchedule, openfootballEvents, parseUtcOffset, type OpenfootballMatch } from '../../../src/engine/feed/importers/openfootball.js';
+import { contractErrors, envelopeProblems, readFixture } from './helpers.js';
 
 const load = (season: 2022 | 2026) => importOpenfootballSchedule(readFixture(`feeds/openfootball/worldcup-${season}.json`), { season });
 
@@ -39,7 +39,7 @@ function checkAll(matches: OpenfootballMatch[]) {
   }
 }
 
-describeWithFixtures('openfootball World Cup 2022', () => {
+describe('openfootball World Cup 2022', () => {
   it('parses every match with its result', () => {
     const matches = load(2022);
     expect(matches).toHaveLength(64);
@@ -114,7 +114,7 @@ describeWithFixtures('openfootball World Cup 2022', () => {
   });
 });
 
-describeWithFixtures('openfootball World Cup 2026', () => {
+describe('openfootball World Cup 2026', () => {
   it('parses every match with its result', () => {
     const matches = load(2026);
     expect(matches).toHaveLength(104);
@@ -173,5 +173,77 @@ describe('openfootball on small inputs', () => {
       importOpenfootballSchedule(doc({ time: '18:00 UTC+0', score: { ft: [1, 0] }, goals1: [{ name: 'X', minute: 'late' }] }), { season: 2030 }),
     ).toThrow(/goal 1: cannot read minute "late"/);
     expect(() => importOpenfootballSchedule(doc({ date: '1/6/2030' }), { season: 2030 })).toThrow(/is not YYYY-MM-DD/);
+  });
+});
+
+describe('openfootball rounds layout (euro.json): a sample of Euro 2024', () => {
+  const text = () => readFixture('feeds/openfootball/euro-2024-sample.json');
+  // Local German times (UTC+2), written without an offset.
+  const load = () => importOpenfootballSchedule(text(), { season: 'euro2024', localUtcOffset: '+02:00' });
+
+  it('reads every match of every round: teams written as {name, code}, the round named once for its matches, ids from their numbers', () => {
+    const matches = load();
+    expect(matches.map((m) => [m.srId, m.homeTeam, m.awayTeam, m.round, m.group, m.scheduled.toISOString()])).toEqual([
+      ['openfootball:euro2024:1', 'Germany', 'Scotland', 'Matchday 1', 'Group A', '2024-06-14T19:00:00.000Z'],
+      ['openfootball:euro2024:2', 'Hungary', 'Switzerland', 'Matchday 1', 'Group A', '2024-06-15T13:00:00.000Z'],
+      // Listed out of number order: the number is the id, not the position.
+      ['openfootball:euro2024:38', 'Switzerland', 'Italy', 'Round of 16', null, '2024-06-29T16:00:00.000Z'],
+      ['openfootball:euro2024:37', 'Germany', 'Denmark', 'Round of 16', null, '2024-06-29T19:00:00.000Z'],
+      ['openfootball:euro2024:41', 'Portugal', 'Slovenia', 'Round of 16', null, '2024-07-01T19:00:00.000Z'],
+      ['openfootball:euro2024:45', 'Spain', 'Germany', 'Quarter-finals', null, '2024-07-05T16:00:00.000Z'],
+    ]);
+    const [opener, , , , pens, toCome] = matches;
+    expect(opener!.result).toMatchObject({ home_score: 5, away_score: 1, ht: { home: 3, away: 0 }, penalties: null });
+    expect(opener!.result!.goals.map((g) => [g.team, g.minute, g.offset, g.own_goal, g.penalty])).toEqual([
+      ['home', 10, 0, false, false],
+      ['home', 19, 0, false, false],
+      ['home', 45, 1, false, true],
+      ['home', 68, 0, false, false],
+      // Rüdiger's own goal, listed under the side it counts for.
+      ['away', 87, 0, true, false],
+      ['home', 90, 3, false, false],
+    ]);
+    expect(pens!.result).toMatchObject({ home_score: 0, away_score: 0, et: { home: 0, away: 0 }, penalties: { home: 3, away: 0 } });
+    expect(toCome!.result).toBeNull();
+    // The finished ones make well-formed feeds ending on their result.
+    checkAll(matches.filter((m) => m.result));
+  });
+
+  it('reads the same matches from the matches[] layout', () => {
+    const doc = JSON.parse(text()) as { rounds: { name: string; matches: Record<string, unknown>[] }[] };
+    const flat = { name: 'Euro 2024', matches: doc.rounds.flatMap((r) => r.matches.map((m) => ({ ...m, round: r.name }))) };
+    expect(importOpenfootballSchedule(flat, { season: 'euro2024', localUtcOffset: '+02:00' })).toEqual(load());
+  });
+
+  it('says what is wrong with a file of neither layout', () => {
+    const read = (doc: unknown) => () => importOpenfootballSchedule(doc, { season: 'x', localUtcOffset: '+00:00' });
+    expect(read({ name: 'x' })).toThrow(
+      /expected an object with a matches\[\] array \(worldcup\.json\) or with rounds\[\], each with a name and a matches\[\] array/,
+    );
+    expect(read({ rounds: [{ name: 'Matchday 1' }] })).toThrow(/rounds\[0\] should be an object with a matches\[\] array/);
+    const m = (num: number) => ({ num, date: '2024-06-14', time: '21:00', team1: { name: 'A' }, team2: { name: 'B' } });
+    expect(read({ rounds: [{ name: 'R', matches: [m(1), m(1)] }] })).toThrow(/match 2: number 1 is also match 1's/);
+    expect(read({ matches: [{ ...m(1), team1: { code: 'A' } }] })).toThrow(/team1 and team2 are required/);
+  });
+});
+
+describe('UTC offsets', () => {
+  it('reads the offsets places use, from -12:00 to +14:00, and names what is wrong with any other', () => {
+    expect(['+03:00', '-06:00', '+0530', 'UTC-6', '+14:00', '-12:00', '+05:45'].map((t) => parseUtcOffset(t))).toEqual(
+      [180, -360, 330, -360, 840, -720, 345].map((minutes) => ({ minutes })),
+    );
+    expect(parseUtcOffset('+25:00')).toEqual({ problem: "'+25:00' is not an offset any place uses: UTC offsets run from -12:00 to +14:00" });
+    expect(parseUtcOffset('-12:30')).toMatchObject({ problem: expect.stringMatching(/not an offset any place uses/) });
+    expect(parseUtcOffset('+14:01')).toMatchObject({ problem: expect.stringMatching(/not an offset any place uses/) });
+    expect(parseUtcOffset('+03:75')).toEqual({ problem: "'+03:75' has 75 minutes (at most 59)" });
+    expect(parseUtcOffset('noon')).toMatchObject({ problem: expect.stringMatching(/is not a UTC offset/) });
+  });
+
+  it('refuses an option or a kick-off time with an offset no place uses, writing nothing 25 h off', () => {
+    const doc = { matches: [{ date: '2031-06-14', time: '19:00', team1: 'A', team2: 'B' }] };
+    expect(() => importOpenfootballSchedule(doc, { season: '2031', localUtcOffset: '+25:00' })).toThrow(/UTC offsets run from -12:00 to \+14:00/);
+    const written = { matches: [{ date: '2031-06-14', time: '19:00 UTC+25', team1: 'A', team2: 'B' }] };
+    expect(() => importOpenfootballSchedule(written, { season: '2031' })).toThrow(/openfootball match 1: UTC offset 'UTC\+25' is not an offset any place uses/);
+    expect(importOpenfootballSchedule(doc, { season: '2031', localUtcOffset: '+14:00' })[0]!.scheduled.toISOString()).toBe('2031-06-14T05:00:00.000Z');
   });
 });

@@ -62,7 +62,8 @@ describe('replay', () => {
     setTimeout(() => abort.abort(), 50);
     for await (const e of replay(events, { speed: 1, signal: abort.signal })) seqs.push(e.seq);
     expect(seqs).toEqual([1]);
-    expect(performance.now() - started).toBeLessThan(1000);
+    // Not the minute's wait to the next event (half of it: a busy machine takes seconds over what takes milliseconds).
+    expect(performance.now() - started).toBeLessThan(30_000);
     const none: number[] = [];
     for await (const e of replay(events, { speed: 1, signal: abort.signal })) none.push(e.seq);
     expect(none).toEqual([]);

@@ -29,15 +29,14 @@ export const shortId = (id: string | null | undefined) => (id ? id.slice(0, 8) :
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A compact local time for table cells: the time today, else the date and time. */
-export const fmtWhen = (iso: string | null | undefined) => {
-  if (!iso) return '-';
-  const d = new Date(iso);
-  const today = d.toDateString() === new Date().toDateString();
-  return today
-    ? d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })
-    : d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
-};
+/**
+ * A local date and time for table cells, always with its date (a board or a
+ * list mixes rows of many days): `Nov 28, 2026, 14:05:09`.
+ */
+export const fmtWhen = (iso: string | null | undefined) =>
+  iso
+    ? new Date(iso).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+    : '-';
 
 /** Match clock as minutes and seconds (`23:14`); `-` when unknown. */
 export const fmtClock = (seconds: number | null | undefined) => {

@@ -30,6 +30,7 @@ function blankInput(eventType: string): Input {
     store_state: null,
     resolution: { rules: [{ event_type: eventType, condition: null, correct_choice: '"yes"' }], timeout: null },
     answer_window_seconds: null,
+    min_answer_seconds: null,
     points: null,
     probability: null,
   };
@@ -45,6 +46,7 @@ function inputOf(d: Definition): Input {
     store_state: d.store_state,
     resolution: { rules: d.resolution.rules.map((r) => ({ ...r, condition: r.condition ?? null })), timeout: d.resolution.timeout ?? null },
     answer_window_seconds: d.answer_window_seconds,
+    min_answer_seconds: d.min_answer_seconds,
     points: d.points,
     probability: d.probability,
   };

@@ -22,6 +22,7 @@ interface GroupForm {
   min_interval_seconds: number | null;
   period_distribution: unknown;
   answer_window_seconds: number | null;
+  min_answer_seconds: number | null;
   points: number | null;
   probability: number | null;
 }
@@ -35,6 +36,7 @@ const formOf = (g: Group | null): GroupForm => ({
   min_interval_seconds: g?.min_interval_seconds ?? null,
   period_distribution: g?.period_distribution ?? null,
   answer_window_seconds: g?.answer_window_seconds ?? null,
+  min_answer_seconds: g?.min_answer_seconds ?? null,
   points: g?.points ?? null,
   probability: g?.probability ?? null,
 });
@@ -220,6 +222,7 @@ export function GroupsPage() {
               const set = [
                 g.min_interval_seconds !== null ? `interval ${g.min_interval_seconds} s` : null,
                 g.answer_window_seconds !== null ? `window ${g.answer_window_seconds} s` : null,
+                g.min_answer_seconds !== null ? `min. answer ${g.min_answer_seconds} s` : null,
                 g.points !== null ? `${g.points} points` : null,
                 g.probability !== null ? `probability ${g.probability}` : null,
               ].filter(Boolean);

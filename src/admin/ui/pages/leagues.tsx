@@ -10,6 +10,7 @@ function LeagueEditor({ league, onSaved }: { league: League; onSaved: () => void
     default_question_min_interval_seconds: league.default_question_min_interval_seconds,
     default_question_points: league.default_question_points,
     default_answer_window_seconds: league.default_answer_window_seconds,
+    default_min_answer_seconds: league.default_min_answer_seconds,
     default_question_probability: league.default_question_probability,
     default_question_period_distribution: league.default_question_period_distribution as unknown,
     question_definition_allowlist: league.question_definition_allowlist as unknown,
@@ -62,6 +63,9 @@ function LeagueEditor({ league, onSaved }: { league: League; onSaved: () => void
       <Field label="Answer window (s)">
         <NumberInput value={form.default_answer_window_seconds} onValue={(v) => set('default_answer_window_seconds')(v ?? 1)} min={1} />
       </Field>
+      <Field label="Minimum answer time (s)" hint="An in-game question decided sooner after it was asked is voided; 0: off">
+        <NumberInput value={form.default_min_answer_seconds} onValue={(v) => set('default_min_answer_seconds')(v ?? 0)} min={0} max={3600} />
+      </Field>
       <Field label="Probability (0 to 1)">
         <NumberInput value={form.default_question_probability} onValue={(v) => set('default_question_probability')(v ?? 1)} min={0} max={1} step="0.05" />
       </Field>
@@ -111,6 +115,7 @@ export function LeaguesPage() {
           { label: 'Per period', cell: (l) => <code>{JSON.stringify(l.default_question_period_distribution)}</code> },
           { label: 'Points', cell: (l) => l.default_question_points },
           { label: 'Window (s)', cell: (l) => l.default_answer_window_seconds },
+          { label: 'Min. answer (s)', cell: (l) => l.default_min_answer_seconds },
           { label: '', cell: (l) => <button onClick={() => setEditing(editing === l.id ? null : l.id)}>{editing === l.id ? 'Close' : 'Edit'}</button> },
         ]}
       />

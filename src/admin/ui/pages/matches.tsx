@@ -1,4 +1,6 @@
 /** Matches of a day (UTC), with filters and quick listener actions. */
+import { MatchStatus } from '../../../../generated/vocabulary.js';
+import { isLive } from '../../../domain/statuses.js';
 import type { components } from '../../../../generated/api-types.js';
 import { api, operatorView, unwrap } from '../api.js';
 import { Badge, ErrorBox, Field, Loading, Page, Table, fmtTime, useAction, useAsync } from '../components/common.js';
@@ -8,10 +10,9 @@ import { Link, navigate, setQuery, useLocation } from '../router.js';
 
 type Match = components['schemas']['OperatorMatch'];
 type Status = components['schemas']['MatchStatus'];
-const STATUSES: Status[] = ['scheduled', 'live', 'break', 'ended', 'closed', 'postponed', 'cancelled'];
+const STATUSES: readonly Status[] = MatchStatus;
 
-export const statusTone = (s: string) =>
-  s === 'live' || s === 'break' ? 'live' : s === 'closed' ? 'good' : s === 'cancelled' || s === 'postponed' ? 'warn' : 'neutral';
+export const statusTone = (s: string) => (isLive.has(s) ? 'live' : s === 'closed' ? 'good' : s === 'cancelled' || s === 'postponed' ? 'warn' : 'neutral');
 
 export function MatchesPage() {
   const { query } = useLocation();

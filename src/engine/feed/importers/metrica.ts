@@ -25,18 +25,21 @@
  *                                the same team (i.e. that team conceded) -> score_change for
  *                                the other team with own_goal true; any other BALL OUT -> ball_out,
  *                                team = the side that put the ball out
+ *   a row with subtype GOAL KICK (PASS, BALL LOST or BALL OUT: the kick itself; or SET PIECE) -> goal_kick
+ *                                (id `<index>:goal_kick`), then the row as what it also is (a pass, ...)
  *   SET PIECE PENALTY         -> penalty_awarded (data.taker; retaken when RETAKEN); the SHOT that
  *                                follows (same side, the ball not played meanwhile) takes it
  *   SET PIECE CORNER KICK     -> corner;  FREE KICK -> free_kick (data.kind direct|indirect);
- *             THROW IN -> throw_in;  GOAL KICK -> goal_kick;  KICK OFF -> kick_off (data.after_goal
- *             false for a period's first); RETAKEN sets data.retaken on each
+ *             THROW IN -> throw_in;  KICK OFF -> kick_off (data.after_goal
+ *             true only when a goal was scored since the period's previous kick-off: false for a
+ *             period's first and for a kick-off taken again); RETAKEN sets data.retaken on each
  *   CARD YELLOW | RED         -> card (data.color), team = the carded player's
  *   FAULT RECEIVED            -> foul, team = the OTHER team (who committed it), data.fouled_team
  *   RECOVERY                  -> possession_change, team = the recovering team
  *   PASS                      -> pass; with OFFSIDE also offside (team = the passing side)
  *   BALL LOST OFFSIDE         -> offside, team = the side caught offside
  *   BALL LOST HAND BALL       -> hand_ball, team = the offending side
- *   CHALLENGE                 -> duel (one per WON/LOST pair of rows), team = the winner's side
+ *   CHALLENGE                 -> duel (one per pair of rows, see pairDuels), team = the winner's side
  *                                (null when the data names no winner), data.kind aerial|ground|
  *                                tackle|dribble, winner, loser, foul, advantage
  *   dropped: BALL LOST (other subtypes), CARRY; counted in `dropped`.
@@ -76,7 +79,7 @@ export interface MetricaImport {
 }
 
 /** One source event, format-independent. */
-interface RawEvent {
+export interface RawEvent {
   index: number;
   side: TeamSide | null;
   type: string;
@@ -313,15 +316,56 @@ const DUEL_KINDS: Array<[string, string]> = [
   ['DRIBBLE', 'dribble'],
 ];
 
-/** The other half of a duel: Metrica writes one CHALLENGE row per player, the winner's (WON) and the loser's (LOST), side by side. */
-function duelPartner(raw: RawEvent[], i: number): RawEvent | null {
-  const e = raw[i]!;
-  for (const j of [i - 1, i + 1]) {
-    const o = raw[j];
-    if (o && o.type === 'CHALLENGE' && o.side !== e.side && o.period === e.period && Math.abs(o.start - e.start) < 1) return o;
-  }
-  return null;
+/** How far apart (seconds) the two CHALLENGE rows of one duel may be. */
+const DUEL_PAIR_SECONDS = 2;
+
+/** Duel kinds that can be the two sides of one duel: a tackle is the other side of a ground duel or of a dribble. */
+function duelFamily(e: RawEvent): 'air' | 'ground' | null {
+  if (e.subtypes.includes('AERIAL')) return 'air';
+  return e.subtypes.some((s) => s === 'GROUND' || s === 'TACKLE' || s === 'DRIBBLE') ? 'ground' : null;
 }
+
+const duelOutcome = (e: RawEvent): 'WON' | 'LOST' | null => (e.subtypes.includes('WON') ? 'WON' : e.subtypes.includes('LOST') ? 'LOST' : null);
+
+/**
+ * The two halves of each duel. Metrica writes one CHALLENGE row per player, the winner's (WON) and the
+ * loser's (LOST), not always side by side (a pass, a recovery or a ball out may come between them). Two
+ * rows are one duel when they are of opposite sides, in the same period, at most DUEL_PAIR_SECONDS apart,
+ * of compatible kinds (aerial with aerial; ground, tackle and dribble with each other) and outcomes (not
+ * both won, nor both lost); the closest rows pair first (in time, then in the file), each row in one duel
+ * at most. Returns each paired row's partner, by position in `raw`.
+ */
+export function pairDuels(raw: readonly RawEvent[]): Map<number, number> {
+  const rows = [...raw.entries()].filter(([, e]) => e.type === 'CHALLENGE' && e.side !== null);
+  const candidates: Array<{ a: number; b: number; dt: number }> = [];
+  for (let x = 0; x < rows.length; x++) {
+    const [a, ea] = rows[x]!;
+    for (let y = x + 1; y < rows.length; y++) {
+      const [b, eb] = rows[y]!;
+      const dt = Math.abs(eb.start - ea.start);
+      if (dt > DUEL_PAIR_SECONDS) {
+        if (eb.start > ea.start) break;
+        continue;
+      }
+      if (eb.side === ea.side || eb.period !== ea.period) continue;
+      const [fa, fb] = [duelFamily(ea), duelFamily(eb)];
+      if (fa && fb && fa !== fb) continue;
+      const [oa, ob] = [duelOutcome(ea), duelOutcome(eb)];
+      if (oa && ob && oa === ob) continue;
+      candidates.push({ a, b, dt });
+    }
+  }
+  candidates.sort((p, q) => p.dt - q.dt || p.b - p.a - (q.b - q.a) || p.a - q.a);
+  const partner = new Map<number, number>();
+  for (const { a, b } of candidates) {
+    if (partner.has(a) || partner.has(b)) continue;
+    partner.set(a, b).set(b, a);
+  }
+  return partner;
+}
+
+/** Rows a goal kick is written as: the kick itself (`PASS`; `BALL LOST` or `BALL OUT` when it went astray), or a `SET PIECE`. */
+const GOAL_KICK_ROWS = new Set(['PASS', 'BALL LOST', 'BALL OUT', 'SET PIECE']);
 
 function normalize(raw: RawEvent[], opts: MetricaImportOptions, metadataPeriodEnds: Map<number, number>): Pick<MetricaImport, 'events' | 'dropped'> {
   if (!opts.matchKey) throw new ImportDataError('matchKey is required');
@@ -372,18 +416,23 @@ function normalize(raw: RawEvent[], opts: MetricaImportOptions, metadataPeriodEn
     if (!BETWEEN_SET_PIECE_AND_SHOT.has(e.type)) open = null;
   }
 
+  const duelPartner = pairDuels(raw);
+  let setPieceGoalKick: RawEvent | null = null;
+
   const first = periods[0]!;
   feed.status('status:live', 'live', { period: first.key, atSeconds: first.start, clockSeconds: first.start });
   let pi = -1;
   // Goals of the shoot-out decide the winner; they are not goals of the match.
   const shootout = { home: 0, away: 0 };
   let shootoutTaken = false;
-  let kickOffsInPeriod = 0;
+  // Goals since the last kick-off of the period: a kick-off restarts play after a goal only when there was one
+  // (a retaken kick-off, or a period's first, follows none).
+  let goalsSinceKickOff = 0;
   for (const [i, e] of raw.entries()) {
     if (pi < 0 || periods[pi]!.n !== e.period) {
       if (pi >= 0) endPeriod(feed, periods[pi]!, true);
       pi++;
-      kickOffsInPeriod = 0;
+      goalsSinceKickOff = 0;
       const p = periods[pi]!;
       feed.add({ id: `period:${p.key}:start`, type: 'period_start', period: p.key, atSeconds: p.start, clockSeconds: p.start, team: null });
     }
@@ -397,6 +446,16 @@ function normalize(raw: RawEvent[], opts: MetricaImportOptions, metadataPeriodEn
     }
     const at = { x: e.x, y: e.y };
     const retaken = e.subtypes.includes('RETAKEN');
+    // A goal kick is written as the kick itself (PASS / GOAL KICK, or BALL LOST / BALL OUT when it went astray):
+    // the goal kick first, then the row as what it also is.
+    if (e.subtypes.includes('GOAL KICK') && GOAL_KICK_ROWS.has(e.type)) {
+      // An export that writes the set piece and then its kick has one goal kick, not two.
+      const same = setPieceGoalKick && setPieceGoalKick.side === side && setPieceGoalKick.period === e.period && e.start - setPieceGoalKick.start <= 2;
+      if (!same || e.type === 'SET PIECE')
+        feed.add({ ...base, id: e.type === 'SET PIECE' ? id : `${id}:goal_kick`, type: 'goal_kick', team: side, data: { player: e.from, retaken } });
+      setPieceGoalKick = e.type === 'SET PIECE' ? e : null;
+      if (e.type === 'SET PIECE') continue;
+    }
     switch (e.type) {
       case 'SHOT': {
         const outcome = shotOutcome(e.subtypes);
@@ -416,6 +475,7 @@ function normalize(raw: RawEvent[], opts: MetricaImportOptions, metadataPeriodEn
           shootoutTaken = true;
         } else if (outcome === 'goal') {
           const { minute, offset } = scoreboardMinute(p.key, e.start - p.start);
+          goalsSinceKickOff++;
           feed.addGoal({
             ...base,
             id: `${id}:goal`,
@@ -428,6 +488,7 @@ function normalize(raw: RawEvent[], opts: MetricaImportOptions, metadataPeriodEn
       case 'BALL OUT':
         if (e.subtypes.includes('GOAL') && nextKickOffSide[i] === side && p.key !== 'pen') {
           const { minute, offset } = scoreboardMinute(p.key, e.start - p.start);
+          goalsSinceKickOff++;
           feed.addGoal({
             ...base,
             id: `${id}:own_goal`,
@@ -451,11 +512,10 @@ function normalize(raw: RawEvent[], opts: MetricaImportOptions, metadataPeriodEn
           const kind = e.subtypes.includes('DIRECT') ? 'direct' : e.subtypes.includes('INDIRECT') ? 'indirect' : null;
           feed.add({ ...base, id, type: 'free_kick', team: side, data: { player: e.from, kind, retaken } });
         } else if (e.subtypes.includes('THROW IN')) feed.add({ ...base, id, type: 'throw_in', team: side, data: { player: e.from, retaken, ...at } });
-        // A period's first kick-off starts it; every later one restarts play after a goal.
-        else if (e.subtypes.includes('KICK OFF'))
-          feed.add({ ...base, id, type: 'kick_off', team: side, data: { player: e.from, after_goal: kickOffsInPeriod++ > 0 } });
-        else if (e.subtypes.includes('GOAL KICK')) feed.add({ ...base, id, type: 'goal_kick', team: side, data: { player: e.from, retaken } });
-        else drop(e);
+        else if (e.subtypes.includes('KICK OFF')) {
+          feed.add({ ...base, id, type: 'kick_off', team: side, data: { player: e.from, after_goal: goalsSinceKickOff > 0, retaken } });
+          goalsSinceKickOff = 0;
+        } else drop(e);
         break;
       case 'CARD': {
         const color = cardColor(e.subtypes);
@@ -490,11 +550,14 @@ function normalize(raw: RawEvent[], opts: MetricaImportOptions, metadataPeriodEn
       case 'CHALLENGE': {
         const won = e.subtypes.includes('WON');
         const lost = e.subtypes.includes('LOST');
-        const partner = duelPartner(raw, i);
-        // One duel per pair: written at the winner's row (or at the lone row when the other half is missing).
-        if (lost && partner?.subtypes.includes('WON')) break;
+        const j = duelPartner.get(i);
+        const partner = j === undefined ? null : raw[j]!;
+        const partnerWon = Boolean(partner?.subtypes.includes('WON'));
+        const partnerLost = Boolean(partner?.subtypes.includes('LOST'));
+        // One duel per pair: written at the winner's row, else at the pair's first row (a lone row: at itself).
+        if (partner && !won && (partnerWon || j! < i)) break;
         const kind = DUEL_KINDS.find(([token]) => e.subtypes.includes(token))?.[1] ?? null;
-        const winner: TeamSide | null = won ? side : lost ? otherSide(side) : null;
+        const winner: TeamSide | null = won ? side : lost ? otherSide(side) : partnerLost ? side : null;
         feed.add({
           ...base,
           id,
@@ -502,11 +565,11 @@ function normalize(raw: RawEvent[], opts: MetricaImportOptions, metadataPeriodEn
           team: winner,
           data: {
             kind,
-            winner: won ? e.from : lost ? (partner?.from ?? null) : null,
-            loser: won ? (partner?.from ?? null) : lost ? e.from : null,
+            winner: won || partnerLost ? e.from : lost ? (partner?.from ?? null) : null,
+            loser: won || partnerLost ? (partner?.from ?? null) : lost ? e.from : null,
             players: [e.from, partner?.from ?? null].filter((n): n is string => !!n),
             foul: e.subtypes.includes('FAULT') || Boolean(partner?.subtypes.includes('FAULT')),
-            advantage: e.subtypes.includes('ADVANTAGE'),
+            advantage: e.subtypes.includes('ADVANTAGE') || Boolean(partner?.subtypes.includes('ADVANTAGE')),
             ...at,
           },
         });

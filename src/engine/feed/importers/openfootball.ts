@@ -19,8 +19,12 @@
  *   matches (2022 #29, #41, #58, 2026 #79 disagree with their own goal lists,
  *   which agree with `ft`), so feeds are built from the goals and `ht` is only
  *   passed through.
- * - `num` (2026 knockouts) equals the 1-based position in the file, which is
- *   what srId uses.
+ * - Two layouts: `{matches: [...]}` (worldcup.json) and `{rounds: [{name,
+ *   matches: [...]}]}` (euro.json, where teams are `{name, code}` and the
+ *   round is named once for its matches). Both are read.
+ * - srId is `openfootball:<season>:<n>`, n the match's `num` when it has one
+ *   (2026 knockouts, where it equals the position; euro.json lists matches
+ *   out of number order), else its 1-based position in the file.
  */
 import type { FeedEvent, TeamSide } from '../../../domain/sports/events.js';
 import { FootballFeedBuilder, periodBaseClockSeconds, type FootballPeriod, type Score } from '../football-feed.js';
@@ -64,7 +68,7 @@ export interface OpenfootballMatch {
 
 export interface OpenfootballScheduleOptions {
   season: string | number;
-  /** UTC offset of times written without one, e.g. '+03:00'. Defaults by season for known hosts. */
+  /** UTC offset of times written without one, e.g. '+03:00' (-12:00..+14:00). Defaults by season for known hosts. */
   localUtcOffset?: string;
 }
 
@@ -74,11 +78,34 @@ const HOST_UTC_OFFSETS: Record<string, string> = { '2022': '+03:00' };
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function offsetMinutes(text: string, where: string): number {
+/** The offsets in use on Earth: from UTC-12:00 (Baker Island) to UTC+14:00 (Line Islands). */
+export const UTC_OFFSET_RANGE = { min: -12 * 60, max: 14 * 60 } as const;
+
+/**
+ * Minutes east of UTC of an offset written `+03:00`, `-6`, `+0530` or `UTC-6`; or what is wrong with it: a form
+ * that cannot be read, minutes past 59, or an offset no place has (outside -12:00..+14:00).
+ */
+export function parseUtcOffset(text: string): { minutes: number } | { problem: string } {
   const m = /^(?:UTC)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$/.exec(text.trim());
-  if (!m) throw new ImportDataError(`${where}: cannot read UTC offset '${text}'`);
-  const minutes = Number(m[2]) * 60 + Number(m[3] ?? 0);
-  return m[1] === '-' ? -minutes : minutes;
+  if (!m) return { problem: `'${text}' is not a UTC offset (write it like +03:00 or -06:00)` };
+  const [hours, mins] = [Number(m[2]), Number(m[3] ?? 0)];
+  if (mins > 59) return { problem: `'${text}' has ${mins} minutes (at most 59)` };
+  const minutes = (m[1] === '-' ? -1 : 1) * (hours * 60 + mins);
+  if (minutes < UTC_OFFSET_RANGE.min || minutes > UTC_OFFSET_RANGE.max)
+    return { problem: `'${text}' is not an offset any place uses: UTC offsets run from -12:00 to +14:00` };
+  return { minutes };
+}
+
+/** What is wrong with an offset given on a command line (`--utc-offset`), or null. */
+export function utcOffsetProblem(text: string): string | null {
+  const parsed = parseUtcOffset(text);
+  return 'problem' in parsed ? parsed.problem : null;
+}
+
+function offsetMinutes(text: string, where: string): number {
+  const parsed = parseUtcOffset(text);
+  if ('problem' in parsed) throw new ImportDataError(`${where}: UTC offset ${parsed.problem}`);
+  return parsed.minutes;
 }
 
 function kickoff(date: unknown, time: unknown, localOffset: string | undefined, where: string): Date {
@@ -129,18 +156,50 @@ function goals(list: unknown, team: TeamSide, where: string): OpenfootballGoal[]
   });
 }
 
-/** Parses an openfootball worldcup.json (text or parsed) into matches with UTC kick-offs and results. */
+const LAYOUTS = 'an object with a matches[] array (worldcup.json) or with rounds[], each with a name and a matches[] array (euro.json)';
+
+/**
+ * The matches of a file in either layout openfootball publishes: `{matches: [...]}` (worldcup.json, each match
+ * naming its `round`) or `{rounds: [{name, matches: [...]}]}` (euro.json, the round named once for its matches).
+ */
+function matchesOf(doc: unknown): { match: unknown; round: string | null }[] {
+  if (isObject(doc) && Array.isArray(doc.matches)) return doc.matches.map((match) => ({ match, round: null }));
+  if (isObject(doc) && Array.isArray(doc.rounds)) {
+    return doc.rounds.flatMap((r: unknown, i) => {
+      if (!isObject(r) || !Array.isArray(r.matches))
+        throw new ImportDataError(`openfootball: rounds[${i}] should be an object with a matches[] array (${LAYOUTS})`);
+      return r.matches.map((match) => ({ match, round: typeof r.name === 'string' ? r.name : null }));
+    });
+  }
+  throw new ImportDataError(`openfootball: expected ${LAYOUTS}`);
+}
+
+/** A team as the files write it: its name, or `{name, code}`. */
+function teamName(v: unknown): string | null {
+  if (typeof v === 'string' && v.trim()) return v;
+  return isObject(v) && typeof v.name === 'string' && v.name.trim() ? v.name : null;
+}
+
+/** Parses an openfootball results file (text or parsed, either layout) into matches with UTC kick-offs and results. */
 export function importOpenfootballSchedule(json: string | unknown, opts: OpenfootballScheduleOptions): OpenfootballMatch[] {
   const doc: unknown = typeof json === 'string' ? JSON.parse(json) : json;
-  if (!isObject(doc) || !Array.isArray(doc.matches)) throw new ImportDataError('openfootball: expected an object with a matches[] array');
+  const listed = matchesOf(doc);
   const season = String(opts.season);
   const localOffset = opts.localUtcOffset ?? HOST_UTC_OFFSETS[season];
-  return doc.matches.map((m: unknown, i): OpenfootballMatch => {
-    const n = i + 1;
-    const where = `openfootball match ${n}`;
+  if (opts.localUtcOffset !== undefined) offsetMinutes(opts.localUtcOffset, 'openfootball: the offset of local times');
+  const byNum = new Map<number, number>();
+  return listed.map(({ match: m, round }, i): OpenfootballMatch => {
+    const where = `openfootball match ${i + 1}`;
     if (!isObject(m)) throw new ImportDataError(`${where}: not an object`);
-    if (typeof m.team1 !== 'string' || typeof m.team2 !== 'string') throw new ImportDataError(`${where}: team1 and team2 are required`);
-    if (m.num !== undefined && m.num !== n) throw new ImportDataError(`${where}: num ${String(m.num)} differs from its position`);
+    const [team1, team2] = [teamName(m.team1), teamName(m.team2)];
+    if (!team1 || !team2) throw new ImportDataError(`${where}: team1 and team2 are required (a name, or an object with a name)`);
+    if (m.num !== undefined && !(Number.isInteger(m.num) && (m.num as number) >= 1))
+      throw new ImportDataError(`${where}: num ${JSON.stringify(m.num)} is not a match number`);
+    // The provider id: the match's own number when it has one (euro.json lists them out of order), else its position.
+    const n = (m.num as number | undefined) ?? i + 1;
+    const twin = byNum.get(n);
+    if (twin !== undefined) throw new ImportDataError(`${where}: number ${n} is also match ${twin}'s`);
+    byNum.set(n, i + 1);
     const score = isObject(m.score) ? m.score : null;
     const ft = score ? pair(score.ft, 'ft', where) : null;
     let result: OpenfootballResult | null = null;
@@ -163,10 +222,10 @@ export function importOpenfootballSchedule(json: string | unknown, opts: Openfoo
     return {
       srId: `openfootball:${season}:${n}`,
       num: n,
-      homeTeam: m.team1,
-      awayTeam: m.team2,
+      homeTeam: team1,
+      awayTeam: team2,
       scheduled: kickoff(m.date, m.time, localOffset, where),
-      round: typeof m.round === 'string' ? m.round : '',
+      round: typeof m.round === 'string' ? m.round : (round ?? ''),
       group: typeof m.group === 'string' ? m.group : null,
       venue: typeof m.ground === 'string' ? m.ground : null,
       result,

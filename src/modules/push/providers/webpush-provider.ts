@@ -4,13 +4,14 @@
  * (encrypted body, `Authorization: vapid t=<JWT>, k=<public key>`, TTL and
  * Urgency headers); we send it with fetch so that timeouts, redirects and the
  * endpoint's scheme stay under our control. Endpoints come from players, so
- * requests reach only public addresses (src/net/public-address.ts): a host
- * written as a private address is refused, and names resolve through a
- * lookup that drops local and private addresses, on the connection itself.
+ * requests go through the guarded outbound client (src/net/outbound.ts): a
+ * host written as a private address is refused, every connection goes to a
+ * checked public address, and redirects are not followed.
  */
 import type webpushModule from 'web-push';
 import { lazy } from '../../../lazy.js';
-import { nonPublicHost, publicLookup } from '../../../net/public-address.js';
+import { outboundAgent } from '../../../net/outbound.js';
+import { nonPublicHost } from '../../../net/public-address.js';
 import type { VapidConfig } from '../../../config.js';
 import { messagePayload, type PushProvider, type PushSendResult } from './provider.js';
 
@@ -44,7 +45,7 @@ export function createWebPushProvider({ vapid, allowHttpEndpoints = false, timeo
   // Test receivers listen on loopback; everywhere else only public addresses are reached.
   const http = lazy(async () => {
     const [{ Agent, fetch }, { default: webpush }] = await Promise.all([import('undici'), import('web-push')]);
-    return { fetch, webpush, dispatcher: new Agent(allowHttpEndpoints ? {} : { connect: { lookup: publicLookup as never } }) };
+    return { fetch, webpush, dispatcher: allowHttpEndpoints ? new Agent() : await outboundAgent() };
   });
   return {
     name: 'webpush',

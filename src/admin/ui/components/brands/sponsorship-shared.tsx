@@ -1,12 +1,13 @@
 /** What the parts of a brand's sponsorship panel share: the matches that take changes, and how a match and a slot target are named. */
 import type { components } from '../../../../../generated/api-types.js';
+import { notStarted } from '../../../../domain/statuses.js';
 import { Badge } from '../common.js';
 
 export type Match = components['schemas']['OperatorMatch'];
 export type Slot = components['schemas']['QuestionSponsorship'];
 
-/** The match statuses that take sponsorship changes. */
-export const EDITABLE = new Set(['scheduled', 'postponed']);
+/** The match statuses that take sponsorship changes: not started. */
+export const EDITABLE = notStarted;
 const matchName = (m: Pick<Match, 'home_team' | 'away_team'>) => `${m.home_team} - ${m.away_team}`;
 
 /** A match's teams, marked when it is a test match (a replayed clone, not a real fixture). */

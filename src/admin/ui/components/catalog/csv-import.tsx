@@ -53,13 +53,14 @@ export function ImportSummary({ result, refused }: { result: ImportResult; refus
           <strong>{result.unchanged.length}</strong> unchanged
         </li>
         <li class={result.errors.length ? 'bad' : ''}>
-          <strong>{result.errors.length}</strong> row errors
+          <strong>{result.error_count}</strong> row errors
         </li>
       </ul>
       {result.errors.length ? (
         <div class="import-rows import-errors">
           <h3>
-            Row errors <small>({result.errors.length})</small>
+            Row errors{' '}
+            <small>({result.error_count > result.errors.length ? `the first ${result.errors.length} of ${result.error_count}` : result.errors.length})</small>
           </h3>
           <ul>
             {result.errors.map((e) => (

@@ -4,11 +4,12 @@ import { Field, NumberInput } from '../common.js';
 /** The per-question overrides a group or in-game definition may set; blank inherits. */
 export interface QuestionOverrides {
   answer_window_seconds?: number | null;
+  min_answer_seconds?: number | null;
   points?: number | null;
   probability?: number | null;
 }
 
-/** The fields of `QuestionOverrides` (answer window, points, probability), each "Blank inherits". */
+/** The fields of `QuestionOverrides` (answer window, minimum answer time, points, probability), each "Blank inherits". */
 export function QuestionOverrideFields({
   values,
   onValue,
@@ -20,6 +21,9 @@ export function QuestionOverrideFields({
     <>
       <Field label="Answer window (s)" hint="Blank inherits">
         <NumberInput value={values.answer_window_seconds} min={1} max={86400} onValue={(v) => onValue('answer_window_seconds', v)} />
+      </Field>
+      <Field label="Minimum answer time (s)" hint="Decided sooner, the question is voided. Blank inherits">
+        <NumberInput value={values.min_answer_seconds} min={0} max={3600} onValue={(v) => onValue('min_answer_seconds', v)} />
       </Field>
       <Field label="Points" hint="Blank inherits">
         <NumberInput value={values.points} min={0} max={100000} onValue={(v) => onValue('points', v)} />

@@ -82,7 +82,12 @@ export function MatchActions({ match, active, onChanged }: MatchActionsProps) {
               Speed
               <NumberInput value={speed} onValue={setSpeed} min={0.1} max={1000} step="0.1" placeholder="10" aria-label="Replay speed" />
             </label>
-            <button type="button" disabled={busy} onClick={() => void start.act()}>
+            <button
+              type="button"
+              disabled={busy || active}
+              title={active ? 'A listener is already queued or running: restart the replay, or stop it first' : undefined}
+              onClick={() => void start.act()}
+            >
               {start.busy ? 'Starting...' : 'Start listener'}
             </button>
             <ConfirmButton
@@ -97,7 +102,11 @@ export function MatchActions({ match, active, onChanged }: MatchActionsProps) {
         {active ? (
           <ConfirmButton
             label="Stop listener"
-            question="Stop this match's listeners and revoke its open questions?"
+            question={
+              match.is_test
+                ? "Stop this test match's listeners and revoke its open questions? In play, it ends (no result); Start listener replays it."
+                : "Stop this match's listeners and revoke its open questions?"
+            }
             confirmLabel="Stop and revoke"
             busy={busy}
             onConfirm={() => void stop.act()}

@@ -1,4 +1,5 @@
 /** The match page's header card: score, state, flags and counts of the match. */
+import { hasStarted } from '../../../../domain/statuses.js';
 import { Badge, fmtTime } from '../common.js';
 import { fmtClock, shortId } from '../controls.js';
 import { Link } from '../../router.js';
@@ -10,7 +11,9 @@ export interface MatchHeaderProps {
 }
 
 export function MatchHeader({ match }: MatchHeaderProps) {
-  const score = match.home_score === null ? '-' : `${match.home_score} - ${match.away_score}`;
+  // A match that has kicked off stands 0-0 until its feed reports a goal; only one not started has no score.
+  const started = hasStarted.has(match.status);
+  const score = match.home_score === null && !started ? '-' : `${match.home_score ?? 0} - ${match.away_score ?? 0}`;
   return (
     <div class="card match-head" aria-label="Match">
       <div class="match-score">

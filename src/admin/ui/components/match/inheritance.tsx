@@ -122,6 +122,7 @@ export function InheritanceView({ matchId, kind, refreshKey }: InheritanceViewPr
                 />
                 <SettingRow label="Points" leagueDefault={inh.league_defaults.points} override={overrides?.question_points} />
                 <SettingRow label="Answer window (s)" leagueDefault={inh.league_defaults.answer_window_seconds} override={overrides?.answer_window_seconds} />
+                <SettingRow label="Minimum answer time (s)" leagueDefault={inh.league_defaults.min_answer_seconds} override={overrides?.min_answer_seconds} />
                 <SettingRow label="Probability" leagueDefault={inh.league_defaults.probability} override={overrides?.question_probability} />
               </tbody>
             </table>
@@ -135,6 +136,7 @@ export function InheritanceView({ matchId, kind, refreshKey }: InheritanceViewPr
               { label: 'Definition', cell: (r) => r.definition_name },
               { label: 'Included', cell: (r) => <Inherited {...r.included} /> },
               { label: 'Answer window (s)', cell: (r) => <Inherited {...r.answer_window_seconds} /> },
+              { label: 'Min. answer (s)', cell: (r) => <Inherited {...r.min_answer_seconds} /> },
               { label: 'Points', cell: (r) => <Inherited {...r.points} /> },
               { label: 'Probability', cell: (r) => <Inherited {...r.probability} /> },
               { label: 'Lane interval (s)', cell: (r) => <Inherited {...r.min_interval_seconds} /> },

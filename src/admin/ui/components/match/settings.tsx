@@ -68,6 +68,7 @@ type SettingsForm = {
   question_period_distribution: unknown;
   question_points: number | null;
   answer_window_seconds: number | null;
+  min_answer_seconds: number | null;
   question_probability: number | null;
   question_definition_allowlist: string[] | null;
   match_question_definition_allowlist: string[] | null;
@@ -83,6 +84,7 @@ const formOf = (m: Match): SettingsForm => ({
   question_period_distribution: m.overrides.question_period_distribution,
   question_points: m.overrides.question_points,
   answer_window_seconds: m.overrides.answer_window_seconds,
+  min_answer_seconds: m.overrides.min_answer_seconds,
   question_probability: m.overrides.question_probability,
   question_definition_allowlist: m.question_definition_allowlist,
   match_question_definition_allowlist: m.match_question_definition_allowlist,
@@ -158,6 +160,15 @@ export function MatchSettings({ match, league, onSaved }: MatchSettingsProps) {
           onValue={set('answer_window_seconds')}
           min={1}
           placeholder={inherit(league?.default_answer_window_seconds)}
+        />
+      </Field>
+      <Field label="Minimum answer time (s)">
+        <NumberInput
+          value={form.min_answer_seconds}
+          onValue={set('min_answer_seconds')}
+          min={0}
+          max={3600}
+          placeholder={inherit(league?.default_min_answer_seconds)}
         />
       </Field>
       <Field label="Probability (0 to 1)">

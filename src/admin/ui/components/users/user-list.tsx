@@ -44,7 +44,7 @@ export function UserFilters({ q, isAdmin, isActive, followed, sortBy, sortDir }:
       }}
     >
       <Field label="Search">
-        <TextInput type="search" value={search} onValue={setSearch} placeholder="username, email, name or id" />
+        <TextInput type="search" value={search} onValue={setSearch} placeholder="username, display name, email, name or id" />
       </Field>
       <Field label="Role">
         <TriSelect label="Role" value={isAdmin} onValue={(v) => filter({ is_admin: v })} any="Everyone" yes="Admins" no="Players" />
@@ -100,13 +100,24 @@ export function UsersTable({
             </span>
           ),
         },
+        {
+          label: 'Display name',
+          cell: (u) => (u.display_name ? <span title="What leaderboards show">{u.display_name}</span> : <span class="muted">-</span>),
+        },
         { label: 'Name', cell: (u) => fullName(u) },
         {
           label: 'Account',
           cell: (u) => (
             <span class="badges">
               {u.is_admin ? <Badge tone="live">admin</Badge> : null}
-              {u.is_active ? <Badge tone="good">active</Badge> : <Badge tone="bad">deactivated</Badge>}
+              {u.deleted_at ? (
+                <Badge tone="bad">deleted by the player</Badge>
+              ) : u.is_active ? (
+                <Badge tone="good">active</Badge>
+              ) : (
+                <Badge tone="bad">deactivated</Badge>
+              )}
+              {!u.email_verified && !u.deleted_at ? <Badge tone="warn">email unverified</Badge> : null}
               {u.hidden_from_leaderboards ? <Badge tone="warn">hidden from leaderboards</Badge> : null}
             </span>
           ),
@@ -129,7 +140,7 @@ export function UsersTable({
                   busy={deactivate.busy}
                   onConfirm={() => void deactivate.act(u)}
                 />
-              ) : (
+              ) : u.deleted_at ? null : (
                 <button type="button" class="secondary" disabled={reactivate.busy} onClick={() => void reactivate.act(u)}>
                   Reactivate
                 </button>

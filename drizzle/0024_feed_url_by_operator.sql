@@ -1,0 +1,1 @@
+ALTER TABLE "matches" ADD COLUMN "feed_url_by_operator" boolean DEFAULT false NOT NULL;

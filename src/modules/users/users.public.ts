@@ -1,0 +1,6 @@
+/**
+ * The users module's front door: what the rest of the service may read and
+ * write of its tables (scripts/eslint/front-doors.js: its repositories are
+ * its own). Each takes the connection or the caller's transaction.
+ */
+export { findUserByEmail, findUserById, findUserByLogin, insertUser, normalizeLogin, touchLastLogin, updateUser } from './users.repository.js';
