@@ -164,10 +164,12 @@ describe.skipIf(!chromiumAvailable)('operator UI: operations pages', () => {
     expect(await page.getByLabel('Failed step').locator('option').allTextContents()).toEqual(['Any gate', ...GATES]);
     await page.getByLabel('Failed step').selectOption('definition_allowed');
     await page.waitForURL(/failed_step=definition_allowed/);
+    // The URL changes before the filtered page arrives: the unfiltered rows (other gates too) stay on
+    // screen until it does, so wait for the filtered list itself rather than reading the table once.
+    await expect
+      .poll(async () => [...new Set(await denials.locator('tbody tr td:nth-child(3)').allTextContents())], { timeout: 60_000 })
+      .toEqual(['definition_allowed']);
     await denials.getByText(passName).first().waitFor();
-    const steps = await denials.locator('tbody tr td:nth-child(3)').allTextContents();
-    expect(steps.length).toBeGreaterThan(0);
-    expect(new Set(steps)).toEqual(new Set(['definition_allowed']));
     // The list says how many there are in all, and pages through them.
     const stored = await app.request('GET', `/api/matches/${cloneId}/question-issuance-denials`, {
       token: admin.token,
