@@ -10,7 +10,9 @@
  * depends on it (`server_time`, `seconds_remaining`, both in story time).
  * After the last message the socket stays open with heartbeats. As the
  * service does: a WebSocket ping every `heartbeatSeconds`, `{"type":"ping"}`
- * answered with `pong`, any other message with `error`, a binary frame
+ * answered with `pong`, `subscribe_group` with `group_subscribed` (any
+ * group: the caller is taken for a member), `unsubscribe_group` with
+ * `group_unsubscribed`, any other message with `error`, a binary frame
  * closed with 1003, a message over 4,096 bytes with 1009, a missing
  * `api_key` with 4401 (any key is accepted), another path 404.
  */
@@ -26,6 +28,7 @@ const root = path.resolve(import.meta.dirname, '..');
 export const STREAM_PATH = '/api/play/stream';
 const MAX_CLIENT_MESSAGE_BYTES = 4096;
 const MAX_CLIENT_MESSAGE_FRAGMENTS = 16;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** When the story begins: the `server_time` of the `hello` example, 52:20 into the match. */
 export const STORY_START = '2026-11-20T19:52:20Z';
@@ -42,7 +45,9 @@ export interface StoryStep {
  * What a follower of Qatar vs Ecuador sees from 19:52:20 to the result: a
  * corner question they get wrong, Ecuador's second goal settling their
  * "who scores next", a late question they miss, full time, and the
- * result resolving their Match question; the board after each settlement.
+ * result resolving their Match question; the board after each settlement,
+ * and (to a socket subscribed to it, `subscribe_group`) the Office World
+ * Cup group's board after the last two.
  */
 export const STREAM_STORY: StoryStep[] = [
   { at: STORY_START, type: 'hello', example: 'hello' },
@@ -53,6 +58,7 @@ export const STREAM_STORY: StoryStep[] = [
   { at: '2026-11-20T20:08:00Z', type: 'match_state', example: 'goal' },
   { at: '2026-11-20T20:10:00Z', type: 'resolution', example: 'correct' },
   { at: '2026-11-20T20:10:05Z', type: 'leaderboard', example: 'after the second goal' },
+  { at: '2026-11-20T20:10:05Z', type: 'group_leaderboard', example: 'office after the second goal' },
   { at: '2026-11-20T20:20:00Z', type: 'question', example: 'late goal' },
   { at: '2026-11-20T20:37:00Z', type: 'match_state', example: 'full time' },
   { at: '2026-11-20T20:37:00Z', type: 'match_closed', example: 'full time' },
@@ -60,6 +66,7 @@ export const STREAM_STORY: StoryStep[] = [
   { at: '2026-11-20T20:40:00Z', type: 'match_state', example: 'result final' },
   { at: '2026-11-20T20:40:00Z', type: 'resolution', example: 'match question' },
   { at: '2026-11-20T20:40:05Z', type: 'leaderboard', example: 'after the result' },
+  { at: '2026-11-20T20:40:05Z', type: 'group_leaderboard', example: 'office after the result' },
 ];
 
 type Json = Record<string, unknown>;
@@ -108,6 +115,8 @@ function play(ws: WebSocket, examples: Map<string, Map<string, Json>>, { speed, 
   const began = Date.now();
   const storyNow = () => start + (Date.now() - began) * speed;
   const timers: NodeJS.Timeout[] = [];
+  /** Groups the socket subscribed to: their steps go out to it. */
+  const subscribed = new Set<string>();
   const send = (message: Json) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
   };
@@ -118,6 +127,8 @@ function play(ws: WebSocket, examples: Map<string, Map<string, Json>>, { speed, 
     const due = (Date.parse(step.at) - start) / speed;
     timers.push(
       setTimeout(() => {
+        // A group's board goes to sockets subscribed to that group only.
+        if (payload.type === 'group_leaderboard' && !subscribed.has(String(payload.group_id))) return;
         chain = chain.then(() => send(atStoryTime(payload, storyNow(), heartbeatSeconds)));
       }, due),
     );
@@ -133,13 +144,22 @@ function play(ws: WebSocket, examples: Map<string, Map<string, Json>>, { speed, 
   );
   ws.on('message', (data, isBinary) => {
     if (isBinary) return ws.close(CLOSE.unsupported.code, CLOSE.unsupported.reason);
-    let type: unknown;
+    let message: { type?: unknown; group_id?: unknown } = {};
     try {
-      type = (JSON.parse(String(data)) as { type?: unknown }).type;
+      message = (JSON.parse(String(data)) as typeof message) ?? {};
     } catch {
-      type = undefined;
+      message = {};
     }
-    send(type === 'ping' ? exampleOf(examples, { type: 'pong', example: 'pong' }) : exampleOf(examples, { type: 'error', example: 'unknown message' }));
+    const groupId = typeof message.group_id === 'string' && UUID.test(message.group_id) ? message.group_id : null;
+    if (message.type === 'ping') send(exampleOf(examples, { type: 'pong', example: 'pong' }));
+    // Any group is the caller's: its subscription is answered as a member's.
+    else if (message.type === 'subscribe_group' && groupId) {
+      subscribed.add(groupId);
+      send({ ...exampleOf(examples, { type: 'group_subscribed', example: 'office' }), group_id: groupId });
+    } else if (message.type === 'unsubscribe_group' && groupId) {
+      subscribed.delete(groupId);
+      send({ ...exampleOf(examples, { type: 'group_unsubscribed', example: 'requested' }), group_id: groupId });
+    } else send(exampleOf(examples, { type: 'error', example: 'unknown message' }));
   });
   return () => timers.forEach((t) => clearTimeout(t));
 }

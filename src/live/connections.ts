@@ -32,6 +32,12 @@ export class Connection {
   readonly closedAnnounced = new Set<string>();
   /** The last `leaderboard` message this socket got per match, so an unchanged board is not sent again. */
   readonly leaderboardSent = new Map<string, string>();
+  /** Private groups whose boards this socket subscribed to (`subscribe_group`; the user was a member then). */
+  readonly groups = new Set<string>();
+  /** The last `group_leaderboard` this socket got per `<group id>|<match id>`, so an unchanged board is not sent again. */
+  readonly groupBoardSent = new Map<string, string>();
+  /** The client's messages are answered one at a time, in the order sent (a subscription's check waits for the database). */
+  replies: Promise<void> = Promise.resolve();
   /** Follow changes seen while the follows were loading, applied over what was loaded. */
   readonly followChanges = new Map<string, boolean>();
   readonly pending: Outgoing[] = [];
@@ -71,6 +77,7 @@ export function createConnections(options: ConnectionOptions, hooks: ConnectionH
     conn.matches.delete(matchId);
     conn.closedAnnounced.delete(matchId);
     conn.leaderboardSent.delete(matchId);
+    for (const key of [...conn.groupBoardSent.keys()]) if (key.endsWith(`|${matchId}`)) conn.groupBoardSent.delete(key);
     const set = byMatch.get(matchId);
     if (!set) return;
     set.delete(conn);

@@ -15,6 +15,13 @@
  * for that match. The board has a settlement once the applier wrote it to
  * PostgreSQL (its `board`), or with REDIS_URL once its copy in Redis has it.
  *
+ * A socket may subscribe to the private groups of its user
+ * (`subscribe_group`, one statement to check the membership); with the
+ * match's `leaderboard`, its subscribed sockets get each such group's board
+ * of the match (`group_leaderboard`), all groups computed at once (two
+ * statements), each socket only when its message changed. A socket whose
+ * user is no longer a member then gets `group_unsubscribed` instead.
+ *
  * Match states (status, period, score, clock) go out as `match_state` at most
  * once per `matchStateIntervalMs` per match: changes in between are merged
  * into the next message, which reads the row when it is sent. `match_closed`
@@ -36,7 +43,8 @@ import { Connection, createConnections } from './connections.js';
 import { resolutionAnswer, toQuestionResolution } from '../modules/issuances/issuances.mapper.js';
 import { validKeyIds } from '../modules/auth/auth.public.js';
 import { issuanceForDelivery, settledForDelivery } from '../modules/issuances/issuances.public.js';
-import { matchLeaderboardForDelivery } from '../modules/leaderboards/leaderboards.public.js';
+import { matchLeaderboardForDelivery, matchMembersForDelivery, type RankedRow } from '../modules/leaderboards/leaderboards.public.js';
+import { groupMembersForDelivery, isGroupMember } from '../modules/player-groups/player-groups.public.js';
 import { followedMatchIds, followsOfUsers, matchStates } from '../modules/matches/matches.public.js';
 import {
   CLOSE,
@@ -93,6 +101,9 @@ export interface HubLookups {
   settledForDelivery: typeof settledForDelivery;
   matchStates: typeof matchStates;
   matchLeaderboardForDelivery: typeof matchLeaderboardForDelivery;
+  matchMembersForDelivery: typeof matchMembersForDelivery;
+  groupMembersForDelivery: typeof groupMembersForDelivery;
+  isGroupMember: typeof isGroupMember;
 }
 
 const defaultLookups: HubLookups = {
@@ -103,6 +114,9 @@ const defaultLookups: HubLookups = {
   settledForDelivery,
   matchStates,
   matchLeaderboardForDelivery,
+  matchMembersForDelivery,
+  groupMembersForDelivery,
+  isGroupMember,
 };
 
 export const DEFAULT_HUB_OPTIONS: HubOptions = {
@@ -135,6 +149,17 @@ export interface Hub extends BusSubscriber {
 
 const encode = (message: ServerMessage): Buffer => Buffer.from(JSON.stringify(message));
 const PONG = encode({ type: 'pong' });
+const UNKNOWN_MESSAGE = encode({
+  type: 'error',
+  code: 'stream.unknown_message',
+  detail: 'unknown message: the client sends {"type":"ping"} (answered with {"type":"pong"}), subscribe_group or unsubscribe_group',
+});
+const NOT_A_MEMBER = encode({ type: 'error', code: 'player_group.not_found', detail: 'player group not found (or you are not one of its members)' });
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A client message's group id when it is one (the contract's uuid format), else undefined. */
+const groupIdOf = (message: Record<string, unknown>): string | undefined =>
+  typeof message.group_id === 'string' && UUID.test(message.group_id) ? message.group_id.toLowerCase() : undefined;
 
 /** Snapshot states a socket receives: matches already over need no `match_closed` after it. */
 function noteOver(conn: Connection, states: MatchState[]) {
@@ -169,7 +194,18 @@ export function createHub({
 }): Hub {
   /** The latest state of each match heard with its event, waiting for its throttled send. */
   const carriedStates = new Map<string, MatchState>();
-  const { followedMatchIds, followsOfUsers, validKeyIds, issuanceForDelivery, settledForDelivery, matchStates, matchLeaderboardForDelivery }: HubLookups = {
+  const {
+    followedMatchIds,
+    followsOfUsers,
+    validKeyIds,
+    issuanceForDelivery,
+    settledForDelivery,
+    matchStates,
+    matchLeaderboardForDelivery,
+    matchMembersForDelivery,
+    groupMembersForDelivery,
+    isGroupMember,
+  }: HubLookups = {
     ...defaultLookups,
     ...options.lookups,
   };
@@ -257,11 +293,50 @@ export function createHub({
     } catch {
       message = undefined;
     }
-    if (message && typeof message === 'object' && (message as { type?: unknown }).type === 'ping') {
-      deliver(conn, PONG);
-      return;
+    // One at a time, in the order sent: a subscription's check waits for the database, and what follows it waits too.
+    conn.replies = conn.replies
+      .then(() => answer(conn, message))
+      .catch((err: unknown) => logger.warn({ err, user_id: conn.user.id }, 'live stream: answering a client message failed'));
+  }
+
+  /** The reply to one client message (see openapi/asyncapi.yaml's receive operations). */
+  async function answer(conn: Connection, message: unknown): Promise<void> {
+    if (conn.closing) return;
+    const m = message && typeof message === 'object' && !Array.isArray(message) ? (message as Record<string, unknown>) : {};
+    const groupId = groupIdOf(m);
+    if (m.type === 'ping') deliver(conn, PONG);
+    else if (m.type === 'subscribe_group' && groupId) await subscribeGroup(conn, groupId);
+    else if (m.type === 'unsubscribe_group' && groupId) {
+      dropGroup(conn, groupId);
+      deliver(conn, encode({ type: 'group_unsubscribed', group_id: groupId, reason: 'requested' }));
+    } else deliver(conn, UNKNOWN_MESSAGE);
+  }
+
+  /** Subscribes the socket to a group of its user (one statement: the membership); anyone else is refused as the HTTP API refuses them. */
+  async function subscribeGroup(conn: Connection, groupId: string): Promise<void> {
+    if (!conn.groups.has(groupId)) {
+      let member: boolean;
+      try {
+        member = await isGroupMember({ db, groupId, userId: conn.user.id });
+      } catch (err) {
+        logger.warn({ err, user_id: conn.user.id }, 'live stream: could not check a group subscription');
+        deliver(conn, encode({ type: 'error', code: 'stream.unavailable', detail: 'the subscription could not be checked; send it again later' }));
+        return;
+      }
+      if (!member) {
+        deliver(conn, NOT_A_MEMBER);
+        return;
+      }
+      if (conn.closing) return;
+      conn.groups.add(groupId);
     }
-    deliver(conn, encode({ type: 'error', detail: 'unknown message: the client sends only {"type":"ping"} (answered with {"type":"pong"})' }));
+    deliver(conn, encode({ type: 'group_subscribed', group_id: groupId }));
+  }
+
+  /** Ends a socket's subscription to a group, and forgets what it was sent of it. */
+  function dropGroup(conn: Connection, groupId: string) {
+    conn.groups.delete(groupId);
+    for (const key of [...conn.groupBoardSent.keys()]) if (key.startsWith(`${groupId}|`)) conn.groupBoardSent.delete(key);
   }
 
   // ------------------------------------------------------------ events
@@ -550,6 +625,63 @@ export function createHub({
       if (conn.leaderboardSent.get(matchId) === message.text) continue;
       conn.leaderboardSent.set(matchId, message.text);
       deliver(conn, message.data);
+    }
+    const groupIds = new Set(targets.flatMap((c) => [...c.groups]));
+    if (groupIds.size) await sendGroupBoards(matchId, asked, groupIds);
+  }
+
+  /**
+   * After the match's `leaderboard`: the board of the match of each group
+   * its receivers subscribed to, computed once for all of them (two lookups
+   * whatever the number of sockets and groups: the groups' members, then
+   * every one of those members' rows on the match's board, which each group
+   * ranks among its own). A socket whose user is no longer a member of a
+   * group it subscribed to gets `group_unsubscribed` instead.
+   */
+  async function sendGroupBoards(matchId: string, asked: Set<Connection>, groupIds: Set<string>) {
+    const members = await groupMembersForDelivery({ db, groupIds: [...groupIds] });
+    const userIds = [...new Set([...members.values()].flatMap((set) => [...set]))];
+    const rows: RankedRow[] = userIds.length ? await matchMembersForDelivery({ db, matchId, userIds }) : [];
+    const boards = new Map<string, { rows: ReturnType<typeof toEntry>[]; byUser: Map<string, ReturnType<typeof toEntry>> }>();
+    const boardOf = (groupId: string, set: Set<string>) => {
+      let board = boards.get(groupId);
+      if (!board) {
+        const entries = rows.filter((r) => set.has(r.userId)).map((r, i) => toEntry({ ...r, rank: i + 1 }));
+        boards.set(groupId, (board = { rows: entries, byUser: new Map(entries.map((e) => [e.user_id, e] as const)) }));
+      }
+      return board;
+    };
+    const texts = new Map<string, { text: string; data: Buffer }>();
+    for (const conn of receivers(matchId)) {
+      if (!asked.has(conn)) continue;
+      for (const groupId of [...conn.groups]) {
+        // Subscribed during the lookups: from the next change on.
+        if (!groupIds.has(groupId)) continue;
+        const set = members.get(groupId);
+        if (!set?.has(conn.user.id)) {
+          dropGroup(conn, groupId);
+          deliver(conn, encode({ type: 'group_unsubscribed', group_id: groupId, reason: 'not_a_member' }));
+          continue;
+        }
+        const key = `${groupId}|${conn.user.id}`;
+        let message = texts.get(key);
+        if (!message) {
+          const board = boardOf(groupId, set);
+          const text = JSON.stringify({
+            type: 'group_leaderboard',
+            group_id: groupId,
+            match_id: matchId,
+            player_count: board.rows.length,
+            rows: board.rows,
+            me: board.byUser.get(conn.user.id) ?? null,
+          } satisfies ServerMessage);
+          texts.set(key, (message = { text, data: Buffer.from(text) }));
+        }
+        const sentKey = `${groupId}|${matchId}`;
+        if (conn.groupBoardSent.get(sentKey) === message.text) continue;
+        conn.groupBoardSent.set(sentKey, message.text);
+        deliver(conn, message.data);
+      }
     }
   }
 

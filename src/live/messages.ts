@@ -158,7 +158,31 @@ export interface PongMessage {
 
 export interface ErrorMessage {
   type: 'error';
+  code: 'stream.unknown_message' | 'player_group.not_found' | 'stream.unavailable';
   detail: string;
+}
+
+/** A subscribed group's board of a followed match changed: every member on it, ranked among the group, and the receiver's row. */
+export interface GroupLeaderboardMessage {
+  type: 'group_leaderboard';
+  group_id: string;
+  match_id: string;
+  player_count: number;
+  rows: Schemas['LeaderboardEntry'][];
+  me: Schemas['LeaderboardEntry'] | null;
+}
+
+/** The answer to `subscribe_group` for a member. */
+export interface GroupSubscribedMessage {
+  type: 'group_subscribed';
+  group_id: string;
+}
+
+/** The socket no longer gets a group's boards: it asked, or its user is no longer a member. */
+export interface GroupUnsubscribedMessage {
+  type: 'group_unsubscribed';
+  group_id: string;
+  reason: 'requested' | 'not_a_member';
 }
 
 export type ServerMessage =
@@ -168,6 +192,9 @@ export type ServerMessage =
   | ResolutionMessage
   | MatchStateMessage
   | LeaderboardMessage
+  | GroupLeaderboardMessage
+  | GroupSubscribedMessage
+  | GroupUnsubscribedMessage
   | LockedMessage
   | MatchClosedMessage
   | UnfollowedMessage

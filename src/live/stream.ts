@@ -27,7 +27,7 @@ import { createConnectBudget } from './connect-budget.js';
 import { CLOSE, closeForFailure } from './messages.js';
 
 export const STREAM_PATH = '/api/play/stream';
-/** Largest message a client may send (it sends pings only); larger ones close the socket with 1009. */
+/** Largest message a client may send (a ping, a group subscription); larger ones close the socket with 1009. */
 export const MAX_CLIENT_MESSAGE_BYTES = 4096;
 /** Most fragments a client message may come in; more close the socket with 1008. */
 export const MAX_CLIENT_MESSAGE_FRAGMENTS = 16;
@@ -76,7 +76,12 @@ export async function attachLiveStream({
       leaderboardOnSettlement: !services.config.redis,
       ...options,
       // The match's board as the reads rank it (cached page, pair counts, tie copies), not a count per receiver.
-      lookups: { matchLeaderboardForDelivery: services.leaderboards.matchForDelivery, ...options.lookups },
+      lookups: {
+        matchLeaderboardForDelivery: services.leaderboards.matchForDelivery,
+        // A group's rows as its read ranks them (from Redis while its boards are ready).
+        matchMembersForDelivery: services.leaderboards.matchMembersForDelivery,
+        ...options.lookups,
+      },
     },
   });
   const wss = new WebSocketServer({

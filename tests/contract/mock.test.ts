@@ -352,6 +352,8 @@ describe('npm run mock: the live stream', () => {
   it("plays the story of the examples on a timer: every message valid and one of openapi/asyncapi.yaml's, heartbeats included", async () => {
     const { book } = storyBook();
     const examples = storyExamples();
+    // A group's boards go to its subscribers only: this socket subscribes to none.
+    const STORY = STREAM_STORY.filter((step) => step.type !== 'group_leaderboard');
     const ws = new WebSocket(wsUrl());
     const received: Record<string, any>[] = [];
     let pinged = false;
@@ -359,18 +361,18 @@ describe('npm run mock: the live stream', () => {
     const done = new Promise<void>((resolve, reject) => {
       ws.on('message', (data) => {
         received.push(JSON.parse(String(data)));
-        if (received.length === STREAM_STORY.length && pinged) resolve();
+        if (received.length === STORY.length && pinged) resolve();
       });
-      ws.on('ping', () => received.length === STREAM_STORY.length && resolve());
+      ws.on('ping', () => received.length === STORY.length && resolve());
       ws.on('close', (code) => reject(new Error(`closed ${code} after ${received.length} messages`)));
       ws.on('error', reject);
     });
     await done;
     ws.close();
-    expect(received.map((m) => m.type)).toEqual(STREAM_STORY.map((step) => step.type));
+    expect(received.map((m) => m.type)).toEqual(STORY.map((step) => step.type));
     const problems: string[] = [];
     received.forEach((message, i) => {
-      const step = STREAM_STORY[i]!;
+      const step = STORY[i]!;
       const invalid = messageProblem(message);
       if (invalid) problems.push(`${step.type} ${step.example}: ${invalid}`);
       problems.push(...storyProblems(message, book, `stream ${step.type} ${step.example} `));
@@ -399,6 +401,41 @@ describe('npm run mock: the live stream', () => {
     expect(new Set(received.map((m) => m.type))).toEqual(
       new Set(['hello', 'open_questions', 'question', 'resolution', 'leaderboard', 'match_state', 'match_closed']),
     );
+  });
+
+  it("sends a subscribed group's boards after the match's, and answers subscribe_group and unsubscribe_group as the service does", async () => {
+    const office = '5d7f9b1c-3e5a-4c7e-9f1b-3d5f7a9c1e3b';
+    const groupSteps = STREAM_STORY.filter((step) => step.type === 'group_leaderboard');
+    expect(groupSteps.length).toBeGreaterThan(0);
+    const ws = new WebSocket(wsUrl());
+    const received: Record<string, any>[] = [];
+    await new Promise<void>((resolve, reject) => {
+      ws.on('open', () => {
+        ws.send(JSON.stringify({ type: 'subscribe_group', group_id: office }));
+        ws.send(JSON.stringify({ type: 'subscribe_group', group_id: 'not-a-uuid' }));
+      });
+      ws.on('message', (data) => {
+        received.push(JSON.parse(String(data)));
+        if (received.filter((m) => m.type === 'group_leaderboard').length === groupSteps.length) {
+          ws.send(JSON.stringify({ type: 'unsubscribe_group', group_id: office }));
+        }
+        if (received.some((m) => m.type === 'group_unsubscribed')) resolve();
+      });
+      ws.on('error', reject);
+    });
+    ws.close();
+    for (const message of received) expect(messageProblem(message), message.type).toBeUndefined();
+    const replies = received.filter((m) => ['group_subscribed', 'group_unsubscribed', 'error'].includes(m.type));
+    expect(replies).toEqual([
+      { type: 'group_subscribed', group_id: office },
+      expect.objectContaining({ type: 'error', code: 'stream.unknown_message' }),
+      { type: 'group_unsubscribed', group_id: office, reason: 'requested' },
+    ]);
+    const types = received.map((m) => m.type);
+    // Each group board right after the match's board.
+    types.forEach((t, i) => t === 'group_leaderboard' && expect(types[i - 1]).toBe('leaderboard'));
+    const examples = storyExamples();
+    expect(received.filter((m) => m.type === 'group_leaderboard')).toEqual(groupSteps.map((step) => exampleOf(examples, step)));
   });
 
   it('answers a ping with pong and anything else with error, as the service does', async () => {
@@ -453,8 +490,9 @@ describe("the stream mock's story", () => {
       if (m.type === 'question' && Date.parse(m.question.issued_at) !== at(step))
         problems.push(`${where}: sent at ${step.at}, issued at ${m.question.issued_at}`);
       if (m.type === 'resolution' && Date.parse(m.resolved_at) > at(step)) problems.push(`${where}: sent before it resolved`);
-      if (m.type === 'leaderboard')
-        for (const row of [...m.top, m.me]) if (Date.parse(row.reached_at) > at(step)) problems.push(`${where}: a row reached later than it is sent`);
+      if (m.type === 'leaderboard' || m.type === 'group_leaderboard')
+        for (const row of [...(m.top ?? m.rows), m.me])
+          if (Date.parse(row.reached_at) > at(step)) problems.push(`${where}: a row reached later than it is sent`);
       // The clock runs from 19:00:00 while the match is played, and stops at full time.
       if (m.type === 'match_state' && m.match.status === 'live' && m.match.clock_seconds * 1000 !== at(step) - KICKOFF)
         problems.push(`${where}: clock ${m.match.clock_seconds} s at ${step.at}`);

@@ -5,7 +5,7 @@ import { createMatch, follow } from './factories.js';
 import { registerUser, type TestApp, type TestUser } from './test-app.js';
 
 /** `N` players, as a tuple (destructured without an undefined case). */
-type Crowd<N extends number, T extends TestUser[] = []> = T['length'] extends N ? T : Crowd<N, [...T, TestUser]>;
+export type Crowd<N extends number, T extends TestUser[] = []> = T['length'] extends N ? T : Crowd<N, [...T, TestUser]>;
 
 /** A live match (kicked off half an hour ago) and `size` new players following it. */
 export async function liveMatchWithCrowd<N extends number>(app: TestApp, size: N) {

@@ -669,6 +669,10 @@ export function createLeaderboardsService({
     matchForDelivery: ({ matchId, userIds, top }: { matchId: string; userIds: string[]; top: number }) =>
       rankedRead({ scope: 'match', scopeId: matchId, period: 'all_time', periodStart: ALL_TIME_START }, 0, top, userIds),
 
+    /** Some players' rows on a match's board (the live stream's group boards), ranked among themselves, as a group's read ranks them. */
+    matchMembersForDelivery: ({ matchId, userIds }: { matchId: string; userIds: string[] }) =>
+      groupRows({ scope: 'match', scopeId: matchId, period: 'all_time', periodStart: ALL_TIME_START }, userIds),
+
     async match(matchId: string, query: Omit<BoardQuery, 'period' | 'date'>, viewer: UserRow | null) {
       const match = await matchForScoring({ db, matchId });
       if (!match) throw matchErrors.notFound();

@@ -4,3 +4,4 @@
  * its own). Each takes the connection or the caller's transaction.
  */
 export { leaveEveryGroup } from './player-groups.repository.js';
+export { isMember as isGroupMember, membersOfGroups as groupMembersForDelivery } from './player-groups.repository.js';

@@ -1,5 +1,5 @@
 /** Private player groups: SQL only. Races (limits, joins, leaving owners) are settled by row locks taken here. */
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import { users } from '../users/users.table.js';
 import { playerGroupMembers, playerGroups, type PlayerGroupRow } from './player-groups.table.js';
@@ -175,4 +175,20 @@ export async function leaveEveryGroup({ tx, userId }: { tx: Tx; userId: string }
           order by m.group_id, m.joined_at, m.user_id) heir
     where g.id = heir.group_id`);
   await tx.delete(playerGroups).where(eq(playerGroups.ownerId, userId));
+}
+
+/** The members of some groups (the live stream's group boards), in one statement; a group without members (deleted) is absent. */
+export async function membersOfGroups({ db, groupIds }: { db: DbOrTx; groupIds: string[] }): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  if (!groupIds.length) return out;
+  const rows = await db
+    .select({ groupId: playerGroupMembers.groupId, userId: playerGroupMembers.userId })
+    .from(playerGroupMembers)
+    .where(inArray(playerGroupMembers.groupId, groupIds));
+  for (const r of rows) {
+    let set = out.get(r.groupId);
+    if (!set) out.set(r.groupId, (set = new Set()));
+    set.add(r.userId);
+  }
+  return out;
 }
