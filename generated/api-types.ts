@@ -1940,8 +1940,10 @@ export interface paths {
          * The whole game's leaderboard
          * @description Every player's points over every league, all time or in a calendar
          *     period (see `Leaderboard` for what counts, the ranking and the
-         *     periods). Open to read; with a key the answer also carries the
-         *     caller's own row and rank (`me`), even when it is not on the page.
+         *     periods). Ranked by points, or by current or best streak
+         *     (`rank_by`: the streak board). Open to read; with a key the answer
+         *     also carries the caller's own row and rank (`me`), even when it is
+         *     not on the page.
          */
         get: operations["getOverallLeaderboard"];
         put?: never;
@@ -1965,8 +1967,9 @@ export interface paths {
         /**
          * A league's leaderboard
          * @description Points scored on the league's matches, all time or in a calendar
-         *     period (see `Leaderboard`). Unknown league 404. Open to read; with a
-         *     key the answer also carries the caller's own row and rank (`me`).
+         *     period (see `Leaderboard`), ranked by points or by streak
+         *     (`rank_by`). Unknown league 404. Open to read; with a key the answer
+         *     also carries the caller's own row and rank (`me`).
          */
         get: operations["getLeagueLeaderboard"];
         put?: never;
@@ -2512,7 +2515,14 @@ export interface components {
          *     (`reached_at`, earlier first), then the user id (ascending), so
          *     every player has a rank of their own and the order never changes
          *     between two reads unless someone scores. `rank` is the position in
-         *     that order.
+         *     that order. **Streak boards** (`rank_by`): the same board ranked by
+         *     `current_streak` (more first) or by `best_streak` (more first), ties
+         *     broken by the points ranking above (points, correct answers,
+         *     `reached_at`, user id), so again every player has a rank of their
+         *     own. A streak is the board's own: on a league's board it counts that
+         *     league's answers only, on a day's, week's or month's board that
+         *     period's answers only (in the order the boards took the
+         *     settlements in), so a period's streak starts again with the period.
          *
          *     **Periods** are the calendar periods of `GET /api/users/me/points`:
          *     a day, a week from Monday, a month, each in the player's
@@ -2532,6 +2542,12 @@ export interface components {
              * @enum {string}
              */
             scope: "overall" | "league" | "match";
+            /**
+             * @description What the rows are ranked by (the `rank_by` asked for; `points` by default).
+             * @example points
+             * @enum {string}
+             */
+            rank_by: "points" | "current_streak" | "best_streak";
             /**
              * Format: uuid
              * @description A private group's board (its members ranked among themselves); null on the public boards.
@@ -6080,6 +6096,16 @@ export interface components {
          *     `leaderboard.date_out_of_range`.
          */
         LeaderboardDate: string;
+        /**
+         * @description What the board is ranked by: `points` (the default), or the
+         *     players' streaks of correct answers in the board's own scope and
+         *     period - `current_streak` (the run they are on now) or
+         *     `best_streak` (their longest run). A streak ranking breaks ties by
+         *     the points ranking (points, correct answers, `reached_at`, user id;
+         *     see `Leaderboard`). The same rows, player count and `me` either way;
+         *     only the order and the ranks differ.
+         */
+        LeaderboardRankBy: "points" | "current_streak" | "best_streak";
         /** @description Rows to skip from the top (the first row returned has rank `offset + 1`). */
         LeaderboardOffset: number;
         /** @description Rows per page (1 to 100). */
@@ -11162,6 +11188,16 @@ export interface operations {
                  *     `leaderboard.date_out_of_range`.
                  */
                 date?: components["parameters"]["LeaderboardDate"];
+                /**
+                 * @description What the board is ranked by: `points` (the default), or the
+                 *     players' streaks of correct answers in the board's own scope and
+                 *     period - `current_streak` (the run they are on now) or
+                 *     `best_streak` (their longest run). A streak ranking breaks ties by
+                 *     the points ranking (points, correct answers, `reached_at`, user id;
+                 *     see `Leaderboard`). The same rows, player count and `me` either way;
+                 *     only the order and the ranks differ.
+                 */
+                rank_by?: components["parameters"]["LeaderboardRankBy"];
                 /** @description Rows to skip from the top (the first row returned has rank `offset + 1`). */
                 offset?: components["parameters"]["LeaderboardOffset"];
                 /** @description Rows per page (1 to 100). */
@@ -11224,6 +11260,16 @@ export interface operations {
                  *     `leaderboard.date_out_of_range`.
                  */
                 date?: components["parameters"]["LeaderboardDate"];
+                /**
+                 * @description What the board is ranked by: `points` (the default), or the
+                 *     players' streaks of correct answers in the board's own scope and
+                 *     period - `current_streak` (the run they are on now) or
+                 *     `best_streak` (their longest run). A streak ranking breaks ties by
+                 *     the points ranking (points, correct answers, `reached_at`, user id;
+                 *     see `Leaderboard`). The same rows, player count and `me` either way;
+                 *     only the order and the ranks differ.
+                 */
+                rank_by?: components["parameters"]["LeaderboardRankBy"];
                 /** @description Rows to skip from the top (the first row returned has rank `offset + 1`). */
                 offset?: components["parameters"]["LeaderboardOffset"];
                 /** @description Rows per page (1 to 100). */
@@ -11288,6 +11334,16 @@ export interface operations {
     getMatchLeaderboard: {
         parameters: {
             query?: {
+                /**
+                 * @description What the board is ranked by: `points` (the default), or the
+                 *     players' streaks of correct answers in the board's own scope and
+                 *     period - `current_streak` (the run they are on now) or
+                 *     `best_streak` (their longest run). A streak ranking breaks ties by
+                 *     the points ranking (points, correct answers, `reached_at`, user id;
+                 *     see `Leaderboard`). The same rows, player count and `me` either way;
+                 *     only the order and the ranks differ.
+                 */
+                rank_by?: components["parameters"]["LeaderboardRankBy"];
                 /** @description Rows to skip from the top (the first row returned has rank `offset + 1`). */
                 offset?: components["parameters"]["LeaderboardOffset"];
                 /** @description Rows per page (1 to 100). */
@@ -11922,6 +11978,16 @@ export interface operations {
                  *     `leaderboard.date_out_of_range`.
                  */
                 date?: components["parameters"]["LeaderboardDate"];
+                /**
+                 * @description What the board is ranked by: `points` (the default), or the
+                 *     players' streaks of correct answers in the board's own scope and
+                 *     period - `current_streak` (the run they are on now) or
+                 *     `best_streak` (their longest run). A streak ranking breaks ties by
+                 *     the points ranking (points, correct answers, `reached_at`, user id;
+                 *     see `Leaderboard`). The same rows, player count and `me` either way;
+                 *     only the order and the ranks differ.
+                 */
+                rank_by?: components["parameters"]["LeaderboardRankBy"];
             };
             header?: never;
             path: {

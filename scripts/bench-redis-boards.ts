@@ -69,7 +69,7 @@ async function main() {
       const rows = users.slice(i, i + BATCH).map((u, j) => rowOf(u, i + j));
       if (!(await writer.write({ token, incremental: false, rows, expireAt: () => 0 }))) throw new Error('refused');
     }
-    await writer.write({ token, incremental: false, rows: [], cursors: { ready: 1 }, expireAt: () => 0 });
+    await writer.write({ token, incremental: false, rows: [], cursors: { ready: writer.readyValue }, expireAt: () => 0 });
     const fullMs = performance.now() - t0;
     const perRow = ((await usedMemory()) - before) / PLAYERS;
     console.log(

@@ -2,7 +2,7 @@
  * The boards in Redis (REDIS_URL; src/modules/leaderboards/leaderboards.redis.ts),
  * against the real server: every board (match, league, whole game; all time
  * and periods) and a private group's read from Redis equal PostgreSQL's read
- * of the same board, byte for byte; copies repeated, rewound and interleaved
+ * of the same board, byte for byte, ranked by points and by either streak; copies repeated, rewound and interleaved
  * with users hidden, shown and moved count nothing twice; and a Redis that
  * lost everything is read around (PostgreSQL) until the writer copied it all
  * again.
@@ -61,25 +61,28 @@ async function everyRead(svc: ReturnType<typeof sqlOnly>, matchId: string, leagu
   const out: unknown[] = [];
   for (const u of [null, ...crowd]) {
     const viewer = u ? (await app.services.users.get(u.id))! : null;
-    for (const period of ['all_time', 'day', 'week', 'month'] as const) {
-      out.push(await svc.overall({ period, offset: 0, limit: 50 }, viewer));
-      out.push(await svc.overall({ period, offset: 1, limit: 2 }, viewer));
-      out.push(await svc.league(leagueId, { period, offset: 0, limit: 50 }, viewer));
+    // Every ranking: points, and the streak boards (their own sorted sets in Redis).
+    for (const rankBy of ['points', 'current_streak', 'best_streak'] as const) {
+      for (const period of ['all_time', 'day', 'week', 'month'] as const) {
+        out.push(await svc.overall({ period, rankBy, offset: 0, limit: 50 }, viewer));
+        out.push(await svc.overall({ period, rankBy, offset: 1, limit: 2 }, viewer));
+        out.push(await svc.league(leagueId, { period, rankBy, offset: 0, limit: 50 }, viewer));
+      }
+      out.push(await svc.match(matchId, { rankBy, offset: 0, limit: 50 }, viewer));
+      if (viewer)
+        out.push(
+          await svc.ofMembers({
+            groupId: '00000000-0000-0000-0000-000000000001',
+            scope: 'overall',
+            league: undefined,
+            matchId: undefined,
+            query: { period: 'all_time', rankBy },
+            viewer,
+            userIds: crowd.slice(0, 3).map((c) => c.id),
+            limit: 50,
+          }),
+        );
     }
-    out.push(await svc.match(matchId, { offset: 0, limit: 50 }, viewer));
-    if (viewer)
-      out.push(
-        await svc.ofMembers({
-          groupId: '00000000-0000-0000-0000-000000000001',
-          scope: 'overall',
-          league: undefined,
-          matchId: undefined,
-          query: { period: 'all_time' },
-          viewer,
-          userIds: crowd.slice(0, 3).map((c) => c.id),
-          limit: 50,
-        }),
-      );
   }
   out.push(await svc.matchForDelivery({ matchId, userIds: crowd.map((c) => c.id), top: 10 }));
   return JSON.parse(JSON.stringify(out, (_k, v: unknown) => (v instanceof Map ? [...v].sort() : v)));

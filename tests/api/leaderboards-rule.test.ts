@@ -10,7 +10,15 @@ import { Redis } from 'ioredis';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rebuildAll } from '../../src/modules/leaderboards/leaderboards.applier.repository.js';
-import { applyAnswer, compareRows, parseRankKey, rankKey, type RankedRuleRow, type RuleRow } from '../../src/modules/leaderboards/leaderboards.rule.js';
+import {
+  applyAnswer,
+  compareRows,
+  compareRowsBy,
+  parseRankKey,
+  rankKey,
+  type RankedRuleRow,
+  type RuleRow,
+} from '../../src/modules/leaderboards/leaderboards.rule.js';
 import type { ScoredOutcome } from '../../src/domain/vocabulary.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
 import { createMatch, follow } from '../helpers/factories.js';
@@ -137,20 +145,22 @@ async function sqlRows(matchId: string): Promise<Map<string, RuleRow>> {
   );
 }
 
-/** The match board in Redis, by user, and its order. */
-async function redisRows(matchId: string): Promise<{ rows: Map<string, RuleRow>; order: string[] }> {
+/** The match board in Redis, by user, and its orders: by points, and the streak boards' (current, best). */
+async function redisRows(matchId: string): Promise<{ rows: Map<string, RuleRow>; order: string[]; currentOrder: string[]; bestOrder: string[] }> {
   const r = new Redis(redis.url, { keyPrefix: redis.keyPrefix });
   try {
     const key = `match|${matchId}|all_time|1970-01-01`;
     const values = await r.hgetall(`lb:h:${key}`);
     const order = (await r.zrange(`lb:z:${key}`, '0', '-1')).map((m) => m.slice(40));
+    const currentOrder = (await r.zrange(`lb:c:${key}`, '0', '-1')).map((m) => m.slice(40));
+    const bestOrder = (await r.zrange(`lb:b:${key}`, '0', '-1')).map((m) => m.slice(40));
     const rows = new Map<string, RuleRow>();
     for (const [user, v] of Object.entries(values)) {
       const k = parseRankKey(v.slice(0, 76));
       const [answered, current, best] = v.slice(77).split('|').map(Number);
       rows.set(user, { points: k.points, correct: k.correct, reachedUs: k.reachedUs, answered: answered!, currentStreak: current!, bestStreak: best! });
     }
-    return { rows, order };
+    return { rows, order, currentOrder, bestOrder };
   } finally {
     r.disconnect();
   }
@@ -218,6 +228,13 @@ describe('every form of the rule', () => {
           .sort(compareRows)
           .map((r) => r.userId);
         expect(inRedis.order, 'the order in Redis').toEqual(order);
+        const orderBy = (by: 'current_streak' | 'best_streak') =>
+          [...expected]
+            .map(([userId, r]): RankedRuleRow => ({ ...r, userId }))
+            .sort((a, b) => compareRowsBy(by, a, b))
+            .map((r) => r.userId);
+        expect(inRedis.currentOrder, 'the current streak order in Redis').toEqual(orderBy('current_streak'));
+        expect(inRedis.bestOrder, 'the best streak order in Redis').toEqual(orderBy('best_streak'));
         await db().transaction((tx) => rebuildAll({ tx }));
         expect(sorted(await sqlRows(m.id)), 'the rebuild').toEqual(sorted(expected));
       }),

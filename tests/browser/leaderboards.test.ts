@@ -120,4 +120,32 @@ describe.skipIf(!chromiumAvailable)('operator UI: leaderboards', () => {
     expect(await page.getByRole('region', { name: 'Leaderboard rows' }).getByRole('link', { name: 'Ace of Boards' }).count()).toBe(0);
     await context.close();
   });
+
+  it('ranks a board by current or best streak when asked (the streak boards), the choice kept in the address', async () => {
+    // ace: right twice (50 points, streak 2); mid: right then wrong (30, now 0, best 1); low: wrong then right (20, now 1).
+    const { match, mid, low } = await scoredMatch();
+    const { context, page } = await signedIn(browser(), app, admin);
+    await page.goto(`/admin/leaderboards?scope=match&match=${match.id}`);
+    const rows = page.getByRole('region', { name: 'Leaderboard rows' });
+    await page.getByText(/all time: 3 players\. Ranked by points/).waitFor();
+    const order = async () =>
+      (await rows.locator('tbody tr').allTextContents()).map((t) => (t.includes(mid.username) ? 'mid' : t.includes(low.username) ? 'low' : 'ace'));
+    expect(await order()).toEqual(['ace', 'mid', 'low']);
+
+    await page.getByLabel('Ranked by').selectOption('current_streak');
+    await page.waitForURL(/rank_by=current_streak/);
+    await page.getByText(/Ranked by current streak/).waitFor();
+    expect(await order()).toEqual(['ace', 'low', 'mid']);
+    expect(await rows.locator('tbody tr').nth(1).locator('td').allTextContents()).toEqual(expect.arrayContaining(['2', '1 (best 1)']));
+    await screenshot(page, 'leaderboards-current-streak-laptop');
+
+    await page.getByLabel('Ranked by').selectOption('best_streak');
+    await page.getByText(/Ranked by best streak/).waitFor();
+    // mid's best 1 and low's tie; mid has more points.
+    expect(await order()).toEqual(['ace', 'mid', 'low']);
+    await page.reload();
+    await page.getByText(/Ranked by best streak/).waitFor();
+    expect(await page.getByLabel('Ranked by').inputValue()).toBe('best_streak');
+    await context.close();
+  });
 });

@@ -198,6 +198,14 @@ describe('npm run mock (Prism)', () => {
       expect((await call('GET', board, auth)).body.period, board).toBe('all_time');
       for (const period of ['all_time', 'day', 'week', 'month']) expect((await call('GET', `${board}?period=${period}`, auth)).body.period, board).toBe(period);
     }
+    // The streak boards of the whole game and a league: the ranking asked for.
+    for (const board of ['/api/leaderboards/overall', '/api/leaderboards/leagues/wc'])
+      for (const rankBy of ['current_streak', 'best_streak']) {
+        const body = (await call('GET', `${board}?rank_by=${rankBy}`, auth)).body;
+        expect(body.rank_by, board).toBe(rankBy);
+        const streaks = body.rows.map((r: Record<string, number>) => r[rankBy]);
+        expect(streaks, `${board} ${rankBy}`).toEqual([...streaks].sort((x: number, y: number) => y - x));
+      }
     const [listed] = (await call('GET', '/api/player-groups', auth)).body;
     const detail = (await call('GET', `/api/player-groups/${listed.id}`, auth)).body;
     for (const field of ['id', 'name', 'owner_id', 'is_owner', 'invite_code', 'member_count']) expect(detail[field], field).toEqual(listed[field]);

@@ -7,7 +7,7 @@ export const leaderboardHandlers = ({ leaderboards, users }: Services) =>
     getOverallLeaderboard: async ({ query, auth }) => ({
       status: 200,
       body: await leaderboards.overall(
-        { period: query.period ?? 'all_time', date: query.date, offset: query.offset ?? 0, limit: query.limit ?? 20 },
+        { period: query.period ?? 'all_time', date: query.date, rankBy: query.rank_by, offset: query.offset ?? 0, limit: query.limit ?? 20 },
         auth?.user ?? null,
       ),
     }),
@@ -15,7 +15,7 @@ export const leaderboardHandlers = ({ leaderboards, users }: Services) =>
       status: 200,
       body: await leaderboards.league(
         params.league_id,
-        { period: query.period ?? 'all_time', date: query.date, offset: query.offset ?? 0, limit: query.limit ?? 20 },
+        { period: query.period ?? 'all_time', date: query.date, rankBy: query.rank_by, offset: query.offset ?? 0, limit: query.limit ?? 20 },
         auth?.user ?? null,
       ),
     }),
@@ -23,6 +23,6 @@ export const leaderboardHandlers = ({ leaderboards, users }: Services) =>
     getUserLeaderboardPositions: async ({ params }) => ({ status: 200, body: await leaderboards.positions(await users.get(params.user_id)) }),
     getMatchLeaderboard: async ({ params, query, auth }) => ({
       status: 200,
-      body: await leaderboards.match(params.match_id, { offset: query.offset ?? 0, limit: query.limit ?? 20 }, auth?.user ?? null),
+      body: await leaderboards.match(params.match_id, { rankBy: query.rank_by, offset: query.offset ?? 0, limit: query.limit ?? 20 }, auth?.user ?? null),
     }),
   }) satisfies Partial<Handlers>;

@@ -8,8 +8,12 @@
  *   its bytes: the member is the row's `rankKey` (leaderboards.rule.ts), which
  *   sorts in the contract's rank order to the last tie (points, correct,
  *   reached_at to the microsecond, user id). A rank is ZRANK + 1.
+ * - `lb:c:<board>`, `lb:b:<board>`: the streak boards (`rank_by`
+ *   current_streak, best_streak), sorted sets of the same members scored by
+ *   minus the streak, so ordered by the streak (more first), then by the
+ *   member's bytes (the rank order), as `compareRowsBy` says.
  * - `lb:h:<board>`: a hash, user id -> `<rankKey>|answered|current|best`.
- * - `lb:meta`: `ready` (1 once a full copy is in), the copy cursors
+ * - `lb:meta`: `ready` (READY once a full copy is in), the copy cursors
  *   (`p1`, `p2`, `p3`: the last settlement position copied per phase; `u`:
  *   the last user change), and `writer`, the token of the one writer.
  *
@@ -29,7 +33,7 @@
  */
 import type { Redis } from '../../redis/client.js';
 import { boardKeyText, type BoardKey } from './leaderboards.keys.js';
-import { parseRankKey, RANK_KEY_LENGTH, rankKey } from './leaderboards.rule.js';
+import { parseRankKey, RANK_KEY_LENGTH, rankKey, type RankBy } from './leaderboards.rule.js';
 import type { CopiedRow, CopyCursors } from './leaderboards.copy.repository.js';
 
 /** A row read from Redis (no name: the caller adds names). */
@@ -47,6 +51,16 @@ export interface RedisRow {
 const META = 'lb:meta';
 
 /**
+ * `ready`'s value once a full copy of this layout is in: '2' since the streak boards (`lb:c`, `lb:b`), so boards
+ * copied by an older writer (no streak sets) read as not ready and are copied again in full, and an older process
+ * reads around boards of this layout (PostgreSQL) instead of serving them.
+ */
+const READY = '2';
+
+/** Each ranking's sorted set (the `<kind>` of `lb:<kind>:<board>`). */
+const SET_OF: Record<RankBy, string> = { points: 'z', current_streak: 'c', best_streak: 'b' };
+
+/**
  * Writes rows (absolute values) while `token` is the writer's: KEYS[1] meta;
  * ARGV: prefix, token, whether the boards must be ready ('1': an incremental
  * copy; '0': a full copy, before `ready`), the number of cursor fields to set
@@ -59,7 +73,7 @@ const WRITE = `
 local meta = KEYS[1]
 local prefix = ARGV[1]
 if redis.call('HGET', meta, 'writer') ~= ARGV[2] then return 0 end
-if ARGV[3] == '1' and redis.call('HGET', meta, 'ready') ~= '1' then return 0 end
+if ARGV[3] == '1' and redis.call('HGET', meta, 'ready') ~= '${READY}' then return 0 end
 local i = 4
 local ncur = tonumber(ARGV[i]); i = i + 1
 local cursors = {}
@@ -68,18 +82,29 @@ while i <= #ARGV do
   local board = ARGV[i]; local expire = tonumber(ARGV[i + 1]); local n = tonumber(ARGV[i + 2]); i = i + 3
   local z = prefix .. 'lb:z:' .. board
   local h = prefix .. 'lb:h:' .. board
+  local c = prefix .. 'lb:c:' .. board
+  local b = prefix .. 'lb:b:' .. board
   for r = 1, n do
     local user = ARGV[i]; local value = ARGV[i + 1]; i = i + 2
     local old = redis.call('HGET', h, user)
-    if old then redis.call('ZREM', z, string.sub(old, 1, ${RANK_KEY_LENGTH})) end
+    if old then
+      local m = string.sub(old, 1, ${RANK_KEY_LENGTH})
+      redis.call('ZREM', z, m); redis.call('ZREM', c, m); redis.call('ZREM', b, m)
+    end
     if value == '' then
       if old then redis.call('HDEL', h, user) end
     else
+      local m = string.sub(value, 1, ${RANK_KEY_LENGTH})
+      local current, best = string.match(value, '|(%d+)|(%d+)$')
       redis.call('HSET', h, user, value)
-      redis.call('ZADD', z, 0, string.sub(value, 1, ${RANK_KEY_LENGTH}))
+      redis.call('ZADD', z, 0, m)
+      redis.call('ZADD', c, -tonumber(current), m)
+      redis.call('ZADD', b, -tonumber(best), m)
     end
   end
-  if expire > 0 then redis.call('EXPIREAT', z, expire); redis.call('EXPIREAT', h, expire) end
+  if expire > 0 then
+    for _, k in ipairs({ z, h, c, b }) do redis.call('EXPIREAT', k, expire) end
+  end
 end
 if #cursors > 0 then redis.call('HSET', meta, unpack(cursors)) end
 return 1
@@ -87,17 +112,18 @@ return 1
 
 /**
  * Reads a page of a board and some players' rows and ranks: ARGV prefix,
- * board key text, offset, limit, then user ids. Returns false when the boards
- * are not ready, else { player count, the page's values, then per user its
- * value (or false) and its rank (0-based, or -1) }.
+ * board key text, the ranking's set (SET_OF), offset, limit, then user ids.
+ * Returns false when the boards are not ready, else { player count, the
+ * page's values, then per user its value (or false) and its rank (0-based,
+ * or -1) }.
  */
 const READ = `
 local prefix = ARGV[1]
-if redis.call('HGET', prefix .. 'lb:meta', 'ready') ~= '1' then return false end
-local z = prefix .. 'lb:z:' .. ARGV[2]
+if redis.call('HGET', prefix .. 'lb:meta', 'ready') ~= '${READY}' then return false end
+local z = prefix .. 'lb:' .. ARGV[3] .. ':' .. ARGV[2]
 local h = prefix .. 'lb:h:' .. ARGV[2]
-local offset = tonumber(ARGV[3]); local limit = tonumber(ARGV[4])
-local out = { redis.call('ZCARD', z) }
+local offset = tonumber(ARGV[4]); local limit = tonumber(ARGV[5])
+local out = { redis.call('HLEN', h) }
 local page = {}
 if limit > 0 then page = redis.call('ZRANGE', z, offset, offset + limit - 1) end
 out[2] = #page
@@ -105,7 +131,7 @@ for _, m in ipairs(page) do
   local v = redis.call('HGET', h, string.sub(m, ${RANK_KEY_LENGTH - 35}))
   out[#out + 1] = v or m
 end
-for j = 5, #ARGV do
+for j = 6, #ARGV do
   local v = redis.call('HGET', h, ARGV[j])
   if v then
     out[#out + 1] = v
@@ -121,7 +147,7 @@ return out
 /** Some players' values on a board: ARGV prefix, board, user ids; false when not ready. */
 const MEMBERS = `
 local prefix = ARGV[1]
-if redis.call('HGET', prefix .. 'lb:meta', 'ready') ~= '1' then return false end
+if redis.call('HGET', prefix .. 'lb:meta', 'ready') ~= '${READY}' then return false end
 local h = prefix .. 'lb:h:' .. ARGV[2]
 local out = {}
 for j = 3, #ARGV do out[#out + 1] = redis.call('HGET', h, ARGV[j]) or '' end
@@ -174,12 +200,12 @@ export function createRedisBoards({ redis, prefix }: { redis: Redis; prefix: str
     redis,
 
     /**
-     * A page of a board (`offset`, `limit`) with its player count and some
-     * players' rows and ranks; null when the boards are not ready (being
-     * copied again): the caller reads PostgreSQL.
+     * A page of a board ranked by `rankBy` (`offset`, `limit`) with its player
+     * count and some players' rows and ranks; null when the boards are not
+     * ready (being copied again): the caller reads PostgreSQL.
      */
-    async read(key: BoardKey, offset: number, limit: number, userIds: string[]) {
-      const out = (await readScript(prefix, boardKeyText(key), offset, limit, ...userIds)) as (string | number)[] | null;
+    async read(key: BoardKey, offset: number, limit: number, userIds: string[], rankBy: RankBy = 'points') {
+      const out = (await readScript(prefix, boardKeyText(key), SET_OF[rankBy], offset, limit, ...userIds)) as (string | number)[] | null;
       if (!out) return null;
       const count = Number(out[0]);
       const n = Number(out[1]);
@@ -195,7 +221,7 @@ export function createRedisBoards({ redis, prefix }: { redis: Redis; prefix: str
 
     /** Some players' rows on a board, ranked among themselves; null when not ready. */
     async members(key: BoardKey, userIds: string[]): Promise<RedisRow[] | null> {
-      if (!userIds.length) return (await redis.hget(META, 'ready')) === '1' ? [] : null;
+      if (!userIds.length) return (await redis.hget(META, 'ready')) === READY ? [] : null;
       const out = (await membersScript(prefix, boardKeyText(key), ...userIds)) as string[] | null;
       if (!out) return null;
       return out
@@ -208,7 +234,10 @@ export function createRedisBoards({ redis, prefix }: { redis: Redis; prefix: str
     take: async (token: string, leaseMs: number) => String(await take(META, token, leaseMs)) === token,
 
     /** Whether a full copy is in (else the boards are read from PostgreSQL). */
-    ready: async () => (await redis.hget(META, 'ready')) === '1',
+    ready: async () => (await redis.hget(META, 'ready')) === READY,
+
+    /** The `ready` value of a full copy of this layout (the writer sets it after the copy). */
+    readyValue: READY,
 
     /** The copy cursors (zero: none). */
     async cursors(): Promise<CopyCursors> {
@@ -263,7 +292,7 @@ export function createRedisBoards({ redis, prefix }: { redis: Redis; prefix: str
     async clear(token: string, leaseMs: number): Promise<void> {
       let cursor = '0';
       do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}lb:[zh]:*`, 'COUNT', 1000);
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}lb:[zhcb]:*`, 'COUNT', 1000);
         cursor = next;
         // SCAN answers full names; the connection adds the prefix to commands' keys, so it comes off here.
         if (keys.length) await redis.unlink(...keys.map((k) => k.slice(prefix.length)));

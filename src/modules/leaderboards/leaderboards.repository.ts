@@ -119,6 +119,74 @@ export async function boardForDelivery({
   return { playerCount: Number(board.player_count ?? 0), top: topRows, mine };
 }
 
+/** The column a streak board ranks by. */
+const STREAK_COLUMN = { current_streak: 'current_streak', best_streak: 'best_streak' } as const;
+export type StreakRankBy = keyof typeof STREAK_COLUMN;
+
+/**
+ * A page of a streak board (`by`: the board ranked by that streak, then in the
+ * rank order), how many players it has, and the rows and ranks of some
+ * players, in one statement: the page a range of the streak's index
+ * (`leaderboard_scores_<by>_idx`), the count a sum over the point counts, each
+ * rank 1 + the players ahead, counted as four ranges of the same index (more
+ * streak; as much and more points; as many and more correct; as many and
+ * reached first, or as early with a smaller id). Undefined when the board does
+ * not exist.
+ */
+export async function streakBoard({
+  db,
+  key,
+  by,
+  top,
+  offset = 0,
+  userIds,
+}: {
+  db: DbOrTx;
+  key: BoardKey;
+  by: StreakRankBy;
+  top: number;
+  offset?: number;
+  userIds: string[];
+}): Promise<{ playerCount: number; top: RankedRow[]; mine: Map<string, RankedRow> } | undefined> {
+  type Raw = RawRanked & { kind: 'board' | 'top' | 'me'; player_count: number | string | null };
+  const col = sql.raw(STREAK_COLUMN[by]);
+  const order = sql`s.${col} desc nulls last, ${RANK_ORDER}`;
+  const ids = userIds.join(',');
+  const rows = await rowsOf<Raw>(
+    db,
+    sql`with b as (
+          select id from leaderboards where scope = ${key.scope} and scope_id = ${key.scopeId}::uuid and period = ${key.period} and period_start = ${key.periodStart}::date
+        ),
+        t as (
+          select s.* from leaderboard_scores s where s.leaderboard_id = (select id from b) order by ${order} offset ${offset} limit ${top}
+        )
+        select 'board' as kind, (select coalesce(sum(c.players), 0) from leaderboard_point_counts c where c.leaderboard_id = b.id) as player_count,
+               null::bigint as rank, null::uuid as user_id, null::text as name, null::int as points, null::int as correct, null::int as answered, null::int as current_streak, null::int as best_streak, null::timestamptz as reached_at
+          from b
+        union all
+        select 'top', null, ${offset}::int + row_number() over (order by ${order}), s.user_id, ${NAME}, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
+          from t s join users u on u.id = s.user_id
+        union all
+        select 'me', null,
+               1 + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.${col} > s.${col})
+                 + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.${col} = s.${col} and o.points > s.points)
+                 + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.${col} = s.${col} and o.points = s.points and o.correct > s.correct)
+                 + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.${col} = s.${col} and o.points = s.points and o.correct = s.correct
+                      and (o.reached_at, o.user_id) < (s.reached_at, s.user_id)),
+               s.user_id, ${NAME}, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
+          from leaderboard_scores s join users u on u.id = s.user_id
+          where s.leaderboard_id = (select id from b) and ${ids ? sql`s.user_id = any(string_to_array(${ids}, ',')::uuid[])` : sql`false`}`,
+  );
+  const board = rows.find((r) => r.kind === 'board');
+  if (!board) return undefined;
+  const topRows = rows
+    .filter((r) => r.kind === 'top')
+    .map(ranked)
+    .sort((a, b) => a.rank - b.rank);
+  const mine = new Map(rows.filter((r) => r.kind === 'me').map((r) => [r.user_id, ranked(r)] as const));
+  return { playerCount: Number(board.player_count ?? 0), top: topRows, mine };
+}
+
 /** Points totals of up to this many players are counted through the rank index in the read itself; larger ones by the caller (an in-process copy, or `totalAhead`). */
 export const TIE_SCAN_MAX = 2000;
 

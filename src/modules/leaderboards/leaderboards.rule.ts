@@ -13,7 +13,9 @@
  * (or revoked) one changes neither; `reached_at` is the last correct
  * answer's time (the first answer's while none is correct); rows rank by
  * points (more first), correct answers (more first), `reached_at` (earlier
- * first), user id.
+ * first), user id. A streak board (`rank_by` current_streak or best_streak)
+ * ranks by that streak (more first), then in that order (`compareRowsBy`);
+ * in Redis its sorted set has the same members scored by minus the streak.
  */
 import type { ScoredOutcome } from '../../domain/vocabulary.js';
 
@@ -63,6 +65,21 @@ export type RankedRuleRow = RuleRow & { userId: string };
 /** The rank order: negative when `a` ranks ahead of `b`. */
 export function compareRows(a: RankedRuleRow, b: RankedRuleRow): number {
   return b.points - a.points || b.correct - a.correct || a.reachedUs - b.reachedUs || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0);
+}
+
+/** What a board is ranked by (the contract's `rank_by`): points, or one of the streaks (the streak boards). */
+export type RankBy = 'points' | 'current_streak' | 'best_streak';
+
+/** The streak a streak board ranks by. */
+export const streakOf = (row: Pick<RuleRow, 'currentStreak' | 'bestStreak'>, by: Exclude<RankBy, 'points'>): number =>
+  by === 'current_streak' ? row.currentStreak : row.bestStreak;
+
+/**
+ * The order of a board ranked by `by`: the rank order above, or for a streak
+ * board the streak (more first), ties broken by the rank order above.
+ */
+export function compareRowsBy(by: RankBy, a: RankedRuleRow, b: RankedRuleRow): number {
+  return (by === 'points' ? 0 : streakOf(b, by) - streakOf(a, by)) || compareRows(a, b);
 }
 
 /** Microseconds from the year 1 to 1970: reached_at of any instant of the contract (years 0001 to 9999) is positive past it. */

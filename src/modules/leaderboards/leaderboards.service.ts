@@ -50,6 +50,7 @@ import {
   membersBoard,
   playersAbove,
   positionsOf,
+  streakBoard,
   totalAhead,
   TIE_SCAN_MAX,
   type BoardPage,
@@ -70,6 +71,7 @@ import {
 } from './leaderboards.copy.repository.js';
 import type { RedisBoards, RedisRow } from './leaderboards.redis.js';
 import type { LeaderboardRow } from './leaderboards.table.js';
+import { streakOf, type RankBy } from './leaderboards.rule.js';
 
 type Schemas = components['schemas'];
 
@@ -98,6 +100,8 @@ export type ChunkProbe = (chunk: Omit<AppliedChunk, 'phaseDone' | 'done' | 'lag'
 
 export interface BoardQuery {
   period: Period;
+  /** What the board is ranked by (the contract's `rank_by`); points when left out. */
+  rankBy?: RankBy | undefined;
   /** A calendar date in the period wanted; default: today in the zone. */
   date?: string | undefined;
   offset: number;
@@ -273,10 +277,10 @@ export function createLeaderboardsService({
    * (or, while none is loaded, through the rank index). A writer committing
    * between the statements moves the versions, and the read starts again.
    */
-  async function rankedRead(key: BoardKey, offset: number, limit: number, userIds: string[]) {
+  async function rankedRead(key: BoardKey, offset: number, limit: number, userIds: string[], rankBy: RankBy = 'points') {
     if (redisUsable() && !pastRetention(key)) {
       try {
-        const found = await redisBoards!.boards.read(key, offset, limit, userIds);
+        const found = await redisBoards!.boards.read(key, offset, limit, userIds, rankBy);
         if (found) {
           served.redisReads++;
           const named = await withNames([...found.top, ...found.mine.values()]);
@@ -290,6 +294,9 @@ export function createLeaderboardsService({
         redisFailed(err);
       }
     }
+    // A streak board: one statement over the streak's index (no cache: the streak boards are read far less than the
+    // points boards, and a streak moves with nearly every settlement, so a page would rarely be read twice at a version).
+    if (rankBy !== 'points') return streakBoard({ db, key, by: rankBy, top: limit, offset, userIds });
     return sqlRankedRead(key, offset, limit, userIds);
   }
 
@@ -373,10 +380,11 @@ export function createLeaderboardsService({
     empty?: boolean;
   }): Promise<Schemas['Leaderboard']> {
     const { timezone, periodStart, bounds } = resolvePeriod(query, viewer);
+    const rankBy = query.rankBy ?? 'points';
     // One statement: the board, the page, the player count and the caller's row and rank.
     const found = empty
       ? undefined
-      : await rankedRead({ scope, scopeId, period: query.period, periodStart }, query.offset, query.limit, viewer ? [viewer.id] : []);
+      : await rankedRead({ scope, scopeId, period: query.period, periodStart }, query.offset, query.limit, viewer ? [viewer.id] : [], rankBy);
     const page = { rows: found?.top ?? [], total: found?.playerCount ?? 0 };
     const me = viewer ? found?.mine.get(viewer.id) : undefined;
     return {
@@ -389,6 +397,7 @@ export function createLeaderboardsService({
       starts_at: bounds ? bounds.from.toISOString() : null,
       ends_at: bounds ? bounds.to.toISOString() : null,
       timezone,
+      rank_by: rankBy,
       player_count: page.total,
       offset: query.offset,
       limit: query.limit,
@@ -519,7 +528,7 @@ export function createLeaderboardsService({
       rows += page.rows.length;
       after = page.last;
     } while (after);
-    return (await w.write({ token: writerToken, incremental: false, rows: [], cursors: { ...cursors, ready: 1 }, expireAt })) && rows;
+    return (await w.write({ token: writerToken, incremental: false, rows: [], cursors: { ...cursors, ready: w.readyValue }, expireAt })) && rows;
   }
 
   /**
@@ -706,11 +715,12 @@ export function createLeaderboardsService({
       scope: Scope;
       league: string | undefined;
       matchId: string | undefined;
-      query: Pick<BoardQuery, 'period' | 'date'>;
+      query: Pick<BoardQuery, 'period' | 'date' | 'rankBy'>;
       viewer: UserRow;
       userIds: string[];
       limit: number;
     }): Promise<Schemas['Leaderboard']> {
+      const rankBy = query.rankBy ?? 'points';
       if (scope !== 'league' && league !== undefined) throw leaderboardErrors.scopeMismatch('league', scope);
       if (scope !== 'match' && matchId !== undefined) throw leaderboardErrors.scopeMismatch('match_id', scope);
       let scopeId = OVERALL_ID;
@@ -730,7 +740,11 @@ export function createLeaderboardsService({
         empty = match.isTest;
       }
       const { timezone, periodStart, bounds } = resolvePeriod(query, viewer);
-      const rows = empty ? [] : await groupRows({ scope, scopeId, period: query.period, periodStart }, userIds);
+      const inPointsOrder = empty ? [] : await groupRows({ scope, scopeId, period: query.period, periodStart }, userIds);
+      // A streak board of the group: its members' rows by the streak, ties in the rank order they came in (a stable sort;
+      // exact to the microsecond, as the read ordered them), as `compareRowsBy` orders. A group is small: sorted here.
+      const rows =
+        rankBy === 'points' ? inPointsOrder : inPointsOrder.sort((a, b) => streakOf(b, rankBy) - streakOf(a, rankBy)).map((r, i) => ({ ...r, rank: i + 1 }));
       const me = rows.find((r) => r.userId === viewer.id);
       return {
         scope,
@@ -742,6 +756,7 @@ export function createLeaderboardsService({
         starts_at: bounds ? bounds.from.toISOString() : null,
         ends_at: bounds ? bounds.to.toISOString() : null,
         timezone,
+        rank_by: rankBy,
         player_count: rows.length,
         offset: 0,
         limit,

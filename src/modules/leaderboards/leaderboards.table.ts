@@ -32,10 +32,12 @@ export const leaderboards = pgTable(
 
 /**
  * A player's row on a leaderboard, maintained by the applier of
- * `leaderboard_settlements` (stored with fillfactor 80: an incorrect answer changes no
- * indexed column, and room on the page keeps that update off the indexes). The rank index orders a board as ranked (points, correct
+ * `leaderboard_settlements` (stored with fillfactor 80: a voided question, or an incorrect answer
+ * of a player on no streak, changes no indexed column, and room on the page keeps that update off the indexes). The rank index orders a board as ranked (points, correct
  * answers, who reached them first, user id), so the top of a board is an
  * index range and a rank is counted from it and from the point counts below.
+ * The streak indexes order it as the streak boards rank (`rank_by`: the streak, then the rank order), so their top
+ * is an index range and a rank a count of index ranges.
  */
 export const leaderboardScores = pgTable(
   'leaderboard_scores',
@@ -58,6 +60,15 @@ export const leaderboardScores = pgTable(
     // or moved row costs two index entries, not three.
     primaryKey({ columns: [t.userId, t.leaderboardId] }),
     index('leaderboard_scores_rank_idx').on(t.leaderboardId, t.points.desc(), t.correct.desc(), t.reachedAt.asc(), t.userId.asc()),
+    index('leaderboard_scores_current_streak_idx').on(
+      t.leaderboardId,
+      t.currentStreak.desc(),
+      t.points.desc(),
+      t.correct.desc(),
+      t.reachedAt.asc(),
+      t.userId.asc(),
+    ),
+    index('leaderboard_scores_best_streak_idx').on(t.leaderboardId, t.bestStreak.desc(), t.points.desc(), t.correct.desc(), t.reachedAt.asc(), t.userId.asc()),
   ],
 );
 

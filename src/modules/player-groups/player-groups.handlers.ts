@@ -30,6 +30,7 @@ export const playerGroupHandlers = ({ playerGroups }: Services) =>
         matchId: req.query.match_id,
         period: req.query.period ?? 'all_time',
         date: req.query.date,
+        rankBy: req.query.rank_by,
       }),
     }),
   }) satisfies Partial<Handlers>;

@@ -235,6 +235,7 @@ export function createPlayerGroupsService({
         matchId?: string | undefined;
         period: 'all_time' | 'day' | 'week' | 'month';
         date?: string | undefined;
+        rankBy?: 'points' | 'current_streak' | 'best_streak' | undefined;
       },
     ): Promise<Schemas['Leaderboard']> {
       await asMember(groupId, user);
@@ -244,7 +245,7 @@ export function createPlayerGroupsService({
         scope: query.scope,
         league: query.league,
         matchId: query.matchId,
-        query: { period: query.period, date: query.date },
+        query: { period: query.period, date: query.date, rankBy: query.rankBy },
         viewer: user,
         userIds,
         limit: config.maxMembers,

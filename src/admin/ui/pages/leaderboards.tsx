@@ -1,6 +1,7 @@
 /**
  * Leaderboards: the whole game's, a league's (all time, or a day, week or
- * month) and a match's, paged. Filters live in the address, so a view can be
+ * month) and a match's, paged, ranked by points or by current or best
+ * streak (the streak boards). Filters live in the address, so a view can be
  * shared; the match page links here for its full board.
  */
 import { useState } from 'preact/hooks';
@@ -15,12 +16,19 @@ import { Link, setQuery, useLocation } from '../router.js';
 type Leaderboard = components['schemas']['Leaderboard'];
 type Scope = 'overall' | 'league' | 'match';
 type Period = 'all_time' | 'day' | 'week' | 'month';
+type RankBy = Leaderboard['rank_by'];
 
 const PERIODS: { value: Period; label: string }[] = [
   { value: 'all_time', label: 'All time' },
   { value: 'day', label: 'Day' },
   { value: 'week', label: 'Week' },
   { value: 'month', label: 'Month' },
+];
+
+const RANKINGS: { value: RankBy; label: string; says: string }[] = [
+  { value: 'points', label: 'Points', says: 'Ranked by points, then correct answers, then who reached them first.' },
+  { value: 'current_streak', label: 'Current streak', says: 'Ranked by current streak (correct answers in a row now), then as by points.' },
+  { value: 'best_streak', label: 'Best streak', says: 'Ranked by best streak (the longest run of correct answers), then as by points.' },
 ];
 
 const periodText = (b: Leaderboard) => (b.period === 'all_time' ? 'all time' : `${b.period} from ${b.period_start} (${b.timezone})`);
@@ -33,13 +41,14 @@ export function LeaderboardsPage() {
   const matchId = query.get('match') ?? '';
   const period = (PERIODS.find((p) => p.value === query.get('period'))?.value ?? 'all_time') as Period;
   const date = query.get('date') ?? '';
+  const rankBy = RANKINGS.find((r) => r.value === query.get('rank_by'))?.value ?? 'points';
   const paging = queryPaging(query);
   const limit = Math.min(100, paging.limit);
   const { offset } = paging;
   const [matchText, setMatchText] = useState(matchId);
 
   const board = useAsync(async (): Promise<Leaderboard | null> => {
-    const common = { offset, limit };
+    const common = { offset, limit, ...(rankBy !== 'points' ? { rank_by: rankBy } : {}) };
     const periodic = { period, ...(date && period !== 'all_time' ? { date } : {}) };
     if (scope === 'overall') return unwrap(() => api.GET('/api/leaderboards/overall', { params: { query: { ...common, ...periodic } } }));
     if (scope === 'league') {
@@ -48,7 +57,7 @@ export function LeaderboardsPage() {
     }
     if (!UUID_RE.test(matchId)) return null;
     return unwrap(() => api.GET('/api/leaderboards/matches/{match_id}', { params: { path: { match_id: matchId }, query: common } }));
-  }, [scope, league, matchId, period, date, offset, limit]);
+  }, [scope, league, matchId, period, date, rankBy, offset, limit]);
   const filter = (values: Record<string, string | undefined>) => setQuery({ ...values, offset: undefined });
   const b = board.data;
 
@@ -98,6 +107,17 @@ export function LeaderboardsPage() {
             ) : null}
           </>
         )}
+        <Field label="Ranked by">
+          <select
+            value={rankBy}
+            aria-label="Ranked by"
+            onChange={(e) => filter({ rank_by: (e.target as HTMLSelectElement).value === 'points' ? undefined : (e.target as HTMLSelectElement).value })}
+          >
+            {RANKINGS.map((r) => (
+              <option value={r.value}>{r.label}</option>
+            ))}
+          </select>
+        </Field>
         {scope === 'match' ? <button type="submit">Show</button> : null}
       </form>
       <ErrorBox error={leaguesError ?? board.error} />
@@ -107,8 +127,8 @@ export function LeaderboardsPage() {
         <section aria-label="Leaderboard">
           <p class="muted">
             {b.scope === 'overall' ? 'Whole game' : b.scope === 'league' ? `League ${league}` : <Link href={`/admin/matches/${b.match_id}`}>Match page</Link>},{' '}
-            {periodText(b)}: {b.player_count} players. Ranked by points, then correct answers, then who reached them first. Hidden and deactivated users and
-            test matches never count.
+            {periodText(b)}: {b.player_count} players. {RANKINGS.find((r) => r.value === b.rank_by)?.says} Hidden and deactivated users and test matches never
+            count.
           </p>
           <LeaderboardTable rows={b.rows} label="Leaderboard rows" />
           <Pager

@@ -1,0 +1,2 @@
+CREATE INDEX "leaderboard_scores_current_streak_idx" ON "leaderboard_scores" USING btree ("leaderboard_id","current_streak" DESC NULLS LAST,"points" DESC NULLS LAST,"correct" DESC NULLS LAST,"reached_at","user_id");--> statement-breakpoint
+CREATE INDEX "leaderboard_scores_best_streak_idx" ON "leaderboard_scores" USING btree ("leaderboard_id","best_streak" DESC NULLS LAST,"points" DESC NULLS LAST,"correct" DESC NULLS LAST,"reached_at","user_id");
