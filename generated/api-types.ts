@@ -2498,17 +2498,15 @@ export interface components {
          *     (`hidden_from_leaderboards`) are on no board and take no rank.
          *
          *     **When**: `GET /api/users/me/points` counts an answer as soon as its
-         *     question settles. A board the server keeps in memory (every board
-         *     read recently, within its memory bounds) has the settlement as
-         *     soon as it is committed; one it does not keep is read from the
-         *     boards' tables, which take a settlement within seconds after it
-         *     (the match's board first, then the all-time boards, then the day,
-         *     week and month boards; settlements in the order they were taken
-         *     in), so for those seconds such a board may not have the latest
-         *     settlement yet. Either way, once a board has it, a player's row is
-         *     exactly what the points endpoint says, and the same read answers
-         *     the same from memory or from the tables. A display name changed a moment ago may take up to a second
-         *     to show in a board's rows.
+         *     question settles. A board takes a settlement shortly after it is
+         *     committed (the match's board first, then the all-time boards, then
+         *     the day, week and month boards; settlements in the order they were
+         *     taken in), so for that moment a board may not have the latest
+         *     settlement yet. Once a board has it, a player's row is exactly what
+         *     the points endpoint says, and the same read answers the same
+         *     wherever the board is served from (the boards' tables, or Redis in
+         *     a deployment that has it). A display name changed a moment ago may
+         *     take up to a second to show in a board's rows.
          *
          *     **Ranking**: points (more first), then correct answers (more
          *     first), then who reached that points and correct count first
