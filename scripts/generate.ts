@@ -12,6 +12,9 @@
  * - vocabulary.ts           every named string enum of the contract (statuses,
  *                           kinds, outcomes) as a const list and its type: the
  *                           one source the tables, the domain and SQL use
+ * - stream-types.ts         openapi-typescript types of every message of the
+ *                           live stream (openapi/asyncapi.yaml), with the
+ *                           contract's schemas they use
  *
  * `generate({ outDir })` is also used by the staleness test.
  */
@@ -38,6 +41,53 @@ interface OpenApiDoc {
   paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>;
   components: { schemas: Record<string, unknown> };
   [key: string]: unknown;
+}
+
+export const streamContractPath = path.join(root, 'openapi', 'asyncapi.yaml');
+const STREAM_BANNER = 'DO NOT EDIT: generated from openapi/asyncapi.yaml (and the schemas of openapi/openapi.yaml it uses) by `npm run generate`.';
+const CONTRACT_REF = 'openapi.yaml#/components/schemas/';
+const LOCAL_REF = '#/components/schemas/';
+
+/**
+ * The live stream's message types: each message payload of
+ * openapi/asyncapi.yaml becomes the schema `<Message>Message` of a document
+ * openapi-typescript reads, beside the contract's schemas the payloads refer
+ * to (and theirs in turn), so no stream message type is written by hand.
+ */
+async function streamTypesSource(doc: OpenApiDoc): Promise<string> {
+  const stream = yaml.load(fs.readFileSync(streamContractPath, 'utf8')) as { components: { messages: Record<string, { payload: { schema: unknown } }> } };
+  const used: string[] = [];
+  const rewrite = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (!node || typeof node !== 'object') return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string' && (value.startsWith(CONTRACT_REF) || value.startsWith(LOCAL_REF))) {
+        const name = value.slice(value.lastIndexOf('/') + 1);
+        used.push(name);
+        out[key] = `${LOCAL_REF}${name}`;
+      } else out[key] = rewrite(value);
+    }
+    return out;
+  };
+  const schemas: Record<string, unknown> = {};
+  const messageNames = Object.keys(stream.components.messages).map((name) => `${name}Message`);
+  for (const [name, message] of Object.entries(stream.components.messages)) schemas[`${name}Message`] = rewrite(message.payload.schema);
+  for (let name = used.pop(); name !== undefined; name = used.pop()) {
+    if (name in schemas) {
+      if (messageNames.includes(name) && name in doc.components.schemas)
+        throw new Error(`asyncapi.yaml: message type ${name} has the name of a contract schema`);
+      continue;
+    }
+    const schema = doc.components.schemas[name];
+    if (schema === undefined) throw new Error(`asyncapi.yaml refers to ${CONTRACT_REF}${name}, which openapi.yaml does not have`);
+    schemas[name] = rewrite(schema);
+  }
+  const ast = await openapiTS({ openapi: '3.0.3', info: { title: 'live stream', version: '1' }, paths: {}, components: { schemas } } as never, {
+    alphabetize: false,
+  });
+  const aliases = messageNames.map((name) => `export type ${name} = components['schemas']['${name}'];`).join('\n');
+  return `// ${STREAM_BANNER}\n/* eslint-disable */\n${astToString(ast)}\n${aliases}\n`;
 }
 
 export function loadContract(): OpenApiDoc {
@@ -206,6 +256,7 @@ export async function generate({ outDir }: { outDir: string }): Promise<string[]
   files['response-validators.d.ts'] =
     `// ${BANNER}\nimport type { ValidateFunction } from 'ajv';\nimport type { operations } from './api-types.js';\n\n/** JSON response validators per operationId and status code. */\nexport declare const responseValidators: Record<keyof operations, Record<string, ValidateFunction>>;\n`;
   files['vocabulary.ts'] = vocabularySource(doc);
+  files['stream-types.ts'] = await streamTypesSource(doc);
   for (const [name, content] of Object.entries(files)) fs.writeFileSync(path.join(outDir, name), content);
   return Object.keys(files);
 }

@@ -1,9 +1,27 @@
 /**
- * Messages of the live stream, as documented in openapi/asyncapi.yaml (the
+ * Messages of the live stream: their types are generated from
+ * openapi/asyncapi.yaml (generated/stream-types.ts, `npm run generate`), the
  * authority on their shapes; the stream tests validate every message they
- * receive against it). Questions reuse the contract's OpenQuestion schema.
+ * receive against it. Questions reuse the contract's OpenQuestion schema.
  */
 import type { components } from '../../generated/api-types.js';
+import type {
+  ErrorMessage,
+  GroupLeaderboardMessage,
+  GroupSubscribedMessage,
+  GroupUnsubscribedMessage,
+  HelloMessage,
+  LeaderboardMessage,
+  LockedMessage,
+  MatchClosedMessage,
+  MatchStateMessage,
+  OpenQuestionsMessage,
+  PongMessage,
+  QuestionMessage,
+  ResolutionMessage,
+  ResyncMessage,
+  UnfollowedMessage,
+} from '../../generated/stream-types.js';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../db/availability.js';
 import { isOver } from '../domain/vocabulary.js';
 import type { MatchStateRow } from '../modules/matches/matches.public.js';
@@ -11,19 +29,9 @@ import type { MatchStateRow } from '../modules/matches/matches.public.js';
 type Schemas = components['schemas'];
 export type OpenQuestion = Schemas['OpenQuestion'];
 export type MatchRef = Schemas['MatchRef'];
-type MatchStatus = Schemas['MatchStatus'];
 
 /** Where play stands on a match: what a live header shows. */
-export interface MatchState {
-  match_id: string;
-  status: MatchStatus;
-  period: string | null;
-  clock_seconds: number | null;
-  home_score: number | null;
-  away_score: number | null;
-  /** The number of the match's latest settlement when read (0: none yet): where a client's cursor of the match starts. */
-  resolution_seq: number;
-}
+export type MatchState = MatchStateMessage['match'];
 
 export const toMatchState = (row: MatchStateRow): MatchState => ({
   match_id: row.id,
@@ -85,105 +93,26 @@ export function closeForFailure(err: unknown): { code: number; reason: string } 
   return isDatabaseUnavailable(err) ? CLOSE.unavailable : CLOSE.internal;
 }
 
-export interface HelloMessage {
-  type: 'hello';
-  protocol: number;
-  user_id: string;
-  server_time: string;
-  heartbeat_seconds: number;
-  followed_match_ids: string[];
-  /** VAPID public key when the service sends Web Push, else null. */
-  web_push_public_key: string | null;
-}
-
-export interface OpenQuestionsMessage {
-  type: 'open_questions';
-  /** null: every followed match (sent on connect); a match id: that newly followed match only. */
-  match_id: string | null;
-  questions: OpenQuestion[];
-  /** The state of each match in scope. */
-  matches: MatchState[];
-}
-
-export interface MatchStateMessage {
-  type: 'match_state';
-  match: MatchState;
-}
-
-export interface QuestionMessage {
-  type: 'question';
-  question: OpenQuestion;
-}
-
-/** A settled question with the receiver's own answer: the contract's QuestionResolution (also what the catch-up read lists). */
-export type ResolutionMessage = Schemas['QuestionResolution'];
-
-/** A followed match's leaderboard changed: its top rows and the receiver's own row and rank. */
-export interface LeaderboardMessage {
-  type: 'leaderboard';
-  match_id: string;
-  player_count: number;
-  top: Schemas['LeaderboardEntry'][];
-  me: Schemas['LeaderboardEntry'] | null;
-}
-
 /** Rows of a match's leaderboard the stream sends. */
 export const LEADERBOARD_TOP = 10;
 
-export interface LockedMessage {
-  type: 'locked';
-  question_issuance_id: string;
-  match_id: string;
-}
-
-export interface MatchClosedMessage {
-  type: 'match_closed';
-  match_id: string;
-  status: 'ended' | 'closed' | 'cancelled';
-}
-
-export interface UnfollowedMessage {
-  type: 'unfollowed';
-  match_id: string;
-}
-
-export interface ResyncMessage {
-  type: 'resync';
-  detail: string;
-}
-
-export interface PongMessage {
-  type: 'pong';
-}
-
-export interface ErrorMessage {
-  type: 'error';
-  code: 'stream.unknown_message' | 'player_group.not_found' | 'stream.unavailable';
-  detail: string;
-}
-
-/** A subscribed group's board of a followed match changed: every member on it, ranked among the group, and the receiver's row. */
-export interface GroupLeaderboardMessage {
-  type: 'group_leaderboard';
-  group_id: string;
-  match_id: string;
-  player_count: number;
-  rows: Schemas['LeaderboardEntry'][];
-  me: Schemas['LeaderboardEntry'] | null;
-}
-
-/** The answer to `subscribe_group` for a member. */
-export interface GroupSubscribedMessage {
-  type: 'group_subscribed';
-  group_id: string;
-}
-
-/** The socket no longer gets a group's boards: it asked, or its user is no longer a member. */
-export interface GroupUnsubscribedMessage {
-  type: 'group_unsubscribed';
-  group_id: string;
-  reason: 'requested' | 'not_a_member';
-}
+export type {
+  ErrorMessage,
+  GroupLeaderboardMessage,
+  GroupSubscribedMessage,
+  GroupUnsubscribedMessage,
+  HelloMessage,
+  LeaderboardMessage,
+  LockedMessage,
+  MatchClosedMessage,
+  MatchStateMessage,
+  OpenQuestionsMessage,
+  PongMessage,
+  QuestionMessage,
+  ResolutionMessage,
+  ResyncMessage,
+  UnfollowedMessage,
+};
 
 export type ServerMessage =
   | HelloMessage
