@@ -38,6 +38,9 @@ export class Connection {
   readonly groupBoardSent = new Map<string, string>();
   /** The client's messages are answered one at a time, in the order sent (a subscription's check waits for the database). */
   replies: Promise<void> = Promise.resolve();
+  /** Client messages queued on `replies` and not answered yet, and how many of them are `subscribe_group` (each waits for the database). */
+  queuedReplies = 0;
+  queuedSubscribes = 0;
   /** Follow changes seen while the follows were loading, applied over what was loaded. */
   readonly followChanges = new Map<string, boolean>();
   readonly pending: Outgoing[] = [];

@@ -148,6 +148,12 @@ export interface Hub extends BusSubscriber {
 }
 
 const encode = (message: ServerMessage): Buffer => Buffer.from(JSON.stringify(message));
+/** `subscribe_group` messages of one socket that may wait for their answers at once (openapi/asyncapi.yaml, close code 1008). */
+export const MAX_QUEUED_SUBSCRIBES = 8;
+/** Client messages of one socket that may wait behind a subscription in flight. */
+export const MAX_QUEUED_REPLIES = 1024;
+const isSubscribe = (message: unknown): boolean =>
+  typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'subscribe_group';
 const PONG = encode({ type: 'pong' });
 const UNKNOWN_MESSAGE = encode({
   type: 'error',
@@ -294,9 +300,22 @@ export function createHub({
       message = undefined;
     }
     // One at a time, in the order sent: a subscription's check waits for the database, and what follows it waits too.
+    // So the queue is bounded: a few subscriptions in flight, and a bounded number of messages behind them (without
+    // one in flight the queue drains at once, whatever comes).
+    const subscribe = isSubscribe(message);
+    if (subscribe ? conn.queuedSubscribes >= MAX_QUEUED_SUBSCRIBES : conn.queuedSubscribes > 0 && conn.queuedReplies >= MAX_QUEUED_REPLIES) {
+      cut(conn, CLOSE.flooded.code, CLOSE.flooded.reason);
+      return;
+    }
+    conn.queuedReplies++;
+    if (subscribe) conn.queuedSubscribes++;
     conn.replies = conn.replies
       .then(() => answer(conn, message))
-      .catch((err: unknown) => logger.warn({ err, user_id: conn.user.id }, 'live stream: answering a client message failed'));
+      .catch((err: unknown) => logger.warn({ err, user_id: conn.user.id }, 'live stream: answering a client message failed'))
+      .finally(() => {
+        conn.queuedReplies--;
+        if (subscribe) conn.queuedSubscribes--;
+      });
   }
 
   /** The reply to one client message (see openapi/asyncapi.yaml's receive operations). */

@@ -74,6 +74,12 @@ export const CLOSE = {
   tooManyConnects: { code: 4429, reason: (seconds: number) => `too many connects; retry in ${seconds} s` },
   /** The server is shutting down; reconnect (another process answers). */
   shutdown: { code: 1001, reason: 'server shutting down' },
+  /**
+   * The client sent more `subscribe_group` than may wait for their answers at
+   * once, or many messages behind them: each subscription costs a statement,
+   * so a socket may not queue them without bound.
+   */
+  flooded: { code: 1008, reason: 'too many messages waiting for their answers' },
   /** Binary frames are not part of the protocol. */
   unsupported: { code: 1003, reason: 'text frames with JSON only' },
   /** The server could not set the stream up (an unexpected failure); reconnect later. */

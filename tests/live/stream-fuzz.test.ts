@@ -20,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sample } from 'openapi-sampler';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_QUEUED_SUBSCRIBES } from '../../src/live/hub.js';
 import { CLOSE, STREAM_PROTOCOL } from '../../src/live/messages.js';
 import { MAX_CLIENT_MESSAGE_BYTES, MAX_CLIENT_MESSAGE_FRAGMENTS } from '../../src/live/stream.js';
 import { clientMessageOf, clientMessages, loadAsyncApi, messageProblem, messageValidators } from '../helpers/asyncapi.js';
@@ -405,7 +406,7 @@ describe('client messages on an accepted socket', () => {
     await s.write(
       Buffer.concat([frame('', { fin: false }), ...Array.from({ length: MAX_FRAGMENTS + 1 }, () => frame('', { opcode: OP.continuation, fin: false }))]),
     );
-    await expectClosed(s, 1008);
+    await expectClosed(s, 1008, '');
   });
 
   it('closes with 1003 a binary frame, whatever it holds', async () => {
@@ -475,6 +476,22 @@ describe('floods', () => {
     const outcome = await Promise.race([s.received(3).then(() => 'answered' as const), s.closed.then(() => 'closed' as const)]);
     if (outcome === 'closed') expect((await s.closed).code).toBe(1006);
     else expect(types(s.texts)).toEqual(['hello', 'open_questions', 'pong']);
+  });
+
+  it('answers as many subscribe_group as may wait for their answers, and closes with 1008 a socket that sends one more', async () => {
+    // A group nobody has: each subscription is still a statement (the membership), which is what the bound is for.
+    const subscribe = frame(JSON.stringify({ type: 'subscribe_group', group_id: '6a1e4c1e-0000-4000-8000-00000000f100' }));
+    const within = await ready();
+    await within.write(Buffer.concat([...Array.from({ length: MAX_QUEUED_SUBSCRIBES }, () => subscribe), frame('{"type":"ping"}')]));
+    expect(types((await within.received(2 + MAX_QUEUED_SUBSCRIBES + 1)).slice(2))).toEqual([
+      ...Array.from({ length: MAX_QUEUED_SUBSCRIBES }, () => 'error'),
+      'pong',
+    ]);
+    expectDocumentedMessages(within);
+    // Sent in one write, they are all read before the first is answered.
+    const over = await ready();
+    await over.write(Buffer.concat(Array.from({ length: MAX_QUEUED_SUBSCRIBES + 1 }, () => subscribe)));
+    await expectClosed(over, CLOSE.flooded.code, CLOSE.flooded.reason);
   });
 
   it('closes a reader that never reads with 4008 once its unsent answers pass the limit, instead of buffering them', async () => {
