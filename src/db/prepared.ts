@@ -8,13 +8,17 @@
  * driver also keeps it as a named server-side statement. Its rows are mapped
  * by a mapper compiled once for the query (compileRowMapper).
  *
- * Only on the root handle: a transaction's prepared query would be bound to
- * that transaction, so inside one the query is built and run as usual
- * (`prepared` returns undefined and the caller builds it).
+ * `prepared` keeps the query on the root handle: a prepared query is bound
+ * to its handle, so inside a transaction it returns undefined and the caller
+ * builds the query as usual. `preparedInTransaction` is for statements that
+ * run inside transactions: their SQL text, parameter list and row mapper are
+ * built once, and each transaction gets a prepared query of its own from
+ * them (drizzle's `session.prepareQuery`, what a builder's `.prepare()`
+ * calls), with nothing rebuilt.
  */
-import { Column, getTableName, is, SQL, Subquery } from 'drizzle-orm';
-import { PgTransaction } from 'drizzle-orm/pg-core';
-import type { Db, DbOrTx } from './client.js';
+import { Column, getTableName, is, SQL, Subquery, type Query } from 'drizzle-orm';
+import { PgTransaction, type PgPreparedQuery, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
+import type { Db, DbOrTx, Tx } from './client.js';
 
 interface Decoder {
   mapFromDriverValue(value: unknown): unknown;
@@ -30,6 +34,8 @@ interface PreparedInternals {
   fields?: SelectedField[];
   joinsNotNullableMap?: Record<string, boolean>;
   customResultMapper?: (rows: unknown[][]) => unknown;
+  queryMetadata?: { type: 'select' | 'update' | 'delete' | 'insert'; tables: string[] };
+  cacheConfig?: unknown;
 }
 
 /**
@@ -180,4 +186,45 @@ export function prepared<Q>(db: DbOrTx, name: string, build: (db: Db) => Q): Q |
     queries.set(name, query);
   }
   return query;
+}
+
+/** What a transaction's prepared query is made from: the statement as drizzle built it once. */
+interface Template {
+  query: Query;
+  fields: SelectedField[] | undefined;
+  joinsNotNullableMap: Record<string, boolean> | undefined;
+  customResultMapper: ((rows: unknown[][]) => unknown) | undefined;
+  queryMetadata: PreparedInternals['queryMetadata'];
+  cacheConfig: unknown;
+}
+
+const templates = new Map<string, Template>();
+
+/**
+ * The statement named `name` for the transaction `tx`: `build` (a builder's `.prepare(name)`, with
+ * `sql.placeholder(...)` for the values that change) runs the first time only; later transactions get a
+ * prepared query made from what it built, with the same name, executed with the values. The SQL text and
+ * parameters sent are the ones `build` gives. A template depends on the builder and drizzle's dialect alone,
+ * not on the database (every handle is made alike, src/db/client.ts), so it is kept by name: one name, one
+ * builder.
+ */
+export function preparedInTransaction<Q extends PgPreparedQuery<PreparedQueryConfig>>(tx: Tx, name: string, build: (tx: Tx) => Q): Q {
+  const template = templates.get(name);
+  if (template) {
+    const { query, fields, joinsNotNullableMap, customResultMapper, queryMetadata, cacheConfig } = template;
+    const made = tx._.session.prepareQuery(query, fields as never, name, true, customResultMapper as never, queryMetadata, cacheConfig as never);
+    (made as unknown as PreparedInternals).joinsNotNullableMap = joinsNotNullableMap;
+    return made as unknown as Q;
+  }
+  const built = withCompiledMapper(build(tx));
+  const internals = built as unknown as PreparedInternals;
+  templates.set(name, {
+    query: built.getQuery(),
+    fields: internals.fields,
+    joinsNotNullableMap: internals.joinsNotNullableMap,
+    customResultMapper: internals.customResultMapper,
+    queryMetadata: internals.queryMetadata,
+    cacheConfig: internals.cacheConfig,
+  });
+  return built;
 }

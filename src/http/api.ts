@@ -14,7 +14,6 @@ import { contractDocument, isAdminOperation, requestContract, OperationMatcher, 
 import { loadRequestValidators, type RequestValidators } from '../request-validators.js';
 import { ajvErrorsToIssues } from '../validation-issues.js';
 import type { Handler, HandlerRequest, Handlers, OperationId, UploadedFile } from './handler-types.js';
-import { createMatchedDispatch } from './matched-dispatch.js';
 import { installRequestParse } from './request-parse.js';
 import { REQUEST_AJV_OPTIONS } from './validation-formats.js';
 import { traced, tracingEnabled } from '../observability/tracing.js';
@@ -45,6 +44,7 @@ export type DispatchRequest = ApiRequest & { [MATCHED]?: ContractOperation };
 export interface Api {
   backend: OpenAPIBackend;
   matcher: OperationMatcher<ContractOperation>;
+  /** openapi-backend's `handleRequest` for a request the front door matched to `operation` (not matched again). */
   dispatch(request: ApiRequest, operation: ContractOperation, ctx: DispatchContext): Promise<unknown>;
   /** Loads the request validators now (a start calls it once ready); requests wait for them anyway. */
   loadValidators(): Promise<void>;
@@ -57,16 +57,7 @@ const bearerToken = (header: unknown): string | undefined => {
   return m?.[1];
 };
 
-export async function createApi({
-  services,
-  handlers,
-  dispatchThrough = 'matched',
-}: {
-  services: Services;
-  handlers: Handlers;
-  /** `library`: openapi-backend's handleRequest, which the matched dispatch replaces (its tests compare both). */
-  dispatchThrough?: 'matched' | 'library';
-}): Promise<Api> {
+export async function createApi({ services, handlers }: { services: Services; handlers: Handlers }): Promise<Api> {
   // The request side of the contract only: openapi-backend copies and dereferences what it is given at every start.
   const document = requestContract(contractDocument());
   const backend = new OpenAPIBackend({
@@ -153,10 +144,16 @@ export async function createApi({
   let installing: Promise<void> | undefined;
   const loadValidators = () => (installing ??= loadRequestValidators().then(install));
 
+  // The one step the service does in place of openapi-backend's: routing. The front door matches an API request
+  // once, with a table built at start (src/http/contract.ts: the library's router filters every operation and
+  // compiles a regular expression per operation on each request), and it needs the operation before dispatching
+  // (metrics label, HEAD as GET, path checks, the body's media type). handleRequest takes that operation from the
+  // request instead of matching again; its other steps (parse, security, validation, coercion, handlers) are the
+  // library's own.
   const matcher = new OperationMatcher(operations);
-  const originalMatch = backend.router.matchOperation.bind(backend.router);
+  const libraryMatch = backend.router.matchOperation.bind(backend.router);
   backend.router.matchOperation = ((req: DispatchRequest, strict?: boolean) =>
-    req[MATCHED] ?? originalMatch(req, strict as true)) as typeof backend.router.matchOperation;
+    req[MATCHED] ?? libraryMatch(req, strict as true)) as typeof backend.router.matchOperation;
   // handleRequest parses a request before routing (for a preRoutingHandler, which we do not register) and again
   // with the matched operation (then validation and coercion parse it too). A pre-matched request skips the first:
   // its result is replaced unread. The others are the library's parse, made cheaper (src/http/request-parse.ts).
@@ -185,7 +182,6 @@ export async function createApi({
     };
   }
 
-  const matched = dispatchThrough === 'matched' ? createMatchedDispatch(backend) : null;
   return {
     backend,
     matcher,
@@ -193,7 +189,7 @@ export async function createApi({
     dispatch: (request, operation, ctx) => {
       const target = { ...request, [MATCHED]: operation } as DispatchRequest;
       const internal = { ...ctx, [ADMITTED]: { target, files: [] } } satisfies InternalContext;
-      const run = () => (matched ? matched(target, operation, internal) : backend.handleRequest(target, internal));
+      const run = () => backend.handleRequest(target, internal);
       return validatorsIn ? run() : loadValidators().then(run);
     },
   };

@@ -11,6 +11,7 @@
  * transaction are the driver's and are not seen).
  */
 import { describe, expect, it } from 'vitest';
+import { lockIssuanceQuery, upsertAnswerQuery } from '../../src/modules/answers/answers.repository.js';
 import type { QuestionIssuanceRow } from '../../src/modules/issuances/issuances.table.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
 import { createMatch, follow } from '../helpers/factories.js';
@@ -96,5 +97,35 @@ describe('hot paths run a constant number of SQL statements', () => {
 
     expect(one.count).toBeGreaterThan(0);
     expect(sixty.count).toBe(one.count);
+  });
+});
+
+describe('hot statements built once send what drizzle builds per request', () => {
+  it('PUT /api/question-answers: the lock and the upsert, as built from the values, on the first answer and on a replacement', async () => {
+    const { user, questions } = await playerWith(1, 1);
+    const issuance = questions[0]!;
+    const db = app.services.database.db;
+    for (const choice of ['home', 'away']) {
+      const sent: { sql: string; params: unknown[] }[] = [];
+      const stop = app.services.database.onQuery((q, params) => sent.push({ sql: q, params }));
+      let status: number;
+      try {
+        status = (await answer(user, issuance.id, choice)).status;
+      } finally {
+        stop();
+      }
+      expect(status).toBe(choice === 'home' ? 201 : 200);
+      const lock = lockIssuanceQuery(db, { issuanceId: issuance.id, userId: user.id }).toSQL();
+      const upsert = upsertAnswerQuery(db, {
+        userId: user.id,
+        questionIssuanceId: issuance.id,
+        matchId: issuance.matchId,
+        selectedAnswerIdentifier: choice,
+      }).toSQL();
+      expect(sent.slice(-2)).toEqual([
+        { sql: lock.sql, params: lock.params },
+        { sql: upsert.sql, params: upsert.params },
+      ]);
+    }
   });
 });

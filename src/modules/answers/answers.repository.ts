@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNull, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import { prepared } from '../../db/prepared.js';
+import { prepared, preparedInTransaction } from '../../db/prepared.js';
 import { anyUuid } from '../../db/sql-helpers.js';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import { questionIssuances, type QuestionIssuanceRow } from '../issuances/issuances.table.js';
@@ -15,42 +15,61 @@ export interface IssuanceForAnswer {
   matchStatus: string;
 }
 
-/** The issuance, locked against settling while the answer is written, whether the user follows its match, and the match's status. */
-export async function lockIssuanceForAnswer({
-  db,
-  issuanceId,
-  userId,
-}: {
-  db: DbOrTx;
-  issuanceId: string;
-  userId: string;
-}): Promise<IssuanceForAnswer | undefined> {
-  const [row] = await db
+type Value<T> = T | Placeholder;
+
+/** The answer's lock: the issuance, whether the user follows its match, and the match's status (see lockIssuanceForAnswer). */
+export function lockIssuanceQuery(db: DbOrTx, { issuanceId, userId }: { issuanceId: Value<string>; userId: Value<string> }) {
+  return db
     .select({ issuance: questionIssuances, following: sql<boolean>`coalesce(${matchFollows.following}, false)`, matchStatus: matches.status })
     .from(questionIssuances)
     .innerJoin(matches, eq(matches.id, questionIssuances.matchId))
-    .leftJoin(matchFollows, and(eq(matchFollows.matchId, questionIssuances.matchId), eq(matchFollows.userId, userId)))
-    .where(eq(questionIssuances.id, issuanceId))
+    .leftJoin(matchFollows, and(eq(matchFollows.matchId, questionIssuances.matchId), eq(matchFollows.userId, userId as string)))
+    .where(eq(questionIssuances.id, issuanceId as string))
     .for('share', { of: questionIssuances });
+}
+
+/** The issuance, locked against settling while the answer is written, whether the user follows its match, and the match's status. */
+export async function lockIssuanceForAnswer({
+  tx,
+  issuanceId,
+  userId,
+}: {
+  tx: Tx;
+  issuanceId: string;
+  userId: string;
+}): Promise<IssuanceForAnswer | undefined> {
+  const query = preparedInTransaction(tx, 'answers_lock_issuance', (on) =>
+    lockIssuanceQuery(on, { issuanceId: sql.placeholder('issuanceId'), userId: sql.placeholder('userId') }).prepare('answers_lock_issuance'),
+  );
+  const [row] = await query.execute({ issuanceId, userId });
   return row;
 }
 
-/** Creates or replaces the user's answer; `created` tells which (from the database, not a prior read). */
-export async function upsertAnswer({
-  db,
-  values,
-}: {
-  db: DbOrTx;
-  values: { userId: string; questionIssuanceId: string; matchId: string; selectedAnswerIdentifier: string };
-}): Promise<{ answer: QuestionAnswerRow; created: boolean }> {
-  const [row] = await db
+type AnswerValues = { userId: string; questionIssuanceId: string; matchId: string; selectedAnswerIdentifier: string };
+
+/** The answer's upsert (see upsertAnswer). */
+export function upsertAnswerQuery(db: DbOrTx, values: { [K in keyof AnswerValues]: Value<string> }) {
+  return db
     .insert(questionAnswers)
-    .values(values)
+    .values(values as AnswerValues)
     .onConflictDoUpdate({
       target: [questionAnswers.userId, questionAnswers.questionIssuanceId],
-      set: { selectedAnswerIdentifier: values.selectedAnswerIdentifier, updatedAt: sql`now()` },
+      set: { selectedAnswerIdentifier: values.selectedAnswerIdentifier as string, updatedAt: sql`now()` },
     })
     .returning({ ...getTableColumns(questionAnswers), created: sql<boolean>`(xmax = 0)` });
+}
+
+/** Creates or replaces the user's answer; `created` tells which (from the database, not a prior read). */
+export async function upsertAnswer({ tx, values }: { tx: Tx; values: AnswerValues }): Promise<{ answer: QuestionAnswerRow; created: boolean }> {
+  const query = preparedInTransaction(tx, 'answers_upsert', (on) =>
+    upsertAnswerQuery(on, {
+      userId: sql.placeholder('userId'),
+      questionIssuanceId: sql.placeholder('questionIssuanceId'),
+      matchId: sql.placeholder('matchId'),
+      selectedAnswerIdentifier: sql.placeholder('selectedAnswerIdentifier'),
+    }).prepare('answers_upsert'),
+  );
+  const [row] = await query.execute(values);
   const { created, ...answer } = row!;
   return { answer, created };
 }
@@ -70,7 +89,6 @@ export interface OpenRow {
  * Unresolved, still answerable issuances on matches the user follows that are
  * live or scheduled within the window: one query.
  */
-type Value<T> = T | Placeholder;
 
 function openQuery(
   db: DbOrTx,

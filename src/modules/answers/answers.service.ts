@@ -44,7 +44,7 @@ export function createAnswersService({ db, now = () => new Date() }: { db: Db; n
       choice: string;
     }): Promise<{ answer: QuestionAnswerRow; created: boolean }> {
       return db.transaction(async (tx) => {
-        const found = await lockIssuanceForAnswer({ db: tx, issuanceId, userId: user.id });
+        const found = await lockIssuanceForAnswer({ tx, issuanceId, userId: user.id });
         if (!found) throw issuanceErrors.notFound();
         const { issuance, following, matchStatus } = found;
         const restricted = user.matchDailyFollowCount !== null;
@@ -62,7 +62,7 @@ export function createAnswersService({ db, now = () => new Date() }: { db: Db; n
             issuance.choices.map((c) => c.identifier),
           );
         return upsertAnswer({
-          db: tx,
+          tx,
           values: { userId: user.id, questionIssuanceId: issuance.id, matchId: issuance.matchId, selectedAnswerIdentifier: choice },
         });
       });
