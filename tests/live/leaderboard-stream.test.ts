@@ -11,6 +11,7 @@ import { loadConfig } from '../../src/config.js';
 import { createMatch, follow } from '../helpers/factories.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
 import { liveMatchWithCrowd } from '../helpers/leaderboards.js';
+import { manualClock } from '../helpers/manual-clock.js';
 import { openStream, type StreamClient, type StreamMessage } from '../helpers/live-client.js';
 import { registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
 
@@ -146,10 +147,11 @@ describe('leaderboard messages', () => {
   });
 
   it('are throttled per match: the first at once, later settlements of the interval merged into one at its end', async () => {
-    // The two later settlements must fall inside the interval: 20 s, where one takes well under a second on a quiet
-    // machine and a few on a very busy one (1.5 s was outlasted there). Fake timers would end the interval at the test's
-    // word, but they stall postgres.js's pool on PostgreSQL (a wait on a timer of its own), so the clock is real.
-    await withApp({ live: { leaderboardIntervalMs: 20_000 } }, async (app) => {
+    // The throttle runs on a clock of the test's (a ThrottleClock; vitest's fake timers would stall postgres.js's pool,
+    // which waits on a timer of its own): the two later settlements fall inside the interval however slow the machine,
+    // and the interval ends when the test moves the clock past it.
+    const clock = manualClock();
+    await withApp({ live: { leaderboardIntervalMs: 20_000, throttleClock: clock } }, async (app) => {
       const {
         match,
         crowd: [p],
@@ -163,7 +165,11 @@ describe('leaderboard messages', () => {
       await client.take('resolution');
       await client.take('resolution');
       await client.expectNone('leaderboard', 300);
-      const merged = await client.take('leaderboard', 30_000);
+      // Not yet at the interval's end: still nothing.
+      clock.advance(19_999);
+      await client.expectNone('leaderboard', 300);
+      clock.advance(1);
+      const merged = await client.take('leaderboard');
       expect(merged.me).toMatchObject({ points: 60, correct_count: 3, current_streak: 3 });
       await client.expectNone('leaderboard', 300);
       await client.close();
