@@ -154,7 +154,7 @@ describe('GET /metrics', () => {
     const text = await scrape();
     expect(sample(text, 'qp_http_request_duration_seconds_count', { operation: 'listLeagues', method: 'GET', status: '200' })).toBe(before + 3);
     expect(sample(text, 'qp_http_request_duration_seconds_count', { operation: 'getLeague', method: 'GET', status: '404' })).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'qp_http_request_duration_seconds_bucket', { operation: 'listLeagues', le: '+Inf' })).toBe(before + 3);
+    expect(sample(text, 'qp_http_request_duration_seconds_bucket', { operation: 'listLeagues', method: 'GET', status: '200', le: '+Inf' })).toBe(before + 3);
     expect(text).toMatch(/^qp_process_cpu_seconds_total /m);
     expect(text).toMatch(/^qp_live_sockets /m);
     expect(text).toMatch(/^# TYPE qp_denials_total counter/m);
