@@ -15,10 +15,19 @@ import { manualClock } from '../helpers/manual-clock.js';
 import { openStream, type StreamClient, type StreamMessage } from '../helpers/live-client.js';
 import { registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
 
-async function settle(app: TestApp, row: QuestionIssuanceRow, status: 'resolved' | 'voided', correct: string | null = null, { drain = true } = {}) {
+async function settle(
+  app: TestApp,
+  row: QuestionIssuanceRow,
+  status: 'resolved' | 'voided',
+  correct: string | null = null,
+  { drain = true, boardFirst = false } = {},
+) {
   const { store, hooks } = app.services.engine;
   const settled = await store.settleIssuance({ id: row.id, status, correct, resolvedSeq: null, resolutionEventId: null });
   if (!settled) throw new Error(`issuance ${row.id} did not settle`);
+  // boardFirst: the board is written before the hub hears of the settlement, so the send the settlement starts reads it
+  // (on PostgreSQL that read otherwise races the applier, and the board's own change waits for the interval's end).
+  if (boardFirst) await app.services.leaderboards.drain();
   await hooks.onSettled!(settled);
   // The boards take it after the commit (the worker's applier; none runs in tests): its match board's chunk publishes `board`.
   if (drain) await app.services.leaderboards.drain();
@@ -157,7 +166,7 @@ describe('leaderboard messages', () => {
         crowd: [p],
       } = await liveMatchWithCrowd(app, 1);
       const client = await connected(app, p);
-      await settle(app, await question(app, match.id, [[p, 'home']]), 'resolved', 'home');
+      await settle(app, await question(app, match.id, [[p, 'home']]), 'resolved', 'home', { boardFirst: true });
       expect((await client.take('leaderboard')).me.points).toBe(10);
       await settle(app, await question(app, match.id, [[p, 'home']], 20), 'resolved', 'home');
       await settle(app, await question(app, match.id, [[p, 'home']], 30), 'resolved', 'home');
