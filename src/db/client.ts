@@ -8,6 +8,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { PGlite } from '@electric-sql/pglite';
 import { paths } from '../paths.js';
 import * as schema from './schema.js';
 import { SpanKind, traced, tracingEnabled } from '../observability/tracing.js';
@@ -186,7 +187,6 @@ async function openPostgres(url: string, max: number, limits: DatabaseLimits | u
 
 async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const { drizzle } = await import('drizzle-orm/pglite');
   let releaseLock = () => {};
   if (dataDir) {
     fs.mkdirSync(dataDir, { recursive: true });
@@ -200,21 +200,30 @@ async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<D
     releaseLock();
     throw new DatabaseError(`cannot open the embedded database in ${dataDir ?? 'memory'}: ${(err as Error).message}`);
   }
+  return pgliteDatabase(client, async () => {
+    try {
+      await client.close();
+    } finally {
+      releaseLock();
+    }
+  });
+}
+
+/**
+ * The Database over an open PGlite `client`; `close` is what its close() does. openDatabase closes the client; the
+ * tests keep one client per worker and hand it to file after file, emptied between (tests/helpers/test-db.ts).
+ */
+export async function pgliteDatabase(client: PGlite, close: () => Promise<void>): Promise<Database> {
+  const { drizzle } = await import('drizzle-orm/pglite');
   const observer = queryObserver();
-  const db = drizzle(tracingEnabled() ? (tracedPglite(client as never) as typeof client) : client, { schema, logger: observer.logger }) as unknown as Db;
+  const db = drizzle(tracingEnabled() ? (tracedPglite(client as never) as PGlite) : client, { schema, logger: observer.logger }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
     onQuery: observer.onQuery,
     client,
     rows: async <T>(query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as { rows: T[] }).rows,
-    close: async () => {
-      try {
-        await client.close();
-      } finally {
-        releaseLock();
-      }
-    },
+    close,
   };
 }
 

@@ -84,6 +84,11 @@ export interface HubOptions {
   matchStateIntervalMs: number;
   /** Shortest interval between two `leaderboard` messages of one match; settlements in between are merged into the next. */
   leaderboardIntervalMs: number;
+  /**
+   * The time of the `match_state` and `leaderboard` throttles: the real clock by default; a test's own clock ends an
+   * interval when the test says, so what falls inside one never depends on how fast the machine is.
+   */
+  throttleClock?: ThrottleClock;
   /** The hub's database reads, replaceable one by one (tests hold a read to open a race window). */
   lookups?: Partial<HubLookups>;
   /**
@@ -92,6 +97,22 @@ export interface HubOptions {
    */
   leaderboardOnSettlement?: boolean;
 }
+
+/** The throttles' time (HubOptions.throttleClock). */
+export interface ThrottleClock {
+  now(): number;
+  /** Calls `fn` once `ms` have passed (a timer that keeps no process alive); what it returns cancels it. */
+  after(ms: number, fn: () => void): () => void;
+}
+
+export const realThrottleClock: ThrottleClock = {
+  now: () => Date.now(),
+  after(ms, fn) {
+    const timer = setTimeout(fn, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
+  },
+};
 
 export interface HubLookups {
   followedMatchIds: typeof followedMatchIds;
@@ -176,10 +197,10 @@ function noteOver(conn: Connection, states: MatchState[]) {
 interface StateThrottle {
   /** When the last message was sent (ms). */
   last: number;
-  /** A message due at the end of the interval. */
-  due: NodeJS.Timeout | null;
-  /** Forgets the match an interval after its last message. */
-  expiry: NodeJS.Timeout | null;
+  /** A message due at the end of the interval (cancels it). */
+  due: (() => void) | null;
+  /** Forgets the match an interval after its last message (cancels it). */
+  expiry: (() => void) | null;
   /** The last message sent, so an unchanged state is not sent again. */
   sent: string | null;
 }
@@ -230,6 +251,7 @@ export function createHub({
   const chains = new Map<string, Promise<void>>();
   const stateThrottles = new Map<string, StateThrottle>();
   const leaderboardThrottles = new Map<string, StateThrottle>();
+  const clock = options.throttleClock ?? realThrottleClock;
   let closed = false;
 
   // ------------------------------------------------------------ connect
@@ -593,20 +615,16 @@ export function createHub({
     const entry = throttle;
     const run = () => {
       entry.due = null;
-      entry.last = Date.now();
-      if (entry.expiry) clearTimeout(entry.expiry);
-      entry.expiry = setTimeout(() => {
+      entry.last = clock.now();
+      entry.expiry?.();
+      entry.expiry = clock.after(intervalMs + 1, () => {
         if (!entry.due && throttles.get(matchId) === entry) throttles.delete(matchId);
-      }, intervalMs + 1);
-      entry.expiry.unref();
+      });
       serial(matchId, send);
     };
-    const wait = entry.last + intervalMs - Date.now();
+    const wait = entry.last + intervalMs - clock.now();
     if (wait <= 0) run();
-    else {
-      entry.due = setTimeout(run, wait);
-      entry.due.unref();
-    }
+    else entry.due = clock.after(wait, run);
   }
 
   /** A `match_state` for the match, throttled per match (see throttled). */
@@ -829,8 +847,8 @@ export function createHub({
       closed = true;
       clearInterval(keyRecheck);
       for (const t of [...stateThrottles.values(), ...leaderboardThrottles.values()]) {
-        if (t.due) clearTimeout(t.due);
-        if (t.expiry) clearTimeout(t.expiry);
+        t.due?.();
+        t.expiry?.();
       }
       stateThrottles.clear();
       leaderboardThrottles.clear();

@@ -11,13 +11,23 @@ import { loadConfig } from '../../src/config.js';
 import { createMatch, follow } from '../helpers/factories.js';
 import { insertIssuance } from '../helpers/engine-rows.js';
 import { liveMatchWithCrowd } from '../helpers/leaderboards.js';
+import { manualClock } from '../helpers/manual-clock.js';
 import { openStream, type StreamClient, type StreamMessage } from '../helpers/live-client.js';
 import { registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
 
-async function settle(app: TestApp, row: QuestionIssuanceRow, status: 'resolved' | 'voided', correct: string | null = null, { drain = true } = {}) {
+async function settle(
+  app: TestApp,
+  row: QuestionIssuanceRow,
+  status: 'resolved' | 'voided',
+  correct: string | null = null,
+  { drain = true, boardFirst = false } = {},
+) {
   const { store, hooks } = app.services.engine;
   const settled = await store.settleIssuance({ id: row.id, status, correct, resolvedSeq: null, resolutionEventId: null });
   if (!settled) throw new Error(`issuance ${row.id} did not settle`);
+  // boardFirst: the board is written before the hub hears of the settlement, so the send the settlement starts reads it
+  // (on PostgreSQL that read otherwise races the applier, and the board's own change waits for the interval's end).
+  if (boardFirst) await app.services.leaderboards.drain();
   await hooks.onSettled!(settled);
   // The boards take it after the commit (the worker's applier; none runs in tests): its match board's chunk publishes `board`.
   if (drain) await app.services.leaderboards.drain();
@@ -146,16 +156,17 @@ describe('leaderboard messages', () => {
   });
 
   it('are throttled per match: the first at once, later settlements of the interval merged into one at its end', async () => {
-    // The two later settlements must fall inside the interval: 20 s, where one takes well under a second on a quiet
-    // machine and a few on a very busy one (1.5 s was outlasted there). Fake timers would end the interval at the test's
-    // word, but they stall postgres.js's pool on PostgreSQL (a wait on a timer of its own), so the clock is real.
-    await withApp({ live: { leaderboardIntervalMs: 20_000 } }, async (app) => {
+    // The throttle runs on a clock of the test's (a ThrottleClock; vitest's fake timers would stall postgres.js's pool,
+    // which waits on a timer of its own): the two later settlements fall inside the interval however slow the machine,
+    // and the interval ends when the test moves the clock past it.
+    const clock = manualClock();
+    await withApp({ live: { leaderboardIntervalMs: 20_000, throttleClock: clock } }, async (app) => {
       const {
         match,
         crowd: [p],
       } = await liveMatchWithCrowd(app, 1);
       const client = await connected(app, p);
-      await settle(app, await question(app, match.id, [[p, 'home']]), 'resolved', 'home');
+      await settle(app, await question(app, match.id, [[p, 'home']]), 'resolved', 'home', { boardFirst: true });
       expect((await client.take('leaderboard')).me.points).toBe(10);
       await settle(app, await question(app, match.id, [[p, 'home']], 20), 'resolved', 'home');
       await settle(app, await question(app, match.id, [[p, 'home']], 30), 'resolved', 'home');
@@ -163,7 +174,11 @@ describe('leaderboard messages', () => {
       await client.take('resolution');
       await client.take('resolution');
       await client.expectNone('leaderboard', 300);
-      const merged = await client.take('leaderboard', 30_000);
+      // Not yet at the interval's end: still nothing.
+      clock.advance(19_999);
+      await client.expectNone('leaderboard', 300);
+      clock.advance(1);
+      const merged = await client.take('leaderboard');
       expect(merged.me).toMatchObject({ points: 60, correct_count: 3, current_streak: 3 });
       await client.expectNone('leaderboard', 300);
       await client.close();
