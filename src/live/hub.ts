@@ -605,9 +605,12 @@ export function createHub({
    * when none ran within `intervalMs`, else once at its end, however many
    * calls come meanwhile (the message is read when it is sent). A match is
    * forgotten an interval after its last run, so the map holds only matches
-   * that changed recently. Runs after what is queued for the match.
+   * that changed recently. Runs after what is queued for the match. A send
+   * that answers `false` had nothing to send yet (the match's board not
+   * written when its settlement was heard): the interval did not start, so
+   * the next call (the board written) runs at once instead of at its end.
    */
-  function throttled(throttles: Map<string, StateThrottle>, intervalMs: number, matchId: string, send: () => Promise<void>) {
+  function throttled(throttles: Map<string, StateThrottle>, intervalMs: number, matchId: string, send: () => Promise<boolean | void>) {
     if (!byMatch.has(matchId)) return;
     let throttle = throttles.get(matchId);
     if (!throttle) throttles.set(matchId, (throttle = { last: -Infinity, due: null, expiry: null, sent: null }));
@@ -615,12 +618,20 @@ export function createHub({
     const entry = throttle;
     const run = () => {
       entry.due = null;
-      entry.last = clock.now();
+      const at = (entry.last = clock.now());
       entry.expiry?.();
       entry.expiry = clock.after(intervalMs + 1, () => {
         if (!entry.due && throttles.get(matchId) === entry) throttles.delete(matchId);
       });
-      serial(matchId, send);
+      serial(matchId, async () => {
+        if ((await send()) !== false || entry.last !== at) return;
+        entry.last = -Infinity;
+        if (entry.due) {
+          const cancel = entry.due;
+          cancel();
+          run();
+        }
+      });
     };
     const wait = entry.last + intervalMs - clock.now();
     if (wait <= 0) run();
@@ -636,11 +647,11 @@ export function createHub({
    * when its message differs from the last one it got for the match (a
    * settlement that changed nothing it shows sends nothing).
    */
-  async function sendLeaderboard(matchId: string) {
+  async function sendLeaderboard(matchId: string): Promise<boolean> {
     const targets = receivers(matchId).filter((c) => c.ready);
-    if (!targets.length) return;
+    if (!targets.length) return false;
     const board = await matchLeaderboardForDelivery({ db, matchId, userIds: [...new Set(targets.map((c) => c.user.id))], top: LEADERBOARD_TOP });
-    if (!board) return;
+    if (!board) return false;
     const top = board.top.map(toEntry);
     const perUser = new Map<string, { text: string; data: Buffer }>();
     const asked = new Set(targets);
@@ -665,6 +676,7 @@ export function createHub({
     }
     const groupIds = new Set(targets.flatMap((c) => [...c.groups]));
     if (groupIds.size) await sendGroupBoards(matchId, asked, groupIds);
+    return true;
   }
 
   /**

@@ -15,19 +15,10 @@ import { manualClock } from '../helpers/manual-clock.js';
 import { openStream, type StreamClient, type StreamMessage } from '../helpers/live-client.js';
 import { registerUser, startTestApp, type TestApp, type TestUser } from '../helpers/test-app.js';
 
-async function settle(
-  app: TestApp,
-  row: QuestionIssuanceRow,
-  status: 'resolved' | 'voided',
-  correct: string | null = null,
-  { drain = true, boardFirst = false } = {},
-) {
+async function settle(app: TestApp, row: QuestionIssuanceRow, status: 'resolved' | 'voided', correct: string | null = null, { drain = true } = {}) {
   const { store, hooks } = app.services.engine;
   const settled = await store.settleIssuance({ id: row.id, status, correct, resolvedSeq: null, resolutionEventId: null });
   if (!settled) throw new Error(`issuance ${row.id} did not settle`);
-  // boardFirst: the board is written before the hub hears of the settlement, so the send the settlement starts reads it
-  // (on PostgreSQL that read otherwise races the applier, and the board's own change waits for the interval's end).
-  if (boardFirst) await app.services.leaderboards.drain();
   await hooks.onSettled!(settled);
   // The boards take it after the commit (the worker's applier; none runs in tests): its match board's chunk publishes `board`.
   if (drain) await app.services.leaderboards.drain();
@@ -166,7 +157,7 @@ describe('leaderboard messages', () => {
         crowd: [p],
       } = await liveMatchWithCrowd(app, 1);
       const client = await connected(app, p);
-      await settle(app, await question(app, match.id, [[p, 'home']]), 'resolved', 'home', { boardFirst: true });
+      await settle(app, await question(app, match.id, [[p, 'home']]), 'resolved', 'home');
       expect((await client.take('leaderboard')).me.points).toBe(10);
       await settle(app, await question(app, match.id, [[p, 'home']], 20), 'resolved', 'home');
       await settle(app, await question(app, match.id, [[p, 'home']], 30), 'resolved', 'home');
@@ -181,6 +172,24 @@ describe('leaderboard messages', () => {
       const merged = await client.take('leaderboard');
       expect(merged.me).toMatchObject({ points: 60, correct_count: 3, current_streak: 3 });
       await client.expectNone('leaderboard', 300);
+      await client.close();
+    });
+  });
+
+  it("start no interval with a read that found the board not written yet: the board's own change goes out at once", async () => {
+    // The settlement is heard before its board is written (the applier runs after the commit): the read it starts finds
+    // no board. The board's change must then go out at once, not at the end of an interval nothing was sent in.
+    const clock = manualClock();
+    await withApp({ live: { leaderboardIntervalMs: 20_000, throttleClock: clock } }, async (app) => {
+      const {
+        match,
+        crowd: [p],
+      } = await liveMatchWithCrowd(app, 1);
+      const client = await connected(app, p);
+      await settle(app, await question(app, match.id, [[p, 'home']]), 'resolved', 'home', { drain: false });
+      await client.take('resolution');
+      await app.services.leaderboards.drain();
+      expect((await client.take('leaderboard')).me.points).toBe(10);
       await client.close();
     });
   });
