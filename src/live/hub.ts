@@ -31,6 +31,7 @@
  * src/live/connections.ts; this file is what they receive: the snapshot at
  * connect, and the deliveries of bus events.
  */
+import { DEFAULT_PLAYER_GROUPS } from '../config.js';
 import { WebSocket, type RawData } from 'ws';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
@@ -72,6 +73,12 @@ export interface HubOptions {
   closeTimeoutMs: number;
   /** Most sockets of one user in this process; a new one closes the oldest with 4009. */
   maxSocketsPerUser: number;
+  /**
+   * Most `subscribe_group` of one socket waiting for their answers at once (each is a statement); one more closes
+   * it with 1008. The service sets it to the groups a player may belong to (PLAYER_GROUPS_PER_USER): an app may
+   * subscribe to all of them at once, and has no reason to send more.
+   */
+  maxQueuedSubscribes: number;
   /** Told to clients in `hello`: the VAPID public key when the service sends Web Push, else null. */
   webPushPublicKey: string | null;
   /**
@@ -146,6 +153,7 @@ export const DEFAULT_HUB_OPTIONS: HubOptions = {
   maxPendingMessages: 256,
   closeTimeoutMs: 5_000,
   maxSocketsPerUser: 10,
+  maxQueuedSubscribes: DEFAULT_PLAYER_GROUPS.maxGroupsPerUser,
   webPushPublicKey: null,
   keyRecheckMs: 60_000,
   matchStateIntervalMs: 1000,
@@ -169,12 +177,14 @@ export interface Hub extends BusSubscriber {
 }
 
 const encode = (message: ServerMessage): Buffer => Buffer.from(JSON.stringify(message));
-/** `subscribe_group` messages of one socket that may wait for their answers at once (openapi/asyncapi.yaml, close code 1008). */
-export const MAX_QUEUED_SUBSCRIBES = 8;
-/** Client messages of one socket that may wait behind a subscription in flight. */
+/** Client messages of one socket that may wait behind a subscription in flight (openapi/asyncapi.yaml, close code 1008). */
 export const MAX_QUEUED_REPLIES = 1024;
+/** A `subscribe_group` that will be checked against the database (a group id; any other is answered at once). */
 const isSubscribe = (message: unknown): boolean =>
-  typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'subscribe_group';
+  typeof message === 'object' &&
+  message !== null &&
+  (message as { type?: unknown }).type === 'subscribe_group' &&
+  groupIdOf(message as Record<string, unknown>) !== undefined;
 const PONG = encode({ type: 'pong' });
 const UNKNOWN_MESSAGE = encode({
   type: 'error',
@@ -325,7 +335,7 @@ export function createHub({
     // So the queue is bounded: a few subscriptions in flight, and a bounded number of messages behind them (without
     // one in flight the queue drains at once, whatever comes).
     const subscribe = isSubscribe(message);
-    if (subscribe ? conn.queuedSubscribes >= MAX_QUEUED_SUBSCRIBES : conn.queuedSubscribes > 0 && conn.queuedReplies >= MAX_QUEUED_REPLIES) {
+    if (subscribe ? conn.queuedSubscribes >= options.maxQueuedSubscribes : conn.queuedSubscribes > 0 && conn.queuedReplies >= MAX_QUEUED_REPLIES) {
       cut(conn, CLOSE.flooded.code, CLOSE.flooded.reason);
       return;
     }

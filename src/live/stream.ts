@@ -72,6 +72,7 @@ export async function attachLiveStream({
       ...DEFAULT_HUB_OPTIONS,
       ...services.config.stream,
       webPushPublicKey,
+      maxQueuedSubscribes: services.config.playerGroups.maxGroupsPerUser,
       // Boards are not kept in this process with Redis: a board's change (`board`) sends its leaderboard.
       leaderboardOnSettlement: !services.config.redis,
       ...options,

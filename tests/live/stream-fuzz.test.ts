@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sample } from 'openapi-sampler';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_QUEUED_SUBSCRIBES } from '../../src/live/hub.js';
+import { DEFAULT_PLAYER_GROUPS } from '../../src/config.js';
 import { CLOSE, STREAM_PROTOCOL } from '../../src/live/messages.js';
 import { MAX_CLIENT_MESSAGE_BYTES, MAX_CLIENT_MESSAGE_FRAGMENTS } from '../../src/live/stream.js';
 import { clientMessageOf, clientMessages, loadAsyncApi, messageProblem, messageValidators } from '../helpers/asyncapi.js';
@@ -479,7 +479,9 @@ describe('floods', () => {
   });
 
   it('answers as many subscribe_group as may wait for their answers, and closes with 1008 a socket that sends one more', async () => {
-    // A group nobody has: each subscription is still a statement (the membership), which is what the bound is for.
+    // A group nobody has: each subscription is still a statement (the membership), which is what the bound is for. The
+    // bound is the groups a player may belong to (the service process runs with the default).
+    const MAX_QUEUED_SUBSCRIBES = DEFAULT_PLAYER_GROUPS.maxGroupsPerUser;
     const subscribe = frame(JSON.stringify({ type: 'subscribe_group', group_id: '6a1e4c1e-0000-4000-8000-00000000f100' }));
     const within = await ready();
     await within.write(Buffer.concat([...Array.from({ length: MAX_QUEUED_SUBSCRIBES }, () => subscribe), frame('{"type":"ping"}')]));
