@@ -2,8 +2,9 @@
  * The boards in Redis (REDIS_URL; src/modules/leaderboards/leaderboards.redis.ts),
  * against the real server: every board (match, league, whole game; all time
  * and periods) and a private group's read from Redis equal PostgreSQL's read
- * of the same board, byte for byte; copies repeated, rewound and interleaved
- * with users hidden, shown and moved count nothing twice; and a Redis that
+ * of the same board, byte for byte; settlements are on them before the SQL
+ * applier took them; writes stopped, replayed and interleaved with users
+ * hidden, shown and moved count nothing twice; and a Redis that
  * lost everything is read around (PostgreSQL) until the writer copied it all
  * again.
  */
@@ -85,7 +86,7 @@ async function everyRead(svc: ReturnType<typeof sqlOnly>, matchId: string, leagu
   return JSON.parse(JSON.stringify(out, (_k, v: unknown) => (v instanceof Map ? [...v].sort() : v)));
 }
 
-/** The boards in Redis caught up: the SQL applier's queue drained, then the copy. */
+/** The boards in Redis and PostgreSQL caught up: the SQL applier's queue drained, and the writer. */
 async function caughtUp() {
   await lb().drain();
   await lb().copyToRedis();
@@ -113,6 +114,24 @@ describe('boards in Redis', { timeout: 300_000 }, () => {
     await settle(await asked(m.id, crowd, (i) => (i === 4 ? 'home' : 'away'), 7), 'home');
     await caughtUp();
     expect(await everyRead(lb(), m.id, m.leagueId, crowd)).toEqual(await everyRead(sqlOnly(), m.id, m.leagueId, crowd));
+  });
+
+  it('have a settlement on every board before the SQL applier took it, each answer once however the writer is stopped and replayed', async () => {
+    const m = await createMatch(app, { status: 'live', scheduled: inMinutes(-30) });
+    const crowd = await players(4, m.id);
+    await caughtUp();
+    await settle(await asked(m.id, crowd, (i) => (i % 2 ? 'home' : 'away'), 12), 'home');
+    await settle(await asked(m.id, crowd, (i) => (i === 1 ? null : 'home'), 4), 'home');
+    // The writer alone (no SQL applier): stopped between its scripts (in the middle of the first settlement), then
+    // every settlement sent again in scripts that straddle where it stopped, then again a row a script.
+    let steps = 0;
+    await lb().copyToRedis({ batchRows: 1, stopped: () => ++steps > 4 });
+    await lb().copyToRedis({ replay: true });
+    await lb().copyToRedis({ replay: true, batchRows: 1 });
+    const fromRedis = await everyRead(lb(), m.id, m.leagueId, crowd);
+    expect((await lb().queueState()).pending, 'nothing applied in PostgreSQL yet').toBe(2);
+    await lb().drain();
+    expect(fromRedis).toEqual(await everyRead(sqlOnly(), m.id, m.leagueId, crowd));
   });
 
   it('take users hidden, shown, moved to another zone and deactivated, however the copies interleave', async () => {
