@@ -276,8 +276,9 @@ async function main() {
       { name: 'the match: top 100 + caller', lat: [], run: (i, matchId) => lb.match(matchId, { offset: 0, limit: 100 }, viewers[i % viewers.length]!) },
     ];
     // Another process's reads of the boards: a service of its own on a connection pool of its own (PGlite: the same
-    // database, one connection); with BENCH_REDIS_URL its boards are in Redis (leaderboards.redis.ts), copied there by
-    // its writer as each phase is applied, as a worker's would be. Without it, its reads are PostgreSQL's.
+    // database, one connection); with BENCH_REDIS_URL its boards are in Redis (leaderboards.redis.ts), where its writer
+    // applies each settlement from its answers once it is committed, as a worker's would (kicked by `settled`). Without
+    // it, its reads are PostgreSQL's.
     const other = url ? await openDatabase({ url, limits: config.database.api }) : database;
     const { connectRedis } = await import('../src/redis/client.js');
     const { createRedisBoards } = await import('../src/modules/leaderboards/leaderboards.redis.js');
@@ -300,9 +301,11 @@ async function main() {
           : {}),
       });
     const memLb = otherBoards(other.db);
-    /** The writer's copies into Redis, one after another (kicked as the applier finishes each phase). */
+    /** The writer of the boards in Redis, one round after another (kicked at each commit, as the worker's is). */
     let copying: Promise<unknown> = Promise.resolve();
     const copy = () => (copying = copying.then(() => memLb.copyToRedis()));
+    /** ms from the commit until the writer's round that applied the settlement to every board in Redis ended, per round. */
+    const writerDone: number[] = [];
     if (redisConfig) {
       const c0 = performance.now();
       const rows = await memLb.copyToRedis();
@@ -345,10 +348,11 @@ async function main() {
                  from (select id from users order by hashtext(id::text || ${String(round)}) limit ${ANSWERS}::int) u`),
       );
       await exec(sql`analyze question_answers`);
-      // The watcher: a player who answered this question, their row on the match board before it (the board loaded in
-      // memory first: its load is not what is measured).
+      // The watcher: the last player (in user order) who answered this question, their row on the match board before it
+      // (the board loaded in memory first: its load is not what is measured). The writers go through a settlement's
+      // answers in user order: the watcher's row has it on a board once the whole settlement is on it.
       const [watched] = (await exec(sql`select u.* from users u join question_answers a on a.user_id = u.id
-                                         where a.question_issuance_id = ${iss.id}::uuid order by a.user_id limit 1`)) as Record<string, unknown>[];
+                                         where a.question_issuance_id = ${iss.id}::uuid order by a.user_id desc limit 1`)) as Record<string, unknown>[];
       const watcher = (await db.query.users.findFirst({ where: (u, { eq }) => eq(u.id, String(watched!.id)) }))!;
       // Every board the watcher's answer lands on (the periods in the watcher's zone), as the handlers read them.
       const page = { offset: 0, limit: 100 };
@@ -382,6 +386,7 @@ async function main() {
       const settled = await store.settleIssuance({ id: iss.id, status: 'resolved', correct: 'home', resolvedSeq: null, resolutionEventId: null });
       const committed = performance.now();
       if (!settled) throw new Error('the question did not settle');
+      if (redisConfig) void copy().then(() => writerDone.push(performance.now() - committed));
       const phases: [number, number, number] = [NaN, NaN, NaN];
       let chunks = 0;
       let longestChunk = 0;
@@ -419,7 +424,6 @@ async function main() {
           longestChunk = Math.max(longestChunk, at - last);
           last = at;
           if (c.phaseDone) phases[c.phase - 1] = at - committed;
-          if (c.phaseDone && redisConfig) void copy();
         },
       });
       await copying;
@@ -446,7 +450,7 @@ async function main() {
         applyMs: splits.map((x) => x?.applyMs ?? NaN),
       });
       log(
-        `round ${round}: the other process's ${boardReads.length} boards (memory, ${seen.rows.toLocaleString()} rows) had it ${fmt(seen.every)} ms after the commit (${[...seen.byBoard].map(([n, ms]) => `${n} ${fmt(ms)}`).join(', ')}; ${seen.reads} reads); identical to the SQL read after the applier: ${identical}; a fresh load of them ${fmt(loadMs)} ms`,
+        `round ${round}: the other process's ${boardReads.length} boards (memory, ${seen.rows.toLocaleString()} rows) had it ${fmt(seen.every)} ms after the commit (${[...seen.byBoard].map(([n, ms]) => `${n} ${fmt(ms)}`).join(', ')}; ${seen.reads} reads); identical to the SQL read after the applier: ${identical}; a fresh load of them ${fmt(loadMs)} ms${redisConfig ? `; the Redis writer's round done ${fmt(writerDone[round - 1] ?? NaN)} ms after the commit` : ''}`,
       );
       const r = { round, total: committed - t0, scoring: parts.scoring, enqueue: parts.enqueue, phases, chunks, longestChunk };
       resolutions.push(r);
