@@ -690,8 +690,7 @@ export function createLeaderboardsService({
       await assignPositions({ db });
       const cur = await w.cursors();
       const settlements = await settlementsFrom({ db, from: replay ? 0 : Math.min(next(cur.d1), next(cur.d2), next(cur.d3)), limit: replay ? 10_000 : 20 });
-      const users = await pendingUserChanges({ db, after: replay ? 0 : cur.u, limit: 100 });
-      let work = users.length > 0;
+      let work = false;
       // Phase by phase, as the SQL applier goes: a settlement's match board first, then the all-time boards, then the periods.
       for (const phase of [1, 2, 3] as const) {
         const marker = cur[`d${phase}`];
@@ -709,6 +708,9 @@ export function createLeaderboardsService({
         if (list) keptAnswers -= list.length;
         kept.delete(s.issuanceId);
       }
+      // Read after the settlements: under the leaderboards' lock in shared mode, this waits for the applier's chunk in flight.
+      const users = await pendingUserChanges({ db, after: replay ? 0 : cur.u, limit: 100 });
+      if (users.length) work = true;
       for (const u of users) {
         if (stopped()) return written;
         const rows = await userRowsUpTo(u.userId, await w.cursors());
