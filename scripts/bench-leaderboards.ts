@@ -73,6 +73,7 @@ async function main() {
   // settles on connections with a 30-second budget; the reads measured here are far below either.)
   process.env.DB_STATEMENT_TIMEOUT_MS ??= '900000';
   process.env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS ??= '900000';
+  process.env.DB_POOL_WAIT_MS ??= '600000';
   const { loadConfig } = await import('../src/config.js');
   const { createLogger } = await import('../src/logger.js');
   const { createServices } = await import('../src/services.js');
@@ -279,7 +280,8 @@ async function main() {
     // database, one connection); with BENCH_REDIS_URL its boards are in Redis (leaderboards.redis.ts), where its writer
     // applies each settlement from its answers once it is committed, as a worker's would (kicked by `settled`). Without
     // it, its reads are PostgreSQL's.
-    const other = url ? await openDatabase({ url, limits: config.database.api }) : database;
+    // The engine's budgets (30-second statements): its writer is a worker's, whose connections have them (scripts/worker.ts).
+    const other = url ? await openDatabase({ url, limits: config.database.engine }) : database;
     const { connectRedis } = await import('../src/redis/client.js');
     const { createRedisBoards } = await import('../src/modules/leaderboards/leaderboards.redis.js');
     const redisConfig = process.env.BENCH_REDIS_URL ? { url: process.env.BENCH_REDIS_URL, keyPrefix: `qp-benchlb:${process.pid}:` } : null;

@@ -101,16 +101,26 @@ export interface DirectAnswer {
   zone: string;
 }
 
-/** Every scored answer of a settlement whose player counts (active, not hidden), in user order: one statement. */
-export async function settlementAnswers({ db, issuanceId }: { db: DbOrTx; issuanceId: string }): Promise<DirectAnswer[]> {
-  const rows = await rowsOf<{ user_id: string; outcome: ScoredOutcome; points: number | string; zone: string }>(
-    db,
-    sql`select a.user_id, a.outcome, a.points_awarded as points, coalesce(u.zone, '') as zone
-        from question_answers a ${PLAYER_WHO_COUNTS}
-        where a.question_issuance_id = ${issuanceId}::uuid and a.outcome is not null
-        order by a.user_id`,
-  );
-  return rows.map((r) => ({ userId: r.user_id, outcome: r.outcome, points: Number(r.points), zone: r.zone }));
+/**
+ * Every scored answer of a settlement whose player counts (active, not
+ * hidden), in user order: in pages of `page` answers (a statement each, so
+ * none outlasts a statement's budget however large the settlement).
+ */
+export async function settlementAnswers({ db, issuanceId, page = 20_000 }: { db: DbOrTx; issuanceId: string; page?: number }): Promise<DirectAnswer[]> {
+  const out: DirectAnswer[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const rows: { user_id: string; outcome: ScoredOutcome; points: number | string; zone: string }[] = await rowsOf(
+      db,
+      sql`select a.user_id, a.outcome, a.points_awarded as points, coalesce(u.zone, '') as zone
+          from question_answers a ${PLAYER_WHO_COUNTS}
+          where a.question_issuance_id = ${issuanceId}::uuid and a.outcome is not null ${after ? sql`and a.user_id > ${after}::uuid` : sql``}
+          order by a.user_id limit ${page}::int`,
+    );
+    for (const r of rows) out.push({ userId: r.user_id, outcome: r.outcome, points: Number(r.points), zone: r.zone });
+    if (rows.length < page) return out;
+    after = rows[rows.length - 1]!.user_id;
+  }
 }
 
 /** A user's scored answer as the rebuild takes it (`queued` false: settled before the queue existed, on every board). */
