@@ -87,6 +87,8 @@ async function main() {
   const { openDatabase } = await import('../src/db/client.js');
 
   const { database, where, url, drop } = await openBenchDatabase('qp_benchlb');
+  /** Deletes the boards this run put in Redis (its own prefix). */
+  let dropRedisBoards = async () => {};
   try {
     // The service's own boards are the SQL read (what the reads and the applier below measure); the boards in memory are
     // another service's (memLb below), as another process's would be.
@@ -286,6 +288,18 @@ async function main() {
     const { createRedisBoards } = await import('../src/modules/leaderboards/leaderboards.redis.js');
     const redisConfig = process.env.BENCH_REDIS_URL ? { url: process.env.BENCH_REDIS_URL, keyPrefix: `qp-benchlb:${process.pid}:` } : null;
     const benchLogger = createLogger('warn');
+    if (redisConfig)
+      dropRedisBoards = async () => {
+        const { Redis } = await import('ioredis');
+        const r = new Redis(redisConfig.url);
+        let cursor = '0';
+        do {
+          const [next, keys] = await r.scan(cursor, 'MATCH', `${redisConfig.keyPrefix}*`, 'COUNT', 1000);
+          cursor = next;
+          if (keys.length) await r.unlink(...keys);
+        } while (cursor !== '0');
+        r.disconnect();
+      };
     const otherBoards = (otherDb: typeof other.db) =>
       createLeaderboardsService({
         db: otherDb,
@@ -305,7 +319,12 @@ async function main() {
     const memLb = otherBoards(other.db);
     /** The writer of the boards in Redis, one round after another (kicked at each commit, as the worker's is). */
     let copying: Promise<unknown> = Promise.resolve();
-    const copy = () => (copying = copying.then(() => memLb.copyToRedis()));
+    /** The writer's steps in the round of each settlement: reading its answers, applying each phase (ms). */
+    const writerSteps: string[] = [];
+    const copy = () =>
+      (copying = copying.then(() =>
+        memLb.copyToRedis({ onStep: (s) => writerSteps.push(`${s.what === 'answers' ? 'answers read' : `phase ${s.what}`} ${fmt(s.ms)}`) }),
+      ));
     /** ms from the commit until the writer's round that applied the settlement to every board in Redis ended, per round. */
     const writerDone: number[] = [];
     if (redisConfig) {
@@ -452,7 +471,7 @@ async function main() {
         applyMs: splits.map((x) => x?.applyMs ?? NaN),
       });
       log(
-        `round ${round}: the other process's ${boardReads.length} boards (memory, ${seen.rows.toLocaleString()} rows) had it ${fmt(seen.every)} ms after the commit (${[...seen.byBoard].map(([n, ms]) => `${n} ${fmt(ms)}`).join(', ')}; ${seen.reads} reads); identical to the SQL read after the applier: ${identical}; a fresh load of them ${fmt(loadMs)} ms${redisConfig ? `; the Redis writer's round done ${fmt(writerDone[round - 1] ?? NaN)} ms after the commit` : ''}`,
+        `round ${round}: the other process's ${boardReads.length} boards (memory, ${seen.rows.toLocaleString()} rows) had it ${fmt(seen.every)} ms after the commit (${[...seen.byBoard].map(([n, ms]) => `${n} ${fmt(ms)}`).join(', ')}; ${seen.reads} reads); identical to the SQL read after the applier: ${identical}; a fresh load of them ${fmt(loadMs)} ms${redisConfig ? `; the Redis writer's round done ${fmt(writerDone[round - 1] ?? NaN)} ms after the commit (${writerSteps.splice(0).join(', ')} ms)` : ''}`,
       );
       const r = { round, total: committed - t0, scoring: parts.scoring, enqueue: parts.enqueue, phases, chunks, longestChunk };
       resolutions.push(r);
@@ -604,6 +623,7 @@ async function main() {
     const worstAll = Math.max(...resolutions.map((r) => r.phases[2]));
     console.log(`worst (the applier's rows in PostgreSQL, the SQL read): match board ${fmt(worstMatch)} ms, every board ${fmt(worstAll)} ms after the commit`);
   } finally {
+    await dropRedisBoards();
     // BENCH_LB_KEEP=1 leaves the database in place (to look at plans); drop it by hand after.
     if (process.env.BENCH_LB_KEEP === '1') {
       log(`kept ${where}`);

@@ -658,7 +658,14 @@ export function createLeaderboardsService({
     stopped = () => false,
     batchRows = WRITE_BATCH,
     replay = false,
-  }: { stopped?: () => boolean; batchRows?: number; replay?: boolean } = {}): Promise<number> {
+    onStep,
+  }: {
+    stopped?: () => boolean;
+    batchRows?: number;
+    replay?: boolean;
+    /** Each settlement's answers read and each phase applied, with its ms (the bench's breakdown). */
+    onStep?: (step: { position: number; what: 'answers' | Phase; ms: number }) => void;
+  } = {}): Promise<number> {
     if (!redisBoards) return 0;
     const w = redisBoards.writer;
     if (!(await w.take(writerToken, WRITER_LEASE_MS))) return 0;
@@ -674,7 +681,9 @@ export function createLeaderboardsService({
       if (!s.leagueId) return [];
       let found = kept.get(s.issuanceId);
       if (!found) {
+        const t0 = performance.now();
         found = await settlementAnswers({ db, issuanceId: s.issuanceId });
+        onStep?.({ position: s.position, what: 'answers', ms: performance.now() - t0 });
         for (const [id, list] of kept) {
           if (keptAnswers + found.length <= ANSWERS_KEPT_MAX) break;
           kept.delete(id);
@@ -697,8 +706,11 @@ export function createLeaderboardsService({
         for (const s of settlements) {
           if (!replay && !markerBefore(marker, { position: s.position, userId: MARKER_END })) continue;
           work = true;
-          const sent = await applySettlement({ w, s, phase, answers: await answersOf(s), marker, batchRows, replay, stopped });
+          const answers = await answersOf(s);
+          const t0 = performance.now();
+          const sent = await applySettlement({ w, s, phase, answers, marker, batchRows, replay, stopped });
           if (sent === false) return written;
+          onStep?.({ position: s.position, what: phase, ms: performance.now() - t0 });
           written += sent;
           if (phase === PHASE.match) await events?.emit({ type: 'boardChanged', matchId: s.matchId });
         }
