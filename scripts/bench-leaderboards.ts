@@ -73,6 +73,7 @@ async function main() {
   // settles on connections with a 30-second budget; the reads measured here are far below either.)
   process.env.DB_STATEMENT_TIMEOUT_MS ??= '900000';
   process.env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS ??= '900000';
+  process.env.DB_POOL_WAIT_MS ??= '600000';
   const { loadConfig } = await import('../src/config.js');
   const { createLogger } = await import('../src/logger.js');
   const { createServices } = await import('../src/services.js');
@@ -86,6 +87,8 @@ async function main() {
   const { openDatabase } = await import('../src/db/client.js');
 
   const { database, where, url, drop } = await openBenchDatabase('qp_benchlb');
+  /** Deletes the boards this run put in Redis (its own prefix). */
+  let dropRedisBoards = async () => {};
   try {
     // The service's own boards are the SQL read (what the reads and the applier below measure); the boards in memory are
     // another service's (memLb below), as another process's would be.
@@ -276,13 +279,27 @@ async function main() {
       { name: 'the match: top 100 + caller', lat: [], run: (i, matchId) => lb.match(matchId, { offset: 0, limit: 100 }, viewers[i % viewers.length]!) },
     ];
     // Another process's reads of the boards: a service of its own on a connection pool of its own (PGlite: the same
-    // database, one connection); with BENCH_REDIS_URL its boards are in Redis (leaderboards.redis.ts), copied there by
-    // its writer as each phase is applied, as a worker's would be. Without it, its reads are PostgreSQL's.
-    const other = url ? await openDatabase({ url, limits: config.database.api }) : database;
+    // database, one connection); with BENCH_REDIS_URL its boards are in Redis (leaderboards.redis.ts), where its writer
+    // applies each settlement from its answers once it is committed, as a worker's would (kicked by `settled`). Without
+    // it, its reads are PostgreSQL's.
+    // The engine's budgets (30-second statements): its writer is a worker's, whose connections have them (scripts/worker.ts).
+    const other = url ? await openDatabase({ url, limits: config.database.engine }) : database;
     const { connectRedis } = await import('../src/redis/client.js');
     const { createRedisBoards } = await import('../src/modules/leaderboards/leaderboards.redis.js');
     const redisConfig = process.env.BENCH_REDIS_URL ? { url: process.env.BENCH_REDIS_URL, keyPrefix: `qp-benchlb:${process.pid}:` } : null;
     const benchLogger = createLogger('warn');
+    if (redisConfig)
+      dropRedisBoards = async () => {
+        const { Redis } = await import('ioredis');
+        const r = new Redis(redisConfig.url);
+        let cursor = '0';
+        do {
+          const [next, keys] = await r.scan(cursor, 'MATCH', `${redisConfig.keyPrefix}*`, 'COUNT', 1000);
+          cursor = next;
+          if (keys.length) await r.unlink(...keys);
+        } while (cursor !== '0');
+        r.disconnect();
+      };
     const otherBoards = (otherDb: typeof other.db) =>
       createLeaderboardsService({
         db: otherDb,
@@ -300,9 +317,16 @@ async function main() {
           : {}),
       });
     const memLb = otherBoards(other.db);
-    /** The writer's copies into Redis, one after another (kicked as the applier finishes each phase). */
+    /** The writer of the boards in Redis, one round after another (kicked at each commit, as the worker's is). */
     let copying: Promise<unknown> = Promise.resolve();
-    const copy = () => (copying = copying.then(() => memLb.copyToRedis()));
+    /** The writer's steps in the round of each settlement: reading its answers, applying each phase (ms). */
+    const writerSteps: string[] = [];
+    const copy = () =>
+      (copying = copying.then(() =>
+        memLb.copyToRedis({ onStep: (s) => writerSteps.push(`${s.what === 'answers' ? 'answers read' : `phase ${s.what}`} ${fmt(s.ms)}`) }),
+      ));
+    /** ms from the commit until the writer's round that applied the settlement to every board in Redis ended, per round. */
+    const writerDone: number[] = [];
     if (redisConfig) {
       const c0 = performance.now();
       const rows = await memLb.copyToRedis();
@@ -345,10 +369,11 @@ async function main() {
                  from (select id from users order by hashtext(id::text || ${String(round)}) limit ${ANSWERS}::int) u`),
       );
       await exec(sql`analyze question_answers`);
-      // The watcher: a player who answered this question, their row on the match board before it (the board loaded in
-      // memory first: its load is not what is measured).
+      // The watcher: the last player (in user order) who answered this question, their row on the match board before it
+      // (the board loaded in memory first: its load is not what is measured). The writers go through a settlement's
+      // answers in user order: the watcher's row has it on a board once the whole settlement is on it.
       const [watched] = (await exec(sql`select u.* from users u join question_answers a on a.user_id = u.id
-                                         where a.question_issuance_id = ${iss.id}::uuid order by a.user_id limit 1`)) as Record<string, unknown>[];
+                                         where a.question_issuance_id = ${iss.id}::uuid order by a.user_id desc limit 1`)) as Record<string, unknown>[];
       const watcher = (await db.query.users.findFirst({ where: (u, { eq }) => eq(u.id, String(watched!.id)) }))!;
       // Every board the watcher's answer lands on (the periods in the watcher's zone), as the handlers read them.
       const page = { offset: 0, limit: 100 };
@@ -382,6 +407,7 @@ async function main() {
       const settled = await store.settleIssuance({ id: iss.id, status: 'resolved', correct: 'home', resolvedSeq: null, resolutionEventId: null });
       const committed = performance.now();
       if (!settled) throw new Error('the question did not settle');
+      if (redisConfig) void copy().then(() => writerDone.push(performance.now() - committed));
       const phases: [number, number, number] = [NaN, NaN, NaN];
       let chunks = 0;
       let longestChunk = 0;
@@ -419,7 +445,6 @@ async function main() {
           longestChunk = Math.max(longestChunk, at - last);
           last = at;
           if (c.phaseDone) phases[c.phase - 1] = at - committed;
-          if (c.phaseDone && redisConfig) void copy();
         },
       });
       await copying;
@@ -446,7 +471,7 @@ async function main() {
         applyMs: splits.map((x) => x?.applyMs ?? NaN),
       });
       log(
-        `round ${round}: the other process's ${boardReads.length} boards (memory, ${seen.rows.toLocaleString()} rows) had it ${fmt(seen.every)} ms after the commit (${[...seen.byBoard].map(([n, ms]) => `${n} ${fmt(ms)}`).join(', ')}; ${seen.reads} reads); identical to the SQL read after the applier: ${identical}; a fresh load of them ${fmt(loadMs)} ms`,
+        `round ${round}: the other process's ${boardReads.length} boards (memory, ${seen.rows.toLocaleString()} rows) had it ${fmt(seen.every)} ms after the commit (${[...seen.byBoard].map(([n, ms]) => `${n} ${fmt(ms)}`).join(', ')}; ${seen.reads} reads); identical to the SQL read after the applier: ${identical}; a fresh load of them ${fmt(loadMs)} ms${redisConfig ? `; the Redis writer's round done ${fmt(writerDone[round - 1] ?? NaN)} ms after the commit (${writerSteps.splice(0).join(', ')} ms)` : ''}`,
       );
       const r = { round, total: committed - t0, scoring: parts.scoring, enqueue: parts.enqueue, phases, chunks, longestChunk };
       resolutions.push(r);
@@ -598,6 +623,7 @@ async function main() {
     const worstAll = Math.max(...resolutions.map((r) => r.phases[2]));
     console.log(`worst (the applier's rows in PostgreSQL, the SQL read): match board ${fmt(worstMatch)} ms, every board ${fmt(worstAll)} ms after the commit`);
   } finally {
+    await dropRedisBoards();
     // BENCH_LB_KEEP=1 leaves the database in place (to look at plans); drop it by hand after.
     if (process.env.BENCH_LB_KEEP === '1') {
       log(`kept ${where}`);

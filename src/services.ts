@@ -129,7 +129,7 @@ export function createServices(deps: ServiceDeps) {
   const engine = {
     store: createEngineStore({ db, brandSnapshot, events }),
     hooks: engineHooks(events),
-    /** The boards' writers, tasks of the worker: the SQL applier of the settlements' queue, and with REDIS_URL the copy into Redis. */
+    /** The boards' writers, tasks of the worker: the SQL applier of the settlements' queue, and with REDIS_URL the writer of the boards in Redis. */
     leaderboardWriters: [
       createLeaderboardWriter({
         name: 'leaderboard-apply',

@@ -15,8 +15,10 @@ export interface LeaderboardWriter {
  * changes in src/events/reactions.ts), once more when kicked while it runs.
  * The writers: the SQL applier of the settlements' queue (leaderboards
  * service `applyQueued`; the database's lock lets one process write at a
- * time) and, with REDIS_URL, the copy of the boards into Redis
- * (`copyToRedis`; a lease in Redis lets one process copy at a time).
+ * time) and, with REDIS_URL, the writer of the boards in Redis, which
+ * applies each settlement from its answers without waiting for the SQL
+ * applier (`copyToRedis`; a lease in Redis lets one process write at a
+ * time).
  */
 export function createLeaderboardWriter({
   name,

@@ -49,9 +49,9 @@ export interface LocalEvents {
   followChanged: { userId: string; matchId: string; following: boolean };
   /** The leagues table changed (an operator's update, a definition's deletion scrubbing allowlists). */
   leaguesChanged: Record<never, never>;
-  /** A match's board changed for its readers (the SQL applier wrote it; with REDIS_URL, its copy in Redis did). */
+  /** A match's board changed for its readers (the SQL applier wrote it; with REDIS_URL, the writer of the boards in Redis did). */
   boardChanged: { matchId: string };
-  /** The SQL applier finished a phase of a settlement (its boards in PostgreSQL have it): the copy into Redis can take it. */
+  /** The SQL applier finished a phase of a settlement (its boards in PostgreSQL have it): the writers look for more. */
   boardsApplied: { phase: 1 | 2 | 3 };
   /** A (test) match was deleted. */
   matchDeleted: { matchId: string };

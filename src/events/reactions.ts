@@ -32,7 +32,7 @@ export interface ReactionDeps {
   leagueCache: Pick<LeagueListCache, 'invalidate'>;
   leaderboards: Pick<LeaderboardsService, 'enqueueSettlement' | 'rebuildUser' | 'forgetPages'>;
   push: Pick<EngineSubscriber, 'onIssued' | 'onSettled'>;
-  /** The boards' writers (the SQL applier; with REDIS_URL, the copy into Redis): kicked when there is something to write. */
+  /** The boards' writers (the SQL applier; with REDIS_URL, the writer of the boards in Redis): kicked when there is something to write. */
   leaderboardWriters: Pick<LeaderboardWriter, 'kick'>[];
   /** Mails a verification link to the user's current email. */
   mailVerification(user: UserRow): Promise<void>;
@@ -74,7 +74,7 @@ export function reactions(d: ReactionDeps): Reactions {
         ({ userId }) => d.keyCache.invalidateUser(userId),
         // Cached board pages carry names (their rows and ranks are versioned, names are not).
         ({ shown }) => shown && d.leaderboards.forgetPages(),
-        // Hidden, shown, (de)activated: their rows were rebuilt; the copy into Redis takes them.
+        // Hidden, shown, (de)activated: their rows were rebuilt; the writer of the boards in Redis computes them again.
         ({ shown }) => shown && kickWriters(),
         // Where the database's trigger does not announce it (Redis), this commit does, to every process.
         ({ userId }) => !d.bus.announcesTableChanges && d.bus.publish({ k: 'user', u: userId }),

@@ -2,11 +2,13 @@
  * The boards in Redis (REDIS_URL; src/modules/leaderboards/leaderboards.redis.ts),
  * against the real server: every board (match, league, whole game; all time
  * and periods) and a private group's read from Redis equal PostgreSQL's read
- * of the same board, byte for byte, ranked by points and by either streak; copies repeated, rewound and interleaved
- * with users hidden, shown and moved count nothing twice; and a Redis that
- * lost everything is read around (PostgreSQL) until the writer copied it all
- * again.
+ * of the same board, byte for byte, ranked by points and by either streak;
+ * settlements are on them before the SQL applier took them; writes stopped,
+ * replayed and interleaved with users hidden, shown and moved count nothing
+ * twice; and a Redis that lost everything is read around (PostgreSQL) until
+ * the writer copied it all again, as are boards an older layout copied.
  */
+import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLeaderboardsService } from '../../src/modules/leaderboards/leaderboards.service.js';
 import type { QuestionIssuanceRow } from '../../src/modules/issuances/issuances.table.js';
@@ -88,7 +90,7 @@ async function everyRead(svc: ReturnType<typeof sqlOnly>, matchId: string, leagu
   return JSON.parse(JSON.stringify(out, (_k, v: unknown) => (v instanceof Map ? [...v].sort() : v)));
 }
 
-/** The boards in Redis caught up: the SQL applier's queue drained, then the copy. */
+/** The boards in Redis and PostgreSQL caught up: the SQL applier's queue drained, and the writer. */
 async function caughtUp() {
   await lb().drain();
   await lb().copyToRedis();
@@ -116,6 +118,24 @@ describe('boards in Redis', { timeout: 300_000 }, () => {
     await settle(await asked(m.id, crowd, (i) => (i === 4 ? 'home' : 'away'), 7), 'home');
     await caughtUp();
     expect(await everyRead(lb(), m.id, m.leagueId, crowd)).toEqual(await everyRead(sqlOnly(), m.id, m.leagueId, crowd));
+  });
+
+  it('have a settlement on every board before the SQL applier took it, each answer once however the writer is stopped and replayed', async () => {
+    const m = await createMatch(app, { status: 'live', scheduled: inMinutes(-30) });
+    const crowd = await players(4, m.id);
+    await caughtUp();
+    await settle(await asked(m.id, crowd, (i) => (i % 2 ? 'home' : 'away'), 12), 'home');
+    await settle(await asked(m.id, crowd, (i) => (i === 1 ? null : 'home'), 4), 'home');
+    // The writer alone (no SQL applier): stopped between its scripts (in the middle of the first settlement), then
+    // every settlement sent again in scripts that straddle where it stopped, then again a row a script.
+    let steps = 0;
+    await lb().copyToRedis({ batchRows: 1, stopped: () => ++steps > 4 });
+    await lb().copyToRedis({ replay: true });
+    await lb().copyToRedis({ replay: true, batchRows: 1 });
+    const fromRedis = await everyRead(lb(), m.id, m.leagueId, crowd);
+    expect((await lb().queueState()).pending, 'nothing applied in PostgreSQL yet').toBe(2);
+    await lb().drain();
+    expect(fromRedis).toEqual(await everyRead(sqlOnly(), m.id, m.leagueId, crowd));
   });
 
   it('take users hidden, shown, moved to another zone and deactivated, however the copies interleave', async () => {
@@ -161,6 +181,31 @@ describe('boards in Redis', { timeout: 300_000 }, () => {
     }
     await caughtUp();
     expect(await everyRead(lb(), m.id, m.leagueId, crowd)).toEqual(await everyRead(sqlOnly(), m.id, m.leagueId, crowd));
+  });
+
+  it('are copied again in full when an older layout copied them (copy cursors, no markers), read from PostgreSQL meanwhile', async () => {
+    const m = await createMatch(app, { status: 'live', scheduled: inMinutes(-30) });
+    const crowd = await players(3, m.id);
+    await settle(await asked(m.id, crowd, (i) => (i ? 'home' : 'away')), 'home');
+    await caughtUp();
+    // What the writer before the applied markers left: `ready` '2' (or '1' before the streak boards) and its copy
+    // cursors `p1`..`p3`, no `d1`..`d3`. Taken for this layout, every settlement would be applied again on top.
+    const raw = new Redis(redis.url, { keyPrefix: redis.keyPrefix });
+    try {
+      const [p] = await raw.hmget('lb:meta', 'd1');
+      await raw.hdel('lb:meta', 'd1', 'd2', 'd3');
+      await raw.hset('lb:meta', 'ready', '2', 'p1', p!.split('|')[0]!, 'p2', p!.split('|')[0]!, 'p3', p!.split('|')[0]!);
+    } finally {
+      raw.disconnect();
+    }
+    const fallbacks = lb().cacheState().redisReads;
+    const sqlReads = await everyRead(sqlOnly(), m.id, m.leagueId, crowd);
+    expect(await everyRead(lb(), m.id, m.leagueId, crowd)).toEqual(sqlReads);
+    expect(lb().cacheState().redisReads, 'not ready: PostgreSQL read').toBe(fallbacks);
+    await settle(await asked(m.id, crowd, () => 'home', 3), 'home');
+    await caughtUp();
+    expect(await everyRead(lb(), m.id, m.leagueId, crowd)).toEqual(await everyRead(sqlOnly(), m.id, m.leagueId, crowd));
+    expect(lb().cacheState().redisReads).toBeGreaterThan(fallbacks);
   });
 
   it('are copied again in full when Redis lost them, read from PostgreSQL meanwhile', async () => {

@@ -20,7 +20,7 @@ import { leaderboards, type LeaderboardRow } from './leaderboards.table.js';
  * user for a few thousand answers (measured: 1.3 s of a 2.2 s chunk at
  * 200,000 users). The LIMIT keeps the subquery from being flattened into a join.
  */
-const PLAYER_WHO_COUNTS = sql`cross join lateral (
+export const PLAYER_WHO_COUNTS = sql`cross join lateral (
     select u.match_follow_timezone as zone from users u where u.id = a.user_id and u.is_active and not u.hidden_from_leaderboards limit 1
   ) u`;
 

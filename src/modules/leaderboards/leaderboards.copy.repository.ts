@@ -1,12 +1,15 @@
 /**
  * What the boards in Redis (leaderboards.redis.ts) read from PostgreSQL, the
- * durable truth: which settlements and user changes they have not copied
- * yet, and the current rows those touched (absolute values: a copy made
- * twice writes the same rows twice). Reads only, besides the pruning of the
- * user-change feed.
+ * durable truth: the settlements and their answers (applied to the boards in
+ * Redis by the rule, each once), the users whose rows were rebuilt (their
+ * answers, from which their rows are computed again as absolute values), and
+ * every board row with where the SQL applier stands (a full copy). Reads
+ * only, besides the pruning of the user-change feed.
  */
 import { sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.js';
+import type { ScoredOutcome } from '../../domain/vocabulary.js';
+import { PLAYER_WHO_COUNTS } from './leaderboards.applier.repository.js';
 import { PHASE, type BoardKey, type Period, type Phase, type Scope } from './leaderboards.keys.js';
 import { LEADERBOARD_LOCK, NAME, rowsOf } from './leaderboards.sql.js';
 
@@ -18,68 +21,198 @@ export interface CopiedRow {
   row: { points: number; correct: number; answered: number; currentStreak: number; bestStreak: number; reachedUs: number } | null;
 }
 
-/** Where the copies stand: per phase the last settlement position copied, and the last user change. */
+/**
+ * Where a phase's boards in Redis stand: every settlement before `position`
+ * applied, and `position` itself for the answerers up to `userId` (END: all
+ * of them).
+ */
+export interface Marker {
+  position: number;
+  userId: string;
+}
+
+/** A marker's user past every user id (uuids are lowercase hex and '-'). */
+export const MARKER_END = '~';
+
+/** Whether marker `a` is before marker `b` (what `b` has applied, `a` has not all). */
+export const markerBefore = (a: Marker, b: Marker): boolean => a.position < b.position || (a.position === b.position && a.userId < b.userId);
+
+/** Where the boards in Redis stand: each phase's marker, and the last user change taken. */
 export interface CopyCursors {
-  p1: number;
-  p2: number;
-  p3: number;
+  d1: Marker;
+  d2: Marker;
+  d3: Marker;
   u: number;
 }
 
-/**
- * The settlements and user changes not copied yet (`after`), read under the
- * leaderboards' lock in shared mode: every writer holds it exclusively until
- * its commit, so what is read here has no gap that a writer still in flight
- * could fill later. A settlement is past a phase only when every earlier one
- * is (the applier's order), so "position up to p" is a cursor per phase.
- */
-export async function pendingCopies({
+/** The users whose rows were rebuilt after `after` (read under the leaderboards' lock in shared mode: no gap filled later). */
+export async function pendingUserChanges({
   db,
   after,
   limit,
 }: {
   db: { transaction: <T>(f: (tx: Tx) => Promise<T>) => Promise<T> };
-  after: CopyCursors;
+  after: number;
   limit: number;
-}): Promise<{
-  settlements: { position: number; issuanceId: string; matchId: string; phase: number }[];
-  users: { seq: number; userId: string; boardIds: number[] }[];
-}> {
+}): Promise<{ seq: number; userId: string }[]> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock_shared(${LEADERBOARD_LOCK})`);
-    const low = Math.min(after.p1, after.p2, after.p3);
-    const settlements = await rowsOf<{ position: string | number; question_issuance_id: string; match_id: string; phase: number }>(
+    const users = await rowsOf<{ seq: string | number; user_id: string }>(
       tx,
-      sql`select position, question_issuance_id, match_id, phase from leaderboard_settlements
-          where position > ${low} and phase > ${PHASE.match} order by position limit ${limit}::int`,
+      sql`select seq, user_id from leaderboard_user_changes where seq > ${after} order by seq limit ${limit}::int`,
     );
-    const users = await rowsOf<{ seq: string | number; user_id: string; board_ids: number[] | string }>(
-      tx,
-      sql`select seq, user_id, board_ids from leaderboard_user_changes where seq > ${after.u} order by seq limit ${limit}::int`,
-    );
-    return {
-      settlements: settlements.map((r) => ({ position: Number(r.position), issuanceId: r.question_issuance_id, matchId: r.match_id, phase: Number(r.phase) })),
-      users: users.map((r) => ({ seq: Number(r.seq), userId: r.user_id, boardIds: parseIntArray(r.board_ids) })),
-    };
+    return users.map((r) => ({ seq: Number(r.seq), userId: r.user_id }));
   });
 }
 
-/** The cursors of everything committed now (a full copy starts from here), read as `pendingCopies` reads. */
-export async function currentCursors({ db }: { db: { transaction: <T>(f: (tx: Tx) => Promise<T>) => Promise<T> } }): Promise<CopyCursors> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock_shared(${LEADERBOARD_LOCK})`);
-    const [r] = await rowsOf<{ p1: string | number | null; p2: string | number | null; p3: string | number | null; u: string | number | null }>(
-      tx,
-      sql`select (select max(position) from leaderboard_settlements where phase > 1) as p1,
-                 (select max(position) from leaderboard_settlements where phase > 2) as p2,
-                 (select max(position) from leaderboard_settlements where phase > 3) as p3,
-                 (select max(seq) from leaderboard_user_changes) as u`,
-    );
-    return { p1: Number(r?.p1 ?? 0), p2: Number(r?.p2 ?? 0), p3: Number(r?.p3 ?? 0), u: Number(r?.u ?? 0) };
-  });
+/** A settlement as the boards in Redis take it (`leagueId` null: its match is gone or a test match, nothing to apply). */
+export interface DirectSettlement {
+  position: number;
+  issuanceId: string;
+  matchId: string;
+  leagueId: string | null;
+  /** scored_at, microseconds since 1970. */
+  scoredUs: number;
 }
 
-const parseIntArray = (v: number[] | string): number[] => (Array.isArray(v) ? v.map(Number) : v.replace(/[{}]/g, '').split(',').filter(Boolean).map(Number));
+/** The settlements from position `from` on, in position order (positions given: `assignPositions`). */
+export async function settlementsFrom({ db, from, limit }: { db: DbOrTx; from: number; limit: number }): Promise<DirectSettlement[]> {
+  const rows = await rowsOf<{ position: string | number; question_issuance_id: string; match_id: string; league_id: string | null; scored_us: string }>(
+    db,
+    sql`select s.position, s.question_issuance_id, s.match_id, case when m.is_test then null else m.league_id end as league_id,
+               ((extract(epoch from s.scored_at) * 1000000)::bigint)::text as scored_us
+        from leaderboard_settlements s left join matches m on m.id = s.match_id
+        where s.position >= ${from} order by s.position limit ${limit}::int`,
+  );
+  return rows.map((r) => ({
+    position: Number(r.position),
+    issuanceId: r.question_issuance_id,
+    matchId: r.match_id,
+    leagueId: r.league_id,
+    scoredUs: Number(r.scored_us),
+  }));
+}
+
+/** A settled answer as the boards in Redis take it: its player (who counts now), outcome, points and the player's stored zone ('' none). */
+export interface DirectAnswer {
+  userId: string;
+  outcome: ScoredOutcome;
+  points: number;
+  zone: string;
+}
+
+/**
+ * Every scored answer of a settlement whose player counts (active, not
+ * hidden), in user order: in pages of `page` answers (a statement each, so
+ * none outlasts a statement's budget however large the settlement).
+ */
+export async function settlementAnswers({ db, issuanceId, page = 20_000 }: { db: DbOrTx; issuanceId: string; page?: number }): Promise<DirectAnswer[]> {
+  const out: DirectAnswer[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const rows: { user_id: string; outcome: ScoredOutcome; points: number | string; zone: string }[] = await rowsOf(
+      db,
+      sql`select a.user_id, a.outcome, a.points_awarded as points, coalesce(u.zone, '') as zone
+          from question_answers a ${PLAYER_WHO_COUNTS}
+          where a.question_issuance_id = ${issuanceId}::uuid and a.outcome is not null ${after ? sql`and a.user_id > ${after}::uuid` : sql``}
+          order by a.user_id limit ${page}::int`,
+    );
+    for (const r of rows) out.push({ userId: r.user_id, outcome: r.outcome, points: Number(r.points), zone: r.zone });
+    if (rows.length < page) return out;
+    after = rows[rows.length - 1]!.user_id;
+  }
+}
+
+/** A user's scored answer as the rebuild takes it (`queued` false: settled before the queue existed, on every board). */
+export interface UserAnswer {
+  issuanceId: string;
+  matchId: string;
+  leagueId: string;
+  outcome: ScoredOutcome;
+  points: number;
+  scoredUs: number;
+  resolvedSeq: number | null;
+  queued: boolean;
+  position: number | null;
+}
+
+/** A user's standing (whether they count, their zone) and every scored answer of theirs on a match that is no test match. */
+export async function userAnswers({ db, userId }: { db: DbOrTx; userId: string }): Promise<{ counts: boolean; zone: string | null; answers: UserAnswer[] }> {
+  const [user] = await rowsOf<{ counts: boolean; zone: string | null }>(
+    db,
+    sql`select u.is_active and not u.hidden_from_leaderboards as counts, u.match_follow_timezone as zone from users u where u.id = ${userId}::uuid`,
+  );
+  const rows = await rowsOf<{
+    question_issuance_id: string;
+    match_id: string;
+    league_id: string;
+    outcome: ScoredOutcome;
+    points: number | string;
+    scored_us: string;
+    resolved_seq: number | string | null;
+    queued: boolean;
+    position: number | string | null;
+  }>(
+    db,
+    sql`select a.question_issuance_id, a.match_id, m.league_id, a.outcome, a.points_awarded as points,
+               ((extract(epoch from a.scored_at) * 1000000)::bigint)::text as scored_us, i.resolved_seq, q.seq is not null as queued, q.position
+        from question_answers a
+        join matches m on m.id = a.match_id and not m.is_test
+        join question_issuances i on i.id = a.question_issuance_id
+        left join leaderboard_settlements q on q.question_issuance_id = a.question_issuance_id
+        where a.user_id = ${userId}::uuid and a.outcome is not null and a.scored_at is not null`,
+  );
+  return {
+    counts: Boolean(user?.counts),
+    zone: user?.zone ?? null,
+    answers: rows.map((r) => ({
+      issuanceId: r.question_issuance_id,
+      matchId: r.match_id,
+      leagueId: r.league_id,
+      outcome: r.outcome,
+      points: Number(r.points),
+      scoredUs: Number(r.scored_us),
+      resolvedSeq: r.resolved_seq === null ? null : Number(r.resolved_seq),
+      queued: Boolean(r.queued),
+      position: r.position === null ? null : Number(r.position),
+    })),
+  };
+}
+
+/**
+ * A full copy reads every row in one snapshot (repeatable read) and writes
+ * them to Redis between its pages: its transaction is idle meanwhile, on
+ * purpose, for as long as the copy takes.
+ */
+export async function keepSnapshotOpen(tx: Tx): Promise<void> {
+  await tx.execute(sql`set local idle_in_transaction_session_timeout = 0`);
+}
+
+/**
+ * Where PostgreSQL's boards stand (in the caller's snapshot): per phase the
+ * marker of what the SQL applier has applied (every settlement past the
+ * phase, and the one in the middle of it up to its cursor: a settlement
+ * moves past a phase only when every earlier one has), and the last user
+ * change. A full copy of the rows read in the same snapshot stands there.
+ */
+export async function sqlProgress({ tx }: { tx: Tx }): Promise<CopyCursors> {
+  const [r] = await rowsOf<{ p1: string | number | null; p2: string | number | null; p3: string | number | null; u: string | number | null }>(
+    tx,
+    sql`select (select max(position) from leaderboard_settlements where phase > 1) as p1,
+               (select max(position) from leaderboard_settlements where phase > 2) as p2,
+               (select max(position) from leaderboard_settlements where phase > 3) as p3,
+               (select max(seq) from leaderboard_user_changes) as u`,
+  );
+  const mid = await rowsOf<{ phase: number; position: string | number; cursor: string }>(
+    tx,
+    sql`select phase, position, cursor from leaderboard_settlements where phase < ${PHASE.done} and cursor is not null`,
+  );
+  const marker = (phase: Phase, past: string | number | null | undefined): Marker => {
+    const m = mid.find((x) => Number(x.phase) === phase);
+    return m ? { position: Number(m.position), userId: m.cursor } : { position: Number(past ?? 0), userId: MARKER_END };
+  };
+  return { d1: marker(1, r?.p1), d2: marker(2, r?.p2), d3: marker(3, r?.p3), u: Number(r?.u ?? 0) };
+}
 
 type RawRow = {
   scope: Scope;
@@ -113,67 +246,6 @@ const toCopied = (r: RawRow): CopiedRow => ({
 
 const COLUMNS = sql`b.scope, b.scope_id, b.period, b.period_start::text as period_start, s.user_id, s.points, s.correct, s.answered,
   s.current_streak, s.best_streak, ((extract(epoch from s.reached_at) * 1000000)::bigint)::text as reached_us`;
-
-/**
- * The current rows of a settlement's answerers (after `after`, `limit` of
- * them in user order) on the boards of `phases` the settlement counts on:
- * its match's board, its league's and the whole game's all-time boards, and
- * their period boards around the settlement's time (a neighbouring period's
- * row copied as well is the same row again).
- */
-export async function settlementRows({
-  db,
-  issuanceId,
-  phases,
-  after,
-  limit,
-}: {
-  db: DbOrTx;
-  issuanceId: string;
-  phases: Phase[];
-  after: string | null;
-  limit: number;
-}): Promise<{ rows: CopiedRow[]; last: string | null; answers: number }> {
-  const ps = sql.join(
-    phases.map((p) => sql`${p}::int`),
-    sql`, `,
-  );
-  const rows = await rowsOf<RawRow & { last: string | null; n: string | number }>(
-    db,
-    sql`with q as (select s.match_id, s.scored_at, m.league_id from leaderboard_settlements s join matches m on m.id = s.match_id
-                   where s.question_issuance_id = ${issuanceId}::uuid),
-        a as (select a.user_id from question_answers a where a.question_issuance_id = ${issuanceId}::uuid and a.outcome is not null
-              ${after ? sql`and a.user_id > ${after}::uuid` : sql``} order by a.user_id limit ${limit}::int),
-        n as (select count(*) as n, max(user_id::text) as last from a),
-        bs as (select b.* from leaderboards b, q where
-                 (1 = any(array[${ps}]) and b.scope = 'match' and b.scope_id = q.match_id)
-              or (2 = any(array[${ps}]) and b.period = 'all_time' and ((b.scope = 'league' and b.scope_id = q.league_id) or b.scope = 'overall'))
-              or (3 = any(array[${ps}]) and b.period <> 'all_time' and ((b.scope = 'league' and b.scope_id = q.league_id) or b.scope = 'overall')
-                  and b.period_start between (q.scored_at - interval '32 days')::date and (q.scored_at + interval '2 days')::date))
-        select ${COLUMNS}, n.last, n.n
-        from n left join (a join leaderboard_scores s on s.user_id = a.user_id join bs b on b.id = s.leaderboard_id) on true`,
-  );
-  const first = rows[0];
-  return { rows: rows.filter((r) => r.user_id !== null).map(toCopied), last: first?.last ?? null, answers: Number(first?.n ?? 0) };
-}
-
-/** A user's current rows on some boards and on every board they have rows on (no row: `row` null). */
-export async function userRows({ db, userId, boardIds }: { db: DbOrTx; userId: string; boardIds: number[] }): Promise<CopiedRow[]> {
-  const ids = boardIds.length
-    ? sql`array[${sql.join(
-        boardIds.map((id) => sql`${id}::int`),
-        sql`, `,
-      )}]`
-    : sql`'{}'::int[]`;
-  const rows = await rowsOf<RawRow>(
-    db,
-    sql`select b.scope, b.scope_id, b.period, b.period_start::text as period_start, ${userId}::uuid as user_id, s.points, s.correct, s.answered,
-               s.current_streak, s.best_streak, ((extract(epoch from s.reached_at) * 1000000)::bigint)::text as reached_us
-        from leaderboards b left join leaderboard_scores s on s.leaderboard_id = b.id and s.user_id = ${userId}::uuid
-        where b.id = any(${ids}) or b.id in (select leaderboard_id from leaderboard_scores where user_id = ${userId}::uuid)`,
-  );
-  return rows.map(toCopied);
-}
 
 /** A page of every board row, in primary-key order (user, board) after `after`: a full copy of the boards. */
 export async function allRowsPage({

@@ -9,7 +9,7 @@ import type { DbOrTx, Tx } from '../../db/client.js';
 import { parsePgTimestamp } from '../../domain/instants.js';
 import { matches } from '../matches/matches.table.js';
 import { PHASE, type Phase } from './leaderboards.keys.js';
-import { LEADERBOARD_LOCK, rowsOf } from './leaderboards.sql.js';
+import { LEADERBOARD_LOCK, POSITION_LOCK, rowsOf } from './leaderboards.sql.js';
 
 export { LEADERBOARD_LOCK };
 
@@ -72,21 +72,34 @@ export interface QueuedSettlement {
 }
 
 /**
- * The next piece of work (the lock held): settlements not seen before get
- * their positions, in the order they were queued; then the pending one of
- * the lowest phase, and of those the first taken. So every board takes the
- * settlements in one order (a settlement moves past a phase only when every
- * earlier one has), while a new settlement's match board goes ahead of an
- * older one's period boards.
+ * Gives the settlements not seen before their positions, in the order they
+ * were queued, in a transaction of its own under POSITION_LOCK (not the
+ * leaderboards' lock: the boards in Redis take a settlement without waiting
+ * for the applier's chunk). Every board takes the settlements in this order:
+ * the SQL applier, the boards in Redis and the rebuild. A row committed after
+ * it gets its position next time, after the others.
+ */
+export async function assignPositions({ db }: { db: { transaction: <T>(f: (tx: Tx) => Promise<T>) => Promise<T> } }): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${POSITION_LOCK})`);
+    await tx.execute(
+      sql`update leaderboard_settlements s set position = n.position
+          from (select seq, (select coalesce(max(position), 0) from leaderboard_settlements) + row_number() over (order by seq) as position
+                from leaderboard_settlements where phase < ${PHASE.done} and position is null) n
+          where s.seq = n.seq`,
+    );
+  });
+}
+
+/**
+ * The next piece of work (the lock held; positions given by
+ * `assignPositions` before): the pending settlement of the lowest phase, and
+ * of those the first in position. So a settlement moves past a phase only
+ * when every earlier one has, while a new settlement's match board goes
+ * ahead of an older one's period boards.
  */
 export async function nextQueued({ tx }: { tx: Tx }): Promise<QueuedSettlement | undefined> {
-  await tx.execute(
-    sql`update leaderboard_settlements s set position = n.position
-        from (select seq, (select coalesce(max(position), 0) from leaderboard_settlements) + row_number() over (order by seq) as position
-              from leaderboard_settlements where phase < ${PHASE.done} and position is null) n
-        where s.seq = n.seq`,
-  );
-  // A row committed since the update above (no position yet) waits for the next chunk: it comes after the others anyway.
+  // A row without a position yet waits for the next chunk: it comes after the others anyway.
   const [row] = await rowsOf<{
     seq: string | number;
     question_issuance_id: string;

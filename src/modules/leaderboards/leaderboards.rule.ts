@@ -5,7 +5,8 @@
  * test (tests/api/leaderboards-rule.test.ts): the SQL applier's chunk
  * (`addChunk`, leaderboards.applier.repository.ts), plpgsql
  * `qp_leaderboards_rebuild` (drizzle/0016_*, 0018_*), and the boards in Redis
- * (leaderboards.redis.ts, whose members are `rankKey`s).
+ * (leaderboards.redis.ts, whose members are `rankKey`s and whose `APPLY`
+ * script is `applyAnswer` in Lua).
  *
  * The contract's `Leaderboard` schema says it in words: points, correct
  * answers and settled answers add up; a correct answer of a resolved

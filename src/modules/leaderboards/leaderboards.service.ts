@@ -33,6 +33,7 @@ import {
 } from './leaderboards.keys.js';
 import {
   advanceQueued,
+  assignPositions,
   enqueueSettlement,
   hasQueued,
   lockLeaderboards,
@@ -61,17 +62,26 @@ import {
 import { expiredBoard, keptFrom, pruneBoard, RETENTION_DAYS } from './leaderboards.retention.repository.js';
 import {
   allRowsPage,
-  currentCursors,
+  keepSnapshotOpen,
+  MARKER_END,
+  markerBefore,
   namesOf,
-  pendingCopies,
+  pendingUserChanges,
   pruneUserChanges,
-  settlementRows,
-  userRows,
+  settlementAnswers,
+  settlementsFrom,
+  sqlProgress,
+  userAnswers,
   type CopiedRow,
+  type CopyCursors,
+  type DirectAnswer,
+  type DirectSettlement,
+  type Marker,
+  type UserAnswer,
 } from './leaderboards.copy.repository.js';
-import type { RedisBoards, RedisRow } from './leaderboards.redis.js';
+import { markerText, WRITE_BATCH, type RedisBoards, type RedisRow } from './leaderboards.redis.js';
 import type { LeaderboardRow } from './leaderboards.table.js';
-import { streakOf, type RankBy } from './leaderboards.rule.js';
+import { applyAnswer, streakOf, type RankBy, type RuleRow } from './leaderboards.rule.js';
 
 type Schemas = components['schemas'];
 
@@ -417,6 +427,7 @@ export function createLeaderboardsService({
   async function applyNext({ wait = false, chunkRows = defaultChunkRows, probe }: { wait?: boolean; chunkRows?: number; probe?: ChunkProbe } = {}): Promise<
     AppliedChunk | 'busy' | undefined
   > {
+    await assignPositions({ db });
     const applied = await db.transaction(async (tx): Promise<AppliedChunk | 'busy' | undefined> => {
       if (wait) await lockLeaderboards(tx);
       else if (!(await tryLockLeaderboards(tx))) return 'busy';
@@ -512,35 +523,157 @@ export function createLeaderboardsService({
 
   /**
    * Copies every board row from PostgreSQL into Redis (Redis lost them, or
-   * never had them): the cursors of what is committed first, then every row
-   * (a row changed meanwhile is copied again from the cursors on), then
-   * `ready`. Reads are PostgreSQL's until then.
+   * never had them) in one snapshot, with the markers of where the SQL
+   * applier stood in it: the settlements after them are applied from their
+   * answers next, none twice. Reads are PostgreSQL's until `ready`.
    */
   async function fullCopy(w: RedisBoards, stopped: () => boolean): Promise<number | false> {
     await w.clear(writerToken, WRITER_LEASE_MS);
-    const cursors = await currentCursors({ db });
-    let after: { userId: string; boardId: number } | null = null;
+    return db.transaction(
+      async (tx) => {
+        await keepSnapshotOpen(tx);
+        const progress = await sqlProgress({ tx });
+        let after: { userId: string; boardId: number } | null = null;
+        let rows = 0;
+        do {
+          if (stopped() || !(await w.take(writerToken, WRITER_LEASE_MS))) return false;
+          const page: { rows: CopiedRow[]; last: { userId: string; boardId: number } | null } = await allRowsPage({ db: tx, after, limit: 20_000 });
+          if (!(await w.write({ token: writerToken, incremental: false, rows: page.rows, expireAt }))) return false;
+          rows += page.rows.length;
+          after = page.last;
+        } while (after);
+        const cursors = { d1: markerText(progress.d1), d2: markerText(progress.d2), d3: markerText(progress.d3), u: progress.u, ready: w.readyValue };
+        return (await w.write({ token: writerToken, incremental: false, rows: [], cursors, expireAt })) && rows;
+      },
+      { isolationLevel: 'repeatable read', accessMode: 'read only' },
+    );
+  }
+
+  /** Answers of settlements kept by the writer between phases (a settlement's answers are read once), at most. */
+  const ANSWERS_KEPT_MAX = 1_000_000;
+
+  /**
+   * Applies one settlement's answers to the boards of one phase in Redis, by
+   * the rule, a batch of answerers (`batchRows` board rows) per script, each
+   * script moving the phase's marker past its batch (the last to END).
+   * `marker`: the phase's marker before it (answers at or before it are not
+   * sent; `replay`: sent all the same, the scripts skip them). Returns the
+   * rows sent, or false when refused or stopped.
+   */
+  async function applySettlement({
+    w,
+    s,
+    phase,
+    answers,
+    marker,
+    batchRows,
+    replay,
+    stopped,
+  }: {
+    w: RedisBoards;
+    s: DirectSettlement;
+    phase: Phase;
+    answers: DirectAnswer[];
+    marker: Marker;
+    batchRows: number;
+    replay: boolean;
+    stopped: () => boolean;
+  }): Promise<number | false> {
+    const at = new Date(Math.floor(s.scoredUs / 1000));
+    const keysByZone = new Map<string, BoardKey[]>();
+    const keysOf = (zone: string) => {
+      let keys = keysByZone.get(zone);
+      if (!keys) {
+        keys = boardKeysFor({ matchId: s.matchId, leagueId: s.leagueId!, at, timeZone: zoneOrUtc(zone) }).filter((k) => phaseOf(k) === phase);
+        keysByZone.set(zone, keys);
+      }
+      return keys;
+    };
+    const todo = replay ? answers : answers.filter((a) => s.position > marker.position || a.userId > marker.userId);
+    const step = Math.max(1, Math.floor(batchRows / BOARDS_PER_ANSWER[phase]));
     let rows = 0;
-    do {
-      if (stopped() || !(await w.take(writerToken, WRITER_LEASE_MS))) return false;
-      const page: { rows: CopiedRow[]; last: { userId: string; boardId: number } | null } = await allRowsPage({ db, after, limit: 20_000 });
-      if (!(await w.write({ token: writerToken, incremental: false, rows: page.rows, expireAt }))) return false;
-      rows += page.rows.length;
-      after = page.last;
-    } while (after);
-    return (await w.write({ token: writerToken, incremental: false, rows: [], cursors: { ...cursors, ready: w.readyValue }, expireAt })) && rows;
+    for (let i = 0; i === 0 || i < todo.length; i += step) {
+      if (stopped()) return false;
+      const batch = todo.slice(i, i + step);
+      const boards = new Map<string, { key: BoardKey; expire: number; rows: DirectAnswer[] }>();
+      for (const a of batch)
+        for (const key of keysOf(a.zone)) {
+          const text = boardKeyText(key);
+          let b = boards.get(text);
+          if (!b) boards.set(text, (b = { key, expire: expireAt(key), rows: [] }));
+          b.rows.push(a);
+          rows++;
+        }
+      const through = i + step >= todo.length ? MARKER_END : batch[batch.length - 1]!.userId;
+      if (!(await w.apply({ token: writerToken, phase, position: s.position, through, atUs: s.scoredUs, boards: [...boards.values()] }))) return false;
+    }
+    return rows;
   }
 
   /**
-   * Brings the boards in Redis up to PostgreSQL (the worker's writer task,
-   * after each applied phase and every LEADERBOARD_APPLY_POLL_MS): the
-   * settlements' rows phase by phase as the SQL applier finished them, the
-   * users whose rows were rebuilt, each copied as absolute rows with its
-   * cursor in the same script; all of it again when Redis lost the boards.
-   * Returns the rows written (0: nothing to copy, or another process's
-   * worker holds the lease).
+   * A user's rows in Redis computed again from their answers by the rule (in
+   * the boards' order: positions, then as the rebuild orders answers settled
+   * before the queue), each board up to its phase's marker: absolute rows,
+   * none when the user does not count; and no row on every other board any of
+   * their answers could be on in another zone (a zone changed).
    */
-  async function copyToRedis({ stopped = () => false, chunkAnswers = 5000 }: { stopped?: () => boolean; chunkAnswers?: number } = {}): Promise<number> {
+  async function userRowsUpTo(userId: string, markers: CopyCursors): Promise<CopiedRow[]> {
+    const { counts, zone, answers } = await userAnswers({ db, userId });
+    const timeZone = zoneOrUtc(zone);
+    const order = (a: UserAnswer, b: UserAnswer) =>
+      (a.position ?? 0) - (b.position ?? 0) ||
+      a.scoredUs - b.scoredUs ||
+      (a.resolvedSeq ?? -1) - (b.resolvedSeq ?? -1) ||
+      (a.issuanceId < b.issuanceId ? -1 : a.issuanceId > b.issuanceId ? 1 : 0);
+    const rows = new Map<string, { key: BoardKey; row: RuleRow | undefined }>();
+    const board = (key: BoardKey) => {
+      const text = boardKeyText(key);
+      let r = rows.get(text);
+      if (!r) rows.set(text, (r = { key, row: undefined }));
+      return r;
+    };
+    // Answers queued but not given a position yet are on no board in Redis.
+    for (const a of answers.filter((x) => !x.queued || x.position !== null).sort(order)) {
+      const at = new Date(Math.floor(a.scoredUs / 1000));
+      // A zone's local date is the UTC date of a time between 12 hours before and 14 hours after.
+      for (const h of [-12, 0, 14])
+        for (const k of boardKeysFor({ matchId: a.matchId, leagueId: a.leagueId, at: new Date(at.getTime() + h * 3_600_000), timeZone: 'UTC' })) board(k);
+      if (!counts) continue;
+      for (const key of boardKeysFor({ matchId: a.matchId, leagueId: a.leagueId, at, timeZone })) {
+        const m = markers[`d${phaseOf(key)}`];
+        if (a.queued && markerBefore(m, { position: a.position!, userId })) continue;
+        const r = board(key);
+        r.row = applyAnswer(r.row, { outcome: a.outcome, points: a.points, atUs: a.scoredUs });
+      }
+    }
+    return [...rows.values()].map(({ key, row }) => ({ key, userId, row: row ?? null }));
+  }
+
+  /**
+   * Brings the boards in Redis up to the settlements and users' changes
+   * committed in PostgreSQL (the worker's writer task, kicked by each
+   * settlement and every LEADERBOARD_APPLY_POLL_MS), without waiting for the
+   * SQL applier: each settlement's answers, read once, applied to the boards
+   * of each phase in the applier's order (match boards first) with the
+   * phase's marker in the same script; then each user whose rows were
+   * rebuilt, computed again from their answers; every board copied from
+   * PostgreSQL when Redis lost them. Returns the rows written (0: nothing to
+   * do, or another process's worker holds the lease). Test seams: `batchRows`
+   * (board rows per script), `replay` (every settlement and user change sent
+   * again from the start: the scripts must skip what they applied).
+   */
+  async function copyToRedis({
+    stopped = () => false,
+    batchRows = WRITE_BATCH,
+    replay = false,
+    onStep,
+  }: {
+    stopped?: () => boolean;
+    batchRows?: number;
+    replay?: boolean;
+    /** Each settlement's answers read and each phase applied, with its ms (the bench's breakdown). */
+    onStep?: (step: { position: number; what: 'answers' | Phase; ms: number }) => void;
+  } = {}): Promise<number> {
     if (!redisBoards) return 0;
     const w = redisBoards.writer;
     if (!(await w.take(writerToken, WRITER_LEASE_MS))) return 0;
@@ -550,35 +683,62 @@ export function createLeaderboardsService({
       if (copied === false) return 0;
       written += copied;
     }
-    while (!stopped()) {
-      const cur = await w.cursors();
-      const pending = await pendingCopies({ db, after: cur, limit: 100 });
-      // Settlements come back while any board's cursor is behind them, so one the applier is still in the middle
-      // of (its match board applied and copied, its league's not yet) is read again with nothing to copy: a round
-      // that copies nothing ends the copy (the applier's next phase kicks it again), instead of spinning on it.
-      let copied = pending.users.length > 0;
-      for (const s of pending.settlements) {
-        const phases = ([1, 2, 3] as const).filter((p) => s.phase > p && s.position > cur[`p${p}`]);
-        if (!phases.length) continue;
-        copied = true;
-        let after: string | null = null;
-        for (;;) {
-          const chunk = await settlementRows({ db, issuanceId: s.issuanceId, phases, after, limit: chunkAnswers });
-          const last = chunk.answers < chunkAnswers;
-          const cursors: Record<string, number> = last ? Object.fromEntries(phases.map((p) => [`p${p}`, s.position])) : {};
-          if (!(await w.write({ token: writerToken, incremental: true, rows: chunk.rows, cursors, expireAt }))) return written;
-          written += chunk.rows.length;
-          if (last) break;
-          after = chunk.last;
+    const kept = new Map<string, DirectAnswer[]>();
+    let keptAnswers = 0;
+    const answersOf = async (s: DirectSettlement): Promise<DirectAnswer[]> => {
+      if (!s.leagueId) return [];
+      let found = kept.get(s.issuanceId);
+      if (!found) {
+        const t0 = performance.now();
+        found = await settlementAnswers({ db, issuanceId: s.issuanceId });
+        onStep?.({ position: s.position, what: 'answers', ms: performance.now() - t0 });
+        for (const [id, list] of kept) {
+          if (keptAnswers + found.length <= ANSWERS_KEPT_MAX) break;
+          kept.delete(id);
+          keptAnswers -= list.length;
         }
-        if (phases.includes(1)) await events?.emit({ type: 'boardChanged', matchId: s.matchId });
+        kept.set(s.issuanceId, found);
+        keptAnswers += found.length;
       }
-      for (const u of pending.users) {
-        const rows = await userRows({ db, userId: u.userId, boardIds: u.boardIds });
-        if (!(await w.write({ token: writerToken, incremental: true, rows, cursors: { u: u.seq }, expireAt }))) return written;
+      return found;
+    };
+    const next = (m: Marker) => (m.userId === MARKER_END ? m.position + 1 : m.position);
+    while (!stopped()) {
+      await assignPositions({ db });
+      const cur = await w.cursors();
+      const settlements = await settlementsFrom({ db, from: replay ? 0 : Math.min(next(cur.d1), next(cur.d2), next(cur.d3)), limit: replay ? 10_000 : 20 });
+      let work = false;
+      // Phase by phase, as the SQL applier goes: a settlement's match board first, then the all-time boards, then the periods.
+      for (const phase of [1, 2, 3] as const) {
+        const marker = cur[`d${phase}`];
+        for (const s of settlements) {
+          if (!replay && !markerBefore(marker, { position: s.position, userId: MARKER_END })) continue;
+          work = true;
+          const answers = await answersOf(s);
+          const t0 = performance.now();
+          const sent = await applySettlement({ w, s, phase, answers, marker, batchRows, replay, stopped });
+          if (sent === false) return written;
+          onStep?.({ position: s.position, what: phase, ms: performance.now() - t0 });
+          written += sent;
+          if (phase === PHASE.match) await events?.emit({ type: 'boardChanged', matchId: s.matchId });
+        }
+      }
+      for (const s of settlements) {
+        const list = kept.get(s.issuanceId);
+        if (list) keptAnswers -= list.length;
+        kept.delete(s.issuanceId);
+      }
+      // Read after the settlements: under the leaderboards' lock in shared mode, this waits for the applier's chunk in flight.
+      const users = await pendingUserChanges({ db, after: replay ? 0 : cur.u, limit: 100 });
+      if (users.length) work = true;
+      for (const u of users) {
+        if (stopped()) return written;
+        const rows = await userRowsUpTo(u.userId, await w.cursors());
+        if (!(await w.write({ token: writerToken, incremental: true, rows, cursors: { u: u.seq }, expireAt, batchRows }))) return written;
         written += rows.length;
       }
-      if (!copied) break;
+      if (replay) replay = false;
+      else if (!work) break;
     }
     return written;
   }

@@ -13,3 +13,9 @@ export const NAME = sql`coalesce(u.display_name, u.username, 'Player ' || left(u
 
 /** The advisory lock every leaderboard writer holds until its commit (the SQL rebuild function takes the same). */
 export const LEADERBOARD_LOCK = 1717001;
+
+/**
+ * The advisory lock of the settlements' positions (`assignPositions`): held for one statement's transaction only, so
+ * the writer of the boards in Redis gives a new settlement its place without waiting for the applier's chunk.
+ */
+export const POSITION_LOCK = 1717002;
