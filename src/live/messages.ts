@@ -5,23 +5,7 @@
  * receive against it. Questions reuse the contract's OpenQuestion schema.
  */
 import type { components } from '../../generated/api-types.js';
-import type {
-  ErrorMessage,
-  GroupLeaderboardMessage,
-  GroupSubscribedMessage,
-  GroupUnsubscribedMessage,
-  HelloMessage,
-  LeaderboardMessage,
-  LockedMessage,
-  MatchClosedMessage,
-  MatchStateMessage,
-  OpenQuestionsMessage,
-  PongMessage,
-  QuestionMessage,
-  ResolutionMessage,
-  ResyncMessage,
-  UnfollowedMessage,
-} from '../../generated/stream-types.js';
+import type * as Stream from '../../generated/stream-types.js';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../db/availability.js';
 import { isOver } from '../domain/vocabulary.js';
 import type { MatchStateRow } from '../modules/matches/matches.public.js';
@@ -31,7 +15,7 @@ export type OpenQuestion = Schemas['OpenQuestion'];
 export type MatchRef = Schemas['MatchRef'];
 
 /** Where play stands on a match: what a live header shows. */
-export type MatchState = MatchStateMessage['match'];
+export type MatchState = Stream.MatchStateMessage['match'];
 
 export const toMatchState = (row: MatchStateRow): MatchState => ({
   match_id: row.id,
@@ -102,40 +86,24 @@ export function closeForFailure(err: unknown): { code: number; reason: string } 
 /** Rows of a match's leaderboard the stream sends. */
 export const LEADERBOARD_TOP = 10;
 
-export type {
-  ErrorMessage,
-  GroupLeaderboardMessage,
-  GroupSubscribedMessage,
-  GroupUnsubscribedMessage,
-  HelloMessage,
-  LeaderboardMessage,
-  LockedMessage,
-  MatchClosedMessage,
-  MatchStateMessage,
-  OpenQuestionsMessage,
-  PongMessage,
-  QuestionMessage,
-  ResolutionMessage,
-  ResyncMessage,
-  UnfollowedMessage,
-};
+export type * from '../../generated/stream-types.js';
 
 export type ServerMessage =
-  | HelloMessage
-  | OpenQuestionsMessage
-  | QuestionMessage
-  | ResolutionMessage
-  | MatchStateMessage
-  | LeaderboardMessage
-  | GroupLeaderboardMessage
-  | GroupSubscribedMessage
-  | GroupUnsubscribedMessage
-  | LockedMessage
-  | MatchClosedMessage
-  | UnfollowedMessage
-  | ResyncMessage
-  | PongMessage
-  | ErrorMessage;
+  | Stream.HelloMessage
+  | Stream.OpenQuestionsMessage
+  | Stream.QuestionMessage
+  | Stream.ResolutionMessage
+  | Stream.MatchStateMessage
+  | Stream.LeaderboardMessage
+  | Stream.GroupLeaderboardMessage
+  | Stream.GroupSubscribedMessage
+  | Stream.GroupUnsubscribedMessage
+  | Stream.LockedMessage
+  | Stream.MatchClosedMessage
+  | Stream.UnfollowedMessage
+  | Stream.ResyncMessage
+  | Stream.PongMessage
+  | Stream.ErrorMessage;
 
 /** Match statuses after which a followed match is over for live play. */
 export const CLOSED_STATUSES = isOver;
