@@ -3,7 +3,7 @@
  * rank, a group's board, a user's positions (the reads without REDIS_URL, and
  * every read's fallback with it; leaderboards.redis.ts serves them from Redis).
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { parsePgTimestamp } from '../../domain/instants.js';
 import type { BoardKey, Period, Scope } from './leaderboards.keys.js';
@@ -83,40 +83,15 @@ export async function boardForDelivery({
   top: number;
   offset?: number;
   userIds: string[];
-}): Promise<{ playerCount: number; top: RankedRow[]; mine: Map<string, RankedRow> } | undefined> {
-  type Raw = RawRanked & { kind: 'board' | 'top' | 'me'; player_count: number | string | null };
-  const ids = userIds.join(',');
-  const rows = await rowsOf<Raw>(
-    db,
-    sql`with b as (
-          select id from leaderboards where scope = ${key.scope} and scope_id = ${key.scopeId}::uuid and period = ${key.period} and period_start = ${key.periodStart}::date
-        ),
-        t as (
-          select s.* from leaderboard_scores s where s.leaderboard_id = (select id from b) order by ${RANK_ORDER} offset ${offset} limit ${top}
-        )
-        select 'board' as kind, (select coalesce(sum(c.players), 0) from leaderboard_point_counts c where c.leaderboard_id = b.id) as player_count,
-               null::bigint as rank, null::uuid as user_id, null::text as name, null::int as points, null::int as correct, null::int as answered, null::int as current_streak, null::int as best_streak, null::timestamptz as reached_at
-          from b
-        union all
-        select 'top', null, ${offset}::int + row_number() over (order by ${RANK_ORDER}), s.user_id, ${NAME}, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
-          from t s join users u on u.id = s.user_id
-        union all
-        select 'me', null,
-               1 + coalesce((select sum(c.players) from leaderboard_point_counts c where c.leaderboard_id = s.leaderboard_id and c.points > s.points), 0)
+}): Promise<RankedBoard | undefined> {
+  return boardRead(db, key, RANK_ORDER, {
+    top,
+    offset,
+    userIds,
+    rankOf: sql`1 + coalesce((select sum(c.players) from leaderboard_point_counts c where c.leaderboard_id = s.leaderboard_id and c.points > s.points), 0)
                  + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct > s.correct)
-                 + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct = s.correct and (o.reached_at, o.user_id) < (s.reached_at, s.user_id)),
-               s.user_id, ${NAME}, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
-          from leaderboard_scores s join users u on u.id = s.user_id
-          where s.leaderboard_id = (select id from b) and ${ids ? sql`s.user_id = any(string_to_array(${ids}, ',')::uuid[])` : sql`false`}`,
-  );
-  const board = rows.find((r) => r.kind === 'board');
-  if (!board) return undefined;
-  const topRows = rows
-    .filter((r) => r.kind === 'top')
-    .map(ranked)
-    .sort((a, b) => a.rank - b.rank);
-  const mine = new Map(rows.filter((r) => r.kind === 'me').map((r) => [r.user_id, ranked(r)] as const));
-  return { playerCount: Number(board.player_count ?? 0), top: topRows, mine };
+                 + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.points = s.points and o.correct = s.correct and (o.reached_at, o.user_id) < (s.reached_at, s.user_id))`,
+  });
 }
 
 /** The column a streak board ranks by. */
@@ -147,10 +122,34 @@ export async function streakBoard({
   top: number;
   offset?: number;
   userIds: string[];
-}): Promise<{ playerCount: number; top: RankedRow[]; mine: Map<string, RankedRow> } | undefined> {
-  type Raw = RawRanked & { kind: 'board' | 'top' | 'me'; player_count: number | string | null };
+}): Promise<RankedBoard | undefined> {
   const col = sql.raw(STREAK_COLUMN[by]);
-  const order = sql`s.${col} desc nulls last, ${RANK_ORDER}`;
+  return boardRead(db, key, sql`s.${col} desc nulls last, ${RANK_ORDER}`, {
+    top,
+    offset,
+    userIds,
+    rankOf: sql`1 + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.${col} > s.${col})
+                 + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.${col} = s.${col} and o.points > s.points)
+                 + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.${col} = s.${col} and o.points = s.points and o.correct > s.correct)
+                 + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.${col} = s.${col} and o.points = s.points and o.correct = s.correct
+                      and (o.reached_at, o.user_id) < (s.reached_at, s.user_id))`,
+  });
+}
+
+type RankedBoard = { playerCount: number; top: RankedRow[]; mine: Map<string, RankedRow> };
+
+/**
+ * The one statement of both reads above: the board by its key, its player
+ * count (a sum over the point counts), its page in `order` and the rows of
+ * `userIds` with their rank (`rankOf`, over the row `s`).
+ */
+async function boardRead(
+  db: DbOrTx,
+  key: BoardKey,
+  order: SQL,
+  { top, offset, userIds, rankOf }: { top: number; offset: number; userIds: string[]; rankOf: SQL },
+): Promise<RankedBoard | undefined> {
+  type Raw = RawRanked & { kind: 'board' | 'top' | 'me'; player_count: number | string | null };
   const ids = userIds.join(',');
   const rows = await rowsOf<Raw>(
     db,
@@ -167,13 +166,7 @@ export async function streakBoard({
         select 'top', null, ${offset}::int + row_number() over (order by ${order}), s.user_id, ${NAME}, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
           from t s join users u on u.id = s.user_id
         union all
-        select 'me', null,
-               1 + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.${col} > s.${col})
-                 + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.${col} = s.${col} and o.points > s.points)
-                 + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.${col} = s.${col} and o.points = s.points and o.correct > s.correct)
-                 + (select count(*) from leaderboard_scores o where o.leaderboard_id = s.leaderboard_id and o.${col} = s.${col} and o.points = s.points and o.correct = s.correct
-                      and (o.reached_at, o.user_id) < (s.reached_at, s.user_id)),
-               s.user_id, ${NAME}, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
+        select 'me', null, ${rankOf}, s.user_id, ${NAME}, s.points, s.correct, s.answered, s.current_streak, s.best_streak, s.reached_at
           from leaderboard_scores s join users u on u.id = s.user_id
           where s.leaderboard_id = (select id from b) and ${ids ? sql`s.user_id = any(string_to_array(${ids}, ',')::uuid[])` : sql`false`}`,
   );
